@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The `battle` job kind as job.c sees it: decode "params" with full validation, then run in
+ * resumable steps and build the result document. job.h documents the contracts; these
+ * functions follow them for one kind. */
+#ifndef BATTLE_JOB_H
+#define BATTLE_JOB_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sk_err.h"
+#include "sk_verr.h"
+
+struct job_run_opts;
+struct battle_job;
+struct battle_run;
+
+/**
+ * Decodes the "params" object of a battle job (borrowed). Errors are added to `errs` with
+ * pointers below the current position of `ptr` (which points at "/params" on entry and is
+ * restored on return). On SK_OK *out is a new job (caller frees with battle_job_free).
+ */
+enum sk_err battle_job_decode(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                            struct sk_verr_list *errs, struct battle_job **out);
+/** Frees a job; NULL-safe. */
+void battle_job_free(struct battle_job *job);
+/** Units of work (see job_total). */
+uint64_t battle_job_total(const struct battle_job *job);
+
+/** See job_run_new. `job` is borrowed and must outlive the run. */
+enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_opts *opts,
+                         struct battle_run **out, char *err, size_t errlen);
+/** See job_run_step. */
+enum sk_err battle_run_step(struct battle_run *run, uint64_t max_units, uint64_t *done);
+/** See job_run_result: a new reference in *out. */
+enum sk_err battle_run_result(struct battle_run *run, json_t **out);
+/** See job_run_error. */
+const char *battle_run_error(const struct battle_run *run);
+/** Frees a run; NULL-safe. */
+void battle_run_free(struct battle_run *run);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* The prepared form of a battle job, built once per job on the host (card table in the
+ * compact layout the rules code reads, shuffle ranges, the priority map, turn ids of a
+ * mid-game state) and then shared read-only by every thread and device; and the outcome
+ * counters every backend fills. Game i draws only from (seed, i). */
+#ifndef BATTLE_PLAN_H
+#define BATTLE_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "battle_spec.h"
+#include "sk_err.h"
+
+/* Outcome counters of a range of games; every backend adds into one of these. */
+struct battle_counts {
+    uint64_t games;
+    uint64_t wins;   /* defender's commander reached 0 */
+    uint64_t stalls; /* both commanders alive after turn_limit */
+    uint64_t losses; /* attacker's commander reached 0 */
+    uint64_t turns_sum;
+    /* turns[t] = games that ended during turn t (stalls count at turn_limit). */
+    uint64_t turns[BATTLE_TURN_LIMIT_MAX + 1];
+};
+
+/** Adds `c` into `acc`. */
+void battle_counts_add(struct battle_counts *acc, const struct battle_counts *c);
+
+struct battle_plan;
+
+/**
+ * Prepares `spec` for play. Returns SK_OK and a new plan in *out (caller frees with
+ * battle_plan_free), SK_ENOMEM, or SK_EINVAL with a message in `err` when the spec is
+ * inconsistent in a way the codec could not see. The plan does not keep `spec`.
+ */
+enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,
+                            size_t errlen);
+
+/** Frees a plan; NULL-safe. */
+void battle_plan_free(struct battle_plan *plan);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* The decoded, validated battle job: a plain-data mirror of the job document's "params"
+ * with card names resolved to indices into one card table. battle_codec fills it from
+ * JSON (and checks every field and limit); battle_plan turns it into the compact form the
+ * CPU backend and the kernels play. Plain data, no hidden ownership except `cards`. */
+#ifndef BATTLE_SPEC_H
+#define BATTLE_SPEC_H
+
+#include <stdint.h>
+
+#include "battle_skills.h"
+
+/* Limits of a battle job (the bounds; the codec rejects anything beyond them). */
+#define BATTLE_GAMES_MAX       1000000000ULL
+#define BATTLE_TURN_LIMIT_MAX  200
+#define BATTLE_TURN_LIMIT_DEF  50
+#define BATTLE_DECK_MAX        30  /* cards in one side's deck list, counts expanded */
+#define BATTLE_FORTRESS_MAX    2
+#define BATTLE_HAND_MAX        3
+#define BATTLE_NAME_MAX        64  /* bytes of a card name, excluding the NUL */
+#define BATTLE_CARD_SKILLS_MAX 8   /* skills on one card */
+#define BATTLE_SKILL_X_MAX     99
+#define BATTLE_STAT_MAX        999 /* attack, health */
+#define BATTLE_DELAY_MAX       9
+#define BATTLE_INLINE_CARDS_MAX 128 /* inline card definitions in one job */
+#define BATTLE_CARDS_MAX       128 /* distinct cards referenced by one job */
+/* Most units in one row: fortresses plus every deck card could end up on the field. */
+#define BATTLE_ROW_MAX         (BATTLE_DECK_MAX + BATTLE_FORTRESS_MAX)
+
+struct battle_skill_spec {
+    enum battle_skill id;
+    int x;   /* magnitude; 0 for flag skills (wall, jam) */
+    int all; /* 1 when the skill hits every valid target */
+};
+
+struct battle_card_spec {
+    char name[BATTLE_NAME_MAX + 1];
+    enum battle_card_type type;
+    int attack; /* assaults only; 0 otherwise */
+    int health;
+    int delay;  /* assaults and structures; 0 for commanders and fortresses */
+    int n_skills;
+    struct battle_skill_spec skills[BATTLE_CARD_SKILLS_MAX];
+};
+
+/* One unit on the field in a mid-game state. Its lane is its position in the row. */
+struct battle_unit_spec {
+    int card;   /* index into battle_spec.cards */
+    int health; /* current health, 1..card health when alive */
+    int delay;  /* current delay, 0..card delay */
+    int alive;  /* a dead unit keeps its slot until the end of the turn it died in */
+};
+
+/* A side's part of a mid-game state. Fortresses are the first units of `structures`. */
+struct battle_side_state {
+    int commander_health;
+    int n_structures;
+    struct battle_unit_spec structures[BATTLE_ROW_MAX];
+    int n_assaults;
+    struct battle_unit_spec assaults[BATTLE_ROW_MAX];
+    int n_hand;
+    int hand[BATTLE_HAND_MAX]; /* card indices, in hand order */
+    int n_deck;
+    int deck[BATTLE_DECK_MAX]; /* card indices of the cards not yet drawn (shuffled per game) */
+};
+
+struct battle_state_spec {
+    int turn; /* the turn about to be played, 1..turn_limit; its parity and the mode say whose */
+    struct battle_side_state sides[2];
+};
+
+struct battle_side_spec {
+    int commander; /* card index */
+    int n_fortresses;
+    int fortresses[BATTLE_FORTRESS_MAX];
+    int n_deck;
+    int deck[BATTLE_DECK_MAX]; /* card indices in list order as written (counts expanded);
+                                  list position = ordered-play priority */
+    enum battle_play play;
+};
+
+struct battle_spec {
+    uint64_t seed;
+    uint64_t games;
+    enum battle_mode mode;
+    int turn_limit;
+    int n_cards;
+    struct battle_card_spec *cards; /* owned (sk_malloc); the cards this job uses */
+    struct battle_side_spec sides[2]; /* 0 = attacker, 1 = defender */
+    int has_state;
+    struct battle_state_spec state; /* meaningful when has_state */
+};
+
+#endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Skirmish needs to build, test and run, skipping what is
+# already there. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+PKGS=(build-essential cmake pkg-config git curl ca-certificates procps iproute2
+      libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libcunit1-dev
+      ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+      postgresql redis-server wrk)
+# Extra packages for optional parts (browser tests, linting) can be named in SK_EXTRA_PKGS.
+read -r -a EXTRA <<<"${SK_EXTRA_PKGS:-}"
+PKGS+=("${EXTRA[@]}")
+
+missing=()
+for p in "${PKGS[@]}"; do
+  [ -n "$p" ] || continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO=sudo; else
+    echo "deps: missing packages: ${missing[*]}; run as root or install them" >&2; exit 1
+  fi
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Debian's postgresql package creates and starts a cluster of its own; we never use it,
+# so keep the package's service from starting (policy-rc.d) while installing.
+pol=/usr/sbin/policy-rc.d
+made_pol=0
+if [ ! -e "$pol" ] && [ -z "$SUDO" ]; then
+  printf '#!/bin/sh\nexit 101\n' > "$pol"; chmod +x "$pol"; made_pol=1
+fi
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ $made_pol -eq 1 ] && rm -f "$pol"
+exit 0

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, builds the normal and the ASan/UBSan
+# configurations, starts throw-away PostgreSQL and Redis on free loopback ports, and runs
+# every test in both builds. Exits non-zero on any failure; the servers are always stopped.
+#   SK_TEST_BUILDS="build"        limit the builds (default: "build build-asan")
+#   SK_TEST_ARGS="-L unit"        extra ctest arguments
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+scripts/deps.sh
+
+builds=${SK_TEST_BUILDS:-"build build-asan"}
+jobs=$(nproc)
+for b in $builds; do
+  case $b in
+  build-asan) extra=(-DSK_SANITIZE="address;undefined" -DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  *) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  esac
+  cmake -S . -B "$b" -DSK_WERROR=ON "${extra[@]}" >/dev/null
+  cmake --build "$b" -j "$jobs"
+done
+
+tmp=$(mktemp -d /tmp/skirmish-test.XXXXXX)
+chmod 755 "$tmp"
+pg_port=$(scripts/services.sh free-port)
+redis_port=$(scripts/services.sh free-port)
+while [ "$redis_port" = "$pg_port" ]; do redis_port=$(scripts/services.sh free-port); done
+
+cleanup() {
+  scripts/services.sh redis-stop "$tmp" || true
+  scripts/services.sh pg-stop "$tmp" || true
+  if [ -z "${SK_KEEP_TMP:-}" ]; then rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+
+SK_PG_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  scripts/services.sh pg-start "$tmp" "$pg_port"
+SK_REDIS_AOF=no scripts/services.sh redis-start "$tmp" "$redis_port"
+
+# The integration tests read these to reach the servers and to stop/start them.
+export SKIRMISH_TEST_DIR=$tmp
+export SKIRMISH_TEST_PG_PORT=$pg_port
+export SKIRMISH_TEST_REDIS_PORT=$redis_port
+export SKIRMISH_DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/skirmish"
+export SKIRMISH_REDIS_URL="redis://127.0.0.1:$redis_port"
+export SKIRMISH_SERVICES="$root/scripts/services.sh"
+export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+status=0
+for b in $builds; do
+  echo "== tests: $b =="
+  export SKIRMISH_BIN_DIR="$root/$b"
+  # shellcheck disable=SC2086
+  if ! ctest --test-dir "$b" --output-on-failure ${SK_TEST_ARGS:-}; then
+    status=1
+  fi
+done
+if [ $status -eq 0 ]; then echo "make test: all builds passed"; else echo "make test: FAILED"; fi
+exit $status
