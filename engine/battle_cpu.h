@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU backend of the battle engine: plays ranges of games of a prepared plan on N
+ * threads. It is also the reference the OpenCL backend is checked against. */
+#ifndef BATTLE_CPU_H
+#define BATTLE_CPU_H
+
+#include <stdint.h>
+
+#include "battle_plan.h"
+#include "sk_err.h"
+
+/**
+ * Plays games [first_game, first_game + n_games) of `plan` (borrowed) on `threads`
+ * threads (0 = one per online core) and adds their outcomes into *acc. The counts are
+ * identical for any thread count and any split into calls. SK_ENOMEM or SK_EIO (a thread
+ * could not be started) on failure, with *acc unchanged.
+ */
+enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, uint64_t n_games,
+                           int threads, struct battle_counts *acc);
+
+#endif
