@@ -291,6 +291,9 @@ void sk_config_markdown(FILE *f)
         char range[64] = "";
         if (r->type == SK_CONFIG_INT)
             snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
-        fprintf(f, "| `%s` | `%s` | %s | %s |\n", r->env, r->def, range, r->help);
+        if (r->def[0])
+            fprintf(f, "| `%s` | `%s` | %s | %s |\n", r->env, r->def, range, r->help);
+        else
+            fprintf(f, "| `%s` | (empty) | %s | %s |\n", r->env, range, r->help);
     }
 }

@@ -109,7 +109,41 @@ static void test_log_quote(void)
     CU_ASSERT_EQUAL(sk_log_level_parse("verbose"), -1);
 }
 
+/* The README's configuration table is a copy of sk_config_markdown's output: every row of
+ * the generated table must appear there verbatim. */
+static void test_readme_table(void)
+{
+    char *gen = NULL;
+    size_t gen_len = 0;
+    char *readme = NULL;
+    long n;
+    FILE *mem = open_memstream(&gen, &gen_len);
+    FILE *f = fopen(SK_SOURCE_DIR "/README.md", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    sk_config_markdown(mem);
+    fclose(mem);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    readme = calloc(1, (size_t)n + 1);
+    CU_ASSERT_EQUAL_FATAL(fread(readme, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    for (char *line = gen, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
+        if (!strstr(readme, line))
+            fprintf(stderr, "README.md lacks the configuration row: %s\n", line);
+        CU_ASSERT_PTR_NOT_NULL(strstr(readme, line));
+    }
+    free(readme);
+    free(gen);
+}
+
 static CU_TestInfo config_tests[] = {
+    {"README table matches the config table", test_readme_table},
     {"defaults", test_defaults},
     {"file then environment", test_file_then_env},
     {"every error reported", test_every_error_reported},
