@@ -209,7 +209,9 @@ enum sk_err battle_run_result(struct battle_run *run, json_t **out)
         put(res, "threads", json_integer(effective_threads(run->threads))) ||
         put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
         put(res, "games_per_second",
-            run->elapsed_s > 0 ? json_real(round((double)c->games / run->elapsed_s)) : json_null()))
+            run->elapsed_s > 0
+                ? json_integer((json_int_t)llround((double)c->games / run->elapsed_s))
+                : json_null()))
         goto out;
     *out = res;
     res = NULL;
