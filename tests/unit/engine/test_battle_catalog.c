@@ -228,7 +228,27 @@ static void test_env_override(void)
     battle_catalog_free(cat);
 }
 
+/* The copy compiled into the binary is data/cards.json as it is in the source tree (the
+ * build regenerates it when the file changes). */
+static void test_builtin_matches_source_file(void)
+{
+    const struct battle_catalog *cat = builtin();
+    struct battle_catalog *file = NULL;
+    char err[512] = "";
+
+    setenv(BATTLE_CATALOG_ENV, SK_SOURCE_DIR "/data/cards.json", 1);
+    CU_ASSERT_EQUAL_FATAL(battle_catalog_load(&file, err, sizeof(err)), SK_OK);
+    unsetenv(BATTLE_CATALOG_ENV);
+    CU_ASSERT_EQUAL_FATAL(battle_catalog_count(file), battle_catalog_count(cat));
+    for (size_t i = 0; i < battle_catalog_count(cat); i++)
+        CU_ASSERT_EQUAL(memcmp(battle_catalog_at(file, i), battle_catalog_at(cat, i),
+                               sizeof(struct battle_card_spec)),
+                        0);
+    battle_catalog_free(file);
+}
+
 static CU_TestInfo catalog_tests[] = {
+    {"built-in copy matches data/cards.json", test_builtin_matches_source_file},
     {"at least 30 cards using every skill", test_size_and_skill_coverage},
     {"the seed example's cards exist", test_seed_names},
     {"reference cards exactly as in rules/battle.md", test_reference_cards_exact},
