@@ -382,6 +382,30 @@ static void test_counter_at_zero_damage(void)
     tb_run_end(&x);
 }
 
+/* Counter is reduced by the attacker's Protect; a commander with Counter counters too. */
+static void test_counter_protect_and_commander(void)
+{
+    struct tb b;
+    struct duel d;
+    struct tb_run x;
+    int spiky;
+    duel(&b, &d);
+    tb_skill(&b, d.ca, BATTLE_SKILL_PROTECT, 1, 1);
+    tb_skill(&b, d.cb, BATTLE_SKILL_COUNTER, 2, 0);
+    tb_deck(&b, 0, tb_card(&b, "Hitter", BATTLE_ASSAULT, 2, 10, 0), 1);
+    spiky = tb_card(&b, "Spiky", BATTLE_ASSAULT, 0, 20, 0);
+    tb_skill(&b, spiky, BATTLE_SKILL_COUNTER, 3, 0);
+    tb_deck(&b, 1, spiky, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1); /* Boss B's Counter 2 - Protect 1 */
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 9);
+    tb_run_turns(&x, 2); /* Spiky's Counter 3 - Protect 1 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 18);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 7);
+    tb_run_end(&x);
+}
+
 /* Counter comes before Leech: 10 - 4 + min(3, 2) = 8 after the first hit. */
 static void test_leech(void)
 {
@@ -713,6 +737,13 @@ static void test_protect(void)
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 48);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 0);
     tb_run_end(&x);
+    /* Protect also reduces Strike: 3 - 2. */
+    b.cards[hitter].attack = 0;
+    b.cards[hitter].skills[0] = (struct battle_skill_spec){BATTLE_SKILL_STRIKE, 3, 0};
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 49);
+    tb_run_end(&x);
 }
 
 /* Evade 1 negates the first hostile skill each enemy turn, counted afresh every turn. */
@@ -753,6 +784,7 @@ static CU_TestInfo sim_tests[] = {
     {"armor", test_armor},
     {"pierce", test_pierce},
     {"counter at 0 damage", test_counter_at_zero_damage},
+    {"counter minus protect; commander counter", test_counter_protect_and_commander},
     {"leech after counter, capped at max health", test_leech},
     {"berserk only after damage", test_berserk},
     {"poison ticks and halves", test_poison},
