@@ -317,8 +317,8 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
     if (!battle_sim_alive(u))
         return 0;
     switch (id) {
-    case BATTLE_SKILL_WEAKEN:
-        return u->delay <= 1 && battle_sim_power(p, u) > 0;
+    case BATTLE_SKILL_WEAKEN: /* as tuo: a jammed unit will not act, so it is no target */
+        return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED) && battle_sim_power(p, u) > 0;
     case BATTLE_SKILL_JAM:
         return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_SKILL_HEAL:
@@ -346,7 +346,9 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         u->enfeeble = battle_sim_sat((clc_i32)u->enfeeble + x);
         break;
     case BATTLE_SKILL_WEAKEN:
-        u->weaken = battle_sim_sat((clc_i32)u->weaken + x);
+        /* As tuo: it takes at most the current power, so a later Rally still counts. */
+        d = battle_sim_power(p, u);
+        u->weaken = battle_sim_sat((clc_i32)u->weaken + (x < d ? x : d));
         break;
     case BATTLE_SKILL_JAM:
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_JAMMED);
@@ -410,9 +412,10 @@ CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
  * The attack
  * ------------------------------------------------------------------------------------- */
 
-/* Assault `lane` of side `s` attacks. Sets g->over when a commander falls. */
-CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+/* Assault `lane` of side `s` attacks; returns 0 when its power is 0 (no attack). Sets
+ * g->over when a commander falls. */
+CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
@@ -423,8 +426,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     clc_i32 power = battle_sim_power(p, u);
     clc_i32 dmg, red;
     if (power == 0)
-        return;
-    u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
+        return 0;
     /* Target: the living assault opposite, else the first living Wall, else the
      * commander. */
     if (lane < en->n_assaults && battle_sim_alive(&en->assaults[lane])) {
@@ -453,7 +455,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         en->commander_hp = (clc_i16)(hp > 0 ? hp : 0);
         if (hp <= 0) {
             g->over = (clc_u8)(2 - s);
-            return;
+            return 1;
         }
     }
     /* Counter fires even when the hit did 0. */
@@ -470,6 +472,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         if (dc->poison)
             u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
     }
+    return 1;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -552,7 +555,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     /* 3. Commander. */
     {
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
-        for (clc_u32 a = 0; a <= c->flurry; a++)
+        for (clc_u32 a = 0; c->n_act && a <= c->flurry; a++)
             battle_sim_skills(p, g, s, c);
     }
 
@@ -567,22 +570,28 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             battle_sim_skills(p, g, s, c);
     }
 
-    /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. */
+    /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. A
+     * unit counts as having attacked (for Rally) once all its actions are done, as in
+     * tuo. */
     n = me->n_assaults;
     for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+        int attacked = 0;
         if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED))
             continue;
         for (clc_u32 a = 0; a <= c->flurry && battle_sim_alive(u); a++) {
-            battle_sim_skills(p, g, s, c);
-            battle_sim_attack(p, g, s, i);
+            if (c->n_act)
+                battle_sim_skills(p, g, s, c);
+            attacked |= battle_sim_attack(p, g, s, i);
             if (g->over) {
                 out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
                 out->turn = g->turn;
                 return 1;
             }
         }
+        if (attacked)
+            u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
     }
 
     /* 6. End: poison on own assaults, expiry of modifiers, compression. */
