@@ -155,11 +155,12 @@ static void act(struct board_state *st, const struct board_spell *sp, const stru
     board_events_log_effect(st, sp, e->action, host->id, ctx->quantity);
 }
 
-static int on_minion(const struct board_spell *sp, const struct board_group *g,
-                     const struct board_minion *m)
+/* Uses the resolved indices of board_model_index_spells (fresh at the event's start;
+ * spells gone since are skipped by the caller). */
+static int on_minion(const struct board_spell *sp, int gi, int mi)
 {
-    return (sp->kind == BOARD_T_GROUP && strcmp(sp->target, g->id) == 0) ||
-           (sp->kind == BOARD_T_INDIVIDUAL && strcmp(sp->target, m->id) == 0);
+    return (sp->kind == BOARD_T_GROUP && sp->rg == gi) ||
+           (sp->kind == BOARD_T_INDIVIDUAL && sp->rg == gi && sp->rm == mi);
 }
 
 static int on_square(const struct board_spell *sp, int r, int c)
@@ -176,10 +177,16 @@ void board_events_minion(struct board_state *st, struct board_ctx *ctx)
 
     if (hg < 0)
         return;
+    board_model_index_spells(st);
     /* Levels: the minion (group and individual spells), its square, the globe. Each level
      * is checked oldest to youngest; the spells array is kept in casting order. */
     for (int level = 0; level < 3; level++) {
-        if (level == 1 && ctx->row < 0)
+        const struct board_group *hgrp = &st->groups[hg];
+        if (level == 0 && !hgrp->spelled && !hgrp->m[hm].spelled)
+            continue;
+        if (level == 1 && (ctx->row < 0 || !st->sqspells[board_sq(st, ctx->row, ctx->col)]))
+            continue;
+        if (level == 2 && !st->nglobe)
             continue;
         for (int i = 0; i < st->nspells; i++) {
             const struct board_spell *sp = &st->spells[i];
@@ -191,7 +198,7 @@ void board_events_minion(struct board_state *st, struct board_ctx *ctx)
                 continue;
             if (!g->m[hm].alive)
                 return; /* a buried host has no spells and is on no square */
-            match = level == 0   ? on_minion(sp, g, &g->m[hm])
+            match = level == 0   ? on_minion(sp, hg, hm)
                     : level == 1 ? on_square(sp, ctx->row, ctx->col)
                                  : sp->kind == BOARD_T_GLOBE;
             if (!match)

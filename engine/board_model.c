@@ -120,10 +120,12 @@ struct board_state *board_state_new(int rows, int cols)
     st->terrain = sk_calloc(n, 1);
     st->structure = sk_calloc(n, 1);
     st->sowner = sk_calloc(n, 1);
+    st->sqspells = sk_calloc(n, sizeof(*st->sqspells));
+    st->spells_dirty = 1;
     st->turn = 1;
     st->initiative = BOARD_RED;
     st->log_enabled = 1;
-    if (!st->offmap || !st->terrain || !st->structure || !st->sowner) {
+    if (!st->offmap || !st->terrain || !st->structure || !st->sowner || !st->sqspells) {
         board_state_free(st);
         return NULL;
     }
@@ -138,6 +140,7 @@ void board_state_free(struct board_state *st)
     sk_free(st->terrain);
     sk_free(st->structure);
     sk_free(st->sowner);
+    sk_free(st->sqspells);
     sk_free(st->groups);
     sk_free(st->spells);
     sk_free(st->dead);
@@ -168,12 +171,14 @@ struct board_state *board_state_clone(const struct board_state *st)
     c->terrain = dup(st->terrain, n);
     c->structure = dup(st->structure, n);
     c->sowner = dup(st->sowner, n);
+    c->sqspells = dup(st->sqspells, n * sizeof(*st->sqspells));
     c->groups = dup(st->groups, (size_t)st->gcap * sizeof(*st->groups));
     c->spells = dup(st->spells, (size_t)st->scap * sizeof(*st->spells));
     c->dead = dup(st->dead, (size_t)st->dcap * sizeof(*st->dead));
     c->log = dup(st->log, st->logcap * sizeof(*st->log));
-    if (!c->offmap || !c->terrain || !c->structure || !c->sowner || (st->gcap && !c->groups) ||
-        (st->scap && !c->spells) || (st->dcap && !c->dead) || (st->logcap && !c->log)) {
+    if (!c->offmap || !c->terrain || !c->structure || !c->sowner || !c->sqspells ||
+        (st->gcap && !c->groups) || (st->scap && !c->spells) || (st->dcap && !c->dead) ||
+        (st->logcap && !c->log)) {
         board_state_free(c);
         return NULL;
     }
@@ -339,7 +344,62 @@ enum sk_err board_model_add_spell(struct board_state *st, const struct board_spe
     st->spells[st->nspells].age = st->next_age++;
     st->spells[st->nspells].gone = 0;
     st->nspells++;
+    st->spells_dirty = 1;
     return SK_OK;
+}
+
+void board_model_index_spells(struct board_state *st)
+{
+    if (!st->spells_dirty)
+        return;
+    memset(st->sqspells, 0, (size_t)st->rows * (size_t)st->cols * sizeof(*st->sqspells));
+    st->nglobe = 0;
+    for (int gi = 0; gi < st->ngroups; gi++) {
+        struct board_group *g = &st->groups[gi];
+        g->spelled = 0;
+        for (int i = 0; i < g->n; i++)
+            g->m[i].spelled = 0;
+    }
+    for (int s = 0; s < st->nspells; s++) {
+        const struct board_spell *sp = &st->spells[s];
+        if (sp->gone)
+            continue;
+        switch (sp->kind) {
+        case BOARD_T_SQUARE:
+        case BOARD_T_STRUCTURE:
+        case BOARD_T_TERRAIN:
+            st->sqspells[board_sq(st, sp->row, sp->col)]++;
+            break;
+        case BOARD_T_GLOBE:
+            st->nglobe++;
+            break;
+        case BOARD_T_GROUP:
+        case BOARD_T_INDIVIDUAL:
+            st->spells[s].rg = st->spells[s].rm = -1;
+            for (int gi = 0; gi < st->ngroups; gi++) {
+                struct board_group *g = &st->groups[gi];
+                if (g->gone)
+                    continue;
+                if (sp->kind == BOARD_T_GROUP) {
+                    if (strcmp(g->id, sp->target) == 0) {
+                        g->spelled = 1;
+                        st->spells[s].rg = gi;
+                    }
+                    continue;
+                }
+                for (int i = 0; i < g->n; i++)
+                    if (g->m[i].alive && strcmp(g->m[i].id, sp->target) == 0) {
+                        g->m[i].spelled = 1;
+                        st->spells[s].rg = gi;
+                        st->spells[s].rm = i;
+                    }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    st->spells_dirty = 0;
 }
 
 void board_model_compact(struct board_state *st)
@@ -366,6 +426,7 @@ void board_model_compact(struct board_state *st)
         n++;
     }
     st->ngroups = n;
+    st->spells_dirty = 1; /* group and minion indices moved */
 }
 
 void board_model_bury(struct board_state *st, int gi, int mi)
@@ -393,14 +454,16 @@ void board_model_bury(struct board_state *st, int gi, int mi)
 void board_model_dispel_minion(struct board_state *st, const char *id)
 {
     for (int i = 0; i < st->nspells; i++)
-        if (st->spells[i].kind == BOARD_T_INDIVIDUAL && strcmp(st->spells[i].target, id) == 0)
+        if (!st->spells[i].gone && st->spells[i].kind == BOARD_T_INDIVIDUAL &&
+            strcmp(st->spells[i].target, id) == 0)
             st->spells[i].gone = 1;
 }
 
 void board_model_dispel_group(struct board_state *st, const char *id)
 {
     for (int i = 0; i < st->nspells; i++)
-        if (st->spells[i].kind == BOARD_T_GROUP && strcmp(st->spells[i].target, id) == 0)
+        if (!st->spells[i].gone && st->spells[i].kind == BOARD_T_GROUP &&
+            strcmp(st->spells[i].target, id) == 0)
             st->spells[i].gone = 1;
 }
 

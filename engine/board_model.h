@@ -88,6 +88,7 @@ struct board_minion {
     int victim;        /* minion index in the enemy group, -1 none */
     int last_attacker; /* index in the enemy group of the last enemy that attacked it, -1 */
     int alive;         /* 0 once buried or removed (index stays valid until compaction) */
+    int spelled;       /* cache: a live individual spell names it (board_model_index_spells) */
 };
 
 struct board_group {
@@ -103,7 +104,7 @@ struct board_group {
     int has_order, orow, ocol;
     int order_seq; /* position in its player's movement-order sequence */
     int moved;     /* moved away in pass I */
-    int fought;    /* combat bookkeeping */
+    int spelled;   /* cache: a live group spell names it (board_model_index_spells) */
 };
 
 enum board_target_kind {
@@ -129,6 +130,7 @@ struct board_spell {
     int bind;                  /* Terrain-Bind: the terrain captured at casting, -1 none */
     uint64_t age;              /* casting order: smaller = older */
     int gone;
+    int rg, rm; /* cache: the target's group and minion index (board_model_index_spells) */
 };
 
 struct board_dead {
@@ -211,6 +213,11 @@ struct board_state {
     uint64_t next_age;
     struct board_dead *dead;
     int ndead, dcap;
+    /* Which targets hold spells, so events skip levels with none (rebuilt when dirty). */
+    uint16_t *sqspells; /* rows*cols: live square, structure and terrain spells */
+    int nglobe;
+    int spells_dirty; /* set when spells are added or indices move; a spell going away
+                       * leaves the caches valid (gone spells are skipped anyway) */
 
     const struct board_spell_def *defs; /* borrowed from the job */
     int ndefs;
@@ -270,6 +277,8 @@ int board_model_shooter(const struct board_minion *m);
 enum sk_err board_model_reserve_groups(struct board_state *st, int more);
 /** Appends a spell in play (copied); sets its age. SK_ERANGE past BOARD_MAX_SPELLS. */
 enum sk_err board_model_add_spell(struct board_state *st, const struct board_spell *sp);
+/** Rebuilds the spell caches (spelled flags, sqspells, nglobe) if spells changed. */
+void board_model_index_spells(struct board_state *st);
 /** Drops gone spells and gone groups, keeping order; compacts dead minions out of groups. */
 void board_model_compact(struct board_state *st);
 /** Buries minion mi of group gi into its owner's graveyard (no effects). */

@@ -282,6 +282,7 @@ static void join(struct board_state *st, int loser, int winner)
     }
     l->n = 0;
     l->gone = 1;
+    st->spells_dirty = 1; /* the joined minions have new indices */
     /* The joining group ceases to exist, so its group spells go (rules/board.md). */
     board_model_dispel_group(st, l->id);
     ev.v1 = board_model_alive(w);

@@ -151,6 +151,7 @@ static void leave_group(struct board_state *st, const struct board_spell *sp, in
     ng->order_seq = -1;
     ng->n = 1;
     ng->m[0] = old->m[mi];
+    st->spells_dirty = 1;
     old->m[mi].alive = 0; /* it is in the new group now; compaction drops this slot */
     ev = board_model_event(BOARD_EV_LEAVE);
     board_model_set_id(ev.a, ng->m[0].id);
