@@ -497,3 +497,20 @@ long it_games_for_ms(long ms)
     double g = per_ms * (double)ms;
     return g < 200 ? 200 : g > 1e8 ? 100000000L : (long)g;
 }
+
+int it_same_result(const json_t *a, const json_t *b)
+{
+    static const char *const machine[] = {"backend", "device",     "platform",
+                                          "threads", "elapsed_ms", "games_per_second"};
+    json_t *x = json_deep_copy(a);
+    json_t *y = json_deep_copy(b);
+    int same;
+    for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++) {
+        json_object_del(x, machine[i]);
+        json_object_del(y, machine[i]);
+    }
+    same = x && y && json_object_size(x) > 0 && json_equal(x, y);
+    json_decref(x);
+    json_decref(y);
+    return same;
+}

@@ -93,6 +93,13 @@ const char *it_battle_doc(long games, long seed);
 /** The result the engine computes in-process for job document `doc` (new reference). */
 json_t *it_engine_result(const char *doc);
 
+/**
+ * 1 when results `a` and `b` are equal in every field the job determines, i.e. ignoring
+ * the fields that describe the machine that ran it (backend, device, threads, elapsed_ms,
+ * games_per_second; docs/jobs.md).
+ */
+int it_same_result(const json_t *a, const json_t *b);
+
 /** Games of the it_battle_doc job that one engine thread plays in about `ms` ms (measured
  * once in-process), at least 200. */
 long it_games_for_ms(long ms);
