@@ -252,14 +252,15 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
 
     for (size_t i = 0; i < req->n_args; i++) {
         const char *k = req->args[i].key;
-        if (strcmp(k, "status") && strcmp(k, "kind") && strcmp(k, "limit") && strcmp(k, "cursor")) {
+        if (strcmp(k, "status") != 0 && strcmp(k, "kind") != 0 && strcmp(k, "limit") != 0 &&
+            strcmp(k, "cursor") != 0) {
             bad_query(resp, k, "unknown query parameter");
             return;
         }
     }
     if (status) {
         size_t i;
-        for (i = 0; i < 5 && strcmp(status, statuses[i]); i++)
+        for (i = 0; i < 5 && strcmp(status, statuses[i]) != 0; i++)
             ;
         if (i == 5) {
             bad_query(resp, "status",

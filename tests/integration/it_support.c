@@ -189,6 +189,17 @@ int it_api_start(struct it_stack *s)
     return -1;
 }
 
+int it_api_stop(struct it_stack *s)
+{
+    int code;
+    if (s->api <= 0)
+        return -1;
+    kill(s->api, SIGTERM);
+    code = it_wait_exit(s->api);
+    s->api = 0;
+    return code;
+}
+
 pid_t it_api_command(struct it_stack *s, const char *arg)
 {
     return spawn(s, "skirmish-api", arg, arg);

@@ -6,6 +6,7 @@
  * no row and no stream entry behind. Each test has its own database and key prefix. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,6 +96,9 @@ static void test_submit_succeeds(void)
         CU_ASSERT_STRING_EQUAL(seed_s, expect);
         json_decref(job);
     }
+    /* both programs stop cleanly on SIGTERM (and, under ASan, without leaks) */
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    CU_ASSERT_EQUAL(it_worker_signal(&s, 0, SIGTERM, 1), 0);
     it_stack_stop(&s);
 }
 
