@@ -177,6 +177,7 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
                   struct api_response *resp)
 {
     char *json = NULL;
+    char status[16] = "";
     struct api_slot *slot;
     enum sk_err err;
 
@@ -184,9 +185,16 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
         not_found(resp, id);
         return;
     }
+    if (api_cache_get(ctx->cache, id, &json)) {
+        api_http_json_text(resp, 200, json);
+        sk_free(json);
+        return;
+    }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_get(slot->db, id, &json);
+    err = db_jobs_get(slot->db, id, &json, status);
     api_pool_put(ctx->pool, slot);
+    if (!err && db_jobs_is_final(status))
+        api_cache_put(ctx->cache, id, json);
     if (err == SK_ENOTFOUND)
         not_found(resp, id);
     else if (err)

@@ -21,7 +21,8 @@ struct sk_config {
     long http_threads; /* 0 = one per core */
     long max_body_bytes;
     long list_limit_max;
-    long access_log; /* 0/1 */
+    long access_log;    /* 0/1 */
+    long cache_entries; /* final-job cache slots in the API; 0 = off */
     long lease_ms;
     long max_attempts;
     long retry_base_ms;

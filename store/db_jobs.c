@@ -87,17 +87,26 @@ out:
     return err;
 }
 
-enum sk_err db_jobs_get(struct db *db, const char *id, char **json)
+int db_jobs_is_final(const char *status)
+{
+    return strcmp(status, "succeeded") == 0 || strcmp(status, "failed") == 0 ||
+           strcmp(status, "canceled") == 0;
+}
+
+enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16])
 {
     struct db_result *r = NULL;
     enum sk_err err;
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec(db, "jobs_get", "SELECT " JOB_JSON " FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    err = db_exec(db, "jobs_get", "SELECT " JOB_JSON ", status FROM jobs WHERE id = $1::uuid", 1,
+                  &id, &r);
     if (err)
         return err;
     err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
+    if (!err)
+        snprintf(status, 16, "%s", db_result_get(r, 0, 1));
     db_result_free(r);
     return err;
 }

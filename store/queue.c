@@ -232,9 +232,8 @@ enum sk_err queue_add(struct queue *q, const char *job_id, int attempt)
         return SK_EUNAVAIL;
     err = r->type == REDIS_REPLY_STRING ? SK_OK : SK_EINTERNAL;
     freeReplyObject(r);
-    /* A stream made by XADD has no group yet: make it so the entry is delivered. */
-    if (!err)
-        err = ensure_group(q);
+    /* A stream made by this XADD has no group yet; the first reader creates it from id 0
+     * (NOGROUP handling), so the entry is still delivered. */
     return err;
 }
 

@@ -175,6 +175,9 @@ static void test_cancel(void)
 
     /* queued -> canceled at once */
     CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(10, 1), id) == 0);
+    job = it_job(&s, id); /* read while queued: must not be cached (only final jobs are) */
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "queued");
+    json_decref(job);
     snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
     CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
     CU_ASSERT_EQUAL(r.status, 202);
@@ -185,6 +188,11 @@ static void test_cancel(void)
     CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
     CU_ASSERT_EQUAL(r.status, 409); /* final */
     it_resp_free(&r);
+    for (int i = 0; i < 2; i++) { /* from PostgreSQL, then from the final-job cache */
+        job = it_job(&s, id);
+        CU_ASSERT_STRING_EQUAL(str(job, "status"), "canceled");
+        json_decref(job);
+    }
     snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
     CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
     CU_ASSERT_EQUAL(r.status, 409);

@@ -162,6 +162,7 @@ static void test_lease_fencing(void)
 
 static void test_expired_lease_moves_on(void)
 {
+    char status[16];
     char id[DB_JOBS_ID_LEN];
     struct db_claim c = {0};
     int cancel = 0;
@@ -180,13 +181,16 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ECONFLICT);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ECONFLICT);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{}"), SK_OK);
-    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+    CU_ASSERT_STRING_EQUAL(status, "succeeded");
+    CU_ASSERT_TRUE(db_jobs_is_final(status));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"attempts\" : 2"));
     sk_free(json);
 }
 
 static void test_exhausted_and_retry(void)
 {
+    char status[16];
     char id[DB_JOBS_ID_LEN];
     struct db_claim c = {0};
     char *json = NULL;
@@ -206,7 +210,8 @@ static void test_exhausted_and_retry(void)
     sleep_ms(20); /* the second attempt's worker dies: its 1 ms lease expires */
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 2, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
-    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+    CU_ASSERT_STRING_EQUAL(status, "failed");
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"failed\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"error\" : \"failed after 2 attempts: device lost\""));
     sk_free(json);
@@ -239,7 +244,9 @@ static void test_release_and_cancel(void)
     CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_ECONFLICT);
     CU_ASSERT_EQUAL(db_jobs_cancel(db, "00000000-0000-4000-8000-000000000000", &json),
                     SK_ENOTFOUND);
-    CU_ASSERT_EQUAL(db_jobs_get(db, "nope", &json), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_get(db, "nope", &json, status), SK_ENOTFOUND);
+    CU_ASSERT_FALSE(db_jobs_is_final("running"));
+    CU_ASSERT_FALSE(db_jobs_is_final("queued"));
     /* a cancel flagged while a worker was dying ends the job at the next claim */
     insert(id);
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/2", 1, 5, &c), SK_OK);
