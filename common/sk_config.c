@@ -50,7 +50,7 @@ static const struct sk_config_row rows[] = {
      OFF(retry_base_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_RETRY_MAX_MS", "60000", "largest retry delay", 1, 86400000, OFF(retry_max_ms),
      SK_CONFIG_INT, 0},
-    {"SKIRMISH_CHUNK_UNITS", "2000",
+    {"SKIRMISH_CHUNK_UNITS", "10000",
      "units (games, turns) per chunk between progress writes and cancel checks", 1, 100000000,
      OFF(chunk_units), SK_CONFIG_INT, 0},
     {"SKIRMISH_BLOCK_MS", "1000", "how long a worker blocks in XREADGROUP", 10, 60000,

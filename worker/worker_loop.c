@@ -127,7 +127,12 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     while (done < total) {
         int cancel = 0;
         int owned = 1;
+        long long t0 = worker_loop_now_ms();
         err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
+        if (worker_loop_now_ms() - t0 > w->cfg->lease_ms / 2)
+            /* the lease is renewed between chunks only: a chunk this long risks it */
+            sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
+                        worker_loop_now_ms() - t0, w->cfg->lease_ms);
         if (err) {
             snprintf(msg, sizeof(msg), "%s",
                      job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));

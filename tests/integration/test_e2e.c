@@ -142,6 +142,28 @@ static void test_list_pagination(void)
         CU_ASSERT_STRING_EQUAL(seen[i], ids[6 - i]);
 
     {
+        /* filters and a cursor together: status + kind, 4 then 3 */
+        struct it_resp r;
+        json_t *page;
+        char next[512];
+        CU_ASSERT_FATAL(it_http(&s, "GET", "/v1/jobs?status=queued&kind=battle&limit=4", NULL, NULL,
+                                0, &r) == 0);
+        page = it_resp_json(&r);
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 4);
+        snprintf(next, sizeof(next), "/v1/jobs?status=queued&kind=battle&limit=4&cursor=%s",
+                 str(page, "next_cursor"));
+        json_decref(page);
+        it_resp_free(&r);
+        CU_ASSERT_FATAL(it_http(&s, "GET", next, NULL, NULL, 0, &r) == 0);
+        page = it_resp_json(&r);
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 3);
+        CU_ASSERT_STRING_EQUAL(str(json_array_get(json_object_get(page, "items"), 2), "id"),
+                               ids[0]);
+        CU_ASSERT_TRUE(json_is_null(json_object_get(page, "next_cursor")));
+        json_decref(page);
+        it_resp_free(&r);
+    }
+    {
         const char *queries[] = {"/v1/jobs?status=queued&limit=100", "/v1/jobs?status=succeeded",
                                  "/v1/jobs?kind=battle", "/v1/jobs?kind=board&status=queued"};
         const size_t expect[] = {7, 0, 7, 0};
