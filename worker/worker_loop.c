@@ -128,7 +128,13 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         int cancel = 0;
         int owned = 1;
         long long t0 = worker_loop_now_ms();
+        uint64_t before = done;
         err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
+        if (!err && done <= before) {
+            /* an engine step that makes no progress would loop forever */
+            *out = attempt_failed(w, id, owner, c->attempts, 0, "the engine made no progress");
+            return 0;
+        }
         if (worker_loop_now_ms() - t0 > w->cfg->lease_ms / 2)
             /* the lease is renewed between chunks only: a chunk this long risks it */
             sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,

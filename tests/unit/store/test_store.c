@@ -341,6 +341,26 @@ static void test_queue(void)
     queue_free(a);
 }
 
+/* After Redis restarts, the first command on the old connection is retried on a new one
+ * instead of failing: a submission right after a restart is enqueued at once. */
+static void test_queue_reconnects(void)
+{
+    struct queue *q = NULL;
+    char cmd[1024];
+    const char *svc = getenv("SKIRMISH_SERVICES");
+    const char *dir = getenv("SKIRMISH_TEST_DIR");
+    const char *port = getenv("SKIRMISH_TEST_REDIS_PORT");
+
+    CU_ASSERT_FATAL(svc && dir && port);
+    CU_ASSERT_EQUAL_FATAL(queue_new(getenv("SKIRMISH_REDIS_URL"), prefix, &q), SK_OK);
+    CU_ASSERT_EQUAL(queue_ping(q), SK_OK);
+    snprintf(cmd, sizeof(cmd), "'%s' redis-stop '%s' && SK_REDIS_AOF=no '%s' redis-start '%s' %s",
+             svc, dir, svc, dir, port);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(queue_add(q, "22222222-2222-4222-8222-222222222222", 1), SK_OK);
+    queue_free(q);
+}
+
 static CU_TestInfo store_tests[] = {
     {"SQLSTATE classes, server down", test_sqlstate_classes},
     {"db_run_tx retries serialization failures", test_run_tx_retries},
@@ -350,6 +370,7 @@ static CU_TestInfo store_tests[] = {
     {"release, cancel of running and flagged jobs", test_release_and_cancel},
     {"reconciler selection by age", test_dispatchable},
     {"stream: owner-only renewal, autoclaim, ack+delete, lock", test_queue},
+    {"stream: a command after a Redis restart succeeds", test_queue_reconnects},
     CU_TEST_INFO_NULL,
 };
 
