@@ -17,19 +17,32 @@
 #include <unistd.h>
 
 #include "battle_cl.h"
+#include "battle_sim.h"
 #include "kernels_src.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
-/* Options every program is built with; part of the cache key. */
-#define BUILD_OPTIONS "-cl-std=CL1.2"
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+/* Options every program is built with; part of the cache key. BATTLE_TURN_MAX sizes the
+ * kernel's counters (see kernels/battle.cl). */
+#define BUILD_OPTIONS "-cl-std=CL1.2 -DBATTLE_TURN_MAX=" STR(BATTLE_TURN_LIMIT_MAX)
+/* The counter slots of one launch, as kernels/battle.cl lays them out. */
+#define SLOT_WIN   0
+#define SLOT_STALL 1
+#define SLOT_LOSS  2
+#define SLOT_BAD   3
+#define SLOT_TURN0 4
+#define N_SLOTS    (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
 /* The most platforms and devices looked at; more than any real machine has. */
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES   64
 /* Bounds of the automatic launch size (games per launch). */
 #define PER_LAUNCH_MIN (1u << 14)
 #define PER_LAUNCH_MAX (1u << 22)
+/* The largest launch an explicit size may ask for: device counters are 32-bit. */
+#define PER_LAUNCH_LIMIT (1u << 30)
 
 struct battle_cl {
     struct battle_cl_device dev;
@@ -39,6 +52,11 @@ struct battle_cl {
     cl_command_queue queue;
     cl_program prog;
     cl_kernel k_rng;
+    cl_kernel k_count;
+    cl_kernel k_each;
+    cl_mem counts;   /* N_SLOTS words, zeroed before each launch */
+    cl_mem plan_buf; /* the plan data last uploaded ... */
+    void *plan_copy; /* ... and a host copy of it, to tell whether the next plan differs */
     size_t work_group;
     uint64_t per_launch;
     int from_cache;
@@ -650,6 +668,8 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
         if (per > PER_LAUNCH_MAX)
             per = PER_LAUNCH_MAX;
     }
+    if (per > PER_LAUNCH_LIMIT) /* the device counters are 32-bit */
+        per = PER_LAUNCH_LIMIT;
     per = (per + wg - 1) / wg * wg;
     cl->work_group = wg;
     cl->per_launch = per;
@@ -728,7 +748,20 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
     if (e)
         goto out;
-    e = choose_sizes(cl, cl->k_rng, opts, err, errlen);
+    if (!opts->source) {
+        e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
+        if (e)
+            goto out;
+        e = make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
+        if (e)
+            goto out;
+    }
+    cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clCreateBuffer(counts)", st);
+        goto out;
+    }
+    e = choose_sizes(cl, cl->k_count ? cl->k_count : cl->k_rng, opts, err, errlen);
     if (e)
         goto out;
 
@@ -748,6 +781,15 @@ void battle_cl_free(struct battle_cl *cl)
         return;
     if (cl->k_rng)
         clReleaseKernel(cl->k_rng);
+    if (cl->k_count)
+        clReleaseKernel(cl->k_count);
+    if (cl->k_each)
+        clReleaseKernel(cl->k_each);
+    if (cl->counts)
+        clReleaseMemObject(cl->counts);
+    if (cl->plan_buf)
+        clReleaseMemObject(cl->plan_buf);
+    sk_free(cl->plan_copy);
     if (cl->prog)
         clReleaseProgram(cl->prog);
     if (cl->queue)
@@ -808,6 +850,172 @@ enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t fi
     st = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
     if (st != CL_SUCCESS)
         e = cl_fail(err, errlen, "clEnqueueReadBuffer(rng_words)", st);
+out:
+    clReleaseMemObject(buf);
+    return e;
+}
+
+/* ===== Battles ===== */
+
+/* Uploads the plan's flat data unless the device already holds the same bytes. */
+static enum sk_err upload_plan(struct battle_cl *cl, const struct battle_plan *plan, char *err,
+                               size_t errlen)
+{
+    size_t size = battle_plan_data_size();
+    const void *data = battle_plan_data(plan);
+    cl_int st;
+
+    if (cl->plan_buf && memcmp(cl->plan_copy, data, size) == 0)
+        return SK_OK;
+    if (!cl->plan_copy) {
+        cl->plan_copy = sk_malloc(size);
+        if (!cl->plan_copy)
+            return SK_ENOMEM;
+    }
+    if (!cl->plan_buf) {
+        cl->plan_buf = clCreateBuffer(cl->ctx, CL_MEM_READ_ONLY, size, NULL, &st);
+        if (st != CL_SUCCESS) {
+            cl->plan_buf = NULL;
+            return cl_fail(err, errlen, "clCreateBuffer(plan)", st);
+        }
+    }
+    st = clEnqueueWriteBuffer(cl->queue, cl->plan_buf, CL_TRUE, 0, size, data, 0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        /* The device copy is now unknown: make the next call upload again. */
+        memset(cl->plan_copy, 0, size);
+        clReleaseMemObject(cl->plan_buf);
+        cl->plan_buf = NULL;
+        return cl_fail(err, errlen, "clEnqueueWriteBuffer(plan)", st);
+    }
+    memcpy(cl->plan_copy, data, size);
+    return SK_OK;
+}
+
+/* Sets the four common arguments (plan, seed, first, n) of a battle kernel. */
+static cl_int set_battle_args(struct battle_cl *cl, cl_kernel k, uint64_t seed, uint64_t first,
+                              uint32_t n)
+{
+    cl_ulong s = seed, f = first;
+    cl_uint cnt = n;
+    cl_int st = clSetKernelArg(k, 0, sizeof(cl->plan_buf), &cl->plan_buf);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(k, 1, sizeof(s), &s);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(k, 2, sizeof(f), &f);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(k, 3, sizeof(cnt), &cnt);
+    return st;
+}
+
+/* One launch of battle_count over games [first, first + n); adds into *acc. */
+static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t first, uint32_t n,
+                                struct battle_counts *acc, char *err, size_t errlen)
+{
+    cl_uint slots[N_SLOTS];
+    const cl_uint zero = 0;
+    size_t local = cl->work_group;
+    size_t global = ((size_t)n + local - 1) / local * local;
+    uint64_t games;
+    cl_int st = set_battle_args(cl, cl->k_count, seed, first, n);
+
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_count, 4, sizeof(cl->counts), &cl->counts);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clSetKernelArg(battle_count)", st);
+    st = clEnqueueFillBuffer(cl->queue, cl->counts, &zero, sizeof(zero), 0, sizeof(slots), 0, NULL,
+                             NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueFillBuffer(counts)", st);
+    st = clEnqueueNDRangeKernel(cl->queue, cl->k_count, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueNDRangeKernel(battle_count)", st);
+    st =
+        clEnqueueReadBuffer(cl->queue, cl->counts, CL_TRUE, 0, sizeof(slots), slots, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueReadBuffer(counts)", st);
+    games = (uint64_t)slots[SLOT_WIN] + slots[SLOT_STALL] + slots[SLOT_LOSS];
+    if (slots[SLOT_BAD] != 0 || games != n) {
+        set_err(err, errlen,
+                "battle_count on \"%s\": %u of %u games ended out of range, %llu counted",
+                cl->dev.name, (unsigned)slots[SLOT_BAD], (unsigned)n, (unsigned long long)games);
+        return SK_EINTERNAL;
+    }
+    acc->games += n;
+    acc->wins += slots[SLOT_WIN];
+    acc->stalls += slots[SLOT_STALL];
+    acc->losses += slots[SLOT_LOSS];
+    for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++) {
+        acc->turns[t] += slots[SLOT_TURN0 + t];
+        acc->turns_sum += (uint64_t)t * slots[SLOT_TURN0 + t];
+    }
+    return SK_OK;
+}
+
+enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, uint64_t first,
+                          uint64_t n, struct battle_counts *acc, char *err, size_t errlen)
+{
+    struct battle_counts *sum = NULL;
+    uint64_t seed = battle_plan_seed(plan);
+    enum sk_err e;
+
+    if (!cl->k_count) {
+        set_err(err, errlen, "this program has no battle kernel");
+        return SK_EINVAL;
+    }
+    sum = sk_calloc(1, sizeof(*sum));
+    if (!sum)
+        return SK_ENOMEM;
+    e = upload_plan(cl, plan, err, errlen);
+    for (uint64_t done = 0; !e && done < n;) {
+        uint64_t chunk = n - done < cl->per_launch ? n - done : cl->per_launch;
+        e = count_launch(cl, seed, first + done, (uint32_t)chunk, sum, err, errlen);
+        done += chunk;
+    }
+    if (!e)
+        battle_counts_add(acc, sum);
+    sk_free(sum);
+    return e;
+}
+
+enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *plan,
+                                uint64_t first, uint32_t n, struct battle_game_result *out,
+                                char *err, size_t errlen)
+{
+    _Static_assert(sizeof(struct battle_game_result) == 2, "battle_each writes 2 bytes a game");
+    size_t bytes = (size_t)n * 2;
+    size_t local = cl->work_group;
+    size_t global = ((size_t)n + local - 1) / local * local;
+    cl_mem buf = NULL;
+    cl_int st;
+    enum sk_err e;
+
+    if (!cl->k_each) {
+        set_err(err, errlen, "this program has no battle kernel");
+        return SK_EINVAL;
+    }
+    if (n == 0)
+        return SK_OK;
+    e = upload_plan(cl, plan, err, errlen);
+    if (e)
+        return e;
+    buf = clCreateBuffer(cl->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clCreateBuffer(outcomes)", st);
+    st = set_battle_args(cl, cl->k_each, battle_plan_seed(plan), first, n);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_each, 4, sizeof(buf), &buf);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clSetKernelArg(battle_each)", st);
+        goto out;
+    }
+    st = clEnqueueNDRangeKernel(cl->queue, cl->k_each, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clEnqueueNDRangeKernel(battle_each)", st);
+        goto out;
+    }
+    st = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        e = cl_fail(err, errlen, "clEnqueueReadBuffer(outcomes)", st);
 out:
     clReleaseMemObject(buf);
     return e;

@@ -99,4 +99,27 @@ void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info)
 enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t first, uint32_t n,
                                 uint32_t words, uint32_t *out, char *err, size_t errlen);
 
+struct battle_game_result; /* battle_sim.h */
+
+/**
+ * Plays games [first, first + n) of `plan` (borrowed) on the device, in launches of at most
+ * battle_cl_info.per_launch games, and adds their outcomes into *acc; the counts equal
+ * battle_cpu_run's for the same games. *acc is unchanged on failure. The plan's flat data
+ * is uploaded once and kept while later calls pass a plan with the same bytes. Errors
+ * with a message: SK_EIO (an OpenCL call failed), SK_EINTERNAL (the device counted a game
+ * outside the rules' range), SK_EINVAL (the handle was built from opts.source without the
+ * battle kernels), SK_ENOMEM.
+ */
+enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, uint64_t first,
+                          uint64_t n, struct battle_counts *acc, char *err, size_t errlen);
+
+/**
+ * Plays games [first, first + n) of `plan` (borrowed) in one launch and writes game
+ * first + i's outcome to out[i] (caller-owned, n entries): the game-by-game view that the
+ * differential tests compare with battle_cpu_play_one. Errors as battle_cl_run.
+ */
+enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *plan,
+                                uint64_t first, uint32_t n, struct battle_game_result *out,
+                                char *err, size_t errlen);
+
 #endif
