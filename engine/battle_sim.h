@@ -3,7 +3,10 @@
  * 1.2): the flat plan data a prepared job is read through, the per-game state, and the
  * functions that set a game up and play it turn by turn. No allocation, no library calls,
  * no recursion, no function pointers. Preparing the plan data from a job is battle_plan's
- * work; running many games and counting outcomes is the backends' work. */
+ * work; running many games and counting outcomes is the backends' work.
+ * Ownership: every function borrows its pointers for the call only; the plan data is
+ * read-only and may be shared by any number of games at once; a game state belongs to the
+ * one caller playing it. docs/rules/battle.md describes every rule. */
 #ifndef BATTLE_SIM_H
 #define BATTLE_SIM_H
 
@@ -193,7 +196,10 @@ CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
  * Setup and card play
  * ------------------------------------------------------------------------------------- */
 
-/* Starts game `game` from the plan without shuffling (tests inject a shuffle here). */
+/**
+ * Starts game `game` of the job seeded with `seed` in *g from the plan, without shuffling:
+ * each side's entries are in plan order (tests inject a shuffle here, then play).
+ */
 CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
 {
@@ -221,8 +227,10 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
-/* Each side shuffles its entries [shuf_lo, shuf_hi) with Fisher-Yates from the game's
- * stream, side 0 first. */
+/**
+ * Each side shuffles its entries [shuf_lo, shuf_hi) with Fisher-Yates from the game's
+ * stream, side 0 first: for i from hi - 1 down to lo + 1, j = lo + rng_below(i - lo + 1).
+ */
 CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
                                CLC_PRIVATE struct battle_game *g)
 {
@@ -238,6 +246,7 @@ CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/** Starts game `game` in *g: battle_sim_setup, then battle_sim_shuffle. */
 CLC_FN void battle_sim_init(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
 {
@@ -245,7 +254,7 @@ CLC_FN void battle_sim_init(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_shuffle(p, g);
 }
 
-/* The current ordered-play priority of entry e: the earliest list position of its card
+/** The current ordered-play priority of entry e: the earliest list position of its card
  * that no copy has consumed yet. */
 CLC_FN clc_u32 battle_sim_priority(CLC_GLOBAL const struct battle_side_data *sd,
                                    CLC_PRIVATE const struct battle_side *side, clc_u32 e)
@@ -257,7 +266,7 @@ CLC_FN clc_u32 battle_sim_priority(CLC_GLOBAL const struct battle_side_data *sd,
     return sd->group_pos[sd->group_start[grp] + k];
 }
 
-/* Takes the entry side `s` plays this turn out of its remaining entries and returns it,
+/** Takes the entry side `s` plays this turn out of its remaining entries and returns it,
  * or BATTLE_SIM_NONE when none remain. random: uniform within the window (the front entry
  * for a fresh game); ordered: best priority within the hand of three, first on ties;
  * exact: the front entry. */
@@ -530,7 +539,7 @@ CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
     u->poison = 0;
 }
 
-/* Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
+/** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
  * while the game goes on; once it is over, 1 and *out holds the outcome. */
 CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
                            CLC_PRIVATE struct battle_game *g,
@@ -629,7 +638,11 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     return 0;
 }
 
-/* Plays game `game` of the job seeded with `seed` from start to end. */
+/**
+ * Plays game `game` of the job seeded with `seed` from start to end and writes its outcome
+ * to *out: the entry point of both backends. Its state lives on the caller's stack
+ * (private memory in a kernel).
+ */
 CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64 seed, clc_u64 game,
                             CLC_PRIVATE struct battle_game_result *out)
 {
