@@ -382,7 +382,7 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
 {
     const char *p[3] = {id, owner, result};
     return fenced(db, "jobs_succeed",
-                  "UPDATE jobs SET status = 'succeeded', result = $3::jsonb, error = NULL,"
+                  "UPDATE jobs SET status = 'succeeded', result = $3::json, error = NULL,"
                   " progress_done = progress_total," ENDED FENCE,
                   3, p);
 }

@@ -156,7 +156,7 @@ static void test_lease_fencing(void)
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_OK);
-    CU_ASSERT_STRING_EQUAL(json, "{\"r\": 1}");
+    CU_ASSERT_STRING_EQUAL(json, "{\"r\":1}"); /* stored exactly as written (json, 0002) */
     sk_free(json);
 }
 
