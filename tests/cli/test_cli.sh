@@ -89,6 +89,13 @@ contains "$tmp/out" '"backend": "cpu",'
 contains "$tmp/out" '"win_rate_ci95": ['
 contains "$tmp/out" '"histogram": ['
 
+# Other kinds go through the same path (board: tests/data/board/s1_moonwalk.json's job);
+# --summary is for battle jobs, so a board job still prints its JSON result.
+expect 0 board-job -- run --summary "$src/tests/cli/board_job.json"
+contains "$tmp/out" '"state": {'
+expect 2 board-games -- run --games 5 "$src/tests/cli/board_job.json"
+same "$tmp/err" "skirmish run: --games applies to battle jobs only"
+
 # Every example runs (battle examples cut to 200 games).
 for f in "$src"/examples/*.json; do
   if grep -qE '"kind": *"battle"' "$f"; then
