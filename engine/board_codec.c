@@ -434,38 +434,39 @@ out:
     sk_jptr_pop(d->ptr);
 }
 
-/* Every group and minion id is distinct: a minion leaving its group names the new one. */
+/* Group ids are distinct among groups and minion ids among minions (targets name the
+ * namespace: {"group": ...} or {"minion": ...}). */
 static void check_ids(struct dec *d, const struct board_state *st)
 {
     for (int a = 0; a < st->ngroups; a++) {
         const struct board_group *g = &st->groups[a];
-        for (int x = -1; x < g->n; x++) {
-            const char *id = x < 0 ? g->id : g->m[x].id;
-            int dup = 0;
-            if (!*id)
-                continue;
+        int dup = 0;
+        for (int b = 0; b < a && !dup; b++)
+            dup = g->id[0] && strcmp(st->groups[b].id, g->id) == 0;
+        if (dup) {
+            sk_jptr_push_key(d->ptr, "groups");
+            sk_jptr_push_index(d->ptr, (size_t)a);
+            err_at(d, "id", "duplicate group id \"%s\"", g->id);
+            sk_jptr_pop(d->ptr);
+            sk_jptr_pop(d->ptr);
+        }
+        for (int x = 0; x < g->n; x++) {
+            const char *id = g->m[x].id;
+            dup = 0;
             for (int b = 0; b <= a && !dup; b++) {
                 const struct board_group *h = &st->groups[b];
                 int lim = b < a ? h->n : x;
-                if ((b < a || x >= 0) && strcmp(h->id, id) == 0 && !(b == a && x < 0))
-                    dup = 1;
                 for (int y = 0; y < lim && !dup; y++)
-                    dup = strcmp(h->m[y].id, id) == 0;
+                    dup = id[0] && strcmp(h->m[y].id, id) == 0;
             }
             if (dup) {
                 sk_jptr_push_key(d->ptr, "groups");
                 sk_jptr_push_index(d->ptr, (size_t)a);
-                if (x >= 0) {
-                    sk_jptr_push_key(d->ptr, "minions");
-                    sk_jptr_push_index(d->ptr, (size_t)x);
-                }
-                sk_jptr_push_key(d->ptr, "id");
-                sk_verr_add(d->errs, sk_jptr_str(d->ptr), "duplicate id \"%s\"", id);
+                sk_jptr_push_key(d->ptr, "minions");
+                sk_jptr_push_index(d->ptr, (size_t)x);
+                err_at(d, "id", "duplicate minion id \"%s\"", id);
                 sk_jptr_pop(d->ptr);
-                if (x >= 0) {
-                    sk_jptr_pop(d->ptr);
-                    sk_jptr_pop(d->ptr);
-                }
+                sk_jptr_pop(d->ptr);
                 sk_jptr_pop(d->ptr);
                 sk_jptr_pop(d->ptr);
             }

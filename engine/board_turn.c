@@ -2,6 +2,7 @@
 /* Turn resolution (see board_turn.h). */
 #include "board_turn.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "board_combat.h"
@@ -136,14 +137,25 @@ static void leave_group(struct board_state *st, const struct board_spell *sp, in
     struct board_group *old = &st->groups[gi];
     struct board_group *ng;
     struct board_event ev;
+    char id[BOARD_ID_MAX];
 
     if (board_model_alive(old) < 2)
         return; /* a lone minion has no group to leave */
     if (st->ngroups >= st->gcap)
         return; /* reserved per cast before the phase; cannot happen */
+    /* The new group is named after the minion, with "~2", "~3"... if a group has that name. */
+    board_model_set_id(id, old->m[mi].id);
+    for (int k = 2; board_model_find_group(st, id) >= 0 && k < 1000; k++) {
+        char name[BOARD_ID_MAX + 8];
+        size_t len = strlen(old->m[mi].id);
+        if (len > BOARD_ID_MAX - 5)
+            len = BOARD_ID_MAX - 5;
+        snprintf(name, sizeof(name), "%.*s~%d", (int)len, old->m[mi].id, k);
+        board_model_set_id(id, name);
+    }
     ng = &st->groups[st->ngroups++];
     memset(ng, 0, sizeof(*ng));
-    board_model_set_id(ng->id, old->m[mi].id); /* ids are unique across groups and minions */
+    board_model_set_id(ng->id, id);
     ng->owner = old->owner;
     ng->computer = old->computer;
     ng->row = ng->srow = old->row;

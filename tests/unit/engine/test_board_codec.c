@@ -73,10 +73,10 @@ static void test_bad_groups(void)
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/1/minions", "never share a group"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/1/minions/1/attacks", "from 0 to 8"));
     CU_ASSERT_TRUE(
-        bt_has_error(errs, "/params/state/groups/1/minions/0/id", "duplicate id \"a1\""));
+        bt_has_error(errs, "/params/state/groups/1/minions/0/id", "duplicate minion id \"a1\""));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/2/at", "off the map"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/2/minions", "1 to 8 minions"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/3/id", "duplicate id \"A\""));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/3/id", "duplicate group id \"A\""));
     CU_ASSERT_TRUE(
         bt_has_error(errs, "/params/state/groups/3/minions/0/nation", "a monster has no nation"));
     json_decref(errs);

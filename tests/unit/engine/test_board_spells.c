@@ -157,7 +157,32 @@ static void test_ostracize_blocks_join(void)
     json_decref(params);
 }
 
+/* A minion leaving its group names its new group after itself, "~2" when that group name
+ * is taken. */
+static void test_leave_names_new_group(void)
+{
+    const char *text =
+        "{\"state\": {\"board\": {}, \"groups\": [{\"id\": \"R\", \"owner\": \"red\", \"at\": "
+        "[5, 5], \"minions\": [{\"id\": \"x\", \"class\": \"swordsman\"}, {\"id\": \"y\", "
+        "\"class\": \"archer\"}]}, {\"id\": \"x\", \"owner\": \"blue\", \"at\": [9, 5], "
+        "\"minions\": [{\"id\": \"z\", \"class\": \"bard\"}]}]}, \"casts\": [{\"player\": "
+        "\"blue\", \"spell\": \"Exile\", \"target\": {\"minion\": \"x\"}}]}";
+    json_t *params = json_loads(text, 0, NULL);
+    json_t *res = bt_run_json(params, 3);
+    json_t *g;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    g = bt_group(res, "x~2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_array_get(json_object_get(g, "minions"), 0), "id")),
+        "x");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(bt_group(res, "R"), "minions")), 1);
+    json_decref(res);
+    json_decref(params);
+}
+
 static CU_TestInfo tests[] = {
+    {"leave_names_new_group", test_leave_names_new_group},
     {"catalog_names_every_seed_spell", test_catalog_names_every_seed_spell},
     {"catalog_json_round_trips", test_catalog_json_round_trips},
     {"env_override", test_env_override},
