@@ -177,6 +177,8 @@ enum board_reason {
     BOARD_R_OCCUPIED,
     BOARD_R_HOSTILE,
     BOARD_R_CANNOT_JOIN,
+    BOARD_R_CANNOT_MOVE,
+    BOARD_R_CANNOT_EXIT,
     BOARD_R__COUNT
 };
 
