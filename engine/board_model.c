@@ -496,6 +496,6 @@ void board_model_log(struct board_state *st, const struct board_event *ev)
         st->logcap = cap;
     }
     st->log[st->nlog] = *ev;
-    st->log[st->nlog].turn = (int16_t)st->turn;
+    st->log[st->nlog].turn = st->turn;
     st->nlog++;
 }

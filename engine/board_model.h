@@ -185,9 +185,8 @@ enum board_reason {
 struct board_event {
     uint8_t type;
     uint8_t aux;   /* reason, result, or 1 for "kills" deaths */
-    int16_t turn;  /* turn number */
     int16_t spell; /* spell definition index, -1 none */
-    int16_t phase; /* for effects: the board_ev_point */
+    int32_t turn;  /* turn number */
     char a[BOARD_ID_MAX];
     char b[BOARD_ID_MAX];
     int r1, c1, r2, c2;

@@ -82,6 +82,7 @@ SCENARIO(before_movement)
 SCENARIO(pass1_checks)
 SCENARIO(walk_effects)
 SCENARIO(death_effects)
+SCENARIO(despond_calm)
 
 #define T(n)                                                                                       \
     {                                                                                              \
@@ -91,11 +92,12 @@ static CU_TestInfo seed_tests[] = {T(s1_moonwalk),   T(s2_flying_leap),   T(s5_k
                                    T(s6_fred),       T(s6_fred_reversed), T(s7_fred_bard),
                                    T(s8_zero_point), T(s9_armor_reset),   T(s12_squander),
                                    T(s13_leave),     CU_TEST_INFO_NULL};
-static CU_TestInfo rule_tests[] = {
-    T(vote_stationary), T(vote_initiative), T(vote_neutral_rank),  T(vote_larger),
-    T(vote_sequence),   T(vote_interleave), T(neutral_groups),     T(computer_forced),
-    T(terrain_entry),   T(removal),         T(player_event_order), T(before_movement),
-    T(pass1_checks),    T(walk_effects),    T(death_effects),      CU_TEST_INFO_NULL};
+static CU_TestInfo rule_tests[] = {T(vote_stationary), T(vote_initiative),    T(vote_neutral_rank),
+                                   T(vote_larger),     T(vote_sequence),      T(vote_interleave),
+                                   T(neutral_groups),  T(computer_forced),    T(terrain_entry),
+                                   T(removal),         T(player_event_order), T(before_movement),
+                                   T(pass1_checks),    T(walk_effects),       T(death_effects),
+                                   T(despond_calm),    CU_TEST_INFO_NULL};
 #undef T
 
 CU_SuiteInfo test_board_scenarios_suites[] = {
