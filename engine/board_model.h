@@ -11,6 +11,9 @@
 #include "rng.h"
 #include "sk_err.h"
 
+/* Ownership: every function here borrows the state and the strings it is given; only
+ * board_state_new/clone return memory the caller owns (free with board_state_free). */
+
 /* Limits on every size a job may give (docs/board-jobs.md). */
 #define BOARD_MIN_SIDE      2
 #define BOARD_MAX_SIDE      32
