@@ -18,4 +18,20 @@
 enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, uint64_t n_games,
                            int threads, struct battle_counts *acc);
 
+struct battle_game_result;
+
+/**
+ * Plays game `game` of `plan` (borrowed) on the calling thread and writes its outcome to
+ * *out: the single-game reference the OpenCL backend and the tests compare against.
+ * Thread-safe.
+ */
+void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,
+                         struct battle_game_result *out);
+
+/**
+ * Adds the outcome of one game into *acc (games, its outcome, turns_sum, turns[]): the one
+ * definition of how a game is counted, shared with the OpenCL backend's host side.
+ */
+void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result *r);
+
 #endif

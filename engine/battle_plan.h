@@ -39,4 +39,22 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
 /** Frees a plan; NULL-safe. */
 void battle_plan_free(struct battle_plan *plan);
 
+struct battle_plan_data; /* battle_sim.h: the flat form the rules code reads */
+
+/**
+ * The plan's flat data (borrowed; valid until battle_plan_free). It holds no pointers, so a
+ * backend may copy battle_plan_data_size() bytes of it into one device buffer as is.
+ * Thread-safe: the plan is read-only after battle_plan_new.
+ */
+const struct battle_plan_data *battle_plan_data(const struct battle_plan *plan);
+
+/** sizeof(struct battle_plan_data): the bytes a device buffer needs. */
+size_t battle_plan_data_size(void);
+
+/** The job seed: game i of the job plays from the random stream (seed, i). */
+uint64_t battle_plan_seed(const struct battle_plan *plan);
+
+/** The number of games the job asked for. */
+uint64_t battle_plan_games(const struct battle_plan *plan);
+
 #endif

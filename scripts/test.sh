@@ -45,6 +45,8 @@ export SKIRMISH_TEST_REDIS_PORT=$redis_port
 export SKIRMISH_DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/skirmish"
 export SKIRMISH_REDIS_URL="redis://127.0.0.1:$redis_port"
 export SKIRMISH_SERVICES="$root/scripts/services.sh"
+# OpenCL program binaries built by the tests stay in the throw-away folder.
+export SKIRMISH_CL_CACHE="$tmp/cl-cache"
 export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

@@ -1,0 +1,1022 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenCL backend of the battle engine (see battle_cl.h): discovery, selection, program
+ * build with a per-device binary cache, launches and the host half of the counter
+ * reduction. Every OpenCL status is checked and turned into an sk_err plus a message that
+ * names the call; OpenCL types never leave this file. */
+#include <CL/cl.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "battle_cl.h"
+#include "battle_sim.h"
+#include "kernels_src.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+/* Options every program is built with; part of the cache key. BATTLE_TURN_MAX sizes the
+ * kernel's counters (see kernels/battle.cl). */
+#define BUILD_OPTIONS "-cl-std=CL1.2 -DBATTLE_TURN_MAX=" STR(BATTLE_TURN_LIMIT_MAX)
+/* The counter slots of one launch, as kernels/battle.cl lays them out. */
+#define SLOT_WIN   0
+#define SLOT_STALL 1
+#define SLOT_LOSS  2
+#define SLOT_BAD   3
+#define SLOT_TURN0 4
+#define N_SLOTS    (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
+/* The most platforms and devices looked at; more than any real machine has. */
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES   64
+/* Bounds of the automatic launch size (games per launch). */
+#define PER_LAUNCH_MIN (1u << 14)
+#define PER_LAUNCH_MAX (1u << 22)
+/* The largest launch an explicit size may ask for: device counters are 32-bit. */
+#define PER_LAUNCH_LIMIT (1u << 30)
+
+struct battle_cl {
+    struct battle_cl_device dev;
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_program prog;
+    cl_kernel k_rng;
+    cl_kernel k_count;
+    cl_kernel k_each;
+    cl_mem counts;   /* N_SLOTS words, zeroed before each launch */
+    cl_mem plan_buf; /* the plan data last uploaded ... */
+    void *plan_copy; /* ... and a host copy of it, to tell whether the next plan differs */
+    size_t work_group;
+    uint64_t per_launch;
+    int from_cache;
+    char cache_file[PATH_MAX];
+};
+
+/* ===== Errors ===== */
+
+static const char *cl_status_name(cl_int st)
+{
+    switch (st) {
+    case CL_SUCCESS:
+        return "CL_SUCCESS";
+    case CL_DEVICE_NOT_FOUND:
+        return "CL_DEVICE_NOT_FOUND";
+    case CL_DEVICE_NOT_AVAILABLE:
+        return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_COMPILER_NOT_AVAILABLE:
+        return "CL_COMPILER_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+        return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES:
+        return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY:
+        return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE:
+        return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE:
+        return "CL_INVALID_VALUE";
+    case CL_INVALID_PLATFORM:
+        return "CL_INVALID_PLATFORM";
+    case CL_INVALID_DEVICE:
+        return "CL_INVALID_DEVICE";
+    case CL_INVALID_CONTEXT:
+        return "CL_INVALID_CONTEXT";
+    case CL_INVALID_COMMAND_QUEUE:
+        return "CL_INVALID_COMMAND_QUEUE";
+    case CL_INVALID_MEM_OBJECT:
+        return "CL_INVALID_MEM_OBJECT";
+    case CL_INVALID_BINARY:
+        return "CL_INVALID_BINARY";
+    case CL_INVALID_BUILD_OPTIONS:
+        return "CL_INVALID_BUILD_OPTIONS";
+    case CL_INVALID_PROGRAM:
+        return "CL_INVALID_PROGRAM";
+    case CL_INVALID_PROGRAM_EXECUTABLE:
+        return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case CL_INVALID_KERNEL_NAME:
+        return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL:
+        return "CL_INVALID_KERNEL";
+    case CL_INVALID_ARG_INDEX:
+        return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE:
+        return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE:
+        return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_KERNEL_ARGS:
+        return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_DIMENSION:
+        return "CL_INVALID_WORK_DIMENSION";
+    case CL_INVALID_WORK_GROUP_SIZE:
+        return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE:
+        return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_OFFSET:
+        return "CL_INVALID_GLOBAL_OFFSET";
+    case CL_INVALID_BUFFER_SIZE:
+        return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE:
+        return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case CL_INVALID_OPERATION:
+        return "CL_INVALID_OPERATION";
+    case -1001:
+        return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+        return "unknown OpenCL status";
+    }
+}
+
+/* Writes "call: NAME (code)" into err; returns SK_EIO for the caller to return. */
+static enum sk_err cl_fail(char *err, size_t errlen, const char *call, cl_int st)
+{
+    if (errlen)
+        snprintf(err, errlen, "%s: %s (%d)", call, cl_status_name(st), (int)st);
+    return SK_EIO;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!errlen)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ===== Discovery ===== */
+
+/* Copies a string property into buf (always NUL-terminated, truncated to fit). */
+static cl_int platform_str(cl_platform_id p, cl_platform_info what, char *buf, size_t len)
+{
+    size_t got = 0;
+    cl_int st = clGetPlatformInfo(p, what, len - 1, buf, &got);
+    if (st == CL_INVALID_VALUE) { /* longer than buf: fetch whole, keep the start */
+        char *tmp = NULL;
+        st = clGetPlatformInfo(p, what, 0, NULL, &got);
+        if (st != CL_SUCCESS)
+            return st;
+        tmp = sk_malloc(got + 1);
+        if (!tmp)
+            return CL_OUT_OF_HOST_MEMORY;
+        st = clGetPlatformInfo(p, what, got, tmp, NULL);
+        tmp[got] = '\0';
+        snprintf(buf, len, "%s", tmp);
+        sk_free(tmp);
+        return st;
+    }
+    buf[st == CL_SUCCESS && got < len ? got : 0] = '\0';
+    return st;
+}
+
+static cl_int device_str(cl_device_id d, cl_device_info what, char *buf, size_t len)
+{
+    size_t got = 0;
+    cl_int st = clGetDeviceInfo(d, what, len - 1, buf, &got);
+    if (st == CL_INVALID_VALUE) {
+        char *tmp = NULL;
+        st = clGetDeviceInfo(d, what, 0, NULL, &got);
+        if (st != CL_SUCCESS)
+            return st;
+        tmp = sk_malloc(got + 1);
+        if (!tmp)
+            return CL_OUT_OF_HOST_MEMORY;
+        st = clGetDeviceInfo(d, what, got, tmp, NULL);
+        tmp[got] = '\0';
+        snprintf(buf, len, "%s", tmp);
+        sk_free(tmp);
+        return st;
+    }
+    buf[st == CL_SUCCESS && got < len ? got : 0] = '\0';
+    return st;
+}
+
+/* Fills *dev from the OpenCL queries of (p, d). */
+static enum sk_err describe_device(cl_platform_id p, cl_device_id d, int index,
+                                   struct battle_cl_device *dev, char *err, size_t errlen)
+{
+    cl_device_type type = 0;
+    cl_uint cu = 0;
+    cl_ulong mem = 0;
+    cl_int st;
+
+    memset(dev, 0, sizeof(*dev));
+    dev->index = index;
+    st = platform_str(p, CL_PLATFORM_NAME, dev->platform, sizeof(dev->platform));
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_NAME)", st);
+    st = device_str(d, CL_DEVICE_NAME, dev->name, sizeof(dev->name));
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_NAME)", st);
+    st = device_str(d, CL_DEVICE_VERSION, dev->version, sizeof(dev->version));
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_VERSION)", st);
+    st = device_str(d, CL_DRIVER_VERSION, dev->driver, sizeof(dev->driver));
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetDeviceInfo(CL_DRIVER_VERSION)", st);
+    st = clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_TYPE)", st);
+    st = clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_MAX_COMPUTE_UNITS)", st);
+    st = clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(mem), &mem, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_SIZE)", st);
+    dev->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    dev->compute_units = cu;
+    dev->global_mem = mem;
+    return SK_OK;
+}
+
+/*
+ * Enumerates every device: fills up to MAX_DEVICES entries of devs/plats/ids (each may be
+ * NULL) and sets *n. No platform is *n = 0.
+ */
+static enum sk_err enumerate(struct battle_cl_device *devs, cl_platform_id *plats,
+                             cl_device_id *ids, size_t *n, char *err, size_t errlen)
+{
+    cl_platform_id p[MAX_PLATFORMS];
+    cl_uint np = 0;
+    size_t total = 0;
+    cl_int st = clGetPlatformIDs(MAX_PLATFORMS, p, &np);
+
+    if (st == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */) {
+        *n = 0;
+        return SK_OK;
+    }
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetPlatformIDs", st);
+    if (np > MAX_PLATFORMS)
+        np = MAX_PLATFORMS;
+    for (cl_uint i = 0; i < np && total < MAX_DEVICES; i++) {
+        cl_device_id d[MAX_DEVICES];
+        cl_uint nd = 0;
+        st = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, MAX_DEVICES, d, &nd);
+        if (st == CL_DEVICE_NOT_FOUND)
+            continue;
+        if (st != CL_SUCCESS)
+            return cl_fail(err, errlen, "clGetDeviceIDs", st);
+        if (nd > MAX_DEVICES)
+            nd = MAX_DEVICES;
+        for (cl_uint j = 0; j < nd && total < MAX_DEVICES; j++, total++) {
+            if (devs) {
+                enum sk_err e = describe_device(p[i], d[j], (int)total, &devs[total], err, errlen);
+                if (e)
+                    return e;
+            }
+            if (plats)
+                plats[total] = p[i];
+            if (ids)
+                ids[total] = d[j];
+        }
+    }
+    *n = total;
+    return SK_OK;
+}
+
+enum sk_err battle_cl_devices(struct battle_cl_device **out, size_t *n, char *err, size_t errlen)
+{
+    struct battle_cl_device *devs = sk_calloc(MAX_DEVICES, sizeof(*devs));
+    size_t count = 0;
+    enum sk_err e;
+
+    if (!devs)
+        return SK_ENOMEM;
+    e = enumerate(devs, NULL, NULL, &count, err, errlen);
+    if (e) {
+        sk_free(devs);
+        return e;
+    }
+    if (count == 0) {
+        sk_free(devs);
+        devs = NULL;
+    }
+    *out = devs;
+    *n = count;
+    return SK_OK;
+}
+
+/* ===== Selection ===== */
+
+int battle_cl_spec_is_cpu(const char *spec)
+{
+    return spec && strcasecmp(spec, "cpu") == 0;
+}
+
+/* Case-insensitive substring search. */
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const char *spec,
+                           size_t *idx, char *err, size_t errlen)
+{
+    int digits = spec && *spec;
+
+    if (battle_cl_spec_is_cpu(spec)) {
+        set_err(err, errlen, "\"cpu\" selects the CPU backend, not an OpenCL device");
+        return SK_EINVAL;
+    }
+    if (n == 0) {
+        set_err(err, errlen, "no OpenCL device found");
+        return SK_ENOTFOUND;
+    }
+    if (!spec || !*spec) {
+        for (size_t i = 0; i < n; i++) {
+            if (devs[i].is_gpu) {
+                *idx = i;
+                return SK_OK;
+            }
+        }
+        *idx = 0;
+        return SK_OK;
+    }
+    for (const char *c = spec; *c; c++)
+        digits &= isdigit((unsigned char)*c) != 0;
+    if (digits) {
+        char *end = NULL;
+        unsigned long v;
+        errno = 0;
+        v = strtoul(spec, &end, 10);
+        if (errno == 0 && v < n) {
+            *idx = (size_t)v;
+            return SK_OK;
+        }
+        set_err(err, errlen, "no OpenCL device with index %s (found %zu)", spec, n);
+        return SK_ENOTFOUND;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (contains_nocase(devs[i].name, spec) || contains_nocase(devs[i].platform, spec)) {
+            *idx = i;
+            return SK_OK;
+        }
+    }
+    set_err(err, errlen, "no OpenCL device matches \"%s\"", spec);
+    return SK_ENOTFOUND;
+}
+
+/* ===== Program-binary cache ===== */
+
+/* 64-bit FNV-1a, continued from h. Not cryptographic: it only tells cache entries apart. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+
+/* The cache folder per the contract of battle_cl_opts.cache_dir; "" when there is none. */
+static void cache_dir_of(const char *opt, char *buf, size_t len)
+{
+    const char *env = getenv(BATTLE_CL_ENV_CACHE);
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+
+    buf[0] = '\0';
+    if (opt)
+        snprintf(buf, len, "%s", opt);
+    else if (env && *env)
+        snprintf(buf, len, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(buf, len, "%s/skirmish", xdg);
+    else if (home && *home)
+        snprintf(buf, len, "%s/.cache/skirmish", home);
+}
+
+/* mkdir -p; EEXIST is fine. Returns 0 on success. */
+static int make_dirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    size_t len = strlen(path);
+
+    if (len == 0 || len >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, path, len + 1);
+    for (char *c = tmp + 1; *c; c++) {
+        if (*c == '/') {
+            *c = '\0';
+            if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+                return -1;
+            *c = '/';
+        }
+    }
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* Reads a whole file; on success *data is new (sk_free) and 0 is returned. */
+static int read_file(const char *path, unsigned char **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    long size;
+    int rc = -1;
+
+    if (!f)
+        return -1;
+    if (fseek(f, 0, SEEK_END) != 0)
+        goto out;
+    size = ftell(f);
+    if (size <= 0 || fseek(f, 0, SEEK_SET) != 0)
+        goto out;
+    buf = sk_malloc((size_t)size);
+    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size)
+        goto out;
+    *data = buf;
+    *len = (size_t)size;
+    buf = NULL;
+    rc = 0;
+out:
+    sk_free(buf);
+    fclose(f);
+    return rc;
+}
+
+/* Writes data to path atomically (temporary file, then rename). Returns 0 on success. */
+static int write_file(const char *path, const unsigned char *data, size_t len)
+{
+    char tmp[PATH_MAX];
+    int fd;
+    size_t done = 0;
+
+    if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+        return -1;
+    fd = mkstemp(tmp);
+    if (fd < 0)
+        return -1;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    if (close(fd) != 0 || done != len || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ===== Build ===== */
+
+/* Copies "clBuildProgram: STATUS (n): <log>" into err. */
+static enum sk_err build_fail(struct battle_cl *cl, cl_program prog, cl_int st, char *err,
+                              size_t errlen)
+{
+    size_t log_len = 0;
+    char *log = NULL;
+    cl_int lst = clGetProgramBuildInfo(prog, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_len);
+
+    if (lst == CL_SUCCESS && log_len > 0)
+        log = sk_malloc(log_len + 1);
+    if (log) {
+        lst = clGetProgramBuildInfo(prog, cl->device, CL_PROGRAM_BUILD_LOG, log_len, log, NULL);
+        log[lst == CL_SUCCESS ? log_len : 0] = '\0';
+    }
+    set_err(err, errlen, "clBuildProgram: %s (%d) on \"%s\": %s", cl_status_name(st), (int)st,
+            cl->dev.name, log && *log ? log : "(no build log)");
+    sk_free(log);
+    return SK_EIO;
+}
+
+/* Builds from the cache entry `path`; 0 and *out on success, -1 when unusable. */
+static int build_from_cache(struct battle_cl *cl, const char *path, cl_program *out)
+{
+    unsigned char *bin = NULL;
+    size_t len = 0;
+    cl_int st, bst = CL_SUCCESS;
+    cl_program prog = NULL;
+    const unsigned char *bins[1];
+
+    if (read_file(path, &bin, &len) != 0)
+        return -1;
+    bins[0] = bin;
+    prog = clCreateProgramWithBinary(cl->ctx, 1, &cl->device, &len, bins, &bst, &st);
+    sk_free(bin);
+    if (st != CL_SUCCESS || bst != CL_SUCCESS) {
+        if (prog)
+            clReleaseProgram(prog);
+        return -1;
+    }
+    st = clBuildProgram(prog, 1, &cl->device, BUILD_OPTIONS, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        clReleaseProgram(prog);
+        return -1;
+    }
+    *out = prog;
+    return 0;
+}
+
+/* Stores the binary of `prog` at `path`; failures only mean no cache next time. */
+static int save_to_cache(struct battle_cl *cl, cl_program prog, const char *dir, const char *path)
+{
+    size_t size = 0;
+    unsigned char *bin = NULL;
+    unsigned char *bins[1];
+    int rc = -1;
+    cl_int st = clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL);
+
+    if (st != CL_SUCCESS || size == 0 || make_dirs(dir) != 0)
+        return -1;
+    bin = sk_malloc(size);
+    if (!bin)
+        return -1;
+    bins[0] = bin;
+    st = clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL);
+    if (st == CL_SUCCESS)
+        rc = write_file(path, bin, size);
+    sk_free(bin);
+    return rc;
+}
+
+/* Builds `src` for cl->device into cl->prog, through the binary cache in `dir` ("" = none). */
+static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t len, const char *dir,
+                                 char *err, size_t errlen)
+{
+    cl_program prog = NULL;
+    cl_int st;
+    char path[PATH_MAX];
+    uint64_t hsrc = FNV_OFFSET, hdev = FNV_OFFSET;
+    char ver[256];
+
+    path[0] = '\0';
+    if (*dir) {
+        /* The device key includes the platform version and driver: a driver update must
+         * not load binaries built by the previous one. */
+        st = platform_str(cl->platform, CL_PLATFORM_VERSION, ver, sizeof(ver));
+        if (st != CL_SUCCESS)
+            return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_VERSION)", st);
+        hdev = fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
+        hdev = fnv1a(hdev, ver, strlen(ver) + 1);
+        hdev = fnv1a(hdev, cl->dev.name, strlen(cl->dev.name) + 1);
+        hdev = fnv1a(hdev, cl->dev.version, strlen(cl->dev.version) + 1);
+        hdev = fnv1a(hdev, cl->dev.driver, strlen(cl->dev.driver) + 1);
+        hsrc = fnv1a(hsrc, BUILD_OPTIONS, sizeof(BUILD_OPTIONS));
+        hsrc = fnv1a(hsrc, src, len);
+        if (snprintf(path, sizeof(path), "%s/%016llx-%016llx.bin", dir, (unsigned long long)hdev,
+                     (unsigned long long)hsrc) >= (int)sizeof(path))
+            path[0] = '\0';
+    }
+    if (*path && build_from_cache(cl, path, &prog) == 0) {
+        cl->prog = prog;
+        cl->from_cache = 1;
+        snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
+        return SK_OK;
+    }
+    prog = clCreateProgramWithSource(cl->ctx, 1, &src, &len, &st);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clCreateProgramWithSource", st);
+    st = clBuildProgram(prog, 1, &cl->device, BUILD_OPTIONS, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        enum sk_err e = build_fail(cl, prog, st, err, errlen);
+        clReleaseProgram(prog);
+        return e;
+    }
+    cl->prog = prog;
+    if (*path && save_to_cache(cl, prog, dir, path) == 0)
+        snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
+    return SK_OK;
+}
+
+/* ===== Open and close ===== */
+
+static const struct kernels_src *embedded(const char *name)
+{
+    for (const struct kernels_src *s = kernels_src_all(); s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static enum sk_err make_kernel(struct battle_cl *cl, const char *name, cl_kernel *out, char *err,
+                               size_t errlen)
+{
+    cl_int st;
+    cl_kernel k = clCreateKernel(cl->prog, name, &st);
+    if (st != CL_SUCCESS) {
+        set_err(err, errlen, "clCreateKernel(\"%s\"): %s (%d)", name, cl_status_name(st), (int)st);
+        return SK_EIO;
+    }
+    *out = k;
+    return SK_OK;
+}
+
+/* Work-group size and games per launch for kernel `k`, from opts or the device. */
+static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
+                                const struct battle_cl_opts *opts, char *err, size_t errlen)
+{
+    size_t kmax = 0, mult = 0, wg;
+    uint64_t per;
+    cl_int st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax),
+                                         &kmax, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", st);
+    st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                  sizeof(mult), &mult, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(PREFERRED_WORK_GROUP_SIZE_MULTIPLE)",
+                       st);
+    if (opts->work_group) {
+        if (opts->work_group > kmax) {
+            set_err(err, errlen, "work-group size %zu exceeds the kernel's limit %zu on \"%s\"",
+                    opts->work_group, kmax, cl->dev.name);
+            return SK_EINVAL;
+        }
+        wg = opts->work_group;
+    } else {
+        /* 64 keeps a GPU wavefront or warp full and gives PoCL enough work-items per group
+         * to vectorise, while the per-group counters stay cheap to merge. */
+        wg = kmax < 64 ? kmax : 64;
+        if (mult > 1 && wg > mult)
+            wg -= wg % mult;
+    }
+    if (wg == 0)
+        wg = 1;
+    if (opts->per_launch) {
+        per = opts->per_launch;
+    } else {
+        /* Enough groups to keep every compute unit busy for a while, small enough that
+         * one launch returns within a fraction of a second for progress and cancellation. */
+        per = (uint64_t)cl->dev.compute_units * wg * 64;
+        if (per < PER_LAUNCH_MIN)
+            per = PER_LAUNCH_MIN;
+        if (per > PER_LAUNCH_MAX)
+            per = PER_LAUNCH_MAX;
+    }
+    if (per > PER_LAUNCH_LIMIT) /* the device counters are 32-bit */
+        per = PER_LAUNCH_LIMIT;
+    per = (per + wg - 1) / wg * wg;
+    cl->work_group = wg;
+    cl->per_launch = per;
+    return SK_OK;
+}
+
+enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                          size_t errlen)
+{
+    static const struct battle_cl_opts defaults;
+    struct battle_cl_device *devs = NULL;
+    cl_platform_id *plats = NULL;
+    cl_device_id *ids = NULL;
+    struct battle_cl *cl = NULL;
+    size_t n = 0, idx = 0;
+    const char *spec;
+    const char *src;
+    size_t src_len;
+    char dir[PATH_MAX];
+    cl_int st;
+    enum sk_err e;
+
+    if (!opts)
+        opts = &defaults;
+    spec = opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE);
+    devs = sk_calloc(MAX_DEVICES, sizeof(*devs));
+    plats = sk_calloc(MAX_DEVICES, sizeof(*plats));
+    ids = sk_calloc(MAX_DEVICES, sizeof(*ids));
+    cl = sk_calloc(1, sizeof(*cl));
+    if (!devs || !plats || !ids || !cl) {
+        e = SK_ENOMEM;
+        goto out;
+    }
+    e = enumerate(devs, plats, ids, &n, err, errlen);
+    if (e)
+        goto out;
+    e = battle_cl_pick(devs, n, spec, &idx, err, errlen);
+    if (e)
+        goto out;
+    cl->dev = devs[idx];
+    cl->platform = plats[idx];
+    cl->device = ids[idx];
+
+    {
+        cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cl->platform,
+                                         0};
+        cl->ctx = clCreateContext(props, 1, &cl->device, NULL, NULL, &st);
+        if (st != CL_SUCCESS) {
+            e = cl_fail(err, errlen, "clCreateContext", st);
+            goto out;
+        }
+    }
+    cl->queue = clCreateCommandQueue(cl->ctx, cl->device, 0, &st);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clCreateCommandQueue", st);
+        goto out;
+    }
+
+    if (opts->source) {
+        src = opts->source;
+        src_len = strlen(src);
+    } else {
+        const struct kernels_src *k = embedded("battle");
+        if (!k) {
+            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
+            e = SK_EINTERNAL;
+            goto out;
+        }
+        src = k->text;
+        src_len = k->len;
+    }
+    cache_dir_of(opts->cache_dir, dir, sizeof(dir));
+    e = build_program(cl, src, src_len, dir, err, errlen);
+    if (e)
+        goto out;
+    e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
+    if (e)
+        goto out;
+    if (!opts->source) {
+        e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
+        if (e)
+            goto out;
+        e = make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
+        if (e)
+            goto out;
+    }
+    cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clCreateBuffer(counts)", st);
+        goto out;
+    }
+    e = choose_sizes(cl, cl->k_count ? cl->k_count : cl->k_rng, opts, err, errlen);
+    if (e)
+        goto out;
+
+    *out = cl;
+    cl = NULL;
+out:
+    battle_cl_free(cl);
+    sk_free(devs);
+    sk_free(plats);
+    sk_free(ids);
+    return e;
+}
+
+void battle_cl_free(struct battle_cl *cl)
+{
+    if (!cl)
+        return;
+    if (cl->k_rng)
+        clReleaseKernel(cl->k_rng);
+    if (cl->k_count)
+        clReleaseKernel(cl->k_count);
+    if (cl->k_each)
+        clReleaseKernel(cl->k_each);
+    if (cl->counts)
+        clReleaseMemObject(cl->counts);
+    if (cl->plan_buf)
+        clReleaseMemObject(cl->plan_buf);
+    sk_free(cl->plan_copy);
+    if (cl->prog)
+        clReleaseProgram(cl->prog);
+    if (cl->queue)
+        clReleaseCommandQueue(cl->queue);
+    if (cl->ctx)
+        clReleaseContext(cl->ctx);
+    sk_free(cl);
+}
+
+void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info)
+{
+    info->platform = cl->dev.platform;
+    info->device = cl->dev.name;
+    info->device_index = cl->dev.index;
+    info->work_group = cl->work_group;
+    info->per_launch = cl->per_launch;
+    info->from_cache = cl->from_cache;
+    info->cache_file = cl->cache_file;
+}
+
+/* ===== Random-stream self-check ===== */
+
+enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t first, uint32_t n,
+                                uint32_t words, uint32_t *out, char *err, size_t errlen)
+{
+    size_t bytes = (size_t)n * words * sizeof(cl_uint);
+    cl_mem buf = NULL;
+    cl_ulong s = seed, f = first;
+    cl_uint w = words, cnt = n;
+    size_t global;
+    cl_int st;
+    enum sk_err e = SK_OK;
+
+    if (n == 0 || words == 0)
+        return SK_OK;
+    buf = clCreateBuffer(cl->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clCreateBuffer", st);
+    st = clSetKernelArg(cl->k_rng, 0, sizeof(s), &s);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_rng, 1, sizeof(f), &f);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_rng, 2, sizeof(w), &w);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_rng, 3, sizeof(cnt), &cnt);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_rng, 4, sizeof(buf), &buf);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clSetKernelArg(rng_words)", st);
+        goto out;
+    }
+    global = n;
+    st = clEnqueueNDRangeKernel(cl->queue, cl->k_rng, 1, NULL, &global, NULL, 0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clEnqueueNDRangeKernel(rng_words)", st);
+        goto out;
+    }
+    st = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        e = cl_fail(err, errlen, "clEnqueueReadBuffer(rng_words)", st);
+out:
+    clReleaseMemObject(buf);
+    return e;
+}
+
+/* ===== Battles ===== */
+
+/* Uploads the plan's flat data unless the device already holds the same bytes. */
+static enum sk_err upload_plan(struct battle_cl *cl, const struct battle_plan *plan, char *err,
+                               size_t errlen)
+{
+    size_t size = battle_plan_data_size();
+    const void *data = battle_plan_data(plan);
+    cl_int st;
+
+    if (cl->plan_buf && memcmp(cl->plan_copy, data, size) == 0)
+        return SK_OK;
+    if (!cl->plan_copy) {
+        cl->plan_copy = sk_malloc(size);
+        if (!cl->plan_copy)
+            return SK_ENOMEM;
+    }
+    if (!cl->plan_buf) {
+        cl->plan_buf = clCreateBuffer(cl->ctx, CL_MEM_READ_ONLY, size, NULL, &st);
+        if (st != CL_SUCCESS) {
+            cl->plan_buf = NULL;
+            return cl_fail(err, errlen, "clCreateBuffer(plan)", st);
+        }
+    }
+    st = clEnqueueWriteBuffer(cl->queue, cl->plan_buf, CL_TRUE, 0, size, data, 0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        /* The device copy is now unknown: make the next call upload again. */
+        memset(cl->plan_copy, 0, size);
+        clReleaseMemObject(cl->plan_buf);
+        cl->plan_buf = NULL;
+        return cl_fail(err, errlen, "clEnqueueWriteBuffer(plan)", st);
+    }
+    memcpy(cl->plan_copy, data, size);
+    return SK_OK;
+}
+
+/* Sets the four common arguments (plan, seed, first, n) of a battle kernel. */
+static cl_int set_battle_args(struct battle_cl *cl, cl_kernel k, uint64_t seed, uint64_t first,
+                              uint32_t n)
+{
+    cl_ulong s = seed, f = first;
+    cl_uint cnt = n;
+    cl_int st = clSetKernelArg(k, 0, sizeof(cl->plan_buf), &cl->plan_buf);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(k, 1, sizeof(s), &s);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(k, 2, sizeof(f), &f);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(k, 3, sizeof(cnt), &cnt);
+    return st;
+}
+
+/* One launch of battle_count over games [first, first + n); adds into *acc. */
+static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t first, uint32_t n,
+                                struct battle_counts *acc, char *err, size_t errlen)
+{
+    cl_uint slots[N_SLOTS];
+    const cl_uint zero = 0;
+    size_t local = cl->work_group;
+    size_t global = ((size_t)n + local - 1) / local * local;
+    uint64_t games;
+    cl_int st = set_battle_args(cl, cl->k_count, seed, first, n);
+
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_count, 4, sizeof(cl->counts), &cl->counts);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clSetKernelArg(battle_count)", st);
+    st = clEnqueueFillBuffer(cl->queue, cl->counts, &zero, sizeof(zero), 0, sizeof(slots), 0, NULL,
+                             NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueFillBuffer(counts)", st);
+    st = clEnqueueNDRangeKernel(cl->queue, cl->k_count, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueNDRangeKernel(battle_count)", st);
+    st =
+        clEnqueueReadBuffer(cl->queue, cl->counts, CL_TRUE, 0, sizeof(slots), slots, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueReadBuffer(counts)", st);
+    games = (uint64_t)slots[SLOT_WIN] + slots[SLOT_STALL] + slots[SLOT_LOSS];
+    if (slots[SLOT_BAD] != 0 || games != n) {
+        set_err(err, errlen,
+                "battle_count on \"%s\": %u of %u games ended out of range, %llu counted",
+                cl->dev.name, (unsigned)slots[SLOT_BAD], (unsigned)n, (unsigned long long)games);
+        return SK_EINTERNAL;
+    }
+    acc->games += n;
+    acc->wins += slots[SLOT_WIN];
+    acc->stalls += slots[SLOT_STALL];
+    acc->losses += slots[SLOT_LOSS];
+    for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++) {
+        acc->turns[t] += slots[SLOT_TURN0 + t];
+        acc->turns_sum += (uint64_t)t * slots[SLOT_TURN0 + t];
+    }
+    return SK_OK;
+}
+
+enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, uint64_t first,
+                          uint64_t n, struct battle_counts *acc, char *err, size_t errlen)
+{
+    struct battle_counts *sum = NULL;
+    uint64_t seed = battle_plan_seed(plan);
+    enum sk_err e;
+
+    if (!cl->k_count) {
+        set_err(err, errlen, "this program has no battle kernel");
+        return SK_EINVAL;
+    }
+    sum = sk_calloc(1, sizeof(*sum));
+    if (!sum)
+        return SK_ENOMEM;
+    e = upload_plan(cl, plan, err, errlen);
+    for (uint64_t done = 0; !e && done < n;) {
+        uint64_t chunk = n - done < cl->per_launch ? n - done : cl->per_launch;
+        e = count_launch(cl, seed, first + done, (uint32_t)chunk, sum, err, errlen);
+        done += chunk;
+    }
+    if (!e)
+        battle_counts_add(acc, sum);
+    sk_free(sum);
+    return e;
+}
+
+enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *plan,
+                                uint64_t first, uint32_t n, struct battle_game_result *out,
+                                char *err, size_t errlen)
+{
+    _Static_assert(sizeof(struct battle_game_result) == 2, "battle_each writes 2 bytes a game");
+    size_t bytes = (size_t)n * 2;
+    size_t local = cl->work_group;
+    size_t global = ((size_t)n + local - 1) / local * local;
+    cl_mem buf = NULL;
+    cl_int st;
+    enum sk_err e;
+
+    if (!cl->k_each) {
+        set_err(err, errlen, "this program has no battle kernel");
+        return SK_EINVAL;
+    }
+    if (n == 0)
+        return SK_OK;
+    e = upload_plan(cl, plan, err, errlen);
+    if (e)
+        return e;
+    buf = clCreateBuffer(cl->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clCreateBuffer(outcomes)", st);
+    st = set_battle_args(cl, cl->k_each, battle_plan_seed(plan), first, n);
+    if (st == CL_SUCCESS)
+        st = clSetKernelArg(cl->k_each, 4, sizeof(buf), &buf);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clSetKernelArg(battle_each)", st);
+        goto out;
+    }
+    st = clEnqueueNDRangeKernel(cl->queue, cl->k_each, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clEnqueueNDRangeKernel(battle_each)", st);
+        goto out;
+    }
+    st = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+    if (st != CL_SUCCESS)
+        e = cl_fail(err, errlen, "clEnqueueReadBuffer(outcomes)", st);
+out:
+    clReleaseMemObject(buf);
+    return e;
+}

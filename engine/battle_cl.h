@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenCL backend of the battle engine: device discovery and selection (SKIRMISH_DEVICE),
+ * program build from the embedded kernels/ sources with a binary cache per device and source
+ * hash, and chunked launches of the battle kernel, one game per work-item, whose counters
+ * are reduced per work-group on the device. The only module that sees CL/cl.h. It does not
+ * decide when to fall back to the CPU backend: battle_job does. */
+#ifndef BATTLE_CL_H
+#define BATTLE_CL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "battle_plan.h"
+#include "sk_err.h"
+
+/* The environment variables this module reads. */
+#define BATTLE_CL_ENV_DEVICE "SKIRMISH_DEVICE"   /* index, name substring, or "cpu" */
+#define BATTLE_CL_ENV_CACHE  "SKIRMISH_CL_CACHE" /* program-binary cache folder */
+
+/* One OpenCL device as discovered; plain data. */
+struct battle_cl_device {
+    int index;  /* position in the discovery order: what SKIRMISH_DEVICE=<n> names */
+    int is_gpu; /* CL_DEVICE_TYPE_GPU */
+    unsigned compute_units;
+    uint64_t global_mem; /* bytes */
+    char platform[128];  /* platform name */
+    char name[128];      /* device name */
+    char version[64];    /* CL_DEVICE_VERSION */
+    char driver[64];     /* CL_DRIVER_VERSION */
+};
+
+/**
+ * Lists every device of every OpenCL platform, platforms in ICD order and devices in
+ * platform order. On SK_OK *out is a new array of *n entries (caller frees with sk_free;
+ * NULL when *n is 0). No platform at all (no ICD installed) is SK_OK with *n = 0, not an
+ * error. SK_EIO with a message in `err` when an OpenCL query fails; SK_ENOMEM.
+ */
+enum sk_err battle_cl_devices(struct battle_cl_device **out, size_t *n, char *err, size_t errlen);
+
+/** True when `spec` (SKIRMISH_DEVICE syntax) asks for the CPU backend: "cpu", any case. */
+int battle_cl_spec_is_cpu(const char *spec);
+
+/**
+ * Picks a device of `devs` (borrowed, `n` entries) by `spec`: NULL or "" = the first GPU,
+ * else the first device; all digits = that index; anything else = the first device whose
+ * name or platform name contains `spec`, ignoring case. On SK_OK *idx is a position in
+ * `devs`. SK_ENOTFOUND with a message in `err` when nothing matches (or n is 0);
+ * SK_EINVAL for "cpu", which names no device.
+ */
+enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const char *spec,
+                           size_t *idx, char *err, size_t errlen);
+
+/* How to open a device; zeroed means defaults. */
+struct battle_cl_opts {
+    const char *device;    /* SKIRMISH_DEVICE syntax; NULL = the environment variable */
+    const char *cache_dir; /* NULL = $SKIRMISH_CL_CACHE, else $XDG_CACHE_HOME/skirmish, else
+                              ~/.cache/skirmish; "" = no cache */
+    size_t work_group;     /* work-items per group; 0 = chosen from the kernel and device */
+    uint64_t per_launch;   /* games per kernel launch; 0 = chosen from the device */
+    const char *source;    /* OpenCL C to build instead of the embedded kernels (tests) */
+};
+
+struct battle_cl;
+
+/**
+ * Opens the device `opts->device` names (see battle_cl_pick), creates its context and
+ * queue and builds the kernels, from the binary cache when a matching entry exists (a
+ * stale or unreadable entry is rebuilt from source and rewritten). `opts` may be NULL.
+ * On SK_OK *out is a new handle (caller frees with battle_cl_free); not thread-safe: one
+ * thread at a time per handle. Errors, with a message in `err`: SK_ENOTFOUND (no OpenCL
+ * platform or device, or no device matches), SK_EINVAL (spec is "cpu"), SK_EIO (an OpenCL
+ * call failed; a failed clBuildProgram includes the build log), SK_ENOMEM.
+ */
+enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                          size_t errlen);
+
+/** Releases every OpenCL object of `cl` and frees it; NULL-safe. */
+void battle_cl_free(struct battle_cl *cl);
+
+/* What an open handle runs on and how; strings are borrowed from the handle. */
+struct battle_cl_info {
+    const char *platform;
+    const char *device;
+    int device_index;
+    size_t work_group;      /* work-items per group of the battle kernel */
+    uint64_t per_launch;    /* games per launch (a multiple of work_group) */
+    int from_cache;         /* 1 when the program came from the binary cache */
+    const char *cache_file; /* the cache entry used or written; "" when none */
+};
+
+/** Describes `cl` into *info; the strings stay valid until battle_cl_free. */
+void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info);
+
+/**
+ * Self-check of the device against the host: writes into out[i * words + w] the w-th
+ * number of the random stream of game (first + i) of `seed`, computed on the device by
+ * rng.h. `out` holds n * words entries (caller-owned). SK_EIO with a message on failure.
+ */
+enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t first, uint32_t n,
+                                uint32_t words, uint32_t *out, char *err, size_t errlen);
+
+struct battle_game_result; /* battle_sim.h */
+
+/**
+ * Plays games [first, first + n) of `plan` (borrowed) on the device, in launches of at most
+ * battle_cl_info.per_launch games, and adds their outcomes into *acc; the counts equal
+ * battle_cpu_run's for the same games. *acc is unchanged on failure. The plan's flat data
+ * is uploaded once and kept while later calls pass a plan with the same bytes. Errors
+ * with a message: SK_EIO (an OpenCL call failed), SK_EINTERNAL (the device counted a game
+ * outside the rules' range), SK_EINVAL (the handle was built from opts.source without the
+ * battle kernels), SK_ENOMEM.
+ */
+enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, uint64_t first,
+                          uint64_t n, struct battle_counts *acc, char *err, size_t errlen);
+
+/**
+ * Plays games [first, first + n) of `plan` (borrowed) in one launch and writes game
+ * first + i's outcome to out[i] (caller-owned, n entries): the game-by-game view that the
+ * differential tests compare with battle_cpu_play_one. Errors as battle_cl_run.
+ */
+enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *plan,
+                                uint64_t first, uint32_t n, struct battle_game_result *out,
+                                char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU backend: splits a range of games into one contiguous part per thread, plays
+ * each game with the shared rules of battle_sim.h and sums per-thread counts. Counts do
+ * not depend on the split because game i only draws from (seed, i). It does not prepare
+ * plans (battle_plan) or report progress (the job layer calls it in chunks). */
+#include "battle_cpu.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "battle_sim.h"
+#include "sk_banned.h"
+#include "sk_mem.h"
+
+struct part {
+    const struct battle_plan_data *data;
+    uint64_t seed;
+    uint64_t first;
+    uint64_t n;
+    struct battle_counts counts;
+};
+
+void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result *r)
+{
+    acc->games++;
+    if (r->outcome == BATTLE_SIM_WIN)
+        acc->wins++;
+    else if (r->outcome == BATTLE_SIM_LOSS)
+        acc->losses++;
+    else
+        acc->stalls++;
+    acc->turns_sum += r->turn;
+    acc->turns[r->turn]++;
+}
+
+void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,
+                         struct battle_game_result *out)
+{
+    battle_sim_play(battle_plan_data(plan), battle_plan_seed(plan), game, out);
+}
+
+static void *run_part(void *arg)
+{
+    struct part *pt = arg;
+    struct battle_game_result r;
+    for (uint64_t i = 0; i < pt->n; i++) {
+        battle_sim_play(pt->data, pt->seed, pt->first + i, &r);
+        battle_cpu_count(&pt->counts, &r);
+    }
+    return NULL;
+}
+
+enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, uint64_t n_games,
+                           int threads, struct battle_counts *acc)
+{
+    struct part *parts = NULL;
+    pthread_t *tids = NULL;
+    int started = 0;
+    enum sk_err rc = SK_OK;
+    uint64_t at = first_game;
+
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    if ((uint64_t)threads > n_games)
+        threads = n_games > 0 ? (int)n_games : 1;
+    parts = sk_calloc((size_t)threads, sizeof(*parts));
+    tids = sk_calloc((size_t)threads, sizeof(*tids));
+    if (!parts || !tids) {
+        rc = SK_ENOMEM;
+        goto out;
+    }
+    for (int t = 0; t < threads; t++) {
+        /* Static partition: the first (n % threads) parts take one game more. */
+        uint64_t n = n_games / (uint64_t)threads + ((uint64_t)t < n_games % (uint64_t)threads);
+        parts[t].data = battle_plan_data(plan);
+        parts[t].seed = battle_plan_seed(plan);
+        parts[t].first = at;
+        parts[t].n = n;
+        at += n;
+    }
+    if (threads == 1) {
+        run_part(&parts[0]);
+        started = 1;
+    } else {
+        for (; started < threads; started++)
+            if (pthread_create(&tids[started], NULL, run_part, &parts[started]) != 0) {
+                rc = SK_EIO;
+                break;
+            }
+        for (int t = 0; t < started; t++)
+            pthread_join(tids[t], NULL);
+    }
+    if (rc)
+        goto out;
+    for (int t = 0; t < threads; t++)
+        battle_counts_add(acc, &parts[t].counts);
+out:
+    sk_free(tids);
+    sk_free(parts);
+    return rc;
+}

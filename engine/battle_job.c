@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* The `battle` job kind (see battle_job.h): params are decoded by battle_codec against the
+ * shared catalog; a run prepares one battle_plan and plays successive ranges of games on
+ * the CPU backend, then reports counts, rates with Wilson intervals and the turn
+ * histogram. It does not choose devices beyond "cpu" (the OpenCL backend is separate). */
+#include "battle_job.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "battle_catalog.h"
+#include "battle_codec.h"
+#include "battle_cpu.h"
+#include "battle_plan.h"
+#include "job.h"
+#include "sk_mem.h"
+#include "stats.h"
+
+#include "sk_banned.h"
+
+struct battle_job {
+    struct battle_spec spec; /* owns spec.cards */
+};
+
+struct battle_run {
+    const struct battle_job *job; /* borrowed */
+    struct battle_plan *plan;     /* owned */
+    int threads;                  /* as asked: 0 = one per online core */
+    uint64_t done;                /* games played so far: [0, done) */
+    struct battle_counts counts;
+    double elapsed_s; /* wall time spent inside battle_run_step */
+    char error[256];
+};
+
+enum sk_err battle_job_decode(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                              struct sk_verr_list *errs, struct battle_job **out)
+{
+    const struct battle_catalog *cat = NULL;
+    struct battle_job *job = NULL;
+    char why[256];
+    enum sk_err err;
+
+    /* A catalog that does not load is the deployment's fault, not the client's: it is not
+     * reported as a validation error. Servers load it at start-up to fail early. */
+    err = battle_catalog_shared(&cat, why, sizeof(why));
+    if (err)
+        return err == SK_ENOMEM ? SK_ENOMEM : SK_EINTERNAL;
+    job = sk_calloc(1, sizeof(*job));
+    if (!job)
+        return SK_ENOMEM;
+    err = battle_codec_decode(params, seed, cat, ptr, errs, &job->spec);
+    if (err) {
+        sk_free(job);
+        return err;
+    }
+    *out = job;
+    return SK_OK;
+}
+
+void battle_job_free(struct battle_job *job)
+{
+    if (!job)
+        return;
+    battle_codec_spec_release(&job->spec);
+    sk_free(job);
+}
+
+uint64_t battle_job_total(const struct battle_job *job)
+{
+    return job->spec.games;
+}
+
+enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_opts *opts,
+                           struct battle_run **out, char *err, size_t errlen)
+{
+    struct battle_run *run = NULL;
+    enum sk_err rc;
+
+    if (opts && opts->device && strcmp(opts->device, "cpu") != 0) {
+        snprintf(err, errlen, "device '%s' is not available: this build runs battles on the cpu",
+                 opts->device);
+        return SK_EINVAL;
+    }
+    if (opts && opts->threads < 0) {
+        snprintf(err, errlen, "threads must be 0 (one per core) or more, not %d", opts->threads);
+        return SK_EINVAL;
+    }
+    run = sk_calloc(1, sizeof(*run));
+    if (!run)
+        return SK_ENOMEM;
+    run->job = job;
+    run->threads = opts ? opts->threads : 0;
+    rc = battle_plan_new(&job->spec, &run->plan, err, errlen);
+    if (rc) {
+        sk_free(run);
+        return rc;
+    }
+    *out = run;
+    return SK_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+enum sk_err battle_run_step(struct battle_run *run, uint64_t max_units, uint64_t *done)
+{
+    uint64_t left = run->job->spec.games - run->done;
+    uint64_t n = (max_units == 0 || max_units > left) ? left : max_units;
+    double t0;
+    enum sk_err rc = SK_OK;
+
+    if (n > 0) {
+        t0 = now_s();
+        rc = battle_cpu_run(run->plan, run->done, n, run->threads, &run->counts);
+        run->elapsed_s += now_s() - t0;
+        if (rc) {
+            snprintf(run->error, sizeof(run->error), "cpu backend failed on games %llu..%llu: %s",
+                     (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
+                     sk_err_str(rc));
+            return rc;
+        }
+        run->done += n;
+    }
+    *done = run->done;
+    return SK_OK;
+}
+
+/* Sets `key` of `obj` to the new reference `v`; returns nonzero on failure. Consumes `v`. */
+static int put(json_t *obj, const char *key, json_t *v)
+{
+    return !v || json_object_set_new(obj, key, v) != 0;
+}
+
+/* Adds "<name>" (the fraction k/n) and "<name>_ci95" ([lo, hi], Wilson 95%) to `obj`. */
+static int put_rate(json_t *obj, const char *name, uint64_t k, uint64_t n)
+{
+    char key[64];
+    double lo = 0, hi = 0;
+
+    if (stats_wilson(k, n, STATS_Z95, &lo, &hi))
+        return 1;
+    snprintf(key, sizeof(key), "%s_ci95", name);
+    return put(obj, name, json_real((double)k / (double)n)) ||
+           put(obj, key, json_pack("[f, f]", lo, hi));
+}
+
+/* The number of threads a request for `threads` uses (0 = one per online core). */
+static int effective_threads(int threads)
+{
+    long n;
+    if (threads > 0)
+        return threads;
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+enum sk_err battle_run_result(struct battle_run *run, json_t **out)
+{
+    const struct battle_spec *spec = &run->job->spec;
+    const struct battle_counts *c = &run->counts;
+    json_t *res = NULL;
+    json_t *turns = NULL;
+    json_t *hist = NULL;
+    uint64_t hist_total = 0;
+    enum sk_err err = SK_ENOMEM;
+
+    if (run->done < spec->games)
+        return SK_ECONFLICT;
+    /* Every game must be counted once as an outcome and once in the histogram; anything
+     * else is a backend bug, not a result to publish. */
+    for (int t = 1; t <= spec->turn_limit; t++)
+        hist_total += c->turns[t];
+    if (c->games != spec->games || c->wins + c->stalls + c->losses != c->games ||
+        hist_total != c->games) {
+        snprintf(run->error, sizeof(run->error),
+                 "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
+                 (unsigned long long)c->games,
+                 (unsigned long long)(c->wins + c->stalls + c->losses),
+                 (unsigned long long)hist_total);
+        return SK_EINTERNAL;
+    }
+    res = json_object();
+    turns = json_object();
+    hist = json_array();
+    if (!res || !turns || !hist)
+        goto out;
+    for (int t = 1; t <= spec->turn_limit; t++)
+        if (json_array_append_new(hist, json_integer((json_int_t)c->turns[t])))
+            goto out;
+    if (put(turns, "mean", json_real((double)c->turns_sum / (double)c->games)) ||
+        json_object_set(turns, "histogram", hist))
+        goto out;
+    if (put(res, "games", json_integer((json_int_t)c->games)) ||
+        put(res, "wins", json_integer((json_int_t)c->wins)) ||
+        put(res, "stalls", json_integer((json_int_t)c->stalls)) ||
+        put(res, "losses", json_integer((json_int_t)c->losses)) ||
+        put_rate(res, "win_rate", c->wins, c->games) ||
+        put_rate(res, "stall_rate", c->stalls, c->games) ||
+        put_rate(res, "loss_rate", c->losses, c->games) || json_object_set(res, "turns", turns) ||
+        put(res, "seed", json_integer((json_int_t)spec->seed)) ||
+        put(res, "backend", json_string("cpu")) ||
+        put(res, "threads", json_integer(effective_threads(run->threads))) ||
+        put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
+        put(res, "games_per_second",
+            run->elapsed_s > 0
+                ? json_integer((json_int_t)llround((double)c->games / run->elapsed_s))
+                : json_null()))
+        goto out;
+    *out = res;
+    res = NULL;
+    err = SK_OK;
+out:
+    json_decref(hist);
+    json_decref(turns);
+    json_decref(res);
+    return err;
+}
+
+const char *battle_run_error(const struct battle_run *run)
+{
+    return run->error;
+}
+
+void battle_run_free(struct battle_run *run)
+{
+    if (!run)
+        return;
+    battle_plan_free(run->plan);
+    sk_free(run);
+}

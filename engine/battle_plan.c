@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/* Host-side preparation of a battle job: turns a decoded battle_spec into the flat plan
+ * data of battle_sim.h (compact card table, starting rows, the entries each game shuffles
+ * and the window it plays from, the ordered-play priority groups). It does not parse
+ * JSON (battle_codec) and plays no games (battle_sim.h, battle_cpu). */
+#include "battle_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_sim.h"
+#include "sk_banned.h"
+#include "sk_mem.h"
+
+_Static_assert(BATTLE_SIM_CARDS == BATTLE_CARDS_MAX, "card table size");
+_Static_assert(BATTLE_SIM_ACTS == BATTLE_CARD_SKILLS_MAX, "skills per card");
+_Static_assert(BATTLE_SIM_LIST == BATTLE_DECK_MAX, "deck list size");
+_Static_assert(BATTLE_SIM_SEQ == BATTLE_DECK_MAX + BATTLE_HAND_MAX, "hand + deck size");
+_Static_assert(BATTLE_SIM_ROW == BATTLE_ROW_MAX, "row size");
+_Static_assert(BATTLE_TURN_LIMIT_MAX < 255, "turns fit in 8 bits");
+_Static_assert(BATTLE_STAT_MAX <= BATTLE_SIM_STAT_CAP, "stats fit in 16 bits");
+_Static_assert(BATTLE_SKILL_X_MAX <= 255 && BATTLE_DELAY_MAX <= 255, "8-bit skill fields");
+/* The game state lives in a work-item's private memory. */
+_Static_assert(sizeof(struct battle_game) <= 4096, "game state above 4 KiB");
+
+struct battle_plan {
+    struct battle_plan_data data;
+    uint64_t seed;
+    uint64_t games;
+};
+
+static int is_activation(enum battle_skill id)
+{
+    return id >= BATTLE_SKILL_STRIKE && id <= BATTLE_SKILL_PROTECT;
+}
+
+static clc_u8 add_u8(clc_u8 a, int b)
+{
+    int v = a + b;
+    return (clc_u8)(v > 255 ? 255 : v);
+}
+
+static enum sk_err build_card(const struct battle_card_spec *cs, int idx,
+                              struct battle_card_data *cd, char *err, size_t errlen)
+{
+    memset(cd, 0, sizeof(*cd));
+    if (cs->type < 0 || cs->type >= BATTLE_CARD_TYPE__COUNT || cs->health < 1 ||
+        cs->health > BATTLE_STAT_MAX || cs->attack < 0 || cs->attack > BATTLE_STAT_MAX ||
+        cs->delay < 0 || cs->delay > BATTLE_DELAY_MAX || cs->n_skills < 0 ||
+        cs->n_skills > BATTLE_CARD_SKILLS_MAX) {
+        snprintf(err, errlen, "card %d \"%s\": stats out of range", idx, cs->name);
+        return SK_EINVAL;
+    }
+    cd->attack = (clc_i16)(cs->type == BATTLE_ASSAULT ? cs->attack : 0);
+    cd->health = (clc_i16)cs->health;
+    cd->type = (clc_u8)cs->type;
+    cd->delay =
+        (clc_u8)(cs->type == BATTLE_ASSAULT || cs->type == BATTLE_STRUCTURE ? cs->delay : 0);
+    for (int k = 0; k < cs->n_skills; k++) {
+        const struct battle_skill_spec *ss = &cs->skills[k];
+        if (ss->id < 0 || ss->id >= BATTLE_SKILL__COUNT || ss->x < 0 ||
+            ss->x > BATTLE_SKILL_X_MAX) {
+            snprintf(err, errlen, "card %d \"%s\": skill %d out of range", idx, cs->name, k);
+            return SK_EINVAL;
+        }
+        /* Repeated passives add up; activation skills keep card order. */
+        switch (ss->id) {
+        case BATTLE_SKILL_ARMOR:
+            cd->armor = add_u8(cd->armor, ss->x);
+            break;
+        case BATTLE_SKILL_COUNTER:
+            cd->counter = add_u8(cd->counter, ss->x);
+            break;
+        case BATTLE_SKILL_WALL:
+            cd->wall = 1;
+            break;
+        case BATTLE_SKILL_PIERCE:
+            cd->pierce = add_u8(cd->pierce, ss->x);
+            break;
+        case BATTLE_SKILL_BERSERK:
+            cd->berserk = add_u8(cd->berserk, ss->x);
+            break;
+        case BATTLE_SKILL_LEECH:
+            cd->leech = add_u8(cd->leech, ss->x);
+            break;
+        case BATTLE_SKILL_POISON:
+            cd->poison = add_u8(cd->poison, ss->x);
+            break;
+        case BATTLE_SKILL_EVADE:
+            cd->evade = add_u8(cd->evade, ss->x);
+            break;
+        case BATTLE_SKILL_FLURRY:
+            cd->flurry = add_u8(cd->flurry, ss->x);
+            break;
+        default:
+            if (is_activation(ss->id)) {
+                cd->act_id[cd->n_act] = (clc_u8)ss->id;
+                cd->act_x[cd->n_act] = (clc_u8)ss->x;
+                cd->act_all[cd->n_act] = (clc_u8)(ss->all != 0);
+                cd->n_act++;
+            }
+            break;
+        }
+    }
+    return SK_OK;
+}
+
+static int card_ok(const struct battle_spec *spec, int card, int type_a, int type_b)
+{
+    return card >= 0 && card < spec->n_cards &&
+           ((int)spec->cards[card].type == type_a || (int)spec->cards[card].type == type_b);
+}
+
+static void fresh_unit(const struct battle_plan_data *d, int card, struct battle_unit *u)
+{
+    memset(u, 0, sizeof(*u));
+    u->card = (clc_u8)card;
+    u->delay = d->cards[card].delay;
+    u->flags = BATTLE_SIM_ALIVE;
+    u->hp = d->cards[card].health;
+}
+
+static enum sk_err state_unit(const struct battle_spec *spec, const struct battle_plan_data *d,
+                              const struct battle_unit_spec *us, int row_type, int s,
+                              struct battle_unit *u, char *err, size_t errlen)
+{
+    int alt = row_type == BATTLE_STRUCTURE ? BATTLE_FORTRESS : BATTLE_ASSAULT;
+    if (!card_ok(spec, us->card, row_type, alt)) {
+        snprintf(err, errlen, "side %d: a unit in play has a card of the wrong type", s);
+        return SK_EINVAL;
+    }
+    fresh_unit(d, us->card, u);
+    if (us->delay < 0 || us->delay > d->cards[us->card].delay) {
+        snprintf(err, errlen, "side %d: unit \"%s\" has delay %d", s, spec->cards[us->card].name,
+                 us->delay);
+        return SK_EINVAL;
+    }
+    u->delay = (clc_u8)us->delay;
+    if (!us->alive) {
+        u->hp = 0;
+        u->flags = 0;
+        return SK_OK;
+    }
+    if (us->health < 1 || us->health > d->cards[us->card].health) {
+        snprintf(err, errlen, "side %d: unit \"%s\" has health %d", s, spec->cards[us->card].name,
+                 us->health);
+        return SK_EINVAL;
+    }
+    u->hp = (clc_i16)us->health;
+    return SK_OK;
+}
+
+/* Priority groups: one per distinct card among the entries. A group's positions are the
+ * list positions of its card, minus the earliest ones consumed by copies already on the
+ * field; each copy played consumes the earliest remaining one. */
+static void build_groups(const struct battle_side_spec *ss, const struct battle_side_state *st,
+                         const struct battle_spec *spec, struct battle_side_data *sd)
+{
+    int group_card[BATTLE_SIM_SEQ];
+    int n_pos = 0;
+    sd->n_groups = 0;
+    for (int e = 0; e < sd->n_seq; e++) {
+        int card = sd->seq_card[e], g;
+        for (g = 0; g < sd->n_groups; g++)
+            if (group_card[g] == card)
+                break;
+        if (g == sd->n_groups) {
+            int consumed = 0;
+            group_card[g] = card;
+            sd->n_groups++;
+            if (st) {
+                for (int i = 0; i < st->n_structures; i++)
+                    consumed +=
+                        st->structures[i].card == card && spec->cards[card].type != BATTLE_FORTRESS;
+                for (int i = 0; i < st->n_assaults; i++)
+                    consumed += st->assaults[i].card == card;
+            }
+            sd->group_start[g] = (clc_u8)n_pos;
+            sd->group_count[g] = 0;
+            for (int k = 0; k < ss->n_deck; k++) {
+                if (ss->deck[k] != card)
+                    continue;
+                if (consumed > 0) {
+                    consumed--;
+                    continue;
+                }
+                sd->group_pos[n_pos++] = (clc_u8)k;
+                sd->group_count[g]++;
+            }
+        }
+        sd->seq_group[e] = (clc_u8)g;
+    }
+}
+
+static enum sk_err build_side(const struct battle_spec *spec, int s, struct battle_plan_data *d,
+                              char *err, size_t errlen)
+{
+    const struct battle_side_spec *ss = &spec->sides[s];
+    const struct battle_side_state *st = spec->has_state ? &spec->state.sides[s] : NULL;
+    struct battle_side_data *sd = &d->sides[s];
+    int n_str, n_asl;
+    enum sk_err rc;
+
+    if (!card_ok(spec, ss->commander, BATTLE_COMMANDER, BATTLE_COMMANDER) || ss->n_fortresses < 0 ||
+        ss->n_fortresses > BATTLE_FORTRESS_MAX || ss->n_deck < 0 || ss->n_deck > BATTLE_DECK_MAX ||
+        (int)ss->play < 0 || ss->play > BATTLE_PLAY_EXACT) {
+        snprintf(err, errlen, "side %d: commander, fortresses, deck or play invalid", s);
+        return SK_EINVAL;
+    }
+    for (int k = 0; k < ss->n_deck; k++)
+        if (!card_ok(spec, ss->deck[k], BATTLE_ASSAULT, BATTLE_STRUCTURE)) {
+            snprintf(err, errlen, "side %d: deck card %d is not an assault or structure", s, k);
+            return SK_EINVAL;
+        }
+    sd->commander = (clc_u8)ss->commander;
+    sd->play = (clc_u8)ss->play;
+    sd->commander_hp = d->cards[ss->commander].health;
+
+    if (!st) {
+        for (int k = 0; k < ss->n_fortresses; k++) {
+            if (!card_ok(spec, ss->fortresses[k], BATTLE_FORTRESS, BATTLE_FORTRESS)) {
+                snprintf(err, errlen, "side %d: fortress %d is not a fortress card", s, k);
+                return SK_EINVAL;
+            }
+            fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
+        }
+        sd->n_structures = (clc_u8)ss->n_fortresses;
+        sd->n_assaults = 0;
+        sd->n_seq = (clc_u8)ss->n_deck;
+        for (int k = 0; k < ss->n_deck; k++)
+            sd->seq_card[k] = (clc_u8)ss->deck[k];
+        sd->shuf_lo = 0;
+        sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? 0 : sd->n_seq;
+        sd->window = ss->play == BATTLE_PLAY_ORDERED ? BATTLE_HAND_MAX : 1;
+    } else {
+        if (st->commander_health < 1 || st->commander_health > d->cards[ss->commander].health ||
+            st->n_structures < 0 || st->n_structures > BATTLE_ROW_MAX || st->n_assaults < 0 ||
+            st->n_assaults > BATTLE_ROW_MAX || st->n_hand < 0 || st->n_hand > BATTLE_HAND_MAX ||
+            st->n_deck < 0 || st->n_deck > BATTLE_DECK_MAX) {
+            snprintf(err, errlen, "side %d: state commander health or counts out of range", s);
+            return SK_EINVAL;
+        }
+        sd->commander_hp = (clc_i16)st->commander_health;
+        for (int i = 0; i < st->n_structures; i++) {
+            rc = state_unit(spec, d, &st->structures[i], BATTLE_STRUCTURE, s, &sd->structures[i],
+                            err, errlen);
+            if (rc)
+                return rc;
+            sd->init_died |= !st->structures[i].alive;
+        }
+        for (int i = 0; i < st->n_assaults; i++) {
+            rc = state_unit(spec, d, &st->assaults[i], BATTLE_ASSAULT, s, &sd->assaults[i], err,
+                            errlen);
+            if (rc)
+                return rc;
+            sd->init_died |= !st->assaults[i].alive;
+        }
+        sd->n_structures = (clc_u8)st->n_structures;
+        sd->n_assaults = (clc_u8)st->n_assaults;
+        sd->n_seq = (clc_u8)(st->n_hand + st->n_deck);
+        for (int k = 0; k < st->n_hand + st->n_deck; k++) {
+            int card = k < st->n_hand ? st->hand[k] : st->deck[k - st->n_hand];
+            if (!card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE)) {
+                snprintf(err, errlen,
+                         "side %d: hand or deck card %d is not an assault or "
+                         "structure",
+                         s, k);
+                return SK_EINVAL;
+            }
+            sd->seq_card[k] = (clc_u8)card;
+        }
+        /* The hand is known; only the deck behind it is shuffled per game. */
+        sd->shuf_lo = (clc_u8)st->n_hand;
+        sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? sd->shuf_lo : sd->n_seq;
+        sd->window = ss->play == BATTLE_PLAY_EXACT                       ? 1
+                     : ss->play == BATTLE_PLAY_ORDERED || st->n_hand > 0 ? BATTLE_HAND_MAX
+                                                                         : 1;
+    }
+    /* Every card still to play must fit in its row. */
+    n_str = sd->n_structures;
+    n_asl = sd->n_assaults;
+    for (int e = 0; e < sd->n_seq; e++) {
+        if (d->cards[sd->seq_card[e]].type == BATTLE_STRUCTURE)
+            n_str++;
+        else
+            n_asl++;
+    }
+    if (n_str > BATTLE_SIM_ROW || n_asl > BATTLE_SIM_ROW) {
+        snprintf(err, errlen, "side %d: more than %d units could end up in one row", s,
+                 BATTLE_SIM_ROW);
+        return SK_EINVAL;
+    }
+    build_groups(ss, st, spec, sd);
+    return SK_OK;
+}
+
+enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,
+                            size_t errlen)
+{
+    struct battle_plan *plan = NULL;
+    enum sk_err rc = SK_OK;
+
+    if (spec->n_cards < 1 || spec->n_cards > BATTLE_CARDS_MAX || !spec->cards ||
+        spec->turn_limit < 1 || spec->turn_limit > BATTLE_TURN_LIMIT_MAX ||
+        ((int)spec->mode != BATTLE_MODE_FIGHT && (int)spec->mode != BATTLE_MODE_SURGE) ||
+        (spec->has_state && (spec->state.turn < 1 || spec->state.turn > spec->turn_limit))) {
+        snprintf(err, errlen, "cards, turn limit, mode or state turn out of range");
+        rc = SK_EINVAL;
+        goto out;
+    }
+    plan = sk_calloc(1, sizeof(*plan));
+    if (!plan) {
+        rc = SK_ENOMEM;
+        goto out;
+    }
+    plan->seed = spec->seed;
+    plan->games = spec->games;
+    plan->data.mode = (clc_u8)spec->mode;
+    plan->data.turn_limit = (clc_u8)spec->turn_limit;
+    plan->data.first_turn = (clc_u8)(spec->has_state ? spec->state.turn : 1);
+    plan->data.n_cards = (clc_u8)spec->n_cards;
+    for (int i = 0; i < spec->n_cards; i++) {
+        rc = build_card(&spec->cards[i], i, &plan->data.cards[i], err, errlen);
+        if (rc)
+            goto out;
+    }
+    for (int s = 0; s < 2; s++) {
+        rc = build_side(spec, s, &plan->data, err, errlen);
+        if (rc)
+            goto out;
+    }
+    *out = plan;
+    plan = NULL;
+out:
+    battle_plan_free(plan);
+    return rc;
+}
+
+void battle_plan_free(struct battle_plan *plan)
+{
+    sk_free(plan);
+}
+
+const struct battle_plan_data *battle_plan_data(const struct battle_plan *plan)
+{
+    return &plan->data;
+}
+
+size_t battle_plan_data_size(void)
+{
+    return sizeof(struct battle_plan_data);
+}
+
+uint64_t battle_plan_seed(const struct battle_plan *plan)
+{
+    return plan->seed;
+}
+
+uint64_t battle_plan_games(const struct battle_plan *plan)
+{
+    return plan->games;
+}
+
+void battle_counts_add(struct battle_counts *acc, const struct battle_counts *c)
+{
+    acc->games += c->games;
+    acc->wins += c->wins;
+    acc->stalls += c->stalls;
+    acc->losses += c->losses;
+    acc->turns_sum += c->turns_sum;
+    for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++)
+        acc->turns[t] += c->turns[t];
+}

@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: MIT */
+/* The rules of one battle game, written once for the host (C11) and the kernels (OpenCL C
+ * 1.2): the flat plan data a prepared job is read through, the per-game state, and the
+ * functions that set a game up and play it turn by turn. No allocation, no library calls,
+ * no recursion, no function pointers. Preparing the plan data from a job is battle_plan's
+ * work; running many games and counting outcomes is the backends' work.
+ * Ownership: every function borrows its pointers for the call only; the plan data is
+ * read-only and may be shared by any number of games at once; a game state belongs to the
+ * one caller playing it. docs/rules/battle.md describes every rule. */
+#ifndef BATTLE_SIM_H
+#define BATTLE_SIM_H
+
+#include "battle_skills.h"
+#include "clc.h"
+#include "rng.h"
+
+/* Sizes of the flat plan data and of the game state. They mirror the limits of
+ * battle_spec.h (which the kernels cannot include); battle_plan.c asserts they agree. */
+#define BATTLE_SIM_CARDS     128 /* cards in one plan's table (BATTLE_CARDS_MAX) */
+#define BATTLE_SIM_ACTS      8   /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
+#define BATTLE_SIM_LIST      30  /* deck list positions of one side (BATTLE_DECK_MAX) */
+#define BATTLE_SIM_SEQ       33  /* hand + deck entries of one side (hand 3 + deck 30) */
+#define BATTLE_SIM_ROW       32  /* units in one row (BATTLE_ROW_MAX) */
+#define BATTLE_SIM_NONE      0xFF
+#define BATTLE_SIM_PRIO_NONE 0xFF  /* priority of a card whose list positions are used up */
+#define BATTLE_SIM_STAT_CAP  30000 /* saturation of accumulated modifiers (16-bit fields) */
+
+/* Outcome of one game, from the attacker's (side 0's) view. */
+enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_LOSS = 2 };
+
+/* Unit flags. */
+#define BATTLE_SIM_ALIVE    1u
+#define BATTLE_SIM_JAMMED   2u
+#define BATTLE_SIM_ATTACKED 4u
+
+/* ---------------------------------------------------------------------------------------
+ * Plan data: plain data with only 8/16-bit fields and fixed arrays, so the host can copy
+ * it into one OpenCL buffer and both compilers agree on its layout.
+ * ------------------------------------------------------------------------------------- */
+
+/* One card, with its passive skills folded into fields and its activation skills kept in
+ * card order (flurry is kept apart: it is resolved after the unit's first action). */
+struct battle_card_data {
+    clc_i16 attack;
+    clc_i16 health;
+    clc_u8 type; /* enum battle_card_type */
+    clc_u8 delay;
+    clc_u8 armor;
+    clc_u8 counter;
+    clc_u8 pierce;
+    clc_u8 berserk;
+    clc_u8 leech;
+    clc_u8 poison;
+    clc_u8 evade;
+    clc_u8 wall; /* 1 when the card has Wall */
+    clc_u8 flurry;
+    clc_u8 n_act;
+    clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
+    clc_u8 act_x[BATTLE_SIM_ACTS];
+    clc_u8 act_all[BATTLE_SIM_ACTS];
+};
+
+/* One unit on the field. The same layout serves a plan's starting rows and a game's rows. */
+struct battle_unit {
+    clc_u8 card;   /* index into battle_plan_data.cards */
+    clc_u8 delay;  /* turns of its owner until it acts; 0 = active */
+    clc_u8 flags;  /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */
+    clc_u8 evaded; /* hostile skills negated by Evade during the current enemy turn */
+    clc_i16 hp;
+    clc_i16 berserk;  /* permanent attack gained */
+    clc_i16 rally;    /* until the end of its own turn */
+    clc_i16 weaken;   /* until the end of its own next turn */
+    clc_i16 enfeeble; /* until the end of the caster's turn */
+    clc_i16 protect;  /* until the end of the next enemy turn */
+    clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */
+};
+
+/* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
+ * hand first, then the deck); entry e is card seq_card[e]. Each game shuffles entries
+ * [shuf_lo, shuf_hi) and then picks its card among the first `window` remaining entries. */
+struct battle_side_data {
+    clc_u8 commander; /* card index */
+    clc_u8 play;      /* enum battle_play */
+    clc_i16 commander_hp;
+    clc_u8 n_seq;
+    clc_u8 shuf_lo;
+    clc_u8 shuf_hi;
+    clc_u8 window; /* 1: play the front entry; 3: choose within a hand of three */
+    clc_u8 n_structures;
+    clc_u8 n_assaults;
+    clc_u8 init_died; /* a starting row holds a dead unit: compress after the first turn */
+    clc_u8 n_groups;
+    clc_u8 seq_card[BATTLE_SIM_SEQ];
+    clc_u8 seq_group[BATTLE_SIM_SEQ];   /* priority group (one per distinct card) of entry e */
+    clc_u8 group_start[BATTLE_SIM_SEQ]; /* group g's remaining list positions are */
+    clc_u8 group_count[BATTLE_SIM_SEQ]; /* group_pos[group_start[g] ..][0 .. group_count[g]) */
+    clc_u8 group_pos[BATTLE_SIM_LIST];  /* ascending within each group */
+    clc_u8 pad;
+    struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
+    struct battle_unit assaults[BATTLE_SIM_ROW];
+};
+
+struct battle_plan_data {
+    clc_u8 mode;       /* enum battle_mode */
+    clc_u8 turn_limit; /* last turn played, 1..200 */
+    clc_u8 first_turn; /* 1, or the turn of a mid-game state */
+    clc_u8 n_cards;
+    struct battle_card_data cards[BATTLE_SIM_CARDS];
+    struct battle_side_data sides[2];
+};
+
+/* ---------------------------------------------------------------------------------------
+ * Game state: everything one game changes. Small enough for private memory (4 KiB bound
+ * asserted on the host).
+ * ------------------------------------------------------------------------------------- */
+
+struct battle_side {
+    clc_i16 commander_hp;
+    clc_u8 n_structures;
+    clc_u8 n_assaults;
+    clc_u8 head; /* remaining entries are seq[head .. n_seq) */
+    clc_u8 n_seq;
+    clc_u8 died;        /* a unit of this side died this turn: compress at its end */
+    clc_u8 last_played; /* entry played on this side's latest turn, BATTLE_SIM_NONE if none */
+    clc_u8 seq[BATTLE_SIM_SEQ + 1];
+    clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
+    struct battle_unit structures[BATTLE_SIM_ROW];
+    struct battle_unit assaults[BATTLE_SIM_ROW];
+};
+
+struct battle_game {
+    struct rng rng;
+    clc_u8 turn; /* the turn being played or about to be played */
+    clc_u8 over; /* 0 while both commanders live; else 1 + the side whose commander fell */
+    clc_u8 pad[2];
+    struct battle_side sides[2];
+};
+
+struct battle_game_result {
+    clc_u8 outcome; /* enum battle_sim_outcome */
+    clc_u8 turn;    /* the turn the game ended in; turn_limit for a stall */
+};
+
+/* ---------------------------------------------------------------------------------------
+ * Small helpers
+ * ------------------------------------------------------------------------------------- */
+
+CLC_FN clc_i16 battle_sim_sat(clc_i32 v)
+{
+    return (clc_i16)(v > BATTLE_SIM_STAT_CAP ? BATTLE_SIM_STAT_CAP : v);
+}
+
+/* The side whose turn `turn` is: side 0 takes the odd turns in fight, side 1 in surge. */
+CLC_FN int battle_sim_active(clc_u32 mode, clc_u32 turn)
+{
+    return (int)(((turn - 1u) & 1u) ^ (mode & 1u));
+}
+
+CLC_FN int battle_sim_alive(CLC_PRIVATE const struct battle_unit *u)
+{
+    return (u->flags & BATTLE_SIM_ALIVE) != 0;
+}
+
+/* Attack power: base + Berserk gains + Rally - Weaken, at least 0. */
+CLC_FN clc_i32 battle_sim_power(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE const struct battle_unit *u)
+{
+    clc_i32 v = (clc_i32)p->cards[u->card].attack + u->berserk + u->rally - u->weaken;
+    return v > 0 ? v : 0;
+}
+
+/* Takes `dmg` (>= 0) health from a unit; at 0 it dies but keeps its slot until the end
+ * of the turn. */
+CLC_FN void battle_sim_hurt(CLC_PRIVATE struct battle_side *side, CLC_PRIVATE struct battle_unit *u,
+                            clc_i32 dmg)
+{
+    clc_i32 hp = (clc_i32)u->hp - dmg;
+    if (hp <= 0) {
+        u->hp = 0;
+        u->flags = (clc_u8)(u->flags & ~BATTLE_SIM_ALIVE);
+        side->died = 1;
+    } else {
+        u->hp = (clc_i16)hp;
+    }
+}
+
+CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    clc_i32 max = p->cards[u->card].health;
+    clc_i32 hp = (clc_i32)u->hp + x;
+    u->hp = (clc_i16)(hp < max ? hp : max);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Setup and card play
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * Starts game `game` of the job seeded with `seed` in *g from the plan, without shuffling:
+ * each side's entries are in plan order (tests inject a shuffle here, then play).
+ */
+CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
+{
+    rng_init(&g->rng, seed, game);
+    g->turn = p->first_turn;
+    g->over = 0;
+    for (int s = 0; s < 2; s++) {
+        CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
+        CLC_PRIVATE struct battle_side *side = &g->sides[s];
+        side->commander_hp = sd->commander_hp;
+        side->n_structures = sd->n_structures;
+        side->n_assaults = sd->n_assaults;
+        side->head = 0;
+        side->n_seq = sd->n_seq;
+        side->died = sd->init_died;
+        side->last_played = BATTLE_SIM_NONE;
+        for (int e = 0; e < sd->n_seq; e++)
+            side->seq[e] = (clc_u8)e;
+        for (int k = 0; k < sd->n_groups; k++)
+            side->used[k] = 0;
+        for (int i = 0; i < sd->n_structures; i++)
+            side->structures[i] = sd->structures[i];
+        for (int i = 0; i < sd->n_assaults; i++)
+            side->assaults[i] = sd->assaults[i];
+    }
+}
+
+/**
+ * Each side shuffles its entries [shuf_lo, shuf_hi) with Fisher-Yates from the game's
+ * stream, side 0 first: for i from hi - 1 down to lo + 1, j = lo + rng_below(i - lo + 1).
+ */
+CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_PRIVATE struct battle_game *g)
+{
+    for (int s = 0; s < 2; s++) {
+        CLC_PRIVATE clc_u8 *seq = g->sides[s].seq;
+        int lo = p->sides[s].shuf_lo;
+        for (int i = p->sides[s].shuf_hi - 1; i > lo; i--) {
+            int j = lo + (int)rng_below(&g->rng, (clc_u32)(i - lo + 1));
+            clc_u8 t = seq[i];
+            seq[i] = seq[j];
+            seq[j] = t;
+        }
+    }
+}
+
+/** Starts game `game` in *g: battle_sim_setup, then battle_sim_shuffle. */
+CLC_FN void battle_sim_init(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
+{
+    battle_sim_setup(p, g, seed, game);
+    battle_sim_shuffle(p, g);
+}
+
+/** The current ordered-play priority of entry e: the earliest list position of its card
+ * that no copy has consumed yet. */
+CLC_FN clc_u32 battle_sim_priority(CLC_GLOBAL const struct battle_side_data *sd,
+                                   CLC_PRIVATE const struct battle_side *side, clc_u32 e)
+{
+    clc_u32 grp = sd->seq_group[e];
+    clc_u32 k = side->used[grp];
+    if (k >= sd->group_count[grp])
+        return BATTLE_SIM_PRIO_NONE;
+    return sd->group_pos[sd->group_start[grp] + k];
+}
+
+/** Takes the entry side `s` plays this turn out of its remaining entries and returns it,
+ * or BATTLE_SIM_NONE when none remain. random: uniform within the window (the front entry
+ * for a fresh game); ordered: best priority within the hand of three, first on ties;
+ * exact: the front entry. */
+CLC_FN clc_u32 battle_sim_select(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
+    CLC_PRIVATE struct battle_side *side = &g->sides[s];
+    clc_u32 head = side->head;
+    clc_u32 left = (clc_u32)side->n_seq - head;
+    clc_u32 k = left < sd->window ? left : sd->window;
+    clc_u32 pick = 0;
+    clc_u32 e;
+    if (left == 0)
+        return BATTLE_SIM_NONE;
+    if (sd->play == BATTLE_PLAY_ORDERED) {
+        clc_u32 best = battle_sim_priority(sd, side, side->seq[head]);
+        for (clc_u32 i = 1; i < k; i++) {
+            clc_u32 pr = battle_sim_priority(sd, side, side->seq[head + i]);
+            if (pr < best) {
+                best = pr;
+                pick = i;
+            }
+        }
+    } else if (sd->play == BATTLE_PLAY_RANDOM && k > 1) {
+        pick = rng_below(&g->rng, k);
+    }
+    e = side->seq[head + pick];
+    /* Close the gap from the front: the entries before the pick move one place back. */
+    for (clc_u32 i = pick; i > 0; i--)
+        side->seq[head + i] = side->seq[head + i - 1];
+    side->head = (clc_u8)(head + 1);
+    side->used[sd->seq_group[e]]++;
+    return e;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Activation skills
+ * ------------------------------------------------------------------------------------- */
+
+/* True when a hostile skill aimed at `u` is negated by its Evade (and counts the use). */
+CLC_FN int battle_sim_evades(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_unit *u)
+{
+    if (u->evaded < p->cards[u->card].evade) {
+        u->evaded++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether unit `u` is a valid target of skill `id` (hostile ones are judged on the enemy's
+ * units, allied ones on the caster's). */
+CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
+                            CLC_PRIVATE const struct battle_unit *u)
+{
+    if (!battle_sim_alive(u))
+        return 0;
+    switch (id) {
+    case BATTLE_SKILL_WEAKEN: /* as tuo: a jammed unit will not act, so it is no target */
+        return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED) && battle_sim_power(p, u) > 0;
+    case BATTLE_SKILL_JAM:
+        return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
+    case BATTLE_SKILL_HEAL:
+        return u->hp < p->cards[u->card].health;
+    case BATTLE_SKILL_RALLY:
+        return u->delay == 0 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
+    default:
+        return 1;
+    }
+}
+
+CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_side *tside, clc_u32 id, clc_i32 x,
+                             CLC_PRIVATE struct battle_unit *u)
+{
+    clc_i32 d;
+    switch (id) {
+    case BATTLE_SKILL_STRIKE:
+    case BATTLE_SKILL_SIEGE:
+        d = x + u->enfeeble - u->protect;
+        if (d > 0)
+            battle_sim_hurt(tside, u, d);
+        break;
+    case BATTLE_SKILL_ENFEEBLE:
+        u->enfeeble = battle_sim_sat((clc_i32)u->enfeeble + x);
+        break;
+    case BATTLE_SKILL_WEAKEN:
+        /* As tuo: it takes at most the current power, so a later Rally still counts. */
+        d = battle_sim_power(p, u);
+        u->weaken = battle_sim_sat((clc_i32)u->weaken + (x < d ? x : d));
+        break;
+    case BATTLE_SKILL_JAM:
+        u->flags = (clc_u8)(u->flags | BATTLE_SIM_JAMMED);
+        break;
+    case BATTLE_SKILL_HEAL:
+        battle_sim_heal(p, u, x);
+        break;
+    case BATTLE_SKILL_RALLY:
+        u->rally = battle_sim_sat((clc_i32)u->rally + x);
+        break;
+    case BATTLE_SKILL_PROTECT:
+        u->protect = battle_sim_sat((clc_i32)u->protect + x);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Side `s` casts skill `id` X (on every valid target when `all`, else on one drawn
+ * uniformly). Siege aims at structures, every other skill at assaults; Strike, Siege,
+ * Enfeeble, Weaken and Jam at the enemy, where Evade can negate each application. */
+CLC_FN void battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 id, clc_i32 x,
+                             clc_u32 all)
+{
+    int hostile = id == BATTLE_SKILL_STRIKE || id == BATTLE_SKILL_SIEGE ||
+                  id == BATTLE_SKILL_ENFEEBLE || id == BATTLE_SKILL_WEAKEN ||
+                  id == BATTLE_SKILL_JAM;
+    CLC_PRIVATE struct battle_side *tside = &g->sides[hostile ? 1 - s : s];
+    CLC_PRIVATE struct battle_unit *row =
+        id == BATTLE_SKILL_SIEGE ? tside->structures : tside->assaults;
+    clc_u32 n = id == BATTLE_SKILL_SIEGE ? tside->n_structures : tside->n_assaults;
+    clc_u8 cand[BATTLE_SIM_ROW];
+    clc_u32 nc = 0;
+    for (clc_u32 i = 0; i < n; i++)
+        if (battle_sim_valid(p, id, &row[i]))
+            cand[nc++] = (clc_u8)i;
+    if (nc == 0)
+        return;
+    if (!all) {
+        cand[0] = cand[nc > 1 ? rng_below(&g->rng, nc) : 0];
+        nc = 1;
+    }
+    for (clc_u32 k = 0; k < nc; k++) {
+        CLC_PRIVATE struct battle_unit *u = &row[cand[k]];
+        if (hostile && battle_sim_evades(p, u))
+            continue;
+        battle_sim_apply(p, tside, id, x, u);
+    }
+}
+
+CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s,
+                              CLC_GLOBAL const struct battle_card_data *c)
+{
+    for (clc_u32 k = 0; k < c->n_act; k++)
+        battle_sim_skill(p, g, s, c->act_id[k], c->act_x[k], c->act_all[k]);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The attack
+ * ------------------------------------------------------------------------------------- */
+
+/* Assault `lane` of side `s` attacks; returns 0 when its power is 0 (no attack). Sets
+ * g->over when a commander falls. */
+CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    CLC_PRIVATE struct battle_unit *u = &me->assaults[lane];
+    CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
+    CLC_GLOBAL const struct battle_card_data *dc;
+    CLC_PRIVATE struct battle_unit *t = 0;
+    clc_i32 power = battle_sim_power(p, u);
+    clc_i32 dmg, red;
+    if (power == 0)
+        return 0;
+    /* Target: the living assault opposite, else the first living Wall, else the
+     * commander. */
+    if (lane < en->n_assaults && battle_sim_alive(&en->assaults[lane])) {
+        t = &en->assaults[lane];
+    } else {
+        for (clc_u32 i = 0; i < en->n_structures; i++) {
+            CLC_PRIVATE struct battle_unit *w = &en->structures[i];
+            if (battle_sim_alive(w) && p->cards[w->card].wall) {
+                t = w;
+                break;
+            }
+        }
+    }
+    if (t) {
+        dc = &p->cards[t->card];
+        red = (dc->type == BATTLE_ASSAULT ? dc->armor : 0) + t->protect - ac->pierce;
+        dmg = power + t->enfeeble - (red > 0 ? red : 0);
+        if (dmg < 0)
+            dmg = 0;
+        battle_sim_hurt(en, t, dmg);
+    } else {
+        clc_i32 hp;
+        dc = &p->cards[p->sides[1 - s].commander];
+        dmg = power;
+        hp = (clc_i32)en->commander_hp - dmg;
+        en->commander_hp = (clc_i16)(hp > 0 ? hp : 0);
+        if (hp <= 0) {
+            g->over = (clc_u8)(2 - s);
+            return 1;
+        }
+    }
+    /* Counter fires even when the hit did 0. */
+    if (dc->counter) {
+        clc_i32 c = (clc_i32)dc->counter + u->enfeeble - u->protect;
+        if (c > 0)
+            battle_sim_hurt(me, u, c);
+    }
+    if (dmg > 0 && battle_sim_alive(u)) {
+        if (ac->leech)
+            battle_sim_heal(p, u, ac->leech < dmg ? ac->leech : dmg);
+        if (ac->berserk)
+            u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
+        if (dc->poison)
+            u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * One turn
+ * ------------------------------------------------------------------------------------- */
+
+/* Removes dead units from both rows of a side, survivors keeping their order. */
+CLC_FN void battle_sim_compress(CLC_PRIVATE struct battle_side *side)
+{
+    clc_u32 n = 0;
+    for (clc_u32 i = 0; i < side->n_structures; i++)
+        if (battle_sim_alive(&side->structures[i])) {
+            if (n != i)
+                side->structures[n] = side->structures[i];
+            n++;
+        }
+    side->n_structures = (clc_u8)n;
+    n = 0;
+    for (clc_u32 i = 0; i < side->n_assaults; i++)
+        if (battle_sim_alive(&side->assaults[i])) {
+            if (n != i)
+                side->assaults[n] = side->assaults[i];
+            n++;
+        }
+    side->n_assaults = (clc_u8)n;
+    side->died = 0;
+}
+
+/* Plays the card side `s` draws this turn into its row (right-hand end). */
+CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    clc_u32 e = battle_sim_select(p, g, s);
+    CLC_GLOBAL const struct battle_card_data *c;
+    CLC_PRIVATE struct battle_unit *u;
+    clc_u32 card;
+    me->last_played = (clc_u8)e;
+    if (e == BATTLE_SIM_NONE)
+        return;
+    card = p->sides[s].seq_card[e];
+    c = &p->cards[card];
+    u = c->type == BATTLE_STRUCTURE ? &me->structures[me->n_structures++]
+                                    : &me->assaults[me->n_assaults++];
+    u->card = (clc_u8)card;
+    u->delay = c->delay;
+    u->flags = BATTLE_SIM_ALIVE;
+    u->evaded = 0;
+    u->hp = c->health;
+    u->berserk = 0;
+    u->rally = 0;
+    u->weaken = 0;
+    u->enfeeble = 0;
+    u->protect = 0;
+    u->poison = 0;
+}
+
+/** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
+ * while the game goes on; once it is over, 1 and *out holds the outcome. */
+CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
+                           CLC_PRIVATE struct battle_game *g,
+                           CLC_PRIVATE struct battle_game_result *out)
+{
+    int s = battle_sim_active(p->mode, g->turn);
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    clc_u32 n;
+
+    /* 1. Start: units in play before this turn tick their delay down. */
+    for (clc_u32 i = 0; i < me->n_structures; i++)
+        if (me->structures[i].delay)
+            me->structures[i].delay--;
+    for (clc_u32 i = 0; i < me->n_assaults; i++)
+        if (me->assaults[i].delay)
+            me->assaults[i].delay--;
+
+    /* 2. Play one card. */
+    battle_sim_play_card(p, g, s);
+
+    /* 3. Commander. */
+    {
+        CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
+        for (clc_u32 a = 0; c->n_act && a <= c->flurry; a++)
+            battle_sim_skills(p, g, s, c);
+    }
+
+    /* 4. Structures: skills only; structures never attack. */
+    n = me->n_structures;
+    for (clc_u32 i = 0; i < n; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->structures[i];
+        CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+        if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED) || !c->n_act)
+            continue;
+        for (clc_u32 a = 0; a <= c->flurry; a++)
+            battle_sim_skills(p, g, s, c);
+    }
+
+    /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. A
+     * unit counts as having attacked (for Rally) once all its actions are done, as in
+     * tuo. */
+    n = me->n_assaults;
+    for (clc_u32 i = 0; i < n; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+        CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+        int attacked = 0;
+        if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED))
+            continue;
+        for (clc_u32 a = 0; a <= c->flurry && battle_sim_alive(u); a++) {
+            if (c->n_act)
+                battle_sim_skills(p, g, s, c);
+            attacked |= battle_sim_attack(p, g, s, i);
+            if (g->over) {
+                out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
+                out->turn = g->turn;
+                return 1;
+            }
+        }
+        if (attacked)
+            u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
+    }
+
+    /* 6. End: poison on own assaults, expiry of modifiers, compression. */
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+        if (u->poison && battle_sim_alive(u)) {
+            battle_sim_hurt(me, u, u->poison);
+            u->poison = (clc_i16)(u->poison >> 1);
+        }
+        u->rally = 0;
+        u->weaken = 0;
+        u->flags = (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
+    }
+    for (clc_u32 i = 0; i < en->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
+        u->enfeeble = 0;
+        u->protect = 0;
+        u->evaded = 0;
+    }
+    for (clc_u32 i = 0; i < en->n_structures; i++) {
+        en->structures[i].protect = 0;
+        en->structures[i].evaded = 0;
+    }
+    if (me->died)
+        battle_sim_compress(me);
+    if (en->died)
+        battle_sim_compress(en);
+
+    if (g->turn >= p->turn_limit) {
+        out->outcome = BATTLE_SIM_STALL;
+        out->turn = p->turn_limit;
+        return 1;
+    }
+    g->turn++;
+    return 0;
+}
+
+/**
+ * Plays game `game` of the job seeded with `seed` from start to end and writes its outcome
+ * to *out: the entry point of both backends. Its state lives on the caller's stack
+ * (private memory in a kernel).
+ */
+CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64 seed, clc_u64 game,
+                            CLC_PRIVATE struct battle_game_result *out)
+{
+    struct battle_game g;
+    battle_sim_init(p, &g, seed, game);
+    while (!battle_sim_turn(p, &g, out))
+        ;
+}
+
+#endif

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Runs the `skirmish` binary on the examples and on bad input and checks exit codes and
+# output exactly. Usage: test_cli.sh SKIRMISH_BINARY SOURCE_DIR
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d /tmp/skirmish-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect CODE NAME -- ARGS...: runs the binary, keeps stdout/stderr in $tmp/out, $tmp/err.
+expect() {
+  local want=$1 name=$2
+  shift 3
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -ne "$want" ]; then
+    fail "$name: exit $got, want $want"
+    sed 's/^/  stderr: /' "$tmp/err" | head -5 >&2
+  fi
+}
+
+# same FILE TEXT: FILE's content must be exactly TEXT (plus the final newline).
+same() {
+  if [ "$(cat "$1")" != "$2" ]; then
+    fail "unexpected output in $(basename "$1"):"
+    sed 's/^/  got: /' "$1" | head -10 >&2
+    printf '%s\n' "$2" | sed 's/^/  want: /' >&2
+  fi
+}
+
+# contains FILE TEXT: FILE must contain the fixed string TEXT.
+contains() {
+  grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks '$2'"
+}
+
+# Help, version, usage errors.
+expect 0 help -- --help
+contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
+contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--summary] FILE"
+expect 0 help-command -- help
+contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
+expect 0 version -- version
+same "$tmp/out" "skirmish 0.1.0"
+expect 2 no-arguments --
+contains "$tmp/err" "usage: skirmish"
+expect 2 unknown-command -- frobnicate
+contains "$tmp/err" "skirmish: unknown command 'frobnicate'"
+expect 2 run-without-file -- run
+contains "$tmp/err" "skirmish run: FILE is required (- for stdin)"
+expect 2 bad-games -- run --games 0 "$src/examples/battle_reference_1.json"
+contains "$tmp/err" "skirmish run: --games must be 1..1000000000, not '0'"
+expect 2 bad-option -- run --fast "$src/examples/battle_reference_1.json"
+contains "$tmp/err" "skirmish run: unknown option '--fast'"
+expect 2 two-files -- run a.json b.json
+contains "$tmp/err" "skirmish run: only one FILE may be given"
+
+# Input problems: missing file (1), bad JSON (2), invalid document: every error (2).
+expect 1 missing-file -- run "$tmp/nope.json"
+contains "$tmp/err" "unable to open $tmp/nope.json"
+printf '{"kind": "battle",\n "params": {]}\n' >"$tmp/syntax.json"
+expect 2 syntax-error -- run "$tmp/syntax.json"
+same "$tmp/err" "$tmp/syntax.json:2:13: string or '}' expected near ']'"
+expect 2 invalid-document -- run "$src/tests/cli/bad_job.json"
+same "$tmp/err" "/params/games: 'games' must be between 1 and 1000000000, not 0
+/params/attacker/deck/3/card: unknown card \"Chainslicr\"
+/params/defender/commander: card \"Grunt\" is an assault card, not a commander"
+same "$tmp/out" ""
+
+# Runs: the summary line, overrides, stdin, determinism across thread counts.
+ex=$src/examples/battle_reference_1.json
+expect 0 summary -- run --games 2000 --threads 1 --summary "$ex"
+grep -qE '^win [0-9]+\.[0-9]{2}% \([0-9]+/2000\) stall [0-9]+\.[0-9]{2}% \([0-9]+/2000\) loss [0-9]+\.[0-9]{2}% \([0-9]+/2000\)$' "$tmp/out" ||
+  fail "summary line: $(cat "$tmp/out")"
+cp "$tmp/out" "$tmp/summary1"
+expect 0 summary-threads -- run --games=2000 --threads=3 --summary "$ex"
+cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs between 1 and 3 threads"
+expect 0 stdin -- run --games 2000 --summary - <"$ex"
+cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs when read from stdin"
+expect 0 json-result -- run --games 300 --seed 99 "$ex"
+contains "$tmp/out" '"games": 300,'
+contains "$tmp/out" '"seed": 99,'
+contains "$tmp/out" '"backend": "cpu",'
+contains "$tmp/out" '"win_rate_ci95": ['
+contains "$tmp/out" '"histogram": ['
+
+# Every example runs (battle examples cut to 200 games).
+for f in "$src"/examples/*.json; do
+  if grep -qE '"kind": *"battle"' "$f"; then
+    expect 0 "example $(basename "$f")" -- run --games 200 "$f"
+  else
+    expect 0 "example $(basename "$f")" -- run "$f"
+  fi
+done
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures CLI check(s) failed" >&2
+  exit 1
+fi
+echo "all CLI checks passed"

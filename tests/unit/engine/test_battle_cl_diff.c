@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/* Differential tests of the OpenCL backend on PoCL against the CPU backend: game by game
+ * (winner and turn of every game, same seed, same game index) and whole-job counts, over
+ * the reference matchups of rules/battle.md, decks that use every v1 skill (including the
+ * [all] forms, on commanders, fortresses, structures and assaults), every play mode, both
+ * modes, and mid-game starting states including the seed example's: 112,000 games compared
+ * one by one, in both the normal and the sanitizer build. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "battle_cl.h"
+#include "battle_cpu.h"
+#include "battle_testlib.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+static struct battle_cl *cl;
+static char cache_dir[256];
+static uint64_t games_compared;
+
+static int suite_init(void)
+{
+    char tmpl[] = "/tmp/skirmish-cl-diff.XXXXXX";
+    char err[4096] = "";
+    struct battle_cl_opts o = {.device = "portable"};
+    if (!mkdtemp(tmpl))
+        return 1;
+    snprintf(cache_dir, sizeof(cache_dir), "%s", tmpl);
+    o.cache_dir = cache_dir;
+    if (battle_cl_new(&o, &cl, err, sizeof(err)) != SK_OK) {
+        fprintf(stderr, "battle_cl_new: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static int suite_clean(void)
+{
+    struct battle_cl_info info;
+    battle_cl_describe(cl, &info);
+    if (*info.cache_file)
+        unlink(info.cache_file);
+    rmdir(cache_dir);
+    battle_cl_free(cl);
+    cl = NULL;
+    return 0;
+}
+
+/* Compares games [first, first + n) of the spec game by game, then as whole-job counts
+ * (with a launch size that does not divide n, so the last launch is partial). */
+static void diff_games(struct tb *b, uint64_t first, uint32_t n)
+{
+    enum { BATCH = 8192 };
+    struct battle_plan *plan = tb_plan(b);
+    struct battle_game_result *dev = sk_calloc(BATCH, sizeof(*dev));
+    struct battle_counts *cpu_counts = sk_calloc(1, sizeof(*cpu_counts));
+    struct battle_counts *cl_counts = sk_calloc(1, sizeof(*cl_counts));
+    struct battle_counts *cl_small = sk_calloc(1, sizeof(*cl_small));
+    struct battle_cl *small = NULL;
+    struct battle_cl_opts o = {.device = "portable", .cache_dir = cache_dir};
+    char err[4096] = "";
+    uint64_t mismatches = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu_counts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cl_counts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cl_small);
+    for (uint32_t done = 0; done < n;) {
+        uint32_t k = n - done < BATCH ? n - done : BATCH;
+        CU_ASSERT_EQUAL_FATAL(battle_cl_play_each(cl, plan, first + done, k, dev, err, sizeof(err)),
+                              SK_OK);
+        for (uint32_t i = 0; i < k; i++) {
+            struct battle_game_result ref;
+            battle_cpu_play_one(plan, first + done + i, &ref);
+            if (ref.outcome != dev[i].outcome || ref.turn != dev[i].turn) {
+                if (mismatches++ < 5)
+                    fprintf(stderr, "game %llu: cpu outcome %u turn %u, opencl %u turn %u\n",
+                            (unsigned long long)(first + done + i), ref.outcome, ref.turn,
+                            dev[i].outcome, dev[i].turn);
+            }
+        }
+        done += k;
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    games_compared += n;
+
+    CU_ASSERT_EQUAL(battle_cpu_run(plan, first, n, 0, cpu_counts), SK_OK);
+    CU_ASSERT_EQUAL(battle_cl_run(cl, plan, first, n, cl_counts, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(cpu_counts->games, n);
+    CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_counts, sizeof(*cpu_counts)), 0);
+    /* Small launches (7 groups of 64) and two calls: the same counts. */
+    o.work_group = 64;
+    o.per_launch = 448;
+    CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &small, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(battle_cl_run(small, plan, first, n / 3, cl_small, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(
+        battle_cl_run(small, plan, first + n / 3, n - n / 3, cl_small, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_small, sizeof(*cpu_counts)), 0);
+
+    battle_cl_free(small);
+    sk_free(cl_small);
+    sk_free(cl_counts);
+    sk_free(cpu_counts);
+    sk_free(dev);
+    battle_plan_free(plan);
+}
+
+/* ===== Decks ===== */
+
+/* Cards with every v1 skill, our own numbers. Indices are returned through `c`. */
+struct skill_cards {
+    int warlord, overseer; /* commanders with activation skills */
+    int citadel, spire;    /* fortresses */
+    int armored, piercer, leecher, evader, jammer, healer, rallier, flurrier, sieger;
+    int bulwark, tower, shrine, jamtower; /* structures */
+};
+
+static void skill_cards(struct tb *b, struct skill_cards *c)
+{
+    c->warlord = tb_card(b, "Warlord", BATTLE_COMMANDER, 0, 60, 0);
+    tb_skill(b, c->warlord, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_skill(b, c->warlord, BATTLE_SKILL_RALLY, 1, 1);
+    c->overseer = tb_card(b, "Overseer", BATTLE_COMMANDER, 0, 55, 0);
+    tb_skill(b, c->overseer, BATTLE_SKILL_WEAKEN, 1, 0);
+    tb_skill(b, c->overseer, BATTLE_SKILL_HEAL, 1, 1);
+    c->citadel = tb_card(b, "Citadel", BATTLE_FORTRESS, 0, 20, 0);
+    tb_skill(b, c->citadel, BATTLE_SKILL_SIEGE, 1, 1);
+    c->spire = tb_card(b, "Spire", BATTLE_FORTRESS, 0, 18, 0);
+    tb_skill(b, c->spire, BATTLE_SKILL_WALL, 0, 0);
+    tb_skill(b, c->spire, BATTLE_SKILL_ENFEEBLE, 1, 0);
+    c->armored = tb_card(b, "Armored", BATTLE_ASSAULT, 2, 14, 1);
+    tb_skill(b, c->armored, BATTLE_SKILL_ARMOR, 2, 0);
+    tb_skill(b, c->armored, BATTLE_SKILL_COUNTER, 1, 0);
+    c->piercer = tb_card(b, "Piercer", BATTLE_ASSAULT, 3, 10, 1);
+    tb_skill(b, c->piercer, BATTLE_SKILL_PIERCE, 2, 0);
+    tb_skill(b, c->piercer, BATTLE_SKILL_BERSERK, 1, 0);
+    c->leecher = tb_card(b, "Leecher", BATTLE_ASSAULT, 2, 12, 2);
+    tb_skill(b, c->leecher, BATTLE_SKILL_LEECH, 2, 0);
+    tb_skill(b, c->leecher, BATTLE_SKILL_POISON, 2, 0);
+    c->evader = tb_card(b, "Evader", BATTLE_ASSAULT, 2, 9, 1);
+    tb_skill(b, c->evader, BATTLE_SKILL_EVADE, 1, 0);
+    tb_skill(b, c->evader, BATTLE_SKILL_STRIKE, 1, 0);
+    c->jammer = tb_card(b, "Jammer", BATTLE_ASSAULT, 1, 10, 2);
+    tb_skill(b, c->jammer, BATTLE_SKILL_JAM, 0, 0);
+    tb_skill(b, c->jammer, BATTLE_SKILL_WEAKEN, 1, 1);
+    c->healer = tb_card(b, "Healer", BATTLE_ASSAULT, 1, 11, 1);
+    tb_skill(b, c->healer, BATTLE_SKILL_HEAL, 2, 1);
+    tb_skill(b, c->healer, BATTLE_SKILL_PROTECT, 1, 0);
+    c->rallier = tb_card(b, "Rallier", BATTLE_ASSAULT, 2, 10, 1);
+    tb_skill(b, c->rallier, BATTLE_SKILL_RALLY, 2, 0);
+    tb_skill(b, c->rallier, BATTLE_SKILL_ENFEEBLE, 1, 1);
+    c->flurrier = tb_card(b, "Flurrier", BATTLE_ASSAULT, 2, 8, 2);
+    tb_skill(b, c->flurrier, BATTLE_SKILL_FLURRY, 1, 0);
+    tb_skill(b, c->flurrier, BATTLE_SKILL_STRIKE, 1, 1);
+    c->sieger = tb_card(b, "Sieger", BATTLE_ASSAULT, 2, 10, 2);
+    tb_skill(b, c->sieger, BATTLE_SKILL_SIEGE, 2, 0);
+    c->bulwark = tb_card(b, "Bulwark", BATTLE_STRUCTURE, 0, 15, 1);
+    tb_skill(b, c->bulwark, BATTLE_SKILL_WALL, 0, 0);
+    tb_skill(b, c->bulwark, BATTLE_SKILL_COUNTER, 1, 0);
+    c->tower = tb_card(b, "Tower", BATTLE_STRUCTURE, 0, 12, 2);
+    tb_skill(b, c->tower, BATTLE_SKILL_STRIKE, 2, 1);
+    tb_skill(b, c->tower, BATTLE_SKILL_EVADE, 1, 0);
+    c->shrine = tb_card(b, "Shrine", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(b, c->shrine, BATTLE_SKILL_PROTECT, 2, 1);
+    tb_skill(b, c->shrine, BATTLE_SKILL_HEAL, 1, 0);
+    c->jamtower = tb_card(b, "Jam Tower", BATTLE_STRUCTURE, 0, 10, 3);
+    tb_skill(b, c->jamtower, BATTLE_SKILL_JAM, 0, 1);
+}
+
+/* Two decks that together use every skill. */
+static void skill_decks(struct tb *b, enum battle_mode mode, enum battle_play p0,
+                        enum battle_play p1)
+{
+    struct skill_cards c;
+    tb_init(b);
+    skill_cards(b, &c);
+    b->spec.mode = mode;
+    tb_side(b, 0, c.warlord, p0);
+    tb_fort(b, 0, c.citadel);
+    tb_deck(b, 0, c.armored, 2);
+    tb_deck(b, 0, c.piercer, 2);
+    tb_deck(b, 0, c.leecher, 1);
+    tb_deck(b, 0, c.evader, 2);
+    tb_deck(b, 0, c.flurrier, 1);
+    tb_deck(b, 0, c.bulwark, 1);
+    tb_deck(b, 0, c.tower, 1);
+    tb_side(b, 1, c.overseer, p1);
+    tb_fort(b, 1, c.spire);
+    tb_fort(b, 1, c.citadel);
+    tb_deck(b, 1, c.jammer, 2);
+    tb_deck(b, 1, c.healer, 2);
+    tb_deck(b, 1, c.rallier, 2);
+    tb_deck(b, 1, c.sieger, 2);
+    tb_deck(b, 1, c.shrine, 1);
+    tb_deck(b, 1, c.jamtower, 1);
+}
+
+/* The seed example (seeds/004): side 0 at turn 7 with dead and living units in play,
+ * three cards in hand and five in the deck, ordered play, against a defender mid-game. */
+static void seed_example(struct tb *b, enum battle_play p0)
+{
+    struct battle_state_spec *st = &b->spec.state;
+    struct battle_side_state *s0 = &st->sides[0], *s1 = &st->sides[1];
+    int barracus, cannon, spore, chainslicer, keep, anvil, cyberpod, maiden, dozer, silo, nova;
+    int boss, grunt, brute, wall;
+
+    tb_init(b);
+    barracus = tb_card(b, "Barracus", BATTLE_COMMANDER, 0, 40, 0);
+    tb_skill(b, barracus, BATTLE_SKILL_HEAL, 2, 1);
+    cannon = tb_card(b, "Lightning Cannon", BATTLE_FORTRESS, 0, 20, 0);
+    tb_skill(b, cannon, BATTLE_SKILL_STRIKE, 3, 0);
+    spore = tb_card(b, "Corrosive Spore", BATTLE_FORTRESS, 0, 16, 0);
+    tb_skill(b, spore, BATTLE_SKILL_ENFEEBLE, 1, 1);
+    chainslicer = tb_card(b, "Chainslicer", BATTLE_ASSAULT, 3, 12, 1);
+    tb_skill(b, chainslicer, BATTLE_SKILL_PIERCE, 1, 0);
+    keep = tb_card(b, "Tempest Keep", BATTLE_STRUCTURE, 0, 20, 2);
+    tb_skill(b, keep, BATTLE_SKILL_STRIKE, 1, 1);
+    anvil = tb_card(b, "Anvil", BATTLE_ASSAULT, 1, 20, 2);
+    tb_skill(b, anvil, BATTLE_SKILL_ARMOR, 2, 0);
+    cyberpod = tb_card(b, "Cyberpod", BATTLE_ASSAULT, 2, 8, 1);
+    tb_skill(b, cyberpod, BATTLE_SKILL_HEAL, 1, 0);
+    maiden = tb_card(b, "Iron Maiden", BATTLE_ASSAULT, 2, 15, 2);
+    tb_skill(b, maiden, BATTLE_SKILL_COUNTER, 2, 0);
+    dozer = tb_card(b, "Lead Dozer", BATTLE_ASSAULT, 4, 16, 3);
+    tb_skill(b, dozer, BATTLE_SKILL_ARMOR, 1, 0);
+    silo = tb_card(b, "Missile Silo", BATTLE_STRUCTURE, 0, 14, 2);
+    tb_skill(b, silo, BATTLE_SKILL_SIEGE, 2, 0);
+    nova = tb_card(b, "Judgement Nova", BATTLE_ASSAULT, 5, 22, 4);
+    tb_skill(b, nova, BATTLE_SKILL_STRIKE, 3, 1);
+    boss = tb_card(b, "Overlord", BATTLE_COMMANDER, 0, 45, 0);
+    grunt = tb_card(b, "Grunt", BATTLE_ASSAULT, 2, 10, 1);
+    brute = tb_card(b, "Brute", BATTLE_ASSAULT, 3, 14, 2);
+    wall = tb_card(b, "Barricade", BATTLE_STRUCTURE, 0, 12, 1);
+    tb_skill(b, wall, BATTLE_SKILL_WALL, 0, 0);
+
+    /* Side 0's deck list in the seed's priority order 1..11 (list position = priority). */
+    tb_side(b, 0, barracus, p0);
+    tb_fort(b, 0, cannon);
+    tb_fort(b, 0, spore);
+    tb_deck(b, 0, keep, 1);
+    tb_deck(b, 0, dozer, 1);
+    tb_deck(b, 0, chainslicer, 1);
+    tb_deck(b, 0, anvil, 1);
+    tb_deck(b, 0, maiden, 1);
+    tb_deck(b, 0, chainslicer, 1);
+    tb_deck(b, 0, cyberpod, 1);
+    tb_deck(b, 0, silo, 1);
+    tb_deck(b, 0, chainslicer, 1);
+    tb_deck(b, 0, maiden, 1);
+    tb_deck(b, 0, nova, 1);
+    tb_side(b, 1, boss, BATTLE_PLAY_RANDOM);
+    tb_deck(b, 1, grunt, 5);
+    tb_deck(b, 1, brute, 4);
+    tb_deck(b, 1, wall, 1);
+
+    b->spec.has_state = 1;
+    st->turn = 7;
+    s0->commander_health = 31;
+    s0->n_structures = 3; /* Lightning Cannon (dead), Corrosive Spore, Tempest Keep */
+    s0->structures[0] = (struct battle_unit_spec){.card = cannon, .health = 0, .alive = 0};
+    s0->structures[1] = (struct battle_unit_spec){.card = spore, .health = 9, .alive = 1};
+    s0->structures[2] = (struct battle_unit_spec){.card = keep, .health = 20, .alive = 1};
+    s0->n_assaults = 2; /* Chainslicer, Anvil (dead) */
+    s0->assaults[0] = (struct battle_unit_spec){.card = chainslicer, .health = 7, .alive = 1};
+    s0->assaults[1] = (struct battle_unit_spec){.card = anvil, .health = 0, .delay = 1};
+    s0->n_hand = 3;
+    s0->hand[0] = cyberpod;
+    s0->hand[1] = maiden;
+    s0->hand[2] = dozer;
+    s0->n_deck = 5; /* ids 9..13 */
+    s0->deck[0] = chainslicer;
+    s0->deck[1] = silo;
+    s0->deck[2] = nova;
+    s0->deck[3] = maiden;
+    s0->deck[4] = chainslicer;
+
+    s1->commander_health = 38;
+    s1->n_structures = 1;
+    s1->structures[0] = (struct battle_unit_spec){.card = wall, .health = 12, .alive = 1};
+    s1->n_assaults = 3;
+    s1->assaults[0] = (struct battle_unit_spec){.card = grunt, .health = 4, .alive = 1};
+    s1->assaults[1] =
+        (struct battle_unit_spec){.card = brute, .health = 14, .delay = 1, .alive = 1};
+    s1->assaults[2] = (struct battle_unit_spec){.card = grunt, .health = 10, .alive = 1};
+    s1->n_hand = 0;
+    s1->n_deck = 6;
+    for (int i = 0; i < 4; i++)
+        s1->deck[i] = grunt;
+    s1->deck[4] = brute;
+    s1->deck[5] = brute;
+}
+
+/* ===== Tests ===== */
+
+static void test_reference_matchups(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    tb_ref_matchup(b, 0);
+    b->spec.seed = 20240601;
+    diff_games(b, 0, 20000);
+    tb_ref_matchup(b, 1);
+    b->spec.seed = 7;
+    /* Game indices across 2^32: the counter's high word is used on both sides. */
+    diff_games(b, 0xffffffffULL - 5000, 20000);
+    sk_free(b);
+}
+
+static void test_every_skill(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM, BATTLE_PLAY_RANDOM);
+    b->spec.seed = 11;
+    diff_games(b, 0, 16000);
+    skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_ORDERED, BATTLE_PLAY_ORDERED);
+    b->spec.seed = 12;
+    diff_games(b, 1000000, 16000);
+    skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_EXACT, BATTLE_PLAY_ORDERED);
+    b->spec.seed = 13;
+    b->spec.turn_limit = BATTLE_TURN_LIMIT_MAX;
+    diff_games(b, 0, 12000);
+    skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_RANDOM, BATTLE_PLAY_EXACT);
+    b->spec.seed = 9007199254740991ULL /* JOB_SEED_MAX */;
+    b->spec.turn_limit = 30;
+    diff_games(b, 0, 12000);
+    sk_free(b);
+}
+
+static void test_seed_example_state(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    seed_example(b, BATTLE_PLAY_ORDERED);
+    b->spec.seed = 4;
+    diff_games(b, 0, 10000);
+    seed_example(b, BATTLE_PLAY_RANDOM);
+    b->spec.seed = 5;
+    b->spec.mode = BATTLE_MODE_SURGE; /* turn 7 is then the defender's */
+    diff_games(b, 0, 6000);
+    sk_free(b);
+}
+
+static void test_total(void)
+{
+    /* The bar: at least 100,000 games compared one by one. */
+    CU_ASSERT_TRUE(games_compared >= 100000);
+    fprintf(stderr, "(%llu games compared) ", (unsigned long long)games_compared);
+}
+
+static CU_TestInfo diff_tests[] = {
+    {"reference matchups", test_reference_matchups},
+    {"decks using every skill, every play mode, both modes", test_every_skill},
+    {"seed example's state as the starting state", test_seed_example_state},
+    {"games compared", test_total},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_cl_diff_suites[] = {
+    {"battle_cl_diff", suite_init, suite_clean, NULL, NULL, diff_tests},
+    CU_SUITE_INFO_NULL,
+};

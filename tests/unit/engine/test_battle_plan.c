@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/* Host-side preparation (battle_plan.c) and card play (battle_sim.h): the seed's worked
+ * example as a golden test, the priority map of `ordered` play, the shuffle and hand
+ * windows, and the plan's refusal of inconsistent specs. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "battle_testlib.h"
+
+/* The seed example's cards (stats are ours; attack 0 so the game cannot end). */
+enum {
+    BARRACUS,
+    LIGHTNING,
+    SPORE,
+    CHAINSLICER,
+    TEMPEST,
+    ANVIL,
+    CYBERPOD,
+    MAIDEN,
+    DOZER,
+    SILO,
+    NOVA
+};
+
+static void seed_example(struct tb *b)
+{
+    static const int list[11] = {TEMPEST,  DOZER, CHAINSLICER, ANVIL,  MAIDEN, CHAINSLICER,
+                                 CYBERPOD, SILO,  CHAINSLICER, MAIDEN, NOVA};
+    static const int hand[3] = {CYBERPOD, MAIDEN, DOZER};                      /* ids 6, 7, 8 */
+    static const int deck[5] = {CHAINSLICER, SILO, NOVA, MAIDEN, CHAINSLICER}; /* ids 9-13 */
+    struct battle_side_state *st = &b->spec.state.sides[0];
+    int boss;
+    tb_init(b);
+    tb_card(b, "Barracus", BATTLE_COMMANDER, 0, 60, 0);
+    tb_card(b, "Lightning Cannon", BATTLE_FORTRESS, 0, 20, 0);
+    tb_card(b, "Corrosive Spore", BATTLE_FORTRESS, 0, 20, 0);
+    tb_card(b, "Chainslicer", BATTLE_ASSAULT, 0, 10, 1);
+    tb_card(b, "Tempest Keep", BATTLE_STRUCTURE, 0, 20, 2);
+    tb_card(b, "Anvil", BATTLE_ASSAULT, 0, 12, 1);
+    tb_card(b, "Cyberpod", BATTLE_ASSAULT, 0, 8, 1);
+    tb_card(b, "Iron Maiden", BATTLE_ASSAULT, 0, 14, 2);
+    tb_card(b, "Lead Dozer", BATTLE_ASSAULT, 0, 16, 2);
+    tb_card(b, "Missile Silo", BATTLE_STRUCTURE, 0, 18, 3);
+    tb_card(b, "Judgement Nova", BATTLE_ASSAULT, 0, 20, 3);
+    boss = tb_card(b, "Opponent", BATTLE_COMMANDER, 0, 60, 0);
+    tb_side(b, 0, BARRACUS, BATTLE_PLAY_ORDERED);
+    tb_side(b, 1, boss, BATTLE_PLAY_RANDOM);
+    tb_fort(b, 0, LIGHTNING);
+    tb_fort(b, 0, SPORE);
+    for (int i = 0; i < 11; i++)
+        tb_deck(b, 0, list[i], 1);
+    b->spec.has_state = 1;
+    b->spec.state.turn = 7;
+    b->spec.state.sides[1].commander_health = 60;
+    st->commander_health = 60;
+    st->n_structures = 3;
+    st->structures[0] = (struct battle_unit_spec){LIGHTNING, 0, 0, 0};
+    st->structures[1] = (struct battle_unit_spec){SPORE, 20, 0, 1};
+    st->structures[2] = (struct battle_unit_spec){TEMPEST, 20, 0, 1};
+    st->n_assaults = 2;
+    st->assaults[0] = (struct battle_unit_spec){CHAINSLICER, 10, 0, 1};
+    st->assaults[1] = (struct battle_unit_spec){ANVIL, 0, 0, 0};
+    st->n_hand = 3;
+    memcpy(st->hand, hand, sizeof(hand));
+    st->n_deck = 5;
+    memcpy(st->deck, deck, sizeof(deck));
+}
+
+/* Entry e of side 0 is the seed's card id 6 + e. The seed's shuffle 13, 12, 9, 11, 10. */
+static void inject_seed_shuffle(struct battle_game *g)
+{
+    static const clc_u8 shuffled[5] = {13 - 6, 12 - 6, 9 - 6, 11 - 6, 10 - 6};
+    memcpy(&g->sides[0].seq[3], shuffled, sizeof(shuffled));
+}
+
+static const int seed_order[8] = {8, 7, 13, 6, 9, 10, 12, 11};
+
+static void test_seed_priority_map(void)
+{
+    /* The priorities the seed's host passes (its numbering: list position + 1): ids 6-13
+     * get 7, 5, 2, 6, 8, 11, 5, 6; the duplicates 9 -> 6 and 10 -> 5 are the map. */
+    static const unsigned want[8] = {7, 5, 2, 6, 8, 11, 5, 6};
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    seed_example(&b);
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    battle_sim_setup(d, &g, 1, 0);
+    for (unsigned e = 0; e < 8; e++)
+        CU_ASSERT_EQUAL(battle_sim_priority(&d->sides[0], &g.sides[0], e) + 1, want[e]);
+    /* Only the deck behind the hand is shuffled; `ordered` chooses within three. */
+    CU_ASSERT_EQUAL(d->sides[0].shuf_lo, 3);
+    CU_ASSERT_EQUAL(d->sides[0].shuf_hi, 8);
+    CU_ASSERT_EQUAL(d->sides[0].window, 3);
+    battle_plan_free(plan);
+}
+
+static void test_seed_play_order(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    seed_example(&b);
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    battle_sim_setup(d, &g, 1, 0);
+    inject_seed_shuffle(&g);
+    for (int k = 0; k < 8; k++)
+        CU_ASSERT_EQUAL(battle_sim_select(d, &g, 0) + 6, (unsigned)seed_order[k]);
+    CU_ASSERT_EQUAL(battle_sim_select(d, &g, 0), BATTLE_SIM_NONE);
+    battle_plan_free(plan);
+}
+
+/* The same order played through real turns from turn 7: one card per own turn, so turn
+ * ids 7, 9, ..., 21 (the seed's table says 19, 21, 23 for the last three; see
+ * docs/rules/battle.md). The dead fortress and Anvil leave at the end of turn 7. */
+static void test_seed_turn_ids(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int k = 0;
+    seed_example(&b);
+    tb_run_start(&x, &b);
+    battle_sim_setup(x.d, &x.g, 1, 0);
+    inject_seed_shuffle(&x.g);
+    while (x.g.turn <= 22 && !x.over) {
+        int turn = x.g.turn;
+        tb_run_turns(&x, 1);
+        if (battle_sim_active(x.d->mode, (clc_u32)turn) != 0)
+            continue;
+        CU_ASSERT_FATAL(k < 8);
+        CU_ASSERT_EQUAL(x.g.sides[0].last_played + 6, seed_order[k]);
+        CU_ASSERT_EQUAL(turn, 7 + 2 * k);
+        if (turn == 7) {
+            CU_ASSERT_EQUAL(x.g.sides[0].n_structures, 2);
+            CU_ASSERT_EQUAL(TB_STR(&x, 0, 0).card, SPORE);
+            CU_ASSERT_EQUAL(TB_STR(&x, 0, 1).card, TEMPEST);
+            CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 2);
+            CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, CHAINSLICER);
+            CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).card, DOZER);
+        }
+        k++;
+    }
+    CU_ASSERT_EQUAL(k, 8);
+    CU_ASSERT_FALSE(x.over);
+    tb_run_end(&x);
+}
+
+/* A fresh ordered game: list A B A C (positions 0-3), shuffled to A C A B. The hand
+ * {A, C, A} plays an A (position 0); the other A now holds position 2, so the hand
+ * {C, A, B} plays B (1), then A (2), then C (3). */
+static void test_ordered_fresh(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    int a, bb, c, boss;
+    tb_init(&b);
+    boss = tb_card(&b, "Boss", BATTLE_COMMANDER, 0, 10, 0);
+    a = tb_card(&b, "A", BATTLE_ASSAULT, 0, 10, 1);
+    bb = tb_card(&b, "B", BATTLE_ASSAULT, 0, 10, 1);
+    c = tb_card(&b, "C", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_side(&b, 0, boss, BATTLE_PLAY_ORDERED);
+    tb_side(&b, 1, boss, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 0, a, 1);
+    tb_deck(&b, 0, bb, 1);
+    tb_deck(&b, 0, a, 1);
+    tb_deck(&b, 0, c, 1);
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    battle_sim_setup(d, &g, 1, 0);
+    g.sides[0].seq[0] = 0; /* A */
+    g.sides[0].seq[1] = 3; /* C */
+    g.sides[0].seq[2] = 2; /* A */
+    g.sides[0].seq[3] = 1; /* B */
+    CU_ASSERT_EQUAL(d->sides[0].seq_card[battle_sim_select(d, &g, 0)], a);
+    CU_ASSERT_EQUAL(d->sides[0].seq_card[battle_sim_select(d, &g, 0)], bb);
+    CU_ASSERT_EQUAL(d->sides[0].seq_card[battle_sim_select(d, &g, 0)], a);
+    CU_ASSERT_EQUAL(d->sides[0].seq_card[battle_sim_select(d, &g, 0)], c);
+    battle_plan_free(plan);
+}
+
+/* exact: no shuffle, list order; random: the front of a Fisher-Yates shuffle that is a
+ * uniform permutation (each card first about 1/4 of the time over 4000 games). */
+static void test_exact_and_random_fresh(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    unsigned first[4] = {0, 0, 0, 0};
+    int boss;
+    tb_init(&b);
+    boss = tb_card(&b, "Boss", BATTLE_COMMANDER, 0, 10, 0);
+    tb_side(&b, 0, boss, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, boss, BATTLE_PLAY_RANDOM);
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof(name), "C%d", i);
+        tb_deck(&b, 0, tb_card(&b, name, BATTLE_ASSAULT, 0, 10, 1), 1);
+        tb_deck(&b, 1, b.spec.n_cards - 1, 1);
+    }
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->sides[0].shuf_hi, 0);
+    CU_ASSERT_EQUAL(d->sides[1].shuf_hi, 4);
+    CU_ASSERT_EQUAL(d->sides[1].window, 1);
+    for (unsigned game = 0; game < 4000; game++) {
+        battle_sim_init(d, &g, 99, game);
+        for (unsigned k = 0; k < 4; k++)
+            CU_ASSERT_EQUAL_FATAL(battle_sim_select(d, &g, 0), k);
+        first[battle_sim_select(d, &g, 1)]++;
+    }
+    for (int i = 0; i < 4; i++) /* 1000 expected; 5 sigma is about 137 */
+        CU_ASSERT_TRUE(first[i] > 863 && first[i] < 1137);
+    battle_plan_free(plan);
+}
+
+/* random from a mid-game state: the known hand comes first; the card played is drawn
+ * uniformly from the hand of three, never from the deck behind it. */
+static void test_random_midgame_hand(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    struct battle_side_state *st;
+    unsigned first[4] = {0, 0, 0, 0};
+    int boss;
+    tb_init(&b);
+    boss = tb_card(&b, "Boss", BATTLE_COMMANDER, 0, 10, 0);
+    tb_side(&b, 0, boss, BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, boss, BATTLE_PLAY_RANDOM);
+    b.spec.has_state = 1;
+    b.spec.state.turn = 3;
+    b.spec.state.sides[1].commander_health = 10;
+    st = &b.spec.state.sides[0];
+    st->commander_health = 10;
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof(name), "C%d", i);
+        tb_deck(&b, 0, tb_card(&b, name, BATTLE_ASSAULT, 0, 10, 1), 1);
+    }
+    st->n_hand = 3;
+    st->hand[0] = 1;
+    st->hand[1] = 2;
+    st->hand[2] = 3;
+    st->n_deck = 1;
+    st->deck[0] = 4;
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->first_turn, 3);
+    CU_ASSERT_EQUAL(d->sides[0].window, 3);
+    for (unsigned game = 0; game < 3000; game++) {
+        battle_sim_init(d, &g, 5, game);
+        first[battle_sim_select(d, &g, 0)]++;
+    }
+    CU_ASSERT_EQUAL(first[3], 0);
+    for (int i = 0; i < 3; i++) /* 1000 expected; 5 sigma is about 130 */
+        CU_ASSERT_TRUE(first[i] > 870 && first[i] < 1130);
+    battle_plan_free(plan);
+}
+
+static void expect_einval(struct tb *b, const char *why)
+{
+    struct battle_plan *plan = NULL;
+    char err[200] = "";
+    CU_ASSERT_EQUAL(battle_plan_new(&b->spec, &plan, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NULL(plan);
+    CU_ASSERT_TRUE(strstr(err, why) != NULL);
+}
+
+static void test_plan_rejects_inconsistent_specs(void)
+{
+    struct tb b;
+    struct tb_ref r;
+    tb_ref_matchup(&b, 1);
+    b.spec.sides[0].commander = 1; /* a Grunt is no commander */
+    expect_einval(&b, "side 0: commander");
+    tb_ref_matchup(&b, 0);
+    b.spec.sides[1].deck[0] = 0; /* a commander is no deck card */
+    expect_einval(&b, "side 1: deck card 0");
+    tb_ref_matchup(&b, 0);
+    b.spec.turn_limit = BATTLE_TURN_LIMIT_MAX + 1;
+    expect_einval(&b, "turn limit");
+    tb_ref_matchup(&b, 0);
+    b.spec.has_state = 1;
+    b.spec.state.turn = 3;
+    b.spec.state.sides[0].commander_health = 40;
+    b.spec.state.sides[1].commander_health = 41; /* above the card's 40 */
+    expect_einval(&b, "side 1: state commander health");
+    b.spec.state.sides[1].commander_health = 40;
+    b.spec.state.sides[0].n_assaults = 1;
+    b.spec.state.sides[0].assaults[0] = (struct battle_unit_spec){1, 11, 0, 1};
+    expect_einval(&b, "has health 11");
+    b.spec.state.sides[0].assaults[0] = (struct battle_unit_spec){1, 10, 2, 1};
+    expect_einval(&b, "has delay 2");
+    /* 30 structures in play plus 3 more in the hand exceed a row of 32. */
+    tb_init(&b);
+    tb_ref_cards(&b, &r);
+    tb_side(&b, 0, r.commander, BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, r.commander, BATTLE_PLAY_RANDOM);
+    b.spec.has_state = 1;
+    b.spec.state.turn = 1;
+    b.spec.state.sides[0].commander_health = 40;
+    b.spec.state.sides[1].commander_health = 40;
+    b.spec.state.sides[0].n_structures = 30;
+    for (int i = 0; i < 30; i++)
+        b.spec.state.sides[0].structures[i] = (struct battle_unit_spec){r.tower, 15, 0, 1};
+    b.spec.state.sides[0].n_hand = 3;
+    for (int i = 0; i < 3; i++)
+        b.spec.state.sides[0].hand[i] = r.barricade;
+    expect_einval(&b, "more than 32 units");
+}
+
+static void test_plan_accessors(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    tb_ref_matchup(&b, 0);
+    b.spec.seed = 0x1234567890abcdefULL;
+    b.spec.games = 777;
+    plan = tb_plan(&b);
+    CU_ASSERT_EQUAL(battle_plan_seed(plan), 0x1234567890abcdefULL);
+    CU_ASSERT_EQUAL(battle_plan_games(plan), 777);
+    CU_ASSERT_EQUAL(battle_plan_data_size(), sizeof(struct battle_plan_data));
+    CU_ASSERT_EQUAL(battle_plan_data(plan)->sides[1].n_seq, 10);
+    CU_ASSERT_EQUAL(battle_plan_data(plan)->sides[0].commander_hp, 40);
+    CU_ASSERT_EQUAL(battle_plan_data(plan)->turn_limit, 50);
+    battle_plan_free(plan);
+    battle_plan_free(NULL);
+}
+
+static CU_TestInfo plan_tests[] = {
+    {"seed example: priority map", test_seed_priority_map},
+    {"seed example: play order 8 7 13 6 9 10 12 11", test_seed_play_order},
+    {"seed example: two-turn spacing from turn 7", test_seed_turn_ids},
+    {"ordered play of a fresh game", test_ordered_fresh},
+    {"exact and random play of a fresh game", test_exact_and_random_fresh},
+    {"random play from a mid-game hand", test_random_midgame_hand},
+    {"inconsistent specs are refused", test_plan_rejects_inconsistent_specs},
+    {"plan accessors", test_plan_accessors},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_plan_suites[] = {
+    {"battle_plan", NULL, NULL, NULL, NULL, plan_tests},
+    CU_SUITE_INFO_NULL,
+};

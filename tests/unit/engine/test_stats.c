@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Wilson score intervals against values computed independently (roots of the quadratic
+ * (p - k/n)^2 = z^2 p (1 - p) / n, in 50-digit decimal arithmetic). */
+#include <CUnit/CUnit.h>
+
+#include "stats.h"
+
+static void check(uint64_t k, uint64_t n, double want_lo, double want_hi)
+{
+    double lo = -1, hi = -1;
+    CU_ASSERT_EQUAL_FATAL(stats_wilson(k, n, STATS_Z95, &lo, &hi), SK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(lo, want_lo, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, want_hi, 1e-12);
+}
+
+static void test_wilson_values(void)
+{
+    check(50, 100, 0.40383153036599562, 0.59616846963400438);
+    check(913, 1000, 0.89391351894330651, 0.92892557854762503);
+    check(98920, 100000, 0.98854032279430548, 0.98982209381634323);
+    check(1080, 100000, 0.010177906183656748, 0.011459677205694498);
+    check(1, 1, 0.20654931437723742, 1);
+}
+
+static void test_wilson_edges(void)
+{
+    double lo = -1, hi = -1;
+
+    /* k = 0 and k = n give exact 0 and 1 bounds and a non-empty interval. */
+    CU_ASSERT_EQUAL(stats_wilson(0, 10, STATS_Z95, &lo, &hi), SK_OK);
+    CU_ASSERT_EQUAL(lo, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 0.2775327998628892, 1e-12);
+    CU_ASSERT_EQUAL(stats_wilson(10, 10, STATS_Z95, &lo, &hi), SK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.72246720013711074, 1e-12);
+    CU_ASSERT_EQUAL(hi, 1.0);
+    CU_ASSERT_EQUAL(stats_wilson(0, 1000000, STATS_Z95, &lo, &hi), SK_OK);
+    CU_ASSERT_EQUAL(lo, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 3.8414440639449411e-06, 1e-15);
+    /* Invalid input leaves the outputs alone. */
+    lo = hi = -1;
+    CU_ASSERT_EQUAL(stats_wilson(0, 0, STATS_Z95, &lo, &hi), SK_EINVAL);
+    CU_ASSERT_EQUAL(stats_wilson(11, 10, STATS_Z95, &lo, &hi), SK_EINVAL);
+    CU_ASSERT_EQUAL(stats_wilson(1, 10, 0.0, &lo, &hi), SK_EINVAL);
+    CU_ASSERT_EQUAL(lo, -1.0);
+    CU_ASSERT_EQUAL(hi, -1.0);
+}
+
+static CU_TestInfo stats_tests[] = {
+    {"wilson interval values", test_wilson_values},
+    {"wilson interval edges and errors", test_wilson_edges},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_stats_suites[] = {
+    {"stats", NULL, NULL, NULL, NULL, stats_tests},
+    CU_SUITE_INFO_NULL,
+};
