@@ -17,18 +17,21 @@ extern const char board_spells_data[];
 static const char *const point_names[BOARD_P__COUNT] = {
     "cast",     "start_of_turn", "before_movement", "stats",    "can_enter",
     "can_join", "on_exit",       "on_move",         "on_enter", "attacking",
-    "attacked", "before_armor",  "after_armor",     "hits",     "damages"};
+    "attacked", "before_armor",  "after_armor",     "hits",     "damages",
+    "can_move", "can_exit",      "dying",           "killed"};
 
-static const char *const action_names[BOARD_A__COUNT] = {"cancel_order",  "random_direction",
-                                                         "attract",       "set_terrain",
-                                                         "kill",          "damage",
-                                                         "leave_group",   "add_max_armor",
-                                                         "forbid_join",   "terrain_bind",
-                                                         "ignores_armor", "deal_no_damage",
-                                                         "add_damage",    "add_twice_max_armor",
-                                                         "deflect",       "receive_no_damage",
-                                                         "kill_victim",   "lower_victim_armor",
-                                                         "gain_max_armor"};
+static const char *const action_names[BOARD_A__COUNT] = {"cancel_order",   "random_direction",
+                                                         "attract",        "set_terrain",
+                                                         "kill",           "damage",
+                                                         "leave_group",    "add_max_armor",
+                                                         "forbid_join",    "terrain_bind",
+                                                         "ignores_armor",  "deal_no_damage",
+                                                         "add_damage",     "add_twice_max_armor",
+                                                         "deflect",        "receive_no_damage",
+                                                         "kill_victim",    "lower_victim_armor",
+                                                         "gain_max_armor", "forbid_move",
+                                                         "forbid_exit",    "cancel_death",
+                                                         "damage_killer"};
 
 static const char *const duration_names[] = {"instant", "persistent", "temporary"};
 
@@ -54,6 +57,10 @@ static const unsigned action_points[BOARD_A__COUNT] = {
     [BOARD_A_KILL_VICTIM] = P(HITS) | P(DAMAGES),
     [BOARD_A_LOWER_VICTIM_ARMOR] = P(HITS) | P(DAMAGES),
     [BOARD_A_GAIN_MAX_ARMOR] = P(BEFORE_ARMOR) | P(HITS),
+    [BOARD_A_FORBID_MOVE] = P(CAN_MOVE),
+    [BOARD_A_FORBID_EXIT] = P(CAN_EXIT),
+    [BOARD_A_CANCEL_DEATH] = P(DYING),
+    [BOARD_A_DAMAGE_KILLER] = P(KILLED),
 };
 #undef P
 
@@ -80,6 +87,10 @@ static const unsigned action_targets[BOARD_A__COUNT] = {
     [BOARD_A_KILL_VICTIM] = T_BUBBLE,
     [BOARD_A_LOWER_VICTIM_ARMOR] = T_BUBBLE,
     [BOARD_A_GAIN_MAX_ARMOR] = T(INDIVIDUAL) | T(GROUP),
+    [BOARD_A_FORBID_MOVE] = T(GROUP),
+    [BOARD_A_FORBID_EXIT] = T(SQUARE) | T(TERRAIN),
+    [BOARD_A_CANCEL_DEATH] = T(INDIVIDUAL) | T(GROUP),
+    [BOARD_A_DAMAGE_KILLER] = T_BUBBLE,
 };
 #undef T
 #undef T_BUBBLE
