@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "battle_catalog_data.h"
 #include "battle_codec.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
+
+/* data/cards.json, NUL-terminated, compiled into sk_engine by sk_embed (cmake/SkEmbed.cmake)
+ * so that no binary depends on its working directory. */
+extern const char battle_catalog_data_json[];
 
 /* A cards file larger than this is refused before it is read into memory. */
 #define CATALOG_FILE_MAX (16u * 1024 * 1024)
@@ -222,8 +225,8 @@ enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t e
         source = path;
         rc = battle_catalog_new(text, len, out, &errs);
     } else {
-        rc = battle_catalog_new((const char *)battle_catalog_data_json,
-                                battle_catalog_data_json_len, out, &errs);
+        rc = battle_catalog_new(battle_catalog_data_json, strlen(battle_catalog_data_json), out,
+                                &errs);
     }
     if (rc == SK_EINVAL) {
         /* The first problem is enough to find the spot; the rest follow from fixing it. */

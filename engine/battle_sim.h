@@ -3,7 +3,10 @@
  * 1.2): the flat plan data a prepared job is read through, the per-game state, and the
  * functions that set a game up and play it turn by turn. No allocation, no library calls,
  * no recursion, no function pointers. Preparing the plan data from a job is battle_plan's
- * work; running many games and counting outcomes is the backends' work. */
+ * work; running many games and counting outcomes is the backends' work.
+ * Ownership: every function borrows its pointers for the call only; the plan data is
+ * read-only and may be shared by any number of games at once; a game state belongs to the
+ * one caller playing it. docs/rules/battle.md describes every rule. */
 #ifndef BATTLE_SIM_H
 #define BATTLE_SIM_H
 
@@ -193,7 +196,10 @@ CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
  * Setup and card play
  * ------------------------------------------------------------------------------------- */
 
-/* Starts game `game` from the plan without shuffling (tests inject a shuffle here). */
+/**
+ * Starts game `game` of the job seeded with `seed` in *g from the plan, without shuffling:
+ * each side's entries are in plan order (tests inject a shuffle here, then play).
+ */
 CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
 {
@@ -221,8 +227,10 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
-/* Each side shuffles its entries [shuf_lo, shuf_hi) with Fisher-Yates from the game's
- * stream, side 0 first. */
+/**
+ * Each side shuffles its entries [shuf_lo, shuf_hi) with Fisher-Yates from the game's
+ * stream, side 0 first: for i from hi - 1 down to lo + 1, j = lo + rng_below(i - lo + 1).
+ */
 CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
                                CLC_PRIVATE struct battle_game *g)
 {
@@ -238,6 +246,7 @@ CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/** Starts game `game` in *g: battle_sim_setup, then battle_sim_shuffle. */
 CLC_FN void battle_sim_init(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
 {
@@ -245,7 +254,7 @@ CLC_FN void battle_sim_init(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_shuffle(p, g);
 }
 
-/* The current ordered-play priority of entry e: the earliest list position of its card
+/** The current ordered-play priority of entry e: the earliest list position of its card
  * that no copy has consumed yet. */
 CLC_FN clc_u32 battle_sim_priority(CLC_GLOBAL const struct battle_side_data *sd,
                                    CLC_PRIVATE const struct battle_side *side, clc_u32 e)
@@ -257,7 +266,7 @@ CLC_FN clc_u32 battle_sim_priority(CLC_GLOBAL const struct battle_side_data *sd,
     return sd->group_pos[sd->group_start[grp] + k];
 }
 
-/* Takes the entry side `s` plays this turn out of its remaining entries and returns it,
+/** Takes the entry side `s` plays this turn out of its remaining entries and returns it,
  * or BATTLE_SIM_NONE when none remain. random: uniform within the window (the front entry
  * for a fresh game); ordered: best priority within the hand of three, first on ties;
  * exact: the front entry. */
@@ -317,8 +326,8 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
     if (!battle_sim_alive(u))
         return 0;
     switch (id) {
-    case BATTLE_SKILL_WEAKEN:
-        return u->delay <= 1 && battle_sim_power(p, u) > 0;
+    case BATTLE_SKILL_WEAKEN: /* as tuo: a jammed unit will not act, so it is no target */
+        return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED) && battle_sim_power(p, u) > 0;
     case BATTLE_SKILL_JAM:
         return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_SKILL_HEAL:
@@ -346,7 +355,9 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         u->enfeeble = battle_sim_sat((clc_i32)u->enfeeble + x);
         break;
     case BATTLE_SKILL_WEAKEN:
-        u->weaken = battle_sim_sat((clc_i32)u->weaken + x);
+        /* As tuo: it takes at most the current power, so a later Rally still counts. */
+        d = battle_sim_power(p, u);
+        u->weaken = battle_sim_sat((clc_i32)u->weaken + (x < d ? x : d));
         break;
     case BATTLE_SKILL_JAM:
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_JAMMED);
@@ -410,9 +421,10 @@ CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
  * The attack
  * ------------------------------------------------------------------------------------- */
 
-/* Assault `lane` of side `s` attacks. Sets g->over when a commander falls. */
-CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+/* Assault `lane` of side `s` attacks; returns 0 when its power is 0 (no attack). Sets
+ * g->over when a commander falls. */
+CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
@@ -423,8 +435,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     clc_i32 power = battle_sim_power(p, u);
     clc_i32 dmg, red;
     if (power == 0)
-        return;
-    u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
+        return 0;
     /* Target: the living assault opposite, else the first living Wall, else the
      * commander. */
     if (lane < en->n_assaults && battle_sim_alive(&en->assaults[lane])) {
@@ -453,7 +464,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         en->commander_hp = (clc_i16)(hp > 0 ? hp : 0);
         if (hp <= 0) {
             g->over = (clc_u8)(2 - s);
-            return;
+            return 1;
         }
     }
     /* Counter fires even when the hit did 0. */
@@ -470,6 +481,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         if (dc->poison)
             u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
     }
+    return 1;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -527,7 +539,7 @@ CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
     u->poison = 0;
 }
 
-/* Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
+/** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
  * while the game goes on; once it is over, 1 and *out holds the outcome. */
 CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
                            CLC_PRIVATE struct battle_game *g,
@@ -552,7 +564,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     /* 3. Commander. */
     {
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
-        for (clc_u32 a = 0; a <= c->flurry; a++)
+        for (clc_u32 a = 0; c->n_act && a <= c->flurry; a++)
             battle_sim_skills(p, g, s, c);
     }
 
@@ -567,22 +579,28 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             battle_sim_skills(p, g, s, c);
     }
 
-    /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. */
+    /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. A
+     * unit counts as having attacked (for Rally) once all its actions are done, as in
+     * tuo. */
     n = me->n_assaults;
     for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+        int attacked = 0;
         if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED))
             continue;
         for (clc_u32 a = 0; a <= c->flurry && battle_sim_alive(u); a++) {
-            battle_sim_skills(p, g, s, c);
-            battle_sim_attack(p, g, s, i);
+            if (c->n_act)
+                battle_sim_skills(p, g, s, c);
+            attacked |= battle_sim_attack(p, g, s, i);
             if (g->over) {
                 out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
                 out->turn = g->turn;
                 return 1;
             }
         }
+        if (attacked)
+            u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
     }
 
     /* 6. End: poison on own assaults, expiry of modifiers, compression. */
@@ -620,7 +638,11 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     return 0;
 }
 
-/* Plays game `game` of the job seeded with `seed` from start to end. */
+/**
+ * Plays game `game` of the job seeded with `seed` from start to end and writes its outcome
+ * to *out: the entry point of both backends. Its state lives on the caller's stack
+ * (private memory in a kernel).
+ */
 CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64 seed, clc_u64 game,
                             CLC_PRIVATE struct battle_game_result *out)
 {

@@ -382,6 +382,30 @@ static void test_counter_at_zero_damage(void)
     tb_run_end(&x);
 }
 
+/* Counter is reduced by the attacker's Protect; a commander with Counter counters too. */
+static void test_counter_protect_and_commander(void)
+{
+    struct tb b;
+    struct duel d;
+    struct tb_run x;
+    int spiky;
+    duel(&b, &d);
+    tb_skill(&b, d.ca, BATTLE_SKILL_PROTECT, 1, 1);
+    tb_skill(&b, d.cb, BATTLE_SKILL_COUNTER, 2, 0);
+    tb_deck(&b, 0, tb_card(&b, "Hitter", BATTLE_ASSAULT, 2, 10, 0), 1);
+    spiky = tb_card(&b, "Spiky", BATTLE_ASSAULT, 0, 20, 0);
+    tb_skill(&b, spiky, BATTLE_SKILL_COUNTER, 3, 0);
+    tb_deck(&b, 1, spiky, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1); /* Boss B's Counter 2 - Protect 1 */
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 9);
+    tb_run_turns(&x, 2); /* Spiky's Counter 3 - Protect 1 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 18);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 7);
+    tb_run_end(&x);
+}
+
 /* Counter comes before Leech: 10 - 4 + min(3, 2) = 8 after the first hit. */
 static void test_leech(void)
 {
@@ -572,6 +596,7 @@ static void test_weaken(void)
     tb_run_end(&x);
 }
 
+/* Jam, then Weaken: a jammed unit is no Weaken target (it will not act). */
 static void test_jam(void)
 {
     struct tb b;
@@ -579,12 +604,14 @@ static void test_jam(void)
     struct tb_run x;
     duel(&b, &d);
     tb_skill(&b, d.ca, BATTLE_SKILL_JAM, 0, 0);
+    tb_skill(&b, d.ca, BATTLE_SKILL_WEAKEN, 1, 0);
     tb_deck(&b, 1, tb_card(&b, "Hitter", BATTLE_ASSAULT, 3, 50, 0), 1);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_CMD(&x, 0), 47);
     tb_run_turns(&x, 1);
     CU_ASSERT_TRUE(TB_ASL(&x, 1, 0).flags & BATTLE_SIM_JAMMED);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).weaken, 0);
     tb_run_turns(&x, 1); /* turn 4: skipped; the jam ends with it */
     CU_ASSERT_EQUAL(TB_CMD(&x, 0), 47);
     CU_ASSERT_FALSE(TB_ASL(&x, 1, 0).flags & BATTLE_SIM_JAMMED);
@@ -634,6 +661,60 @@ static void test_rally(void)
     tb_run_end(&x);
 }
 
+/* Rally only reaches allies that have not attacked yet: on turn 3 the Rallier (lane 1,
+ * single target) can only pick itself, since the Hitter (lane 0) has attacked; were the
+ * Hitter a candidate, about half of 16 games would leave the Rallier at 0 attack. A
+ * flurrying unit counts as not having attacked until its last action is done (as tuo). */
+static void test_rally_before_attack(void)
+{
+    struct tb b;
+    struct duel d;
+    struct tb_run x;
+    int rallier, self;
+    duel(&b, &d);
+    tb_deck(&b, 0, tb_card(&b, "Hitter", BATTLE_ASSAULT, 2, 10, 0), 1);
+    rallier = tb_card(&b, "Rallier", BATTLE_ASSAULT, 0, 10, 0);
+    tb_skill(&b, rallier, BATTLE_SKILL_RALLY, 3, 0);
+    tb_deck(&b, 0, rallier, 1);
+    for (unsigned game = 0; game < 16; game++) {
+        b.spec.seed = game;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3); /* 50 - 2 - (2 + 3) */
+        CU_ASSERT_EQUAL(TB_CMD(&x, 1), 43);
+        tb_run_end(&x);
+    }
+    duel(&b, &d);
+    self = tb_card(&b, "Self Rallier", BATTLE_ASSAULT, 2, 10, 0);
+    tb_skill(&b, self, BATTLE_SKILL_RALLY, 1, 0);
+    tb_skill(&b, self, BATTLE_SKILL_FLURRY, 1, 0);
+    tb_deck(&b, 0, self, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1); /* (2 + 1) then (2 + 2) */
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 43);
+    tb_run_end(&x);
+}
+
+/* Weaken takes at most the target's current power: Weaken 5 on a 3-attack unit stores 3,
+ * so Boss B's Rally 2 on its own turn leaves power 2. */
+static void test_weaken_clamped(void)
+{
+    struct tb b;
+    struct duel d;
+    struct tb_run x;
+    duel(&b, &d);
+    tb_skill(&b, d.ca, BATTLE_SKILL_WEAKEN, 5, 1);
+    tb_skill(&b, d.cb, BATTLE_SKILL_RALLY, 2, 1);
+    tb_deck(&b, 1, tb_card(&b, "Hitter", BATTLE_ASSAULT, 3, 50, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2); /* turn 2: rallied to 5 */
+    CU_ASSERT_EQUAL(TB_CMD(&x, 0), 45);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).weaken, 3);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 0), 43);
+    tb_run_end(&x);
+}
+
 /* Protect 2 from Boss B lasts through the next enemy turn and is not used up: both
  * flurried hits are reduced. */
 static void test_protect(void)
@@ -655,6 +736,13 @@ static void test_protect(void)
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 48);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 0);
+    tb_run_end(&x);
+    /* Protect also reduces Strike: 3 - 2. */
+    b.cards[hitter].attack = 0;
+    b.cards[hitter].skills[0] = (struct battle_skill_spec){BATTLE_SKILL_STRIKE, 3, 0};
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 49);
     tb_run_end(&x);
 }
 
@@ -696,6 +784,7 @@ static CU_TestInfo sim_tests[] = {
     {"armor", test_armor},
     {"pierce", test_pierce},
     {"counter at 0 damage", test_counter_at_zero_damage},
+    {"counter minus protect; commander counter", test_counter_protect_and_commander},
     {"leech after counter, capped at max health", test_leech},
     {"berserk only after damage", test_berserk},
     {"poison ticks and halves", test_poison},
@@ -707,6 +796,8 @@ static CU_TestInfo sim_tests[] = {
     {"jam", test_jam},
     {"heal", test_heal},
     {"rally", test_rally},
+    {"rally only before the ally attacks", test_rally_before_attack},
+    {"weaken takes at most the current power", test_weaken_clamped},
     {"protect is not used up", test_protect},
     {"evade", test_evade},
     CU_TEST_INFO_NULL,

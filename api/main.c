@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* skirmish-api: loads and prints the configuration, applies the migrations under their
+ * advisory lock, then serves HTTP until SIGINT or SIGTERM.
+ *   skirmish-api            serve
+ *   skirmish-api migrate    apply the migrations and exit
+ *   skirmish-api config     print the configuration table (Markdown) and exit */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api_pool.h"
+#include "api_router.h"
+#include "api_server.h"
+#include "db.h"
+#include "db_migrate.h"
+#include "job.h"
+#include "sk_config.h"
+#include "sk_log.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+/* The engine's codec is the validator: what it accepts is exactly what workers can run. */
+static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct sk_verr_list *errs)
+{
+    struct job *job = NULL;
+    enum sk_err err = job_decode(doc, &job, errs);
+    if (err)
+        return err;
+    info->kind = job_kind_name(job_kind(job));
+    info->seed = job_seed(job);
+    info->total = job_total(job);
+    job_free(job);
+    return SK_OK;
+}
+
+static int kind_known(const char *kind)
+{
+    return job_kind_parse(kind) >= 0;
+}
+
+/* Applies the migrations, waiting for PostgreSQL for up to a minute (it may still be
+ * starting). Returns 0 on success. */
+static int migrate(const struct sk_config *cfg)
+{
+    struct db *db = NULL;
+    char err[512];
+    int applied = 0;
+    enum sk_err rc = db_new(cfg->database_url, &db);
+
+    for (int i = 0; !rc && i < 60; i++) {
+        rc = db_migrate_apply(db, db_migrate_all, db_migrate_count, &applied, err, sizeof(err));
+        if (rc != SK_EUNAVAIL)
+            break;
+        char q[600];
+        sk_log_warn("event=migrate_wait err=%s", sk_log_quote(q, sizeof(q), err));
+        sleep(1);
+    }
+    if (rc) {
+        char q[600];
+        sk_log_error("event=migrate_failed err=%s", sk_log_quote(q, sizeof(q), err));
+    } else {
+        sk_log_info("event=migrated applied=%d known=%zu", applied, db_migrate_count);
+    }
+    db_free(db);
+    return rc ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct sk_config cfg;
+    char err[2048];
+    struct api_pool *pool = NULL;
+    struct api_server *srv = NULL;
+    struct api_ctx ctx;
+    sigset_t set;
+    int sig = 0;
+    int status = 1;
+    long threads;
+
+    sk_mem_init_json();
+    sk_log_set_prog("api");
+    if (argc > 1 && strcmp(argv[1], "config") == 0) {
+        sk_config_markdown(stdout);
+        return 0;
+    }
+    if (sk_config_load(&cfg, err, sizeof(err))) {
+        fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
+        return 2;
+    }
+    sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
+    if (argc > 1 && strcmp(argv[1], "migrate") == 0) {
+        status = migrate(&cfg) ? 1 : 0;
+        goto out;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: skirmish-api [migrate|config]\n");
+        status = 2;
+        goto out;
+    }
+    sk_log_info("event=starting version=0.1.0");
+    sk_config_log(&cfg);
+    if (migrate(&cfg))
+        goto out;
+
+    /* Block the stop signals in every thread; the main thread waits for them below. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    threads = cfg.http_threads ? cfg.http_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (api_pool_new((size_t)(threads > 0 ? threads : 1), cfg.database_url, cfg.redis_url,
+                     cfg.queue_prefix, &pool)) {
+        sk_log_error("event=start_failed reason=pool");
+        goto out;
+    }
+    ctx.cfg = &cfg;
+    ctx.pool = pool;
+    ctx.validate = validate;
+    ctx.kind_known = kind_known;
+    if (api_server_new(&ctx, &srv)) {
+        sk_log_error("event=start_failed reason=listen addr=%s port=%ld", cfg.http_addr,
+                     cfg.http_port);
+        goto out;
+    }
+    sk_log_info("event=listening addr=%s port=%ld threads=%ld", cfg.http_addr, cfg.http_port,
+                threads);
+    sigwait(&set, &sig);
+    sk_log_info("event=stopping signal=%d", sig);
+    status = 0;
+out:
+    api_server_free(srv);
+    api_pool_free(pool);
+    sk_config_release(&cfg);
+    if (status == 0)
+        sk_log_info("event=stopped");
+    return status;
+}

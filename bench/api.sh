@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# API benchmark with wrk: job submissions per second (POST /v1/jobs) and status reads per
+# second (GET /v1/jobs/{id}), with latency percentiles.
+#   bench/api.sh                       starts a throw-away PostgreSQL, Redis and skirmish-api
+#                                      (no workers: this measures the API) and benchmarks it
+#   SKIRMISH_URL=http://host:port bench/api.sh   benchmarks a running stack instead
+#   SK_BENCH_SECONDS (10), SK_BENCH_CONNS (64), SK_BENCH_THREADS (2)
+# Prints wrk's reports; record figures in bench/RESULTS.md with the machine they ran on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+secs=${SK_BENCH_SECONDS:-10}
+conns=${SK_BENCH_CONNS:-64}
+threads=${SK_BENCH_THREADS:-2}
+command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install wrk)" >&2; exit 1; }
+
+url=${SKIRMISH_URL:-}
+if [ -z "$url" ]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j "$(nproc)" --target skirmish-api >/dev/null
+  tmp=$(mktemp -d /tmp/skirmish-bench.XXXXXX)
+  chmod 755 "$tmp"
+  pg_port=$(scripts/services.sh free-port)
+  redis_port=$(scripts/services.sh free-port)
+  http_port=$(scripts/services.sh free-port)
+  api_pid=""
+  cleanup() {
+    [ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null && wait "$api_pid" 2>/dev/null
+    scripts/services.sh redis-stop "$tmp" || true
+    scripts/services.sh pg-stop "$tmp" || true
+    rm -rf "$tmp"
+  }
+  trap cleanup EXIT
+  # Durable commits, as in production: every 202 is on disk.
+  scripts/services.sh pg-start "$tmp" "$pg_port"
+  scripts/services.sh redis-start "$tmp" "$redis_port"
+  SKIRMISH_DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/skirmish" \
+  SKIRMISH_REDIS_URL="redis://127.0.0.1:$redis_port" SKIRMISH_HTTP_PORT=$http_port \
+    build/skirmish-api 2>"$tmp/api.log" &
+  api_pid=$!
+  url="http://127.0.0.1:$http_port"
+  for _ in $(seq 1 100); do curl -fsS "$url/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+
+echo "== machine: $(nproc) cores, $(uname -sr); wrk -t$threads -c$conns -d${secs}s"
+echo "== submissions: POST $url/v1/jobs"
+wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_submit.lua "$url/v1/jobs"
+
+id=$(curl -fsS -X POST "$url/v1/jobs" -H 'Content-Type: application/json' \
+  -d '{"kind":"battle","seed":1,"params":{"games":1,"attacker":{"commander":"Test Commander","deck":[]},"defender":{"commander":"Test Commander","deck":[]}}}' |
+  sed -n 's/.*"id" *: *"\([0-9a-f-]*\)".*/\1/p')
+echo "== status reads: GET $url/v1/jobs/$id"
+wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_status.lua "$url/v1/jobs/$id"

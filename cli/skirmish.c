@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* The `skirmish` command line: runs a job document in-process (no servers) through job.h
+ * and prints the result. Commands are rows of one dispatch table; adding one (such as
+ * `devices`) is adding a function and a row. It never talks to the API, Redis or SQL. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_catalog.h"
+#include "job.h"
+#include "sk_mem.h"
+#include "sk_parse.h"
+
+#include "sk_banned.h"
+
+#ifndef SK_VERSION
+#define SK_VERSION "unknown"
+#endif
+
+/* Exit statuses: 2 is the caller's fault (usage, invalid document), 1 is ours or the
+ * system's (unreadable file, failed run). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+struct command {
+    const char *name;
+    const char *args;                 /* synopsis after the name */
+    const char *summary;              /* one line for the usage text */
+    int (*fn)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+static int cmd_run(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+    {"run", "[--games N] [--seed S] [--threads T] [--summary] FILE",
+     "run the job document FILE (- for stdin) and print its result", cmd_run},
+    {"version", "", "print the version", cmd_version},
+    {"help", "", "print this help", cmd_help},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: skirmish COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(f, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    fprintf(f,
+            "\nrun options:\n"
+            "  --games N    override params.games (battle jobs)\n"
+            "  --seed S     override the job's seed (0..%llu)\n"
+            "  --threads T  CPU threads, 0 = one per core (default 0)\n"
+            "  --summary    print one line of win/stall/loss rates (battle jobs)\n"
+            "\nexit status: 0 success, 1 run or I/O failure, 2 usage error or invalid "
+            "document (each problem printed as 'pointer: message')\n",
+            (unsigned long long)JOB_SEED_MAX);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    usage(stdout);
+    return EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    printf("skirmish %s\n", SK_VERSION);
+    return EXIT_OK;
+}
+
+/* ===== run ===== */
+
+struct run_args {
+    const char *file;
+    int has_games, has_seed, summary;
+    uint64_t games, seed;
+    int threads;
+};
+
+/* Reads the value of option `name` (either "--name=V" in arg or the next argument). */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 < argc)
+        return argv[++*i];
+    fprintf(stderr, "skirmish run: %s needs a value\n", name);
+    return NULL;
+}
+
+/* True when argv[i] is option `name` alone or as "name=value". */
+static int is_opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int parse_run_args(int argc, char **argv, struct run_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *v;
+        uint64_t u;
+        if (is_opt(arg, "--games")) {
+            v = opt_value(argc, argv, &i, "--games");
+            if (!v)
+                return -1;
+            if (sk_parse_u64(v, 1, 1000000000ULL, &a->games)) {
+                fprintf(stderr, "skirmish run: --games must be 1..1000000000, not '%s'\n", v);
+                return -1;
+            }
+            a->has_games = 1;
+        } else if (is_opt(arg, "--seed")) {
+            v = opt_value(argc, argv, &i, "--seed");
+            if (!v)
+                return -1;
+            if (sk_parse_u64(v, 0, JOB_SEED_MAX, &a->seed)) {
+                fprintf(stderr, "skirmish run: --seed must be 0..%llu, not '%s'\n",
+                        (unsigned long long)JOB_SEED_MAX, v);
+                return -1;
+            }
+            a->has_seed = 1;
+        } else if (is_opt(arg, "--threads")) {
+            v = opt_value(argc, argv, &i, "--threads");
+            if (!v)
+                return -1;
+            if (sk_parse_u64(v, 0, 1024, &u)) {
+                fprintf(stderr, "skirmish run: --threads must be 0..1024, not '%s'\n", v);
+                return -1;
+            }
+            a->threads = (int)u;
+        } else if (strcmp(arg, "--summary") == 0) {
+            a->summary = 1;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "skirmish run: unknown option '%s'\n", arg);
+            return -1;
+        } else if (a->file) {
+            fprintf(stderr, "skirmish run: only one FILE may be given\n");
+            return -1;
+        } else {
+            a->file = arg;
+        }
+    }
+    if (!a->file) {
+        fprintf(stderr, "skirmish run: FILE is required (- for stdin)\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Applies --games and --seed to the document; returns 0, or EXIT_USAGE after a message. */
+static int apply_overrides(json_t *doc, const struct run_args *a)
+{
+    if (a->has_seed && json_is_object(doc) &&
+        json_object_set_new(doc, "seed", json_integer((json_int_t)a->seed)))
+        return EXIT_FAIL;
+    if (a->has_games) {
+        const json_t *kind = json_is_object(doc) ? json_object_get(doc, "kind") : NULL;
+        json_t *params = json_is_object(doc) ? json_object_get(doc, "params") : NULL;
+        if (!json_is_string(kind) || strcmp(json_string_value(kind), "battle") != 0) {
+            fprintf(stderr, "skirmish run: --games applies to battle jobs only\n");
+            return EXIT_USAGE;
+        }
+        /* A missing or malformed "params" is left for job_decode to report. */
+        if (json_is_object(params) &&
+            json_object_set_new(params, "games", json_integer((json_int_t)a->games)))
+            return EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
+/* Prints "win 98.92% (98920/100000) stall ... loss ..." from a battle result. */
+static void print_summary(const json_t *res)
+{
+    const char *names[] = {"win", "stall", "loss"};
+    const char *keys[] = {"wins", "stalls", "losses"};
+    json_int_t games = json_integer_value(json_object_get(res, "games"));
+
+    for (int i = 0; i < 3; i++) {
+        json_int_t k = json_integer_value(json_object_get(res, keys[i]));
+        printf("%s%s %.2f%% (%lld/%lld)", i ? " " : "", names[i],
+               games ? 100.0 * (double)k / (double)games : 0.0, (long long)k, (long long)games);
+    }
+    printf("\n");
+}
+
+static int run_job(const struct job *job, const struct run_args *a)
+{
+    struct job_run_opts opts = {a->threads, NULL};
+    struct job_run *run = NULL;
+    json_t *res = NULL;
+    char err[512] = "";
+    uint64_t done = 0;
+    int status = EXIT_FAIL;
+    enum sk_err rc;
+
+    rc = job_run_new(job, &opts, &run, err, sizeof(err));
+    if (rc) {
+        fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
+        goto out;
+    }
+    while (done < job_total(job)) {
+        rc = job_run_step(run, 0, &done);
+        if (rc) {
+            fprintf(stderr, "skirmish: the job failed: %s\n", job_run_error(run));
+            goto out;
+        }
+    }
+    rc = job_run_result(run, &res);
+    if (rc) {
+        fprintf(stderr, "skirmish: no result: %s %s\n", sk_err_str(rc), job_run_error(run));
+        goto out;
+    }
+    if (a->summary && job_kind(job) == JOB_BATTLE) {
+        print_summary(res);
+    } else {
+        if (json_dumpf(res, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)))
+            goto out;
+        printf("\n");
+    }
+    status = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+out:
+    json_decref(res);
+    job_run_free(run);
+    return status;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    json_t *doc = NULL;
+    json_error_t jerr;
+    struct sk_verr_list errs;
+    struct job *job = NULL;
+    int status = EXIT_USAGE;
+    enum sk_err rc;
+
+    memset(&a, 0, sizeof(a));
+    sk_verr_list_init(&errs);
+    if (parse_run_args(argc, argv, &a)) {
+        usage(stderr);
+        goto out;
+    }
+    if (strcmp(a.file, "-") == 0)
+        doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+    else
+        doc = json_load_file(a.file, JSON_REJECT_DUPLICATES, &jerr);
+    if (!doc) {
+        if (json_error_code(&jerr) == json_error_cannot_open_file) {
+            fprintf(stderr, "skirmish: %s\n", jerr.text);
+            status = EXIT_FAIL;
+        } else {
+            fprintf(stderr, "%s:%d:%d: %s\n", a.file, jerr.line, jerr.column, jerr.text);
+        }
+        goto out;
+    }
+    status = apply_overrides(doc, &a);
+    if (status)
+        goto out;
+    rc = job_decode(doc, &job, &errs);
+    if (rc == SK_EINVAL) {
+        for (size_t i = 0; i < errs.n; i++)
+            fprintf(stderr, "%s: %s\n", errs.items[i].pointer, errs.items[i].message);
+        if (errs.truncated)
+            fprintf(stderr, "(more problems not shown)\n");
+        status = EXIT_USAGE;
+        goto out;
+    }
+    if (rc) {
+        char why[512] = "";
+        const struct battle_catalog *cat = NULL;
+        /* An internal error here is the card catalog failing to load: say why. */
+        if (rc == SK_EINTERNAL && battle_catalog_shared(&cat, why, sizeof(why)) == SK_OK)
+            why[0] = '\0';
+        fprintf(stderr, "skirmish: cannot decode the job: %s%s%s\n", sk_err_str(rc),
+                why[0] ? ": " : "", why);
+        status = EXIT_FAIL;
+        goto out;
+    }
+    status = run_job(job, &a);
+out:
+    job_free(job);
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    sk_mem_init_json();
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cmd_help(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--version") == 0)
+        return cmd_version(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "skirmish: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* The service configuration as one declarative table (house style 21): every setting has
+ * an environment variable, a type, a default, a range and a one-line description. Values
+ * come from an optional file named by SKIRMISH_CONFIG_FILE (`NAME=value` lines), then
+ * from the environment, which wins; everything is validated at start and then frozen.
+ * This module only loads, checks and prints settings; it does not act on them. */
+#ifndef SK_CONFIG_H
+#define SK_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sk_err.h"
+
+struct sk_config {
+    char *database_url; /* owned */
+    char *redis_url;    /* owned */
+    char *queue_prefix; /* owned; prefix of every Redis key */
+    char *http_addr;    /* owned */
+    long http_port;
+    long http_threads; /* 0 = one per core */
+    long max_body_bytes;
+    long list_limit_max;
+    long access_log; /* 0/1 */
+    long lease_ms;
+    long max_attempts;
+    long retry_base_ms;
+    long retry_max_ms;
+    long chunk_units;
+    long block_ms;
+    long reconcile_ms;
+    long reconcile_age_ms;
+    long engine_threads;
+    char *device;      /* owned; "" = engine default */
+    char *log_level;   /* owned */
+    char *worker_name; /* owned; "" = host:pid */
+};
+
+/* One row of the table; exposed so the README table can be generated and checked. */
+enum sk_config_type { SK_CONFIG_STR, SK_CONFIG_INT };
+struct sk_config_row {
+    const char *env; /* environment variable name */
+    enum sk_config_type type;
+    const char *def;  /* default, as text */
+    long min, max;    /* range for integers */
+    int secret;       /* 1: password parts are masked when printed */
+    size_t offset;    /* into struct sk_config */
+    const char *help; /* one line */
+};
+
+/** The table, terminated by a row with env == NULL (static storage). */
+const struct sk_config_row *sk_config_rows(void);
+
+/**
+ * Loads the configuration: defaults, then the file named by SKIRMISH_CONFIG_FILE if set,
+ * then the environment. Every invalid value is reported in `err` (one message per line,
+ * up to `errlen` bytes) and the result is SK_EINVAL; SK_EIO if the file cannot be read;
+ * SK_ENOMEM. On SK_OK `cfg` is filled (release with sk_config_release).
+ */
+enum sk_err sk_config_load(struct sk_config *cfg, char *err, size_t errlen);
+
+/** Frees the strings of `cfg`; NULL-safe. */
+void sk_config_release(struct sk_config *cfg);
+
+/**
+ * Writes `s` with the password of a URL (`scheme://user:PASSWORD@host`) replaced by
+ * "****" into `buf` (size `len`). Returns `buf`.
+ */
+const char *sk_config_mask(char *buf, size_t len, const char *s);
+
+/** Logs every setting, one line each, with secrets masked (event=config). */
+void sk_config_log(const struct sk_config *cfg);
+
+/** Writes the configuration table as Markdown rows (for the README) to `f`. */
+void sk_config_markdown(FILE *f);
+
+#endif

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* key=value event logging on stderr (see sk_log.h). */
+#include "sk_log.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sk_banned.h"
+
+static const char *log_prog = "skirmish";
+static atomic_int log_level = SK_LOG_INFO;
+static const char *const level_names[] = {"debug", "info", "warn", "error"};
+
+void sk_log_set_prog(const char *prog)
+{
+    log_prog = prog;
+}
+
+void sk_log_set_level(enum sk_log_level level)
+{
+    atomic_store(&log_level, (int)level);
+}
+
+int sk_log_level_parse(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, level_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void sk_log(enum sk_log_level level, const char *fmt, ...)
+{
+    char line[2048];
+    struct timespec ts;
+    struct tm tm;
+    size_t n;
+    int k;
+    va_list ap;
+
+    if ((int)level < atomic_load(&log_level))
+        return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    k = snprintf(line, sizeof(line), "ts=%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ level=%s prog=%s ",
+                 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                 ts.tv_nsec / 1000000, level_names[level], log_prog);
+    n = k < 0 ? 0 : (size_t)k;
+    va_start(ap, fmt);
+    k = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        n += (size_t)k < sizeof(line) - n - 1 ? (size_t)k : sizeof(line) - n - 2;
+    line[n++] = '\n';
+    /* One write per line: concurrent threads never interleave inside a line. */
+    if (write(STDERR_FILENO, line, n) < 0)
+        return;
+}
+
+const char *sk_log_quote(char *buf, size_t len, const char *s)
+{
+    size_t o = 0;
+
+    if (len < 3) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    buf[o++] = '"';
+    for (; s && *s && o + 3 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            buf[o++] = '\\';
+            buf[o++] = (char)c;
+        } else {
+            buf[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+        }
+    }
+    buf[o++] = '"';
+    buf[o] = '\0';
+    return buf;
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/* Event bubbling and effect actions (see board_events.h). */
+#include "board_events.h"
+
+#include <string.h>
+
+#include "board_damage.h"
+
+#include "sk_banned.h"
+
+struct board_ctx board_events_ctx(const struct board_state *st, enum board_point point, int vg,
+                                  int vm)
+{
+    struct board_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.point = point;
+    c.vg = vg;
+    c.vm = vm;
+    c.ag = c.am = -1;
+    c.row = vg >= 0 ? st->groups[vg].row : -1;
+    c.col = vg >= 0 ? st->groups[vg].col : -1;
+    return c;
+}
+
+void board_events_log_effect(struct board_state *st, const struct board_spell *sp, int action,
+                             const char *at, int value)
+{
+    struct board_event ev = board_model_event(BOARD_EV_EFFECT);
+    ev.spell = (int16_t)sp->def;
+    ev.aux = (uint8_t)action;
+    board_model_set_id(ev.a, at ? at : "");
+    board_model_set_id(ev.b, board_model_player_name(sp->caster));
+    ev.v1 = value;
+    board_model_log(st, &ev);
+}
+
+int board_events_enchanted(const struct board_state *st, int gi, int mi)
+{
+    const struct board_group *g = &st->groups[gi];
+    const struct board_minion *m = &g->m[mi];
+
+    if (!m->alive)
+        return 0; /* buried minions have no enchantments (seed 003, Fred the Bard) */
+    for (int i = 0; i < st->nspells; i++) {
+        const struct board_spell *sp = &st->spells[i];
+        if (sp->gone)
+            continue;
+        if ((sp->kind == BOARD_T_INDIVIDUAL && strcmp(sp->target, m->id) == 0) ||
+            (sp->kind == BOARD_T_GROUP && strcmp(sp->target, g->id) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+static int host_is_attacker(enum board_point p)
+{
+    return p == BOARD_P_ATTACKING || p == BOARD_P_HITS || p == BOARD_P_DAMAGES;
+}
+
+static int cond_holds(const struct board_state *st, const struct board_spell *sp,
+                      const struct board_cond *c, const struct board_ctx *ctx)
+{
+    const struct board_minion *a = NULL;
+    int needs_attacker = c->attacker_nation >= 0 || c->attacker_class >= 0 ||
+                         c->attacker_recruit >= 0 || c->attacker_enchanted >= 0 ||
+                         c->attacker_caster >= 0;
+
+    if (c->magical >= 0 && c->magical != ctx->magical)
+        return 0;
+    if (!needs_attacker)
+        return 1;
+    if (ctx->ag < 0)
+        return 0;
+    a = &st->groups[ctx->ag].m[ctx->am];
+    if (c->attacker_nation >= 0 && (int)a->nation != c->attacker_nation)
+        return 0;
+    if (c->attacker_class >= 0 && (int)a->cls != c->attacker_class)
+        return 0;
+    if (c->attacker_recruit >= 0 && (a->cls != BOARD_MONSTER) != c->attacker_recruit)
+        return 0;
+    if (c->attacker_enchanted >= 0 &&
+        board_events_enchanted(st, ctx->ag, ctx->am) != c->attacker_enchanted)
+        return 0;
+    if (c->attacker_caster >= 0 && (st->groups[ctx->ag].owner == sp->caster) != c->attacker_caster)
+        return 0;
+    return 1;
+}
+
+/* Runs one effect's action in ctx. Host (hg, hm) is the minion the event is at. */
+static void act(struct board_state *st, const struct board_spell *sp, const struct board_effect *e,
+                struct board_ctx *ctx, int hg, int hm)
+{
+    struct board_minion *host = &st->groups[hg].m[hm];
+
+    switch (e->action) {
+    case BOARD_A_ADD_MAX_ARMOR:
+        ctx->armor_add += e->amount;
+        return; /* a query: not logged */
+    case BOARD_A_FORBID_JOIN:
+        ctx->forbid = 1;
+        return;
+    case BOARD_A_TERRAIN_BIND:
+        if (ctx->row >= 0 && sp->bind >= 0 &&
+            st->terrain[board_sq(st, ctx->row, ctx->col)] != sp->bind)
+            ctx->forbid = 1;
+        return;
+    case BOARD_A_IGNORES_ARMOR:
+        ctx->ignores_armor = 1;
+        break;
+    case BOARD_A_DEAL_NO_DAMAGE:
+        ctx->quantity = 0;
+        break;
+    case BOARD_A_ADD_DAMAGE:
+        ctx->quantity += e->amount;
+        break;
+    case BOARD_A_ADD_TWICE_MAX_ARMOR:
+        ctx->quantity += 2 * board_events_max_armor(st, hg, hm);
+        break;
+    case BOARD_A_DEFLECT:
+        if (ctx->ag < 0 || !st->groups[ctx->ag].m[ctx->am].alive)
+            return;
+        board_events_log_effect(st, sp, e->action, host->id, ctx->quantity);
+        board_damage_apply(st, ctx->ag, ctx->am, ctx->quantity, sp->def);
+        return;
+    case BOARD_A_RECEIVE_NO_DAMAGE:
+        ctx->cancelled = 1;
+        break;
+    case BOARD_A_KILL_VICTIM:
+        if (ctx->vg < 0 || !st->groups[ctx->vg].m[ctx->vm].alive)
+            return;
+        board_events_log_effect(st, sp, e->action, st->groups[ctx->vg].m[ctx->vm].id, 0);
+        board_damage_death(st, ctx->vg, ctx->vm, ctx->ag, ctx->am);
+        return;
+    case BOARD_A_LOWER_VICTIM_ARMOR: {
+        struct board_minion *v;
+        if (ctx->vg < 0)
+            return;
+        v = &st->groups[ctx->vg].m[ctx->vm];
+        v->armor = v->armor > e->amount ? v->armor - e->amount : 0;
+        board_events_log_effect(st, sp, e->action, v->id, v->armor);
+        return;
+    }
+    case BOARD_A_GAIN_MAX_ARMOR:
+        /* max only: current armor waits for the next round; capped at the input limit */
+        host->armor = host->armor + e->amount > 99 ? 99 : host->armor + e->amount;
+        board_events_log_effect(st, sp, e->action, host->id, host->armor);
+        return;
+    case BOARD_A_DAMAGE:
+        board_events_log_effect(st, sp, e->action, host->id, e->amount);
+        board_damage_apply(st, hg, hm, e->amount, sp->def);
+        return;
+    default:
+        return; /* cast-time and player-applied actions are board_turn's */
+    }
+    board_events_log_effect(st, sp, e->action, host->id, ctx->quantity);
+}
+
+/* Uses the resolved indices of board_model_index_spells (fresh at the event's start;
+ * spells gone since are skipped by the caller). */
+static int on_minion(const struct board_spell *sp, int gi, int mi)
+{
+    return (sp->kind == BOARD_T_GROUP && sp->rg == gi) ||
+           (sp->kind == BOARD_T_INDIVIDUAL && sp->rg == gi && sp->rm == mi);
+}
+
+static int on_square(const struct board_spell *sp, int r, int c)
+{
+    return (sp->kind == BOARD_T_SQUARE || sp->kind == BOARD_T_STRUCTURE ||
+            sp->kind == BOARD_T_TERRAIN) &&
+           sp->row == r && sp->col == c;
+}
+
+void board_events_minion(struct board_state *st, struct board_ctx *ctx)
+{
+    int hg = host_is_attacker(ctx->point) ? ctx->ag : ctx->vg;
+    int hm = host_is_attacker(ctx->point) ? ctx->am : ctx->vm;
+
+    if (hg < 0)
+        return;
+    board_model_index_spells(st);
+    /* Levels: the minion (group and individual spells), its square, the globe. Each level
+     * is checked oldest to youngest; the spells array is kept in casting order. */
+    for (int level = 0; level < 3; level++) {
+        const struct board_group *hgrp = &st->groups[hg];
+        if (level == 0 && !hgrp->spelled && !hgrp->m[hm].spelled)
+            continue;
+        if (level == 1 && (ctx->row < 0 || !st->sqspells[board_sq(st, ctx->row, ctx->col)]))
+            continue;
+        if (level == 2 && !st->nglobe)
+            continue;
+        for (int i = 0; i < st->nspells; i++) {
+            const struct board_spell *sp = &st->spells[i];
+            const struct board_spell_def *d;
+            const struct board_group *g = &st->groups[hg];
+            int match;
+
+            if (sp->gone)
+                continue;
+            if (!g->m[hm].alive)
+                return; /* a buried host has no spells and is on no square */
+            match = level == 0   ? on_minion(sp, hg, hm)
+                    : level == 1 ? on_square(sp, ctx->row, ctx->col)
+                                 : sp->kind == BOARD_T_GLOBE;
+            if (!match)
+                continue;
+            d = &st->defs[sp->def];
+            for (int k = 0; k < d->neffects; k++) {
+                const struct board_effect *e = &d->effects[k];
+                if (e->point != ctx->point || !cond_holds(st, sp, &e->cond, ctx))
+                    continue;
+                act(st, sp, e, ctx, hg, hm);
+                if (ctx->cancelled)
+                    return;
+            }
+        }
+    }
+}
+
+void board_events_group(struct board_state *st, enum board_point point, int gi, int row, int col)
+{
+    struct board_group *g = &st->groups[gi];
+    for (int i = 0; i < g->n; i++) {
+        struct board_ctx c;
+        if (!g->m[i].alive)
+            continue;
+        c = board_events_ctx(st, point, gi, i);
+        c.row = row;
+        c.col = col;
+        board_events_minion(st, &c);
+    }
+}
+
+int board_events_max_armor(struct board_state *st, int gi, int mi)
+{
+    struct board_ctx c = board_events_ctx(st, BOARD_P_STATS, gi, mi);
+    board_events_minion(st, &c);
+    return st->groups[gi].m[mi].armor + c.armor_add;
+}
+
+static int terrain_ok(const struct board_minion *m, int t)
+{
+    unsigned w = board_model_walks(m);
+    if (w & BOARD_WALK_FLIGHT)
+        return 1;
+    if (t == BOARD_MOUNTAIN)
+        return (w & BOARD_WALK_MOUNTAIN) != 0;
+    if (t == BOARD_WATER)
+        return (w & BOARD_WALK_WATER) != 0;
+    return 1;
+}
+
+int board_events_can_enter(struct board_state *st, int gi, int r, int c)
+{
+    struct board_group *g = &st->groups[gi];
+    int t;
+
+    if (!board_model_playable(st, r, c))
+        return 0;
+    t = st->terrain[board_sq(st, r, c)];
+    for (int i = 0; i < g->n; i++) {
+        struct board_ctx x;
+        if (!g->m[i].alive)
+            continue;
+        if (!terrain_ok(&g->m[i], t))
+            return 0;
+        x = board_events_ctx(st, BOARD_P_CAN_ENTER, gi, i);
+        x.row = r;
+        x.col = c;
+        board_events_minion(st, &x);
+        if (x.forbid)
+            return 0;
+    }
+    return 1;
+}
+
+static int forbids_join(struct board_state *st, int gi)
+{
+    struct board_group *g = &st->groups[gi];
+    for (int i = 0; i < g->n; i++) {
+        struct board_ctx x;
+        if (!g->m[i].alive)
+            continue;
+        x = board_events_ctx(st, BOARD_P_CAN_JOIN, gi, i);
+        board_events_minion(st, &x);
+        if (x.forbid)
+            return 1;
+    }
+    return 0;
+}
+
+int board_events_can_join(struct board_state *st, int a, int b)
+{
+    const struct board_group *ga = &st->groups[a];
+    const struct board_group *gb = &st->groups[b];
+
+    if (ga->owner != gb->owner || ga->owner == BOARD_NEUTRAL)
+        return 0;
+    if (ga->computer || gb->computer)
+        return 0;
+    if (!board_model_recruit_group(ga) || !board_model_recruit_group(gb))
+        return 0;
+    if (board_model_alive(ga) + board_model_alive(gb) > BOARD_GROUP_MINIONS)
+        return 0;
+    return !forbids_join(st, a) && !forbids_join(st, b);
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# `make run`: installs what is missing, builds, starts PostgreSQL and Redis on loopback
+# with their data under var/ (kept between runs), applies the migrations, starts
+# skirmish-api and one skirmish-worker per core, prints the URL and a curl example, and
+# stops everything cleanly on Ctrl-C. Logs go to var/log/.
+#   SKIRMISH_HTTP_PORT (8080), SKIRMISH_HTTP_ADDR (127.0.0.1)   where the API listens
+#   SK_PG_PORT (5433), SK_REDIS_PORT (6380)                     the local servers' ports
+#   SK_WORKERS (one per core)                                   worker processes
+# Any other SKIRMISH_* setting of the README's configuration table is passed through.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+var=$root/var
+
+scripts/deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker
+
+pg_port=${SK_PG_PORT:-5433}
+redis_port=${SK_REDIS_PORT:-6380}
+export SKIRMISH_HTTP_ADDR=${SKIRMISH_HTTP_ADDR:-127.0.0.1}
+export SKIRMISH_HTTP_PORT=${SKIRMISH_HTTP_PORT:-8080}
+export SKIRMISH_DATABASE_URL=${SKIRMISH_DATABASE_URL:-postgresql://postgres@127.0.0.1:$pg_port/skirmish}
+export SKIRMISH_REDIS_URL=${SKIRMISH_REDIS_URL:-redis://127.0.0.1:$redis_port}
+workers=${SK_WORKERS:-$(nproc)}
+
+if (exec 3<>"/dev/tcp/$SKIRMISH_HTTP_ADDR/$SKIRMISH_HTTP_PORT") 2>/dev/null; then
+  echo "run: $SKIRMISH_HTTP_ADDR:$SKIRMISH_HTTP_PORT is already in use (another make run?);" \
+       "set SKIRMISH_HTTP_PORT to use another port" >&2
+  exit 1
+fi
+
+mkdir -p "$var/log"
+chmod 755 "$var"
+pids=()
+stopping=0
+stop_all() {
+  [ $stopping -eq 1 ] && return
+  stopping=1
+  trap '' INT TERM
+  echo
+  echo "run: stopping (workers finish their current chunk and give their job back)"
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  scripts/services.sh redis-stop "$var" || true
+  scripts/services.sh pg-stop "$var" || true
+  echo "run: stopped; data kept in $var"
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+scripts/services.sh pg-start "$var" "$pg_port"
+scripts/services.sh redis-start "$var" "$redis_port"
+build/skirmish-api migrate 2>>"$var/log/api.log"
+
+build/skirmish-api 2>>"$var/log/api.log" &
+pids+=($!)
+for i in $(seq 1 "$workers"); do
+  build/skirmish-worker 2>>"$var/log/worker-$i.log" &
+  pids+=($!)
+done
+
+url="http://$SKIRMISH_HTTP_ADDR:$SKIRMISH_HTTP_PORT"
+for _ in $(seq 1 100); do
+  curl -fsS "$url/readyz" >/dev/null 2>&1 && break
+  if ! kill -0 "${pids[0]}" 2>/dev/null; then
+    echo "run: skirmish-api did not start; see $var/log/api.log" >&2
+    tail -n 20 "$var/log/api.log" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+
+cat <<MSG
+
+Skirmish is running: API $url ($workers workers; PostgreSQL :$pg_port, Redis :$redis_port)
+Logs: $var/log/api.log, $var/log/worker-*.log      Stop: Ctrl-C
+
+Submit a battle job, then read its status and result:
+
+  curl -s -X POST $url/v1/jobs -H 'Content-Type: application/json' -d '{
+    "kind": "battle", "seed": 42,
+    "params": {"games": 1000,
+      "attacker": {"commander": "Barracus", "deck": [{"card": "Chainslicer", "count": 5}, {"card": "Anvil", "count": 3}]},
+      "defender": {"commander": "Iron Warden", "deck": [{"card": "Iron Maiden", "count": 4}, {"card": "Bloodfang", "count": 4}]}}}'
+  curl -s $url/v1/jobs/JOB_ID
+  curl -s $url/v1/jobs/JOB_ID/result
+
+MSG
+
+# Wait until Ctrl-C, or until a process exits on its own (then stop the rest).
+while :; do
+  for p in "${pids[@]}"; do
+    if ! kill -0 "$p" 2>/dev/null; then
+      echo "run: process $p exited; see $var/log/" >&2
+      exit 1
+    fi
+  done
+  sleep 1
+done

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/* libpq adapter (see db.h). */
+#include "db.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+#define MAX_PREPARED 64
+
+struct db {
+    char *url;
+    PGconn *conn; /* NULL or a connection believed usable */
+    /* names of the statements prepared on `conn`; cleared on reconnect */
+    const char *prepared[MAX_PREPARED];
+    int n_prepared;
+    char error[512];
+};
+
+struct db_result {
+    PGresult *res;
+};
+
+static void set_error(struct db *db, const char *msg)
+{
+    size_t n;
+    snprintf(db->error, sizeof(db->error), "%s", msg ? msg : "");
+    /* libpq messages end with a newline; keep log lines on one line */
+    n = strlen(db->error);
+    while (n && (db->error[n - 1] == '\n' || db->error[n - 1] == ' '))
+        db->error[--n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (db->error[i] == '\n')
+            db->error[i] = ' ';
+}
+
+static void drop(struct db *db)
+{
+    if (db->conn)
+        PQfinish(db->conn);
+    db->conn = NULL;
+    db->n_prepared = 0;
+}
+
+static enum sk_err connect_now(struct db *db)
+{
+    PGresult *res;
+
+    if (db->conn && PQstatus(db->conn) == CONNECTION_OK)
+        return SK_OK;
+    drop(db);
+    db->conn = PQconnectdb(db->url);
+    if (!db->conn) {
+        set_error(db, "out of memory");
+        return SK_ENOMEM;
+    }
+    if (PQstatus(db->conn) != CONNECTION_OK) {
+        set_error(db, PQerrorMessage(db->conn));
+        drop(db);
+        return SK_EUNAVAIL;
+    }
+    /* Timestamps are written in UTC whatever the server's zone; the list cursor relies on
+     * the text form of created_at round-tripping exactly. */
+    res = PQexec(db->conn, "SET TIME ZONE 'UTC'");
+    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+        set_error(db, PQerrorMessage(db->conn));
+        PQclear(res);
+        drop(db);
+        return SK_EUNAVAIL;
+    }
+    PQclear(res);
+    return SK_OK;
+}
+
+enum sk_err db_new(const char *url, struct db **out)
+{
+    struct db *db = sk_calloc(1, sizeof(*db));
+    if (!db)
+        return SK_ENOMEM;
+    db->url = sk_strdup(url);
+    if (!db->url) {
+        sk_free(db);
+        return SK_ENOMEM;
+    }
+    (void)connect_now(db); /* a server that is down now is retried on first use */
+    *out = db;
+    return SK_OK;
+}
+
+void db_free(struct db *db)
+{
+    if (!db)
+        return;
+    drop(db);
+    sk_free(db->url);
+    sk_free(db);
+}
+
+const char *db_error(const struct db *db)
+{
+    return db->error;
+}
+
+/* Maps a failed result to an error; marks the connection for reconnection when it is
+ * gone. */
+static enum sk_err classify(struct db *db, PGresult *res)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+    set_error(db, res ? PQresultErrorMessage(res) : PQerrorMessage(db->conn));
+    if (!res || PQstatus(db->conn) != CONNECTION_OK || !state) {
+        drop(db);
+        return SK_EUNAVAIL;
+    }
+    if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)
+        return SK_ECONFLICT;
+    if (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0 ||
+        strcmp(state, "53300") == 0) {
+        drop(db);
+        return SK_EUNAVAIL;
+    }
+    if (strncmp(state, "22", 2) == 0)
+        return SK_EINVAL;
+    return SK_EINTERNAL;
+}
+
+static int is_prepared(const struct db *db, const char *name)
+{
+    for (int i = 0; i < db->n_prepared; i++)
+        if (db->prepared[i] == name || strcmp(db->prepared[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
+                    const char *const *params, struct db_result **out)
+{
+    PGresult *res = NULL;
+    ExecStatusType st;
+    enum sk_err err;
+    struct db_result *r = NULL;
+
+    err = connect_now(db);
+    if (err)
+        return err;
+    if (name && db->n_prepared < MAX_PREPARED && !is_prepared(db, name)) {
+        res = PQprepare(db->conn, name, sql, n, NULL);
+        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+            err = classify(db, res);
+            PQclear(res);
+            return err;
+        }
+        PQclear(res);
+        db->prepared[db->n_prepared++] = name;
+    }
+    if (name && is_prepared(db, name))
+        res = PQexecPrepared(db->conn, name, n, params, NULL, NULL, 0);
+    else
+        res = PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
+    st = PQresultStatus(res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        err = classify(db, res);
+        PQclear(res);
+        return err;
+    }
+    if (!out) {
+        PQclear(res);
+        return SK_OK;
+    }
+    r = sk_malloc(sizeof(*r));
+    if (!r) {
+        PQclear(res);
+        return SK_ENOMEM;
+    }
+    r->res = res;
+    *out = r;
+    return SK_OK;
+}
+
+enum sk_err db_exec_script(struct db *db, const char *sql)
+{
+    PGresult *res;
+    enum sk_err err = connect_now(db);
+
+    if (err)
+        return err;
+    res = PQexec(db->conn, sql);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+        err = classify(db, res);
+    PQclear(res);
+    return err;
+}
+
+enum sk_err db_ping(struct db *db)
+{
+    enum sk_err err = db_exec(db, NULL, "SELECT 1", 0, NULL, NULL);
+    return err == SK_OK ? SK_OK : SK_EUNAVAIL;
+}
+
+int db_result_rows(const struct db_result *r)
+{
+    return PQntuples(r->res);
+}
+
+const char *db_result_get(const struct db_result *r, int row, int col)
+{
+    if (PQgetisnull(r->res, row, col))
+        return NULL;
+    return PQgetvalue(r->res, row, col);
+}
+
+void db_result_free(struct db_result *r)
+{
+    if (!r)
+        return;
+    PQclear(r->res);
+    sk_free(r);
+}
+
+enum sk_err db_run_tx(struct db *db, int max_tries, db_tx_fn *fn, void *arg)
+{
+    enum sk_err err = SK_ECONFLICT;
+
+    for (int i = 0; i < max_tries && err == SK_ECONFLICT; i++) {
+        err = db_exec(db, NULL, "BEGIN", 0, NULL, NULL);
+        if (err)
+            return err;
+        err = fn(db, arg);
+        if (!err)
+            err = db_exec(db, NULL, "COMMIT", 0, NULL, NULL);
+        if (err && db->conn) {
+            char keep[sizeof(db->error)];
+            memcpy(keep, db->error, sizeof(keep));
+            (void)db_exec(db, NULL, "ROLLBACK", 0, NULL, NULL);
+            memcpy(db->error, keep, sizeof(keep));
+        }
+    }
+    return err;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* The PostgreSQL adapter: an opaque connection that reconnects by itself, statements run
+ * with text parameters (prepared once per connection), results read as text, and
+ * db_run_tx which retries serialization failures and deadlocks. The only module besides
+ * db_jobs.c that knows libpq; it knows nothing of jobs. Not thread-safe: one struct db
+ * per thread (house style 17). */
+#ifndef DB_H
+#define DB_H
+
+#include <stddef.h>
+
+#include "sk_err.h"
+
+struct db;
+struct db_result;
+
+/**
+ * Returns in *out a new handle for the libpq URI `url` (copied). The connection is made
+ * now if possible and otherwise on first use, so a database that is down at start is not
+ * an error: every call reports SK_EUNAVAIL until it is back. Caller frees with db_free.
+ */
+enum sk_err db_new(const char *url, struct db **out);
+/** Closes the connection and frees the handle; NULL-safe. */
+void db_free(struct db *db);
+
+/** SK_OK when the server answers a trivial query now, SK_EUNAVAIL otherwise. */
+enum sk_err db_ping(struct db *db);
+
+/**
+ * Runs `sql` with `n` text parameters (NULL entries are SQL NULL). With `name` non-NULL
+ * the statement is prepared under that name on first use on each connection. On SK_OK and
+ * `out` non-NULL, *out is a new result (free with db_result_free). Errors: SK_EUNAVAIL
+ * (connection lost or server down: the next call reconnects), SK_ECONFLICT (serialization
+ * failure or deadlock: retry the transaction), SK_EINVAL (the server rejected a value,
+ * SQLSTATE class 22), SK_EINTERNAL (anything else: a bug). The message of the last error
+ * is kept (db_error).
+ */
+enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
+                    const char *const *params, struct db_result **out);
+
+/**
+ * Runs `sql`, which may hold several statements and no parameters (a migration file).
+ * Errors as db_exec.
+ */
+enum sk_err db_exec_script(struct db *db, const char *sql);
+
+/** Returns the last server or connection error message (borrowed, db-owned). */
+const char *db_error(const struct db *db);
+
+/** Rows in `r`. */
+int db_result_rows(const struct db_result *r);
+/** Borrowed text of row `row`, column `col` (valid until db_result_free); NULL for SQL NULL. */
+const char *db_result_get(const struct db_result *r, int row, int col);
+/** Frees a result; NULL-safe. */
+void db_result_free(struct db_result *r);
+
+typedef enum sk_err db_tx_fn(struct db *db, void *arg);
+
+/**
+ * Runs `fn` inside BEGIN ... COMMIT. When `fn` or the commit fail with SK_ECONFLICT
+ * (SQLSTATE 40001 or 40P01) the transaction is rolled back and run again, up to
+ * `max_tries` times; any other error rolls back and is returned as is.
+ */
+enum sk_err db_run_tx(struct db *db, int max_tries, db_tx_fn *fn, void *arg);
+
+#endif

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/* Job SQL (see db_jobs.h). Statements are prepared once per connection by name. */
+#include "db_jobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+/* The job resource, rendered by PostgreSQL (timestamps are UTC: see db.c). */
+#define TS(col) "to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
+#define JOB_JSON                                                                                   \
+    "json_build_object('id', id, 'kind', kind, 'status', status, 'seed', seed,"                    \
+    " 'attempts', attempts,"                                                                       \
+    " 'progress', json_build_object('done', progress_done, 'total', progress_total),"              \
+    " 'cancel_requested', cancel_requested,"                                                       \
+    " 'created_at', " TS("created_at") ", 'started_at', " TS(                                      \
+        "started_at") ","                                                                          \
+                      " 'finished_at', " TS("finished_at") ", 'updated_at', " TS(                  \
+                          "updated_at") ","                                                        \
+                                        " 'error', error,"                                         \
+                                        " 'links', json_build_object('self', '/v1/jobs/' || id, "  \
+                                        "'result',"                                                \
+                                        " '/v1/jobs/' || id || '/result', 'cancel', '/v1/jobs/' "  \
+                                        "|| id || ':cancel'))::text"
+
+#define MS(p) "(" p " * interval '1 millisecond')"
+
+int db_jobs_is_id(const char *s)
+{
+    static const char hex[] = "0123456789abcdefABCDEF";
+    size_t i;
+    for (i = 0; s[i]; i++) {
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (s[i] != '-')
+                return 0;
+        } else if (!strchr(hex, s[i])) {
+            return 0;
+        }
+        if (i >= 36)
+            return 0;
+    }
+    return i == 36;
+}
+
+/* Copies the text of (0, col) of a one-row result into a new string. */
+static enum sk_err take_text(struct db_result *r, int col, char **out)
+{
+    const char *v = db_result_get(r, 0, col);
+    char *s = sk_strdup(v ? v : "null");
+    if (!s)
+        return SK_ENOMEM;
+    *out = s;
+    return SK_OK;
+}
+
+enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
+                           uint64_t total, char id[DB_JOBS_ID_LEN], char **json)
+{
+    char seed_s[24];
+    char total_s[24];
+    const char *p[4] = {kind, request, seed_s, total_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    err = db_exec(db, "jobs_insert",
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                  " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4)"
+                  " RETURNING id::text, " JOB_JSON,
+                  4, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) != 1) {
+        err = SK_EINTERNAL;
+        goto out;
+    }
+    err = take_text(r, 1, json);
+    if (!err)
+        snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+out:
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_get(struct db *db, const char *id, char **json)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    err = db_exec(db, "jobs_get", "SELECT " JOB_JSON " FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    if (err)
+        return err;
+    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char status[16])
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    err = db_exec(db, "jobs_result", "SELECT status, result::text FROM jobs WHERE id = $1::uuid", 1,
+                  &id, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) != 1) {
+        err = SK_ENOTFOUND;
+    } else if (!db_result_get(r, 0, 1)) {
+        snprintf(status, 16, "%s", db_result_get(r, 0, 0));
+        err = SK_ECONFLICT;
+    } else {
+        err = take_text(r, 1, json);
+    }
+    db_result_free(r);
+    return err;
+}
+
+/* Appends `s` to the growing buffer (*buf, *len, *cap). */
+static enum sk_err append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (*len + n + 1 > *cap) {
+        size_t cap2 = (*cap ? *cap : 256);
+        while (*len + n + 1 > cap2)
+            cap2 *= 2;
+        char *b = sk_realloc(*buf, cap2);
+        if (!b)
+            return SK_ENOMEM;
+        *buf = b;
+        *cap = cap2;
+    }
+    memcpy(*buf + *len, s, n + 1);
+    *len += n;
+    return SK_OK;
+}
+
+enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
+                         const char *after_ts, const char *after_id, char **json,
+                         char **next_cursor)
+{
+    char limit_s[16];
+    const char *p[5] = {status, kind, after_ts, after_id, limit_s};
+    struct db_result *r = NULL;
+    char *buf = NULL;
+    char *cursor = NULL;
+    size_t len = 0, cap = 0;
+    int rows;
+    enum sk_err err;
+
+    if (after_id && !db_jobs_is_id(after_id))
+        return SK_EINVAL;
+    /* one row more than asked tells whether a next page exists */
+    snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
+    err = db_exec(db, "jobs_list",
+                  "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs"
+                  " WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR kind = $2)"
+                  " AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))"
+                  " ORDER BY created_at DESC, id DESC LIMIT $5::int",
+                  5, p, &r);
+    if (err)
+        return err;
+    rows = db_result_rows(r);
+    err = append(&buf, &len, &cap, "{\"items\":[");
+    for (int i = 0; !err && i < rows && i < limit; i++) {
+        if (i)
+            err = append(&buf, &len, &cap, ",");
+        if (!err)
+            err = append(&buf, &len, &cap, db_result_get(r, i, 0));
+    }
+    if (!err)
+        err = append(&buf, &len, &cap, "]}");
+    if (!err && rows > limit) {
+        char c[128];
+        snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
+                 db_result_get(r, limit - 1, 2));
+        cursor = sk_strdup(c);
+        if (!cursor)
+            err = SK_ENOMEM;
+    }
+    db_result_free(r);
+    if (err) {
+        sk_free(buf);
+        sk_free(cursor);
+        return err;
+    }
+    *json = buf;
+    *next_cursor = cursor;
+    return SK_OK;
+}
+
+enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    err = db_exec(db, "jobs_cancel",
+                  "UPDATE jobs SET cancel_requested = true,"
+                  " status = CASE WHEN status = 'queued' THEN 'canceled' ELSE status END,"
+                  " finished_at = CASE WHEN status = 'queued' THEN now() END,"
+                  " updated_at = now()"
+                  " WHERE id = $1::uuid AND status IN ('queued', 'running')"
+                  " RETURNING " JOB_JSON,
+                  1, &id, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1) {
+        err = take_text(r, 0, json);
+        db_result_free(r);
+        return err;
+    }
+    db_result_free(r);
+    r = NULL;
+    err = db_exec(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    if (!err)
+        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long lease_ms,
+                          long max_attempts, struct db_claim *out)
+{
+    char lease_s[24];
+    char max_s[24];
+    const char *p[4] = {id, owner, lease_s, max_s};
+    struct db_result *r = NULL;
+    struct db_claim c = {0};
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id)) {
+        out->state = DB_CLAIM_SKIPPED;
+        out->request = NULL;
+        return SK_OK;
+    }
+    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
+    /* One statement decides everything under the row lock, so two workers that read the
+     * same entry (redelivery, reaper) cannot both win. SET sees the old row. */
+    err = db_exec(
+        db, "jobs_claim",
+        "UPDATE jobs SET"
+        " status = CASE WHEN cancel_requested THEN 'canceled'"
+        "   WHEN attempts >= $4::int THEN 'failed' ELSE 'running' END,"
+        " attempts = CASE WHEN cancel_requested OR attempts >= $4::int THEN attempts"
+        "   ELSE attempts + 1 END,"
+        " lease_owner = CASE WHEN cancel_requested OR attempts >= $4::int THEN NULL ELSE $2 END,"
+        " lease_expires_at = CASE WHEN cancel_requested OR attempts >= $4::int THEN NULL"
+        "   ELSE now() + " MS(
+            "$3::bigint") " END,"
+                          " started_at = coalesce(started_at, now()),"
+                          " finished_at = CASE WHEN cancel_requested OR attempts >= $4::int THEN "
+                          "now() END,"
+                          " error = CASE WHEN NOT cancel_requested AND attempts >= $4::int THEN"
+                          "   'failed after ' || attempts || ' attempts: ' ||"
+                          "   coalesce(error, 'the worker running it stopped (lease expired)') "
+                          "ELSE error END,"
+                          " progress_done = 0, run_after = NULL, updated_at = now()"
+                          " WHERE id = $1::uuid AND ((status = 'queued' AND (run_after IS NULL OR "
+                          "run_after <= now()))"
+                          "   OR (status = 'running' AND lease_expires_at < now()))"
+                          " RETURNING status, attempts, kind, request::text",
+        4, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 0) {
+        c.state = DB_CLAIM_SKIPPED;
+    } else if (strcmp(db_result_get(r, 0, 0), "running") != 0) {
+        c.state = DB_CLAIM_ENDED;
+    } else {
+        c.state = DB_CLAIM_RUNNING;
+        c.attempts = (int)strtol(db_result_get(r, 0, 1), NULL, 10);
+        snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
+        c.request = sk_strdup(db_result_get(r, 0, 3));
+        if (!c.request)
+            err = SK_ENOMEM;
+    }
+    db_result_free(r);
+    if (!err)
+        *out = c;
+    return err;
+}
+
+void db_jobs_claim_release(struct db_claim *c)
+{
+    if (!c)
+        return;
+    sk_free(c->request);
+    c->request = NULL;
+}
+
+/* Runs a fenced UPDATE: SK_ECONFLICT when no row matched (the lease is lost). */
+static enum sk_err fenced(struct db *db, const char *name, const char *sql, int n,
+                          const char *const *p)
+{
+    struct db_result *r = NULL;
+    enum sk_err err = db_exec(db, name, sql, n, p, &r);
+    if (err)
+        return err;
+    err = db_result_rows(r) == 1 ? SK_OK : SK_ECONFLICT;
+    db_result_free(r);
+    return err;
+}
+
+#define FENCE " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' RETURNING 1"
+#define ENDED                                                                                      \
+    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL, updated_at = now()"
+
+enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
+                             long lease_ms, int *cancel)
+{
+    char done_s[24];
+    char lease_s[24];
+    const char *p[4] = {id, owner, done_s, lease_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
+    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    err =
+        db_exec(db, "jobs_progress",
+                "UPDATE jobs SET progress_done = $3::bigint,"
+                " lease_expires_at = now() + " MS(
+                    "$4::bigint") ", updated_at = now()"
+                                  " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running'"
+                                  " RETURNING cancel_requested",
+                4, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1)
+        *cancel = strcmp(db_result_get(r, 0, 0), "t") == 0;
+    else
+        err = SK_ECONFLICT;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result)
+{
+    const char *p[3] = {id, owner, result};
+    return fenced(db, "jobs_succeed",
+                  "UPDATE jobs SET status = 'succeeded', result = $3::jsonb, error = NULL,"
+                  " progress_done = progress_total," ENDED FENCE,
+                  3, p);
+}
+
+enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner)
+{
+    const char *p[2] = {id, owner};
+    return fenced(db, "jobs_cancelled", "UPDATE jobs SET status = 'canceled'," ENDED FENCE, 2, p);
+}
+
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error)
+{
+    const char *p[3] = {id, owner, error};
+    return fenced(db, "jobs_fail", "UPDATE jobs SET status = 'failed', error = $3," ENDED FENCE, 3,
+                  p);
+}
+
+enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
+                          const char *error)
+{
+    char delay_s[24];
+    const char *p[4] = {id, owner, delay_s, error};
+    snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
+    return fenced(
+        db, "jobs_retry",
+        "UPDATE jobs SET status = 'queued', error = $4, progress_done = 0,"
+        " run_after = now() + " MS(
+            "$3::bigint") ","
+                          " lease_owner = NULL, lease_expires_at = NULL, updated_at = now()" FENCE,
+        4, p);
+}
+
+enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner)
+{
+    const char *p[2] = {id, owner};
+    return fenced(db, "jobs_release",
+                  "UPDATE jobs SET status = 'queued', attempts = attempts - 1, progress_done = 0,"
+                  " run_after = NULL, lease_owner = NULL, lease_expires_at = NULL,"
+                  " updated_at = now()" FENCE,
+                  2, p);
+}
+
+enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
+                                 void *arg)
+{
+    char age_s[24];
+    char limit_s[16];
+    const char *p[2] = {age_s, limit_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(age_s, sizeof(age_s), "%ld", age_ms);
+    snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    err = db_exec(db, "jobs_dispatchable",
+                  "SELECT id::text, attempts FROM jobs WHERE"
+                  " (status = 'queued' AND coalesce(run_after, created_at + " MS(
+                      "$1::bigint") ") <= now())"
+                                    " OR (status = 'running' AND lease_expires_at + " MS(
+                                        "$1::bigint") " < now())"
+                                                      " ORDER BY created_at LIMIT $2::int",
+                  2, p, &r);
+    if (err)
+        return err;
+    for (int i = 0; i < db_result_rows(r); i++)
+        fn(db_result_get(r, i, 0), (int)strtol(db_result_get(r, i, 1), NULL, 10), arg);
+    db_result_free(r);
+    return SK_OK;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* The job SQL: every statement that reads or changes a row of `jobs`. The API inserts,
+ * reads, lists and cancels; the worker claims with a lease, reports progress, and ends
+ * the job with writes that only the current lease holder can make (the lease owner is a
+ * token unique to one claim, so a worker that lost its lease can never overwrite the
+ * job). Job resources are rendered to JSON text by PostgreSQL itself. Errors as db_exec. */
+#ifndef DB_JOBS_H
+#define DB_JOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "sk_err.h"
+
+/* Length of a job id in text form (UUID) plus the NUL. */
+#define DB_JOBS_ID_LEN 37
+
+/** 1 when `s` is a UUID in its canonical text form (36 hex digits and dashes). */
+int db_jobs_is_id(const char *s);
+
+/**
+ * Inserts a queued job and commits it. `request` is the JSON text stored (with the seed
+ * filled in). On SK_OK, `id` receives the new id and *json a new string (sk_free) with
+ * the job resource.
+ */
+enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
+                           uint64_t total, char id[DB_JOBS_ID_LEN], char **json);
+
+/** The job resource of `id` in *json (new string, sk_free). SK_ENOTFOUND if no such job. */
+enum sk_err db_jobs_get(struct db *db, const char *id, char **json);
+
+/**
+ * The result document of `id` in *json (new string). SK_ENOTFOUND if no such job;
+ * SK_ECONFLICT if it has not succeeded, with its status copied into `status` (16 bytes).
+ */
+enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char status[16]);
+
+/**
+ * One page of jobs, newest first, as {"items": [...], "next_cursor": "..."|null} in *json
+ * (new string). `status` and `kind` filter when non-NULL. `after_ts`/`after_id` (both or
+ * neither) continue after the job with that created_at text and id. The cursor written is
+ * "<created_at>|<id>" of the last item when more items follow; callers encode it.
+ * SK_EINVAL when the cursor values are not a timestamp and a UUID.
+ */
+enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
+                         const char *after_ts, const char *after_id, char **json,
+                         char **next_cursor);
+
+/**
+ * Requests cancellation: a queued job becomes canceled at once; a running one is flagged
+ * and the worker stops it at the next chunk. *json (new string) is the job resource after
+ * the change. SK_ENOTFOUND; SK_ECONFLICT when the job is already final.
+ */
+enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json);
+
+/* What a claim did. */
+enum db_claim_state {
+    DB_CLAIM_RUNNING = 0, /* the caller holds the lease and must run the job */
+    DB_CLAIM_SKIPPED,     /* not claimable now: final, leased by a live worker, or delayed */
+    DB_CLAIM_ENDED,       /* the claim ended the job: canceled (flagged) or out of attempts */
+};
+
+struct db_claim {
+    enum db_claim_state state;
+    int attempts; /* attempts including this one */
+    char kind[16];
+    char *request; /* owned JSON text when RUNNING; free with db_jobs_claim_release */
+};
+
+/**
+ * Claims job `id` for `owner` (a token unique to this claim) with a lease of `lease_ms`:
+ * a queued job whose retry delay has passed, or a running one whose lease has expired.
+ * A flagged cancel ends the job as canceled; a job that already used `max_attempts` ends
+ * as failed with its last error kept. Result in *out (release with db_jobs_claim_release).
+ */
+enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long lease_ms,
+                          long max_attempts, struct db_claim *out);
+/** Frees the strings of a claim; NULL-safe. */
+void db_jobs_claim_release(struct db_claim *c);
+
+/**
+ * Records `done` units and renews the lease for `lease_ms`. *cancel is set to 1 when a
+ * cancel was requested. SK_ECONFLICT when `owner` no longer holds the lease.
+ */
+enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
+                             long lease_ms, int *cancel);
+
+/** Ends the job as succeeded with `result` (JSON text). SK_ECONFLICT if the lease is lost. */
+enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
+/** Ends the job as canceled. SK_ECONFLICT if the lease is lost. */
+enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner);
+/** Ends the job as failed with `error`. SK_ECONFLICT if the lease is lost. */
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
+/**
+ * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
+ * keeping `error`. SK_ECONFLICT if the lease is lost.
+ */
+enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
+                          const char *error);
+/**
+ * Gives the job back (graceful shutdown): queued, runnable at once, and the attempt is not
+ * counted. SK_ECONFLICT if the lease is lost.
+ */
+enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
+
+typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
+
+/**
+ * Calls `fn` for up to `limit` jobs that should be in the stream: queued ones older than
+ * `age_ms` (or whose retry delay has passed) and running ones whose lease expired more
+ * than `age_ms` ago. Oldest first.
+ */
+enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
+                                 void *arg);
+
+#endif

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: MIT */
+/* Integration test helpers (see it_support.h). */
+#include "it_support.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "job.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+const char *it_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? v : "";
+}
+
+int it_env_ok(void)
+{
+    const char *need[] = {"SKIRMISH_DATABASE_URL",   "SKIRMISH_REDIS_URL", "SKIRMISH_BIN_DIR",
+                          "SKIRMISH_SERVICES",       "SKIRMISH_TEST_DIR",  "SKIRMISH_TEST_PG_PORT",
+                          "SKIRMISH_TEST_REDIS_PORT"};
+    for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+        if (!getenv(need[i])) {
+            fprintf(stderr, "integration tests need %s: run them through scripts/test.sh\n",
+                    need[i]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void it_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) && errno == EINTR)
+        ;
+}
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int free_port(void)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int port = -1;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+/* Runs one statement on database `url`; first value into out. */
+static int sql_on(const char *url, const char *sql, char *out, size_t len)
+{
+    struct db *db = NULL;
+    struct db_result *r = NULL;
+    int rc = -1;
+    if (out && len)
+        out[0] = '\0';
+    if (db_new(url, &db))
+        return -1;
+    if (db_exec(db, NULL, sql, 0, NULL, &r) == SK_OK) {
+        rc = 0;
+        if (out && db_result_rows(r) > 0 && db_result_get(r, 0, 0))
+            snprintf(out, len, "%s", db_result_get(r, 0, 0));
+    } else {
+        fprintf(stderr, "it_sql: %s: %s\n", sql, db_error(db));
+    }
+    db_result_free(r);
+    db_free(db);
+    return rc;
+}
+
+int it_sql(const struct it_stack *s, const char *sql, char *out, size_t len)
+{
+    return sql_on(s->db_url, sql, out, len);
+}
+
+int it_stack_init(struct it_stack *s, const char *name)
+{
+    char sql[256];
+    char dbname[96];
+    const char *base = it_env("SKIRMISH_DATABASE_URL");
+    const char *slash = strrchr(base, '/');
+
+    memset(s, 0, sizeof(*s));
+    if (!it_env_ok() || !slash)
+        return -1;
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    snprintf(dbname, sizeof(dbname), "sk_it_%s_%d", name, (int)getpid());
+    snprintf(s->prefix, sizeof(s->prefix), "it_%s_%d", name, (int)getpid());
+    snprintf(s->db_url, sizeof(s->db_url), "%.*s/%s", (int)(slash - base), base, dbname);
+    snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", dbname);
+    if (sql_on(base, sql, NULL, 0))
+        return -1;
+    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", dbname);
+    if (sql_on(base, sql, NULL, 0))
+        return -1;
+    s->port = free_port();
+    return s->port > 0 ? 0 : -1;
+}
+
+static pid_t spawn(struct it_stack *s, const char *prog, const char *arg, const char *log_name)
+{
+    char path[1024];
+    char log[1024];
+    char port[16];
+    pid_t pid;
+
+    snprintf(path, sizeof(path), "%s/%s", it_env("SKIRMISH_BIN_DIR"), prog);
+    snprintf(log, sizeof(log), "%s/%s-%s.log", it_env("SKIRMISH_TEST_DIR"), s->name, log_name);
+    snprintf(port, sizeof(port), "%d", s->port);
+    pid = fork();
+    if (pid != 0)
+        return pid;
+    /* child: the stack's settings, then the test's extra ones */
+    setenv("SKIRMISH_DATABASE_URL", s->db_url, 1);
+    setenv("SKIRMISH_QUEUE_PREFIX", s->prefix, 1);
+    setenv("SKIRMISH_HTTP_PORT", port, 1);
+    setenv("SKIRMISH_HTTP_THREADS", "2", 1);
+    setenv("SKIRMISH_LOG_LEVEL", "debug", 1);
+    setenv("SKIRMISH_WORKER_NAME", log_name, 1);
+    for (size_t i = 0; i < s->n_env; i++) {
+        char kv[256];
+        char *eq;
+        snprintf(kv, sizeof(kv), "%s", s->env[i]);
+        eq = strchr(kv, '=');
+        if (eq) {
+            *eq = '\0';
+            setenv(kv, eq + 1, 1);
+        }
+    }
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+        dup2(fd, STDERR_FILENO);
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+    }
+    execl(path, prog, arg, (char *)NULL);
+    _exit(127);
+}
+
+int it_api_start(struct it_stack *s)
+{
+    long long end = now_ms() + 30000;
+    s->api = spawn(s, "skirmish-api", NULL, "api");
+    if (s->api < 0)
+        return -1;
+    while (now_ms() < end) {
+        struct it_resp r;
+        if (it_http(s, "GET", "/readyz", NULL, NULL, 0, &r) == 0) {
+            int st = r.status;
+            it_resp_free(&r);
+            if (st == 200)
+                return 0;
+        }
+        if (waitpid(s->api, NULL, WNOHANG) == s->api) {
+            s->api = 0;
+            return -1;
+        }
+        it_sleep_ms(50);
+    }
+    return -1;
+}
+
+pid_t it_api_command(struct it_stack *s, const char *arg)
+{
+    return spawn(s, "skirmish-api", arg, arg);
+}
+
+int it_wait_exit(pid_t pid)
+{
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+int it_alive(pid_t pid)
+{
+    return pid > 0 && waitpid(pid, NULL, WNOHANG) == 0;
+}
+
+int it_worker_start(struct it_stack *s, int i)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "worker%d", i);
+    s->workers[i] = spawn(s, "skirmish-worker", NULL, name);
+    return s->workers[i] > 0 ? 0 : -1;
+}
+
+int it_worker_signal(struct it_stack *s, int i, int sig, int wait_exit)
+{
+    int status = -1;
+    if (s->workers[i] <= 0)
+        return -1;
+    kill(s->workers[i], sig);
+    if (!wait_exit)
+        return 0;
+    if (waitpid(s->workers[i], &status, 0) != s->workers[i])
+        return -1;
+    s->workers[i] = 0;
+    return status;
+}
+
+static void kill_wait(pid_t *pid)
+{
+    if (*pid > 0) {
+        kill(*pid, SIGKILL);
+        waitpid(*pid, NULL, 0);
+    }
+    *pid = 0;
+}
+
+void it_stack_stop(struct it_stack *s)
+{
+    char sql[256];
+    const char *base = it_env("SKIRMISH_DATABASE_URL");
+    kill_wait(&s->api);
+    for (int i = 0; i < IT_MAX_WORKERS; i++)
+        kill_wait(&s->workers[i]);
+    if (s->db_url[0]) {
+        snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
+                 strrchr(s->db_url, '/') + 1);
+        (void)sql_on(base, sql, NULL, 0);
+    }
+}
+
+int it_http(const struct it_stack *s, const char *method, const char *path, const char *ct,
+            const char *body, size_t body_len, struct it_resp *r)
+{
+    struct sockaddr_in a;
+    char head[1024];
+    size_t cap = 65536, len = 0;
+    char *buf = NULL;
+    char *sep;
+    int fd;
+    int n;
+    struct timeval tv = {30, 0};
+
+    memset(r, 0, sizeof(*r));
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)s->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+        close(fd);
+        return -1;
+    }
+    n = snprintf(head, sizeof(head),
+                 "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s%s"
+                 "Content-Length: %zu\r\n\r\n",
+                 method, path, ct ? "Content-Type: " : "", ct ? ct : "", ct ? "\r\n" : "",
+                 body ? body_len : 0);
+    if (write(fd, head, (size_t)n) != n ||
+        (body && body_len && write(fd, body, body_len) != (ssize_t)body_len)) {
+        /* a server refusing a huge body may close early: read what it answered */
+    }
+    buf = malloc(cap);
+    if (!buf) {
+        close(fd);
+        return -1;
+    }
+    for (;;) {
+        ssize_t k;
+        if (len + 1 >= cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b)
+                break;
+            buf = b;
+            cap *= 2;
+        }
+        k = read(fd, buf + len, cap - len - 1);
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+    }
+    close(fd);
+    buf[len] = '\0';
+    sep = strstr(buf, "\r\n\r\n");
+    if (len < 12 || !sep || sscanf(buf, "HTTP/1.1 %d", &r->status) != 1) {
+        free(buf);
+        return -1;
+    }
+    snprintf(r->headers, sizeof(r->headers), "%.*s", (int)(sep - buf), buf);
+    r->body_len = len - (size_t)(sep + 4 - buf);
+    r->body = malloc(r->body_len + 1);
+    if (r->body) {
+        memcpy(r->body, sep + 4, r->body_len);
+        r->body[r->body_len] = '\0';
+    }
+    free(buf);
+    return r->body ? 0 : -1;
+}
+
+void it_resp_free(struct it_resp *r)
+{
+    free(r->body);
+    r->body = NULL;
+}
+
+json_t *it_resp_json(const struct it_resp *r)
+{
+    return r->body ? json_loads(r->body, 0, NULL) : NULL;
+}
+
+int it_resp_header(const struct it_resp *r, const char *name, char *out, size_t len)
+{
+    const char *p = r->headers;
+    size_t n = strlen(name);
+    while ((p = strstr(p, "\r\n"))) {
+        p += 2;
+        if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
+            const char *v = p + n + 1;
+            const char *e = strstr(v, "\r\n");
+            while (*v == ' ')
+                v++;
+            snprintf(out, len, "%.*s", (int)(e ? e - v : (long)strlen(v)), v);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int it_submit(const struct it_stack *s, const char *doc, char id[37])
+{
+    struct it_resp r;
+    json_t *j;
+    int rc = -1;
+    if (it_http(s, "POST", "/v1/jobs", "application/json", doc, strlen(doc), &r))
+        return -1;
+    j = it_resp_json(&r);
+    if (r.status == 202 && j && json_string_value(json_object_get(j, "id"))) {
+        snprintf(id, 37, "%s", json_string_value(json_object_get(j, "id")));
+        rc = 0;
+    } else {
+        fprintf(stderr, "it_submit: %d %s\n", r.status, r.body ? r.body : "");
+    }
+    json_decref(j);
+    it_resp_free(&r);
+    return rc;
+}
+
+json_t *it_job(const struct it_stack *s, const char *id)
+{
+    char path[128];
+    struct it_resp r;
+    json_t *j = NULL;
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    if (it_http(s, "GET", path, NULL, NULL, 0, &r))
+        return NULL;
+    if (r.status == 200)
+        j = it_resp_json(&r);
+    it_resp_free(&r);
+    return j;
+}
+
+static int is_final(const char *st)
+{
+    return st && (!strcmp(st, "succeeded") || !strcmp(st, "failed") || !strcmp(st, "canceled"));
+}
+
+json_t *it_wait_status(const struct it_stack *s, const char *id, const char *status,
+                       long timeout_ms)
+{
+    long long end = now_ms() + timeout_ms;
+    do {
+        json_t *j = it_job(s, id);
+        const char *st = j ? json_string_value(json_object_get(j, "status")) : NULL;
+        if (st && (status ? strcmp(st, status) == 0 : is_final(st)))
+            return j;
+        json_decref(j);
+        it_sleep_ms(50);
+    } while (now_ms() < end);
+    fprintf(stderr, "it_wait_status: job %s not %s after %ld ms\n", id, status ? status : "final",
+            timeout_ms);
+    return NULL;
+}
+
+int it_wait_progress(const struct it_stack *s, const char *id, long timeout_ms)
+{
+    long long end = now_ms() + timeout_ms;
+    do {
+        json_t *j = it_job(s, id);
+        json_int_t done =
+            json_integer_value(json_object_get(json_object_get(j, "progress"), "done"));
+        const char *st = json_string_value(json_object_get(j, "status"));
+        int ok = st && strcmp(st, "running") == 0 && done > 0;
+        json_decref(j);
+        if (ok)
+            return 0;
+        it_sleep_ms(20);
+    } while (now_ms() < end);
+    return -1;
+}
+
+int it_services(const char *cmd)
+{
+    char line[1024];
+    snprintf(line, sizeof(line), "SK_REDIS_AOF=no '%s' %s '%s' %s >/dev/null",
+             it_env("SKIRMISH_SERVICES"), cmd, it_env("SKIRMISH_TEST_DIR"),
+             strstr(cmd, "start") ? (strstr(cmd, "redis") ? it_env("SKIRMISH_TEST_REDIS_PORT")
+                                                          : it_env("SKIRMISH_TEST_PG_PORT"))
+                                  : "");
+    return system(line) == 0 ? 0 : -1;
+}
+
+const char *it_battle_doc(long games, long seed)
+{
+    static char doc[1024];
+    snprintf(doc, sizeof(doc),
+             "{\"kind\":\"battle\",\"seed\":%ld,\"params\":{\"games\":%ld,"
+             "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","
+             "\"count\":5}]},"
+             "\"defender\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Brute\","
+             "\"count\":4}]}}}",
+             seed, games);
+    return doc;
+}
+
+static json_t *engine_result(const char *doc, int threads)
+{
+    json_t *d = json_loads(doc, 0, NULL);
+    struct job *job = NULL;
+    struct job_run *run = NULL;
+    struct sk_verr_list errs;
+    json_t *res = NULL;
+    char err[256];
+    uint64_t done = 0;
+    struct job_run_opts opts = {threads, NULL};
+
+    sk_verr_list_init(&errs);
+    if (d && job_decode(d, &job, &errs) == SK_OK &&
+        job_run_new(job, &opts, &run, err, sizeof(err)) == SK_OK &&
+        job_run_step(run, 0, &done) == SK_OK)
+        (void)job_run_result(run, &res);
+    job_run_free(run);
+    job_free(job);
+    json_decref(d);
+    sk_verr_list_release(&errs);
+    return res;
+}
+
+json_t *it_engine_result(const char *doc)
+{
+    return engine_result(doc, 0);
+}
+
+long it_games_for_ms(long ms)
+{
+    static double per_ms;
+    if (per_ms == 0) {
+        long games = 2000;
+        for (;;) {
+            long long t0 = now_ms();
+            json_t *r = engine_result(it_battle_doc(games, 1), 1);
+            long long dt = now_ms() - t0;
+            json_decref(r);
+            if (dt >= 200 || games >= 100000000) {
+                per_ms = (double)games / (double)(dt ? dt : 1);
+                break;
+            }
+            games *= 4;
+        }
+        fprintf(stderr, "it_games_for_ms: %.1f games/ms on one thread\n", per_ms);
+    }
+    double g = per_ms * (double)ms;
+    return g < 200 ? 200 : g > 1e8 ? 100000000L : (long)g;
+}

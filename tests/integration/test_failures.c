@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* Failure tests against the real servers: a worker killed with SIGKILL mid-job (the job
+ * still succeeds once, with both attempts recorded; or fails when attempts run out), a
+ * worker stopped with SIGTERM mid-job (exits 0 and the job is given back), Redis stopped
+ * and restarted empty with jobs queued (every job completes), PostgreSQL briefly down
+ * (503 problem+json, then recovery without a restart), and the migration runner (applied
+ * once under concurrency, a changed file refused). Short leases come from the config. */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "db_migrate.h"
+#include "it_support.h"
+#include "queue.h"
+#include "sk_mem.h"
+
+static char chunk_env[64];
+
+static int setup(void)
+{
+    sk_mem_init_json();
+    return 0;
+}
+
+static const char *str(const json_t *j, const char *k)
+{
+    const char *v = json_string_value(json_object_get(j, k));
+    return v ? v : "";
+}
+
+/* A stack with a short lease and fast maintenance, chunks of about 100 ms. */
+static int fast_stack(struct it_stack *s, const char *name)
+{
+    if (it_stack_init(s, name))
+        return -1;
+    snprintf(chunk_env, sizeof(chunk_env), "SKIRMISH_CHUNK_UNITS=%ld", it_games_for_ms(100));
+    s->env[s->n_env++] = chunk_env;
+    s->env[s->n_env++] = "SKIRMISH_LEASE_MS=2000";
+    s->env[s->n_env++] = "SKIRMISH_RECONCILE_MS=300";
+    s->env[s->n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
+    s->env[s->n_env++] = "SKIRMISH_BLOCK_MS=200";
+    s->env[s->n_env++] = "SKIRMISH_RETRY_BASE_MS=100";
+    return 0;
+}
+
+static void count_entry(const char *job_id, void *arg)
+{
+    (void)job_id;
+    ++*(int *)arg;
+}
+
+static int stream_entries(const struct it_stack *s)
+{
+    struct queue *q = NULL;
+    int n = -1;
+    if (queue_new(it_env("SKIRMISH_REDIS_URL"), s->prefix, &q) == SK_OK) {
+        n = 0;
+        if (queue_scan(q, count_entry, &n))
+            n = -1;
+    }
+    queue_free(q);
+    return n;
+}
+
+static void test_kill9_worker(void)
+{
+    struct it_stack s;
+    char id[37];
+    char path[128];
+    char n[16];
+    struct it_resp r;
+    const char *doc;
+    json_t *job, *got, *want;
+    long games = it_games_for_ms(3000);
+
+    CU_ASSERT_FATAL(fast_stack(&s, "kill9") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    doc = it_battle_doc(games, 99);
+    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
+    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    it_worker_signal(&s, 0, SIGKILL, 1); /* mid-job, no cleanup at all */
+    CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 2);
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    got = it_resp_json(&r);
+    want = it_engine_result(doc);
+    CU_ASSERT_TRUE(json_equal(got, want));
+    json_decref(got);
+    json_decref(want);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM jobs WHERE result IS NOT NULL", n, sizeof(n)),
+                    0);
+    CU_ASSERT_STRING_EQUAL(n, "1");
+    CU_ASSERT_EQUAL(stream_entries(&s), 0); /* acknowledged and deleted */
+    it_stack_stop(&s);
+}
+
+static void test_attempts_exhausted(void)
+{
+    struct it_stack s;
+    char id[37];
+    json_t *job;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "exhaust") == 0);
+    s.env[s.n_env++] = "SKIRMISH_MAX_ATTEMPTS=1";
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(it_games_for_ms(3000), 5), id) == 0);
+    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    it_worker_signal(&s, 0, SIGKILL, 1);
+    CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
+    job = it_wait_status(&s, id, NULL, 60000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "failed");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
+    CU_ASSERT_STRING_EQUAL(str(job, "error"), "failed after 1 attempts: the worker running it "
+                                              "stopped (lease expired)");
+    json_decref(job);
+    it_stack_stop(&s);
+}
+
+static void test_sigterm_gives_back(void)
+{
+    struct it_stack s;
+    char id[37];
+    json_t *job;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "sigterm") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(it_games_for_ms(3000), 6), id) == 0);
+    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    CU_ASSERT_EQUAL(it_worker_signal(&s, 0, SIGTERM, 1), 0); /* exit status 0 */
+    job = it_job(&s, id);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "queued");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 0);
+    json_decref(job);
+    CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
+    json_decref(job);
+    it_stack_stop(&s);
+}
+
+static void test_redis_restart(void)
+{
+    struct it_stack s;
+    char ids[6][37];
+    struct it_resp r;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "redis") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    for (int i = 0; i < 3; i++) /* in the stream, no worker yet */
+        CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(200, i), ids[i]) == 0);
+    CU_ASSERT_FATAL(it_services("redis-stop") == 0); /* no AOF: the stream is lost */
+    for (int i = 3; i < 6; i++) /* accepted: the row is committed, XADD fails */
+        CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(200, i), ids[i]) == 0);
+    CU_ASSERT_FATAL(it_http(&s, "GET", "/readyz", NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 503);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"redis\":\"unreachable\""));
+    it_resp_free(&r);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0); /* starts while Redis is down */
+    it_sleep_ms(1000);
+    CU_ASSERT_TRUE(it_alive(s.workers[0]));
+    CU_ASSERT_FATAL(it_services("redis-start") == 0);
+    for (int i = 0; i < 6; i++) {
+        json_t *job = it_wait_status(&s, ids[i], NULL, 60000);
+        CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+        json_decref(job);
+    }
+    CU_ASSERT_TRUE(it_alive(s.workers[0]));
+    CU_ASSERT_TRUE(it_alive(s.api));
+    it_stack_stop(&s);
+}
+
+static void test_postgres_down(void)
+{
+    struct it_stack s;
+    char id[37];
+    char ra[16] = "";
+    char ct[64] = "";
+    struct it_resp r;
+    const char *doc = it_battle_doc(200, 3);
+    json_t *job;
+    int ready = 0;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "pgdown") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_services("pg-stop") == 0);
+    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", doc, strlen(doc), &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 503);
+    it_resp_header(&r, "Content-Type", ct, sizeof(ct));
+    it_resp_header(&r, "Retry-After", ra, sizeof(ra));
+    CU_ASSERT_STRING_EQUAL(ct, "application/problem+json");
+    CU_ASSERT_STRING_EQUAL(ra, "1");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"status\":503"));
+    it_resp_free(&r);
+    CU_ASSERT_FATAL(it_http(&s, "GET", "/v1/jobs", NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 503);
+    it_resp_free(&r);
+    CU_ASSERT_FATAL(it_http(&s, "GET", "/readyz", NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 503);
+    it_resp_free(&r);
+    it_sleep_ms(500);
+    CU_ASSERT_FATAL(it_services("pg-start") == 0);
+    for (int i = 0; i < 300 && !ready; i++) {
+        if (it_http(&s, "GET", "/readyz", NULL, NULL, 0, &r) == 0) {
+            ready = r.status == 200;
+            it_resp_free(&r);
+        }
+        if (!ready)
+            it_sleep_ms(100);
+    }
+    CU_ASSERT_TRUE_FATAL(ready);
+    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0); /* same processes, no restart */
+    job = it_wait_status(&s, id, NULL, 60000);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    json_decref(job);
+    CU_ASSERT_TRUE(it_alive(s.api));
+    CU_ASSERT_TRUE(it_alive(s.workers[0]));
+    it_stack_stop(&s);
+}
+
+static void test_migrations(void)
+{
+    struct it_stack s;
+    pid_t p[3];
+    char n[16];
+    char expect[16];
+
+    CU_ASSERT_FATAL(it_stack_init(&s, "migrate") == 0);
+    for (int i = 0; i < 3; i++) /* concurrent runners: the advisory lock serialises them */
+        p[i] = it_api_command(&s, "migrate");
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(it_wait_exit(p[i]), 0);
+    snprintf(expect, sizeof(expect), "%zu", db_migrate_count);
+    CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM schema_migrations", n, sizeof(n)), 0);
+    CU_ASSERT_STRING_EQUAL(n, expect);
+    CU_ASSERT_EQUAL(it_wait_exit(it_api_command(&s, "migrate")), 0); /* idempotent */
+    CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM schema_migrations", n, sizeof(n)), 0);
+    CU_ASSERT_STRING_EQUAL(n, expect);
+    /* an applied migration whose file changed stops the service */
+    CU_ASSERT_EQUAL(
+        it_sql(&s, "UPDATE schema_migrations SET checksum = '0' WHERE version = 1", NULL, 0), 0);
+    CU_ASSERT_EQUAL(it_wait_exit(it_api_command(&s, "migrate")), 1);
+    it_stack_stop(&s);
+}
+
+static CU_TestInfo failure_tests[] = {
+    {"kill -9 of a worker mid-job: succeeds once, 2 attempts", test_kill9_worker},
+    {"kill -9 with attempts exhausted: failed with the error kept", test_attempts_exhausted},
+    {"SIGTERM mid-job: exit 0, job given back and completed", test_sigterm_gives_back},
+    {"Redis stopped and restarted empty: every job completes", test_redis_restart},
+    {"PostgreSQL briefly down: 503, then recovery", test_postgres_down},
+    {"migrations: once under concurrency, changed file refused", test_migrations},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_failures_suites[] = {
+    {"failures", setup, NULL, NULL, NULL, failure_tests},
+    CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* skirmish-worker: one consumer of the job stream. Loads and prints the configuration,
+ * then runs worker_loop until SIGTERM or SIGINT, after which it takes no new job, gives
+ * the current one back after its chunk, and exits 0. Run one per core. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "queue.h"
+#include "sk_config.h"
+#include "sk_log.h"
+#include "sk_mem.h"
+#include "worker_loop.h"
+
+#include "sk_banned.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+int main(void)
+{
+    struct sk_config cfg;
+    char err[2048];
+    struct sigaction sa;
+    struct db *db = NULL;
+    struct queue *queue = NULL;
+    struct worker w;
+    int status = 1;
+
+    sk_mem_init_json();
+    sk_log_set_prog("worker");
+    if (sk_config_load(&cfg, err, sizeof(err))) {
+        fprintf(stderr, "skirmish-worker: invalid configuration:\n%s", err);
+        return 2;
+    }
+    sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal; /* no SA_RESTART: a stop cuts sleeps short */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    memset(&w, 0, sizeof(w));
+    if (cfg.worker_name[0]) {
+        snprintf(w.name, sizeof(w.name), "%s", cfg.worker_name);
+    } else {
+        char host[64] = "host";
+        gethostname(host, sizeof(host) - 1);
+        snprintf(w.name, sizeof(w.name), "%s:%d", host, (int)getpid());
+    }
+    sk_log_info("event=starting name=%s", w.name);
+    sk_config_log(&cfg);
+    if (db_new(cfg.database_url, &db) || queue_new(cfg.redis_url, cfg.queue_prefix, &queue)) {
+        sk_log_error("event=start_failed reason=store_handles");
+        goto out;
+    }
+    w.cfg = &cfg;
+    w.db = db;
+    w.queue = queue;
+    w.stop = &stop_flag;
+    worker_loop_run(&w);
+    sk_log_info("event=stopped name=%s", w.name);
+    status = 0;
+out:
+    queue_free(queue);
+    db_free(db);
+    sk_config_release(&cfg);
+    return status;
+}

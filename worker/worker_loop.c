@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* Worker loop (see worker_loop.h). */
+#include "worker_loop.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "db_jobs.h"
+#include "job.h"
+#include "sk_log.h"
+#include "sk_mem.h"
+#include "worker_reclaim.h"
+#include "worker_retry.h"
+
+#include "sk_banned.h"
+
+/* How a run ended, for the caller to acknowledge (or not). */
+enum outcome {
+    OUT_DONE,     /* the job row is final or back in the queue: ack and delete the entry */
+    OUT_LOST,     /* another worker holds the lease now: leave the entry alone */
+    OUT_RELEASED, /* given back on stop: re-enqueued already, ack the old entry */
+};
+
+long long worker_loop_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL); /* a signal cuts it short, which is what a stop wants */
+}
+
+void worker_loop_outage(struct worker *w, const char *store, const char *detail)
+{
+    char q[300];
+    w->outage_ms = w->outage_ms ? (w->outage_ms * 2 > 5000 ? 5000 : w->outage_ms * 2) : 100;
+    sk_log_warn("event=store_unavailable store=%s retry_ms=%ld err=%s", store, w->outage_ms,
+                sk_log_quote(q, sizeof(q), detail));
+    sleep_ms(w->outage_ms);
+}
+
+/* After a store error: 1 = wait and try again, 0 = give up (not an outage, or a stop was
+ * requested and the lease will hand the job to another worker anyway). */
+static int again(struct worker *w, enum sk_err err, int *tries)
+{
+    if (err != SK_EUNAVAIL)
+        return 0;
+    if (*w->stop && ++*tries > 3)
+        return 0;
+    worker_loop_outage(w, "postgres", db_error(w->db));
+    return 1;
+}
+
+static void ack(struct worker *w, const struct queue_entry *e)
+{
+    enum sk_err err = queue_done(w->queue, e->id);
+    if (err) /* the entry stays pending; the reaper redelivers it and the claim skips it */
+        sk_log_warn("event=ack_failed job_id=%s entry=%s err=%s", e->job_id, e->id,
+                    sk_err_str(err));
+}
+
+/* Ends an attempt that failed: retried later when it was transient and attempts remain,
+ * else the job fails with `msg` kept. */
+static enum outcome attempt_failed(struct worker *w, const char *id, const char *owner,
+                                   int attempts, int transient, const char *msg)
+{
+    char q[600];
+    char final[512];
+    enum sk_err err;
+    int tries = 0;
+
+    if (transient && attempts < w->cfg->max_attempts) {
+        long delay = worker_retry_delay(w->cfg->retry_base_ms, w->cfg->retry_max_ms, attempts,
+                                        worker_retry_random());
+        do
+            err = db_jobs_retry(w->db, id, owner, delay, msg);
+        while (again(w, err, &tries));
+        sk_log_warn("event=job_retry job_id=%s attempt=%d delay_ms=%ld err=%s", id, attempts, delay,
+                    sk_log_quote(q, sizeof(q), msg));
+    } else {
+        snprintf(final, sizeof(final), "%s after %d attempt%s: %s",
+                 transient ? "failed" : "failed permanently", attempts, attempts == 1 ? "" : "s",
+                 msg);
+        do
+            err = db_jobs_fail(w->db, id, owner, final);
+        while (again(w, err, &tries));
+        sk_log_error("event=job_failed job_id=%s attempts=%d err=%s", id, attempts,
+                     sk_log_quote(q, sizeof(q), final));
+    }
+    return err == SK_ECONFLICT ? OUT_LOST : OUT_DONE;
+}
+
+/* Gives the job back on stop: queued again (this attempt not counted) and re-enqueued. */
+static enum outcome release(struct worker *w, const char *id, const char *owner, int attempts)
+{
+    int tries = 0;
+    enum sk_err err;
+    do
+        err = db_jobs_release(w->db, id, owner);
+    while (again(w, err, &tries));
+    if (err)
+        return OUT_LOST;
+    if (queue_add(w->queue, id, attempts))
+        sk_log_warn("event=enqueue_deferred job_id=%s", id); /* the reconciler will */
+    sk_log_info("event=job_released job_id=%s", id);
+    return OUT_RELEASED;
+}
+
+/* Runs a claimed job to one of its ends. */
+static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
+                            const struct db_claim *c)
+{
+    const char *id = e->job_id;
+    json_t *doc = NULL;
+    json_t *result = NULL;
+    char *text = NULL;
+    struct job *job = NULL;
+    struct job_run *run = NULL;
+    struct sk_verr_list errs;
+    struct job_run_opts opts = {(int)w->cfg->engine_threads,
+                                w->cfg->device[0] ? w->cfg->device : NULL};
+    char msg[512] = "";
+    uint64_t done = 0, total;
+    enum outcome out = OUT_DONE;
+    enum sk_err err;
+    int tries = 0;
+
+    sk_verr_list_init(&errs);
+    doc = json_loads(c->request, 0, NULL);
+    if (!doc || job_decode(doc, &job, &errs)) {
+        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s",
+                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "",
+                 errs.n ? errs.items[0].message : "");
+        out = attempt_failed(w, id, owner, c->attempts, 0, msg);
+        goto out;
+    }
+    total = job_total(job);
+    err = job_run_new(job, &opts, &run, msg, sizeof(msg));
+    if (err) {
+        out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err),
+                             msg[0] ? msg : sk_err_str(err));
+        goto out;
+    }
+    while (done < total) {
+        int cancel = 0;
+        int owned = 1;
+        err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
+        if (err) {
+            snprintf(msg, sizeof(msg), "%s",
+                     job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
+            out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
+            goto out;
+        }
+        tries = 0;
+        do
+            err = db_jobs_progress(w->db, id, owner, done, w->cfg->lease_ms, &cancel);
+        while (again(w, err, &tries));
+        if (err) {
+            sk_log_warn("event=lease_lost job_id=%s owner=%s err=%s", id, owner, sk_err_str(err));
+            out = OUT_LOST;
+            goto out;
+        }
+        (void)queue_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
+        if (queue_renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
+            sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
+        sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
+                     (unsigned long long)done, (unsigned long long)total);
+        if (cancel) {
+            tries = 0;
+            do
+                err = db_jobs_cancelled(w->db, id, owner);
+            while (again(w, err, &tries));
+            sk_log_info("event=job_canceled job_id=%s done=%llu", id, (unsigned long long)done);
+            out = err == SK_ECONFLICT ? OUT_LOST : OUT_DONE;
+            goto out;
+        }
+        if (*w->stop && done < total) {
+            out = release(w, id, owner, c->attempts);
+            goto out;
+        }
+    }
+    err = job_run_result(run, &result);
+    if (!err && !(text = json_dumps(result, JSON_COMPACT)))
+        err = SK_ENOMEM;
+    if (err) {
+        out = attempt_failed(w, id, owner, c->attempts, 1, "the result could not be built");
+        goto out;
+    }
+    tries = 0;
+    do
+        err = db_jobs_succeed(w->db, id, owner, text);
+    while (again(w, err, &tries));
+    if (err == SK_ECONFLICT) {
+        sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
+        out = OUT_LOST;
+    } else if (err) {
+        sk_log_error("event=result_write_failed job_id=%s err=%s", id, sk_err_str(err));
+        out = OUT_LOST; /* leave the entry pending: the job runs again after the lease */
+    } else {
+        sk_log_info("event=job_succeeded job_id=%s attempts=%d units=%llu", id, c->attempts,
+                    (unsigned long long)total);
+    }
+out:
+    sk_free(text);
+    json_decref(result);
+    job_run_free(run);
+    job_free(job);
+    json_decref(doc);
+    sk_verr_list_release(&errs);
+    return out;
+}
+
+void worker_loop_entry(struct worker *w, const struct queue_entry *e)
+{
+    char owner[160];
+    struct db_claim c = {0};
+    enum sk_err err;
+    int tries = 0;
+
+    if (!e->job_id[0] || !db_jobs_is_id(e->job_id)) {
+        sk_log_warn("event=entry_malformed entry=%s", e->id);
+        ack(w, e);
+        return;
+    }
+    snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
+    do
+        err = db_jobs_claim(w->db, e->job_id, owner, w->cfg->lease_ms, w->cfg->max_attempts, &c);
+    while (!*w->stop && again(w, err, &tries));
+    if (err) {
+        /* left pending: the reaper hands it to a worker once the lease time has passed */
+        sk_log_warn("event=claim_failed job_id=%s err=%s", e->job_id, sk_err_str(err));
+        return;
+    }
+    w->outage_ms = 0;
+    if (c.state == DB_CLAIM_SKIPPED) {
+        sk_log_debug("event=entry_skipped job_id=%s entry=%s", e->job_id, e->id);
+        ack(w, e);
+        return;
+    }
+    if (c.state == DB_CLAIM_ENDED) {
+        sk_log_info("event=job_ended_at_claim job_id=%s", e->job_id);
+        ack(w, e);
+        return;
+    }
+    sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
+                c.kind, owner);
+    if (run_job(w, e, owner, &c) != OUT_LOST)
+        ack(w, e);
+    db_jobs_claim_release(&c);
+}
+
+enum sk_err worker_loop_run(struct worker *w)
+{
+    while (!*w->stop) {
+        struct queue_entry e;
+        int got = 0;
+        enum sk_err err;
+
+        if (worker_loop_now_ms() >= w->next_maint_ms) {
+            worker_reclaim_reap(w);
+            worker_reclaim_reconcile(w);
+            w->next_maint_ms = worker_loop_now_ms() + w->cfg->reconcile_ms;
+        }
+        if (*w->stop)
+            break;
+        err = queue_read(w->queue, w->name, w->cfg->block_ms, &e, &got);
+        if (err) {
+            if (!*w->stop)
+                worker_loop_outage(w, "redis", queue_error(w->queue));
+            continue;
+        }
+        w->outage_ms = 0;
+        if (got)
+            worker_loop_entry(w, &e);
+    }
+    return SK_OK;
+}
