@@ -49,7 +49,9 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 130' INT TERM
 
-scripts/services.sh pg-start "$var" "$pg_port"
+# Group commit: with many submissions in flight, one WAL flush serves several commits.
+SK_PG_OPTS="${SK_PG_OPTS:-} -c commit_delay=200 -c commit_siblings=2" \
+  scripts/services.sh pg-start "$var" "$pg_port"
 scripts/services.sh redis-start "$var" "$redis_port"
 build/skirmish-api migrate 2>>"$var/log/api.log"
 
