@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "battle_catalog.h"
+#include "battle_cl.h"
 #include "job.h"
+#include "rng.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -31,11 +34,15 @@ struct command {
 
 static int cmd_run(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
+static int cmd_devices(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
-    {"run", "[--games N] [--seed S] [--threads T] [--summary] FILE",
+    {"run", "[--games N] [--seed S] [--threads T] [--device D] [--summary] FILE",
      "run the job document FILE (- for stdin) and print its result", cmd_run},
+    {"devices", "[--check]",
+     "list the OpenCL devices; --check runs each one's random streams against the host",
+     cmd_devices},
     {"version", "", "print the version", cmd_version},
     {"help", "", "print this help", cmd_help},
 };
@@ -50,6 +57,9 @@ static void usage(FILE *f)
             "  --games N    override params.games (battle jobs)\n"
             "  --seed S     override the job's seed (0..%llu)\n"
             "  --threads T  CPU threads, 0 = one per core (default 0)\n"
+            "  --device D   OpenCL device: index, name substring, or cpu for the CPU backend\n"
+            "               (default: $SKIRMISH_DEVICE, else the first GPU, else the first\n"
+            "               device, else the CPU backend)\n"
             "  --summary    print one line of win/stall/loss rates (battle jobs)\n"
             "\nexit status: 0 success, 1 run or I/O failure, 2 usage error or invalid "
             "document (each problem printed as 'pointer: message')\n",
@@ -75,6 +85,7 @@ struct run_args {
     int has_games, has_seed, summary;
     uint64_t games, seed;
     int threads;
+    const char *device;
 };
 
 /* Reads the value of option `name` (either "--name=V" in arg or the next argument). */
@@ -130,6 +141,15 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
                 return -1;
             }
             a->threads = (int)u;
+        } else if (is_opt(arg, "--device")) {
+            v = opt_value(argc, argv, &i, "--device");
+            if (!v)
+                return -1;
+            if (!*v) {
+                fprintf(stderr, "skirmish run: --device must not be empty\n");
+                return -1;
+            }
+            a->device = v;
         } else if (strcmp(arg, "--summary") == 0) {
             a->summary = 1;
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -187,7 +207,7 @@ static void print_summary(const json_t *res)
 
 static int run_job(const struct job *job, const struct run_args *a)
 {
-    struct job_run_opts opts = {a->threads, NULL};
+    struct job_run_opts opts = {a->threads, a->device};
     struct job_run *run = NULL;
     json_t *res = NULL;
     char err[512] = "";
@@ -283,6 +303,88 @@ out:
     job_free(job);
     sk_verr_list_release(&errs);
     json_decref(doc);
+    return status;
+}
+
+/* ===== devices ===== */
+
+/* Opens device `index` and compares the first words of a few random streams computed by
+ * the device (the shared rng.h, compiled by its OpenCL compiler) with the host's. */
+static int check_device(int index, char *why, size_t whylen)
+{
+    enum { GAMES = 256, WORDS = 8 };
+    static uint32_t got[GAMES * WORDS];
+    char spec[16];
+    struct battle_cl_opts o = {.device = spec};
+    struct battle_cl *cl = NULL;
+    enum sk_err rc;
+    int bad = 0;
+
+    snprintf(spec, sizeof(spec), "%d", index);
+    rc = battle_cl_new(&o, &cl, why, whylen);
+    if (rc == SK_OK)
+        rc = battle_cl_rng_words(cl, 0x5eedULL, 0xfffffff0ULL, GAMES, WORDS, got, why, whylen);
+    battle_cl_free(cl);
+    if (rc)
+        return -1;
+    for (int i = 0; i < GAMES && !bad; i++) {
+        struct rng r;
+        rng_init(&r, 0x5eedULL, 0xfffffff0ULL + (uint64_t)i);
+        for (int w = 0; w < WORDS; w++)
+            bad |= got[i * WORDS + w] != rng_next(&r);
+    }
+    if (bad)
+        snprintf(why, whylen, "random streams differ from the host");
+    return bad ? -1 : 0;
+}
+
+static int cmd_devices(int argc, char **argv)
+{
+    struct battle_cl_device *devs = NULL;
+    size_t n = 0, def = 0;
+    int check = 0, status = EXIT_OK;
+    const char *spec = getenv(BATTLE_CL_ENV_DEVICE);
+    char err[4096] = "";
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--check") != 0) {
+            fprintf(stderr, "skirmish devices: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
+        check = 1;
+    }
+    if (battle_cl_devices(&devs, &n, err, sizeof(err)) != SK_OK) {
+        fprintf(stderr, "skirmish devices: %s\n", err);
+        return EXIT_FAIL;
+    }
+    if (n == 0)
+        printf("no OpenCL device found: jobs run on the cpu backend\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("%d: %s | %s | %s, %u compute units, %llu MiB, %s, driver %s\n", devs[i].index,
+               devs[i].platform, devs[i].name, devs[i].is_gpu ? "gpu" : "not a gpu",
+               devs[i].compute_units, (unsigned long long)(devs[i].global_mem >> 20),
+               devs[i].version, devs[i].driver);
+        if (check) {
+            if (check_device(devs[i].index, err, sizeof(err)) == 0) {
+                printf("   check: ok\n");
+            } else {
+                printf("   check: FAILED: %s\n", err);
+                status = EXIT_FAIL;
+            }
+        }
+    }
+    /* What a job would use, so SKIRMISH_DEVICE can be tried out here first. */
+    if (battle_cl_spec_is_cpu(spec)) {
+        printf("jobs use: the cpu backend (%s=%s)\n", BATTLE_CL_ENV_DEVICE, spec);
+    } else if (battle_cl_pick(devs, n, spec ? spec : "", &def, err, sizeof(err)) == SK_OK) {
+        printf("jobs use: %d (%s)\n", devs[def].index, devs[def].name);
+    } else if (spec && *spec) {
+        printf("jobs fail: %s=%s: %s\n", BATTLE_CL_ENV_DEVICE, spec, err);
+        status = EXIT_FAIL;
+    } else {
+        printf("jobs use: the cpu backend\n");
+    }
+    sk_free(devs);
     return status;
 }
 

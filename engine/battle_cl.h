@@ -25,7 +25,7 @@ struct battle_cl_device {
     uint64_t global_mem; /* bytes */
     char platform[128];  /* platform name */
     char name[128];      /* device name */
-    char version[64];    /* CL_DEVICE_VERSION */
+    char version[128];   /* CL_DEVICE_VERSION */
     char driver[64];     /* CL_DRIVER_VERSION */
 };
 

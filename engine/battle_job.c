@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* The `battle` job kind (see battle_job.h): params are decoded by battle_codec against the
  * shared catalog; a run prepares one battle_plan and plays successive ranges of games on
- * the CPU backend, then reports counts, rates with Wilson intervals and the turn
- * histogram. It does not choose devices beyond "cpu" (the OpenCL backend is separate). */
+ * the OpenCL backend when a device exists (else the CPU backend), then reports counts, rates
+ * with Wilson intervals and the turn histogram. Device discovery and launches are
+ * battle_cl's; this module only picks the backend and falls back. */
 #include "battle_job.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "battle_catalog.h"
+#include "battle_cl.h"
 #include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_plan.h"
@@ -29,6 +32,7 @@ struct battle_run {
     const struct battle_job *job; /* borrowed */
     struct battle_plan *plan;     /* owned */
     int threads;                  /* as asked: 0 = one per online core */
+    struct battle_cl *cl;         /* owned; NULL = the CPU backend */
     uint64_t done;                /* games played so far: [0, done) */
     struct battle_counts counts;
     double elapsed_s; /* wall time spent inside battle_run_step */
@@ -73,17 +77,54 @@ uint64_t battle_job_total(const struct battle_job *job)
     return job->spec.games;
 }
 
+/* Writes `s` as a double-quoted log value: quotes and backslashes escaped, control bytes
+ * (the newlines of a build log) as spaces, so the event stays one line. */
+static void log_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+    }
+    fputc('"', f);
+}
+
+/*
+ * Chooses the backend: `device` (job_run_opts.device), else $SKIRMISH_DEVICE, in
+ * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the run
+ * fails with battle_cl's error. With nothing named, the default OpenCL device is used when
+ * one opens; otherwise the run falls back to the CPU backend and logs why, since a host
+ * without OpenCL (or with a broken driver) can still run every job.
+ */
+static enum sk_err open_device(struct battle_run *run, const char *device, char *err, size_t errlen)
+{
+    const char *spec = device ? device : getenv(BATTLE_CL_ENV_DEVICE);
+    struct battle_cl_opts o = {.device = spec ? spec : ""};
+    char why[1024] = "";
+    enum sk_err rc;
+
+    if (battle_cl_spec_is_cpu(spec))
+        return SK_OK;
+    rc = battle_cl_new(&o, &run->cl, why, sizeof(why));
+    if (rc == SK_OK || rc == SK_ENOMEM)
+        return rc;
+    if (spec && *spec) {
+        snprintf(err, errlen, "device \"%s\": %s", spec, why);
+        return rc;
+    }
+    fprintf(stderr, "level=warn event=opencl_fallback backend=cpu reason=");
+    log_quoted(stderr, why);
+    fputc('\n', stderr);
+    return SK_OK;
+}
+
 enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_opts *opts,
                            struct battle_run **out, char *err, size_t errlen)
 {
     struct battle_run *run = NULL;
     enum sk_err rc;
 
-    if (opts && opts->device && strcmp(opts->device, "cpu") != 0) {
-        snprintf(err, errlen, "device '%s' is not available: this build runs battles on the cpu",
-                 opts->device);
-        return SK_EINVAL;
-    }
     if (opts && opts->threads < 0) {
         snprintf(err, errlen, "threads must be 0 (one per core) or more, not %d", opts->threads);
         return SK_EINVAL;
@@ -96,6 +137,11 @@ enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_op
     rc = battle_plan_new(&job->spec, &run->plan, err, errlen);
     if (rc) {
         sk_free(run);
+        return rc;
+    }
+    rc = open_device(run, opts ? opts->device : NULL, err, errlen);
+    if (rc) {
+        battle_run_free(run);
         return rc;
     }
     *out = run;
@@ -118,6 +164,20 @@ enum sk_err battle_run_step(struct battle_run *run, uint64_t max_units, uint64_t
 
     if (n > 0) {
         t0 = now_s();
+        if (run->cl) {
+            char why[512] = "";
+            rc = battle_cl_run(run->cl, run->plan, run->done, n, &run->counts, why, sizeof(why));
+            run->elapsed_s += now_s() - t0;
+            if (rc) {
+                snprintf(
+                    run->error, sizeof(run->error), "opencl backend failed on games %llu..%llu: %s",
+                    (unsigned long long)run->done, (unsigned long long)(run->done + n - 1), why);
+                return rc;
+            }
+            run->done += n;
+            *done = run->done;
+            return SK_OK;
+        }
         rc = battle_cpu_run(run->plan, run->done, n, run->threads, &run->counts);
         run->elapsed_s += now_s() - t0;
         if (rc) {
@@ -159,6 +219,23 @@ static int effective_threads(int threads)
         return threads;
     n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+/* "backend" and what it ran on: the CPU threads, or the OpenCL platform, device and launch
+ * geometry. */
+static int put_backend(json_t *res, const struct battle_run *run)
+{
+    struct battle_cl_info info;
+
+    if (!run->cl)
+        return put(res, "backend", json_string("cpu")) ||
+               put(res, "threads", json_integer(effective_threads(run->threads)));
+    battle_cl_describe(run->cl, &info);
+    return put(res, "backend", json_string("opencl")) ||
+           put(res, "platform", json_string(info.platform)) ||
+           put(res, "device", json_string(info.device)) ||
+           put(res, "work_group", json_integer((json_int_t)info.work_group)) ||
+           put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
 enum sk_err battle_run_result(struct battle_run *run, json_t **out)
@@ -204,9 +281,7 @@ enum sk_err battle_run_result(struct battle_run *run, json_t **out)
         put_rate(res, "win_rate", c->wins, c->games) ||
         put_rate(res, "stall_rate", c->stalls, c->games) ||
         put_rate(res, "loss_rate", c->losses, c->games) || json_object_set(res, "turns", turns) ||
-        put(res, "seed", json_integer((json_int_t)spec->seed)) ||
-        put(res, "backend", json_string("cpu")) ||
-        put(res, "threads", json_integer(effective_threads(run->threads))) ||
+        put(res, "seed", json_integer((json_int_t)spec->seed)) || put_backend(res, run) ||
         put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
         put(res, "games_per_second",
             run->elapsed_s > 0
@@ -232,6 +307,7 @@ void battle_run_free(struct battle_run *run)
 {
     if (!run)
         return;
+    battle_cl_free(run->cl);
     battle_plan_free(run->plan);
     sk_free(run);
 }

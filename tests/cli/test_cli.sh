@@ -42,7 +42,8 @@ contains() {
 # Help, version, usage errors.
 expect 0 help -- --help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
-contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--summary] FILE"
+contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--device D] [--summary] FILE"
+contains "$tmp/out" "devices [--check]"
 expect 0 help-command -- help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
 expect 0 version -- version
@@ -82,12 +83,52 @@ expect 0 summary-threads -- run --games=2000 --threads=3 --summary "$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs between 1 and 3 threads"
 expect 0 stdin -- run --games 2000 --summary - <"$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs when read from stdin"
+# The OpenCL backend (PoCL here) is the default; the CPU backend plays the same games.
+expect 0 summary-cpu -- run --games 2000 --device cpu --summary "$ex"
+cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs between the default and --device cpu"
+SKIRMISH_DEVICE=cpu expect 0 summary-env-cpu -- run --games 2000 --summary "$ex"
+cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs with SKIRMISH_DEVICE=cpu"
 expect 0 json-result -- run --games 300 --seed 99 "$ex"
 contains "$tmp/out" '"games": 300,'
 contains "$tmp/out" '"seed": 99,'
-contains "$tmp/out" '"backend": "cpu",'
+contains "$tmp/out" '"backend": "opencl",'
+contains "$tmp/out" '"platform": "Portable Computing Language",'
 contains "$tmp/out" '"win_rate_ci95": ['
 contains "$tmp/out" '"histogram": ['
+expect 0 json-result-cpu -- run --games 300 --seed 99 --device cpu "$ex"
+contains "$tmp/out" '"backend": "cpu",'
+expect 1 unknown-device -- run --games 300 --device no-such-gpu "$ex"
+same "$tmp/err" "skirmish: cannot start the job: device \"no-such-gpu\": no OpenCL device matches \"no-such-gpu\""
+SKIRMISH_DEVICE=9 expect 1 unknown-device-env -- run --games 300 "$ex"
+same "$tmp/err" "skirmish: cannot start the job: device \"9\": no OpenCL device with index 9 (found 1)"
+# No OpenCL platform at all: the CPU backend, and the reason on stderr.
+mkdir "$tmp/no-icd"
+OCL_ICD_VENDORS=$tmp/no-icd expect 0 no-platform -- run --games 300 --seed 99 "$ex"
+contains "$tmp/out" '"backend": "cpu",'
+same "$tmp/err" 'level=warn event=opencl_fallback backend=cpu reason="no OpenCL device found"'
+
+# Devices: the list, the device self-check, and what SKIRMISH_DEVICE selects.
+expect 0 devices -- devices --check
+grep -qE '^0: Portable Computing Language \| .+ \| not a gpu, [0-9]+ compute units' "$tmp/out" ||
+  fail "devices: $(head -1 "$tmp/out")"
+contains "$tmp/out" "   check: ok"
+grep -qE '^jobs use: 0 \(' "$tmp/out" || fail "devices: $(tail -1 "$tmp/out")"
+SKIRMISH_DEVICE=cpu expect 0 devices-cpu -- devices
+contains "$tmp/out" "jobs use: the cpu backend (SKIRMISH_DEVICE=cpu)"
+SKIRMISH_DEVICE=radeon expect 1 devices-unknown -- devices
+contains "$tmp/out" 'jobs fail: SKIRMISH_DEVICE=radeon: no OpenCL device matches "radeon"'
+OCL_ICD_VENDORS=$tmp/no-icd expect 0 devices-none -- devices
+same "$tmp/out" "no OpenCL device found: jobs run on the cpu backend
+jobs use: the cpu backend"
+expect 2 devices-bad-option -- devices --all
+contains "$tmp/err" "skirmish devices: unknown option '--all'"
+
+# Other kinds go through the same path (board: tests/data/board/s1_moonwalk.json's job);
+# --summary is for battle jobs, so a board job still prints its JSON result.
+expect 0 board-job -- run --summary "$src/tests/cli/board_job.json"
+contains "$tmp/out" '"state": {'
+expect 2 board-games -- run --games 5 "$src/tests/cli/board_job.json"
+same "$tmp/err" "skirmish run: --games applies to battle jobs only"
 
 # Every example runs (battle examples cut to 200 games).
 for f in "$src"/examples/*.json; do

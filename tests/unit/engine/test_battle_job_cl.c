@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/* The battle job's choice of backend: OpenCL by default when a device exists (the result
+ * records backend, platform, device and launch geometry, and the counts equal the CPU
+ * backend's), "cpu" by option or SKIRMISH_DEVICE, an unknown named device is an error, and
+ * with no OpenCL platform the job falls back to the CPU backend (in a child process whose
+ * ICD loader sees an empty vendor folder). */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "battle_cl.h"
+#include "battle_job.h"
+#include "job.h"
+#include "sk_mem.h"
+#include "sk_verr.h"
+
+#include "sk_banned.h"
+
+extern char **environ;
+
+static char cache_dir[256];
+
+/* Reference matchup 2 of rules/battle.md, 30,000 games, from the built-in catalog. */
+static const char *const PARAMS =
+    "{\"games\": 30000, \"attacker\": {\"commander\": \"Test Commander\", \"deck\": ["
+    "{\"card\": \"Plated Grunt\", \"count\": 3}, {\"card\": \"Strike Grunt\", \"count\": 3},"
+    "{\"card\": \"Spiked Grunt\", \"count\": 2}, {\"card\": \"Barricade\", \"count\": 2}]},"
+    "\"defender\": {\"commander\": \"Test Commander\", \"deck\": ["
+    "{\"card\": \"Grunt\", \"count\": 4}, {\"card\": \"Brute\", \"count\": 4},"
+    "{\"card\": \"Strike Tower\", \"count\": 2}]}}";
+
+static int suite_init(void)
+{
+    char tmpl[] = "/tmp/skirmish-job-cl.XXXXXX";
+    if (!mkdtemp(tmpl))
+        return 1;
+    snprintf(cache_dir, sizeof(cache_dir), "%s", tmpl);
+    sk_mem_init_json();
+    unsetenv(BATTLE_CL_ENV_DEVICE);
+    return setenv(BATTLE_CL_ENV_CACHE, cache_dir, 1) != 0;
+}
+
+static int suite_clean(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
+    return system(cmd) != 0;
+}
+
+static struct battle_job *decode(void)
+{
+    json_error_t jerr;
+    json_t *params = json_loads(PARAMS, 0, &jerr);
+    struct sk_jptr ptr;
+    struct sk_verr_list errs;
+    struct battle_job *job = NULL;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
+    sk_jptr_init(&ptr);
+    sk_jptr_push_key(&ptr, "params");
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL(battle_job_decode(params, 7, &ptr, &errs, &job), SK_OK);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    sk_verr_list_release(&errs);
+    json_decref(params);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    return job;
+}
+
+/* Runs the job with `device` in steps of 7,000 games; returns the result (caller decrefs). */
+static json_t *run(const struct battle_job *job, const char *device)
+{
+    struct job_run_opts o = {.threads = 2, .device = device};
+    struct battle_run *r = NULL;
+    char err[1024] = "";
+    uint64_t done = 0;
+    json_t *res = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_OK);
+    while (done < 30000)
+        CU_ASSERT_EQUAL_FATAL(battle_run_step(r, 7000, &done), SK_OK);
+    CU_ASSERT_EQUAL(done, 30000);
+    CU_ASSERT_EQUAL(battle_run_result(r, &res), SK_OK);
+    battle_run_free(r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    return res;
+}
+
+static const char *str(const json_t *obj, const char *key)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s ? s : "";
+}
+
+static void test_opencl_is_default_and_agrees_with_cpu(void)
+{
+    struct battle_job *job = decode();
+    json_t *dev = run(job, NULL); /* no option, SKIRMISH_DEVICE unset: the default device */
+    json_t *cpu = run(job, "cpu");
+    const char *keys[] = {"games", "wins", "stalls", "losses", "seed"};
+
+    CU_ASSERT_STRING_EQUAL(str(dev, "backend"), "opencl");
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(dev, "platform"), "Portable Computing Language"));
+    CU_ASSERT_TRUE(strlen(str(dev, "device")) > 0);
+    CU_ASSERT_TRUE(json_integer_value(json_object_get(dev, "work_group")) > 0);
+    CU_ASSERT_TRUE(json_integer_value(json_object_get(dev, "games_per_launch")) > 0);
+    CU_ASSERT_PTR_NULL(json_object_get(dev, "threads"));
+    CU_ASSERT_STRING_EQUAL(str(cpu, "backend"), "cpu");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(cpu, "threads")), 2);
+    CU_ASSERT_PTR_NULL(json_object_get(cpu, "device"));
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        CU_ASSERT_TRUE(json_equal(json_object_get(dev, keys[i]), json_object_get(cpu, keys[i])));
+    CU_ASSERT_TRUE(json_equal(json_object_get(dev, "turns"), json_object_get(cpu, "turns")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(dev, "games")), 30000);
+    json_decref(dev);
+    json_decref(cpu);
+    battle_job_free(job);
+}
+
+static void test_environment_selects(void)
+{
+    struct battle_job *job = decode();
+    json_t *res;
+
+    setenv(BATTLE_CL_ENV_DEVICE, "CPU", 1);
+    res = run(job, NULL);
+    CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
+    json_decref(res);
+    setenv(BATTLE_CL_ENV_DEVICE, "portable", 1);
+    res = run(job, NULL);
+    CU_ASSERT_STRING_EQUAL(str(res, "backend"), "opencl");
+    json_decref(res);
+    /* The job option wins over the environment. */
+    res = run(job, "cpu");
+    CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
+    json_decref(res);
+    unsetenv(BATTLE_CL_ENV_DEVICE);
+    battle_job_free(job);
+}
+
+static void test_named_device_must_exist(void)
+{
+    struct battle_job *job = decode();
+    struct job_run_opts o = {.device = "no-such-gpu"};
+    struct battle_run *r = NULL;
+    char err[1024] = "";
+
+    CU_ASSERT_EQUAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_STRING_EQUAL(err, "device \"no-such-gpu\": no OpenCL device matches \"no-such-gpu\"");
+    o.device = "42";
+    CU_ASSERT_EQUAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(r);
+    battle_job_free(job);
+}
+
+#define CHILD_ENV "SK_TEST_JOB_NO_PLATFORM"
+
+static void test_no_platform_falls_back(void)
+{
+    char vendors[] = "/tmp/skirmish-no-icd.XXXXXX";
+    char *argv[] = {"test_engine", "battle_job_cl_no_platform", NULL};
+    char env_vendors[300], env_child[] = CHILD_ENV "=1";
+    char *envp[256];
+    size_t ne = 0;
+    pid_t pid;
+    int status = -1;
+
+    if (getenv(CHILD_ENV)) {
+        /* Child: no platform, nothing named: the CPU backend, and the job completes. */
+        struct battle_job *job = decode();
+        json_t *res = run(job, NULL);
+        CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 30000);
+        json_decref(res);
+        battle_job_free(job);
+        return;
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(vendors));
+    snprintf(env_vendors, sizeof(env_vendors), "OCL_ICD_VENDORS=%s", vendors);
+    for (char **e = environ; *e && ne < 250; e++)
+        if (strncmp(*e, "OCL_ICD_VENDORS=", 16) != 0 && strncmp(*e, "SKIRMISH_DEVICE=", 16) != 0)
+            envp[ne++] = *e;
+    envp[ne++] = env_vendors;
+    envp[ne++] = env_child;
+    envp[ne] = NULL;
+    CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp), 0);
+    CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    rmdir(vendors);
+}
+
+static CU_TestInfo job_tests[] = {
+    {"opencl by default, same counts as cpu", test_opencl_is_default_and_agrees_with_cpu},
+    {"SKIRMISH_DEVICE and the job option", test_environment_selects},
+    {"a named device must exist", test_named_device_must_exist},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo no_platform_tests[] = {
+    {"no OpenCL platform: cpu fallback", test_no_platform_falls_back},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_job_cl_suites[] = {
+    {"battle_job_cl", suite_init, suite_clean, NULL, NULL, job_tests},
+    {"battle_job_cl_no_platform", suite_init, suite_clean, NULL, NULL, no_platform_tests},
+    CU_SUITE_INFO_NULL,
+};
