@@ -120,6 +120,8 @@ int main(int argc, char **argv)
     threads = cfg.http_threads ? cfg.http_threads : 8 * sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1)
         threads = 8;
+    if (!cfg.http_threads && threads > 64)
+        threads = 64; /* each thread holds a PostgreSQL connection */
     cfg.http_threads = threads;
     if (api_pool_new((size_t)(threads > 0 ? threads : 1), cfg.database_url, cfg.redis_url,
                      cfg.queue_prefix, &pool)) {
