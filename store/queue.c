@@ -389,6 +389,56 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
     return err;
 }
 
+/* Reads field `key` of a flat [k, v, k, v, ...] reply as an integer, or -1. */
+static long long field_int(const redisReply *m, const char *key)
+{
+    for (size_t i = 0; i + 1 < m->elements; i += 2)
+        if (m->element[i]->type == REDIS_REPLY_STRING && strcmp(m->element[i]->str, key) == 0 &&
+            m->element[i + 1]->type == REDIS_REPLY_INTEGER)
+            return m->element[i + 1]->integer;
+    return -1;
+}
+
+enum sk_err queue_prune_consumers(struct queue *q, long min_idle_ms, size_t *removed)
+{
+    const char *argv[] = {"XINFO", "CONSUMERS", q->stream, GROUP};
+    redisReply *r = group_command(q, 2000, 4, argv);
+    size_t n = 0;
+    enum sk_err err = SK_OK;
+
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 0; i < r->elements && !err; i++) {
+        const redisReply *m = r->element[i];
+        const char *name = NULL;
+        if (m->type != REDIS_REPLY_ARRAY)
+            continue;
+        for (size_t k = 0; k + 1 < m->elements; k += 2)
+            if (m->element[k]->type == REDIS_REPLY_STRING &&
+                strcmp(m->element[k]->str, "name") == 0)
+                name = m->element[k + 1]->str;
+        if (!name || field_int(m, "pending") != 0 || field_int(m, "idle") < min_idle_ms)
+            continue;
+        const char *del[] = {"XGROUP", "DELCONSUMER", q->stream, GROUP, name};
+        redisReply *d = command(q, 2000, 5, del);
+        if (!d) {
+            err = SK_EUNAVAIL;
+            break;
+        }
+        if (d->type == REDIS_REPLY_INTEGER)
+            n++;
+        freeReplyObject(d);
+    }
+    freeReplyObject(r);
+    if (!err)
+        *removed = n;
+    return err;
+}
+
 enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, uint64_t total)
 {
     char key[160];

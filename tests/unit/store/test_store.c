@@ -327,6 +327,19 @@ static void test_queue(void)
     CU_ASSERT_EQUAL(n_entries, 0);
     CU_ASSERT_EQUAL(queue_autoclaim(b, "cb", 0, taken, 4, &n), SK_OK);
     CU_ASSERT_EQUAL(n, 0); /* nothing left pending */
+    /* "ca" has nothing pending now: pruned; "cb" holds nothing either after the ack, but a
+     * consumer with a pending entry is kept */
+    CU_ASSERT_EQUAL(queue_add(a, "33333333-3333-4333-8333-333333333333", 1), SK_OK);
+    CU_ASSERT_EQUAL(queue_read(a, "cc", 100, &e, &got), SK_OK);
+    CU_ASSERT_EQUAL(got, 1);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(queue_prune_consumers(a, 60000, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 0); /* none idle for a minute */
+    CU_ASSERT_EQUAL(queue_prune_consumers(a, 10, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 2); /* ca and cb, not cc */
+    CU_ASSERT_EQUAL(queue_renew(a, "cc", e.id, &owned), SK_OK);
+    CU_ASSERT_EQUAL(owned, 1);
+    CU_ASSERT_EQUAL(queue_done(a, e.id), SK_OK);
     CU_ASSERT_EQUAL(queue_lock(a, "t", 60000, &got), SK_OK);
     CU_ASSERT_EQUAL(got, 1);
     CU_ASSERT_EQUAL(queue_lock(b, "t", 60000, &got), SK_OK);
