@@ -38,7 +38,7 @@ static void method_not_allowed(struct api_response *resp, const char *allow)
 {
     api_http_problem(resp, 405, NULL, "Method Not Allowed",
                      "this resource does not support the method", NULL);
-    snprintf(resp->allow, sizeof(resp->allow), "%s", allow);
+    (void)snprintf(resp->allow, sizeof(resp->allow), "%s", allow);
 }
 
 void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (sk_config_load(&cfg, err, sizeof(err))) {
-        fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
+        (void)fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (argc > 1) {
-        fprintf(stderr, "usage: skirmish-api [migrate|config]\n");
+        (void)fprintf(stderr, "usage: skirmish-api [migrate|config]\n");
         status = 2;
         goto out;
     }
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    (void)signal(SIGPIPE, SIG_IGN);
 
     /* Requests block their thread while PostgreSQL commits; several threads per core keep
      * enough commits in flight for group commit (docs/operations.md, bench/RESULTS.md). */

@@ -66,8 +66,8 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
-    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    (void)snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
     err = db_exec(db, "jobs_insert",
                   "INSERT INTO jobs (id, kind, request, seed, progress_total)"
                   " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4)"
@@ -81,7 +81,7 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     }
     err = take_text(r, 1, json);
     if (!err)
-        snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+        (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
 out:
     db_result_free(r);
     return err;
@@ -106,7 +106,7 @@ enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[
         return err;
     err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
     if (!err)
-        snprintf(status, 16, "%s", db_result_get(r, 0, 1));
+        (void)snprintf(status, 16, "%s", db_result_get(r, 0, 1));
     db_result_free(r);
     return err;
 }
@@ -125,7 +125,7 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
     if (db_result_rows(r) != 1) {
         err = SK_ENOTFOUND;
     } else if (!db_result_get(r, 0, 1)) {
-        snprintf(status, 16, "%s", db_result_get(r, 0, 0));
+        (void)snprintf(status, 16, "%s", db_result_get(r, 0, 0));
         err = SK_ECONFLICT;
     } else {
         err = take_text(r, 1, json);
@@ -179,25 +179,26 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
      * prepared plan can walk its (…, created_at, id) index. */
     if (status) {
         p[n++] = status;
-        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d", n);
+        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d",
+                       n);
     }
     if (kind) {
         p[n++] = kind;
-        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
+        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
     }
     if (after_ts) {
         p[n++] = after_ts;
         p[n++] = after_id;
-        snprintf(where + strlen(where), sizeof(where) - strlen(where),
-                 " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
+        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where),
+                       " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
     }
     /* one row more than asked tells whether a next page exists */
-    snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
+    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
     p[n++] = limit_s;
-    snprintf(sql, sizeof(sql),
-             "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
-             " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
-             where, n);
+    (void)snprintf(sql, sizeof(sql),
+                   "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
+                   " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
+                   where, n);
     err = db_exec(db, names[variant], sql, n, p, &r);
     if (err)
         return err;
@@ -213,8 +214,8 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
         err = append(&buf, &len, &cap, "]}");
     if (!err && rows > limit) {
         char c[128];
-        snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
-                 db_result_get(r, limit - 1, 2));
+        (void)snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
+                       db_result_get(r, limit - 1, 2));
         cursor = sk_strdup(c);
         if (!cursor)
             err = SK_ENOMEM;
@@ -276,8 +277,8 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
         out->request = NULL;
         return SK_OK;
     }
-    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
-    snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
+    (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    (void)snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
     /* One statement decides everything under the row lock, so two workers that read the
      * same entry (redelivery, reaper) cannot both win. SET sees the old row. */
     err = db_exec(
@@ -313,7 +314,7 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
     } else {
         c.state = DB_CLAIM_RUNNING;
         c.attempts = (int)strtol(db_result_get(r, 0, 1), NULL, 10);
-        snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
+        (void)snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
         c.request = sk_strdup(db_result_get(r, 0, 3));
         if (!c.request)
             err = SK_ENOMEM;
@@ -358,8 +359,8 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
-    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    (void)snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
+    (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
     err =
         db_exec(db, "jobs_progress",
                 "UPDATE jobs SET progress_done = $3::bigint,"
@@ -405,7 +406,7 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
 {
     char delay_s[24];
     const char *p[4] = {id, owner, delay_s, error};
-    snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
+    (void)snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
     return fenced(
         db, "jobs_retry",
         "UPDATE jobs SET status = 'queued', error = $4, progress_done = 0,"
@@ -434,8 +435,8 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(age_s, sizeof(age_s), "%ld", age_ms);
-    snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    (void)snprintf(age_s, sizeof(age_s), "%ld", age_ms);
+    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
     err = db_exec(db, "jobs_dispatchable",
                   "SELECT id::text, attempts FROM jobs WHERE"
                   " (status = 'queued' AND coalesce(run_after, created_at + " MS(
