@@ -151,7 +151,10 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         goto out;
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_insert(slot->db, info.kind, text, info.seed, info.total, id, &json);
+    if (ctx->batch)
+        err = api_batch_insert(ctx->batch, info.kind, text, info.seed, info.total, id, &json);
+    else
+        err = db_jobs_insert(slot->db, info.kind, text, info.seed, info.total, id, &json);
     if (err) {
         store_problem(resp, err, req->req_id, "insert");
         goto out;

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "api_batch.h"
 #include "api_cache.h"
 #include "api_http.h"
 #include "api_pool.h"
@@ -38,6 +39,7 @@ struct api_ctx {
     api_validate_fn *validate;
     api_kind_fn *kind_known;
     struct api_cache *cache; /* borrowed; NULL = no cache */
+    struct api_batch *batch; /* borrowed; NULL = one INSERT per request */
 };
 
 /** Routes `req` and fills `resp` (initialised by the caller). Thread-safe. */

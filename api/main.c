@@ -77,6 +77,7 @@ int main(int argc, char **argv)
     struct api_pool *pool = NULL;
     struct api_server *srv = NULL;
     struct api_cache *cache = NULL;
+    struct api_batch *batch = NULL;
     struct api_ctx ctx;
     sigset_t set;
     int sig = 0;
@@ -138,6 +139,12 @@ int main(int argc, char **argv)
         goto out;
     }
     ctx.cache = cache;
+    ctx.batch = NULL;
+    if (cfg.insert_batch && api_batch_new(cfg.database_url, (size_t)cfg.insert_batch, &batch)) {
+        sk_log_error("event=start_failed reason=batch");
+        goto out;
+    }
+    ctx.batch = batch;
     if (api_server_new(&ctx, &srv)) {
         sk_log_error("event=start_failed reason=listen addr=%s port=%ld", cfg.http_addr,
                      cfg.http_port);
@@ -150,6 +157,7 @@ int main(int argc, char **argv)
     status = 0;
 out:
     api_server_free(srv);
+    api_batch_free(batch);
     api_pool_free(pool);
     api_cache_free(cache);
     sk_config_release(&cfg);

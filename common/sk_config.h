@@ -23,6 +23,7 @@ struct sk_config {
     long list_limit_max;
     long access_log;    /* 0/1 */
     long cache_entries; /* final-job cache slots in the API; 0 = off */
+    long insert_batch;  /* most jobs per INSERT (group commit); 0 = one per request */
     long lease_ms;
     long max_attempts;
     long retry_base_ms;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "sk_mem.h"
 
@@ -91,6 +93,107 @@ int db_jobs_is_final(const char *status)
 {
     return strcmp(status, "succeeded") == 0 || strcmp(status, "failed") == 0 ||
            strcmp(status, "canceled") == 0;
+}
+
+void db_jobs_new_id(char id[DB_JOBS_ID_LEN])
+{
+    unsigned char b[16];
+    if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+        /* getrandom does not fail for 16 bytes once the pool is initialised; if it ever
+         * does, fall back to a counter mixed with the clock (still unique per process) */
+        static unsigned long long counter;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long x =
+            ++counter ^ ((unsigned long long)ts.tv_nsec << 20) ^ (unsigned long long)ts.tv_sec;
+        for (int i = 0; i < 16; i++)
+            b[i] = (unsigned char)(x >> (8 * (i % 8))) ^ (unsigned char)(i * 37);
+    }
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    (void)snprintf(id, DB_JOBS_ID_LEN,
+                   "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                   b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                   b[14], b[15]);
+}
+
+/* Appends `s` to the growing buffer as one element of a PostgreSQL array literal:
+ * double-quoted, with '"' and '\' escaped. */
+static enum sk_err append(char **buf, size_t *len, size_t *cap, const char *s);
+
+static enum sk_err append_elem(char **buf, size_t *len, size_t *cap, const char *s, int first)
+{
+    enum sk_err err = append(buf, len, cap, first ? "\"" : ",\"");
+    char one[2] = {0, 0};
+    for (; !err && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            err = append(buf, len, cap, "\\");
+        one[0] = *s;
+        if (!err)
+            err = append(buf, len, cap, one);
+    }
+    return err ? err : append(buf, len, cap, "\"");
+}
+
+enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n)
+{
+    char *arr[5] = {NULL, NULL, NULL, NULL, NULL};
+    size_t len[5] = {0}, cap[5] = {0};
+    struct db_result *r = NULL;
+    enum sk_err err = SK_OK;
+    size_t got = 0;
+
+    for (int a = 0; !err && a < 5; a++)
+        err = append(&arr[a], &len[a], &cap[a], "{");
+    for (size_t i = 0; !err && i < n; i++) {
+        char seed[24];
+        char total[24];
+        (void)snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rows[i].seed);
+        (void)snprintf(total, sizeof(total), "%llu", (unsigned long long)rows[i].total);
+        err = append_elem(&arr[0], &len[0], &cap[0], rows[i].id, i == 0);
+        if (!err)
+            err = append_elem(&arr[1], &len[1], &cap[1], rows[i].kind, i == 0);
+        if (!err)
+            err = append_elem(&arr[2], &len[2], &cap[2], rows[i].request, i == 0);
+        if (!err)
+            err = append_elem(&arr[3], &len[3], &cap[3], seed, i == 0);
+        if (!err)
+            err = append_elem(&arr[4], &len[4], &cap[4], total, i == 0);
+    }
+    for (int a = 0; !err && a < 5; a++)
+        err = append(&arr[a], &len[a], &cap[a], "}");
+    if (!err)
+        err = db_exec(db, "jobs_insert_many",
+                      "INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                      " SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::bigint[],"
+                      " $5::bigint[])"
+                      " RETURNING id::text, " JOB_JSON,
+                      5, (const char *const *)arr, &r);
+    /* match the returned rows to ours by id: RETURNING promises no order */
+    for (int k = 0; !err && k < db_result_rows(r); k++) {
+        const char *id = db_result_get(r, k, 0);
+        for (size_t i = 0; i < n; i++) {
+            if (!rows[i].json && strcmp(rows[i].id, id) == 0) {
+                rows[i].json = sk_strdup(db_result_get(r, k, 1));
+                if (!rows[i].json)
+                    err = SK_ENOMEM;
+                got++;
+                break;
+            }
+        }
+    }
+    if (!err && got != n)
+        err = SK_EINTERNAL;
+    if (err) {
+        for (size_t i = 0; i < n; i++) {
+            sk_free(rows[i].json);
+            rows[i].json = NULL;
+        }
+    }
+    db_result_free(r);
+    for (int a = 0; a < 5; a++)
+        sk_free(arr[a]);
+    return err;
 }
 
 enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16])
