@@ -177,6 +177,7 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
                   struct api_response *resp)
 {
     char *json = NULL;
+    char status[16] = "";
     struct api_slot *slot;
     enum sk_err err;
 
@@ -184,9 +185,16 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
         not_found(resp, id);
         return;
     }
+    if (api_cache_get(ctx->cache, id, &json)) {
+        api_http_json_text(resp, 200, json);
+        sk_free(json);
+        return;
+    }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_get(slot->db, id, &json);
+    err = db_jobs_get(slot->db, id, &json, status);
     api_pool_put(ctx->pool, slot);
+    if (!err && db_jobs_is_final(status))
+        api_cache_put(ctx->cache, id, json);
     if (err == SK_ENOTFOUND)
         not_found(resp, id);
     else if (err)
@@ -252,14 +260,15 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
 
     for (size_t i = 0; i < req->n_args; i++) {
         const char *k = req->args[i].key;
-        if (strcmp(k, "status") && strcmp(k, "kind") && strcmp(k, "limit") && strcmp(k, "cursor")) {
+        if (strcmp(k, "status") != 0 && strcmp(k, "kind") != 0 && strcmp(k, "limit") != 0 &&
+            strcmp(k, "cursor") != 0) {
             bad_query(resp, k, "unknown query parameter");
             return;
         }
     }
     if (status) {
         size_t i;
-        for (i = 0; i < 5 && strcmp(status, statuses[i]); i++)
+        for (i = 0; i < 5 && strcmp(status, statuses[i]) != 0; i++)
             ;
         if (i == 5) {
             bad_query(resp, "status",

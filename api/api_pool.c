@@ -28,7 +28,7 @@ enum sk_err api_pool_new(size_t n, const char *db_url, const char *redis_url, co
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond, NULL);
     p->slots = sk_calloc(n, sizeof(*p->slots));
-    p->free_list = sk_calloc(n, sizeof(*p->free_list));
+    p->free_list = sk_calloc(n, sizeof(struct api_slot *));
     if (!p->slots || !p->free_list)
         goto fail;
     p->n = n;

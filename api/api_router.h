@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "api_cache.h"
 #include "api_http.h"
 #include "api_pool.h"
 #include "sk_config.h"
@@ -36,6 +37,7 @@ struct api_ctx {
     struct api_pool *pool;       /* borrowed; NULL in tests that never reach the stores */
     api_validate_fn *validate;
     api_kind_fn *kind_known;
+    struct api_cache *cache; /* borrowed; NULL = no cache */
 };
 
 /** Routes `req` and fills `resp` (initialised by the caller). Thread-safe. */

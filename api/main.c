@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api_cache.h"
 #include "api_pool.h"
 #include "api_router.h"
 #include "api_server.h"
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
     char err[2048];
     struct api_pool *pool = NULL;
     struct api_server *srv = NULL;
+    struct api_cache *cache = NULL;
     struct api_ctx ctx;
     sigset_t set;
     int sig = 0;
@@ -113,7 +115,12 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    threads = cfg.http_threads ? cfg.http_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    /* Requests block their thread while PostgreSQL commits; several threads per core keep
+     * enough commits in flight for group commit (docs/operations.md, bench/RESULTS.md). */
+    threads = cfg.http_threads ? cfg.http_threads : 8 * sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads < 1)
+        threads = 8;
+    cfg.http_threads = threads;
     if (api_pool_new((size_t)(threads > 0 ? threads : 1), cfg.database_url, cfg.redis_url,
                      cfg.queue_prefix, &pool)) {
         sk_log_error("event=start_failed reason=pool");
@@ -123,6 +130,12 @@ int main(int argc, char **argv)
     ctx.pool = pool;
     ctx.validate = validate;
     ctx.kind_known = kind_known;
+    ctx.cache = NULL;
+    if (cfg.cache_entries && api_cache_new((size_t)cfg.cache_entries, &cache)) {
+        sk_log_error("event=start_failed reason=cache");
+        goto out;
+    }
+    ctx.cache = cache;
     if (api_server_new(&ctx, &srv)) {
         sk_log_error("event=start_failed reason=listen addr=%s port=%ld", cfg.http_addr,
                      cfg.http_port);
@@ -136,6 +149,7 @@ int main(int argc, char **argv)
 out:
     api_server_free(srv);
     api_pool_free(pool);
+    api_cache_free(cache);
     sk_config_release(&cfg);
     if (status == 0)
         sk_log_info("event=stopped");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # API benchmark with wrk: job submissions per second (POST /v1/jobs) and status reads per
-# second (GET /v1/jobs/{id}), with latency percentiles.
+# second (GET /v1/jobs/{id} of a queued job, read from PostgreSQL, and of a final job,
+# served from the API's cache), with latency percentiles.
 #   bench/api.sh                       starts a throw-away PostgreSQL, Redis and skirmish-api
 #                                      (no workers: this measures the API) and benchmarks it
 #   SKIRMISH_URL=http://host:port bench/api.sh   benchmarks a running stack instead
@@ -31,8 +32,10 @@ if [ -z "$url" ]; then
     rm -rf "$tmp"
   }
   trap cleanup EXIT
-  # Durable commits, as in production: every 202 is on disk.
-  scripts/services.sh pg-start "$tmp" "$pg_port"
+  # Durable commits as in production (every 202 is on disk), with the group commit
+  # settings of scripts/run.sh.
+  SK_PG_OPTS="${SK_PG_OPTS:-} -c commit_delay=200 -c commit_siblings=2" \
+    scripts/services.sh pg-start "$tmp" "$pg_port"
   scripts/services.sh redis-start "$tmp" "$redis_port"
   SKIRMISH_DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/skirmish" \
   SKIRMISH_REDIS_URL="redis://127.0.0.1:$redis_port" SKIRMISH_HTTP_PORT=$http_port \
@@ -46,8 +49,17 @@ echo "== machine: $(nproc) cores, $(uname -sr); wrk -t$threads -c$conns -d${secs
 echo "== submissions: POST $url/v1/jobs"
 wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_submit.lua "$url/v1/jobs"
 
-id=$(curl -fsS -X POST "$url/v1/jobs" -H 'Content-Type: application/json' \
-  -d '{"kind":"battle","seed":1,"params":{"games":1,"attacker":{"commander":"Test Commander","deck":[]},"defender":{"commander":"Test Commander","deck":[]}}}' |
-  sed -n 's/.*"id" *: *"\([0-9a-f-]*\)".*/\1/p')
-echo "== status reads: GET $url/v1/jobs/$id"
+submit() {
+  curl -fsS -X POST "$url/v1/jobs" -H 'Content-Type: application/json' \
+    -d '{"kind":"battle","seed":1,"params":{"games":1,"attacker":{"commander":"Test Commander","deck":[]},"defender":{"commander":"Test Commander","deck":[]}}}' |
+    sed -n 's/.*"id" *: *"\([0-9a-f-]*\)".*/\1/p'
+}
+id=$(submit)
+echo "== status reads of a queued job (PostgreSQL): GET $url/v1/jobs/$id"
+wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_status.lua "$url/v1/jobs/$id"
+
+# A final job never changes, so the API serves it from memory (SKIRMISH_CACHE_ENTRIES).
+id=$(submit)
+curl -fsS -X POST "$url/v1/jobs/$id:cancel" >/dev/null
+echo "== status reads of a final job (cache): GET $url/v1/jobs/$id"
 wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_status.lua "$url/v1/jobs/$id"

@@ -38,7 +38,7 @@ static json_t *crowded(unsigned seed, int ngroups, int nspells)
     for (int r = 0; r < 12 && made < ngroups; r++) {
         for (int c = 0; c < 12 && made < ngroups; c++) {
             json_t *ms;
-            char id[16];
+            char id[32];
             int n;
             if (r + c <= 5 || r + c >= 17 || (r == 3 && c == 3) || (r == 8 && c == 8) ||
                 (r == 0 && c == 6) || (r == 6 && c == 0) || (r == 11 && c == 5) ||
@@ -51,7 +51,7 @@ static json_t *crowded(unsigned seed, int ngroups, int nspells)
             n = 4 + (int)((x >> 16) % 5);
             ms = json_array();
             for (int i = 0; i < n; i++) {
-                char mid[16];
+                char mid[32];
                 snprintf(mid, sizeof(mid), "m%d_%d", made, i);
                 json_array_append_new(ms, json_pack("{ss ss ss}", "id", mid, "class",
                                                     classes[(made + i) % 4], "nation",
@@ -71,7 +71,7 @@ static json_t *crowded(unsigned seed, int ngroups, int nspells)
         static const char *const ind[] = {"Ogi's Armor", "Spirit Sword", "Deflection",
                                           "Treacherous Armor", "Gorgon's Gaze"};
         static const char *const grp[] = {"Despond", "Plague", "Diomesia's Calm"};
-        char mid[16], gid[16];
+        char mid[32], gid[32];
         int g = (i * 7) % made;
         snprintf(mid, sizeof(mid), "m%d_0", g);
         snprintf(gid, sizeof(gid), "g%d", g);

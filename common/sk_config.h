@@ -21,7 +21,8 @@ struct sk_config {
     long http_threads; /* 0 = one per core */
     long max_body_bytes;
     long list_limit_max;
-    long access_log; /* 0/1 */
+    long access_log;    /* 0/1 */
+    long cache_entries; /* final-job cache slots in the API; 0 = off */
     long lease_ms;
     long max_attempts;
     long retry_base_ms;
@@ -39,13 +40,13 @@ struct sk_config {
 /* One row of the table; exposed so the README table can be generated and checked. */
 enum sk_config_type { SK_CONFIG_STR, SK_CONFIG_INT };
 struct sk_config_row {
-    const char *env; /* environment variable name */
-    enum sk_config_type type;
+    const char *env;  /* environment variable name */
     const char *def;  /* default, as text */
-    long min, max;    /* range for integers */
-    int secret;       /* 1: password parts are masked when printed */
-    size_t offset;    /* into struct sk_config */
     const char *help; /* one line */
+    long min, max;    /* range for integers */
+    size_t offset;    /* into struct sk_config */
+    enum sk_config_type type;
+    int secret; /* 1: password parts are masked when printed */
 };
 
 /** The table, terminated by a row with env == NULL (static storage). */

@@ -478,7 +478,7 @@ struct inline_card {
 struct job_dec {
     struct dec d;
     const struct battle_catalog *catalog;
-    struct inline_card *inl; /* BATTLE_INLINE_CARDS_MAX entries */
+    struct inline_card *inl; /* one entry per element of "cards" */
     int n_inl;
     struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
 };
@@ -937,6 +937,8 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     struct battle_spec *spec = NULL;
     int side_ok[2];
     int mode = BATTLE_MODE_FIGHT;
+    const json_t *cards;
+    size_t n_inl = 0;
     long long n = 0;
     enum sk_err err = SK_OK;
 
@@ -948,11 +950,15 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
         bad(&j.d, "'params' must be an object");
         return SK_EINVAL;
     }
+    cards = json_object_get(params, "cards");
+    if (json_is_array(cards) && json_array_size(cards) <= BATTLE_INLINE_CARDS_MAX)
+        n_inl = json_array_size(cards);
     spec = sk_calloc(1, sizeof(*spec));
-    j.inl = sk_calloc(BATTLE_INLINE_CARDS_MAX, sizeof(*j.inl));
+    if (n_inl)
+        j.inl = sk_calloc(n_inl, sizeof(*j.inl));
     if (spec)
         spec->cards = sk_calloc(BATTLE_CARDS_MAX, sizeof(*spec->cards));
-    if (!spec || !j.inl || !spec->cards) {
+    if (!spec || (n_inl && !j.inl) || !spec->cards) {
         err = SK_ENOMEM;
         goto out;
     }
@@ -967,7 +973,7 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     spec->turn_limit = BATTLE_TURN_LIMIT_DEF;
     if (get_int(&j.d, params, "turn_limit", 1, BATTLE_TURN_LIMIT_MAX, &n) > 0)
         spec->turn_limit = (int)n;
-    decode_inline_cards(&j, json_object_get(params, "cards"));
+    decode_inline_cards(&j, cards);
     side_ok[0] = decode_side(&j, params, "attacker", &spec->sides[0]);
     side_ok[1] = decode_side(&j, params, "defender", &spec->sides[1]);
     decode_state(&j, params, side_ok);

@@ -8,6 +8,8 @@
 
 #include "board_model.h"
 
+/* Ownership: both functions borrow `st`. */
+
 /** Fights one fight between groups a and b; returns the rounds fought. */
 int board_combat_fight(struct board_state *st, int a, int b);
 

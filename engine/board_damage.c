@@ -97,8 +97,26 @@ void board_damage_death(struct board_state *st, int gi, int mi, int kg, int km)
 
     if (!m->alive)
         return;
-    /* E1 "when dying" and E2 "if/when killed": no catalog primitive answers them in
-     * version 1, so nothing can cancel the death here (docs/rules/board.md). */
+    /* E1: "when dying" effects; one may cancel the dying. */
+    {
+        struct board_ctx c = board_events_ctx(st, BOARD_P_DYING, gi, mi);
+        c.ag = kg;
+        c.am = km;
+        board_events_minion(st, &c);
+        if (c.cancelled && m->alive)
+            return;
+        if (!m->alive)
+            return; /* an effect already buried it */
+    }
+    /* E2: for a "kills" death, "if killed" / "when killed" effects. */
+    if (kg >= 0) {
+        struct board_ctx c = board_events_ctx(st, BOARD_P_KILLED, gi, mi);
+        c.ag = kg;
+        c.am = km;
+        board_events_minion(st, &c);
+        if (!m->alive)
+            return;
+    }
     ev = board_model_event(BOARD_EV_DEATH);
     board_model_set_id(ev.a, m->id);
     board_model_set_id(ev.b, kg >= 0 ? st->groups[kg].m[km].id : "");

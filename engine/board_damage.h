@@ -7,6 +7,8 @@
 
 #include "board_model.h"
 
+/* Ownership: every function borrows `st`; minions are named by group and minion index. */
+
 /**
  * Apply Damage: `quantity` magical damage from spell definition `def` to minion (gi, mi),
  * no attacker. Returns the Takes Damage result, or -1 when G1 halted (dead or removed).

@@ -87,7 +87,7 @@ static int cond_holds(const struct board_state *st, const struct board_spell *sp
 }
 
 /* Runs one effect's action in ctx. Host (hg, hm) is the minion the event is at. */
-static void act(struct board_state *st, const struct board_spell *sp, const struct board_effect *e,
+static void act(struct board_state *st, struct board_spell *sp, const struct board_effect *e,
                 struct board_ctx *ctx, int hg, int hm)
 {
     struct board_minion *host = &st->groups[hg].m[hm];
@@ -97,7 +97,21 @@ static void act(struct board_state *st, const struct board_spell *sp, const stru
         ctx->armor_add += e->amount;
         return; /* a query: not logged */
     case BOARD_A_FORBID_JOIN:
+    case BOARD_A_FORBID_MOVE:
+    case BOARD_A_FORBID_EXIT:
         ctx->forbid = 1;
+        return;
+    case BOARD_A_CANCEL_DEATH:
+        host->health = host->max_health;
+        sp->gone = 1; /* it answers once */
+        ctx->cancelled = 1;
+        board_events_log_effect(st, sp, e->action, host->id, host->health);
+        return;
+    case BOARD_A_DAMAGE_KILLER:
+        if (ctx->ag < 0 || !st->groups[ctx->ag].m[ctx->am].alive)
+            return;
+        board_events_log_effect(st, sp, e->action, st->groups[ctx->ag].m[ctx->am].id, e->amount);
+        board_damage_apply(st, ctx->ag, ctx->am, e->amount, sp->def);
         return;
     case BOARD_A_TERRAIN_BIND:
         if (ctx->row >= 0 && sp->bind >= 0 &&
@@ -189,7 +203,7 @@ void board_events_minion(struct board_state *st, struct board_ctx *ctx)
         if (level == 2 && !st->nglobe)
             continue;
         for (int i = 0; i < st->nspells; i++) {
-            const struct board_spell *sp = &st->spells[i];
+            struct board_spell *sp = &st->spells[i];
             const struct board_spell_def *d;
             const struct board_group *g = &st->groups[hg];
             int match;

@@ -10,6 +10,8 @@
 #include "board_model.h"
 #include "board_spells.h"
 
+/* Ownership: every function borrows `st` and `ctx`; nothing is allocated here. */
+
 /* One event in flight. Group/minion indices are -1 when absent. */
 struct board_ctx {
     enum board_point point;

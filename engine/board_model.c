@@ -25,9 +25,9 @@ static const char *const event_names[BOARD_EV__COUNT] = {
     "vote",   "join",  "move",        "moonwalk", "removal", "combat",    "attack",
     "damage", "death", "group_death", "expire",   "leave"};
 static const char *const result_names[] = {"bounced", "damaged", "killed"};
-static const char *const reason_names[BOARD_R__COUNT] = {"none",     "stationary", "initiative",
-                                                         "larger",   "sequence",   "cannot_enter",
-                                                         "occupied", "hostile",    "cannot_join"};
+static const char *const reason_names[BOARD_R__COUNT] = {
+    "none",     "stationary", "initiative",  "larger",      "sequence",   "cannot_enter",
+    "occupied", "hostile",    "cannot_join", "cannot_move", "cannot_exit"};
 
 static int parse(const char *const *names, int n, const char *s)
 {
@@ -496,6 +496,6 @@ void board_model_log(struct board_state *st, const struct board_event *ev)
         st->logcap = cap;
     }
     st->log[st->nlog] = *ev;
-    st->log[st->nlog].turn = (int16_t)st->turn;
+    st->log[st->nlog].turn = st->turn;
     st->nlog++;
 }

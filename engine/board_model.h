@@ -11,6 +11,9 @@
 #include "rng.h"
 #include "sk_err.h"
 
+/* Ownership: every function here borrows the state and the strings it is given; only
+ * board_state_new/clone return memory the caller owns (free with board_state_free). */
+
 /* Limits on every size a job may give (docs/board-jobs.md). */
 #define BOARD_MIN_SIDE      2
 #define BOARD_MAX_SIDE      32
@@ -177,15 +180,16 @@ enum board_reason {
     BOARD_R_OCCUPIED,
     BOARD_R_HOSTILE,
     BOARD_R_CANNOT_JOIN,
+    BOARD_R_CANNOT_MOVE,
+    BOARD_R_CANNOT_EXIT,
     BOARD_R__COUNT
 };
 
 struct board_event {
     uint8_t type;
     uint8_t aux;   /* reason, result, or 1 for "kills" deaths */
-    int16_t turn;  /* turn number */
     int16_t spell; /* spell definition index, -1 none */
-    int16_t phase; /* for effects: the board_ev_point */
+    int32_t turn;  /* turn number */
     char a[BOARD_ID_MAX];
     char b[BOARD_ID_MAX];
     int r1, c1, r2, c2;

@@ -191,6 +191,24 @@ static void log_bounce(struct board_state *st, int gi, int reason, int r, int c)
     board_model_log(st, &ev);
 }
 
+/* Pass I.a queries: "can move" (the group's spells) and "can exit" (its square's). */
+static int movable(struct board_state *st, int gi, enum board_point point, int r, int c)
+{
+    struct board_group *g = &st->groups[gi];
+    for (int i = 0; i < g->n; i++) {
+        struct board_ctx x;
+        if (!g->m[i].alive)
+            continue;
+        x = board_events_ctx(st, point, gi, i);
+        x.row = r;
+        x.col = c;
+        board_events_minion(st, &x);
+        if (x.forbid)
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- pass II ---- */
 
 struct vote_state {
@@ -408,43 +426,23 @@ static enum sk_err pass2(struct board_state *st, struct vote_state *vs, int *sql
     return st->oom;
 }
 
-enum sk_err board_move_run(struct board_state *st)
+/* Pass I over the groups in `order`: checks (I.a), then overstacking (I.b). Records in
+ * ovs the order in which squares first become overstacked. */
+static void pass1(struct board_state *st, const int *order, int n, struct vote_state *vs)
 {
-    int nsq = st->rows * st->cols;
-    int *order = sk_malloc(sizeof(int) * (size_t)(st->ngroups + 1));
-    int *holder = sk_malloc(sizeof(int) * (size_t)nsq);
-    int *ovs = sk_malloc(sizeof(int) * (size_t)nsq);
-    int *pend = sk_malloc(sizeof(int) * (size_t)(st->ngroups + 1));
-    int *sqlist = sk_malloc(sizeof(int) * (size_t)nsq);
-    struct vote_state vs;
-    enum sk_err err = SK_OK;
-    int n;
-
-    if (!order || !holder || !ovs || !pend || !sqlist) {
-        err = SK_ENOMEM;
-        goto out;
-    }
-    for (int i = 0; i < nsq; i++) {
-        holder[i] = -1;
-        ovs[i] = -1;
-    }
-    vs.holder = holder;
-    vs.ovs = ovs;
-    vs.pend = pend;
-    vs.next_ovs = 0;
-    /* Start squares: where each group stands when movement begins (after spells). */
-    for (int i = 0; i < st->ngroups; i++) {
-        st->groups[i].srow = st->groups[i].row;
-        st->groups[i].scol = st->groups[i].col;
-        st->groups[i].moved = 0;
-    }
-    /* Pass I. */
-    n = pass1_order(st, order);
     for (int k = 0; k < n; k++) {
         struct board_group *g = &st->groups[order[k]];
         int r = g->orow, c = g->ocol, hostile = 0, others = 0;
         struct board_event ev;
 
+        if (!movable(st, order[k], BOARD_P_CAN_MOVE, -1, -1)) {
+            log_bounce(st, order[k], BOARD_R_CANNOT_MOVE, r, c);
+            continue;
+        }
+        if (!movable(st, order[k], BOARD_P_CAN_EXIT, g->row, g->col)) {
+            log_bounce(st, order[k], BOARD_R_CANNOT_EXIT, r, c);
+            continue;
+        }
         if (!board_events_can_enter(st, order[k], r, c)) {
             log_bounce(st, order[k], BOARD_R_CANNOT_ENTER, r, c);
             continue;
@@ -471,9 +469,42 @@ enum sk_err board_move_run(struct board_state *st)
         g->row = r;
         g->col = c;
         g->moved = 1;
-        if (others > 0 && ovs[board_sq(st, r, c)] < 0)
-            ovs[board_sq(st, r, c)] = vs.next_ovs++;
+        if (others > 0 && vs->ovs[board_sq(st, r, c)] < 0)
+            vs->ovs[board_sq(st, r, c)] = vs->next_ovs++;
     }
+}
+
+enum sk_err board_move_run(struct board_state *st)
+{
+    size_t nsq = (size_t)st->rows * (size_t)st->cols;
+    size_t ng = (size_t)st->ngroups + 1;
+    int *order = sk_malloc(sizeof(int) * ng);
+    int *holder = sk_malloc(sizeof(int) * nsq);
+    int *ovs = sk_malloc(sizeof(int) * nsq);
+    int *pend = sk_malloc(sizeof(int) * ng);
+    int *sqlist = sk_malloc(sizeof(int) * nsq);
+    struct vote_state vs;
+    enum sk_err err = SK_OK;
+
+    if (!order || !holder || !ovs || !pend || !sqlist) {
+        err = SK_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < nsq; i++) {
+        holder[i] = -1;
+        ovs[i] = -1;
+    }
+    vs.holder = holder;
+    vs.ovs = ovs;
+    vs.pend = pend;
+    vs.next_ovs = 0;
+    /* Start squares: where each group stands when movement begins (after spells). */
+    for (int i = 0; i < st->ngroups; i++) {
+        st->groups[i].srow = st->groups[i].row;
+        st->groups[i].scol = st->groups[i].col;
+        st->groups[i].moved = 0;
+    }
+    pass1(st, order, pass1_order(st, order), &vs);
     /* Pass II: every group waits at its square; lone ones win at once. */
     for (int i = 0; i < st->ngroups; i++)
         pend[i] = st->groups[i].gone ? -1 : board_sq(st, st->groups[i].row, st->groups[i].col);

@@ -8,6 +8,8 @@
 
 #include "board_model.h"
 
+/* Ownership: every function borrows `st`. board_move_run allocates only scratch arrays. */
+
 /* Movement-order sequence numbers for orders written by spells on groups the player did
  * not order: after every issued order, in the order they were written. */
 #define BOARD_FORCED_SEQ 1000000

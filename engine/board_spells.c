@@ -17,18 +17,21 @@ extern const char board_spells_data[];
 static const char *const point_names[BOARD_P__COUNT] = {
     "cast",     "start_of_turn", "before_movement", "stats",    "can_enter",
     "can_join", "on_exit",       "on_move",         "on_enter", "attacking",
-    "attacked", "before_armor",  "after_armor",     "hits",     "damages"};
+    "attacked", "before_armor",  "after_armor",     "hits",     "damages",
+    "can_move", "can_exit",      "dying",           "killed"};
 
-static const char *const action_names[BOARD_A__COUNT] = {"cancel_order",  "random_direction",
-                                                         "attract",       "set_terrain",
-                                                         "kill",          "damage",
-                                                         "leave_group",   "add_max_armor",
-                                                         "forbid_join",   "terrain_bind",
-                                                         "ignores_armor", "deal_no_damage",
-                                                         "add_damage",    "add_twice_max_armor",
-                                                         "deflect",       "receive_no_damage",
-                                                         "kill_victim",   "lower_victim_armor",
-                                                         "gain_max_armor"};
+static const char *const action_names[BOARD_A__COUNT] = {"cancel_order",   "random_direction",
+                                                         "attract",        "set_terrain",
+                                                         "kill",           "damage",
+                                                         "leave_group",    "add_max_armor",
+                                                         "forbid_join",    "terrain_bind",
+                                                         "ignores_armor",  "deal_no_damage",
+                                                         "add_damage",     "add_twice_max_armor",
+                                                         "deflect",        "receive_no_damage",
+                                                         "kill_victim",    "lower_victim_armor",
+                                                         "gain_max_armor", "forbid_move",
+                                                         "forbid_exit",    "cancel_death",
+                                                         "damage_killer"};
 
 static const char *const duration_names[] = {"instant", "persistent", "temporary"};
 
@@ -54,6 +57,10 @@ static const unsigned action_points[BOARD_A__COUNT] = {
     [BOARD_A_KILL_VICTIM] = P(HITS) | P(DAMAGES),
     [BOARD_A_LOWER_VICTIM_ARMOR] = P(HITS) | P(DAMAGES),
     [BOARD_A_GAIN_MAX_ARMOR] = P(BEFORE_ARMOR) | P(HITS),
+    [BOARD_A_FORBID_MOVE] = P(CAN_MOVE),
+    [BOARD_A_FORBID_EXIT] = P(CAN_EXIT),
+    [BOARD_A_CANCEL_DEATH] = P(DYING),
+    [BOARD_A_DAMAGE_KILLER] = P(KILLED),
 };
 #undef P
 
@@ -80,6 +87,10 @@ static const unsigned action_targets[BOARD_A__COUNT] = {
     [BOARD_A_KILL_VICTIM] = T_BUBBLE,
     [BOARD_A_LOWER_VICTIM_ARMOR] = T_BUBBLE,
     [BOARD_A_GAIN_MAX_ARMOR] = T(INDIVIDUAL) | T(GROUP),
+    [BOARD_A_FORBID_MOVE] = T(GROUP),
+    [BOARD_A_FORBID_EXIT] = T(SQUARE) | T(TERRAIN),
+    [BOARD_A_CANCEL_DEATH] = T(INDIVIDUAL) | T(GROUP),
+    [BOARD_A_DAMAGE_KILLER] = T_BUBBLE,
 };
 #undef T
 #undef T_BUBBLE
@@ -424,13 +435,13 @@ static enum sk_err load_text(json_t **out, char *err, size_t errlen)
     if (path && *path) {
         doc = json_load_file(path, 0, &je);
         if (!doc) {
-            snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
+            (void)snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
             return SK_EIO;
         }
     } else {
         doc = json_loads(board_spells_data, 0, &je);
         if (!doc) {
-            snprintf(err, errlen, "embedded spells.json: %s (line %d)", je.text, je.line);
+            (void)snprintf(err, errlen, "embedded spells.json: %s (line %d)", je.text, je.line);
             return SK_EINTERNAL;
         }
     }
@@ -454,7 +465,7 @@ enum sk_err board_spells_catalog(struct board_spell_def *defs, int cap, int *n, 
     if (rc)
         goto out;
     if (!json_is_array(doc) || json_array_size(doc) > (size_t)cap) {
-        snprintf(err, errlen, "the spell catalog must be an array of at most %d spells", cap);
+        (void)snprintf(err, errlen, "the spell catalog must be an array of at most %d spells", cap);
         rc = SK_EINVAL;
         goto out;
     }
@@ -470,8 +481,8 @@ enum sk_err board_spells_catalog(struct board_spell_def *defs, int cap, int *n, 
         sk_jptr_pop(&ptr);
     }
     if (errs.n) {
-        snprintf(err, errlen, "spell catalog: %s: %s", errs.items[0].pointer,
-                 errs.items[0].message);
+        (void)snprintf(err, errlen, "spell catalog: %s: %s", errs.items[0].pointer,
+                       errs.items[0].message);
         rc = SK_EINVAL;
         goto out;
     }

@@ -37,6 +37,10 @@ enum board_point {
     BOARD_P_AFTER_ARMOR,     /* D3 on the victim */
     BOARD_P_HITS,            /* A4 on the attacker */
     BOARD_P_DAMAGES,         /* A5 on the attacker */
+    BOARD_P_CAN_MOVE,        /* query, pass I.a: may the group move */
+    BOARD_P_CAN_EXIT,        /* query, pass I.a: may the group leave its square */
+    BOARD_P_DYING,           /* E1 on the dying minion ("when dying") */
+    BOARD_P_KILLED,          /* E2 on the victim of a "kills" death ("if/when killed") */
     BOARD_P__COUNT
 };
 
@@ -60,6 +64,10 @@ enum board_action {
     BOARD_A_KILL_VICTIM,         /* the victim dies ("kills" death by the attacker) */
     BOARD_A_LOWER_VICTIM_ARMOR,  /* the victim's maximum armor -amount (not below 0) */
     BOARD_A_GAIN_MAX_ARMOR,      /* the host minion's maximum armor +amount, permanently */
+    BOARD_A_FORBID_MOVE,         /* the group cannot move */
+    BOARD_A_FORBID_EXIT,         /* groups cannot leave the square */
+    BOARD_A_CANCEL_DEATH,        /* the dying is cancelled: full health, this spell dispelled */
+    BOARD_A_DAMAGE_KILLER,       /* the killer takes `amount` magical damage */
     BOARD_A__COUNT
 };
 

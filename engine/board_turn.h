@@ -37,7 +37,8 @@ struct board_plan {
     uint64_t seed;
 };
 
-/** Resolves turn st->turn with the plan's orders and casts for it; then st->turn++. */
+/** Resolves turn st->turn (both borrowed) with the plan's orders and casts for it; then st->turn++.
+ */
 enum sk_err board_turn_run(struct board_state *st, const struct board_plan *plan);
 
 #endif

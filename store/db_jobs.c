@@ -87,17 +87,26 @@ out:
     return err;
 }
 
-enum sk_err db_jobs_get(struct db *db, const char *id, char **json)
+int db_jobs_is_final(const char *status)
+{
+    return strcmp(status, "succeeded") == 0 || strcmp(status, "failed") == 0 ||
+           strcmp(status, "canceled") == 0;
+}
+
+enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16])
 {
     struct db_result *r = NULL;
     enum sk_err err;
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec(db, "jobs_get", "SELECT " JOB_JSON " FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    err = db_exec(db, "jobs_get", "SELECT " JOB_JSON ", status FROM jobs WHERE id = $1::uuid", 1,
+                  &id, &r);
     if (err)
         return err;
     err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
+    if (!err)
+        snprintf(status, 16, "%s", db_result_get(r, 0, 1));
     db_result_free(r);
     return err;
 }
@@ -148,8 +157,15 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
                          const char *after_ts, const char *after_id, char **json,
                          char **next_cursor)
 {
+    static const char *const names[8] = {"jobs_list_0", "jobs_list_1", "jobs_list_2",
+                                         "jobs_list_3", "jobs_list_4", "jobs_list_5",
+                                         "jobs_list_6", "jobs_list_7"};
     char limit_s[16];
-    const char *p[5] = {status, kind, after_ts, after_id, limit_s};
+    char sql[1024];
+    char where[256] = "";
+    const char *p[5];
+    int n = 0;
+    int variant = (status ? 1 : 0) | (kind ? 2 : 0) | (after_ts ? 4 : 0);
     struct db_result *r = NULL;
     char *buf = NULL;
     char *cursor = NULL;
@@ -157,16 +173,32 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     int rows;
     enum sk_err err;
 
-    if (after_id && !db_jobs_is_id(after_id))
+    if ((after_ts == NULL) != (after_id == NULL) || (after_id && !db_jobs_is_id(after_id)))
         return SK_EINVAL;
+    /* One statement per combination of filters (not "$1 IS NULL OR ..."), so that each
+     * prepared plan can walk its (…, created_at, id) index. */
+    if (status) {
+        p[n++] = status;
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d", n);
+    }
+    if (kind) {
+        p[n++] = kind;
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
+    }
+    if (after_ts) {
+        p[n++] = after_ts;
+        p[n++] = after_id;
+        snprintf(where + strlen(where), sizeof(where) - strlen(where),
+                 " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
+    }
     /* one row more than asked tells whether a next page exists */
     snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
-    err = db_exec(db, "jobs_list",
-                  "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs"
-                  " WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR kind = $2)"
-                  " AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))"
-                  " ORDER BY created_at DESC, id DESC LIMIT $5::int",
-                  5, p, &r);
+    p[n++] = limit_s;
+    snprintf(sql, sizeof(sql),
+             "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
+             " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
+             where, n);
+    err = db_exec(db, names[variant], sql, n, p, &r);
     if (err)
         return err;
     rows = db_result_rows(r);

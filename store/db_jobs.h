@@ -27,8 +27,14 @@ int db_jobs_is_id(const char *s);
 enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
                            uint64_t total, char id[DB_JOBS_ID_LEN], char **json);
 
-/** The job resource of `id` in *json (new string, sk_free). SK_ENOTFOUND if no such job. */
-enum sk_err db_jobs_get(struct db *db, const char *id, char **json);
+/**
+ * The job resource of `id` in *json (new string, sk_free) and its status in `status`
+ * (16 bytes). SK_ENOTFOUND if no such job.
+ */
+enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16]);
+
+/** 1 when `status` is final (succeeded, failed, canceled): the row never changes again. */
+int db_jobs_is_final(const char *status);
 
 /**
  * The result document of `id` in *json (new string). SK_ENOTFOUND if no such job;

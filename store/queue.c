@@ -121,59 +121,75 @@ static int set_timeout(struct queue *q, long ms)
     return 0;
 }
 
-/* Runs a command (argv form) with a socket timeout of `timeout_ms`; reconnects first when
- * needed. Returns the reply (caller frees) or NULL with the connection dropped. An error
- * reply is returned as is. */
-static redisReply *command(struct queue *q, long timeout_ms, int argc, const char **argv)
+/* Connects (and authenticates, selects the db). Returns 0, or -1 with q->error set. */
+static int connect_now(struct queue *q)
 {
+    struct timeval tv = {1, 0};
     redisReply *r;
 
-    if (!q->c) {
-        struct timeval tv = {1, 0};
-        q->c = redisConnectWithTimeout(q->host, q->port, tv);
-        if (!q->c || q->c->err) {
-            set_error(q, q->c ? q->c->errstr : "cannot allocate a redis context");
+    q->c = redisConnectWithTimeout(q->host, q->port, tv);
+    if (!q->c || q->c->err) {
+        set_error(q, q->c ? q->c->errstr : "cannot allocate a redis context");
+        drop(q);
+        return -1;
+    }
+    q->timeout_ms = -1;
+    if (q->password) {
+        r = redisCommand(q->c, "AUTH %s", q->password);
+        if (!r || r->type == REDIS_REPLY_ERROR) {
+            set_error(q, r ? r->str : q->c->errstr);
+            if (r)
+                freeReplyObject(r);
+            drop(q);
+            return -1;
+        }
+        freeReplyObject(r);
+    }
+    if (q->db) {
+        r = redisCommand(q->c, "SELECT %d", q->db);
+        if (!r || r->type == REDIS_REPLY_ERROR) {
+            set_error(q, r ? r->str : q->c->errstr);
+            if (r)
+                freeReplyObject(r);
+            drop(q);
+            return -1;
+        }
+        freeReplyObject(r);
+    }
+    return 0;
+}
+
+/* Runs a command (argv form) with a socket timeout of `timeout_ms`, connecting first when
+ * needed. A command that fails on a connection made earlier is retried once on a new one
+ * (Redis restarted since): every command we send is safe to repeat (a repeated XADD only
+ * adds a duplicate entry, which the claim ignores). Returns the reply (caller frees) or
+ * NULL with the connection dropped. An error reply is returned as is. */
+static redisReply *command(struct queue *q, long timeout_ms, int argc, const char **argv)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        int fresh = 0;
+        redisReply *r;
+        if (!q->c) {
+            if (connect_now(q))
+                return NULL;
+            fresh = 1;
+        }
+        if (set_timeout(q, timeout_ms)) {
             drop(q);
             return NULL;
         }
-        q->timeout_ms = -1;
-        if (q->password || q->db) {
-            char dbs[16];
-            snprintf(dbs, sizeof(dbs), "%d", q->db);
-            r = q->password ? redisCommand(q->c, "AUTH %s", q->password) : NULL;
-            if (q->password && (!r || r->type == REDIS_REPLY_ERROR)) {
-                set_error(q, r ? r->str : q->c->errstr);
-                if (r)
-                    freeReplyObject(r);
-                drop(q);
-                return NULL;
-            }
-            if (r)
-                freeReplyObject(r);
-            r = redisCommand(q->c, "SELECT %s", dbs);
-            if (!r || r->type == REDIS_REPLY_ERROR) {
-                set_error(q, r ? r->str : q->c->errstr);
-                if (r)
-                    freeReplyObject(r);
-                drop(q);
-                return NULL;
-            }
-            freeReplyObject(r);
+        r = redisCommandArgv(q->c, argc, argv, NULL);
+        if (r) {
+            if (r->type == REDIS_REPLY_ERROR)
+                set_error(q, r->str);
+            return r;
         }
-    }
-    if (set_timeout(q, timeout_ms)) {
-        drop(q);
-        return NULL;
-    }
-    r = redisCommandArgv(q->c, argc, argv, NULL);
-    if (!r) {
         set_error(q, q->c->errstr);
         drop(q); /* a context with an error is unusable */
-        return NULL;
+        if (fresh)
+            return NULL;
     }
-    if (r->type == REDIS_REPLY_ERROR)
-        set_error(q, r->str);
-    return r;
+    return NULL;
 }
 
 static int is_error(const redisReply *r, const char *prefix)
@@ -232,9 +248,8 @@ enum sk_err queue_add(struct queue *q, const char *job_id, int attempt)
         return SK_EUNAVAIL;
     err = r->type == REDIS_REPLY_STRING ? SK_OK : SK_EINTERNAL;
     freeReplyObject(r);
-    /* A stream made by XADD has no group yet: make it so the entry is delivered. */
-    if (!err)
-        err = ensure_group(q);
+    /* A stream made by this XADD has no group yet; the first reader creates it from id 0
+     * (NOGROUP handling), so the entry is still delivered. */
     return err;
 }
 

@@ -111,6 +111,71 @@ static enum outcome release(struct worker *w, const char *id, const char *owner,
     return OUT_RELEASED;
 }
 
+/* Runs the job's chunks, writing progress and renewing the lease after each. Returns 1
+ * when every unit is done (the caller stores the result), else 0 with *out set: the run
+ * failed, was canceled, lost its lease, or was given back on stop. */
+static int run_chunks(struct worker *w, const struct queue_entry *e, const char *owner,
+                      const struct db_claim *c, struct job_run *run, uint64_t total,
+                      enum outcome *out)
+{
+    const char *id = e->job_id;
+    char msg[512];
+    uint64_t done = 0;
+    enum sk_err err;
+    int tries;
+
+    while (done < total) {
+        int cancel = 0;
+        int owned = 1;
+        long long t0 = worker_loop_now_ms();
+        uint64_t before = done;
+        err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
+        if (!err && done <= before) {
+            /* an engine step that makes no progress would loop forever */
+            *out = attempt_failed(w, id, owner, c->attempts, 0, "the engine made no progress");
+            return 0;
+        }
+        if (worker_loop_now_ms() - t0 > w->cfg->lease_ms / 2)
+            /* the lease is renewed between chunks only: a chunk this long risks it */
+            sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
+                        worker_loop_now_ms() - t0, w->cfg->lease_ms);
+        if (err) {
+            snprintf(msg, sizeof(msg), "%s",
+                     job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
+            *out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
+            return 0;
+        }
+        tries = 0;
+        do
+            err = db_jobs_progress(w->db, id, owner, done, w->cfg->lease_ms, &cancel);
+        while (again(w, err, &tries));
+        if (err) {
+            sk_log_warn("event=lease_lost job_id=%s owner=%s err=%s", id, owner, sk_err_str(err));
+            *out = OUT_LOST;
+            return 0;
+        }
+        (void)queue_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
+        if (queue_renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
+            sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
+        sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
+                     (unsigned long long)done, (unsigned long long)total);
+        if (cancel) {
+            tries = 0;
+            do
+                err = db_jobs_cancelled(w->db, id, owner);
+            while (again(w, err, &tries));
+            sk_log_info("event=job_canceled job_id=%s done=%llu", id, (unsigned long long)done);
+            *out = err == SK_ECONFLICT ? OUT_LOST : OUT_DONE;
+            return 0;
+        }
+        if (*w->stop && done < total) {
+            *out = release(w, id, owner, c->attempts);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
@@ -125,7 +190,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct job_run_opts opts = {(int)w->cfg->engine_threads,
                                 w->cfg->device[0] ? w->cfg->device : NULL};
     char msg[512] = "";
-    uint64_t done = 0, total;
+    uint64_t total;
     enum outcome out = OUT_DONE;
     enum sk_err err;
     int tries = 0;
@@ -133,8 +198,8 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, NULL);
     if (!doc || job_decode(doc, &job, &errs)) {
-        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s",
-                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "",
+        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
+                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
                  errs.n ? errs.items[0].message : "");
         out = attempt_failed(w, id, owner, c->attempts, 0, msg);
         goto out;
@@ -146,44 +211,8 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
                              msg[0] ? msg : sk_err_str(err));
         goto out;
     }
-    while (done < total) {
-        int cancel = 0;
-        int owned = 1;
-        err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
-        if (err) {
-            snprintf(msg, sizeof(msg), "%s",
-                     job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
-            out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
-            goto out;
-        }
-        tries = 0;
-        do
-            err = db_jobs_progress(w->db, id, owner, done, w->cfg->lease_ms, &cancel);
-        while (again(w, err, &tries));
-        if (err) {
-            sk_log_warn("event=lease_lost job_id=%s owner=%s err=%s", id, owner, sk_err_str(err));
-            out = OUT_LOST;
-            goto out;
-        }
-        (void)queue_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
-        if (queue_renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
-            sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
-        sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
-                     (unsigned long long)done, (unsigned long long)total);
-        if (cancel) {
-            tries = 0;
-            do
-                err = db_jobs_cancelled(w->db, id, owner);
-            while (again(w, err, &tries));
-            sk_log_info("event=job_canceled job_id=%s done=%llu", id, (unsigned long long)done);
-            out = err == SK_ECONFLICT ? OUT_LOST : OUT_DONE;
-            goto out;
-        }
-        if (*w->stop && done < total) {
-            out = release(w, id, owner, c->attempts);
-            goto out;
-        }
-    }
+    if (!run_chunks(w, e, owner, c, run, total, &out))
+        goto out;
     err = job_run_result(run, &result);
     if (!err && !(text = json_dumps(result, JSON_COMPACT)))
         err = SK_ENOMEM;

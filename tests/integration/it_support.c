@@ -189,6 +189,17 @@ int it_api_start(struct it_stack *s)
     return -1;
 }
 
+int it_api_stop(struct it_stack *s)
+{
+    int code;
+    if (s->api <= 0)
+        return -1;
+    kill(s->api, SIGTERM);
+    code = it_wait_exit(s->api);
+    s->api = 0;
+    return code;
+}
+
 pid_t it_api_command(struct it_stack *s, const char *arg)
 {
     return spawn(s, "skirmish-api", arg, arg);
@@ -496,4 +507,21 @@ long it_games_for_ms(long ms)
     }
     double g = per_ms * (double)ms;
     return g < 200 ? 200 : g > 1e8 ? 100000000L : (long)g;
+}
+
+int it_same_result(const json_t *a, const json_t *b)
+{
+    static const char *const machine[] = {"backend", "device",     "platform",
+                                          "threads", "elapsed_ms", "games_per_second"};
+    json_t *x = json_deep_copy(a);
+    json_t *y = json_deep_copy(b);
+    int same;
+    for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++) {
+        json_object_del(x, machine[i]);
+        json_object_del(y, machine[i]);
+    }
+    same = x && y && json_object_size(x) > 0 && json_equal(x, y);
+    json_decref(x);
+    json_decref(y);
+    return same;
 }

@@ -46,6 +46,9 @@ int it_stack_init(struct it_stack *s, const char *name);
 int it_api_start(struct it_stack *s);
 /** Starts worker `i`. Returns 0 on success. */
 int it_worker_start(struct it_stack *s, int i);
+/** Stops skirmish-api with SIGTERM and returns its exit code (-1 if killed by a signal:
+ * under ASan a leak found at exit makes the code non-zero). */
+int it_api_stop(struct it_stack *s);
 /** Starts `skirmish-api <arg>` without waiting; returns its pid or -1. */
 pid_t it_api_command(struct it_stack *s, const char *arg);
 /** Waits for `pid` to exit; returns its exit code, or -1 when it did not exit normally. */
@@ -92,6 +95,13 @@ const char *it_battle_doc(long games, long seed);
 
 /** The result the engine computes in-process for job document `doc` (new reference). */
 json_t *it_engine_result(const char *doc);
+
+/**
+ * 1 when results `a` and `b` are equal in every field the job determines, i.e. ignoring
+ * the fields that describe the machine that ran it (backend, device, threads, elapsed_ms,
+ * games_per_second; docs/jobs.md).
+ */
+int it_same_result(const json_t *a, const json_t *b);
 
 /** Games of the it_battle_doc job that one engine thread plays in about `ms` ms (measured
  * once in-process), at least 200. */

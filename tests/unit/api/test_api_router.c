@@ -37,7 +37,7 @@ static int fake_kind(const char *k)
     return strcmp(k, "battle") == 0 || strcmp(k, "board") == 0;
 }
 
-static const struct api_ctx ctx = {&cfg, NULL, fake_validate, fake_kind};
+static const struct api_ctx ctx = {&cfg, NULL, fake_validate, fake_kind, NULL};
 
 static int setup(void)
 {

@@ -46,13 +46,14 @@ static json_t *random_params(unsigned seed, int *minions)
         int r = (int)(next(&x) % 7) + 3, c = (int)(next(&x) % 7) + 3;
         int n = (int)(next(&x) % 8) + 1, monster = next(&x) % 7 == 0;
         const char *owner = owners[next(&x) % 3];
-        json_t *ms = json_array();
-        char id[16];
+        json_t *ms;
+        char id[32];
         if (off(r, c) || used[r][c] || (r == 10 && c == 1) || (r == 1 && c == 10))
             continue;
         used[r][c] = 1;
+        ms = json_array();
         for (int i = 0; i < n; i++) {
-            char mid[16];
+            char mid[32];
             snprintf(mid, sizeof(mid), "m%d_%d", ng, i);
             json_array_append_new(
                 ms, monster ? json_pack("{ss ss si si}", "id", mid, "class", "monster", "hand",
@@ -68,7 +69,7 @@ static json_t *random_params(unsigned seed, int *minions)
             json_array_append_new(orders,
                                   json_pack("{ss ss}", "group", id, "move", dirs[next(&x) % 4]));
         if (next(&x) % 4 == 0) {
-            char mid[16];
+            char mid[32];
             snprintf(mid, sizeof(mid), "m%d_0", ng);
             json_array_append_new(casts, json_pack("{ss ss s{ss}}", "player",
                                                    next(&x) % 2 ? "red" : "blue", "spell",

@@ -79,6 +79,10 @@ SCENARIO(terrain_entry)
 SCENARIO(removal)
 SCENARIO(player_event_order)
 SCENARIO(before_movement)
+SCENARIO(pass1_checks)
+SCENARIO(walk_effects)
+SCENARIO(death_effects)
+SCENARIO(despond_calm)
 
 #define T(n)                                                                                       \
     {                                                                                              \
@@ -92,7 +96,8 @@ static CU_TestInfo rule_tests[] = {T(vote_stationary), T(vote_initiative),    T(
                                    T(vote_larger),     T(vote_sequence),      T(vote_interleave),
                                    T(neutral_groups),  T(computer_forced),    T(terrain_entry),
                                    T(removal),         T(player_event_order), T(before_movement),
-                                   CU_TEST_INFO_NULL};
+                                   T(pass1_checks),    T(walk_effects),       T(death_effects),
+                                   T(despond_calm),    CU_TEST_INFO_NULL};
 #undef T
 
 CU_SuiteInfo test_board_scenarios_suites[] = {

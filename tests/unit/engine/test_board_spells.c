@@ -181,7 +181,35 @@ static void test_leave_names_new_group(void)
     json_decref(params);
 }
 
+/* A joining group ceases to exist: its group spells go; the winner's stay. */
+static void test_join_drops_joiner_group_spells(void)
+{
+    const char *text =
+        "{\"state\": {\"board\": {}, \"groups\": [{\"id\": \"X\", \"owner\": \"red\", \"at\": "
+        "[5, 5], \"minions\": [{\"id\": \"x1\", \"class\": \"swordsman\"}]}, {\"id\": \"Y\", "
+        "\"owner\": \"red\", \"at\": [5, 6], \"minions\": [{\"id\": \"y1\", \"class\": "
+        "\"swordsman\"}]}], \"spells\": [{\"spell\": \"Despond\", \"caster\": \"blue\", "
+        "\"target\": {\"group\": \"X\"}}, {\"spell\": \"Plague\", \"caster\": \"blue\", "
+        "\"target\": {\"group\": \"Y\"}}, {\"spell\": \"Ogi's Armor\", \"caster\": \"red\", "
+        "\"target\": {\"minion\": \"y1\"}}]}, \"orders\": [{\"group\": \"Y\", \"move\": "
+        "\"left\"}]}";
+    json_t *params = json_loads(text, 0, NULL);
+    json_t *res = bt_run_json(params, 3);
+    json_t *spells;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(bt_group(res, "X"), "minions")), 2);
+    spells = json_object_get(json_object_get(res, "state"), "spells");
+    CU_ASSERT_EQUAL(json_array_size(spells), 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(spells, 0), "spell")),
+                           "Despond");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(spells, 1), "spell")),
+                           "Ogi's Armor");
+    json_decref(res);
+    json_decref(params);
+}
+
 static CU_TestInfo tests[] = {
+    {"join_drops_joiner_group_spells", test_join_drops_joiner_group_spells},
     {"leave_names_new_group", test_leave_names_new_group},
     {"catalog_names_every_seed_spell", test_catalog_names_every_seed_spell},
     {"catalog_json_round_trips", test_catalog_json_round_trips},

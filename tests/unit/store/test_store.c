@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of store/ against the harness's PostgreSQL and Redis (scripts/test.sh): SQLSTATE
+ * classification and db_run_tx retries, the lease fencing of every job write (a worker
+ * that lost its lease can write nothing), claims of queued, delayed, expired, canceled
+ * and exhausted jobs, cancellation, the reconciler's selection, and the stream adapter
+ * (ownership-checked renewal, ack+delete, autoclaim, group re-creation). Each run uses a
+ * fresh database and key prefix. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "db_jobs.h"
+#include "db_migrate.h"
+#include "queue.h"
+#include "sk_mem.h"
+
+static char db_url[512];
+static char base_url[512];
+static char dbname[64];
+static char prefix[64];
+static struct db *db;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int exec_on(const char *url, const char *sql)
+{
+    struct db *d = NULL;
+    int rc = db_new(url, &d) || db_exec(d, NULL, sql, 0, NULL, NULL);
+    db_free(d);
+    return rc;
+}
+
+static int setup(void)
+{
+    const char *url = getenv("SKIRMISH_DATABASE_URL");
+    const char *slash = url ? strrchr(url, '/') : NULL;
+    char sql[128];
+    char err[256];
+
+    sk_mem_init_json();
+    if (!slash || !getenv("SKIRMISH_REDIS_URL")) {
+        fprintf(stderr, "test_store needs SKIRMISH_DATABASE_URL and SKIRMISH_REDIS_URL: run "
+                        "it through scripts/test.sh\n");
+        return 1;
+    }
+    snprintf(base_url, sizeof(base_url), "%s", url);
+    snprintf(dbname, sizeof(dbname), "sk_store_%d", (int)getpid());
+    snprintf(prefix, sizeof(prefix), "store_%d", (int)getpid());
+    snprintf(db_url, sizeof(db_url), "%.*s/%s", (int)(slash - url), url, dbname);
+    snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", dbname);
+    if (exec_on(base_url, sql))
+        return 1;
+    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", dbname);
+    if (exec_on(base_url, sql) || db_new(db_url, &db))
+        return 1;
+    return db_migrate_apply(db, db_migrate_all, db_migrate_count, NULL, err, sizeof(err)) != SK_OK;
+}
+
+static int teardown(void)
+{
+    char sql[128];
+    db_free(db);
+    snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)", dbname);
+    return exec_on(base_url, sql);
+}
+
+static void test_sqlstate_classes(void)
+{
+    struct db *down = NULL;
+    CU_ASSERT_EQUAL(db_exec(db, NULL,
+                            "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40001'; END $$", 0,
+                            NULL, NULL),
+                    SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_exec(db, NULL,
+                            "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40P01'; END $$", 0,
+                            NULL, NULL),
+                    SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "SELECT 'x'::timestamptz", 0, NULL, NULL), SK_EINVAL);
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "SELEC 1", 0, NULL, NULL), SK_EINTERNAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(db_error(db), "syntax error"));
+    CU_ASSERT_EQUAL(db_ping(db), SK_OK); /* the connection survived every error */
+    /* a server that is not there: the handle exists, every call is SK_EUNAVAIL */
+    CU_ASSERT_EQUAL_FATAL(db_new("postgresql://postgres@127.0.0.1:1/x?connect_timeout=1", &down),
+                          SK_OK);
+    CU_ASSERT_EQUAL(db_ping(down), SK_EUNAVAIL);
+    CU_ASSERT_EQUAL(db_exec(down, NULL, "SELECT 1", 0, NULL, NULL), SK_EUNAVAIL);
+    db_free(down);
+}
+
+static int tx_calls;
+static enum sk_err conflict_twice(struct db *d, void *arg)
+{
+    (void)arg;
+    tx_calls++;
+    if (tx_calls <= 2)
+        return db_exec(d, NULL, "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40001'; END $$",
+                       0, NULL, NULL);
+    return db_exec(d, NULL, "CREATE TABLE IF NOT EXISTS tx_probe (n int)", 0, NULL, NULL);
+}
+
+static void test_run_tx_retries(void)
+{
+    tx_calls = 0;
+    CU_ASSERT_EQUAL(db_run_tx(db, 2, conflict_twice, NULL), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(tx_calls, 2);
+    tx_calls = 0;
+    CU_ASSERT_EQUAL(db_run_tx(db, 3, conflict_twice, NULL), SK_OK);
+    CU_ASSERT_EQUAL(tx_calls, 3);
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "SELECT count(*) FROM tx_probe", 0, NULL, NULL), SK_OK);
+}
+
+static void insert(char id[DB_JOBS_ID_LEN])
+{
+    char *json = NULL;
+    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, "battle", "{\"kind\":\"battle\"}", 7, 100, id, &json),
+                          SK_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"queued\""));
+    sk_free(json);
+}
+
+static void test_lease_fencing(void)
+{
+    char id[DB_JOBS_ID_LEN];
+    struct db_claim c = {0};
+    int cancel = -1;
+    char *json = NULL;
+    char status[16];
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_EQUAL(c.attempts, 1);
+    CU_ASSERT_STRING_EQUAL(c.kind, "battle");
+    CU_ASSERT_STRING_EQUAL(c.request, "{\"kind\": \"battle\"}");
+    db_jobs_claim_release(&c);
+    /* a second claim while the lease is valid gets nothing */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
+    /* nobody but the holder can write */
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, 60000, &cancel), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{\"r\":2}"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w2/1", "x"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 50, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(cancel, 0);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":1}"), SK_OK);
+    /* final: the holder itself cannot write twice, and a redelivery claims nothing */
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":3}"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
+    CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_OK);
+    CU_ASSERT_STRING_EQUAL(json, "{\"r\": 1}");
+    sk_free(json);
+}
+
+static void test_expired_lease_moves_on(void)
+{
+    char status[16];
+    char id[DB_JOBS_ID_LEN];
+    struct db_claim c = {0};
+    int cancel = 0;
+    char *json = NULL;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 1, 5, &c), SK_OK); /* 1 ms lease */
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    db_jobs_claim_release(&c);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_EQUAL(c.attempts, 2);
+    db_jobs_claim_release(&c);
+    /* the first worker woke up late: fenced off */
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{}"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+    CU_ASSERT_STRING_EQUAL(status, "succeeded");
+    CU_ASSERT_TRUE(db_jobs_is_final(status));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"attempts\" : 2"));
+    sk_free(json);
+}
+
+static void test_exhausted_and_retry(void)
+{
+    char status[16];
+    char id[DB_JOBS_ID_LEN];
+    struct db_claim c = {0};
+    char *json = NULL;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 60000, 2, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    /* transient failure: back to queued with a delay, error kept */
+    CU_ASSERT_EQUAL(db_jobs_retry(db, id, "w1/1", 300, "device lost"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 1, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED); /* the delay has not passed */
+    sleep_ms(350);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 1, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_EQUAL(c.attempts, 2);
+    db_jobs_claim_release(&c);
+    sleep_ms(20); /* the second attempt's worker dies: its 1 ms lease expires */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
+    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+    CU_ASSERT_STRING_EQUAL(status, "failed");
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"failed\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"error\" : \"failed after 2 attempts: device lost\""));
+    sk_free(json);
+}
+
+static void test_release_and_cancel(void)
+{
+    char id[DB_JOBS_ID_LEN];
+    struct db_claim c = {0};
+    char *json = NULL;
+    char status[16];
+    int cancel = 0;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 60000, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_release(db, id, "w1/1"), SK_OK); /* not counted */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.attempts, 1);
+    db_jobs_claim_release(&c);
+    /* cancel of a running job: flagged, seen by the holder at its next progress write */
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"running\""));
+    sk_free(json);
+    CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
+    CU_ASSERT_STRING_EQUAL(status, "running");
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(cancel, 1);
+    CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w2/1"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, "00000000-0000-4000-8000-000000000000", &json),
+                    SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_get(db, "nope", &json, status), SK_ENOTFOUND);
+    CU_ASSERT_FALSE(db_jobs_is_final("running"));
+    CU_ASSERT_FALSE(db_jobs_is_final("queued"));
+    /* a cancel flagged while a worker was dying ends the job at the next claim */
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/2", 1, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_OK);
+    sk_free(json);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/2", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
+    CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
+    CU_ASSERT_STRING_EQUAL(status, "canceled");
+}
+
+static void collect(const char *id, int attempts, void *arg)
+{
+    (void)attempts;
+    snprintf(arg, DB_JOBS_ID_LEN, "%s", id);
+}
+
+static void test_dispatchable(void)
+{
+    char id[DB_JOBS_ID_LEN];
+    char got[DB_JOBS_ID_LEN] = "";
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "DELETE FROM jobs", 0, NULL, NULL), SK_OK);
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_dispatchable(db, 60000, 10, collect, got), SK_OK);
+    CU_ASSERT_STRING_EQUAL(got, ""); /* too young: its XADD may be on its way */
+    sleep_ms(30);
+    CU_ASSERT_EQUAL(db_jobs_dispatchable(db, 10, 10, collect, got), SK_OK);
+    CU_ASSERT_STRING_EQUAL(got, id);
+}
+
+static void count(const char *job_id, void *arg)
+{
+    (void)job_id;
+    ++*(int *)arg;
+}
+
+static void test_queue(void)
+{
+    struct queue *a = NULL;
+    struct queue *b = NULL;
+    struct queue_entry e, taken[4];
+    int got = 0, owned = -1, n_entries = 0;
+    size_t n = 0;
+    const char *url = getenv("SKIRMISH_REDIS_URL");
+
+    CU_ASSERT_EQUAL(queue_new("http://x", prefix, &a), SK_EINVAL);
+    CU_ASSERT_EQUAL(queue_new("redis://h:99999", prefix, &a), SK_EINVAL);
+    CU_ASSERT_EQUAL_FATAL(queue_new(url, prefix, &a), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(queue_new(url, prefix, &b), SK_OK);
+    CU_ASSERT_EQUAL(queue_read(a, "ca", 10, &e, &got), SK_OK); /* creates the group */
+    CU_ASSERT_EQUAL(got, 0);
+    CU_ASSERT_EQUAL(queue_add(a, "11111111-1111-4111-8111-111111111111", 3), SK_OK);
+    CU_ASSERT_EQUAL(queue_read(a, "ca", 100, &e, &got), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(got, 1);
+    CU_ASSERT_STRING_EQUAL(e.job_id, "11111111-1111-4111-8111-111111111111");
+    CU_ASSERT_EQUAL(e.attempt, 3);
+    /* renewal only by the owner */
+    CU_ASSERT_EQUAL(queue_renew(b, "cb", e.id, &owned), SK_OK);
+    CU_ASSERT_EQUAL(owned, 0);
+    CU_ASSERT_EQUAL(queue_renew(a, "ca", e.id, &owned), SK_OK);
+    CU_ASSERT_EQUAL(owned, 1);
+    /* autoclaim only after the idle time */
+    CU_ASSERT_EQUAL(queue_autoclaim(b, "cb", 60000, taken, 4, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 0);
+    sleep_ms(30);
+    CU_ASSERT_EQUAL(queue_autoclaim(b, "cb", 20, taken, 4, &n), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(taken[0].id, e.id);
+    CU_ASSERT_EQUAL(queue_renew(a, "ca", e.id, &owned), SK_OK);
+    CU_ASSERT_EQUAL(owned, 0); /* the slow owner cannot steal it back */
+    CU_ASSERT_EQUAL(queue_scan(b, count, &n_entries), SK_OK);
+    CU_ASSERT_EQUAL(n_entries, 1);
+    CU_ASSERT_EQUAL(queue_done(b, e.id), SK_OK);
+    n_entries = 0;
+    CU_ASSERT_EQUAL(queue_scan(b, count, &n_entries), SK_OK);
+    CU_ASSERT_EQUAL(n_entries, 0);
+    CU_ASSERT_EQUAL(queue_autoclaim(b, "cb", 0, taken, 4, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 0); /* nothing left pending */
+    CU_ASSERT_EQUAL(queue_lock(a, "t", 60000, &got), SK_OK);
+    CU_ASSERT_EQUAL(got, 1);
+    CU_ASSERT_EQUAL(queue_lock(b, "t", 60000, &got), SK_OK);
+    CU_ASSERT_EQUAL(got, 0);
+    CU_ASSERT_EQUAL(queue_progress(a, "11111111-1111-4111-8111-111111111111", 5, 10), SK_OK);
+    queue_free(a);
+    queue_free(b);
+    /* a Redis that is not there: SK_EUNAVAIL, never a crash */
+    CU_ASSERT_EQUAL_FATAL(queue_new("redis://127.0.0.1:1", prefix, &a), SK_OK);
+    CU_ASSERT_EQUAL(queue_ping(a), SK_EUNAVAIL);
+    CU_ASSERT_EQUAL(queue_add(a, "x", 1), SK_EUNAVAIL);
+    queue_free(a);
+}
+
+/* After Redis restarts, the first command on the old connection is retried on a new one
+ * instead of failing: a submission right after a restart is enqueued at once. */
+static void test_queue_reconnects(void)
+{
+    struct queue *q = NULL;
+    char cmd[1024];
+    const char *svc = getenv("SKIRMISH_SERVICES");
+    const char *dir = getenv("SKIRMISH_TEST_DIR");
+    const char *port = getenv("SKIRMISH_TEST_REDIS_PORT");
+
+    CU_ASSERT_FATAL(svc && dir && port);
+    CU_ASSERT_EQUAL_FATAL(queue_new(getenv("SKIRMISH_REDIS_URL"), prefix, &q), SK_OK);
+    CU_ASSERT_EQUAL(queue_ping(q), SK_OK);
+    snprintf(cmd, sizeof(cmd), "'%s' redis-stop '%s' && SK_REDIS_AOF=no '%s' redis-start '%s' %s",
+             svc, dir, svc, dir, port);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(queue_add(q, "22222222-2222-4222-8222-222222222222", 1), SK_OK);
+    queue_free(q);
+}
+
+static CU_TestInfo store_tests[] = {
+    {"SQLSTATE classes, server down", test_sqlstate_classes},
+    {"db_run_tx retries serialization failures", test_run_tx_retries},
+    {"only the lease holder writes, once", test_lease_fencing},
+    {"an expired lease passes to the next claim", test_expired_lease_moves_on},
+    {"retry delay, then failed when attempts run out", test_exhausted_and_retry},
+    {"release, cancel of running and flagged jobs", test_release_and_cancel},
+    {"reconciler selection by age", test_dispatchable},
+    {"stream: owner-only renewal, autoclaim, ack+delete, lock", test_queue},
+    {"stream: a command after a Redis restart succeeds", test_queue_reconnects},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_store_suites[] = {
+    {"store", setup, teardown, NULL, NULL, store_tests},
+    CU_SUITE_INFO_NULL,
+};
