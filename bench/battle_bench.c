@@ -12,8 +12,9 @@
 
 #include "battle_cpu.h"
 #include "battle_sim.h"
-#include "sk_banned.h"
 #include "sk_parse.h"
+
+#include "sk_banned.h"
 
 static struct battle_card_spec cards[BATTLE_CARDS_MAX];
 

@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "battle_sim.h"
-#include "sk_banned.h"
 #include "sk_mem.h"
+
+#include "sk_banned.h"
 
 struct part {
     const struct battle_plan_data *data;

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "battle_sim.h"
-#include "sk_banned.h"
 #include "sk_mem.h"
+
+#include "sk_banned.h"
 
 _Static_assert(BATTLE_SIM_CARDS == BATTLE_CARDS_MAX, "card table size");
 _Static_assert(BATTLE_SIM_ACTS == BATTLE_CARD_SKILLS_MAX, "skills per card");

@@ -10,6 +10,8 @@
 #include "sk_parse.h"
 #include "sk_verr.h"
 
+#include "sk_banned.h"
+
 static void test_err_names(void)
 {
     CU_ASSERT_STRING_EQUAL(sk_err_str(SK_OK), "ok");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "board_job.h"
+#include "sk_mem.h"
 #include "sk_verr.h"
 
 /* Decodes `params` (borrowed) and runs every turn; returns the result (caller decrefs) or
@@ -120,7 +121,7 @@ static inline int bt_events_in_order(const json_t *res, const json_t *want)
         if (at == json_array_size(evs)) {
             char *s = json_dumps(w, JSON_COMPACT);
             fprintf(stderr, "expected event not found in order: %s\n", s);
-            free(s);
+            sk_free(s);
             return 0;
         }
         at++;

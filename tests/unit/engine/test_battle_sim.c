@@ -8,6 +8,8 @@
 #include "battle_cpu.h"
 #include "battle_testlib.h"
 
+#include "sk_banned.h"
+
 /* Two commanders ("Boss A" for side 0, "Boss B" for side 1), exact play, empty decks. */
 struct duel {
     int ca, cb;

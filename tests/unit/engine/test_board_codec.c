@@ -9,6 +9,8 @@
 #include "board_test_util.h"
 #include "sk_test_main.h"
 
+#include "sk_banned.h"
+
 static void test_missing_state_and_unknown_fields(void)
 {
     json_t *errs = bt_errors("{\"turns\": 0, \"foo\": 1}");
@@ -180,7 +182,7 @@ static void test_limits(void)
     errs = bt_errors(text);
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups", "at most 256 groups"));
     CU_ASSERT_EQUAL(json_array_size(errs), 1);
-    free(text);
+    sk_free(text);
     json_decref(errs);
     json_decref(params);
 }

@@ -7,6 +7,8 @@
 
 #include "board_test_util.h"
 
+#include "sk_banned.h"
+
 static unsigned next(unsigned *x)
 {
     *x = *x * 1103515245u + 12345u;
