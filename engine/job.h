@@ -38,6 +38,7 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
 /** Frees a job; NULL-safe. */
 void job_free(struct job *job);
 
+/** The job's kind (battle or board); `job` is borrowed and must not be NULL. */
 enum job_kind job_kind(const struct job *job);
 /** Returns "battle" or "board" (static string). */
 const char *job_kind_name(enum job_kind kind);
