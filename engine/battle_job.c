@@ -19,6 +19,7 @@
 #include "battle_cpu.h"
 #include "battle_plan.h"
 #include "job.h"
+#include "sk_log.h"
 #include "sk_mem.h"
 #include "stats.h"
 
@@ -77,19 +78,6 @@ uint64_t battle_job_total(const struct battle_job *job)
     return job->spec.games;
 }
 
-/* Writes `s` as a double-quoted log value: quotes and backslashes escaped, control bytes
- * (the newlines of a build log) as spaces, so the event stays one line. */
-static void log_quoted(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-    }
-    fputc('"', f);
-}
-
 /*
  * Chooses the backend: `device` (job_run_opts.device), else $SKIRMISH_DEVICE, in
  * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the run
@@ -101,7 +89,7 @@ static enum sk_err open_device(struct battle_run *run, const char *device, char 
 {
     const char *spec = device ? device : getenv(BATTLE_CL_ENV_DEVICE);
     struct battle_cl_opts o = {.device = spec ? spec : ""};
-    char why[1024] = "";
+    char why[1024] = "", quoted[1100];
     enum sk_err rc;
 
     if (battle_cl_spec_is_cpu(spec))
@@ -113,9 +101,9 @@ static enum sk_err open_device(struct battle_run *run, const char *device, char 
         snprintf(err, errlen, "device \"%s\": %s", spec, why);
         return rc;
     }
-    fprintf(stderr, "level=warn event=opencl_fallback backend=cpu reason=");
-    log_quoted(stderr, why);
-    fputc('\n', stderr);
+    /* The reason may hold a multi-line build log: sk_log_quote keeps the event on one line. */
+    sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
+                sk_log_quote(quoted, sizeof(quoted), why));
     return SK_OK;
 }
 
