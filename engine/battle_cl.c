@@ -157,42 +157,31 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ===== Discovery ===== */
 
-/* Copies a string property into buf (always NUL-terminated, truncated to fit). */
-static cl_int platform_str(cl_platform_id p, cl_platform_info what, char *buf, size_t len)
+/* The platform and device queries differ only in the object they take: d == NULL asks
+ * platform p, anything else asks device d. */
+static cl_int get_info(cl_platform_id p, cl_device_id d, cl_uint what, size_t len, void *buf,
+                       size_t *got)
 {
-    size_t got = 0;
-    cl_int st = clGetPlatformInfo(p, what, len - 1, buf, &got);
-    if (st == CL_INVALID_VALUE) { /* longer than buf: fetch whole, keep the start */
-        char *tmp = NULL;
-        st = clGetPlatformInfo(p, what, 0, NULL, &got);
-        if (st != CL_SUCCESS)
-            return st;
-        tmp = sk_malloc(got + 1);
-        if (!tmp)
-            return CL_OUT_OF_HOST_MEMORY;
-        st = clGetPlatformInfo(p, what, got, tmp, NULL);
-        tmp[got] = '\0';
-        snprintf(buf, len, "%s", tmp);
-        sk_free(tmp);
-        return st;
-    }
-    buf[st == CL_SUCCESS && got < len ? got : 0] = '\0';
-    return st;
+    if (d)
+        return clGetDeviceInfo(d, what, len, buf, got);
+    return clGetPlatformInfo(p, what, len, buf, got);
 }
 
-static cl_int device_str(cl_device_id d, cl_device_info what, char *buf, size_t len)
+/* Copies a string property of platform p (d == NULL) or device d into buf (always
+ * NUL-terminated, truncated to fit). */
+static cl_int info_str(cl_platform_id p, cl_device_id d, cl_uint what, char *buf, size_t len)
 {
     size_t got = 0;
-    cl_int st = clGetDeviceInfo(d, what, len - 1, buf, &got);
-    if (st == CL_INVALID_VALUE) {
+    cl_int st = get_info(p, d, what, len - 1, buf, &got);
+    if (st == CL_INVALID_VALUE) { /* longer than buf: fetch whole, keep the start */
         char *tmp = NULL;
-        st = clGetDeviceInfo(d, what, 0, NULL, &got);
+        st = get_info(p, d, what, 0, NULL, &got);
         if (st != CL_SUCCESS)
             return st;
         tmp = sk_malloc(got + 1);
         if (!tmp)
             return CL_OUT_OF_HOST_MEMORY;
-        st = clGetDeviceInfo(d, what, got, tmp, NULL);
+        st = get_info(p, d, what, got, tmp, NULL);
         tmp[got] = '\0';
         snprintf(buf, len, "%s", tmp);
         sk_free(tmp);
@@ -213,16 +202,16 @@ static enum sk_err describe_device(cl_platform_id p, cl_device_id d, int index,
 
     memset(dev, 0, sizeof(*dev));
     dev->index = index;
-    st = platform_str(p, CL_PLATFORM_NAME, dev->platform, sizeof(dev->platform));
+    st = info_str(p, NULL, CL_PLATFORM_NAME, dev->platform, sizeof(dev->platform));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_NAME)", st);
-    st = device_str(d, CL_DEVICE_NAME, dev->name, sizeof(dev->name));
+    st = info_str(p, d, CL_DEVICE_NAME, dev->name, sizeof(dev->name));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_NAME)", st);
-    st = device_str(d, CL_DEVICE_VERSION, dev->version, sizeof(dev->version));
+    st = info_str(p, d, CL_DEVICE_VERSION, dev->version, sizeof(dev->version));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_VERSION)", st);
-    st = device_str(d, CL_DRIVER_VERSION, dev->driver, sizeof(dev->driver));
+    st = info_str(p, d, CL_DRIVER_VERSION, dev->driver, sizeof(dev->driver));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetDeviceInfo(CL_DRIVER_VERSION)", st);
     st = clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
@@ -568,7 +557,7 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
     if (*dir) {
         /* The device key includes the platform version and driver: a driver update must
          * not load binaries built by the previous one. */
-        st = platform_str(cl->platform, CL_PLATFORM_VERSION, ver, sizeof(ver));
+        st = info_str(cl->platform, NULL, CL_PLATFORM_VERSION, ver, sizeof(ver));
         if (st != CL_SUCCESS)
             return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_VERSION)", st);
         hdev = fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
