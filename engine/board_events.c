@@ -244,6 +244,24 @@ void board_events_group(struct board_state *st, enum board_point point, int gi, 
     }
 }
 
+int board_events_group_forbids(struct board_state *st, enum board_point point, int gi, int row,
+                               int col)
+{
+    struct board_group *g = &st->groups[gi];
+    for (int i = 0; i < g->n; i++) {
+        struct board_ctx x;
+        if (!g->m[i].alive)
+            continue;
+        x = board_events_ctx(st, point, gi, i);
+        x.row = row;
+        x.col = col;
+        board_events_minion(st, &x);
+        if (x.forbid)
+            return 1;
+    }
+    return 0;
+}
+
 int board_events_max_armor(struct board_state *st, int gi, int mi)
 {
     struct board_ctx c = board_events_ctx(st, BOARD_P_STATS, gi, mi);
@@ -287,21 +305,6 @@ int board_events_can_enter(struct board_state *st, int gi, int r, int c)
     return 1;
 }
 
-static int forbids_join(struct board_state *st, int gi)
-{
-    struct board_group *g = &st->groups[gi];
-    for (int i = 0; i < g->n; i++) {
-        struct board_ctx x;
-        if (!g->m[i].alive)
-            continue;
-        x = board_events_ctx(st, BOARD_P_CAN_JOIN, gi, i);
-        board_events_minion(st, &x);
-        if (x.forbid)
-            return 1;
-    }
-    return 0;
-}
-
 int board_events_can_join(struct board_state *st, int a, int b)
 {
     const struct board_group *ga = &st->groups[a];
@@ -315,5 +318,6 @@ int board_events_can_join(struct board_state *st, int a, int b)
         return 0;
     if (board_model_alive(ga) + board_model_alive(gb) > BOARD_GROUP_MINIONS)
         return 0;
-    return !forbids_join(st, a) && !forbids_join(st, b);
+    return !board_events_group_forbids(st, BOARD_P_CAN_JOIN, a, ga->row, ga->col) &&
+           !board_events_group_forbids(st, BOARD_P_CAN_JOIN, b, gb->row, gb->col);
 }
