@@ -175,6 +175,24 @@ static int get_int(struct dec *d, const json_t *obj, const char *key, long long 
     return 1;
 }
 
+/* Checks that `v`, the value of the required member `key` (its pointer already pushed),
+ * is present and an object with only `allowed` keys; returns 0 after reporting when it is
+ * missing or not an object (its keys are then not checked). */
+static int need_object(struct dec *d, const json_t *v, const char *key,
+                       const char *const *allowed)
+{
+    if (!v) {
+        bad(d, "'%s' is required", key);
+        return 0;
+    }
+    if (!json_is_object(v)) {
+        bad(d, "'%s' must be an object", key);
+        return 0;
+    }
+    check_keys(d, v, allowed);
+    return 1;
+}
+
 /* Like get_int for a required field. Returns 1 on success, -1 after reporting. */
 static int need_int(struct dec *d, const json_t *obj, const char *key, long long min, long long max,
                     long long *out)
@@ -631,15 +649,8 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     int play = BATTLE_PLAY_RANDOM;
 
     sk_jptr_push_key(j->d.ptr, key);
-    if (!v) {
-        bad(&j->d, "'%s' is required", key);
+    if (!need_object(&j->d, v, key, side_keys))
         goto out;
-    }
-    if (!json_is_object(v)) {
-        bad(&j->d, "'%s' must be an object", key);
-        goto out;
-    }
-    check_keys(&j->d, v, side_keys);
 
     sk_jptr_push_key(j->d.ptr, "commander");
     if (!json_object_get(v, "commander"))
@@ -872,15 +883,8 @@ static void decode_side_state(struct job_dec *j, const json_t *state, const char
     int cmd_max = BATTLE_STAT_MAX;
 
     sk_jptr_push_key(j->d.ptr, key);
-    if (!v) {
-        bad(&j->d, "'%s' is required", key);
+    if (!need_object(&j->d, v, key, side_state_keys))
         goto out;
-    }
-    if (!json_is_object(v)) {
-        bad(&j->d, "'%s' must be an object", key);
-        goto out;
-    }
-    check_keys(&j->d, v, side_state_keys);
     if (side)
         cmd_max = j->spec->cards[side->commander].health;
     if (need_int(&j->d, v, "commander_health", 1, cmd_max, &hp) > 0)
