@@ -139,17 +139,7 @@ __attribute__((format(printf, 3, 4))) static void bad_at(struct dec *d, const ch
 /* Reports every key of `obj` that is not in the NULL-terminated `allowed`. */
 static void check_keys(struct dec *d, const json_t *obj, const char *const *allowed)
 {
-    const char *key;
-    json_t *val;
-
-    json_object_foreach((json_t *)obj, key, val)
-    {
-        int known = 0;
-        for (const char *const *a = allowed; *a && !known; a++)
-            known = strcmp(key, *a) == 0;
-        if (!known)
-            bad_at(d, key, "unknown field '%s'", key);
-    }
+    d->n_err += sk_verr_check_keys(d->errs, d->ptr, obj, allowed);
 }
 
 /* Reads the integer field `key` of `obj`. Returns 1 and writes *out when it is present and

@@ -80,10 +80,10 @@ static void check_seed(const json_t *v, uint64_t *seed, struct sk_verr_list *err
 
 enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list *errs)
 {
+    static const char *const keys[] = {"kind", "seed", "params", NULL};
     struct job *job = NULL;
-    const char *key;
-    json_t *val;
     const json_t *kind_v;
+    json_t *val;
     const json_t *params;
     int kind = -1;
     uint64_t seed = 0;
@@ -94,13 +94,8 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
     if (!json_is_object(doc))
         return sk_verr_add(errs, "", "the job must be a JSON object");
 
-    json_object_foreach((json_t *)doc, key, val) {
-        if (strcmp(key, "kind") && strcmp(key, "seed") && strcmp(key, "params")) {
-            sk_jptr_init(&ptr);
-            sk_jptr_push_key(&ptr, key);
-            sk_verr_add(errs, sk_jptr_str(&ptr), "unknown field '%s'", key);
-        }
-    }
+    sk_jptr_init(&ptr);
+    (void)sk_verr_check_keys(errs, &ptr, doc, keys);
     kind_v = json_object_get(doc, "kind");
     if (!kind_v)
         sk_verr_add(errs, "/kind", "'kind' is required (\"battle\" or \"board\")");
