@@ -665,30 +665,22 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     return SK_OK;
 }
 
-enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
-                          size_t errlen)
+/* Enumerates the devices and copies the one `spec` selects (SKIRMISH_DEVICE syntax) into
+ * cl->dev, cl->platform and cl->device. */
+static enum sk_err select_device(struct battle_cl *cl, const char *spec, char *err, size_t errlen)
 {
-    static const struct battle_cl_opts defaults;
     struct battle_cl_device *devs = NULL;
     cl_platform_id *plats = NULL;
     cl_device_id *ids = NULL;
-    struct battle_cl *cl = NULL;
     size_t n = 0, idx = 0;
-    const char *spec;
-    const char *src;
-    size_t src_len;
-    char dir[PATH_MAX];
-    cl_int st;
     enum sk_err e;
 
-    if (!opts)
-        opts = &defaults;
-    spec = opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE);
     devs = sk_calloc(MAX_DEVICES, sizeof(*devs));
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
     plats = sk_calloc(MAX_DEVICES, sizeof(*plats));
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
     ids = sk_calloc(MAX_DEVICES, sizeof(*ids));
-    cl = sk_calloc(1, sizeof(*cl));
-    if (!devs || !plats || !ids || !cl) {
+    if (!devs || !plats || !ids) {
         e = SK_ENOMEM;
         goto out;
     }
@@ -701,6 +693,66 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     cl->dev = devs[idx];
     cl->platform = plats[idx];
     cl->device = ids[idx];
+out:
+    sk_free(devs);
+    sk_free(plats);
+    sk_free(ids);
+    return e;
+}
+
+/* Builds the program (opts->source, else the embedded "battle" source, through the binary
+ * cache) and creates its kernels: rng_words always, the battle kernels for the embedded
+ * source only. */
+static enum sk_err load_program(struct battle_cl *cl, const struct battle_cl_opts *opts,
+                                char *err, size_t errlen)
+{
+    const char *src;
+    size_t src_len;
+    char dir[PATH_MAX];
+    enum sk_err e;
+
+    if (opts->source) {
+        src = opts->source;
+        src_len = strlen(src);
+    } else {
+        const struct kernels_src *k = embedded("battle");
+        if (!k) {
+            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
+            return SK_EINTERNAL;
+        }
+        src = k->text;
+        src_len = k->len;
+    }
+    cache_dir_of(opts->cache_dir, dir, sizeof(dir));
+    e = build_program(cl, src, src_len, dir, err, errlen);
+    if (e)
+        return e;
+    e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
+    if (e || opts->source)
+        return e;
+    e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
+    if (e)
+        return e;
+    return make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
+}
+
+enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                          size_t errlen)
+{
+    static const struct battle_cl_opts defaults;
+    struct battle_cl *cl = NULL;
+    cl_int st;
+    enum sk_err e;
+
+    if (!opts)
+        opts = &defaults;
+    cl = sk_calloc(1, sizeof(*cl));
+    if (!cl)
+        return SK_ENOMEM;
+    e = select_device(cl, opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE), err,
+                      errlen);
+    if (e)
+        goto out;
 
     {
         cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cl->platform,
@@ -716,35 +768,9 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
         e = cl_fail(err, errlen, "clCreateCommandQueue", st);
         goto out;
     }
-
-    if (opts->source) {
-        src = opts->source;
-        src_len = strlen(src);
-    } else {
-        const struct kernels_src *k = embedded("battle");
-        if (!k) {
-            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
-            e = SK_EINTERNAL;
-            goto out;
-        }
-        src = k->text;
-        src_len = k->len;
-    }
-    cache_dir_of(opts->cache_dir, dir, sizeof(dir));
-    e = build_program(cl, src, src_len, dir, err, errlen);
+    e = load_program(cl, opts, err, errlen);
     if (e)
         goto out;
-    e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
-    if (e)
-        goto out;
-    if (!opts->source) {
-        e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
-        if (e)
-            goto out;
-        e = make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
-        if (e)
-            goto out;
-    }
     cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clCreateBuffer(counts)", st);
@@ -758,9 +784,6 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     cl = NULL;
 out:
     battle_cl_free(cl);
-    sk_free(devs);
-    sk_free(plats);
-    sk_free(ids);
     return e;
 }
 
@@ -825,6 +848,7 @@ enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t fi
     if (st == CL_SUCCESS)
         st = clSetKernelArg(cl->k_rng, 3, sizeof(cnt), &cnt);
     if (st == CL_SUCCESS)
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
         st = clSetKernelArg(cl->k_rng, 4, sizeof(buf), &buf);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clSetKernelArg(rng_words)", st);
@@ -886,7 +910,10 @@ static cl_int set_battle_args(struct battle_cl *cl, cl_kernel k, uint64_t seed, 
 {
     cl_ulong s = seed, f = first;
     cl_uint cnt = n;
-    cl_int st = clSetKernelArg(k, 0, sizeof(cl->plan_buf), &cl->plan_buf);
+    cl_int st;
+
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
+    st = clSetKernelArg(k, 0, sizeof(cl->plan_buf), &cl->plan_buf);
     if (st == CL_SUCCESS)
         st = clSetKernelArg(k, 1, sizeof(s), &s);
     if (st == CL_SUCCESS)
@@ -908,6 +935,7 @@ static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t fi
     cl_int st = set_battle_args(cl, cl->k_count, seed, first, n);
 
     if (st == CL_SUCCESS)
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
         st = clSetKernelArg(cl->k_count, 4, sizeof(cl->counts), &cl->counts);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clSetKernelArg(battle_count)", st);
@@ -992,6 +1020,7 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
         return cl_fail(err, errlen, "clCreateBuffer(outcomes)", st);
     st = set_battle_args(cl, cl->k_each, battle_plan_seed(plan), first, n);
     if (st == CL_SUCCESS)
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
         st = clSetKernelArg(cl->k_each, 4, sizeof(buf), &buf);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clSetKernelArg(battle_each)", st);

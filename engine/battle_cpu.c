@@ -84,7 +84,6 @@ enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, 
     }
     if (threads == 1) {
         run_part(&parts[0]);
-        started = 1;
     } else {
         for (; started < threads; started++)
             if (pthread_create(&tids[started], NULL, run_part, &parts[started]) != 0) {

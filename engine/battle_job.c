@@ -247,7 +247,7 @@ enum sk_err battle_run_result(struct battle_run *run, json_t **out)
         snprintf(run->error, sizeof(run->error),
                  "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
                  (unsigned long long)c->games,
-                 (unsigned long long)(c->wins + c->stalls + c->losses),
+                 (unsigned long long)c->wins + c->stalls + c->losses,
                  (unsigned long long)hist_total);
         return SK_EINTERNAL;
     }
