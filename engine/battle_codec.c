@@ -329,13 +329,49 @@ static int decode_skill(struct dec *d, const json_t *v, int type, struct battle_
     return 1;
 }
 
+/* Decodes the optional "skills" array `skills` (its pointer already pushed) of a card of
+ * `type` (-1 when unknown) into card->skills; a skill named twice is an error. */
+static void decode_skills(struct dec *d, const json_t *skills, int type,
+                          struct battle_card_spec *card)
+{
+    size_t i;
+    json_t *s;
+
+    if (!skills || json_is_null(skills))
+        return;
+    if (!json_is_array(skills)) {
+        bad(d, "'skills' must be an array");
+        return;
+    }
+    if (json_array_size(skills) > BATTLE_CARD_SKILLS_MAX) {
+        bad(d, "a card has at most %d skills, not %zu", BATTLE_CARD_SKILLS_MAX,
+            json_array_size(skills));
+        return;
+    }
+    json_array_foreach(skills, i, s)
+    {
+        struct battle_skill_spec sk;
+        sk_jptr_push_index(d->ptr, i);
+        if (decode_skill(d, s, type, &sk)) {
+            int dup = 0;
+            for (int j = 0; j < card->n_skills; j++)
+                dup |= card->skills[j].id == sk.id;
+            if (dup)
+                bad_at(d, "name", "skill '%s' appears twice on the card",
+                       battle_codec_skill_name(sk.id));
+            else
+                card->skills[card->n_skills++] = sk;
+        }
+        sk_jptr_pop(d->ptr);
+    }
+}
+
 /* Decodes a card definition into *out; returns 1 when valid. */
 static int decode_card(struct dec *d, const json_t *v, struct battle_card_spec *out)
 {
     static const char *const types[] = {"commander", "fortress", "assault", "structure"};
     struct battle_card_spec card;
     const json_t *name;
-    const json_t *skills;
     int errs_before = d->n_err;
     int type = -1;
     long long n = 0;
@@ -381,35 +417,8 @@ static int decode_card(struct dec *d, const json_t *v, struct battle_card_spec *
         card.delay = (int)n;
     }
 
-    skills = json_object_get(v, "skills");
     sk_jptr_push_key(d->ptr, "skills");
-    if (skills && !json_is_null(skills)) {
-        if (!json_is_array(skills)) {
-            bad(d, "'skills' must be an array");
-        } else if (json_array_size(skills) > BATTLE_CARD_SKILLS_MAX) {
-            bad(d, "a card has at most %d skills, not %zu", BATTLE_CARD_SKILLS_MAX,
-                json_array_size(skills));
-        } else {
-            size_t i;
-            json_t *s;
-            json_array_foreach(skills, i, s)
-            {
-                struct battle_skill_spec sk;
-                sk_jptr_push_index(d->ptr, i);
-                if (decode_skill(d, s, type, &sk)) {
-                    int dup = 0;
-                    for (int j = 0; j < card.n_skills; j++)
-                        dup |= card.skills[j].id == sk.id;
-                    if (dup)
-                        bad_at(d, "name", "skill '%s' appears twice on the card",
-                               battle_codec_skill_name(sk.id));
-                    else
-                        card.skills[card.n_skills++] = sk;
-                }
-                sk_jptr_pop(d->ptr);
-            }
-        }
-    }
+    decode_skills(d, json_object_get(v, "skills"), type, &card);
     sk_jptr_pop(d->ptr);
 
     if (d->n_err > errs_before)
