@@ -29,14 +29,14 @@ struct battle_job {
     struct battle_spec spec; /* owns spec.cards */
 };
 
-struct battle_run {
+struct battle_job_run {
     const struct battle_job *job; /* borrowed */
     struct battle_plan *plan;     /* owned */
     int threads;                  /* as asked: 0 = one per online core */
     struct battle_cl *cl;         /* owned; NULL = the CPU backend */
     uint64_t done;                /* games played so far: [0, done) */
     struct battle_counts counts;
-    double elapsed_s; /* wall time spent inside battle_run_step */
+    double elapsed_s; /* wall time spent inside battle_job_run_step */
     char error[256];
 };
 
@@ -85,7 +85,7 @@ uint64_t battle_job_total(const struct battle_job *job)
  * one opens; otherwise the run falls back to the CPU backend and logs why, since a host
  * without OpenCL (or with a broken driver) can still run every job.
  */
-static enum sk_err open_device(struct battle_run *run, const char *device, char *err, size_t errlen)
+static enum sk_err open_device(struct battle_job_run *run, const char *device, char *err, size_t errlen)
 {
     const char *spec = device ? device : getenv(BATTLE_CL_ENV_DEVICE);
     struct battle_cl_opts o = {.device = spec ? spec : ""};
@@ -107,10 +107,10 @@ static enum sk_err open_device(struct battle_run *run, const char *device, char 
     return SK_OK;
 }
 
-enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_opts *opts,
-                           struct battle_run **out, char *err, size_t errlen)
+enum sk_err battle_job_run_new(const struct battle_job *job, const struct job_run_opts *opts,
+                           struct battle_job_run **out, char *err, size_t errlen)
 {
-    struct battle_run *run = NULL;
+    struct battle_job_run *run = NULL;
     enum sk_err rc;
 
     if (opts && opts->threads < 0) {
@@ -129,7 +129,7 @@ enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_op
     }
     rc = open_device(run, opts ? opts->device : NULL, err, errlen);
     if (rc) {
-        battle_run_free(run);
+        battle_job_run_free(run);
         return rc;
     }
     *out = run;
@@ -143,7 +143,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum sk_err battle_run_step(struct battle_run *run, uint64_t max_units, uint64_t *done)
+enum sk_err battle_job_run_step(struct battle_job_run *run, uint64_t max_units, uint64_t *done)
 {
     uint64_t left = run->job->spec.games - run->done;
     uint64_t n = (max_units == 0 || max_units > left) ? left : max_units;
@@ -211,7 +211,7 @@ static int effective_threads(int threads)
 
 /* "backend" and what it ran on: the CPU threads, or the OpenCL platform, device and launch
  * geometry. */
-static int put_backend(json_t *res, const struct battle_run *run)
+static int put_backend(json_t *res, const struct battle_job_run *run)
 {
     struct battle_cl_info info;
 
@@ -226,7 +226,7 @@ static int put_backend(json_t *res, const struct battle_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
-enum sk_err battle_run_result(struct battle_run *run, json_t **out)
+enum sk_err battle_job_run_result(struct battle_job_run *run, json_t **out)
 {
     const struct battle_spec *spec = &run->job->spec;
     const struct battle_counts *c = &run->counts;
@@ -286,12 +286,12 @@ out:
     return err;
 }
 
-const char *battle_run_error(const struct battle_run *run)
+const char *battle_job_run_error(const struct battle_job_run *run)
 {
     return run->error;
 }
 
-void battle_run_free(struct battle_run *run)
+void battle_job_run_free(struct battle_job_run *run)
 {
     if (!run)
         return;

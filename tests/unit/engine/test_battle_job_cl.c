@@ -67,17 +67,17 @@ static struct battle_job *decode(void)
 static json_t *run(const struct battle_job *job, const char *device)
 {
     struct job_run_opts o = {.threads = 2, .device = device};
-    struct battle_run *r = NULL;
+    struct battle_job_run *r = NULL;
     char err[1024] = "";
     uint64_t done = 0;
     json_t *res = NULL;
 
-    CU_ASSERT_EQUAL_FATAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_OK);
     while (done < 30000)
-        CU_ASSERT_EQUAL_FATAL(battle_run_step(r, 7000, &done), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(battle_job_run_step(r, 7000, &done), SK_OK);
     CU_ASSERT_EQUAL(done, 30000);
-    CU_ASSERT_EQUAL(battle_run_result(r, &res), SK_OK);
-    battle_run_free(r);
+    CU_ASSERT_EQUAL(battle_job_run_result(r, &res), SK_OK);
+    battle_job_run_free(r);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     return res;
 }
@@ -138,14 +138,14 @@ static void test_named_device_must_exist(void)
 {
     struct battle_job *job = decode();
     struct job_run_opts o = {.device = "no-such-gpu"};
-    struct battle_run *r = NULL;
+    struct battle_job_run *r = NULL;
     char err[1024] = "";
 
-    CU_ASSERT_EQUAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
     CU_ASSERT_PTR_NULL(r);
     CU_ASSERT_STRING_EQUAL(err, "device \"no-such-gpu\": no OpenCL device matches \"no-such-gpu\"");
     o.device = "42";
-    CU_ASSERT_EQUAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
     CU_ASSERT_PTR_NULL(r);
     battle_job_free(job);
 }

@@ -237,7 +237,7 @@ static void test_deterministic_and_split_invariant(void)
     struct sk_verr_list errs;
     struct sk_jptr ptr;
     struct board_job *job = NULL;
-    struct board_run *run = NULL;
+    struct board_job_run *run = NULL;
     uint64_t done = 0;
     char err[64];
     int differs = 0;
@@ -248,13 +248,13 @@ static void test_deterministic_and_split_invariant(void)
     sk_jptr_init(&ptr);
     CU_ASSERT_EQUAL_FATAL(board_job_decode(params, 77, &ptr, &errs, &job), SK_OK);
     CU_ASSERT_EQUAL(board_job_total(job), 4);
-    CU_ASSERT_EQUAL_FATAL(board_run_new(job, NULL, &run, err, sizeof(err)), SK_OK);
-    CU_ASSERT_EQUAL(board_run_result(run, &c), SK_ECONFLICT);
+    CU_ASSERT_EQUAL_FATAL(board_job_run_new(job, NULL, &run, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(board_job_run_result(run, &c), SK_ECONFLICT);
     for (int i = 1; i <= 4; i++) {
-        CU_ASSERT_EQUAL(board_run_step(run, 1, &done), SK_OK);
+        CU_ASSERT_EQUAL(board_job_run_step(run, 1, &done), SK_OK);
         CU_ASSERT_EQUAL(done, (uint64_t)i);
     }
-    CU_ASSERT_EQUAL(board_run_result(run, &c), SK_OK);
+    CU_ASSERT_EQUAL(board_job_run_result(run, &c), SK_OK);
     CU_ASSERT_TRUE(json_equal(a, c));
     /* Another seed walks elsewhere in at least one of several seeds. */
     for (uint64_t s = 1; s <= 8 && !differs; s++) {
@@ -264,7 +264,7 @@ static void test_deterministic_and_split_invariant(void)
         json_decref(d);
     }
     CU_ASSERT_TRUE(differs);
-    board_run_free(run);
+    board_job_run_free(run);
     board_job_free(job);
     sk_verr_list_release(&errs);
     json_decref(a);
