@@ -123,17 +123,16 @@ enum sk_err battle_job_run_new(const struct battle_job *job, const struct job_ru
     run->job = job;
     run->threads = opts ? opts->threads : 0;
     rc = battle_plan_new(&job->spec, &run->plan, err, errlen);
-    if (rc) {
-        sk_free(run);
-        return rc;
-    }
+    if (rc)
+        goto out;
     rc = open_device(run, opts ? opts->device : NULL, err, errlen);
-    if (rc) {
-        battle_job_run_free(run);
-        return rc;
-    }
+    if (rc)
+        goto out;
     *out = run;
-    return SK_OK;
+    run = NULL;
+out:
+    battle_job_run_free(run);
+    return rc;
 }
 
 static double now_s(void)
