@@ -22,8 +22,9 @@ struct job;
 
 /* How to run a job; zeroed means defaults. */
 struct job_run_opts {
-    int threads;        /* CPU threads; 0 = one per core */
-    const char *device; /* SKIRMISH_DEVICE syntax: index, name substring, or "cpu"; NULL = default */
+    int threads; /* CPU threads; 0 = one per core */
+    /* SKIRMISH_DEVICE syntax: index, name substring, or "cpu"; NULL = default (borrowed) */
+    const char *device;
 };
 
 /**
