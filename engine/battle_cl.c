@@ -703,8 +703,8 @@ out:
 /* Builds the program (opts->source, else the embedded "battle" source, through the binary
  * cache) and creates its kernels: rng_words always, the battle kernels for the embedded
  * source only. */
-static enum sk_err load_program(struct battle_cl *cl, const struct battle_cl_opts *opts,
-                                char *err, size_t errlen)
+static enum sk_err load_program(struct battle_cl *cl, const struct battle_cl_opts *opts, char *err,
+                                size_t errlen)
 {
     const char *src;
     size_t src_len;
@@ -749,8 +749,7 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     cl = sk_calloc(1, sizeof(*cl));
     if (!cl)
         return SK_ENOMEM;
-    e = select_device(cl, opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE), err,
-                      errlen);
+    e = select_device(cl, opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE), err, errlen);
     if (e)
         goto out;
 

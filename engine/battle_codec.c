@@ -168,8 +168,7 @@ static int get_int(struct dec *d, const json_t *obj, const char *key, long long 
 /* Checks that `v`, the value of the required member `key` (its pointer already pushed),
  * is present and an object with only `allowed` keys; returns 0 after reporting when it is
  * missing or not an object (its keys are then not checked). */
-static int need_object(struct dec *d, const json_t *v, const char *key,
-                       const char *const *allowed)
+static int need_object(struct dec *d, const json_t *v, const char *key, const char *const *allowed)
 {
     if (!v) {
         bad(d, "'%s' is required", key);

@@ -85,7 +85,8 @@ uint64_t battle_job_total(const struct battle_job *job)
  * one opens; otherwise the run falls back to the CPU backend and logs why, since a host
  * without OpenCL (or with a broken driver) can still run every job.
  */
-static enum sk_err open_device(struct battle_job_run *run, const char *device, char *err, size_t errlen)
+static enum sk_err open_device(struct battle_job_run *run, const char *device, char *err,
+                               size_t errlen)
 {
     const char *spec = device ? device : getenv(BATTLE_CL_ENV_DEVICE);
     struct battle_cl_opts o = {.device = spec ? spec : ""};
@@ -108,7 +109,7 @@ static enum sk_err open_device(struct battle_job_run *run, const char *device, c
 }
 
 enum sk_err battle_job_run_new(const struct battle_job *job, const struct job_run_opts *opts,
-                           struct battle_job_run **out, char *err, size_t errlen)
+                               struct battle_job_run **out, char *err, size_t errlen)
 {
     struct battle_job_run *run = NULL;
     enum sk_err rc;
@@ -245,8 +246,7 @@ enum sk_err battle_job_run_result(struct battle_job_run *run, json_t **out)
         hist_total != c->games) {
         snprintf(run->error, sizeof(run->error),
                  "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
-                 (unsigned long long)c->games,
-                 (unsigned long long)c->wins + c->stalls + c->losses,
+                 (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
                  (unsigned long long)hist_total);
         return SK_EINTERNAL;
     }

@@ -236,15 +236,15 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
     }
     sd->commander_hp = (clc_i16)st->commander_health;
     for (int i = 0; i < st->n_structures; i++) {
-        rc = state_unit(spec, d, &st->structures[i], BATTLE_STRUCTURE, s, &sd->structures[i],
-                        err, errlen);
+        rc = state_unit(spec, d, &st->structures[i], BATTLE_STRUCTURE, s, &sd->structures[i], err,
+                        errlen);
         if (rc)
             return rc;
         sd->init_died |= !st->structures[i].alive;
     }
     for (int i = 0; i < st->n_assaults; i++) {
-        rc = state_unit(spec, d, &st->assaults[i], BATTLE_ASSAULT, s, &sd->assaults[i], err,
-                        errlen);
+        rc =
+            state_unit(spec, d, &st->assaults[i], BATTLE_ASSAULT, s, &sd->assaults[i], err, errlen);
         if (rc)
             return rc;
         sd->init_died |= !st->assaults[i].alive;

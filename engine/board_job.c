@@ -60,7 +60,7 @@ uint64_t board_job_total(const struct board_job *job)
 }
 
 enum sk_err board_job_run_new(const struct board_job *job, const struct job_run_opts *opts,
-                          struct board_job_run **out, char *err, size_t errlen)
+                              struct board_job_run **out, char *err, size_t errlen)
 {
     struct board_job_run *run = sk_calloc(1, sizeof(*run));
 

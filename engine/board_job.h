@@ -30,7 +30,7 @@ uint64_t board_job_total(const struct board_job *job);
 
 /** See job_run_new. `job` is borrowed and must outlive the run. */
 enum sk_err board_job_run_new(const struct board_job *job, const struct job_run_opts *opts,
-                          struct board_job_run **out, char *err, size_t errlen);
+                              struct board_job_run **out, char *err, size_t errlen);
 /** See job_run_step. */
 enum sk_err board_job_run_step(struct board_job_run *run, uint64_t max_units, uint64_t *done);
 /** See job_run_result: a new reference in *out. */

@@ -153,9 +153,9 @@ static void test_verr_check_keys(void)
     CU_ASSERT_STRING_EQUAL(l.items[1].pointer, "/params/a~1b");
     CU_ASSERT_STRING_EQUAL(l.items[1].message, "unknown field 'a/b'");
     sk_verr_list_release(&l);
-    CU_ASSERT_EQUAL(sk_verr_check_keys(&l, &p, obj, (const char *const[]){"kind", "sede", "seed",
-                                                                          "a/b", NULL}),
-                    0);
+    CU_ASSERT_EQUAL(
+        sk_verr_check_keys(&l, &p, obj, (const char *const[]){"kind", "sede", "seed", "a/b", NULL}),
+        0);
     CU_ASSERT_EQUAL(l.n, 0);
     json_decref(obj);
 }
