@@ -529,6 +529,16 @@ static void test_flurry_on_commander(void)
     tb_run_end(&x);
 }
 
+/* rules/battle.md, skills: accumulated values saturate at 30,000 so 16-bit fields cannot
+ * wrap (Berserk 99 with Flurry 99 adds 9,900 attack a turn, so the cap is reachable). */
+static void test_accumulated_values_saturate(void)
+{
+    CU_ASSERT_EQUAL(battle_sim_sat(29999), 29999);
+    CU_ASSERT_EQUAL(battle_sim_sat(30000), 30000);
+    CU_ASSERT_EQUAL(battle_sim_sat(30001), 30000);
+    CU_ASSERT_EQUAL(battle_sim_sat(29000 + 9900), 30000);
+}
+
 static void test_flurry(void)
 {
     struct tb b;
@@ -832,6 +842,7 @@ static CU_TestInfo sim_tests[] = {
     {"poison ignores protect", test_poison_ignores_protect},
     {"flurry", test_flurry},
     {"flurry on a commander repeats its skills", test_flurry_on_commander},
+    {"accumulated values saturate at 30,000", test_accumulated_values_saturate},
     {"strike all ignores armor", test_strike_all},
     {"siege hits structures only", test_siege},
     {"enfeeble adds to skills and attacks", test_enfeeble},
