@@ -273,6 +273,40 @@ static void test_deterministic_and_split_invariant(void)
     json_decref(params);
 }
 
+/* rules/board.md section 2: Cyclopes, Gargoyles and Misfits have 9 maximum health by
+ * default, other swordsmen 7; health defaults to the maximum. */
+static void test_nation_health_defaults(void)
+{
+    static const char *const want[][2] = {
+        {"c", "cyclops"}, {"g", "gargoyle"}, {"m", "misfit"}, {"h", "human"}, {"d", "dwarf"}};
+    json_t *params = json_loads(
+        "{\"state\": {\"board\": {}, \"initiative\": \"red\", \"groups\": [{\"id\": \"A\", "
+        "\"owner\": \"red\", \"at\": [5, 5], \"minions\": ["
+        "{\"id\": \"c\", \"class\": \"swordsman\", \"nation\": \"cyclops\"}, {\"id\": \"g\", "
+        "\"class\": \"swordsman\", \"nation\": \"gargoyle\"},"
+        "{\"id\": \"m\", \"class\": \"swordsman\", \"nation\": \"misfit\"}, {\"id\": \"h\", "
+        "\"class\": \"swordsman\", \"nation\": \"human\"},"
+        "{\"id\": \"d\", \"class\": \"swordsman\", \"nation\": \"dwarf\"}]}]}}",
+        0, NULL);
+    json_t *res, *minions;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
+    res = bt_run_json(params, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    minions = json_object_get(bt_group(res, "A"), "minions");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(minions), 5);
+    for (size_t i = 0; i < 5; i++) {
+        const json_t *m = json_array_get(minions, i);
+        json_int_t max = i < 3 ? 9 : 7;
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(m, "id")), want[i][0]);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(m, "nation")), want[i][1]);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "max_health")), max);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "health")), max);
+    }
+    json_decref(res);
+    json_decref(params);
+}
+
 static CU_TestInfo tests[] = {
     {"missing_state_and_unknown_fields", test_missing_state_and_unknown_fields},
     {"bad_board", test_bad_board},
@@ -281,6 +315,7 @@ static CU_TestInfo tests[] = {
     {"bad_orders_and_casts", test_bad_orders_and_casts},
     {"bad_inline_spells", test_bad_inline_spells},
     {"limits", test_limits},
+    {"nation_health_defaults", test_nation_health_defaults},
     {"state_feeds_back", test_state_feeds_back},
     {"deterministic_and_split_invariant", test_deterministic_and_split_invariant},
     CU_TEST_INFO_NULL};
