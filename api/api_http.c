@@ -68,9 +68,9 @@ void api_http_problem(struct api_response *resp, int status, const char *slug, c
     char *text = NULL;
 
     if (slug)
-        snprintf(type, sizeof(type), "/problems/%s", slug);
+        (void)snprintf(type, sizeof(type), "/problems/%s", slug);
     else
-        snprintf(type, sizeof(type), "about:blank");
+        (void)snprintf(type, sizeof(type), "about:blank");
     doc = json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", title, "status", status,
                     "detail", detail);
     if (!doc || (ext && json_object_update(doc, ext)))

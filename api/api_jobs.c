@@ -86,7 +86,7 @@ static void store_problem(struct api_response *resp, enum sk_err err, const char
 static void not_found(struct api_response *resp, const char *id)
 {
     char detail[128];
-    snprintf(detail, sizeof(detail), "no job with id '%.64s'", id);
+    (void)snprintf(detail, sizeof(detail), "no job with id '%.64s'", id);
     api_http_problem(resp, 404, "job-not-found", "Not Found", detail, NULL);
 }
 
@@ -98,8 +98,8 @@ static void invalid(struct api_response *resp, const struct sk_verr_list *errs)
     for (size_t i = 0; arr && i < errs->n; i++)
         json_array_append_new(arr, json_pack("{s:s, s:s}", "pointer", errs->items[i].pointer,
                                              "detail", errs->items[i].message));
-    snprintf(detail, sizeof(detail), "the job has %zu invalid field%s%s", errs->n,
-             errs->n == 1 ? "" : "s", errs->truncated ? " (list truncated)" : "");
+    (void)snprintf(detail, sizeof(detail), "the job has %zu invalid field%s%s", errs->n,
+                   errs->n == 1 ? "" : "s", errs->truncated ? " (list truncated)" : "");
     api_http_problem(resp, 422, "validation-error", "Unprocessable Content", detail,
                      json_pack("{s:o}", "errors", arr ? arr : json_array()));
 }
@@ -184,7 +184,8 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
     sk_verr_list_init(&errs);
     if (req->body_too_large) {
         char detail[96];
-        snprintf(detail, sizeof(detail), "the body exceeds %ld bytes", ctx->cfg->max_body_bytes);
+        (void)snprintf(detail, sizeof(detail), "the body exceeds %ld bytes",
+                       ctx->cfg->max_body_bytes);
         api_http_problem(resp, 413, "body-too-large", "Content Too Large", detail,
                          json_pack("{s:I}", "max_bytes", (json_int_t)ctx->cfg->max_body_bytes));
         goto out;
@@ -233,6 +234,8 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
             err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
                                        info.kind, text, info.seed, info.total, id, &json, &outcome);
+    } else if (ctx->batch) {
+        err = api_batch_insert(ctx->batch, info.kind, text, info.seed, info.total, id, &json);
     } else {
         err = db_jobs_insert(slot->db, info.kind, text, info.seed, info.total, id, &json);
     }
@@ -262,7 +265,7 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
     sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info.kind);
     job_body(resp, 202, json);
     if (resp->status == 202)
-        snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
 out:
     if (slot)
         api_pool_put(ctx->pool, slot);
@@ -489,8 +492,8 @@ void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req, c
         not_found(resp, id);
     } else if (err == SK_ECONFLICT) {
         char detail[96];
-        snprintf(detail, sizeof(detail), "the job is %s; a result exists only once it succeeded",
-                 status);
+        (void)snprintf(detail, sizeof(detail),
+                       "the job is %s; a result exists only once it succeeded", status);
         api_http_problem(resp, 409, "job-not-finished", "Conflict", detail,
                          json_pack("{s:s}", "job_status", status));
     } else if (err) {
@@ -548,8 +551,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     }
     if (limit_s && sk_parse_i64(limit_s, 1, ctx->cfg->list_limit_max, &limit)) {
         char detail[64];
-        snprintf(detail, sizeof(detail), "'limit' must be an integer in 1..%ld",
-                 ctx->cfg->list_limit_max);
+        (void)snprintf(detail, sizeof(detail), "'limit' must be an integer in 1..%ld",
+                       ctx->cfg->list_limit_max);
         bad_query(resp, "limit", detail);
         return;
     }
@@ -580,8 +583,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         if (next && api_jobs_cursor_encode(next, enc, sizeof(enc)))
             enc[0] = '\0';
         if (out) {
-            snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
-                     enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
+            (void)snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
+                           enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
             api_http_json_text(resp, 200, out);
         } else {
             api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);

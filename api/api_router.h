@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "api_batch.h"
 #include "api_cache.h"
 #include "api_http.h"
 #include "api_pool.h"
@@ -47,6 +48,7 @@ struct api_ctx {
     api_validate_fn *validate;
     api_kind_fn *kind_known;
     struct api_cache *cache;     /* borrowed; NULL = no cache */
+    struct api_batch *batch;     /* borrowed; NULL = one INSERT per request */
     api_catalog_fn *cards;       /* GET /v1/cards */
     api_catalog_fn *spells;      /* GET /v1/spells */
     const char *openapi;         /* the OpenAPI document served at /openapi.json (static) */

@@ -81,11 +81,11 @@ static void make_req_id(struct MHD_Connection *conn, struct conn_state *st)
 {
     const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (given && valid_req_id(given)) {
-        snprintf(st->req_id, sizeof(st->req_id), "%s", given);
+        (void)snprintf(st->req_id, sizeof(st->req_id), "%s", given);
         return;
     }
-    snprintf(st->req_id, sizeof(st->req_id), "%x-%lx", (unsigned)getpid(),
-             atomic_fetch_add(&req_counter, 1) + 1);
+    (void)snprintf(st->req_id, sizeof(st->req_id), "%x-%lx", (unsigned)getpid(),
+                   atomic_fetch_add(&req_counter, 1) + 1);
 }
 
 /* Appends body bytes, keeping at most max_body_bytes. */
@@ -184,7 +184,7 @@ static enum MHD_Result send_response(struct api_server *srv, struct MHD_Connecti
     if (resp->allow[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow);
     if (resp->retry_after) {
-        snprintf(num, sizeof(num), "%d", resp->retry_after);
+        (void)snprintf(num, sizeof(num), "%d", resp->retry_after);
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, num);
     }
     common_headers(srv, r, req, resp, req_id);
@@ -453,7 +453,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     char q[600];
     size_t n;
     (void)cls;
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    (void)vsnprintf(msg, sizeof(msg), fmt, ap);
     n = strlen(msg);
     while (n && msg[n - 1] == '\n')
         msg[--n] = '\0';

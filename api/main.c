@@ -103,6 +103,7 @@ int main(int argc, char **argv)
     struct api_cache *cache = NULL;
     struct api_watch *watch = NULL;
     struct api_metrics *metrics = NULL;
+    struct api_batch *batch = NULL;
     struct api_ctx ctx;
     sigset_t set;
     int sig = 0;
@@ -117,11 +118,11 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "routes") == 0) {
         for (const struct api_route *r = api_router_routes(); r->method; r++)
-            printf("%s %s\n", r->method, r->path);
+            (void)printf("%s %s\n", r->method, r->path);
         return 0;
     }
     if (sk_config_load(&cfg, err, sizeof(err))) {
-        fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
+        (void)fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (argc > 1) {
-        fprintf(stderr, "usage: skirmish-api [migrate|config|routes]\n");
+        (void)fprintf(stderr, "usage: skirmish-api [migrate|config|routes]\n");
         status = 2;
         goto out;
     }
@@ -144,13 +145,15 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    (void)signal(SIGPIPE, SIG_IGN);
 
     /* Requests block their thread while PostgreSQL commits; several threads per core keep
      * enough commits in flight for group commit (docs/operations.md, bench/RESULTS.md). */
     threads = cfg.http_threads ? cfg.http_threads : 8 * sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1)
         threads = 8;
+    if (!cfg.http_threads && threads > 64)
+        threads = 64; /* each thread holds a PostgreSQL connection */
     cfg.http_threads = threads;
     if (api_pool_new((size_t)(threads > 0 ? threads : 1), cfg.database_url, cfg.redis_url,
                      cfg.queue_prefix, &pool)) {
@@ -168,6 +171,12 @@ int main(int argc, char **argv)
         goto out;
     }
     ctx.cache = cache;
+    ctx.batch = NULL;
+    if (cfg.insert_batch && api_batch_new(cfg.database_url, (size_t)cfg.insert_batch, &batch)) {
+        sk_log_error("event=start_failed reason=batch");
+        goto out;
+    }
+    ctx.batch = batch;
     ctx.cards = cards;
     ctx.spells = spells;
     ctx.openapi = api_openapi_json;
@@ -192,6 +201,7 @@ out:
     api_server_free(srv);
     api_watch_free(watch);
     api_metrics_free(metrics);
+    api_batch_free(batch);
     api_pool_free(pool);
     api_cache_free(cache);
     sk_config_release(&cfg);

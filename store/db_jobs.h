@@ -27,6 +27,25 @@ int db_jobs_is_id(const char *s);
 enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
                            uint64_t total, char id[DB_JOBS_ID_LEN], char **json);
 
+/** Writes a new random (version 4) UUID into `id`. Never fails. */
+void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
+
+/* One row of db_jobs_insert_many. */
+struct db_jobs_new {
+    const char *kind;    /* borrowed */
+    const char *request; /* borrowed JSON text */
+    uint64_t seed, total;
+    char id[DB_JOBS_ID_LEN]; /* set by the caller (db_jobs_new_id) */
+    char *json;              /* OUT: the job resource (sk_free), set on SK_OK only */
+};
+
+/**
+ * Inserts `n` queued jobs in one statement and one commit (group commit by the
+ * application: one WAL flush for the whole batch). The rows' json must be NULL on entry.
+ * On SK_OK every row's json is set; on failure no row is inserted and every json is NULL.
+ */
+enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n);
+
 /**
  * The job resource of `id` in *json (new string, sk_free) and its status in `status`
  * (16 bytes). SK_ENOTFOUND if no such job.

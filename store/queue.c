@@ -30,7 +30,7 @@ struct queue {
 
 static void set_error(struct queue *q, const char *msg)
 {
-    snprintf(q->error, sizeof(q->error), "%s", msg ? msg : "");
+    (void)snprintf(q->error, sizeof(q->error), "%s", msg ? msg : "");
 }
 
 static void drop(struct queue *q)
@@ -66,8 +66,8 @@ static enum sk_err parse_url(struct queue *q, const char *url)
     if (!q->host)
         return SK_ENOMEM;
     if (colon)
-        snprintf(port, sizeof(port), "%.*s",
-                 (int)(slash ? slash - colon - 1 : (long)strlen(colon + 1)), colon + 1);
+        (void)snprintf(port, sizeof(port), "%.*s",
+                       (int)(slash ? slash - colon - 1 : (long)strlen(colon + 1)), colon + 1);
     if (sk_parse_i64(port, 1, 65535, &n))
         return SK_EINVAL;
     q->port = (int)n;
@@ -91,8 +91,8 @@ enum sk_err queue_new(const char *url, const char *prefix, struct queue **out)
         queue_free(q);
         return err;
     }
-    snprintf(q->prefix, sizeof(q->prefix), "%s", prefix);
-    snprintf(q->stream, sizeof(q->stream), "%s:jobs", prefix);
+    (void)snprintf(q->prefix, sizeof(q->prefix), "%s", prefix);
+    (void)snprintf(q->stream, sizeof(q->stream), "%s:jobs", prefix);
     *out = q;
     return SK_OK;
 }
@@ -244,7 +244,7 @@ enum sk_err queue_add(struct queue *q, const char *job_id, int attempt)
     redisReply *r;
     enum sk_err err;
 
-    snprintf(a, sizeof(a), "%d", attempt);
+    (void)snprintf(a, sizeof(a), "%d", attempt);
     r = command(q, 2000, 7, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -262,7 +262,7 @@ static void parse_entry(const redisReply *e, struct queue_entry *out)
     if (e->type != REDIS_REPLY_ARRAY || e->elements < 1 ||
         e->element[0]->type != REDIS_REPLY_STRING)
         return;
-    snprintf(out->id, sizeof(out->id), "%s", e->element[0]->str);
+    (void)snprintf(out->id, sizeof(out->id), "%s", e->element[0]->str);
     if (e->elements < 2 || e->element[1]->type != REDIS_REPLY_ARRAY)
         return;
     const redisReply *f = e->element[1];
@@ -272,7 +272,7 @@ static void parse_entry(const redisReply *e, struct queue_entry *out)
         if (!k || !v)
             continue;
         if (strcmp(k, "job_id") == 0)
-            snprintf(out->job_id, sizeof(out->job_id), "%s", v);
+            (void)snprintf(out->job_id, sizeof(out->job_id), "%s", v);
         else if (strcmp(k, "attempt") == 0) {
             int64_t n = 0;
             if (!sk_parse_i64(v, 0, 1000000, &n))
@@ -290,7 +290,7 @@ enum sk_err queue_read(struct queue *q, const char *consumer, long block_ms,
     redisReply *r;
     enum sk_err err = SK_OK;
 
-    snprintf(b, sizeof(b), "%ld", block_ms);
+    (void)snprintf(b, sizeof(b), "%ld", block_ms);
     /* the socket timeout must exceed BLOCK or a quiet stream looks like a dead server */
     r = group_command(q, block_ms + 2000, 11, argv);
     if (!r)
@@ -365,8 +365,8 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
     size_t k = 0;
     enum sk_err err = SK_OK;
 
-    snprintf(idle, sizeof(idle), "%ld", min_idle_ms);
-    snprintf(count, sizeof(count), "%zu", max);
+    (void)snprintf(idle, sizeof(idle), "%ld", min_idle_ms);
+    (void)snprintf(count, sizeof(count), "%zu", max);
     r = group_command(q, 2000, 8, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -391,6 +391,56 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
     return err;
 }
 
+/* Reads field `key` of a flat [k, v, k, v, ...] reply as an integer, or -1. */
+static long long field_int(const redisReply *m, const char *key)
+{
+    for (size_t i = 0; i + 1 < m->elements; i += 2)
+        if (m->element[i]->type == REDIS_REPLY_STRING && strcmp(m->element[i]->str, key) == 0 &&
+            m->element[i + 1]->type == REDIS_REPLY_INTEGER)
+            return m->element[i + 1]->integer;
+    return -1;
+}
+
+enum sk_err queue_prune_consumers(struct queue *q, long min_idle_ms, size_t *removed)
+{
+    const char *argv[] = {"XINFO", "CONSUMERS", q->stream, GROUP};
+    redisReply *r = group_command(q, 2000, 4, argv);
+    size_t n = 0;
+    enum sk_err err = SK_OK;
+
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 0; i < r->elements && !err; i++) {
+        const redisReply *m = r->element[i];
+        const char *name = NULL;
+        if (m->type != REDIS_REPLY_ARRAY)
+            continue;
+        for (size_t k = 0; k + 1 < m->elements; k += 2)
+            if (m->element[k]->type == REDIS_REPLY_STRING &&
+                strcmp(m->element[k]->str, "name") == 0)
+                name = m->element[k + 1]->str;
+        if (!name || field_int(m, "pending") != 0 || field_int(m, "idle") < min_idle_ms)
+            continue;
+        const char *del[] = {"XGROUP", "DELCONSUMER", q->stream, GROUP, name};
+        redisReply *d = command(q, 2000, 5, del);
+        if (!d) {
+            err = SK_EUNAVAIL;
+            break;
+        }
+        if (d->type == REDIS_REPLY_INTEGER)
+            n++;
+        freeReplyObject(d);
+    }
+    freeReplyObject(r);
+    if (!err)
+        *removed = n;
+    return err;
+}
+
 enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, uint64_t total)
 {
     char key[160];
@@ -400,9 +450,9 @@ enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, u
     const char *exp[] = {"EXPIRE", key, "86400"};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
-    snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
-    snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
+    (void)snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
+    (void)snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
+    (void)snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
     r = command(q, 2000, 6, hset);
     if (!r)
         return SK_EUNAVAIL;
@@ -434,7 +484,7 @@ enum sk_err queue_scan(struct queue *q, queue_id_fn *fn, void *arg)
             if (e.job_id[0])
                 fn(e.job_id, arg);
             if (i + 1 == n)
-                snprintf(start, sizeof(start), "(%s", e.id);
+                (void)snprintf(start, sizeof(start), "(%s", e.id);
         }
         freeReplyObject(r);
         if (n < 1000)
@@ -449,8 +499,8 @@ enum sk_err queue_lock(struct queue *q, const char *name, long ttl_ms, int *got)
     const char *argv[] = {"SET", key, "1", "NX", "PX", ttl};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:lock:%s", q->prefix, name);
-    snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    (void)snprintf(key, sizeof(key), "%s:lock:%s", q->prefix, name);
+    (void)snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
     r = command(q, 2000, 6, argv);
     if (!r)
         return SK_EUNAVAIL;

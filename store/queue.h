@@ -61,6 +61,13 @@ enum sk_err queue_done(struct queue *q, const char *entry_id);
 enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle_ms,
                             struct queue_entry *out, size_t max, size_t *n);
 
+/**
+ * Deletes the group's consumers that have nothing pending and have been idle for at least
+ * `min_idle_ms` (workers that exited or died and whose entries were taken over); a live
+ * consumer deleted by mistake is re-created by its next read. *removed gets the count.
+ */
+enum sk_err queue_prune_consumers(struct queue *q, long min_idle_ms, size_t *removed);
+
 /** Writes progress to the hash PREFIX:progress:<job_id> {done, total} (expires in a day). */
 enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, uint64_t total);
 
