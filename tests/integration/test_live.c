@@ -667,12 +667,79 @@ static void test_stats_metrics(void)
     it_stack_stop(&s);
 }
 
+struct timed_get {
+    const struct it_stack *s;
+    char path[160];
+    char hdr[128];
+    struct it_resp r;
+    int rc;
+    long long done_ms;
+};
+
+static void *timed_get(void *arg)
+{
+    struct timed_get *g = arg;
+    g->rc = it_http_ex(g->s, "GET", g->path, g->hdr, NULL, NULL, 0, &g->r);
+    g->done_ms = now_ms();
+    return NULL;
+}
+
+/* A change made while Redis is down cannot be announced: the waiters are woken when the
+ * subscriber is back, since they may have missed it. */
+static void test_long_poll_redis_restart(void)
+{
+    struct it_stack s;
+    struct it_resp r;
+    struct timed_get g;
+    char id[37];
+    char path[160];
+    char etag[64];
+    long long t0, back;
+    pthread_t th;
+    json_t *j;
+
+    CU_ASSERT_FATAL(it_stack_init(&s, "pollredis") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(10, 2), id) == 0);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    it_resp_header(&r, "ETag", etag, sizeof(etag));
+    it_resp_free(&r);
+
+    CU_ASSERT_FATAL(it_services("redis-stop") == 0);
+    memset(&g, 0, sizeof(g));
+    g.s = &s;
+    snprintf(g.path, sizeof(g.path), "/v1/jobs/%s?wait=30", id);
+    snprintf(g.hdr, sizeof(g.hdr), "If-None-Match: %s\r\n", etag);
+    t0 = now_ms();
+    pthread_create(&th, NULL, timed_get, &g);
+    it_sleep_ms(300);
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id); /* PostgreSQL only: no message */
+    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 202);
+    it_resp_free(&r);
+    it_sleep_ms(1200);
+    back = now_ms();
+    CU_ASSERT_FATAL(it_services("redis-start") == 0);
+    pthread_join(th, NULL);
+    CU_ASSERT_EQUAL_FATAL(g.rc, 0);
+    CU_ASSERT_EQUAL(g.r.status, 200);
+    j = it_resp_json(&g.r);
+    CU_ASSERT_STRING_EQUAL(str(j, "status"), "canceled");
+    json_decref(j);
+    CU_ASSERT(g.done_ms >= back);      /* not before Redis was back */
+    CU_ASSERT(g.done_ms - t0 < 15000); /* and long before the 30 s deadline */
+    it_resp_free(&g.r);
+    it_stack_stop(&s);
+}
+
 static CU_TestInfo live_tests[] = {
     {"Idempotency-Key: replay, mismatch, bad keys, one job under a race, expiry", test_idempotency},
     {"ETag, 304, Retry-After and long polls (timeout, woken, bad wait)", test_etag_long_poll},
     {"server-sent events, Last-Event-ID and the waiter bound", test_events},
     {"CORS, catalogs with filters, /openapi.json", test_cors_catalogs},
     {"stats with heartbeats, games per second, /metrics", test_stats_metrics},
+    {"long poll woken when Redis is back after a missed change", test_long_poll_redis_restart},
     CU_TEST_INFO_NULL,
 };
 
