@@ -106,3 +106,36 @@ int api_http_is_json(const char *ct)
         ct++;
     return *ct == '\0' || *ct == ';';
 }
+
+void api_http_etag(const char *body, size_t len, char out[24])
+{
+    /* FNV-1a 64 of the representation: any change of any field changes the validator */
+    unsigned long long h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)body[i];
+        h *= 1099511628211ULL;
+    }
+    (void)snprintf(out, 24, "\"%016llx\"", h);
+}
+
+int api_http_etag_match(const char *if_none_match, const char *etag)
+{
+    const char *p = if_none_match;
+    size_t n = strlen(etag);
+
+    if (!p || !etag[0])
+        return 0;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (*p == '*')
+            return 1;
+        if (strncmp(p, "W/", 2) == 0) /* weak comparison, as RFC 9110 asks of If-None-Match */
+            p += 2;
+        if (strncmp(p, etag, n) == 0 && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+            return 1;
+        while (*p && *p != ',')
+            p++;
+    }
+    return 0;
+}

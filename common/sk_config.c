@@ -42,6 +42,14 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_CACHE_ENTRIES", "16384",
      "jobs in a final state kept in the API's memory for GET; 0 = off", 0, 10000000,
      OFF(cache_entries), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CORS_ORIGINS", "",
+     "browser origins allowed by CORS, comma-separated, exact match; empty = CORS off", 0, 0,
+     OFF(cors_origins), SK_CONFIG_STR, 0},
+    {"SKIRMISH_IDEMPOTENCY_TTL_S", "86400", "how long an Idempotency-Key of POST /v1/jobs is kept",
+     60, 2592000, OFF(idempotency_ttl_s), SK_CONFIG_INT, 0},
+    {"SKIRMISH_MAX_WAITERS", "256",
+     "long polls (wait=) and event streams open at once per API process; more get 503", 1, 3000,
+     OFF(max_waiters), SK_CONFIG_INT, 0},
     {"SKIRMISH_INSERT_BATCH", "64",
      "most submissions written by one INSERT and commit; 0 = one per request", 0, 4096,
      OFF(insert_batch), SK_CONFIG_INT, 0},
@@ -70,6 +78,9 @@ static const struct sk_config_row rows[] = {
      SK_CONFIG_STR, 0},
     {"SKIRMISH_LOG_LEVEL", "info", "debug, info, warn or error", 0, 0, OFF(log_level),
      SK_CONFIG_STR, 0},
+    {"SKIRMISH_HEARTBEAT_MS", "2000",
+     "how often a worker refreshes its heartbeat (GET /v1/stats); it expires after 5 periods", 100,
+     60000, OFF(heartbeat_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_WORKER_NAME", "", "consumer name of a worker; empty = host:pid", 0, 0,
      OFF(worker_name), SK_CONFIG_STR, 0},
     {NULL, NULL, NULL, 0, 0, 0, SK_CONFIG_STR, 0},
@@ -197,6 +208,11 @@ static enum sk_err check_values(const struct sk_config *cfg, char *err, size_t e
     }
     if (cfg->queue_prefix[0] == '\0' || strpbrk(cfg->queue_prefix, " \t\r\n")) {
         add_err(err, errlen, "%s: must be a non-empty word%s\n", "SKIRMISH_QUEUE_PREFIX", "");
+        rc = SK_EINVAL;
+    }
+    if (strpbrk(cfg->cors_origins, " \t\r\n*")) {
+        add_err(err, errlen, "%s: must be exact origins separated by commas (no spaces, no *)%s\n",
+                "SKIRMISH_CORS_ORIGINS", "");
         rc = SK_EINVAL;
     }
     if (cfg->retry_max_ms < cfg->retry_base_ms) {

@@ -64,5 +64,26 @@ for b in $builds; do
     status=1
   fi
 done
+# The OpenAPI document: lint (Redocly), then every response the integration tests recorded
+# (responses-*.jsonl) validated against it; the validator first proves it rejects bad ones.
+echo "== openapi =="
+if ! (cd tests/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+  echo "openapi: npm ci failed"; status=1
+elif ! tests/js/node_modules/.bin/redocly lint --config openapi/redocly.yaml \
+    openapi/openapi.json; then
+  status=1
+elif ! node tests/js/validate.mjs --self-test openapi/openapi.json; then
+  status=1
+else
+  shopt -s nullglob
+  recs=("$tmp"/responses-*.jsonl)
+  shopt -u nullglob
+  if [ ${#recs[@]} -eq 0 ]; then
+    echo "openapi: no recorded responses (did the integration tests run?)"
+    case "${SK_TEST_ARGS:-}" in *unit*) ;; *) status=1 ;; esac
+  elif ! node tests/js/validate.mjs openapi/openapi.json "${recs[@]}"; then
+    status=1
+  fi
+fi
 if [ $status -eq 0 ]; then echo "make test: all builds passed"; else echo "make test: FAILED"; fi
 exit $status

@@ -555,3 +555,137 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
     db_result_free(r);
     return SK_OK;
 }
+
+#define KEY_HASH "encode(sha256(convert_to($2, 'UTF8')), 'hex')"
+
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
+                                 const char *kind, const char *request, uint64_t seed,
+                                 uint64_t total, char id[DB_JOBS_ID_LEN], char **json,
+                                 enum db_keyed *outcome)
+{
+    char seed_s[24];
+    char total_s[24];
+    char ttl_s_txt[24];
+    const char *del[2] = {key, ttl_s_txt};
+    const char *p[6] = {key, canonical, kind, request, seed_s, total_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    (void)snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    (void)snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
+    /* an expired key starts afresh */
+    err = db_exec(db, "idem_expire",
+                  "DELETE FROM idempotency_keys WHERE key = $1"
+                  " AND created_at < now() - $2::bigint * interval '1 second'",
+                  2, del, NULL);
+    if (err)
+        return err;
+    /* One statement: the key row and the job row are made together or not at all; a
+     * concurrent request with the same key waits on the primary key and then makes nothing. */
+    err = db_exec(db, "idem_insert",
+                  "WITH k AS (INSERT INTO idempotency_keys (key, request_hash, job_id)"
+                  "   VALUES ($1, " KEY_HASH ", gen_random_uuid())"
+                  "   ON CONFLICT (key) DO NOTHING RETURNING job_id),"
+                  " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                  "   SELECT job_id, $3, $4::jsonb, $5, $6 FROM k RETURNING *)"
+                  " SELECT id::text, " JOB_JSON " FROM j",
+                  6, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1) {
+        err = take_text(r, 1, json);
+        if (!err) {
+            (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            *outcome = DB_KEYED_NEW;
+        }
+        db_result_free(r);
+        return err;
+    }
+    db_result_free(r);
+    r = NULL;
+    err = db_exec(db, "idem_lookup",
+                  "SELECT id::text, " JOB_JSON ","
+                  " (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
+                  " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
+                  2, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) != 1) {
+        err = SK_ECONFLICT; /* the key expired and was pruned meanwhile: the caller retries */
+    } else {
+        err = take_text(r, 1, json);
+        if (!err) {
+            (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            *outcome =
+                strcmp(db_result_get(r, 0, 2), "t") == 0 ? DB_KEYED_REPLAY : DB_KEYED_MISMATCH;
+        }
+    }
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted)
+{
+    char ttl_txt[24];
+    const char *p[1] = {ttl_txt};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    (void)snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
+    err = db_exec(db, "idem_prune",
+                  "WITH d AS (DELETE FROM idempotency_keys"
+                  " WHERE created_at < now() - $1::bigint * interval '1 second' RETURNING 1)"
+                  " SELECT count(*) FROM d",
+                  1, p, &r);
+    if (!err && deleted)
+        *deleted = strtol(db_result_get(r, 0, 0), NULL, 10);
+    db_result_free(r);
+    return err;
+}
+
+const char *const db_jobs_statuses[DB_JOBS_N_STATUS] = {"queued", "running", "succeeded", "failed",
+                                                        "canceled"};
+
+enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS])
+{
+    struct db_result *r = NULL;
+    long long c[DB_JOBS_N_STATUS] = {0};
+    enum sk_err err = db_exec(db, "jobs_counts",
+                              "SELECT status, count(*) FROM jobs GROUP BY status", 0, NULL, &r);
+    if (err)
+        return err;
+    for (int i = 0; i < db_result_rows(r); i++)
+        for (int s = 0; s < DB_JOBS_N_STATUS; s++)
+            if (strcmp(db_result_get(r, i, 0), db_jobs_statuses[s]) == 0)
+                c[s] = strtoll(db_result_get(r, i, 1), NULL, 10);
+    db_result_free(r);
+    memcpy(counts, c, sizeof(c));
+    return SK_OK;
+}
+
+enum sk_err db_jobs_running(struct db *db, int limit, char **json)
+{
+    char limit_s[16];
+    const char *p[1] = {limit_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    err = db_exec(
+        db, "jobs_running",
+        "SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind,"
+        " 'progress', json_build_object('done', progress_done, 'total', progress_total),"
+        " 'attempts', attempts, 'started_at', " TS(
+            "started_at") ","
+                          " 'updated_at', " TS(
+                              "updated_at") ") ORDER BY started_at, id), '[]')::text"
+                                            " FROM (SELECT * FROM jobs WHERE status = 'running'"
+                                            " ORDER BY started_at, id LIMIT $1::int) t",
+        1, p, &r);
+    if (err)
+        return err;
+    err = take_text(r, 0, json);
+    db_result_free(r);
+    return err;
+}

@@ -139,4 +139,40 @@ typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
 enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
                                  void *arg);
 
+/* What db_jobs_insert_keyed did. */
+enum db_keyed {
+    DB_KEYED_NEW = 0,  /* the key was new (or expired): a job was made */
+    DB_KEYED_REPLAY,   /* the key names a job made from the same document: that job */
+    DB_KEYED_MISMATCH, /* the key names a job made from another document */
+};
+
+/**
+ * Inserts a queued job under Idempotency-Key `key`, atomically: when the key is new (or
+ * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
+ * made and the key's job is returned. `canonical` is the request document in a canonical
+ * text form (its SHA-256 is what is compared). On SK_OK `id`, *json (the job resource, new
+ * string, sk_free) and *outcome are written. SK_ECONFLICT when the key vanished between the
+ * two statements (pruned): call again.
+ */
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
+                                 const char *kind, const char *request, uint64_t seed,
+                                 uint64_t total, char id[DB_JOBS_ID_LEN], char **json,
+                                 enum db_keyed *outcome);
+
+/** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them. */
+enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted);
+
+#define DB_JOBS_N_STATUS 5
+/** The statuses in the order db_jobs_counts uses: queued, running, succeeded, failed, canceled. */
+extern const char *const db_jobs_statuses[DB_JOBS_N_STATUS];
+
+/** Number of jobs in each status (order of db_jobs_statuses). */
+enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS]);
+
+/**
+ * The running jobs, oldest first, at most `limit`, as a JSON array text in *json (new
+ * string): [{id, kind, progress {done, total}, attempts, started_at, updated_at}].
+ */
+enum sk_err db_jobs_running(struct db *db, int limit, char **json);
+
 #endif

@@ -3,7 +3,9 @@
 #include "queue.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -506,3 +508,298 @@ enum sk_err queue_lock(struct queue *q, const char *name, long ttl_ms, int *got)
     freeReplyObject(r);
     return SK_OK;
 }
+
+/* ---- notifications, heartbeats and shared counters (GET /v1/stats, /metrics) ---- */
+
+enum sk_err queue_publish(struct queue *q, const char *job_id, const char *what)
+{
+    char ch[160];
+    const char *argv[] = {"PUBLISH", ch, what};
+    redisReply *r;
+
+    (void)snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
+    r = command(q, 2000, 3, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_subscribe(struct queue *q)
+{
+    char pattern[160];
+    const char *argv[] = {"PSUBSCRIBE", pattern};
+    redisReply *r;
+    enum sk_err err = SK_OK;
+
+    (void)snprintf(pattern, sizeof(pattern), "%s:job:*", q->prefix);
+    drop(q); /* a subscribed connection can do nothing else: always start a fresh one */
+    r = command(q, 2000, 2, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY)
+        err = SK_EINTERNAL;
+    freeReplyObject(r);
+    if (err)
+        drop(q);
+    return err;
+}
+
+enum sk_err queue_sub_read(struct queue *q, long timeout_ms, char job_id[48], int *got)
+{
+    redisReply *r = NULL;
+    struct pollfd pfd;
+    size_t plen = strlen(q->prefix) + strlen(":job:");
+
+    *got = 0;
+    if (!q->c)
+        return SK_EUNAVAIL;
+    /* A reply may already be buffered; otherwise wait for the socket (a blocking read with a
+     * socket timeout would leave the hiredis context unusable on every quiet period). */
+    if (redisGetReplyFromReader(q->c, (void **)&r) != REDIS_OK)
+        goto lost;
+    if (!r) {
+        pfd.fd = q->c->fd;
+        pfd.events = POLLIN;
+        pfd.revents = 0;
+        if (poll(&pfd, 1, (int)timeout_ms) <= 0)
+            return SK_OK;
+        if (redisBufferRead(q->c) != REDIS_OK ||
+            redisGetReplyFromReader(q->c, (void **)&r) != REDIS_OK)
+            goto lost;
+        if (!r)
+            return SK_OK;
+    }
+    /* ["pmessage", pattern, channel, payload] */
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 4 &&
+        r->element[0]->type == REDIS_REPLY_STRING && strcmp(r->element[0]->str, "pmessage") == 0 &&
+        r->element[2]->type == REDIS_REPLY_STRING && r->element[2]->len > plen) {
+        (void)snprintf(job_id, 48, "%s", r->element[2]->str + plen);
+        *got = 1;
+    }
+    freeReplyObject(r);
+    return SK_OK;
+lost:
+    set_error(q, q->c->errstr);
+    drop(q);
+    return SK_EUNAVAIL;
+}
+
+enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json, long ttl_ms)
+{
+    char key[256];
+    char set[160];
+    char ttl[24];
+    const char *put[] = {"SET", key, json, "PX", ttl};
+    const char *add[] = {"SADD", set, name};
+    redisReply *r;
+
+    (void)snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    (void)snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    r = command(q, 2000, 5, put);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    r = command(q, 2000, 3, add);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_heartbeat_drop(struct queue *q, const char *name)
+{
+    char key[256];
+    char set[160];
+    const char *del[] = {"DEL", key};
+    const char *rem[] = {"SREM", set, name};
+    redisReply *r;
+
+    (void)snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    r = command(q, 2000, 2, del);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    r = command(q, 2000, 3, rem);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+/* Lua: every live heartbeat in the set; names whose key expired are removed from it. */
+static const char workers_lua[] =
+    "local out = {}\n"
+    "for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do\n"
+    "  local v = redis.call('GET', ARGV[1] .. n)\n"
+    "  if v then out[#out + 1] = v else redis.call('SREM', KEYS[1], n) end\n"
+    "end\n"
+    "return out\n";
+
+enum sk_err queue_workers(struct queue *q, queue_text_fn *fn, void *arg)
+{
+    char set[160];
+    char pre[160];
+    const char *argv[] = {"EVAL", workers_lua, "1", set, pre};
+    redisReply *r;
+
+    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    (void)snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
+    r = command(q, 2000, 5, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 0; i < r->elements; i++)
+        if (r->element[i]->type == REDIS_REPLY_STRING)
+            fn(r->element[i]->str, arg);
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+static enum sk_err int_reply(redisReply *r, long long *out)
+{
+    enum sk_err err = SK_OK;
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type == REDIS_REPLY_INTEGER)
+        *out = r->integer;
+    else if (r->type == REDIS_REPLY_NIL)
+        *out = 0;
+    else if (r->type == REDIS_REPLY_STRING)
+        *out = strtoll(r->str, NULL, 10);
+    else
+        err = SK_EINTERNAL;
+    freeReplyObject(r);
+    return err;
+}
+
+enum sk_err queue_games_add(struct queue *q, uint64_t games, long long now_s)
+{
+    char key[160];
+    char tot[160];
+    char n[24];
+    const char *incr[] = {"INCRBY", key, n};
+    const char *exp[] = {"EXPIRE", key, "120"};
+    const char *total[] = {"INCRBY", tot, n};
+    long long v;
+    enum sk_err err;
+
+    (void)snprintf(key, sizeof(key), "%s:games:%lld", q->prefix, now_s);
+    (void)snprintf(tot, sizeof(tot), "%s:games_total", q->prefix);
+    (void)snprintf(n, sizeof(n), "%llu", (unsigned long long)games);
+    err = int_reply(command(q, 2000, 3, incr), &v);
+    if (!err)
+        err = int_reply(command(q, 2000, 3, exp), &v);
+    if (!err)
+        err = int_reply(command(q, 2000, 3, total), &v);
+    return err;
+}
+
+enum sk_err queue_games_read(struct queue *q, long long now_s, int seconds, long long *window,
+                             long long *total)
+{
+    char keys[61][160];
+    const char *argv[62];
+    redisReply *r;
+    long long sum = 0;
+    int n = seconds > 60 ? 60 : seconds;
+    enum sk_err err = SK_OK;
+
+    argv[0] = "MGET";
+    (void)snprintf(keys[0], sizeof(keys[0]), "%s:games_total", q->prefix);
+    argv[1] = keys[0];
+    /* the second now in progress is left out: it is not over, and would read low */
+    for (int i = 1; i <= n; i++) {
+        (void)snprintf(keys[i], sizeof(keys[i]), "%s:games:%lld", q->prefix, now_s - i);
+        argv[i + 1] = keys[i];
+    }
+    r = command(q, 2000, n + 2, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)n + 1) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 1; i < r->elements; i++)
+        if (r->element[i]->type == REDIS_REPLY_STRING)
+            sum += strtoll(r->element[i]->str, NULL, 10);
+    *total = r->element[0]->type == REDIS_REPLY_STRING ? strtoll(r->element[0]->str, NULL, 10) : 0;
+    *window = sum;
+    freeReplyObject(r);
+    return err;
+}
+
+enum sk_err queue_length(struct queue *q, long long *n)
+{
+    const char *argv[] = {"XLEN", q->stream};
+    return int_reply(command(q, 2000, 2, argv), n);
+}
+
+enum sk_err queue_hist_observe(struct queue *q, const char *name, const double *bounds,
+                               size_t n_bounds, double value)
+{
+    char key[160];
+    char field[24];
+    char v[32];
+    const char *incr[] = {"HINCRBY", key, field, "1"};
+    const char *sum[] = {"HINCRBYFLOAT", key, "sum", v};
+    size_t b = 0;
+    redisReply *r;
+
+    while (b < n_bounds && value > bounds[b])
+        b++;
+    (void)snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    (void)snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
+    (void)snprintf(v, sizeof(v), "%.6f", value);
+    r = command(q, 2000, 4, incr);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    r = command(q, 2000, 4, sum);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_hist_read(struct queue *q, const char *name, uint64_t *counts, size_t n_buckets,
+                            double *sum)
+{
+    char key[160];
+    const char *argv[] = {"HGETALL", key};
+    redisReply *r;
+
+    (void)snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    r = command(q, 2000, 2, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    memset(counts, 0, n_buckets * sizeof(*counts));
+    *sum = 0;
+    for (size_t i = 0; i + 1 < r->elements; i += 2) {
+        const char *k = r->element[i]->str;
+        const char *v = r->element[i + 1]->str;
+        if (!k || !v)
+            continue;
+        if (strcmp(k, "sum") == 0) {
+            *sum = strtod(v, NULL);
+        } else if (k[0] == 'b') {
+            unsigned long b = strtoul(k + 1, NULL, 10);
+            if (b < n_buckets)
+                counts[b] = strtoull(v, NULL, 10);
+        }
+    }
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+const double queue_job_seconds_bounds[QUEUE_JOB_SECONDS_N] = {0.01, 0.05, 0.1, 0.5, 1,   2.5,
+                                                              5,    10,   30,  60,  300, 1800};

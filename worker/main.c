@@ -12,6 +12,7 @@
 #include "sk_config.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "worker_beat.h"
 #include "worker_loop.h"
 
 #include "sk_banned.h"
@@ -66,6 +67,7 @@ int main(void)
     w.db = db;
     w.queue = queue;
     w.stop = &stop_flag;
+    worker_beat_init(&w);
     worker_loop_run(&w);
     sk_log_info("event=stopped name=%s", w.name);
     status = 0;
