@@ -26,7 +26,8 @@ struct api_request {
     const char *req_id;                /* correlation id for logs (borrowed) */
     struct api_arg args[API_MAX_ARGS]; /* query arguments */
     size_t n_args;
-    int too_many_args; /* 1 when more than API_MAX_ARGS were given */
+    int too_many_args;         /* 1 when more than API_MAX_ARGS were given */
+    const char *if_none_match; /* If-None-Match header or NULL (borrowed) */
 };
 
 struct api_response {
@@ -34,9 +35,12 @@ struct api_response {
     const char *content_type; /* static string */
     char *body;               /* owned (sk_malloc), may be NULL */
     size_t body_len;
-    char location[96]; /* "" = no Location header */
-    char allow[32];    /* "" = no Allow header */
-    int retry_after;   /* 0 = no Retry-After header */
+    char location[96];         /* "" = no Location header */
+    char allow[32];            /* "" = no Allow header */
+    int retry_after;           /* 0 = no Retry-After header */
+    char etag[40];             /* "" = no ETag header */
+    const char *cache_control; /* static string; NULL = "no-store" */
+    const char *csp;           /* static Content-Security-Policy; NULL = none */
 };
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */

@@ -7,6 +7,7 @@
 
 #include "api_health.h"
 #include "api_jobs.h"
+#include "api_static.h"
 
 #include "sk_banned.h"
 
@@ -79,6 +80,11 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     } else if (match_id(req->path, "", id)) {
         if (get)
             api_jobs_get(ctx, req, id, resp);
+        else
+            method_not_allowed(resp, "GET");
+    } else if (api_static_exists(req->path)) {
+        if (get)
+            api_static_get(ctx, req, resp);
         else
             method_not_allowed(resp, "GET");
     } else {

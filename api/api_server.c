@@ -134,7 +134,14 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct api_res
         snprintf(num, sizeof(num), "%d", resp->retry_after);
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, num);
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (resp->etag[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+    if (resp->csp) {
+        MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
+        MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+                            resp->cache_control ? resp->cache_control : "no-store");
     MHD_add_response_header(r, "X-Request-Id", req_id);
     ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
@@ -185,6 +192,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     req.body_len = st->len;
     req.body_too_large = st->too_large;
     req.req_id = st->req_id;
+    req.if_none_match =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
     api_http_response_init(&resp);
     if (req.too_many_args)
