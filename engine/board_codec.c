@@ -29,7 +29,7 @@ static void err_at(struct dec *d, const char *key, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    (void)vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     if (key)
         sk_jptr_push_key(d->ptr, key);
@@ -142,6 +142,123 @@ static int get_square(struct dec *d, const json_t *obj, const char *key,
 
 /* ---- board ---- */
 
+/* "off_map": "classic" (12x12 only, the default there) or a list of squares. Returns 1
+ * when the classic mask applies. */
+static int decode_off_map(struct dec *d, const json_t *v, struct board_state *st)
+{
+    size_t n = (size_t)st->rows * (size_t)st->cols, i;
+    int twelve = st->rows == 12 && st->cols == 12;
+    json_t *e;
+
+    if (!v)
+        return twelve;
+    if (json_is_string(v) && strcmp(json_string_value(v), "classic") == 0) {
+        if (!twelve)
+            err_at(d, "off_map", "the %s mask needs a 12x12 board", "\"classic\"");
+        return twelve;
+    }
+    if (!json_is_array(v)) {
+        err_at(d, "off_map", "'%s' must be \"classic\" or an array of squares", "off_map");
+        return 0;
+    }
+    if (json_array_size(v) > n) {
+        err_at(d, "off_map", "'%s' lists more squares than the board has", "off_map");
+        return 0;
+    }
+    sk_jptr_push_key(d->ptr, "off_map");
+    json_array_foreach(v, i, e)
+    {
+        json_t *wrap = json_pack("{sO}", "at", e);
+        int r, c;
+        sk_jptr_push_index(d->ptr, i);
+        if (wrap && get_square(d, wrap, "at", st, 0, &r, &c))
+            st->offmap[board_sq(st, r, c)] = 1;
+        json_decref(wrap);
+        sk_jptr_pop(d->ptr);
+    }
+    sk_jptr_pop(d->ptr);
+    return 0;
+}
+
+static void decode_squares(struct dec *d, const json_t *v, struct board_state *st)
+{
+    size_t i;
+    json_t *e;
+
+    sk_jptr_push_key(d->ptr, "squares");
+    if (!json_is_array(v) || json_array_size(v) > (size_t)st->rows * (size_t)st->cols) {
+        sk_verr_add(d->errs, sk_jptr_str(d->ptr),
+                    "'squares' must be an array of at most one entry per square");
+        sk_jptr_pop(d->ptr);
+        return;
+    }
+    json_array_foreach(v, i, e)
+    {
+        static const char *const sk[] = {"at", "terrain", NULL};
+        int r, c, t = -1;
+        sk_jptr_push_index(d->ptr, i);
+        if (!json_is_object(e)) {
+            sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a square must be an object");
+        } else {
+            check_keys(d, e, sk);
+            get_enum(d, e, "terrain", 1, board_model_terrain_parse, "terrain", &t);
+            if (get_square(d, e, "at", st, 1, &r, &c) && t >= 0)
+                st->terrain[board_sq(st, r, c)] = (uint8_t)t;
+        }
+        sk_jptr_pop(d->ptr);
+    }
+    sk_jptr_pop(d->ptr);
+}
+
+static void decode_structure(struct dec *d, const json_t *e, struct board_state *st)
+{
+    static const char *const sk[] = {"at", "type", "owner", NULL};
+    int r, c, t = -1, o = BOARD_NEUTRAL;
+
+    if (!json_is_object(e)) {
+        sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a structure must be an object");
+        return;
+    }
+    check_keys(d, e, sk);
+    get_enum(d, e, "type", 1, board_model_structure_parse, "structure", &t);
+    if (t == BOARD_NO_STRUCTURE) {
+        err_at(d, "type", "unknown structure \"%s\"", "none");
+        t = -1;
+    }
+    get_enum(d, e, "owner", t == BOARD_SANCTUM, board_model_player_parse, "player", &o);
+    if (t == BOARD_SANCTUM && o == BOARD_NEUTRAL)
+        err_at(d, "owner", "a sanctum is never %s", "neutral");
+    if (get_square(d, e, "at", st, 1, &r, &c) && t > 0) {
+        if (st->structure[board_sq(st, r, c)])
+            err_at(d, "at", "two structures on one square%s", "");
+        st->structure[board_sq(st, r, c)] = (uint8_t)t;
+        st->sowner[board_sq(st, r, c)] = (uint8_t)o;
+        /* a square holding a structure is always plains (SQ) */
+        st->terrain[board_sq(st, r, c)] = BOARD_PLAINS;
+    }
+}
+
+static void decode_structures(struct dec *d, const json_t *v, struct board_state *st)
+{
+    size_t i;
+    json_t *e;
+
+    sk_jptr_push_key(d->ptr, "structures");
+    if (!json_is_array(v) || json_array_size(v) > (size_t)st->rows * (size_t)st->cols) {
+        sk_verr_add(d->errs, sk_jptr_str(d->ptr),
+                    "'structures' must be an array of at most one entry per square");
+        sk_jptr_pop(d->ptr);
+        return;
+    }
+    json_array_foreach(v, i, e)
+    {
+        sk_jptr_push_index(d->ptr, i);
+        decode_structure(d, e, st);
+        sk_jptr_pop(d->ptr);
+    }
+    sk_jptr_pop(d->ptr);
+}
+
 static void decode_board(struct dec *d, const json_t *b, struct board_state **out)
 {
     static const char *const keys[] = {"rows",    "cols",       "off_map", "terrain",
@@ -149,9 +266,6 @@ static void decode_board(struct dec *d, const json_t *b, struct board_state **ou
     struct board_state *st = NULL;
     int rows = 12, cols = 12, base = BOARD_PLAINS;
     const json_t *v;
-    size_t i;
-    json_t *e;
-    int classic;
 
     sk_jptr_push_key(d->ptr, "board");
     if (!json_is_object(b)) {
@@ -169,99 +283,12 @@ static void decode_board(struct dec *d, const json_t *b, struct board_state **ou
     }
     st->base_terrain = (enum board_terrain)base;
     memset(st->terrain, base, (size_t)rows * (size_t)cols);
-    v = json_object_get(b, "off_map");
-    classic = rows == 12 && cols == 12 &&
-              (!v || (json_is_string(v) && strcmp(json_string_value(v), "classic") == 0));
-    if (v && json_is_string(v) && strcmp(json_string_value(v), "classic") == 0 && !classic)
-        err_at(d, "off_map", "the %s mask needs a 12x12 board", "\"classic\"");
-    else if (v && json_is_array(v)) {
-        if (json_array_size(v) > (size_t)rows * (size_t)cols) {
-            err_at(d, "off_map", "'%s' lists more squares than the board has", "off_map");
-        } else {
-            sk_jptr_push_key(d->ptr, "off_map");
-            json_array_foreach(v, i, e)
-            {
-                json_t *wrap = json_pack("{sO}", "at", e);
-                int r, c;
-                sk_jptr_push_index(d->ptr, i);
-                if (wrap && get_square(d, wrap, "at", st, 0, &r, &c))
-                    st->offmap[board_sq(st, r, c)] = 1;
-                json_decref(wrap);
-                sk_jptr_pop(d->ptr);
-            }
-            sk_jptr_pop(d->ptr);
-        }
-    } else if (v && !json_is_string(v)) {
-        err_at(d, "off_map", "'%s' must be \"classic\" or an array of squares", "off_map");
-    } else if (v && !classic) {
-        err_at(d, "off_map", "'%s' must be \"classic\" or an array of squares", "off_map");
-    }
-    if (classic)
+    if (decode_off_map(d, json_object_get(b, "off_map"), st))
         board_model_classic_mask(st, !json_object_get(b, "structures"));
-    v = json_object_get(b, "squares");
-    if (v) {
-        sk_jptr_push_key(d->ptr, "squares");
-        if (!json_is_array(v) || json_array_size(v) > (size_t)rows * (size_t)cols) {
-            sk_verr_add(d->errs, sk_jptr_str(d->ptr),
-                        "'squares' must be an array of at most one entry per square");
-        } else {
-            json_array_foreach(v, i, e)
-            {
-                static const char *const sk[] = {"at", "terrain", NULL};
-                int r, c, t = -1;
-                sk_jptr_push_index(d->ptr, i);
-                if (!json_is_object(e)) {
-                    sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a square must be an object");
-                } else {
-                    check_keys(d, e, sk);
-                    get_enum(d, e, "terrain", 1, board_model_terrain_parse, "terrain", &t);
-                    if (get_square(d, e, "at", st, 1, &r, &c) && t >= 0)
-                        st->terrain[board_sq(st, r, c)] = (uint8_t)t;
-                }
-                sk_jptr_pop(d->ptr);
-            }
-        }
-        sk_jptr_pop(d->ptr);
-    }
-    v = json_object_get(b, "structures");
-    if (v) {
-        sk_jptr_push_key(d->ptr, "structures");
-        if (!json_is_array(v) || json_array_size(v) > (size_t)rows * (size_t)cols) {
-            sk_verr_add(d->errs, sk_jptr_str(d->ptr),
-                        "'structures' must be an array of at most one entry per square");
-        } else {
-            json_array_foreach(v, i, e)
-            {
-                static const char *const sk[] = {"at", "type", "owner", NULL};
-                int r, c, t = -1, o = BOARD_NEUTRAL;
-                sk_jptr_push_index(d->ptr, i);
-                if (!json_is_object(e)) {
-                    sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a structure must be an object");
-                } else {
-                    check_keys(d, e, sk);
-                    get_enum(d, e, "type", 1, board_model_structure_parse, "structure", &t);
-                    if (t == BOARD_NO_STRUCTURE) {
-                        err_at(d, "type", "unknown structure \"%s\"", "none");
-                        t = -1;
-                    }
-                    get_enum(d, e, "owner", t == BOARD_SANCTUM, board_model_player_parse, "player",
-                             &o);
-                    if (t == BOARD_SANCTUM && o == BOARD_NEUTRAL)
-                        err_at(d, "owner", "a sanctum is never %s", "neutral");
-                    if (get_square(d, e, "at", st, 1, &r, &c) && t > 0) {
-                        if (st->structure[board_sq(st, r, c)])
-                            err_at(d, "at", "two structures on one square%s", "");
-                        st->structure[board_sq(st, r, c)] = (uint8_t)t;
-                        st->sowner[board_sq(st, r, c)] = (uint8_t)o;
-                        /* a square holding a structure is always plains (SQ) */
-                        st->terrain[board_sq(st, r, c)] = BOARD_PLAINS;
-                    }
-                }
-                sk_jptr_pop(d->ptr);
-            }
-        }
-        sk_jptr_pop(d->ptr);
-    }
+    if ((v = json_object_get(b, "squares")))
+        decode_squares(d, v, st);
+    if ((v = json_object_get(b, "structures")))
+        decode_structures(d, v, st);
     *out = st;
     st = NULL;
 out:
@@ -389,8 +416,8 @@ static void decode_groups(struct dec *d, const json_t *v, struct board_state *st
         g->owner = (enum board_player)owner;
         {
             const json_t *c = json_object_get(e, "control");
-            if (c && (!json_is_string(c) || (strcmp(json_string_value(c), "player") &&
-                                             strcmp(json_string_value(c), "computer"))))
+            if (c && (!json_is_string(c) || (strcmp(json_string_value(c), "player") != 0 &&
+                                             strcmp(json_string_value(c), "computer") != 0)))
                 err_at(d, "control", "'%s' must be \"player\" or \"computer\"", "control");
             else if (c)
                 g->computer = strcmp(json_string_value(c), "computer") == 0;
@@ -1062,6 +1089,41 @@ static json_t *opt_id(const char *s)
     return *s ? json_string(s) : json_null();
 }
 
+/* Fields of the combat and death events; returns 0 for other types. */
+static int encode_fight(json_t *o, const struct board_event *e)
+{
+    switch (e->type) {
+    case BOARD_EV_COMBAT:
+        json_object_set_new(o, "first", json_string(e->a));
+        json_object_set_new(o, "second", json_string(e->b));
+        json_object_set_new(o, "rounds", json_integer(e->v1));
+        break;
+    case BOARD_EV_ATTACK:
+        json_object_set_new(o, "attacker", json_string(e->a));
+        json_object_set_new(o, "victim", json_string(e->b));
+        json_object_set_new(o, "round", json_integer(e->v2));
+        json_object_set_new(o, "mode", json_string(e->aux ? "missile" : "hand"));
+        json_object_set_new(o, "quantity", json_integer(e->v1));
+        break;
+    case BOARD_EV_DAMAGE:
+        json_object_set_new(o, "victim", json_string(e->a));
+        json_object_set_new(o, "attacker", opt_id(e->b));
+        json_object_set_new(o, "result", json_string(board_model_result_name(e->aux)));
+        json_object_set_new(o, "quantity", json_integer(e->r1));
+        json_object_set_new(o, "lost", json_integer(e->v1));
+        json_object_set_new(o, "health", json_integer(e->v2));
+        break;
+    case BOARD_EV_DEATH:
+        json_object_set_new(o, "minion", json_string(e->a));
+        json_object_set_new(o, "kind", json_string(e->aux ? "kills" : "dies"));
+        json_object_set_new(o, "killer", opt_id(e->b));
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
 static json_t *encode_event(const struct board_state *st, const struct board_event *e)
 {
     json_t *o = json_pack("{si ss}", "turn", e->turn, "type", board_model_event_name(e->type));
@@ -1071,6 +1133,8 @@ static json_t *encode_event(const struct board_state *st, const struct board_eve
         return NULL;
     if (spell)
         json_object_set_new(o, "spell", json_string(spell));
+    if (encode_fight(o, e))
+        return o;
     switch (e->type) {
     case BOARD_EV_TURN:
         json_object_set_new(o, "initiative", json_string(board_model_player_name(e->aux)));
@@ -1134,31 +1198,6 @@ static json_t *encode_event(const struct board_state *st, const struct board_eve
     case BOARD_EV_GROUP_DEATH:
         json_object_set_new(o, "group", json_string(e->a));
         json_object_set_new(o, "square", sq(e->r1, e->c1));
-        break;
-    case BOARD_EV_COMBAT:
-        json_object_set_new(o, "first", json_string(e->a));
-        json_object_set_new(o, "second", json_string(e->b));
-        json_object_set_new(o, "rounds", json_integer(e->v1));
-        break;
-    case BOARD_EV_ATTACK:
-        json_object_set_new(o, "attacker", json_string(e->a));
-        json_object_set_new(o, "victim", json_string(e->b));
-        json_object_set_new(o, "round", json_integer(e->v2));
-        json_object_set_new(o, "mode", json_string(e->aux ? "missile" : "hand"));
-        json_object_set_new(o, "quantity", json_integer(e->v1));
-        break;
-    case BOARD_EV_DAMAGE:
-        json_object_set_new(o, "victim", json_string(e->a));
-        json_object_set_new(o, "attacker", opt_id(e->b));
-        json_object_set_new(o, "result", json_string(board_model_result_name(e->aux)));
-        json_object_set_new(o, "quantity", json_integer(e->r1));
-        json_object_set_new(o, "lost", json_integer(e->v1));
-        json_object_set_new(o, "health", json_integer(e->v2));
-        break;
-    case BOARD_EV_DEATH:
-        json_object_set_new(o, "minion", json_string(e->a));
-        json_object_set_new(o, "kind", json_string(e->aux ? "kills" : "dies"));
-        json_object_set_new(o, "killer", opt_id(e->b));
         break;
     case BOARD_EV_EXPIRE:
         if (e->r1 >= 0)

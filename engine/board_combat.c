@@ -83,10 +83,80 @@ static int can_attack(const struct board_group *g)
     return 0;
 }
 
+/* Round start: armor and attacks reset; bashers pair with enemy bashers by group order. */
+static void round_start(struct board_state *st, const int side[2],
+                        int paired[2][BOARD_GROUP_MINIONS])
+{
+    struct board_group *g0 = &st->groups[side[0]], *g1 = &st->groups[side[1]];
+    int i = 0, j = 0;
+
+    for (int s = 0; s < 2; s++) {
+        struct board_group *g = &st->groups[side[s]];
+        for (int k = 0; k < g->n; k++) {
+            struct board_minion *m = &g->m[k];
+            paired[s][k] = 0;
+            if (!m->alive)
+                continue;
+            m->cur_armor = board_events_max_armor(st, side[s], k);
+            m->attacks_left = m->attacks;
+            m->victim = -1;
+            m->last_attacker = -1;
+        }
+    }
+    for (;;) {
+        while (i < g0->n && !(g0->m[i].alive && is_basher(&g0->m[i])))
+            i++;
+        while (j < g1->n && !(g1->m[j].alive && is_basher(&g1->m[j])))
+            j++;
+        if (i >= g0->n || j >= g1->n)
+            break;
+        g0->m[i].victim = j;
+        g1->m[j].victim = i;
+        paired[0][i] = paired[1][j] = 1;
+        i++;
+        j++;
+    }
+}
+
+/* The attacks of one round: each side in turn, precedence side first, one attack per able
+ * minion in group order, until nobody has attacks left. */
+static void round_attacks(struct board_state *st, const int side[2],
+                          int paired[2][BOARD_GROUP_MINIONS], int round)
+{
+    int progress = 1;
+
+    while (progress) {
+        progress = 0;
+        for (int s = 0; s < 2; s++) {
+            int me = side[s], en = side[1 - s];
+            for (int i = 0; i < st->groups[me].n; i++) {
+                struct board_minion *m = &st->groups[me].m[i];
+                int v;
+                if (!m->alive || m->attacks_left <= 0)
+                    continue;
+                if (st->groups[en].gone || !board_model_alive(&st->groups[en]))
+                    break;
+                if (round == 1 && is_basher(m)) {
+                    m->attacks_left = 0; /* bashers are still rushing in */
+                    continue;
+                }
+                v = choose(st, me, i, en, round, paired[s]);
+                if (v < 0) {
+                    m->attacks_left = 0; /* forfeits the round */
+                    continue;
+                }
+                m->attacks_left--;
+                board_damage_attack(st, me, i, en, v, round);
+                progress = 1;
+            }
+        }
+    }
+}
+
 int board_combat_fight(struct board_state *st, int a, int b)
 {
     int side[2];
-    int paired[2][BOARD_GROUP_MINIONS];
+    int paired[2][BOARD_GROUP_MINIONS] = {{0}};
     int round = 0;
     size_t logi = st->nlog;
     struct board_event ev = board_model_event(BOARD_EV_COMBAT);
@@ -109,70 +179,13 @@ int board_combat_fight(struct board_state *st, int a, int b)
 
     while (round < BOARD_COMBAT_ROUNDS) {
         struct board_group *g0 = &st->groups[side[0]], *g1 = &st->groups[side[1]];
-        int progress = 1;
-
         if (g0->gone || g1->gone || !board_model_alive(g0) || !board_model_alive(g1))
             break;
         if (!can_attack(g0) && !can_attack(g1))
             break;
         round++;
-        /* Round start: armor and attacks reset; bashers pair by group order. */
-        for (int s = 0; s < 2; s++) {
-            struct board_group *g = &st->groups[side[s]];
-            for (int i = 0; i < g->n; i++) {
-                struct board_minion *m = &g->m[i];
-                paired[s][i] = 0;
-                if (!m->alive)
-                    continue;
-                m->cur_armor = board_events_max_armor(st, side[s], i);
-                m->attacks_left = m->attacks;
-                m->victim = -1;
-                m->last_attacker = -1;
-            }
-        }
-        {
-            int i = 0, j = 0;
-            for (;;) {
-                while (i < g0->n && !(g0->m[i].alive && is_basher(&g0->m[i])))
-                    i++;
-                while (j < g1->n && !(g1->m[j].alive && is_basher(&g1->m[j])))
-                    j++;
-                if (i >= g0->n || j >= g1->n)
-                    break;
-                g0->m[i].victim = j;
-                g1->m[j].victim = i;
-                paired[0][i] = paired[1][j] = 1;
-                i++;
-                j++;
-            }
-        }
-        /* Alternation: each side in turn, one attack per able minion in group order. */
-        while (progress) {
-            progress = 0;
-            for (int s = 0; s < 2; s++) {
-                int me = side[s], en = side[1 - s];
-                for (int i = 0; i < st->groups[me].n; i++) {
-                    struct board_minion *m = &st->groups[me].m[i];
-                    int v;
-                    if (!m->alive || m->attacks_left <= 0)
-                        continue;
-                    if (st->groups[en].gone || !board_model_alive(&st->groups[en]))
-                        break;
-                    if (round == 1 && is_basher(m)) {
-                        m->attacks_left = 0; /* bashers are still rushing in */
-                        continue;
-                    }
-                    v = choose(st, me, i, en, round, paired[s]);
-                    if (v < 0) {
-                        m->attacks_left = 0; /* forfeits the round */
-                        continue;
-                    }
-                    m->attacks_left--;
-                    board_damage_attack(st, me, i, en, v, round);
-                    progress = 1;
-                }
-            }
-        }
+        round_start(st, side, paired);
+        round_attacks(st, side, paired, round);
     }
     if (logi < st->nlog)
         st->log[logi].v1 = round; /* the combat event records the rounds fought */
@@ -212,13 +225,13 @@ enum sk_err board_combat_run(struct board_state *st)
                     continue;
                 if (st->groups[o].gone || !board_model_hostile(g->owner, st->groups[o].owner))
                     continue;
-                for (int k = 0; k < npairs && !seen; k++)
+                for (size_t k = 0; k < (size_t)npairs && !seen; k++)
                     seen = (pairs[2 * k] == gi && pairs[2 * k + 1] == o) ||
                            (pairs[2 * k] == o && pairs[2 * k + 1] == gi);
                 if (seen)
                     continue;
-                pairs[2 * npairs] = gi;
-                pairs[2 * npairs + 1] = o;
+                pairs[2 * (size_t)npairs] = gi;
+                pairs[2 * (size_t)npairs + 1] = o;
                 npairs++;
                 board_combat_fight(st, gi, o);
             }

@@ -66,14 +66,14 @@ enum sk_err board_run_new(const struct board_job *job, const struct job_run_opts
 
     (void)opts; /* one turn is far below a millisecond: no threads, no device */
     if (!run) {
-        snprintf(err, errlen, "out of memory");
+        (void)snprintf(err, errlen, "out of memory");
         return SK_ENOMEM;
     }
     run->job = job;
     run->st = board_state_clone(job->in->st);
     if (!run->st) {
         sk_free(run);
-        snprintf(err, errlen, "out of memory");
+        (void)snprintf(err, errlen, "out of memory");
         return SK_ENOMEM;
     }
     *out = run;
@@ -90,7 +90,8 @@ enum sk_err board_run_step(struct board_run *run, uint64_t max_units, uint64_t *
     while (run->done < stop) {
         enum sk_err err = board_turn_run(run->st, &plan);
         if (err) {
-            snprintf(run->error, sizeof(run->error), "turn %d: %s", run->st->turn, sk_err_str(err));
+            (void)snprintf(run->error, sizeof(run->error), "turn %d: %s", run->st->turn,
+                           sk_err_str(err));
             return err;
         }
         run->done++;

@@ -426,38 +426,10 @@ static enum sk_err pass2(struct board_state *st, struct vote_state *vs, int *sql
     return st->oom;
 }
 
-enum sk_err board_move_run(struct board_state *st)
+/* Pass I over the groups in `order`: checks (I.a), then overstacking (I.b). Records in
+ * ovs the order in which squares first become overstacked. */
+static void pass1(struct board_state *st, const int *order, int n, struct vote_state *vs)
 {
-    int nsq = st->rows * st->cols;
-    int *order = sk_malloc(sizeof(int) * (size_t)(st->ngroups + 1));
-    int *holder = sk_malloc(sizeof(int) * (size_t)nsq);
-    int *ovs = sk_malloc(sizeof(int) * (size_t)nsq);
-    int *pend = sk_malloc(sizeof(int) * (size_t)(st->ngroups + 1));
-    int *sqlist = sk_malloc(sizeof(int) * (size_t)nsq);
-    struct vote_state vs;
-    enum sk_err err = SK_OK;
-    int n;
-
-    if (!order || !holder || !ovs || !pend || !sqlist) {
-        err = SK_ENOMEM;
-        goto out;
-    }
-    for (int i = 0; i < nsq; i++) {
-        holder[i] = -1;
-        ovs[i] = -1;
-    }
-    vs.holder = holder;
-    vs.ovs = ovs;
-    vs.pend = pend;
-    vs.next_ovs = 0;
-    /* Start squares: where each group stands when movement begins (after spells). */
-    for (int i = 0; i < st->ngroups; i++) {
-        st->groups[i].srow = st->groups[i].row;
-        st->groups[i].scol = st->groups[i].col;
-        st->groups[i].moved = 0;
-    }
-    /* Pass I. */
-    n = pass1_order(st, order);
     for (int k = 0; k < n; k++) {
         struct board_group *g = &st->groups[order[k]];
         int r = g->orow, c = g->ocol, hostile = 0, others = 0;
@@ -497,9 +469,42 @@ enum sk_err board_move_run(struct board_state *st)
         g->row = r;
         g->col = c;
         g->moved = 1;
-        if (others > 0 && ovs[board_sq(st, r, c)] < 0)
-            ovs[board_sq(st, r, c)] = vs.next_ovs++;
+        if (others > 0 && vs->ovs[board_sq(st, r, c)] < 0)
+            vs->ovs[board_sq(st, r, c)] = vs->next_ovs++;
     }
+}
+
+enum sk_err board_move_run(struct board_state *st)
+{
+    size_t nsq = (size_t)st->rows * (size_t)st->cols;
+    size_t ng = (size_t)st->ngroups + 1;
+    int *order = sk_malloc(sizeof(int) * ng);
+    int *holder = sk_malloc(sizeof(int) * nsq);
+    int *ovs = sk_malloc(sizeof(int) * nsq);
+    int *pend = sk_malloc(sizeof(int) * ng);
+    int *sqlist = sk_malloc(sizeof(int) * nsq);
+    struct vote_state vs;
+    enum sk_err err = SK_OK;
+
+    if (!order || !holder || !ovs || !pend || !sqlist) {
+        err = SK_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < nsq; i++) {
+        holder[i] = -1;
+        ovs[i] = -1;
+    }
+    vs.holder = holder;
+    vs.ovs = ovs;
+    vs.pend = pend;
+    vs.next_ovs = 0;
+    /* Start squares: where each group stands when movement begins (after spells). */
+    for (int i = 0; i < st->ngroups; i++) {
+        st->groups[i].srow = st->groups[i].row;
+        st->groups[i].scol = st->groups[i].col;
+        st->groups[i].moved = 0;
+    }
+    pass1(st, order, pass1_order(st, order), &vs);
     /* Pass II: every group waits at its square; lone ones win at once. */
     for (int i = 0; i < st->ngroups; i++)
         pend[i] = st->groups[i].gone ? -1 : board_sq(st, st->groups[i].row, st->groups[i].col);

@@ -150,7 +150,7 @@ static void leave_group(struct board_state *st, const struct board_spell *sp, in
         size_t len = strlen(old->m[mi].id);
         if (len > BOARD_ID_MAX - 5)
             len = BOARD_ID_MAX - 5;
-        snprintf(name, sizeof(name), "%.*s~%d", (int)len, old->m[mi].id, k);
+        (void)snprintf(name, sizeof(name), "%.*s~%d", (int)len, old->m[mi].id, k);
         board_model_set_id(id, name);
     }
     ng = &st->groups[st->ngroups++];
@@ -320,6 +320,31 @@ static void end_of_turn(struct board_state *st)
     }
 }
 
+/* Writes the job's orders of this turn: phase 2 for player-controlled, non-neutral groups
+ * (computer = 0), or phase 4's last step for computer-controlled groups (computer = 1),
+ * whose order stands in for their movement AI and overwrites any forced movement. */
+static void give_orders(struct board_state *st, const struct board_plan *plan, int computer)
+{
+    if (computer)
+        for (int i = 0; i < st->ngroups; i++)
+            if (st->groups[i].computer)
+                st->groups[i].has_order = 0;
+    for (int i = 0; i < plan->norders; i++) {
+        const struct board_order *o = &plan->orders[i];
+        struct board_group *g;
+        int gi;
+        if (o->turn != st->turn || (gi = board_model_find_group(st, o->group)) < 0)
+            continue;
+        g = &st->groups[gi];
+        if (g->computer != computer || (!computer && g->owner == BOARD_NEUTRAL))
+            continue;
+        g->has_order = 1;
+        g->orow = g->row + board_move_dir[o->dir][0];
+        g->ocol = g->col + board_move_dir[o->dir][1];
+        g->order_seq = o->seq;
+    }
+}
+
 enum sk_err board_turn_run(struct board_state *st, const struct board_plan *plan)
 {
     struct board_event ev = board_model_event(BOARD_EV_TURN);
@@ -335,28 +360,14 @@ enum sk_err board_turn_run(struct board_state *st, const struct board_plan *plan
     err = board_model_reserve_groups(st, ncasts);
     if (err)
         return err;
-
-    /* Phase 1: start of turn. */
     for (int i = 0; i < st->ngroups; i++) {
-        struct board_group *g = &st->groups[i];
-        g->has_order = 0;
-        g->order_seq = -1;
+        st->groups[i].has_order = 0;
+        st->groups[i].order_seq = -1;
     }
-    player_event(st, BOARD_P_START_OF_TURN, &forced_seq);
 
-    /* Phase 2: the players' movement orders (friendly, player-controlled groups). */
-    for (int i = 0; i < plan->norders; i++) {
-        const struct board_order *o = &plan->orders[i];
-        int gi;
-        if (o->turn != st->turn || (gi = board_model_find_group(st, o->group)) < 0)
-            continue;
-        if (st->groups[gi].computer || st->groups[gi].owner == BOARD_NEUTRAL)
-            continue; /* the computer's orders are written last, in phase 4 */
-        st->groups[gi].has_order = 1;
-        st->groups[gi].orow = st->groups[gi].row + board_move_dir[o->dir][0];
-        st->groups[gi].ocol = st->groups[gi].col + board_move_dir[o->dir][1];
-        st->groups[gi].order_seq = o->seq;
-    }
+    /* Phase 1: start of turn. Phase 2: the players' movement orders. */
+    player_event(st, BOARD_P_START_OF_TURN, &forced_seq);
+    give_orders(st, plan, 0);
 
     /* Phase 3: spell execution, players in standard order, casts in issue order. */
     for (int p = 0; p < 3; p++) {
@@ -370,23 +381,10 @@ enum sk_err board_turn_run(struct board_state *st, const struct board_plan *plan
         }
     }
 
-    /* Phase 4: before-movement effects, then each computer-controlled group's own order
-     * (the job's order for it stands in for its movement AI), then the two passes. */
+    /* Phase 4: before-movement effects, then each computer-controlled group's own order,
+     * then the two passes. */
     player_event(st, BOARD_P_BEFORE_MOVEMENT, &forced_seq);
-    for (int i = 0; i < st->ngroups; i++)
-        if (st->groups[i].computer)
-            st->groups[i].has_order = 0;
-    for (int i = 0; i < plan->norders; i++) {
-        const struct board_order *o = &plan->orders[i];
-        int gi;
-        if (o->turn != st->turn || (gi = board_model_find_group(st, o->group)) < 0 ||
-            !st->groups[gi].computer)
-            continue;
-        st->groups[gi].has_order = 1;
-        st->groups[gi].orow = st->groups[gi].row + board_move_dir[o->dir][0];
-        st->groups[gi].ocol = st->groups[gi].col + board_move_dir[o->dir][1];
-        st->groups[gi].order_seq = o->seq;
-    }
+    give_orders(st, plan, 1);
     err = board_move_run(st);
     if (err)
         return err;

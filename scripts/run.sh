@@ -47,7 +47,10 @@ stop_all() {
   echo "run: stopped; data kept in $var"
 }
 trap stop_all EXIT
-trap 'exit 130' INT TERM
+# Ctrl-C reaches the API and workers too (same process group) and they exit on their
+# own; the flag tells the wait loop below that this is a requested stop, not a crash.
+interrupted=0
+trap 'interrupted=1' INT TERM
 
 # Group commit: with many submissions in flight, one WAL flush serves several commits.
 SK_PG_OPTS="${SK_PG_OPTS:-} -c commit_delay=200 -c commit_siblings=2" \
@@ -91,12 +94,18 @@ Submit a battle job, then read its status and result:
 MSG
 
 # Wait until Ctrl-C, or until a process exits on its own (then stop the rest).
+# `wait` returns at once when a trapped signal arrives, so the stop starts immediately.
 while :; do
+  sleep 1 &
+  wait $! || true
+  if [ $interrupted -eq 1 ]; then
+    exit 0
+  fi
   for p in "${pids[@]}"; do
     if ! kill -0 "$p" 2>/dev/null; then
+      [ $interrupted -eq 1 ] && exit 0
       echo "run: process $p exited; see $var/log/" >&2
       exit 1
     fi
   done
-  sleep 1
 done
