@@ -482,8 +482,8 @@
         if (target) {
           target.setAttribute('aria-invalid', 'true');
           const note = el('span', { class: 'field-error', 'data-for': e.pointer, text: msg });
-          // A field's note goes after its label; a deck row, deck or side gets it inside.
-          const anchor = target.closest('label') || target;
+          // A field's note goes after its label; a deck row (whole line), deck or side gets it inside.
+          const anchor = target.closest('label') || target.closest('.deck-row') || target;
           if (anchor.matches('input, select, label')) anchor.after(note);
           else anchor.append(note);
         }
@@ -513,7 +513,8 @@
         headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey() },
         body: JSON.stringify(formDoc()),
       });
-      if (r.status === 202 && r.body?.id) {
+      // 202 = new job; 200 = the same Idempotency-Key was already used for this document
+      if ((r.status === 202 || r.status === 200) && r.body?.id) {
         status.textContent = `submitted ${r.body.id}`;
         select(r.body.id);
         poll(true);
