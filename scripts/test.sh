@@ -58,7 +58,11 @@ export SKIRMISH_SERVICES="$root/scripts/services.sh"
 # OpenCL program binaries built by the tests stay in the throw-away folder.
 export SKIRMISH_CL_CACHE="$tmp/cl-cache"
 export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+# intercept_tls_get_addr=0: GCC 12's LeakSanitizer misreads some dynamic TLS blocks of
+# threads in dlopen'ed libraries (PoCL's worker threads) and its exit-time tracer then dies
+# with "Tracer caught signal 11" about once in eight test_engine runs; fixed upstream in
+# later runtimes. Those TLS blocks only belong to the suppressed OpenCL/PoCL/LLVM code.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 status=0

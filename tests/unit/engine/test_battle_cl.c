@@ -22,6 +22,10 @@
 extern char **environ;
 
 static char cache_dir[256];
+/* SKIRMISH_CL_CACHE before the suite, restored after it so later suites do not write into
+ * the removed folder. */
+static char saved_cache[512];
+static int had_cache;
 
 /* Every test gets a private, initially empty cache folder. */
 static int suite_init(void)
@@ -30,6 +34,9 @@ static int suite_init(void)
     if (!mkdtemp(tmpl))
         return 1;
     snprintf(cache_dir, sizeof(cache_dir), "%s", tmpl);
+    had_cache = getenv(BATTLE_CL_ENV_CACHE) != NULL;
+    if (had_cache)
+        snprintf(saved_cache, sizeof(saved_cache), "%s", getenv(BATTLE_CL_ENV_CACHE));
     return setenv(BATTLE_CL_ENV_CACHE, cache_dir, 1) != 0;
 }
 
@@ -53,7 +60,9 @@ static int suite_clean(void)
 {
     empty_dir(cache_dir);
     rmdir(cache_dir);
-    return 0;
+    if (had_cache)
+        return setenv(BATTLE_CL_ENV_CACHE, saved_cache, 1) != 0;
+    return unsetenv(BATTLE_CL_ENV_CACHE) != 0;
 }
 
 /* ===== Selection (pure) ===== */

@@ -5,6 +5,7 @@
  * with no OpenCL platform the job falls back to the CPU backend (in a child process whose
  * ICD loader sees an empty vendor folder). */
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <jansson.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -24,6 +25,10 @@
 extern char **environ;
 
 static char cache_dir[256];
+/* SKIRMISH_CL_CACHE before the suite, restored after it so later suites do not write into
+ * the removed folder. */
+static char saved_cache[512];
+static int had_cache;
 
 /* Reference matchup 2 of rules/battle.md, 30,000 games, from the built-in catalog. */
 static const char *const PARAMS =
@@ -40,6 +45,9 @@ static int suite_init(void)
     if (!mkdtemp(tmpl))
         return 1;
     snprintf(cache_dir, sizeof(cache_dir), "%s", tmpl);
+    had_cache = getenv(BATTLE_CL_ENV_CACHE) != NULL;
+    if (had_cache)
+        snprintf(saved_cache, sizeof(saved_cache), "%s", getenv(BATTLE_CL_ENV_CACHE));
     sk_mem_init_json();
     unsetenv(BATTLE_CL_ENV_DEVICE);
     return setenv(BATTLE_CL_ENV_CACHE, cache_dir, 1) != 0;
@@ -47,9 +55,22 @@ static int suite_init(void)
 
 static int suite_clean(void)
 {
-    char cmd[300];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
-    return system(cmd) != 0;
+    DIR *d = opendir(cache_dir);
+    struct dirent *e;
+    char p[600];
+
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(p, sizeof(p), "%s/%s", cache_dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(cache_dir);
+    if (had_cache)
+        return setenv(BATTLE_CL_ENV_CACHE, saved_cache, 1) != 0;
+    return unsetenv(BATTLE_CL_ENV_CACHE) != 0;
 }
 
 static struct battle_job *decode(void)
