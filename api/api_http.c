@@ -68,9 +68,9 @@ void api_http_problem(struct api_response *resp, int status, const char *slug, c
     char *text = NULL;
 
     if (slug)
-        snprintf(type, sizeof(type), "/problems/%s", slug);
+        (void)snprintf(type, sizeof(type), "/problems/%s", slug);
     else
-        snprintf(type, sizeof(type), "about:blank");
+        (void)snprintf(type, sizeof(type), "about:blank");
     doc = json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", title, "status", status,
                     "detail", detail);
     if (!doc || (ext && json_object_update(doc, ext)))
@@ -105,4 +105,37 @@ int api_http_is_json(const char *ct)
     while (*ct == ' ')
         ct++;
     return *ct == '\0' || *ct == ';';
+}
+
+void api_http_etag(const char *body, size_t len, char out[24])
+{
+    /* FNV-1a 64 of the representation: any change of any field changes the validator */
+    unsigned long long h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)body[i];
+        h *= 1099511628211ULL;
+    }
+    snprintf(out, 24, "\"%016llx\"", h);
+}
+
+int api_http_etag_match(const char *if_none_match, const char *etag)
+{
+    const char *p = if_none_match;
+    size_t n = strlen(etag);
+
+    if (!p || !etag[0])
+        return 0;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (*p == '*')
+            return 1;
+        if (strncmp(p, "W/", 2) == 0) /* weak comparison, as RFC 9110 asks of If-None-Match */
+            p += 2;
+        if (strncmp(p, etag, n) == 0 && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+            return 1;
+        while (*p && *p != ',')
+            p++;
+    }
+    return 0;
 }

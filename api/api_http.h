@@ -26,8 +26,18 @@ struct api_request {
     const char *req_id;                /* correlation id for logs (borrowed) */
     struct api_arg args[API_MAX_ARGS]; /* query arguments */
     size_t n_args;
-    int too_many_args;         /* 1 when more than API_MAX_ARGS were given */
-    const char *if_none_match; /* If-None-Match header or NULL (borrowed) */
+    int too_many_args; /* 1 when more than API_MAX_ARGS were given */
+    /* request headers the routes read (borrowed; NULL when absent) */
+    const char *origin;
+    const char *if_none_match;
+    const char *idempotency_key;
+    const char *last_event_id;
+    const char *acr_method; /* Access-Control-Request-Method */
+    /* long poll: 0 on the first pass; on a pass after a wait, its deadline (monotonic ms)
+     * and the reference ETag the first pass chose */
+    long long wait_deadline_ms;
+    const char *wait_ref;
+    long long now_ms; /* monotonic clock when this pass began */
 };
 
 struct api_response {
@@ -35,12 +45,24 @@ struct api_response {
     const char *content_type; /* static string */
     char *body;               /* owned (sk_malloc), may be NULL */
     size_t body_len;
-    char location[96];         /* "" = no Location header */
-    char allow[32];            /* "" = no Allow header */
-    int retry_after;           /* 0 = no Retry-After header */
-    char etag[40];             /* "" = no ETag header */
-    const char *cache_control; /* static string; NULL = "no-store" */
-    const char *csp;           /* static Content-Security-Policy; NULL = none */
+    char location[96];        /* "" = no Location header */
+    char allow[32];           /* "" = no Allow header */
+    int retry_after;          /* 0 = no Retry-After header */
+    char etag[24];            /* "" = no ETag header; else the quoted strong validator */
+    const char *route;        /* route template matched (static), for metrics; NULL = none */
+    const char *cors_methods; /* static; non-NULL: the preflight's Access-Control-Allow-Methods */
+    /* wait = 1: send nothing yet; resume this request when job `wait_job` changes or at
+     * wait_deadline_ms (monotonic), passing wait_ref back in the request */
+    int wait;
+    /* sse = 1: the body (may be empty) starts an event stream of job `wait_job`, whose
+     * state is wait_ref (ETag), sse_status and sse_done */
+    int sse;
+    char wait_job[40];
+    long long wait_deadline_ms;
+    char wait_ref[24];
+    char sse_status[16];
+    unsigned long long sse_done;
+    const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
 };
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */
@@ -67,5 +89,14 @@ void api_http_problem(struct api_response *resp, int status, const char *slug, c
 
 /** 1 when `ct` names application/json (parameters such as charset allowed). */
 int api_http_is_json(const char *ct);
+
+/** Writes the strong ETag (quoted, 18 characters) of representation `body` into `out`. */
+void api_http_etag(const char *body, size_t len, char out[24]);
+
+/**
+ * 1 when the If-None-Match value `if_none_match` (NULL = absent) matches `etag`: "*", or
+ * any entry of the list equal to it (a W/ prefix is ignored, per RFC 9110 13.1.2).
+ */
+int api_http_etag_match(const char *if_none_match, const char *etag);
 
 #endif

@@ -2,9 +2,11 @@
 /* Job routes (see api_jobs.h). */
 #include "api_jobs.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "api_watch.h"
 #include "db_jobs.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -84,7 +86,7 @@ static void store_problem(struct api_response *resp, enum sk_err err, const char
 static void not_found(struct api_response *resp, const char *id)
 {
     char detail[128];
-    snprintf(detail, sizeof(detail), "no job with id '%.64s'", id);
+    (void)snprintf(detail, sizeof(detail), "no job with id '%.64s'", id);
     api_http_problem(resp, 404, "job-not-found", "Not Found", detail, NULL);
 }
 
@@ -96,15 +98,79 @@ static void invalid(struct api_response *resp, const struct sk_verr_list *errs)
     for (size_t i = 0; arr && i < errs->n; i++)
         json_array_append_new(arr, json_pack("{s:s, s:s}", "pointer", errs->items[i].pointer,
                                              "detail", errs->items[i].message));
-    snprintf(detail, sizeof(detail), "the job has %zu invalid field%s%s", errs->n,
-             errs->n == 1 ? "" : "s", errs->truncated ? " (list truncated)" : "");
+    (void)snprintf(detail, sizeof(detail), "the job has %zu invalid field%s%s", errs->n,
+                   errs->n == 1 ? "" : "s", errs->truncated ? " (list truncated)" : "");
     api_http_problem(resp, 422, "validation-error", "Unprocessable Content", detail,
                      json_pack("{s:o}", "errors", arr ? arr : json_array()));
+}
+
+int api_jobs_parse_key(const char *value, char out[256])
+{
+    size_t n;
+    const char *v = value;
+
+    if (!v)
+        return -1;
+    n = strlen(v);
+    /* a structured-field string (the draft's form) or, leniently, the bare key */
+    if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+        v++;
+        n -= 2;
+        if (memchr(v, '"', n) || memchr(v, '\\', n))
+            return -1; /* escapes are never needed in a key: refuse rather than guess */
+    }
+    if (n == 0 || n > 255)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] < 0x20 || v[i] > 0x7e)
+            return -1;
+    memcpy(out, v, n);
+    out[n] = '\0';
+    return 0;
+}
+
+static void bad_key(struct api_response *resp)
+{
+    const char *detail =
+        "'Idempotency-Key' must be 1 to 255 printable ASCII characters, quoted or bare";
+    api_http_problem(
+        resp, 400, "invalid-header", "Bad Request", detail,
+        json_pack("{s:[{s:s, s:s}]}", "errors", "header", "Idempotency-Key", "detail", detail));
+}
+
+/* Prunes expired idempotency keys at most once a minute per process. */
+static void maybe_prune(const struct api_ctx *ctx, struct api_slot *slot, const char *req_id)
+{
+    static atomic_llong next_ms;
+    long long now = api_watch_now_ms();
+    long long due = atomic_load(&next_ms);
+    long deleted = 0;
+    if (now < due || !atomic_compare_exchange_strong(&next_ms, &due, now + 60000))
+        return;
+    if (db_jobs_prune_keys(slot->db, ctx->cfg->idempotency_ttl_s, &deleted) == SK_OK && deleted)
+        sk_log_info("event=idempotency_pruned req_id=%s keys=%ld", req_id, deleted);
+}
+
+/* Sets the job resource `json` as the body with its ETag, and Retry-After while the job
+ * is not final. */
+static void job_body(struct api_response *resp, int status, const char *json)
+{
+    json_t *doc = json_loads(json, 0, NULL);
+    const char *st = json_string_value(json_object_get(doc, "status"));
+    if (api_http_json_text(resp, status, json) == 0) {
+        api_http_etag(json, strlen(json), resp->etag);
+        if (!st || !db_jobs_is_final(st))
+            resp->retry_after = 1;
+    }
+    json_decref(doc);
 }
 
 void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp)
 {
+    char key[256];
+    char *canonical = NULL;
+    enum db_keyed outcome = DB_KEYED_NEW;
     json_t *doc = NULL;
     json_error_t jerr;
     struct sk_verr_list errs;
@@ -118,9 +184,14 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
     sk_verr_list_init(&errs);
     if (req->body_too_large) {
         char detail[96];
-        snprintf(detail, sizeof(detail), "the body exceeds %ld bytes", ctx->cfg->max_body_bytes);
+        (void)snprintf(detail, sizeof(detail), "the body exceeds %ld bytes",
+                       ctx->cfg->max_body_bytes);
         api_http_problem(resp, 413, "body-too-large", "Content Too Large", detail,
                          json_pack("{s:I}", "max_bytes", (json_int_t)ctx->cfg->max_body_bytes));
+        goto out;
+    }
+    if (req->idempotency_key && api_jobs_parse_key(req->idempotency_key, key)) {
+        bad_key(resp);
         goto out;
     }
     if (!api_http_is_json(req->content_type)) {
@@ -143,6 +214,12 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         store_problem(resp, err, req->req_id, "validate");
         goto out;
     }
+    /* The key compares documents as sent (before a seed is drawn), in a canonical form so
+     * that key order and spacing do not matter. */
+    if (req->idempotency_key && !(canonical = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS))) {
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+        goto out;
+    }
     /* Record the seed actually used, so the stored request alone reproduces the result. */
     if (json_object_set_new(doc, "seed", json_integer((json_int_t)info.seed)) ||
         !(text = json_dumps(doc, JSON_COMPACT))) {
@@ -150,9 +227,33 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         goto out;
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_insert(slot->db, info.kind, text, info.seed, info.total, id, &json);
+    if (req->idempotency_key) {
+        maybe_prune(ctx, slot, req->req_id);
+        err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s, info.kind,
+                                   text, info.seed, info.total, id, &json, &outcome);
+        if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
+            err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
+                                       info.kind, text, info.seed, info.total, id, &json, &outcome);
+    } else if (ctx->batch) {
+        err = api_batch_insert(ctx->batch, info.kind, text, info.seed, info.total, id, &json);
+    } else {
+        err = db_jobs_insert(slot->db, info.kind, text, info.seed, info.total, id, &json);
+    }
     if (err) {
         store_problem(resp, err, req->req_id, "insert");
+        goto out;
+    }
+    if (outcome == DB_KEYED_MISMATCH) {
+        api_http_problem(resp, 422, "idempotency-key-reused", "Unprocessable Content",
+                         "this Idempotency-Key was used with another document",
+                         json_pack("{s:[{s:s, s:s}]}", "errors", "header", "Idempotency-Key",
+                                   "detail", "the key names another job's document"));
+        goto out;
+    }
+    if (outcome == DB_KEYED_REPLAY) {
+        sk_log_info("event=job_replayed req_id=%s job_id=%s", req->req_id, id);
+        job_body(resp, 200, json);
+        snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
         goto out;
     }
     /* The row is committed: the job is accepted even if Redis is down now, because the
@@ -162,15 +263,38 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s err=%s", req->req_id, id,
                     sk_err_str(err));
     sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info.kind);
-    if (!api_http_json_text(resp, 202, json))
-        snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+    job_body(resp, 202, json);
+    if (resp->status == 202)
+        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
 out:
     if (slot)
         api_pool_put(ctx->pool, slot);
+    sk_free(canonical);
     sk_free(json);
     sk_free(text);
     json_decref(doc);
     sk_verr_list_release(&errs);
+}
+
+static void bad_query(struct api_response *resp, const char *param, const char *detail);
+
+/* Reads job `id` (the final-job cache first) into *json and its status. */
+static enum sk_err read_job(const struct api_ctx *ctx, const char *id, char **json, char status[16])
+{
+    struct api_slot *slot;
+    enum sk_err err;
+    if (api_cache_get(ctx->cache, id, json)) {
+        json_t *doc = json_loads(*json, 0, NULL);
+        snprintf(status, 16, "%s", json_string_value(json_object_get(doc, "status")));
+        json_decref(doc);
+        return SK_OK;
+    }
+    slot = api_pool_get(ctx->pool);
+    err = db_jobs_get(slot->db, id, json, status);
+    api_pool_put(ctx->pool, slot);
+    if (!err && db_jobs_is_final(status))
+        api_cache_put(ctx->cache, id, *json);
+    return err;
 }
 
 void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, const char *id,
@@ -178,29 +302,174 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
 {
     char *json = NULL;
     char status[16] = "";
-    struct api_slot *slot;
+    char etag[24];
+    const char *wait_s = api_http_arg(req, "wait");
+    int64_t wait = 0;
+    int final;
     enum sk_err err;
 
+    for (size_t i = 0; i < req->n_args; i++)
+        if (strcmp(req->args[i].key, "wait") != 0) {
+            bad_query(resp, req->args[i].key, "unknown query parameter");
+            return;
+        }
+    if (wait_s && sk_parse_i64(wait_s, 0, API_JOBS_WAIT_MAX, &wait)) {
+        bad_query(resp, "wait", "'wait' must be an integer number of seconds in 0..60");
+        return;
+    }
     if (!db_jobs_is_id(id)) {
         not_found(resp, id);
         return;
     }
-    if (api_cache_get(ctx->cache, id, &json)) {
-        api_http_json_text(resp, 200, json);
-        sk_free(json);
+    err = read_job(ctx, id, &json, status);
+    if (err == SK_ENOTFOUND) {
+        not_found(resp, id);
         return;
     }
-    slot = api_pool_get(ctx->pool);
-    err = db_jobs_get(slot->db, id, &json, status);
-    api_pool_put(ctx->pool, slot);
-    if (!err && db_jobs_is_final(status))
-        api_cache_put(ctx->cache, id, json);
-    if (err == SK_ENOTFOUND)
-        not_found(resp, id);
-    else if (err)
+    if (err) {
         store_problem(resp, err, req->req_id, "get");
-    else
-        api_http_json_text(resp, 200, json);
+        return;
+    }
+    api_http_etag(json, strlen(json), etag);
+    final = db_jobs_is_final(status);
+    if (!final && ctx->watch) {
+        int unchanged = 0;
+        long long deadline = 0;
+        if (req->wait_deadline_ms) { /* resumed: changed since the first pass? */
+            unchanged = req->wait_ref && strcmp(req->wait_ref, etag) == 0;
+            deadline = req->wait_deadline_ms;
+        } else if (wait > 0) {
+            /* the reference is the client's ETag when it sent one, else the state now */
+            unchanged = !req->if_none_match || api_http_etag_match(req->if_none_match, etag);
+            deadline = req->now_ms + wait * 1000;
+        }
+        if (unchanged && req->now_ms < deadline) {
+            resp->wait = 1;
+            resp->wait_deadline_ms = deadline;
+            snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
+            snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
+            sk_free(json);
+            return;
+        }
+    }
+    if (api_http_etag_match(req->if_none_match, etag)) {
+        resp->status = 304;
+        memcpy(resp->etag, etag, sizeof(etag));
+        if (!final)
+            resp->retry_after = 1;
+    } else {
+        job_body(resp, 200, json);
+    }
+    sk_free(json);
+}
+
+/* Appends one event to the growing text *buf. Returns 0, or -1 when out of memory. */
+static int add_event(char **buf, const char *id, const char *event, const char *data)
+{
+    size_t old = *buf ? strlen(*buf) : 0;
+    size_t n = old + strlen(id) + strlen(event) + strlen(data) + 32;
+    char *b = sk_realloc(*buf, n);
+    if (!b)
+        return -1;
+    snprintf(b + old, n - old, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data);
+    *buf = b;
+    return 0;
+}
+
+int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24], char status[16],
+                         unsigned long long *done, char **text)
+{
+    char *json = NULL;
+    char st[16] = "";
+    char now[24];
+    char *buf = NULL;
+    json_t *doc = NULL;
+    json_t *prog;
+    unsigned long long d;
+    int rc = -1;
+
+    if (read_job(ctx, id, &json, st))
+        goto out;
+    api_http_etag(json, strlen(json), now);
+    rc = 0;
+    if (strcmp(now, etag) == 0)
+        goto out;
+    doc = json_loads(json, 0, NULL);
+    prog = json_object_get(doc, "progress");
+    d = (unsigned long long)json_integer_value(json_object_get(prog, "done"));
+    if (d != *done) {
+        char data[96];
+        snprintf(data, sizeof(data), "{\"done\":%llu,\"total\":%llu}", d,
+                 (unsigned long long)json_integer_value(json_object_get(prog, "total")));
+        if (add_event(&buf, now, "progress", data))
+            rc = -1;
+    }
+    /* any change besides progress (status, attempts, cancel_requested, error) */
+    if (!rc && (strcmp(st, status) != 0 || d == *done))
+        if (add_event(&buf, now, "status", json))
+            rc = -1;
+    if (!rc) {
+        memcpy(etag, now, 24);
+        snprintf(status, 16, "%s", st);
+        *done = d;
+        *text = buf;
+        buf = NULL;
+    }
+out:
+    json_decref(doc);
+    sk_free(buf);
+    sk_free(json);
+    return rc;
+}
+
+void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+                     struct api_response *resp)
+{
+    char *json = NULL;
+    char status[16] = "";
+    char etag[24];
+    char *text = NULL;
+    json_t *doc = NULL;
+    enum sk_err err;
+
+    if (req->n_args) {
+        bad_query(resp, req->args[0].key, "unknown query parameter");
+        return;
+    }
+    if (!db_jobs_is_id(id)) {
+        not_found(resp, id);
+        return;
+    }
+    err = read_job(ctx, id, &json, status);
+    if (err == SK_ENOTFOUND) {
+        not_found(resp, id);
+        return;
+    }
+    if (err) {
+        store_problem(resp, err, req->req_id, "events");
+        return;
+    }
+    api_http_etag(json, strlen(json), etag);
+    doc = json_loads(json, 0, NULL);
+    resp->sse_done = (unsigned long long)json_integer_value(
+        json_object_get(json_object_get(doc, "progress"), "done"));
+    /* the client saw this very state already (a reconnect): skip the first event */
+    if (!api_http_etag_match(req->last_event_id, etag) && add_event(&text, etag, "status", json)) {
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+        goto out;
+    }
+    resp->status = 200;
+    resp->content_type = "text/event-stream";
+    resp->body = text;
+    resp->body_len = text ? strlen(text) : 0;
+    text = NULL;
+    resp->sse = 1;
+    snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
+    snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
+    snprintf(resp->sse_status, sizeof(resp->sse_status), "%s", status);
+out:
+    json_decref(doc);
+    sk_free(text);
     sk_free(json);
 }
 
@@ -223,10 +492,10 @@ void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req, c
         not_found(resp, id);
     } else if (err == SK_ECONFLICT) {
         char detail[96];
-        snprintf(detail, sizeof(detail), "the job is %s; a result exists only once it succeeded",
-                 status);
+        (void)snprintf(detail, sizeof(detail),
+                       "the job is %s; a result exists only once it succeeded", status);
         api_http_problem(resp, 409, "job-not-finished", "Conflict", detail,
-                         json_pack("{s:s}", "status", status));
+                         json_pack("{s:s}", "job_status", status));
     } else if (err) {
         store_problem(resp, err, req->req_id, "result");
     } else {
@@ -282,8 +551,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     }
     if (limit_s && sk_parse_i64(limit_s, 1, ctx->cfg->list_limit_max, &limit)) {
         char detail[64];
-        snprintf(detail, sizeof(detail), "'limit' must be an integer in 1..%ld",
-                 ctx->cfg->list_limit_max);
+        (void)snprintf(detail, sizeof(detail), "'limit' must be an integer in 1..%ld",
+                       ctx->cfg->list_limit_max);
         bad_query(resp, "limit", detail);
         return;
     }
@@ -314,8 +583,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         if (next && api_jobs_cursor_encode(next, enc, sizeof(enc)))
             enc[0] = '\0';
         if (out) {
-            snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
-                     enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
+            (void)snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
+                           enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
             api_http_json_text(resp, 200, out);
         } else {
             api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
@@ -339,6 +608,8 @@ void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, c
     }
     slot = api_pool_get(ctx->pool);
     err = db_jobs_cancel(slot->db, id, &json);
+    if (!err) /* waiters and event streams see the change at once */
+        (void)queue_publish(slot->queue, id, "status");
     api_pool_put(ctx->pool, slot);
     if (err == SK_ENOTFOUND) {
         not_found(resp, id);
@@ -348,7 +619,7 @@ void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, c
         store_problem(resp, err, req->req_id, "cancel");
     } else {
         sk_log_info("event=cancel_requested req_id=%s job_id=%s", req->req_id, id);
-        api_http_json_text(resp, 202, json);
+        job_body(resp, 202, json);
     }
     sk_free(json);
 }

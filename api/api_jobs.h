@@ -10,10 +10,21 @@
 #include "api_http.h"
 #include "api_router.h"
 
-/** POST /v1/jobs: 202 + Location, or 400/413/415/422/503. */
+/**
+ * POST /v1/jobs: 202 + Location + ETag + Retry-After, or 400/413/415/422/503. With an
+ * Idempotency-Key: 200 with the key's job when the document is the same, 422 when not.
+ */
 void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp);
-/** GET /v1/jobs/{id}: 200 or 404. */
+/* Longest long poll, in seconds. */
+#define API_JOBS_WAIT_MAX 60
+
+/**
+ * GET /v1/jobs/{id}[?wait=S]: 200 with ETag (and Retry-After while not final), 304 when
+ * If-None-Match matches, 400 (bad or unknown parameter), 404. With wait > 0 and a job that
+ * is not final and still has the reference ETag (If-None-Match when given, else its state
+ * now), asks the server to wait (resp->wait) until it changes or S seconds pass.
+ */
 void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, const char *id,
                   struct api_response *resp);
 /** GET /v1/jobs/{id}/result: 200, 404 (unknown job), 409 (not succeeded). */
@@ -25,6 +36,29 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
 /** POST /v1/jobs/{id}:cancel: 202, 404, or 409 when final. */
 void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, const char *id,
                      struct api_response *resp);
+
+/**
+ * GET /v1/jobs/{id}/events: 200 text/event-stream whose first event (skipped when
+ * Last-Event-ID is the job's ETag) is `status` with the job resource; resp->sse asks the
+ * server to stream the rest (api_jobs_events_next). 400, 404.
+ */
+void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+                     struct api_response *resp);
+
+/**
+ * The events of job `id` since the state (`etag`, `status`, *done): a `progress` event
+ * when progress.done moved, a `status` event (the job resource) for any other change.
+ * Updates the state; *text is a new string (sk_free) or stays untouched when nothing
+ * changed. Returns 0, or -1 when the job cannot be read now.
+ */
+int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24], char status[16],
+                         unsigned long long *done, char **text);
+
+/**
+ * Parses an Idempotency-Key header value: a structured-field string ("...") or the bare
+ * key, 1..255 printable ASCII characters. Returns 0 with the key in `out`, or -1.
+ */
+int api_jobs_parse_key(const char *value, char out[256]);
 
 /**
  * Encodes `raw` (NUL-terminated) as unpadded base64url into `out` (size `len`).

@@ -14,6 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api_cors.h"
+#include "api_jobs.h"
+#include "api_metrics.h"
+#include "api_watch.h"
+#include "db_jobs.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
@@ -33,7 +38,30 @@ struct conn_state {
     int too_large;
     struct timespec start;
     char req_id[40];
+    /* a long poll: counted as an open waiter; suspended until its job changes */
+    struct MHD_Connection *conn;
+    int waiting;
+    long long deadline_ms;
+    char ref[24];
 };
+
+/* An event stream: the state of the job last sent, and text not sent yet. */
+struct sse {
+    struct api_server *srv;
+    struct MHD_Connection *conn;
+    char job[40];
+    char etag[24];
+    char status[16];
+    unsigned long long done;
+    char *pending; /* owned */
+    size_t plen, poff;
+    long long next_beat_ms;
+    int fired; /* written under the watch lock, read by the connection's thread */
+    int final;
+};
+
+/* Seconds between heartbeat comments on an idle event stream. */
+#define SSE_BEAT_MS 15000
 
 static atomic_ulong req_counter;
 
@@ -53,11 +81,11 @@ static void make_req_id(struct MHD_Connection *conn, struct conn_state *st)
 {
     const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (given && valid_req_id(given)) {
-        snprintf(st->req_id, sizeof(st->req_id), "%s", given);
+        (void)snprintf(st->req_id, sizeof(st->req_id), "%s", given);
         return;
     }
-    snprintf(st->req_id, sizeof(st->req_id), "%x-%lx", (unsigned)getpid(),
-             atomic_fetch_add(&req_counter, 1) + 1);
+    (void)snprintf(st->req_id, sizeof(st->req_id), "%x-%lx", (unsigned)getpid(),
+                   atomic_fetch_add(&req_counter, 1) + 1);
 }
 
 /* Appends body bytes, keeping at most max_body_bytes. */
@@ -113,7 +141,36 @@ static void free_body(void *p)
     sk_free(p);
 }
 
-static enum MHD_Result send_response(struct MHD_Connection *conn, struct api_response *resp,
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The headers every answer may carry: CORS, ETag, caching, request id. */
+static void common_headers(struct api_server *srv, struct MHD_Response *r,
+                           const struct api_request *req, const struct api_response *resp,
+                           const char *req_id)
+{
+    struct api_header h[API_CORS_MAX_HEADERS];
+    size_t n = api_cors_headers(srv->ctx->cfg->cors_origins, req, resp, h);
+    for (size_t i = 0; i < n; i++)
+        MHD_add_response_header(r, h[i].name, h[i].value);
+    if (resp->etag[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+    if (resp->csp) {
+        MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
+        MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    }
+    /* a job resource may be stored but must be revalidated (ETag); the rest never stored */
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+                            resp->etag[0] || resp->sse ? "no-cache" : "no-store");
+    MHD_add_response_header(r, "X-Request-Id", req_id);
+}
+
+static enum MHD_Result send_response(struct api_server *srv, struct MHD_Connection *conn,
+                                     const struct api_request *req, struct api_response *resp,
                                      const char *req_id)
 {
     struct MHD_Response *r;
@@ -131,18 +188,143 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct api_res
     if (resp->allow[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow);
     if (resp->retry_after) {
-        snprintf(num, sizeof(num), "%d", resp->retry_after);
+        (void)snprintf(num, sizeof(num), "%d", resp->retry_after);
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, num);
     }
-    if (resp->etag[0])
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
-    if (resp->csp) {
-        MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
-        MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    common_headers(srv, r, req, resp, req_id);
+    ret = MHD_queue_response(conn, (unsigned)resp->status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* Suspends (fire = 0) or resumes (fire = 1) a long poll's connection; under the watch lock. */
+static void poll_fire(void *arg, int fire)
+{
+    struct conn_state *st = arg;
+    if (fire)
+        MHD_resume_connection(st->conn);
+    else
+        MHD_suspend_connection(st->conn);
+}
+
+static void sse_fire(void *arg, int fire)
+{
+    struct sse *s = arg;
+    if (fire) {
+        s->fired = 1;
+        MHD_resume_connection(s->conn);
+    } else {
+        MHD_suspend_connection(s->conn);
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
-                            resp->cache_control ? resp->cache_control : "no-store");
-    MHD_add_response_header(r, "X-Request-Id", req_id);
+}
+
+static void sse_set(struct sse *s, char *text)
+{
+    sk_free(s->pending);
+    s->pending = text;
+    s->plen = text ? strlen(text) : 0;
+    s->poff = 0;
+}
+
+/* MHD asks for more of an event stream: pending text first; after a fire, the job's
+ * changes or a heartbeat; when there is nothing, the connection is suspended until the
+ * job changes or the next heartbeat is due. */
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct sse *s = cls;
+    const struct api_ctx *ctx = s->srv->ctx;
+    (void)pos;
+    for (;;) {
+        long long now;
+        if (s->poff < s->plen) {
+            size_t n = s->plen - s->poff < max ? s->plen - s->poff : max;
+            memcpy(buf, s->pending + s->poff, n);
+            s->poff += n;
+            return (ssize_t)n;
+        }
+        sse_set(s, NULL);
+        if (s->final)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        now = api_watch_now_ms();
+        if (s->fired) {
+            char *text = NULL;
+            s->fired = 0;
+            if (api_jobs_events_next(ctx, s->job, s->etag, s->status, &s->done, &text) == 0 &&
+                text) {
+                sse_set(s, text);
+                s->final = db_jobs_is_final(s->status);
+                continue;
+            }
+            if (now >= s->next_beat_ms) {
+                sse_set(s, sk_strdup(": heartbeat\n\n"));
+                s->next_beat_ms = now + SSE_BEAT_MS;
+                if (s->pending)
+                    continue;
+            }
+        }
+        /* the server is stopping (or out of memory): end the stream */
+        if (!ctx->watch || api_watch_add(ctx->watch, s->job, s->next_beat_ms, sse_fire, s))
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        return 0; /* suspended: MHD calls again once resumed */
+    }
+}
+
+static void sse_free(void *cls)
+{
+    struct sse *s = cls;
+    if (s->srv->ctx->watch)
+        api_watch_release(s->srv->ctx->watch);
+    sk_free(s->pending);
+    sk_free(s);
+}
+
+/* Starts an event stream: the handler's first events, then sse_read. */
+static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection *conn,
+                                   const struct api_request *req, struct api_response *resp,
+                                   const char *req_id)
+{
+    struct MHD_Response *r;
+    struct sse *s;
+    enum MHD_Result ret;
+
+    if (!srv->ctx->watch || !api_watch_acquire(srv->ctx->watch)) {
+        api_http_response_release(resp);
+        api_http_response_init(resp);
+        api_http_problem(resp, 503, "too-many-waiters", "Service Unavailable",
+                         "too many long polls and event streams are open; retry shortly", NULL);
+        resp->retry_after = 5;
+        return send_response(srv, conn, req, resp, req_id);
+    }
+    s = sk_calloc(1, sizeof(*s));
+    if (!s) {
+        api_watch_release(srv->ctx->watch);
+        return MHD_NO;
+    }
+    s->srv = srv;
+    s->conn = conn;
+    snprintf(s->job, sizeof(s->job), "%s", resp->wait_job);
+    memcpy(s->etag, resp->wait_ref, sizeof(s->etag));
+    snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
+    s->done = resp->sse_done;
+    s->final = db_jobs_is_final(s->status);
+    s->next_beat_ms = api_watch_now_ms() + SSE_BEAT_MS;
+    /* "retry:" asks a reconnecting browser to wait 2 s */
+    {
+        const char *first = resp->body ? resp->body : "";
+        size_t n = strlen(first) + 16;
+        char *t = sk_malloc(n);
+        if (t)
+            snprintf(t, n, "retry: 2000\n%s", first);
+        sse_set(s, t);
+    }
+    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, sse_read, s, sse_free);
+    if (!r) {
+        sse_free(s);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    common_headers(srv, r, req, resp, req_id);
     ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
     return ret;
@@ -192,8 +374,18 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     req.body_len = st->len;
     req.body_too_large = st->too_large;
     req.req_id = st->req_id;
+    req.origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
     req.if_none_match =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
+    req.last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
+    req.acr_method =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
+    req.now_ms = api_watch_now_ms();
+    if (st->waiting) {
+        req.wait_deadline_ms = st->deadline_ms;
+        req.wait_ref = st->ref;
+    }
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
     api_http_response_init(&resp);
     if (req.too_many_args)
@@ -201,6 +393,33 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
                          NULL);
     else
         api_router_handle(srv->ctx, &req, &resp);
+    if (resp.wait) {
+        struct api_watch *w = srv->ctx->watch;
+        if (!st->waiting && !api_watch_acquire(w)) {
+            api_http_response_release(&resp);
+            api_http_response_init(&resp);
+            api_http_problem(&resp, 503, "too-many-waiters", "Service Unavailable",
+                             "too many long polls and event streams are open; retry shortly", NULL);
+            resp.retry_after = 5;
+        } else {
+            st->waiting = 1;
+            st->conn = conn;
+            st->deadline_ms = resp.wait_deadline_ms;
+            memcpy(st->ref, resp.wait_ref, sizeof(st->ref));
+            if (api_watch_add(w, resp.wait_job, resp.wait_deadline_ms, poll_fire, st) == 0) {
+                api_http_response_release(&resp);
+                return MHD_YES; /* suspended: called again once the job changes */
+            }
+            /* the server is stopping: answer with the job as it is now */
+            api_http_response_release(&resp);
+            api_http_response_init(&resp);
+            req.wait_deadline_ms = req.now_ms;
+            req.wait_ref = st->ref;
+            api_router_handle(srv->ctx, &req, &resp);
+        }
+    }
+    api_metrics_observe(srv->ctx->metrics, resp.route, method, resp.status,
+                        seconds_since(&st->start));
     if (srv->ctx->cfg->access_log) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -209,7 +428,10 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         sk_log_info("event=request req_id=%s method=%s path=%.200s status=%d dur_us=%ld",
                     st->req_id, method, url, resp.status, us);
     }
-    ret = send_response(conn, &resp, st->req_id);
+    if (resp.sse && resp.status == 200)
+        ret = send_stream(srv, conn, &req, &resp, st->req_id);
+    else
+        ret = send_response(srv, conn, &req, &resp, st->req_id);
     api_http_response_release(&resp);
     return ret;
 }
@@ -218,11 +440,12 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     struct conn_state *st = *con_cls;
-    (void)cls;
     (void)conn;
     (void)toe;
     if (!st)
         return;
+    if (st->waiting)
+        api_watch_release(((struct api_server *)cls)->ctx->watch);
     sk_free(st->body);
     sk_free(st);
     *con_cls = NULL;
@@ -234,7 +457,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     char q[600];
     size_t n;
     (void)cls;
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    (void)vsnprintf(msg, sizeof(msg), fmt, ap);
     n = strlen(msg);
     while (n && msg[n - 1] == '\n')
         msg[--n] = '\0';
@@ -261,11 +484,11 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
         return SK_ENOMEM;
     srv->ctx = ctx;
     srv->daemon = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, access_cb, srv,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, srv, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
-        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL,
+        access_cb, srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE,
+        threads, MHD_OPTION_NOTIFY_COMPLETED, completed_cb, srv, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)30, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096, MHD_OPTION_LISTEN_BACKLOG_SIZE,
+        (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
     if (!srv->daemon) {
         sk_free(srv);
         return SK_EIO;
@@ -278,6 +501,19 @@ void api_server_free(struct api_server *srv)
 {
     if (!srv)
         return;
-    MHD_stop_daemon(srv->daemon);
+    /* MHD must not stop with suspended connections: stop accepting, resume every waiter,
+     * and give them up to a second to be answered (long polls) or ended (event streams) */
+    {
+        MHD_socket lsock = MHD_quiesce_daemon(srv->daemon);
+        struct api_watch *w = srv->ctx->watch;
+        api_watch_close(w);
+        for (int i = 0; w && i < 100 && api_watch_open(w) > 0; i++) {
+            struct timespec ts = {0, 10000000L};
+            nanosleep(&ts, NULL);
+        }
+        MHD_stop_daemon(srv->daemon);
+        if (lsock != MHD_INVALID_SOCKET)
+            close(lsock);
+    }
     sk_free(srv);
 }

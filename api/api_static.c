@@ -101,7 +101,6 @@ void api_static_get(const struct api_ctx *ctx, const struct api_request *req,
     }
     len = strlen(a->data);
     api_static_etag(a->data, len, resp->etag, sizeof(resp->etag));
-    resp->cache_control = "no-cache";
     resp->csp = csp;
     if (api_static_etag_matches(req->if_none_match, resp->etag)) {
         resp->status = 304; /* no body, and no Content-Type (RFC 9110 15.4.5) */
@@ -110,7 +109,6 @@ void api_static_get(const struct api_ctx *ctx, const struct api_request *req,
     body = sk_malloc(len ? len : 1);
     if (!body) {
         resp->etag[0] = '\0';
-        resp->cache_control = NULL;
         resp->csp = NULL;
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
         return;

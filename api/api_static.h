@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The dashboard's files (dashboard/index.html, app.js, style.css), compiled into the API at
  * build time and served read-only: `/` and `/dashboard/<file>`, with their Content-Type, a
- * content ETag (If-None-Match answers 304) and Cache-Control: no-cache. Only the embedded
+ * content ETag (If-None-Match answers 304; the server sends Cache-Control: no-cache with
+ * every ETag) and a Content-Security-Policy. Only the embedded
  * files exist: a path is looked up as an exact string, never joined to a folder, so no
  * request can reach the file system. Reads no store. */
 #ifndef API_STATIC_H
@@ -16,7 +17,7 @@ int api_static_exists(const char *path);
 /**
  * GET/HEAD of an embedded file: 200 with a copy of the file (resp owns it), or 304 without
  * a body when req->if_none_match lists the file's ETag (or is "*"); 404 problem when the
- * path names no embedded file. Fills resp->etag, resp->cache_control, resp->csp.
+ * path names no embedded file. Fills resp->etag and resp->csp.
  */
 void api_static_get(const struct api_ctx *ctx, const struct api_request *req,
                     struct api_response *resp);

@@ -3,7 +3,8 @@
  * advisory lock, then serves HTTP until SIGINT or SIGTERM.
  *   skirmish-api            serve
  *   skirmish-api migrate    apply the migrations and exit
- *   skirmish-api config     print the configuration table (Markdown) and exit */
+ *   skirmish-api config     print the configuration table (Markdown) and exit
+ *   skirmish-api routes     print the route table ("METHOD PATH" lines) and exit */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,9 +13,13 @@
 #include <unistd.h>
 
 #include "api_cache.h"
+#include "api_metrics.h"
 #include "api_pool.h"
 #include "api_router.h"
 #include "api_server.h"
+#include "api_watch.h"
+#include "battle_catalog.h"
+#include "board_spells.h"
 #include "db.h"
 #include "db_migrate.h"
 #include "job.h"
@@ -41,6 +46,25 @@ static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct
 static int kind_known(const char *kind)
 {
     return job_kind_parse(kind) >= 0;
+}
+
+/* openapi/openapi.json, compiled in (api/CMakeLists.txt). */
+extern const char api_openapi_json[];
+
+static json_t *cards(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, err, errlen))
+        return NULL;
+    return battle_catalog_to_json(cat);
+}
+
+static json_t *spells(char *err, size_t errlen)
+{
+    json_t *out = NULL;
+    if (board_spells_catalog_json(&out, err, errlen))
+        return NULL;
+    return out;
 }
 
 /* Applies the migrations, waiting for PostgreSQL for up to a minute (it may still be
@@ -77,6 +101,9 @@ int main(int argc, char **argv)
     struct api_pool *pool = NULL;
     struct api_server *srv = NULL;
     struct api_cache *cache = NULL;
+    struct api_watch *watch = NULL;
+    struct api_metrics *metrics = NULL;
+    struct api_batch *batch = NULL;
     struct api_ctx ctx;
     sigset_t set;
     int sig = 0;
@@ -89,8 +116,13 @@ int main(int argc, char **argv)
         sk_config_markdown(stdout);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "routes") == 0) {
+        for (const struct api_route *r = api_router_routes(); r->method; r++)
+            (void)printf("%s %s\n", r->method, r->path);
+        return 0;
+    }
     if (sk_config_load(&cfg, err, sizeof(err))) {
-        fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
+        (void)fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
@@ -99,7 +131,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (argc > 1) {
-        fprintf(stderr, "usage: skirmish-api [migrate|config]\n");
+        (void)fprintf(stderr, "usage: skirmish-api [migrate|config|routes]\n");
         status = 2;
         goto out;
     }
@@ -113,19 +145,22 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    (void)signal(SIGPIPE, SIG_IGN);
 
     /* Requests block their thread while PostgreSQL commits; several threads per core keep
      * enough commits in flight for group commit (docs/operations.md, bench/RESULTS.md). */
     threads = cfg.http_threads ? cfg.http_threads : 8 * sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1)
         threads = 8;
+    if (!cfg.http_threads && threads > 64)
+        threads = 64; /* each thread holds a PostgreSQL connection */
     cfg.http_threads = threads;
     if (api_pool_new((size_t)(threads > 0 ? threads : 1), cfg.database_url, cfg.redis_url,
                      cfg.queue_prefix, &pool)) {
         sk_log_error("event=start_failed reason=pool");
         goto out;
     }
+    memset(&ctx, 0, sizeof(ctx));
     ctx.cfg = &cfg;
     ctx.pool = pool;
     ctx.validate = validate;
@@ -136,6 +171,22 @@ int main(int argc, char **argv)
         goto out;
     }
     ctx.cache = cache;
+    ctx.batch = NULL;
+    if (cfg.insert_batch && api_batch_new(cfg.database_url, (size_t)cfg.insert_batch, &batch)) {
+        sk_log_error("event=start_failed reason=batch");
+        goto out;
+    }
+    ctx.batch = batch;
+    ctx.cards = cards;
+    ctx.spells = spells;
+    ctx.openapi = api_openapi_json;
+    if (api_watch_new((size_t)cfg.max_waiters, cfg.redis_url, cfg.queue_prefix, &watch) ||
+        api_metrics_new(&metrics)) {
+        sk_log_error("event=start_failed reason=watch");
+        goto out;
+    }
+    ctx.watch = watch;
+    ctx.metrics = metrics;
     if (api_server_new(&ctx, &srv)) {
         sk_log_error("event=start_failed reason=listen addr=%s port=%ld", cfg.http_addr,
                      cfg.http_port);
@@ -148,6 +199,9 @@ int main(int argc, char **argv)
     status = 0;
 out:
     api_server_free(srv);
+    api_watch_free(watch);
+    api_metrics_free(metrics);
+    api_batch_free(batch);
     api_pool_free(pool);
     api_cache_free(cache);
     sk_config_release(&cfg);

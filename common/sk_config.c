@@ -31,8 +31,8 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_HTTP_PORT", "8080", "TCP port the API listens on", 1, 65535, OFF(http_port),
      SK_CONFIG_INT, 0},
     {"SKIRMISH_HTTP_THREADS", "0",
-     "API threads, each with its own PostgreSQL and Redis connection; 0 = 8 per core", 0, 256,
-     OFF(http_threads), SK_CONFIG_INT, 0},
+     "API threads, each with its own PostgreSQL and Redis connection; 0 = 8 per core, at most 64",
+     0, 256, OFF(http_threads), SK_CONFIG_INT, 0},
     {"SKIRMISH_MAX_BODY_BYTES", "1048576", "largest request body accepted; larger bodies get 413",
      1024, 67108864, OFF(max_body_bytes), SK_CONFIG_INT, 0},
     {"SKIRMISH_LIST_LIMIT_MAX", "100", "largest `limit` of GET /v1/jobs", 1, 1000,
@@ -42,6 +42,17 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_CACHE_ENTRIES", "16384",
      "jobs in a final state kept in the API's memory for GET; 0 = off", 0, 10000000,
      OFF(cache_entries), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CORS_ORIGINS", "",
+     "browser origins allowed by CORS, comma-separated, exact match; empty = CORS off", 0, 0,
+     OFF(cors_origins), SK_CONFIG_STR, 0},
+    {"SKIRMISH_IDEMPOTENCY_TTL_S", "86400", "how long an Idempotency-Key of POST /v1/jobs is kept",
+     60, 2592000, OFF(idempotency_ttl_s), SK_CONFIG_INT, 0},
+    {"SKIRMISH_MAX_WAITERS", "256",
+     "long polls (wait=) and event streams open at once per API process; more get 503", 1, 3000,
+     OFF(max_waiters), SK_CONFIG_INT, 0},
+    {"SKIRMISH_INSERT_BATCH", "64",
+     "most submissions written by one INSERT and commit; 0 = one per request", 0, 4096,
+     OFF(insert_batch), SK_CONFIG_INT, 0},
     {"SKIRMISH_LEASE_MS", "30000", "job lease: a dead worker's job is taken over after this long",
      500, 3600000, OFF(lease_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_MAX_ATTEMPTS", "5", "attempts before a job is failed", 1, 100, OFF(max_attempts),
@@ -67,6 +78,9 @@ static const struct sk_config_row rows[] = {
      SK_CONFIG_STR, 0},
     {"SKIRMISH_LOG_LEVEL", "info", "debug, info, warn or error", 0, 0, OFF(log_level),
      SK_CONFIG_STR, 0},
+    {"SKIRMISH_HEARTBEAT_MS", "2000",
+     "how often a worker refreshes its heartbeat (GET /v1/stats); it expires after 5 periods", 100,
+     60000, OFF(heartbeat_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_WORKER_NAME", "", "consumer name of a worker; empty = host:pid", 0, 0,
      OFF(worker_name), SK_CONFIG_STR, 0},
     {NULL, NULL, NULL, 0, 0, 0, SK_CONFIG_STR, 0},
@@ -95,7 +109,7 @@ __attribute__((format(printf, 3, 4))) static void add_err(char *err, size_t errl
     if (n + 1 >= errlen)
         return;
     va_start(ap, fmt);
-    vsnprintf(err + n, errlen - n, fmt, ap);
+    (void)vsnprintf(err + n, errlen - n, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
     va_end(ap);
 }
 
@@ -114,7 +128,7 @@ static enum sk_err set_row(struct sk_config *cfg, const struct sk_config_row *r,
     int64_t n;
     if (sk_parse_i64(v, r->min, r->max, &n)) {
         char range[64];
-        snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
+        (void)snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
         add_err(err, errlen, "%s: must be an integer in %s\n", r->env, range);
         return SK_EINVAL;
     }
@@ -170,7 +184,7 @@ static enum sk_err load_file(struct sk_config *cfg, const char *path, char *err,
         if (e)
             rc = e;
     }
-    fclose(f);
+    (void)fclose(f);
     return rc;
 }
 
@@ -194,6 +208,11 @@ static enum sk_err check_values(const struct sk_config *cfg, char *err, size_t e
     }
     if (cfg->queue_prefix[0] == '\0' || strpbrk(cfg->queue_prefix, " \t\r\n")) {
         add_err(err, errlen, "%s: must be a non-empty word%s\n", "SKIRMISH_QUEUE_PREFIX", "");
+        rc = SK_EINVAL;
+    }
+    if (strpbrk(cfg->cors_origins, " \t\r\n*")) {
+        add_err(err, errlen, "%s: must be exact origins separated by commas (no spaces, no *)%s\n",
+                "SKIRMISH_CORS_ORIGINS", "");
         rc = SK_EINVAL;
     }
     if (cfg->retry_max_ms < cfg->retry_base_ms) {
@@ -260,7 +279,7 @@ const char *sk_config_mask(char *buf, size_t len, const char *s)
     const char *at;
     const char *colon;
 
-    snprintf(buf, len, "%s", s);
+    (void)snprintf(buf, len, "%s", s);
     if (!scheme)
         return buf;
     at = strchr(scheme + 3, '@');
@@ -269,7 +288,7 @@ const char *sk_config_mask(char *buf, size_t len, const char *s)
     colon = memchr(scheme + 3, ':', (size_t)(at - (scheme + 3)));
     if (!colon)
         return buf;
-    snprintf(buf, len, "%.*s****%s", (int)(colon + 1 - s), s, at);
+    (void)snprintf(buf, len, "%.*s****%s", (int)(colon + 1 - s), s, at);
     return buf;
 }
 
@@ -292,14 +311,14 @@ void sk_config_log(const struct sk_config *cfg)
 
 void sk_config_markdown(FILE *f)
 {
-    fprintf(f, "| variable | default | range | meaning |\n|---|---|---|---|\n");
+    (void)fprintf(f, "| variable | default | range | meaning |\n|---|---|---|---|\n");
     for (const struct sk_config_row *r = rows; r->env; r++) {
         char range[64] = "";
         if (r->type == SK_CONFIG_INT)
-            snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
+            (void)snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
         if (r->def[0])
-            fprintf(f, "| `%s` | `%s` | %s | %s |\n", r->env, r->def, range, r->help);
+            (void)fprintf(f, "| `%s` | `%s` | %s | %s |\n", r->env, r->def, range, r->help);
         else
-            fprintf(f, "| `%s` | (empty) | %s | %s |\n", r->env, range, r->help);
+            (void)fprintf(f, "| `%s` | (empty) | %s | %s |\n", r->env, range, r->help);
     }
 }

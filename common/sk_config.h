@@ -23,6 +23,10 @@ struct sk_config {
     long list_limit_max;
     long access_log;    /* 0/1 */
     long cache_entries; /* final-job cache slots in the API; 0 = off */
+    char *cors_origins; /* owned; comma-separated exact origins; "" = CORS off */
+    long idempotency_ttl_s;
+    long max_waiters;  /* long polls + event streams per API process */
+    long insert_batch; /* most jobs per INSERT (group commit); 0 = one per request */
     long lease_ms;
     long max_attempts;
     long retry_base_ms;
@@ -32,8 +36,9 @@ struct sk_config {
     long reconcile_ms;
     long reconcile_age_ms;
     long engine_threads;
-    char *device;      /* owned; "" = engine default */
-    char *log_level;   /* owned */
+    char *device;    /* owned; "" = engine default */
+    char *log_level; /* owned */
+    long heartbeat_ms;
     char *worker_name; /* owned; "" = host:pid */
 };
 

@@ -6,7 +6,11 @@ set -euo pipefail
 PKGS=(build-essential cmake pkg-config git curl ca-certificates procps iproute2
       libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libcunit1-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      postgresql redis-server wrk chromium)
+      postgresql redis-server wrk nodejs chromium)
+# npm lints the OpenAPI document and validates API responses in the test run. Debian's
+# nodejs comes without npm; a NodeSource nodejs (which bundles npm) conflicts with
+# Debian's npm package, so it is asked for only when no npm is found.
+command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 # Extra packages for optional parts (browser tests, linting) can be named in SK_EXTRA_PKGS.
 read -r -a EXTRA <<<"${SK_EXTRA_PKGS:-}"
 PKGS+=("${EXTRA[@]}")
@@ -18,10 +22,6 @@ for p in "${PKGS[@]}"; do
     missing+=("$p")
   fi
 done
-# Node.js and npm run the browser and API document tests only. Machines that already have
-# a newer Node.js (with its own npm) keep it; otherwise Debian's packages.
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 SUDO=""

@@ -12,8 +12,9 @@ root=$(pwd)
 
 scripts/deps.sh
 
-# The Node.js tools of the tests (playwright-core for the browser tests), exactly as
-# package-lock.json pins them; skipped when node_modules already matches the lock file.
+# The Node.js tools of the tests (Redocly and ajv for the OpenAPI checks, playwright-core for
+# the browser tests), exactly as the root package-lock.json pins them; skipped when
+# node_modules/ already matches the lock file.
 lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ "$(cat node_modules/.sk-lock.sha256 2>/dev/null)" != "$lock_sum" ]; then
   npm ci --no-audit --no-fund --loglevel=error
@@ -85,5 +86,23 @@ for b in $builds; do
     echo "browser test screenshots and logs: $SKIRMISH_TEST_ARTIFACTS/browser"
   fi
 done
+# The OpenAPI document: lint (Redocly), then every response the integration tests recorded
+# (responses-*.jsonl) validated against it; the validator first proves it rejects bad ones.
+echo "== openapi =="
+if ! node_modules/.bin/redocly lint --config openapi/redocly.yaml openapi/openapi.json; then
+  status=1
+elif ! node tests/js/validate.mjs --self-test openapi/openapi.json; then
+  status=1
+else
+  shopt -s nullglob
+  recs=("$tmp"/responses-*.jsonl)
+  shopt -u nullglob
+  if [ ${#recs[@]} -eq 0 ]; then
+    echo "openapi: no recorded responses (did the integration tests run?)"
+    case "${SK_TEST_ARGS:-}" in *unit*) ;; *) status=1 ;; esac
+  elif ! node tests/js/validate.mjs openapi/openapi.json "${recs[@]}"; then
+    status=1
+  fi
+fi
 if [ $status -eq 0 ]; then echo "make test: all builds passed"; else echo "make test: FAILED"; fi
 exit $status

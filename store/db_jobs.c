@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "sk_mem.h"
 
@@ -66,8 +68,8 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
-    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    (void)snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
     err = db_exec(db, "jobs_insert",
                   "INSERT INTO jobs (id, kind, request, seed, progress_total)"
                   " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4)"
@@ -81,7 +83,7 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     }
     err = take_text(r, 1, json);
     if (!err)
-        snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+        (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
 out:
     db_result_free(r);
     return err;
@@ -91,6 +93,107 @@ int db_jobs_is_final(const char *status)
 {
     return strcmp(status, "succeeded") == 0 || strcmp(status, "failed") == 0 ||
            strcmp(status, "canceled") == 0;
+}
+
+void db_jobs_new_id(char id[DB_JOBS_ID_LEN])
+{
+    unsigned char b[16];
+    if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+        /* getrandom does not fail for 16 bytes once the pool is initialised; if it ever
+         * does, fall back to a counter mixed with the clock (still unique per process) */
+        static unsigned long long counter;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long x =
+            ++counter ^ ((unsigned long long)ts.tv_nsec << 20) ^ (unsigned long long)ts.tv_sec;
+        for (int i = 0; i < 16; i++)
+            b[i] = (unsigned char)(x >> (8 * (i % 8))) ^ (unsigned char)(i * 37);
+    }
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    (void)snprintf(id, DB_JOBS_ID_LEN,
+                   "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                   b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                   b[14], b[15]);
+}
+
+/* Appends `s` to the growing buffer as one element of a PostgreSQL array literal:
+ * double-quoted, with '"' and '\' escaped. */
+static enum sk_err append(char **buf, size_t *len, size_t *cap, const char *s);
+
+static enum sk_err append_elem(char **buf, size_t *len, size_t *cap, const char *s, int first)
+{
+    enum sk_err err = append(buf, len, cap, first ? "\"" : ",\"");
+    char one[2] = {0, 0};
+    for (; !err && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            err = append(buf, len, cap, "\\");
+        one[0] = *s;
+        if (!err)
+            err = append(buf, len, cap, one);
+    }
+    return err ? err : append(buf, len, cap, "\"");
+}
+
+enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n)
+{
+    char *arr[5] = {NULL, NULL, NULL, NULL, NULL};
+    size_t len[5] = {0}, cap[5] = {0};
+    struct db_result *r = NULL;
+    enum sk_err err = SK_OK;
+    size_t got = 0;
+
+    for (int a = 0; !err && a < 5; a++)
+        err = append(&arr[a], &len[a], &cap[a], "{");
+    for (size_t i = 0; !err && i < n; i++) {
+        char seed[24];
+        char total[24];
+        (void)snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rows[i].seed);
+        (void)snprintf(total, sizeof(total), "%llu", (unsigned long long)rows[i].total);
+        err = append_elem(&arr[0], &len[0], &cap[0], rows[i].id, i == 0);
+        if (!err)
+            err = append_elem(&arr[1], &len[1], &cap[1], rows[i].kind, i == 0);
+        if (!err)
+            err = append_elem(&arr[2], &len[2], &cap[2], rows[i].request, i == 0);
+        if (!err)
+            err = append_elem(&arr[3], &len[3], &cap[3], seed, i == 0);
+        if (!err)
+            err = append_elem(&arr[4], &len[4], &cap[4], total, i == 0);
+    }
+    for (int a = 0; !err && a < 5; a++)
+        err = append(&arr[a], &len[a], &cap[a], "}");
+    if (!err)
+        err = db_exec(db, "jobs_insert_many",
+                      "INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                      " SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::bigint[],"
+                      " $5::bigint[])"
+                      " RETURNING id::text, " JOB_JSON,
+                      5, (const char *const *)arr, &r);
+    /* match the returned rows to ours by id: RETURNING promises no order */
+    for (int k = 0; !err && k < db_result_rows(r); k++) {
+        const char *id = db_result_get(r, k, 0);
+        for (size_t i = 0; i < n; i++) {
+            if (!rows[i].json && strcmp(rows[i].id, id) == 0) {
+                rows[i].json = sk_strdup(db_result_get(r, k, 1));
+                if (!rows[i].json)
+                    err = SK_ENOMEM;
+                got++;
+                break;
+            }
+        }
+    }
+    if (!err && got != n)
+        err = SK_EINTERNAL;
+    if (err) {
+        for (size_t i = 0; i < n; i++) {
+            sk_free(rows[i].json);
+            rows[i].json = NULL;
+        }
+    }
+    db_result_free(r);
+    for (int a = 0; a < 5; a++)
+        sk_free(arr[a]);
+    return err;
 }
 
 enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16])
@@ -106,7 +209,7 @@ enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[
         return err;
     err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
     if (!err)
-        snprintf(status, 16, "%s", db_result_get(r, 0, 1));
+        (void)snprintf(status, 16, "%s", db_result_get(r, 0, 1));
     db_result_free(r);
     return err;
 }
@@ -125,7 +228,7 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
     if (db_result_rows(r) != 1) {
         err = SK_ENOTFOUND;
     } else if (!db_result_get(r, 0, 1)) {
-        snprintf(status, 16, "%s", db_result_get(r, 0, 0));
+        (void)snprintf(status, 16, "%s", db_result_get(r, 0, 0));
         err = SK_ECONFLICT;
     } else {
         err = take_text(r, 1, json);
@@ -179,25 +282,26 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
      * prepared plan can walk its (…, created_at, id) index. */
     if (status) {
         p[n++] = status;
-        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d", n);
+        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d",
+                       n);
     }
     if (kind) {
         p[n++] = kind;
-        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
+        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
     }
     if (after_ts) {
         p[n++] = after_ts;
         p[n++] = after_id;
-        snprintf(where + strlen(where), sizeof(where) - strlen(where),
-                 " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
+        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where),
+                       " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
     }
     /* one row more than asked tells whether a next page exists */
-    snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
+    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
     p[n++] = limit_s;
-    snprintf(sql, sizeof(sql),
-             "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
-             " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
-             where, n);
+    (void)snprintf(sql, sizeof(sql),
+                   "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
+                   " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
+                   where, n);
     err = db_exec(db, names[variant], sql, n, p, &r);
     if (err)
         return err;
@@ -213,8 +317,8 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
         err = append(&buf, &len, &cap, "]}");
     if (!err && rows > limit) {
         char c[128];
-        snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
-                 db_result_get(r, limit - 1, 2));
+        (void)snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
+                       db_result_get(r, limit - 1, 2));
         cursor = sk_strdup(c);
         if (!cursor)
             err = SK_ENOMEM;
@@ -276,8 +380,8 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
         out->request = NULL;
         return SK_OK;
     }
-    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
-    snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
+    (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    (void)snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
     /* One statement decides everything under the row lock, so two workers that read the
      * same entry (redelivery, reaper) cannot both win. SET sees the old row. */
     err = db_exec(
@@ -313,7 +417,7 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
     } else {
         c.state = DB_CLAIM_RUNNING;
         c.attempts = (int)strtol(db_result_get(r, 0, 1), NULL, 10);
-        snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
+        (void)snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
         c.request = sk_strdup(db_result_get(r, 0, 3));
         if (!c.request)
             err = SK_ENOMEM;
@@ -358,8 +462,8 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
-    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    (void)snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
+    (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
     err =
         db_exec(db, "jobs_progress",
                 "UPDATE jobs SET progress_done = $3::bigint,"
@@ -382,7 +486,7 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
 {
     const char *p[3] = {id, owner, result};
     return fenced(db, "jobs_succeed",
-                  "UPDATE jobs SET status = 'succeeded', result = $3::jsonb, error = NULL,"
+                  "UPDATE jobs SET status = 'succeeded', result = $3::json, error = NULL,"
                   " progress_done = progress_total," ENDED FENCE,
                   3, p);
 }
@@ -405,7 +509,7 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
 {
     char delay_s[24];
     const char *p[4] = {id, owner, delay_s, error};
-    snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
+    (void)snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
     return fenced(
         db, "jobs_retry",
         "UPDATE jobs SET status = 'queued', error = $4, progress_done = 0,"
@@ -434,8 +538,8 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(age_s, sizeof(age_s), "%ld", age_ms);
-    snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    (void)snprintf(age_s, sizeof(age_s), "%ld", age_ms);
+    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
     err = db_exec(db, "jobs_dispatchable",
                   "SELECT id::text, attempts FROM jobs WHERE"
                   " (status = 'queued' AND coalesce(run_after, created_at + " MS(
@@ -450,4 +554,138 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
         fn(db_result_get(r, i, 0), (int)strtol(db_result_get(r, i, 1), NULL, 10), arg);
     db_result_free(r);
     return SK_OK;
+}
+
+#define KEY_HASH "encode(sha256(convert_to($2, 'UTF8')), 'hex')"
+
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
+                                 const char *kind, const char *request, uint64_t seed,
+                                 uint64_t total, char id[DB_JOBS_ID_LEN], char **json,
+                                 enum db_keyed *outcome)
+{
+    char seed_s[24];
+    char total_s[24];
+    char ttl_s_txt[24];
+    const char *del[2] = {key, ttl_s_txt};
+    const char *p[6] = {key, canonical, kind, request, seed_s, total_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
+    /* an expired key starts afresh */
+    err = db_exec(db, "idem_expire",
+                  "DELETE FROM idempotency_keys WHERE key = $1"
+                  " AND created_at < now() - $2::bigint * interval '1 second'",
+                  2, del, NULL);
+    if (err)
+        return err;
+    /* One statement: the key row and the job row are made together or not at all; a
+     * concurrent request with the same key waits on the primary key and then makes nothing. */
+    err = db_exec(db, "idem_insert",
+                  "WITH k AS (INSERT INTO idempotency_keys (key, request_hash, job_id)"
+                  "   VALUES ($1, " KEY_HASH ", gen_random_uuid())"
+                  "   ON CONFLICT (key) DO NOTHING RETURNING job_id),"
+                  " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                  "   SELECT job_id, $3, $4::jsonb, $5, $6 FROM k RETURNING *)"
+                  " SELECT id::text, " JOB_JSON " FROM j",
+                  6, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1) {
+        err = take_text(r, 1, json);
+        if (!err) {
+            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            *outcome = DB_KEYED_NEW;
+        }
+        db_result_free(r);
+        return err;
+    }
+    db_result_free(r);
+    r = NULL;
+    err = db_exec(db, "idem_lookup",
+                  "SELECT id::text, " JOB_JSON ","
+                  " (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
+                  " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
+                  2, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) != 1) {
+        err = SK_ECONFLICT; /* the key expired and was pruned meanwhile: the caller retries */
+    } else {
+        err = take_text(r, 1, json);
+        if (!err) {
+            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            *outcome =
+                strcmp(db_result_get(r, 0, 2), "t") == 0 ? DB_KEYED_REPLAY : DB_KEYED_MISMATCH;
+        }
+    }
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted)
+{
+    char ttl_txt[24];
+    const char *p[1] = {ttl_txt};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
+    err = db_exec(db, "idem_prune",
+                  "WITH d AS (DELETE FROM idempotency_keys"
+                  " WHERE created_at < now() - $1::bigint * interval '1 second' RETURNING 1)"
+                  " SELECT count(*) FROM d",
+                  1, p, &r);
+    if (!err && deleted)
+        *deleted = strtol(db_result_get(r, 0, 0), NULL, 10);
+    db_result_free(r);
+    return err;
+}
+
+const char *const db_jobs_statuses[DB_JOBS_N_STATUS] = {"queued", "running", "succeeded", "failed",
+                                                        "canceled"};
+
+enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS])
+{
+    struct db_result *r = NULL;
+    long long c[DB_JOBS_N_STATUS] = {0};
+    enum sk_err err = db_exec(db, "jobs_counts",
+                              "SELECT status, count(*) FROM jobs GROUP BY status", 0, NULL, &r);
+    if (err)
+        return err;
+    for (int i = 0; i < db_result_rows(r); i++)
+        for (int s = 0; s < DB_JOBS_N_STATUS; s++)
+            if (strcmp(db_result_get(r, i, 0), db_jobs_statuses[s]) == 0)
+                c[s] = strtoll(db_result_get(r, i, 1), NULL, 10);
+    db_result_free(r);
+    memcpy(counts, c, sizeof(c));
+    return SK_OK;
+}
+
+enum sk_err db_jobs_running(struct db *db, int limit, char **json)
+{
+    char limit_s[16];
+    const char *p[1] = {limit_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    err = db_exec(
+        db, "jobs_running",
+        "SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind,"
+        " 'progress', json_build_object('done', progress_done, 'total', progress_total),"
+        " 'attempts', attempts, 'started_at', " TS(
+            "started_at") ","
+                          " 'updated_at', " TS(
+                              "updated_at") ") ORDER BY started_at, id), '[]')::text"
+                                            " FROM (SELECT * FROM jobs WHERE status = 'running'"
+                                            " ORDER BY started_at, id LIMIT $1::int) t",
+        1, p, &r);
+    if (err)
+        return err;
+    err = take_text(r, 0, json);
+    db_result_free(r);
+    return err;
 }

@@ -27,6 +27,25 @@ int db_jobs_is_id(const char *s);
 enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
                            uint64_t total, char id[DB_JOBS_ID_LEN], char **json);
 
+/** Writes a new random (version 4) UUID into `id`. Never fails. */
+void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
+
+/* One row of db_jobs_insert_many. */
+struct db_jobs_new {
+    const char *kind;    /* borrowed */
+    const char *request; /* borrowed JSON text */
+    uint64_t seed, total;
+    char id[DB_JOBS_ID_LEN]; /* set by the caller (db_jobs_new_id) */
+    char *json;              /* OUT: the job resource (sk_free), set on SK_OK only */
+};
+
+/**
+ * Inserts `n` queued jobs in one statement and one commit (group commit by the
+ * application: one WAL flush for the whole batch). The rows' json must be NULL on entry.
+ * On SK_OK every row's json is set; on failure no row is inserted and every json is NULL.
+ */
+enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n);
+
 /**
  * The job resource of `id` in *json (new string, sk_free) and its status in `status`
  * (16 bytes). SK_ENOTFOUND if no such job.
@@ -119,5 +138,41 @@ typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
  */
 enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
                                  void *arg);
+
+/* What db_jobs_insert_keyed did. */
+enum db_keyed {
+    DB_KEYED_NEW = 0,  /* the key was new (or expired): a job was made */
+    DB_KEYED_REPLAY,   /* the key names a job made from the same document: that job */
+    DB_KEYED_MISMATCH, /* the key names a job made from another document */
+};
+
+/**
+ * Inserts a queued job under Idempotency-Key `key`, atomically: when the key is new (or
+ * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
+ * made and the key's job is returned. `canonical` is the request document in a canonical
+ * text form (its SHA-256 is what is compared). On SK_OK `id`, *json (the job resource, new
+ * string, sk_free) and *outcome are written. SK_ECONFLICT when the key vanished between the
+ * two statements (pruned): call again.
+ */
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
+                                 const char *kind, const char *request, uint64_t seed,
+                                 uint64_t total, char id[DB_JOBS_ID_LEN], char **json,
+                                 enum db_keyed *outcome);
+
+/** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them. */
+enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted);
+
+#define DB_JOBS_N_STATUS 5
+/** The statuses in the order db_jobs_counts uses: queued, running, succeeded, failed, canceled. */
+extern const char *const db_jobs_statuses[DB_JOBS_N_STATUS];
+
+/** Number of jobs in each status (order of db_jobs_statuses). */
+enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS]);
+
+/**
+ * The running jobs, oldest first, at most `limit`, as a JSON array text in *json (new
+ * string): [{id, kind, progress {done, total}, attempts, started_at, updated_at}].
+ */
+enum sk_err db_jobs_running(struct db *db, int limit, char **json);
 
 #endif

@@ -3,7 +3,9 @@
 #include "queue.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -28,7 +30,7 @@ struct queue {
 
 static void set_error(struct queue *q, const char *msg)
 {
-    snprintf(q->error, sizeof(q->error), "%s", msg ? msg : "");
+    (void)snprintf(q->error, sizeof(q->error), "%s", msg ? msg : "");
 }
 
 static void drop(struct queue *q)
@@ -64,8 +66,8 @@ static enum sk_err parse_url(struct queue *q, const char *url)
     if (!q->host)
         return SK_ENOMEM;
     if (colon)
-        snprintf(port, sizeof(port), "%.*s",
-                 (int)(slash ? slash - colon - 1 : (long)strlen(colon + 1)), colon + 1);
+        (void)snprintf(port, sizeof(port), "%.*s",
+                       (int)(slash ? slash - colon - 1 : (long)strlen(colon + 1)), colon + 1);
     if (sk_parse_i64(port, 1, 65535, &n))
         return SK_EINVAL;
     q->port = (int)n;
@@ -89,8 +91,8 @@ enum sk_err queue_new(const char *url, const char *prefix, struct queue **out)
         queue_free(q);
         return err;
     }
-    snprintf(q->prefix, sizeof(q->prefix), "%s", prefix);
-    snprintf(q->stream, sizeof(q->stream), "%s:jobs", prefix);
+    (void)snprintf(q->prefix, sizeof(q->prefix), "%s", prefix);
+    (void)snprintf(q->stream, sizeof(q->stream), "%s:jobs", prefix);
     *out = q;
     return SK_OK;
 }
@@ -242,7 +244,7 @@ enum sk_err queue_add(struct queue *q, const char *job_id, int attempt)
     redisReply *r;
     enum sk_err err;
 
-    snprintf(a, sizeof(a), "%d", attempt);
+    (void)snprintf(a, sizeof(a), "%d", attempt);
     r = command(q, 2000, 7, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -260,7 +262,7 @@ static void parse_entry(const redisReply *e, struct queue_entry *out)
     if (e->type != REDIS_REPLY_ARRAY || e->elements < 1 ||
         e->element[0]->type != REDIS_REPLY_STRING)
         return;
-    snprintf(out->id, sizeof(out->id), "%s", e->element[0]->str);
+    (void)snprintf(out->id, sizeof(out->id), "%s", e->element[0]->str);
     if (e->elements < 2 || e->element[1]->type != REDIS_REPLY_ARRAY)
         return;
     const redisReply *f = e->element[1];
@@ -270,7 +272,7 @@ static void parse_entry(const redisReply *e, struct queue_entry *out)
         if (!k || !v)
             continue;
         if (strcmp(k, "job_id") == 0)
-            snprintf(out->job_id, sizeof(out->job_id), "%s", v);
+            (void)snprintf(out->job_id, sizeof(out->job_id), "%s", v);
         else if (strcmp(k, "attempt") == 0) {
             int64_t n = 0;
             if (!sk_parse_i64(v, 0, 1000000, &n))
@@ -288,7 +290,7 @@ enum sk_err queue_read(struct queue *q, const char *consumer, long block_ms,
     redisReply *r;
     enum sk_err err = SK_OK;
 
-    snprintf(b, sizeof(b), "%ld", block_ms);
+    (void)snprintf(b, sizeof(b), "%ld", block_ms);
     /* the socket timeout must exceed BLOCK or a quiet stream looks like a dead server */
     r = group_command(q, block_ms + 2000, 11, argv);
     if (!r)
@@ -363,8 +365,8 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
     size_t k = 0;
     enum sk_err err = SK_OK;
 
-    snprintf(idle, sizeof(idle), "%ld", min_idle_ms);
-    snprintf(count, sizeof(count), "%zu", max);
+    (void)snprintf(idle, sizeof(idle), "%ld", min_idle_ms);
+    (void)snprintf(count, sizeof(count), "%zu", max);
     r = group_command(q, 2000, 8, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -389,6 +391,56 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
     return err;
 }
 
+/* Reads field `key` of a flat [k, v, k, v, ...] reply as an integer, or -1. */
+static long long field_int(const redisReply *m, const char *key)
+{
+    for (size_t i = 0; i + 1 < m->elements; i += 2)
+        if (m->element[i]->type == REDIS_REPLY_STRING && strcmp(m->element[i]->str, key) == 0 &&
+            m->element[i + 1]->type == REDIS_REPLY_INTEGER)
+            return m->element[i + 1]->integer;
+    return -1;
+}
+
+enum sk_err queue_prune_consumers(struct queue *q, long min_idle_ms, size_t *removed)
+{
+    const char *argv[] = {"XINFO", "CONSUMERS", q->stream, GROUP};
+    redisReply *r = group_command(q, 2000, 4, argv);
+    size_t n = 0;
+    enum sk_err err = SK_OK;
+
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 0; i < r->elements && !err; i++) {
+        const redisReply *m = r->element[i];
+        const char *name = NULL;
+        if (m->type != REDIS_REPLY_ARRAY)
+            continue;
+        for (size_t k = 0; k + 1 < m->elements; k += 2)
+            if (m->element[k]->type == REDIS_REPLY_STRING &&
+                strcmp(m->element[k]->str, "name") == 0)
+                name = m->element[k + 1]->str;
+        if (!name || field_int(m, "pending") != 0 || field_int(m, "idle") < min_idle_ms)
+            continue;
+        const char *del[] = {"XGROUP", "DELCONSUMER", q->stream, GROUP, name};
+        redisReply *d = command(q, 2000, 5, del);
+        if (!d) {
+            err = SK_EUNAVAIL;
+            break;
+        }
+        if (d->type == REDIS_REPLY_INTEGER)
+            n++;
+        freeReplyObject(d);
+    }
+    freeReplyObject(r);
+    if (!err)
+        *removed = n;
+    return err;
+}
+
 enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, uint64_t total)
 {
     char key[160];
@@ -398,9 +450,9 @@ enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, u
     const char *exp[] = {"EXPIRE", key, "86400"};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
-    snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
-    snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
+    (void)snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
+    (void)snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
+    (void)snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
     r = command(q, 2000, 6, hset);
     if (!r)
         return SK_EUNAVAIL;
@@ -432,7 +484,7 @@ enum sk_err queue_scan(struct queue *q, queue_id_fn *fn, void *arg)
             if (e.job_id[0])
                 fn(e.job_id, arg);
             if (i + 1 == n)
-                snprintf(start, sizeof(start), "(%s", e.id);
+                (void)snprintf(start, sizeof(start), "(%s", e.id);
         }
         freeReplyObject(r);
         if (n < 1000)
@@ -447,8 +499,8 @@ enum sk_err queue_lock(struct queue *q, const char *name, long ttl_ms, int *got)
     const char *argv[] = {"SET", key, "1", "NX", "PX", ttl};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:lock:%s", q->prefix, name);
-    snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    (void)snprintf(key, sizeof(key), "%s:lock:%s", q->prefix, name);
+    (void)snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
     r = command(q, 2000, 6, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -456,3 +508,298 @@ enum sk_err queue_lock(struct queue *q, const char *name, long ttl_ms, int *got)
     freeReplyObject(r);
     return SK_OK;
 }
+
+/* ---- notifications, heartbeats and shared counters (GET /v1/stats, /metrics) ---- */
+
+enum sk_err queue_publish(struct queue *q, const char *job_id, const char *what)
+{
+    char ch[160];
+    const char *argv[] = {"PUBLISH", ch, what};
+    redisReply *r;
+
+    snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
+    r = command(q, 2000, 3, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_subscribe(struct queue *q)
+{
+    char pattern[160];
+    const char *argv[] = {"PSUBSCRIBE", pattern};
+    redisReply *r;
+    enum sk_err err = SK_OK;
+
+    snprintf(pattern, sizeof(pattern), "%s:job:*", q->prefix);
+    drop(q); /* a subscribed connection can do nothing else: always start a fresh one */
+    r = command(q, 2000, 2, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY)
+        err = SK_EINTERNAL;
+    freeReplyObject(r);
+    if (err)
+        drop(q);
+    return err;
+}
+
+enum sk_err queue_sub_read(struct queue *q, long timeout_ms, char job_id[48], int *got)
+{
+    redisReply *r = NULL;
+    struct pollfd pfd;
+    size_t plen = strlen(q->prefix) + strlen(":job:");
+
+    *got = 0;
+    if (!q->c)
+        return SK_EUNAVAIL;
+    /* A reply may already be buffered; otherwise wait for the socket (a blocking read with a
+     * socket timeout would leave the hiredis context unusable on every quiet period). */
+    if (redisGetReplyFromReader(q->c, (void **)&r) != REDIS_OK)
+        goto lost;
+    if (!r) {
+        pfd.fd = q->c->fd;
+        pfd.events = POLLIN;
+        pfd.revents = 0;
+        if (poll(&pfd, 1, (int)timeout_ms) <= 0)
+            return SK_OK;
+        if (redisBufferRead(q->c) != REDIS_OK ||
+            redisGetReplyFromReader(q->c, (void **)&r) != REDIS_OK)
+            goto lost;
+        if (!r)
+            return SK_OK;
+    }
+    /* ["pmessage", pattern, channel, payload] */
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 4 &&
+        r->element[0]->type == REDIS_REPLY_STRING && strcmp(r->element[0]->str, "pmessage") == 0 &&
+        r->element[2]->type == REDIS_REPLY_STRING && r->element[2]->len > plen) {
+        snprintf(job_id, 48, "%s", r->element[2]->str + plen);
+        *got = 1;
+    }
+    freeReplyObject(r);
+    return SK_OK;
+lost:
+    set_error(q, q->c->errstr);
+    drop(q);
+    return SK_EUNAVAIL;
+}
+
+enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json, long ttl_ms)
+{
+    char key[256];
+    char set[160];
+    char ttl[24];
+    const char *put[] = {"SET", key, json, "PX", ttl};
+    const char *add[] = {"SADD", set, name};
+    redisReply *r;
+
+    snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    r = command(q, 2000, 5, put);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    r = command(q, 2000, 3, add);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_heartbeat_drop(struct queue *q, const char *name)
+{
+    char key[256];
+    char set[160];
+    const char *del[] = {"DEL", key};
+    const char *rem[] = {"SREM", set, name};
+    redisReply *r;
+
+    snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    r = command(q, 2000, 2, del);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    r = command(q, 2000, 3, rem);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+/* Lua: every live heartbeat in the set; names whose key expired are removed from it. */
+static const char workers_lua[] =
+    "local out = {}\n"
+    "for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do\n"
+    "  local v = redis.call('GET', ARGV[1] .. n)\n"
+    "  if v then out[#out + 1] = v else redis.call('SREM', KEYS[1], n) end\n"
+    "end\n"
+    "return out\n";
+
+enum sk_err queue_workers(struct queue *q, queue_text_fn *fn, void *arg)
+{
+    char set[160];
+    char pre[160];
+    const char *argv[] = {"EVAL", workers_lua, "1", set, pre};
+    redisReply *r;
+
+    snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
+    r = command(q, 2000, 5, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 0; i < r->elements; i++)
+        if (r->element[i]->type == REDIS_REPLY_STRING)
+            fn(r->element[i]->str, arg);
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+static enum sk_err int_reply(redisReply *r, long long *out)
+{
+    enum sk_err err = SK_OK;
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type == REDIS_REPLY_INTEGER)
+        *out = r->integer;
+    else if (r->type == REDIS_REPLY_NIL)
+        *out = 0;
+    else if (r->type == REDIS_REPLY_STRING)
+        *out = strtoll(r->str, NULL, 10);
+    else
+        err = SK_EINTERNAL;
+    freeReplyObject(r);
+    return err;
+}
+
+enum sk_err queue_games_add(struct queue *q, uint64_t games, long long now_s)
+{
+    char key[160];
+    char tot[160];
+    char n[24];
+    const char *incr[] = {"INCRBY", key, n};
+    const char *exp[] = {"EXPIRE", key, "120"};
+    const char *total[] = {"INCRBY", tot, n};
+    long long v;
+    enum sk_err err;
+
+    snprintf(key, sizeof(key), "%s:games:%lld", q->prefix, now_s);
+    snprintf(tot, sizeof(tot), "%s:games_total", q->prefix);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)games);
+    err = int_reply(command(q, 2000, 3, incr), &v);
+    if (!err)
+        err = int_reply(command(q, 2000, 3, exp), &v);
+    if (!err)
+        err = int_reply(command(q, 2000, 3, total), &v);
+    return err;
+}
+
+enum sk_err queue_games_read(struct queue *q, long long now_s, int seconds, long long *window,
+                             long long *total)
+{
+    char keys[61][160];
+    const char *argv[62];
+    redisReply *r;
+    long long sum = 0;
+    int n = seconds > 60 ? 60 : seconds;
+    enum sk_err err = SK_OK;
+
+    argv[0] = "MGET";
+    snprintf(keys[0], sizeof(keys[0]), "%s:games_total", q->prefix);
+    argv[1] = keys[0];
+    /* the second now in progress is left out: it is not over, and would read low */
+    for (int i = 1; i <= n; i++) {
+        snprintf(keys[i], sizeof(keys[i]), "%s:games:%lld", q->prefix, now_s - i);
+        argv[i + 1] = keys[i];
+    }
+    r = command(q, 2000, n + 2, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)n + 1) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    for (size_t i = 1; i < r->elements; i++)
+        if (r->element[i]->type == REDIS_REPLY_STRING)
+            sum += strtoll(r->element[i]->str, NULL, 10);
+    *total = r->element[0]->type == REDIS_REPLY_STRING ? strtoll(r->element[0]->str, NULL, 10) : 0;
+    *window = sum;
+    freeReplyObject(r);
+    return err;
+}
+
+enum sk_err queue_length(struct queue *q, long long *n)
+{
+    const char *argv[] = {"XLEN", q->stream};
+    return int_reply(command(q, 2000, 2, argv), n);
+}
+
+enum sk_err queue_hist_observe(struct queue *q, const char *name, const double *bounds,
+                               size_t n_bounds, double value)
+{
+    char key[160];
+    char field[24];
+    char v[32];
+    const char *incr[] = {"HINCRBY", key, field, "1"};
+    const char *sum[] = {"HINCRBYFLOAT", key, "sum", v};
+    size_t b = 0;
+    redisReply *r;
+
+    while (b < n_bounds && value > bounds[b])
+        b++;
+    snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
+    snprintf(v, sizeof(v), "%.6f", value);
+    r = command(q, 2000, 4, incr);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    r = command(q, 2000, 4, sum);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_hist_read(struct queue *q, const char *name, uint64_t *counts, size_t n_buckets,
+                            double *sum)
+{
+    char key[160];
+    const char *argv[] = {"HGETALL", key};
+    redisReply *r;
+
+    snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    r = command(q, 2000, 2, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    memset(counts, 0, n_buckets * sizeof(*counts));
+    *sum = 0;
+    for (size_t i = 0; i + 1 < r->elements; i += 2) {
+        const char *k = r->element[i]->str;
+        const char *v = r->element[i + 1]->str;
+        if (!k || !v)
+            continue;
+        if (strcmp(k, "sum") == 0) {
+            *sum = strtod(v, NULL);
+        } else if (k[0] == 'b') {
+            unsigned long b = strtoul(k + 1, NULL, 10);
+            if (b < n_buckets)
+                counts[b] = strtoull(v, NULL, 10);
+        }
+    }
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+const double queue_job_seconds_bounds[QUEUE_JOB_SECONDS_N] = {0.01, 0.05, 0.1, 0.5, 1,   2.5,
+                                                              5,    10,   30,  60,  300, 1800};

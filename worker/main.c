@@ -12,6 +12,7 @@
 #include "sk_config.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "worker_beat.h"
 #include "worker_loop.h"
 
 #include "sk_banned.h"
@@ -37,7 +38,7 @@ int main(void)
     sk_mem_init_json();
     sk_log_set_prog("worker");
     if (sk_config_load(&cfg, err, sizeof(err))) {
-        fprintf(stderr, "skirmish-worker: invalid configuration:\n%s", err);
+        (void)fprintf(stderr, "skirmish-worker: invalid configuration:\n%s", err);
         return 2;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
@@ -46,15 +47,15 @@ int main(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    (void)signal(SIGPIPE, SIG_IGN);
 
     memset(&w, 0, sizeof(w));
     if (cfg.worker_name[0]) {
-        snprintf(w.name, sizeof(w.name), "%s", cfg.worker_name);
+        (void)snprintf(w.name, sizeof(w.name), "%s", cfg.worker_name);
     } else {
         char host[64] = "host";
         gethostname(host, sizeof(host) - 1);
-        snprintf(w.name, sizeof(w.name), "%s:%d", host, (int)getpid());
+        (void)snprintf(w.name, sizeof(w.name), "%s:%d", host, (int)getpid());
     }
     sk_log_info("event=starting name=%s", w.name);
     sk_config_log(&cfg);
@@ -66,6 +67,7 @@ int main(void)
     w.db = db;
     w.queue = queue;
     w.stop = &stop_flag;
+    worker_beat_init(&w);
     worker_loop_run(&w);
     sk_log_info("event=stopped name=%s", w.name);
     status = 0;

@@ -10,6 +10,7 @@
 #include "job.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "worker_beat.h"
 #include "worker_reclaim.h"
 #include "worker_retry.h"
 
@@ -83,9 +84,9 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
         sk_log_warn("event=job_retry job_id=%s attempt=%d delay_ms=%ld err=%s", id, attempts, delay,
                     sk_log_quote(q, sizeof(q), msg));
     } else {
-        snprintf(final, sizeof(final), "%s after %d attempt%s: %s",
-                 transient ? "failed" : "failed permanently", attempts, attempts == 1 ? "" : "s",
-                 msg);
+        (void)snprintf(final, sizeof(final), "%s after %d attempt%s: %s",
+                       transient ? "failed" : "failed permanently", attempts,
+                       attempts == 1 ? "" : "s", msg);
         do
             err = db_jobs_fail(w->db, id, owner, final);
         while (again(w, err, &tries));
@@ -140,8 +141,8 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
                         worker_loop_now_ms() - t0, w->cfg->lease_ms);
         if (err) {
-            snprintf(msg, sizeof(msg), "%s",
-                     job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
+            (void)snprintf(msg, sizeof(msg), "%s",
+                           job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
             *out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
             return 0;
         }
@@ -155,6 +156,9 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             return 0;
         }
         (void)queue_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
+        worker_beat_units(w, c->kind, done - before);
+        worker_beat_notify(w, id, "progress");
+        worker_beat(w, 0);
         if (queue_renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
             sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
         sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
@@ -198,9 +202,9 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, NULL);
     if (!doc || job_decode(doc, &job, &errs)) {
-        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
-                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
-                 errs.n ? errs.items[0].message : "");
+        (void)snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
+                       errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
+                       errs.n ? errs.items[0].message : "");
         out = attempt_failed(w, id, owner, c->attempts, 0, msg);
         goto out;
     }
@@ -256,7 +260,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         ack(w, e);
         return;
     }
-    snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
+    (void)snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
     do
         err = db_jobs_claim(w->db, e->job_id, owner, w->cfg->lease_ms, w->cfg->max_attempts, &c);
     while (!*w->stop && again(w, err, &tries));
@@ -273,13 +277,31 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     if (c.state == DB_CLAIM_ENDED) {
         sk_log_info("event=job_ended_at_claim job_id=%s", e->job_id);
+        worker_beat_notify(w, e->job_id, "status");
         ack(w, e);
         return;
     }
     sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
                 c.kind, owner);
-    if (run_job(w, e, owner, &c) != OUT_LOST)
-        ack(w, e);
+    snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
+    worker_beat_notify(w, e->job_id, "status");
+    worker_beat(w, 1);
+    {
+        long long t0 = worker_loop_now_ms();
+        enum outcome out = run_job(w, e, owner, &c);
+        char *json = NULL;
+        char status[16] = "";
+        if (out != OUT_LOST)
+            ack(w, e);
+        worker_beat_notify(w, e->job_id, "status");
+        /* only attempts that ended the job count as job durations (not retries) */
+        if (out == OUT_DONE && db_jobs_get(w->db, e->job_id, &json, status) == SK_OK &&
+            db_jobs_is_final(status))
+            worker_beat_job_ended(w, c.kind, (double)(worker_loop_now_ms() - t0) / 1000.0);
+        sk_free(json);
+    }
+    w->job_id[0] = '\0';
+    worker_beat(w, 1);
     db_jobs_claim_release(&c);
 }
 
@@ -290,6 +312,7 @@ enum sk_err worker_loop_run(struct worker *w)
         int got = 0;
         enum sk_err err;
 
+        worker_beat(w, 0);
         if (worker_loop_now_ms() >= w->next_maint_ms) {
             worker_reclaim_reap(w);
             worker_reclaim_reconcile(w);
@@ -307,5 +330,6 @@ enum sk_err worker_loop_run(struct worker *w)
         if (got)
             worker_loop_entry(w, &e);
     }
+    worker_beat_drop(w);
     return SK_OK;
 }

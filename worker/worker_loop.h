@@ -26,6 +26,14 @@ struct worker {
     const volatile sig_atomic_t *stop; /* set by a signal handler */
     long outage_ms;                    /* current outage backoff; 0 when both stores answer */
     long long next_maint_ms;           /* monotonic time of the next reaper/reconciler pass */
+    /* heartbeat (worker_beat) */
+    char host[64];
+    char started_at[32];
+    char backend[16];
+    char device[128];
+    char job_id[48]; /* the job running now; "" = none */
+    unsigned long long games;
+    long long next_beat_ms;
 };
 
 /** Runs until *w->stop is set. Returns SK_OK (outages are waited out, never returned). */

@@ -27,6 +27,12 @@ void worker_reclaim_reap(struct worker *w)
         sk_log_info("event=entry_reclaimed job_id=%s entry=%s", got[i].job_id, got[i].id);
         worker_loop_entry(w, &got[i]);
     }
+    /* Consumers of workers gone for an hour (or ten leases) with nothing pending. */
+    if (queue_prune_consumers(w->queue,
+                              w->cfg->lease_ms * 10 > 3600000 ? w->cfg->lease_ms * 10 : 3600000,
+                              &n) == SK_OK &&
+        n)
+        sk_log_info("event=consumers_pruned count=%zu", n);
 }
 
 /* The job ids now in the stream, sorted for bsearch. */

@@ -263,17 +263,50 @@ void it_stack_stop(struct it_stack *s)
     }
 }
 
+/* Appends the exchange to $SKIRMISH_TEST_DIR/responses-<pid>.jsonl, which the test run
+ * validates against openapi/openapi.json (tests/js/validate.mjs). */
+static void record(const char *method, const char *path, const struct it_resp *r)
+{
+    char file[1024];
+    char ct[256] = "";
+    const char *dir = getenv("SKIRMISH_TEST_DIR");
+    json_t *rec;
+    char *line;
+    FILE *f;
+
+    if (!dir || !dir[0])
+        return;
+    it_resp_header(r, "Content-Type", ct, sizeof(ct));
+    rec = json_pack("{s:s, s:s, s:i, s:s, s:s%}", "method", method, "path", path, "status",
+                    r->status, "content_type", ct, "body", r->body, r->body_len);
+    line = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
+    snprintf(file, sizeof(file), "%s/responses-%d.jsonl", dir, (int)getpid());
+    f = line ? fopen(file, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+    free(line);
+    json_decref(rec);
+}
+
 int it_http(const struct it_stack *s, const char *method, const char *path, const char *ct,
             const char *body, size_t body_len, struct it_resp *r)
 {
+    return it_http_ex(s, method, path, NULL, ct, body, body_len, r);
+}
+
+int it_http_ex(const struct it_stack *s, const char *method, const char *path, const char *headers,
+               const char *ct, const char *body, size_t body_len, struct it_resp *r)
+{
     struct sockaddr_in a;
-    char head[1024];
+    char head[4096];
     size_t cap = 65536, len = 0;
     char *buf = NULL;
     char *sep;
     int fd;
     int n;
-    struct timeval tv = {30, 0};
+    struct timeval tv = {70, 0}; /* a long poll may take up to a minute */
 
     memset(r, 0, sizeof(*r));
     memset(&a, 0, sizeof(a));
@@ -289,10 +322,10 @@ int it_http(const struct it_stack *s, const char *method, const char *path, cons
         return -1;
     }
     n = snprintf(head, sizeof(head),
-                 "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s%s"
+                 "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s%s%s"
                  "Content-Length: %zu\r\n\r\n",
-                 method, path, ct ? "Content-Type: " : "", ct ? ct : "", ct ? "\r\n" : "",
-                 body ? body_len : 0);
+                 method, path, headers ? headers : "", ct ? "Content-Type: " : "", ct ? ct : "",
+                 ct ? "\r\n" : "", body ? body_len : 0);
     if (write(fd, head, (size_t)n) != n ||
         (body && body_len && write(fd, body, body_len) != (ssize_t)body_len)) {
         /* a server refusing a huge body may close early: read what it answered */
@@ -331,6 +364,8 @@ int it_http(const struct it_stack *s, const char *method, const char *path, cons
         r->body[r->body_len] = '\0';
     }
     free(buf);
+    if (r->body)
+        record(method, path, r);
     return r->body ? 0 : -1;
 }
 

@@ -63,6 +63,12 @@ void it_stack_stop(struct it_stack *s);
 /** HTTP request to the stack's API. Returns 0 on success. Free with it_resp_free. */
 int it_http(const struct it_stack *s, const char *method, const char *path, const char *ct,
             const char *body, size_t body_len, struct it_resp *r);
+/**
+ * it_http with extra request header lines `headers` ("Name: value\r\n" each; NULL = none).
+ * Every exchange is also recorded for the OpenAPI response validation of the test run.
+ */
+int it_http_ex(const struct it_stack *s, const char *method, const char *path, const char *headers,
+               const char *ct, const char *body, size_t body_len, struct it_resp *r);
 void it_resp_free(struct it_resp *r);
 /** The body parsed as JSON (new reference) or NULL. */
 json_t *it_resp_json(const struct it_resp *r);

@@ -37,7 +37,7 @@ static int fake_kind(const char *k)
     return strcmp(k, "battle") == 0 || strcmp(k, "board") == 0;
 }
 
-static const struct api_ctx ctx = {&cfg, NULL, fake_validate, fake_kind, NULL};
+static const struct api_ctx ctx = {.cfg = &cfg, .validate = fake_validate, .kind_known = fake_kind};
 
 static int setup(void)
 {

@@ -156,7 +156,7 @@ static void test_lease_fencing(void)
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_OK);
-    CU_ASSERT_STRING_EQUAL(json, "{\"r\": 1}");
+    CU_ASSERT_STRING_EQUAL(json, "{\"r\":1}"); /* stored exactly as written (json, 0002) */
     sk_free(json);
 }
 
@@ -327,6 +327,19 @@ static void test_queue(void)
     CU_ASSERT_EQUAL(n_entries, 0);
     CU_ASSERT_EQUAL(queue_autoclaim(b, "cb", 0, taken, 4, &n), SK_OK);
     CU_ASSERT_EQUAL(n, 0); /* nothing left pending */
+    /* "ca" has nothing pending now: pruned; "cb" holds nothing either after the ack, but a
+     * consumer with a pending entry is kept */
+    CU_ASSERT_EQUAL(queue_add(a, "33333333-3333-4333-8333-333333333333", 1), SK_OK);
+    CU_ASSERT_EQUAL(queue_read(a, "cc", 100, &e, &got), SK_OK);
+    CU_ASSERT_EQUAL(got, 1);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(queue_prune_consumers(a, 60000, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 0); /* none idle for a minute */
+    CU_ASSERT_EQUAL(queue_prune_consumers(a, 10, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 2); /* ca and cb, not cc */
+    CU_ASSERT_EQUAL(queue_renew(a, "cc", e.id, &owned), SK_OK);
+    CU_ASSERT_EQUAL(owned, 1);
+    CU_ASSERT_EQUAL(queue_done(a, e.id), SK_OK);
     CU_ASSERT_EQUAL(queue_lock(a, "t", 60000, &got), SK_OK);
     CU_ASSERT_EQUAL(got, 1);
     CU_ASSERT_EQUAL(queue_lock(b, "t", 60000, &got), SK_OK);
@@ -361,7 +374,68 @@ static void test_queue_reconnects(void)
     queue_free(q);
 }
 
+/* Several jobs in one statement: each gets its own resource, and text needing escapes in
+ * an array literal (quotes, backslashes, commas, braces) arrives intact. */
+static void test_insert_many(void)
+{
+    struct db_jobs_new rows[3];
+    struct db_result *r = NULL;
+    const char *requests[3] = {"{\"a\":\"q\\\"uote\"}", "{\"b\":\"back\\\\slash, {brace}\"}",
+                               "{\"c\":[1,2]}"};
+    memset(rows, 0, sizeof(rows));
+    for (int i = 0; i < 3; i++) {
+        rows[i].kind = i == 2 ? "board" : "battle";
+        rows[i].request = requests[i];
+        rows[i].seed = (uint64_t)i + 1;
+        rows[i].total = 10;
+        db_jobs_new_id(rows[i].id);
+        CU_ASSERT_TRUE(db_jobs_is_id(rows[i].id));
+        CU_ASSERT_EQUAL(rows[i].id[14], '4'); /* version 4 */
+    }
+    CU_ASSERT_STRING_NOT_EQUAL(rows[0].id, rows[1].id);
+    CU_ASSERT_EQUAL_FATAL(db_jobs_insert_many(db, rows, 3), SK_OK);
+    for (int i = 0; i < 3; i++) {
+        const char *p[1] = {rows[i].id};
+        CU_ASSERT_PTR_NOT_NULL_FATAL(rows[i].json);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rows[i].json, rows[i].id));
+        CU_ASSERT_EQUAL_FATAL(
+            db_exec(db, NULL, "SELECT request::text, kind, seed FROM jobs WHERE id = $1::uuid", 1,
+                    p, &r),
+            SK_OK);
+        CU_ASSERT_EQUAL(db_result_rows(r), 1);
+        CU_ASSERT_STRING_EQUAL(db_result_get(r, 0, 1), rows[i].kind);
+        db_result_free(r);
+        sk_free(rows[i].json);
+    }
+    /* the stored requests equal the given ones as JSON */
+    {
+        const char *p[2] = {rows[1].id, requests[1]};
+        char *v;
+        CU_ASSERT_EQUAL_FATAL(
+            db_exec(db, NULL, "SELECT (request = $2::jsonb)::text FROM jobs WHERE id = $1::uuid", 2,
+                    p, &r),
+            SK_OK);
+        v = (char *)db_result_get(r, 0, 0);
+        CU_ASSERT_STRING_EQUAL(v, "true");
+        db_result_free(r);
+    }
+    /* one bad row (a duplicate id) fails the whole batch: nothing inserted, no json */
+    rows[0].json = rows[1].json = NULL;
+    db_jobs_new_id(rows[0].id);
+    memcpy(rows[1].id, rows[2].id, sizeof(rows[1].id));
+    CU_ASSERT_NOT_EQUAL(db_jobs_insert_many(db, rows, 2), SK_OK);
+    CU_ASSERT_PTR_NULL(rows[0].json);
+    {
+        const char *p[1] = {rows[0].id};
+        CU_ASSERT_EQUAL(db_exec(db, NULL, "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, p, &r),
+                        SK_OK);
+        CU_ASSERT_EQUAL(db_result_rows(r), 0);
+        db_result_free(r);
+    }
+}
+
 static CU_TestInfo store_tests[] = {
+    {"insert many in one statement", test_insert_many},
     {"SQLSTATE classes, server down", test_sqlstate_classes},
     {"db_run_tx retries serialization failures", test_run_tx_retries},
     {"only the lease holder writes, once", test_lease_fencing},

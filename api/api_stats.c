@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* Dashboard routes (see api_stats.h). */
+#include "api_stats.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "api_metrics.h"
+#include "api_watch.h"
+#include "db_jobs.h"
+#include "sk_log.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+static const char *const kinds[] = {"battle", "board"};
+
+/* What both routes read from the stores. */
+struct figures {
+    long long counts[DB_JOBS_N_STATUS];
+    long long stream_length;
+    long long games_window; /* games of the last 60 whole seconds */
+    long long games_total;
+    json_t *workers; /* array of heartbeat objects */
+    char *running;   /* JSON array text, /v1/stats only */
+};
+
+static void add_worker(const char *text, void *arg)
+{
+    json_t *w = json_loads(text, 0, NULL);
+    if (json_is_object(w))
+        json_array_append(arg, w);
+    json_decref(w);
+}
+
+/* Reads the figures with one pool slot; SK_OK or the first store error. */
+static enum sk_err read_figures(const struct api_ctx *ctx, int with_running, struct figures *f)
+{
+    struct api_slot *slot = api_pool_get(ctx->pool);
+    enum sk_err err;
+
+    memset(f, 0, sizeof(*f));
+    f->workers = json_array();
+    if (!f->workers) {
+        api_pool_put(ctx->pool, slot);
+        return SK_ENOMEM;
+    }
+    err = db_jobs_counts(slot->db, f->counts);
+    if (!err && with_running)
+        err = db_jobs_running(slot->db, 100, &f->running);
+    if (!err)
+        err = queue_length(slot->queue, &f->stream_length);
+    if (!err)
+        err = queue_workers(slot->queue, add_worker, f->workers);
+    if (!err)
+        err = queue_games_read(slot->queue, (long long)time(NULL), 60, &f->games_window,
+                               &f->games_total);
+    api_pool_put(ctx->pool, slot);
+    return err;
+}
+
+static void release_figures(struct figures *f)
+{
+    json_decref(f->workers);
+    sk_free(f->running);
+}
+
+static void unavailable(struct api_response *resp, enum sk_err err, const char *req_id)
+{
+    api_http_problem(resp, 503, "unavailable", "Service Unavailable",
+                     "a job store is unreachable; retry shortly", NULL);
+    resp->retry_after = 1;
+    sk_log_warn("event=store_error req_id=%s op=stats err=%s", req_id, sk_err_str(err));
+}
+
+static int no_args(const struct api_request *req, struct api_response *resp)
+{
+    if (!req->n_args)
+        return 1;
+    api_http_problem(resp, 400, "invalid-query", "Bad Request", "unknown query parameter",
+                     json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", req->args[0].key,
+                               "detail", "unknown query parameter"));
+    return 0;
+}
+
+void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,
+                   struct api_response *resp)
+{
+    struct figures f;
+    json_t *doc = NULL;
+    json_t *jobs = NULL;
+    json_t *running = NULL;
+    char *text = NULL;
+    char now[40];
+    struct tm tm;
+    time_t t = time(NULL);
+    enum sk_err err;
+
+    if (!no_args(req, resp))
+        return;
+    err = read_figures(ctx, 1, &f);
+    if (err) {
+        unavailable(resp, err, req->req_id);
+        goto out;
+    }
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    jobs = json_object();
+    for (int s = 0; jobs && s < DB_JOBS_N_STATUS; s++)
+        json_object_set_new(jobs, db_jobs_statuses[s], json_integer(f.counts[s]));
+    running = json_loads(f.running, 0, NULL);
+    doc = json_pack("{s:s, s:I, s:I, s:O, s:O, s:O, s:f, s:I}", "generated_at", now, "queue_depth",
+                    (json_int_t)f.counts[0], "stream_length", (json_int_t)f.stream_length, "jobs",
+                    jobs, "running", running, "workers", f.workers, "games_per_second",
+                    (double)f.games_window / 60.0, "games_last_minute", (json_int_t)f.games_window);
+    text = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+    if (text)
+        api_http_json_text(resp, 200, text);
+    else
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+out:
+    sk_free(text);
+    json_decref(doc);
+    json_decref(jobs);
+    json_decref(running);
+    release_figures(&f);
+}
+
+void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp)
+{
+    struct figures f;
+    struct api_buf b = {0};
+    struct api_slot *slot;
+    enum sk_err err;
+
+    if (!no_args(req, resp))
+        return;
+    err = read_figures(ctx, 0, &f);
+    if (err) {
+        unavailable(resp, err, req->req_id);
+        release_figures(&f);
+        return;
+    }
+    api_metrics_render(ctx->metrics, &b);
+    api_buf_printf(&b,
+                   "# HELP skirmish_queue_depth Jobs queued in PostgreSQL.\n"
+                   "# TYPE skirmish_queue_depth gauge\nskirmish_queue_depth %lld\n",
+                   f.counts[0]);
+    api_buf_printf(&b,
+                   "# HELP skirmish_stream_length Entries in the Redis job stream.\n"
+                   "# TYPE skirmish_stream_length gauge\nskirmish_stream_length %lld\n",
+                   f.stream_length);
+    api_buf_printf(&b, "# HELP skirmish_jobs Jobs by status.\n# TYPE skirmish_jobs gauge\n");
+    for (int s = 0; s < DB_JOBS_N_STATUS; s++)
+        api_buf_printf(&b, "skirmish_jobs{status=\"%s\"} %lld\n", db_jobs_statuses[s], f.counts[s]);
+    api_buf_printf(&b,
+                   "# HELP skirmish_workers_alive Workers whose heartbeat is current.\n"
+                   "# TYPE skirmish_workers_alive gauge\nskirmish_workers_alive %zu\n",
+                   json_array_size(f.workers));
+    api_buf_printf(&b,
+                   "# HELP skirmish_games_simulated_total Battle games simulated by every "
+                   "worker.\n# TYPE skirmish_games_simulated_total counter\n"
+                   "skirmish_games_simulated_total %lld\n",
+                   f.games_total);
+    api_buf_printf(&b,
+                   "# HELP skirmish_waiters_open Long polls and event streams open in this "
+                   "process.\n# TYPE skirmish_waiters_open gauge\nskirmish_waiters_open %zu\n",
+                   ctx->watch ? api_watch_open(ctx->watch) : 0);
+    api_buf_printf(&b, "# HELP skirmish_job_duration_seconds Time from claim to the end of an "
+                       "attempt that finished the job, by kind.\n"
+                       "# TYPE skirmish_job_duration_seconds histogram\n");
+    slot = api_pool_get(ctx->pool);
+    for (size_t k = 0; !err && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        uint64_t counts[QUEUE_JOB_SECONDS_N + 1];
+        uint64_t cum = 0;
+        double sum = 0;
+        char name[64];
+        snprintf(name, sizeof(name), "job_seconds:%s", kinds[k]);
+        err = queue_hist_read(slot->queue, name, counts, QUEUE_JOB_SECONDS_N + 1, &sum);
+        for (size_t i = 0; !err && i < QUEUE_JOB_SECONDS_N; i++) {
+            cum += counts[i];
+            api_buf_printf(&b, "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"%g\"} %llu\n",
+                           kinds[k], queue_job_seconds_bounds[i], (unsigned long long)cum);
+        }
+        if (!err) {
+            cum += counts[QUEUE_JOB_SECONDS_N];
+            api_buf_printf(&b,
+                           "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"+Inf\"} %llu\n"
+                           "skirmish_job_duration_seconds_sum{kind=\"%s\"} %.6f\n"
+                           "skirmish_job_duration_seconds_count{kind=\"%s\"} %llu\n",
+                           kinds[k], (unsigned long long)cum, kinds[k], sum, kinds[k],
+                           (unsigned long long)cum);
+        }
+    }
+    api_pool_put(ctx->pool, slot);
+    if (err) {
+        unavailable(resp, err, req->req_id);
+    } else if (b.oom) {
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+    } else {
+        resp->status = 200;
+        resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
+        resp->body = b.p;
+        resp->body_len = b.len;
+        b.p = NULL;
+    }
+    sk_free(b.p);
+    release_figures(&f);
+}

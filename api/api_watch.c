@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* Waiting requests and the Redis subscriber (see api_watch.h). */
+#include "api_watch.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "queue.h"
+#include "sk_log.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+struct entry {
+    char job_id[40];
+    long long deadline_ms;
+    api_watch_fn *fn;
+    void *arg;
+    struct entry *next;
+};
+
+struct api_watch {
+    pthread_mutex_t lock; /* protects head and closing; held while calling fn */
+    struct entry *head;
+    int closing;
+    size_t max;
+    atomic_size_t open;
+    struct queue *sub; /* NULL = no subscriber thread */
+    pthread_t thread;
+    atomic_int stop;
+};
+
+long long api_watch_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Fires and unlinks every entry `pick` selects (job_id NULL = deadline test, "" = all). */
+static void fire(struct api_watch *w, const char *job_id, long long now_ms)
+{
+    pthread_mutex_lock(&w->lock);
+    struct entry **pp = &w->head;
+    while (*pp) {
+        struct entry *e = *pp;
+        int hit =
+            job_id ? (!job_id[0] || strcmp(e->job_id, job_id) == 0) : e->deadline_ms <= now_ms;
+        if (hit) {
+            *pp = e->next;
+            e->fn(e->arg, 1);
+            sk_free(e);
+        } else {
+            pp = &e->next;
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+}
+
+void api_watch_notify(struct api_watch *w, const char *job_id)
+{
+    if (job_id[0])
+        fire(w, job_id, 0);
+}
+
+void api_watch_expire(struct api_watch *w, long long now_ms)
+{
+    fire(w, NULL, now_ms);
+}
+
+void api_watch_close(struct api_watch *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->closing = 1;
+    pthread_mutex_unlock(&w->lock);
+    fire(w, "", 0);
+}
+
+int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, api_watch_fn *fn,
+                  void *arg)
+{
+    struct entry *e = sk_calloc(1, sizeof(*e));
+    if (!e)
+        return -1;
+    snprintf(e->job_id, sizeof(e->job_id), "%s", job_id);
+    e->deadline_ms = deadline_ms;
+    e->fn = fn;
+    e->arg = arg;
+    pthread_mutex_lock(&w->lock);
+    if (w->closing) {
+        pthread_mutex_unlock(&w->lock);
+        sk_free(e);
+        return -1;
+    }
+    e->next = w->head;
+    w->head = e;
+    /* suspended under the lock: no fire can reach this entry before the suspend is done */
+    fn(arg, 0);
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+int api_watch_acquire(struct api_watch *w)
+{
+    size_t n = atomic_load(&w->open);
+    do {
+        if (n >= w->max)
+            return 0;
+    } while (!atomic_compare_exchange_weak(&w->open, &n, n + 1));
+    return 1;
+}
+
+void api_watch_release(struct api_watch *w)
+{
+    atomic_fetch_sub(&w->open, 1);
+}
+
+size_t api_watch_open(struct api_watch *w)
+{
+    return atomic_load(&w->open);
+}
+
+/* The subscriber: turns Redis messages into fires, and fires deadlines every 100 ms. After
+ * Redis was unreachable every waiter is fired, since changes may have been missed. */
+static void *run(void *arg)
+{
+    struct api_watch *w = arg;
+    int subscribed = 0;
+    long long retry_ms = 0;
+
+    while (!atomic_load(&w->stop)) {
+        char job[48];
+        int got = 0;
+        long long now = api_watch_now_ms();
+        if (!subscribed && now >= retry_ms) {
+            if (queue_subscribe(w->sub) == SK_OK) {
+                subscribed = 1;
+                fire(w, "", 0);
+                sk_log_info("event=subscribed");
+            } else {
+                retry_ms = now + 1000;
+            }
+        }
+        if (subscribed) {
+            if (queue_sub_read(w->sub, 100, job, &got) != SK_OK) {
+                char q[300];
+                sk_log_warn("event=subscriber_lost err=%s",
+                            sk_log_quote(q, sizeof(q), queue_error(w->sub)));
+                subscribed = 0;
+                retry_ms = api_watch_now_ms() + 1000;
+            } else if (got) {
+                api_watch_notify(w, job);
+            }
+        } else {
+            struct timespec ts = {0, 100000000L};
+            nanosleep(&ts, NULL);
+        }
+        api_watch_expire(w, api_watch_now_ms());
+    }
+    return NULL;
+}
+
+enum sk_err api_watch_new(size_t max, const char *redis_url, const char *prefix,
+                          struct api_watch **out)
+{
+    struct api_watch *w = sk_calloc(1, sizeof(*w));
+    enum sk_err err;
+
+    if (!w)
+        return SK_ENOMEM;
+    pthread_mutex_init(&w->lock, NULL);
+    w->max = max;
+    if (redis_url) {
+        err = queue_new(redis_url, prefix, &w->sub);
+        if (err) {
+            api_watch_free(w);
+            return err;
+        }
+        if (pthread_create(&w->thread, NULL, run, w)) {
+            queue_free(w->sub);
+            w->sub = NULL;
+            api_watch_free(w);
+            return SK_EINTERNAL;
+        }
+    }
+    *out = w;
+    return SK_OK;
+}
+
+void api_watch_free(struct api_watch *w)
+{
+    if (!w)
+        return;
+    if (w->sub) {
+        atomic_store(&w->stop, 1);
+        pthread_join(w->thread, NULL);
+        queue_free(w->sub);
+    }
+    while (w->head) {
+        struct entry *e = w->head;
+        w->head = e->next;
+        sk_free(e);
+    }
+    pthread_mutex_destroy(&w->lock);
+    sk_free(w);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Waiting requests: long polls (GET /v1/jobs/{id}?wait=) and event streams register here
+ * while their connection is suspended, and are fired when Redis announces a change of
+ * their job (a thread subscribed to PREFIX:job:*) or when their deadline passes. A fire
+ * calls back exactly once per registration, under the registry's lock, so the server can
+ * resume a connection that is known to be suspended. Knows nothing of HTTP. */
+#ifndef API_WATCH_H
+#define API_WATCH_H
+
+#include <stddef.h>
+
+#include "sk_err.h"
+
+struct api_watch;
+
+/* Called with fire = 0 right after registering (suspend the connection now), later once
+ * with fire = 1 (resume it). Both under the registry's lock: never call back into it. */
+typedef void api_watch_fn(void *arg, int fire);
+
+/**
+ * Returns in *out a registry allowing `max` open waiters. With `redis_url` non-NULL it
+ * starts the subscriber thread on keys under `prefix` (both copied). Free with
+ * api_watch_free.
+ */
+enum sk_err api_watch_new(size_t max, const char *redis_url, const char *prefix,
+                          struct api_watch **out);
+/** Stops the thread and frees; NULL-safe. Call api_watch_close first, and no fn afterwards. */
+void api_watch_free(struct api_watch *w);
+
+/** Counts one more open waiter; 0 when `max` are open already (answer 503), else 1. */
+int api_watch_acquire(struct api_watch *w);
+/** Counts an open waiter as finished. */
+void api_watch_release(struct api_watch *w);
+/** Open waiters now. */
+size_t api_watch_open(struct api_watch *w);
+
+/**
+ * Registers a wait for job `job_id` until `deadline_ms` (api_watch_now_ms clock), calling
+ * fn(arg, 0) at once and fn(arg, 1) on the first change or at the deadline. Returns 0, or
+ * -1 when the registry is closing or out of memory (fn is not called: answer now).
+ */
+int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, api_watch_fn *fn,
+                  void *arg);
+
+/** Fires every registration for `job_id`. */
+void api_watch_notify(struct api_watch *w, const char *job_id);
+/** Fires every registration whose deadline is at or before `now_ms`. */
+void api_watch_expire(struct api_watch *w, long long now_ms);
+/** Refuses new registrations and fires every one (before stopping the HTTP server). */
+void api_watch_close(struct api_watch *w);
+
+/** Monotonic clock in milliseconds. */
+long long api_watch_now_ms(void);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* The HTTP metrics rendered in the Prometheus text format (parsed back line by line:
+ * HELP/TYPE before samples, cumulative le buckets ending at +Inf equal to _count, sums),
+ * and the waiter registry: the suspend/fire protocol, notification by job, deadlines,
+ * the open-waiter bound and closing. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_metrics.h"
+#include "api_watch.h"
+#include "sk_mem.h"
+
+static int setup(void)
+{
+    sk_mem_init_json();
+    return 0;
+}
+
+/* Value of the sample line starting with `prefix` (followed by a space), or -1. */
+static double sample(const char *text, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, prefix, n) == 0 && p[n] == ' ')
+            return strtod(p + n + 1, NULL);
+    return -1;
+}
+
+static void test_render(void)
+{
+    struct api_metrics *m = NULL;
+    struct api_buf b = {0};
+    const char *route = "/v1/jobs/{id}";
+    CU_ASSERT_FATAL(api_metrics_new(&m) == SK_OK);
+    api_metrics_observe(m, route, "GET", 200, 0.0005); /* le 0.001 */
+    api_metrics_observe(m, route, "GET", 200, 0.02);   /* le 0.025 */
+    api_metrics_observe(m, route, "GET", 200, 120);    /* +Inf only */
+    api_metrics_observe(m, route, "GET", 304, 0.002);
+    api_metrics_observe(m, NULL, "BREW", 404, 0.001); /* unmatched, method folded */
+    api_metrics_render(m, &b);
+    CU_ASSERT_FATAL(!b.oom && b.p);
+
+#define L "route=\"/v1/jobs/{id}\",method=\"GET\",status=\"200\""
+    CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_requests_total{" L "}"), 3);
+    CU_ASSERT_EQUAL(
+        sample(b.p, "skirmish_http_request_duration_seconds_bucket{" L ",le=\"0.001\"}"), 1);
+    CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_request_duration_seconds_bucket{" L ",le=\"0.01\"}"),
+                    1);
+    CU_ASSERT_EQUAL(
+        sample(b.p, "skirmish_http_request_duration_seconds_bucket{" L ",le=\"0.025\"}"), 2);
+    CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_request_duration_seconds_bucket{" L ",le=\"60\"}"),
+                    2);
+    CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_request_duration_seconds_bucket{" L ",le=\"+Inf\"}"),
+                    3);
+    CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_request_duration_seconds_count{" L "}"), 3);
+    CU_ASSERT_DOUBLE_EQUAL(sample(b.p, "skirmish_http_request_duration_seconds_sum{" L "}"),
+                           120.0205, 1e-6);
+    CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_requests_total{route=\"unmatched\",method=\"OTHER\","
+                                "status=\"404\"}"),
+                    1);
+#undef L
+    /* the exposition format: TYPE comes before the family's samples, every line well formed */
+    {
+        const char *type_c = strstr(b.p, "# TYPE skirmish_http_requests_total counter\n");
+        const char *type_h =
+            strstr(b.p, "# TYPE skirmish_http_request_duration_seconds histogram\n");
+        CU_ASSERT_PTR_NOT_NULL(type_c);
+        CU_ASSERT_PTR_NOT_NULL(type_h);
+        CU_ASSERT(type_c < strstr(b.p, "skirmish_http_requests_total{"));
+        CU_ASSERT(type_h < strstr(b.p, "skirmish_http_request_duration_seconds_bucket{"));
+        CU_ASSERT_EQUAL(b.p[b.len - 1], '\n');
+        for (const char *p = b.p; *p;) {
+            const char *e = strchr(p, '\n');
+            CU_ASSERT_FATAL(e != NULL);
+            if (*p != '#') {
+                const char *sp = memchr(p, ' ', (size_t)(e - p));
+                char *end = NULL;
+                CU_ASSERT_PTR_NOT_NULL(sp);
+                if (sp) {
+                    strtod(sp + 1, &end);
+                    CU_ASSERT_PTR_EQUAL(end, e); /* "name{labels} value" and nothing else */
+                }
+            }
+            p = e + 1;
+        }
+    }
+    sk_free(b.p);
+    api_metrics_free(m);
+}
+
+struct probe {
+    int suspended, fired;
+};
+
+static void fn(void *arg, int fire)
+{
+    struct probe *p = arg;
+    if (fire)
+        p->fired++;
+    else
+        p->suspended++;
+}
+
+static void test_watch(void)
+{
+    struct api_watch *w = NULL;
+    struct probe a = {0}, b = {0}, c = {0};
+    CU_ASSERT_FATAL(api_watch_new(2, NULL, NULL, &w) == SK_OK);
+
+    CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
+    CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
+    CU_ASSERT_EQUAL(api_watch_acquire(w), 0); /* the bound: a third waiter gets a 503 */
+    CU_ASSERT_EQUAL(api_watch_open(w), 2);
+    api_watch_release(w);
+    CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
+
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, fn, &c), 0);
+    CU_ASSERT_EQUAL(a.suspended + b.suspended + c.suspended, 3);
+    CU_ASSERT_EQUAL(a.fired + b.fired + c.fired, 0);
+
+    api_watch_notify(w, "job-1"); /* both waiters of job-1, once each */
+    CU_ASSERT_EQUAL(a.fired, 1);
+    CU_ASSERT_EQUAL(c.fired, 1);
+    CU_ASSERT_EQUAL(b.fired, 0);
+    api_watch_notify(w, "job-1");
+    CU_ASSERT_EQUAL(a.fired, 1); /* a registration fires once */
+
+    api_watch_expire(w, 4999);
+    CU_ASSERT_EQUAL(b.fired, 0);
+    api_watch_expire(w, 5000);
+    CU_ASSERT_EQUAL(b.fired, 1);
+
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), 0);
+    api_watch_close(w); /* fires what is left and refuses new waits */
+    CU_ASSERT_EQUAL(a.fired, 2);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), -1);
+    CU_ASSERT_EQUAL(a.suspended, 2);
+    api_watch_free(w);
+}
+
+static CU_TestInfo metrics_tests[] = {
+    {"HTTP metrics in the Prometheus text format", test_render},
+    {"waiter registry: suspend, fire once, deadlines, bound, close", test_watch},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_api_metrics_suites[] = {
+    {"api_metrics", setup, NULL, NULL, NULL, metrics_tests},
+    CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* Heartbeats, notifications and shared counters (see worker_beat.h). */
+#include "worker_beat.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "battle_cl.h"
+#include "sk_log.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+static void iso_now(char out[32])
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void worker_beat_init(struct worker *w)
+{
+    struct battle_cl_device *devs = NULL;
+    size_t n = 0;
+    size_t idx = 0;
+    char err[256];
+    const char *spec = w->cfg->device[0] ? w->cfg->device : NULL;
+
+    gethostname(w->host, sizeof(w->host) - 1);
+    iso_now(w->started_at);
+    /* the device battle jobs will use, found the way the engine finds it */
+    snprintf(w->backend, sizeof(w->backend), "cpu");
+    snprintf(w->device, sizeof(w->device), "cpu");
+    if (!(spec && battle_cl_spec_is_cpu(spec)) &&
+        battle_cl_devices(&devs, &n, err, sizeof(err)) == SK_OK &&
+        battle_cl_pick(devs, n, spec, &idx, err, sizeof(err)) == SK_OK) {
+        snprintf(w->backend, sizeof(w->backend), "opencl");
+        snprintf(w->device, sizeof(w->device), "%s", devs[idx].name);
+    }
+    sk_free(devs);
+    sk_log_info("event=device backend=%s device=\"%s\"", w->backend, w->device);
+}
+
+void worker_beat(struct worker *w, int force)
+{
+    long long now = worker_loop_now_ms();
+    char seen[32];
+    json_t *doc;
+    char *text;
+
+    if (!force && now < w->next_beat_ms)
+        return;
+    w->next_beat_ms = now + w->cfg->heartbeat_ms;
+    iso_now(seen);
+    doc = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s?, s:I, s:s, s:s}", "name", w->name, "host",
+                    w->host, "pid", (int)getpid(), "backend", w->backend, "device", w->device,
+                    "job_id", w->job_id[0] ? w->job_id : NULL, "games", (json_int_t)w->games,
+                    "started_at", w->started_at, "seen_at", seen);
+    text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    if (text && queue_heartbeat(w->queue, w->name, text, w->cfg->heartbeat_ms * 5))
+        sk_log_debug("event=heartbeat_failed");
+    sk_free(text);
+    json_decref(doc);
+}
+
+void worker_beat_drop(struct worker *w)
+{
+    (void)queue_heartbeat_drop(w->queue, w->name);
+}
+
+void worker_beat_notify(struct worker *w, const char *job_id, const char *what)
+{
+    (void)queue_publish(w->queue, job_id, what);
+}
+
+void worker_beat_units(struct worker *w, const char *kind, uint64_t units)
+{
+    if (strcmp(kind, "battle") != 0 || units == 0)
+        return;
+    w->games += units;
+    (void)queue_games_add(w->queue, units, (long long)time(NULL));
+}
+
+void worker_beat_job_ended(struct worker *w, const char *kind, double seconds)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "job_seconds:%s", kind);
+    (void)queue_hist_observe(w->queue, name, queue_job_seconds_bounds, QUEUE_JOB_SECONDS_N,
+                             seconds);
+}
