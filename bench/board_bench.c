@@ -12,6 +12,8 @@
 #include "board_turn.h"
 #include "sk_mem.h"
 
+#include "sk_banned.h"
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -96,7 +98,7 @@ static json_t *crowded(unsigned seed, int ngroups, int nspells)
 static int bench(const char *name, int ngroups, int nspells, int log, int reps)
 {
     struct board_input *in[VARIANTS] = {NULL};
-    double *t = calloc((size_t)reps, sizeof(double));
+    double *t = sk_calloc((size_t)reps, sizeof(double));
     double total = 0;
     size_t events = 0, fights = 0;
     int minions = 0, live_after = 0, rc = 1;
@@ -145,7 +147,7 @@ static int bench(const char *name, int ngroups, int nspells, int log, int reps)
 out:
     for (int v = 0; v < VARIANTS; v++)
         board_codec_free(in[v]);
-    free(t);
+    sk_free(t);
     return rc;
 }
 

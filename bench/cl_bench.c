@@ -14,6 +14,7 @@
 #include "battle_cpu.h"
 #include "battle_plan.h"
 #include "battle_spec.h"
+#include "bench_matchup.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -24,67 +25,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int card(struct battle_spec *s, const char *name, enum battle_card_type type, int attack,
-                int health, int delay, enum battle_skill skill, int x)
-{
-    struct battle_card_spec *c = &s->cards[s->n_cards];
-    memset(c, 0, sizeof(*c));
-    snprintf(c->name, sizeof(c->name), "%s", name);
-    c->type = type;
-    c->attack = attack;
-    c->health = health;
-    c->delay = delay;
-    if (x >= 0) {
-        c->n_skills = 1;
-        c->skills[0].id = skill;
-        c->skills[0].x = x;
-    }
-    return s->n_cards++;
-}
-
-static void deck(struct battle_side_spec *side, int c, int count)
-{
-    for (int i = 0; i < count; i++)
-        side->deck[side->n_deck++] = c;
-}
-
-/* Reference matchup `which` (0 or 1) of rules/battle.md into *s (cards: caller's array). */
-static void matchup(struct battle_spec *s, struct battle_card_spec *cards, int which,
-                    uint64_t games)
-{
-    int cmd, grunt, brute, plated, striker, spiked, barricade, tower;
-    memset(s, 0, sizeof(*s));
-    s->cards = cards;
-    s->seed = 1;
-    s->games = games;
-    s->mode = BATTLE_MODE_FIGHT;
-    s->turn_limit = BATTLE_TURN_LIMIT_DEF;
-    cmd = card(s, "Test Commander", BATTLE_COMMANDER, 0, 40, 0, 0, -1);
-    grunt = card(s, "Grunt", BATTLE_ASSAULT, 2, 10, 1, 0, -1);
-    brute = card(s, "Brute", BATTLE_ASSAULT, 3, 14, 2, 0, -1);
-    plated = card(s, "Plated Grunt", BATTLE_ASSAULT, 2, 10, 1, BATTLE_SKILL_ARMOR, 2);
-    striker = card(s, "Strike Grunt", BATTLE_ASSAULT, 2, 10, 1, BATTLE_SKILL_STRIKE, 2);
-    spiked = card(s, "Spiked Grunt", BATTLE_ASSAULT, 2, 10, 1, BATTLE_SKILL_COUNTER, 2);
-    barricade = card(s, "Barricade", BATTLE_STRUCTURE, 0, 12, 1, BATTLE_SKILL_WALL, 0);
-    tower = card(s, "Strike Tower", BATTLE_STRUCTURE, 0, 15, 2, BATTLE_SKILL_STRIKE, 2);
-    s->sides[0].commander = cmd;
-    s->sides[1].commander = cmd;
-    if (which == 0) {
-        deck(&s->sides[0], grunt, 5);
-        deck(&s->sides[0], brute, 5);
-        deck(&s->sides[1], brute, 4);
-        deck(&s->sides[1], grunt, 6);
-    } else {
-        deck(&s->sides[0], plated, 3);
-        deck(&s->sides[0], striker, 3);
-        deck(&s->sides[0], spiked, 2);
-        deck(&s->sides[0], barricade, 2);
-        deck(&s->sides[1], grunt, 4);
-        deck(&s->sides[1], brute, 4);
-        deck(&s->sides[1], tower, 2);
-    }
 }
 
 static void row(const char *matchup_name, const char *backend, const char *where, const char *wg,
@@ -210,7 +150,7 @@ int main(int argc, char **argv)
         struct battle_plan *plan = NULL;
         char err[256];
         const char *name = m == 0 ? "ref-1" : "ref-2";
-        matchup(&spec, cards, m, games);
+        bench_matchup(&spec, cards, m + 1, 1, games);
         if (battle_plan_new(&spec, &plan, err, sizeof(err)) != SK_OK) {
             fprintf(stderr, "cl_bench: %s\n", err);
             return 1;

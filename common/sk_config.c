@@ -31,7 +31,7 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_HTTP_PORT", "8080", "TCP port the API listens on", 1, 65535, OFF(http_port),
      SK_CONFIG_INT, 0},
     {"SKIRMISH_HTTP_THREADS", "0",
-     "API threads, each with its own PostgreSQL and Redis connection; 0 = 8 per core, at most 64",
+     "API threads, each with its own PostgreSQL and Redis connection; 0 = 16 per core, at most 64",
      0, 256, OFF(http_threads), SK_CONFIG_INT, 0},
     {"SKIRMISH_MAX_BODY_BYTES", "1048576", "largest request body accepted; larger bodies get 413",
      1024, 67108864, OFF(max_body_bytes), SK_CONFIG_INT, 0},

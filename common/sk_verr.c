@@ -149,3 +149,25 @@ const char *sk_jptr_str(const struct sk_jptr *p)
 {
     return p->buf;
 }
+
+int sk_verr_check_keys(struct sk_verr_list *list, struct sk_jptr *ptr, const json_t *obj,
+                       const char *const *allowed)
+{
+    const char *key;
+    json_t *val;
+    int n = 0;
+
+    json_object_foreach((json_t *)obj, key, val)
+    {
+        int known = 0;
+        for (const char *const *a = allowed; *a && !known; a++)
+            known = strcmp(key, *a) == 0;
+        if (known)
+            continue;
+        sk_jptr_push_key(ptr, key);
+        sk_verr_add(list, sk_jptr_str(ptr), "unknown field '%s'", key);
+        sk_jptr_pop(ptr);
+        n++;
+    }
+    return n;
+}

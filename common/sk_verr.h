@@ -68,4 +68,13 @@ void sk_jptr_pop(struct sk_jptr *p);
 /** Returns a borrowed pointer to the current string, valid until the next push/pop. */
 const char *sk_jptr_str(const struct sk_jptr *p);
 
+/**
+ * Adds "unknown field 'k'" at pointer <ptr>/k to `list` for every member k of the object
+ * `obj` (borrowed) that is not in the NULL-terminated `allowed`, in the object's order.
+ * `ptr` is the pointer of `obj`; it is the same again on return. Returns how many members
+ * were reported.
+ */
+int sk_verr_check_keys(struct sk_verr_list *list, struct sk_jptr *ptr, const json_t *obj,
+                       const char *const *allowed);
+
 #endif

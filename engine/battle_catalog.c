@@ -20,7 +20,7 @@
 extern const char battle_catalog_data_json[];
 
 /* A cards file larger than this is refused before it is read into memory. */
-#define CATALOG_FILE_MAX (16u * 1024 * 1024)
+#define CATALOG_FILE_MAX (16u << 20) /* 16 MiB */
 
 struct battle_catalog {
     size_t n;

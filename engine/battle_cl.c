@@ -157,42 +157,31 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ===== Discovery ===== */
 
-/* Copies a string property into buf (always NUL-terminated, truncated to fit). */
-static cl_int platform_str(cl_platform_id p, cl_platform_info what, char *buf, size_t len)
+/* The platform and device queries differ only in the object they take: d == NULL asks
+ * platform p, anything else asks device d. */
+static cl_int get_info(cl_platform_id p, cl_device_id d, cl_uint what, size_t len, void *buf,
+                       size_t *got)
 {
-    size_t got = 0;
-    cl_int st = clGetPlatformInfo(p, what, len - 1, buf, &got);
-    if (st == CL_INVALID_VALUE) { /* longer than buf: fetch whole, keep the start */
-        char *tmp = NULL;
-        st = clGetPlatformInfo(p, what, 0, NULL, &got);
-        if (st != CL_SUCCESS)
-            return st;
-        tmp = sk_malloc(got + 1);
-        if (!tmp)
-            return CL_OUT_OF_HOST_MEMORY;
-        st = clGetPlatformInfo(p, what, got, tmp, NULL);
-        tmp[got] = '\0';
-        snprintf(buf, len, "%s", tmp);
-        sk_free(tmp);
-        return st;
-    }
-    buf[st == CL_SUCCESS && got < len ? got : 0] = '\0';
-    return st;
+    if (d)
+        return clGetDeviceInfo(d, what, len, buf, got);
+    return clGetPlatformInfo(p, what, len, buf, got);
 }
 
-static cl_int device_str(cl_device_id d, cl_device_info what, char *buf, size_t len)
+/* Copies a string property of platform p (d == NULL) or device d into buf (always
+ * NUL-terminated, truncated to fit). */
+static cl_int info_str(cl_platform_id p, cl_device_id d, cl_uint what, char *buf, size_t len)
 {
     size_t got = 0;
-    cl_int st = clGetDeviceInfo(d, what, len - 1, buf, &got);
-    if (st == CL_INVALID_VALUE) {
+    cl_int st = get_info(p, d, what, len - 1, buf, &got);
+    if (st == CL_INVALID_VALUE) { /* longer than buf: fetch whole, keep the start */
         char *tmp = NULL;
-        st = clGetDeviceInfo(d, what, 0, NULL, &got);
+        st = get_info(p, d, what, 0, NULL, &got);
         if (st != CL_SUCCESS)
             return st;
         tmp = sk_malloc(got + 1);
         if (!tmp)
             return CL_OUT_OF_HOST_MEMORY;
-        st = clGetDeviceInfo(d, what, got, tmp, NULL);
+        st = get_info(p, d, what, got, tmp, NULL);
         tmp[got] = '\0';
         snprintf(buf, len, "%s", tmp);
         sk_free(tmp);
@@ -213,16 +202,16 @@ static enum sk_err describe_device(cl_platform_id p, cl_device_id d, int index,
 
     memset(dev, 0, sizeof(*dev));
     dev->index = index;
-    st = platform_str(p, CL_PLATFORM_NAME, dev->platform, sizeof(dev->platform));
+    st = info_str(p, NULL, CL_PLATFORM_NAME, dev->platform, sizeof(dev->platform));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_NAME)", st);
-    st = device_str(d, CL_DEVICE_NAME, dev->name, sizeof(dev->name));
+    st = info_str(p, d, CL_DEVICE_NAME, dev->name, sizeof(dev->name));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_NAME)", st);
-    st = device_str(d, CL_DEVICE_VERSION, dev->version, sizeof(dev->version));
+    st = info_str(p, d, CL_DEVICE_VERSION, dev->version, sizeof(dev->version));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_VERSION)", st);
-    st = device_str(d, CL_DRIVER_VERSION, dev->driver, sizeof(dev->driver));
+    st = info_str(p, d, CL_DRIVER_VERSION, dev->driver, sizeof(dev->driver));
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetDeviceInfo(CL_DRIVER_VERSION)", st);
     st = clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
@@ -568,7 +557,7 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
     if (*dir) {
         /* The device key includes the platform version and driver: a driver update must
          * not load binaries built by the previous one. */
-        st = platform_str(cl->platform, CL_PLATFORM_VERSION, ver, sizeof(ver));
+        st = info_str(cl->platform, NULL, CL_PLATFORM_VERSION, ver, sizeof(ver));
         if (st != CL_SUCCESS)
             return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_VERSION)", st);
         hdev = fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
@@ -676,30 +665,22 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     return SK_OK;
 }
 
-enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
-                          size_t errlen)
+/* Enumerates the devices and copies the one `spec` selects (SKIRMISH_DEVICE syntax) into
+ * cl->dev, cl->platform and cl->device. */
+static enum sk_err select_device(struct battle_cl *cl, const char *spec, char *err, size_t errlen)
 {
-    static const struct battle_cl_opts defaults;
     struct battle_cl_device *devs = NULL;
     cl_platform_id *plats = NULL;
     cl_device_id *ids = NULL;
-    struct battle_cl *cl = NULL;
     size_t n = 0, idx = 0;
-    const char *spec;
-    const char *src;
-    size_t src_len;
-    char dir[PATH_MAX];
-    cl_int st;
     enum sk_err e;
 
-    if (!opts)
-        opts = &defaults;
-    spec = opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE);
     devs = sk_calloc(MAX_DEVICES, sizeof(*devs));
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
     plats = sk_calloc(MAX_DEVICES, sizeof(*plats));
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
     ids = sk_calloc(MAX_DEVICES, sizeof(*ids));
-    cl = sk_calloc(1, sizeof(*cl));
-    if (!devs || !plats || !ids || !cl) {
+    if (!devs || !plats || !ids) {
         e = SK_ENOMEM;
         goto out;
     }
@@ -712,6 +693,65 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     cl->dev = devs[idx];
     cl->platform = plats[idx];
     cl->device = ids[idx];
+out:
+    sk_free(devs);
+    sk_free(plats);
+    sk_free(ids);
+    return e;
+}
+
+/* Builds the program (opts->source, else the embedded "battle" source, through the binary
+ * cache) and creates its kernels: rng_words always, the battle kernels for the embedded
+ * source only. */
+static enum sk_err load_program(struct battle_cl *cl, const struct battle_cl_opts *opts, char *err,
+                                size_t errlen)
+{
+    const char *src;
+    size_t src_len;
+    char dir[PATH_MAX];
+    enum sk_err e;
+
+    if (opts->source) {
+        src = opts->source;
+        src_len = strlen(src);
+    } else {
+        const struct kernels_src *k = embedded("battle");
+        if (!k) {
+            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
+            return SK_EINTERNAL;
+        }
+        src = k->text;
+        src_len = k->len;
+    }
+    cache_dir_of(opts->cache_dir, dir, sizeof(dir));
+    e = build_program(cl, src, src_len, dir, err, errlen);
+    if (e)
+        return e;
+    e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
+    if (e || opts->source)
+        return e;
+    e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
+    if (e)
+        return e;
+    return make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
+}
+
+enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                          size_t errlen)
+{
+    static const struct battle_cl_opts defaults;
+    struct battle_cl *cl = NULL;
+    cl_int st;
+    enum sk_err e;
+
+    if (!opts)
+        opts = &defaults;
+    cl = sk_calloc(1, sizeof(*cl));
+    if (!cl)
+        return SK_ENOMEM;
+    e = select_device(cl, opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE), err, errlen);
+    if (e)
+        goto out;
 
     {
         cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cl->platform,
@@ -727,35 +767,9 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
         e = cl_fail(err, errlen, "clCreateCommandQueue", st);
         goto out;
     }
-
-    if (opts->source) {
-        src = opts->source;
-        src_len = strlen(src);
-    } else {
-        const struct kernels_src *k = embedded("battle");
-        if (!k) {
-            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
-            e = SK_EINTERNAL;
-            goto out;
-        }
-        src = k->text;
-        src_len = k->len;
-    }
-    cache_dir_of(opts->cache_dir, dir, sizeof(dir));
-    e = build_program(cl, src, src_len, dir, err, errlen);
+    e = load_program(cl, opts, err, errlen);
     if (e)
         goto out;
-    e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
-    if (e)
-        goto out;
-    if (!opts->source) {
-        e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
-        if (e)
-            goto out;
-        e = make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
-        if (e)
-            goto out;
-    }
     cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clCreateBuffer(counts)", st);
@@ -769,9 +783,6 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     cl = NULL;
 out:
     battle_cl_free(cl);
-    sk_free(devs);
-    sk_free(plats);
-    sk_free(ids);
     return e;
 }
 
@@ -836,6 +847,7 @@ enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t fi
     if (st == CL_SUCCESS)
         st = clSetKernelArg(cl->k_rng, 3, sizeof(cnt), &cnt);
     if (st == CL_SUCCESS)
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
         st = clSetKernelArg(cl->k_rng, 4, sizeof(buf), &buf);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clSetKernelArg(rng_words)", st);
@@ -897,7 +909,10 @@ static cl_int set_battle_args(struct battle_cl *cl, cl_kernel k, uint64_t seed, 
 {
     cl_ulong s = seed, f = first;
     cl_uint cnt = n;
-    cl_int st = clSetKernelArg(k, 0, sizeof(cl->plan_buf), &cl->plan_buf);
+    cl_int st;
+
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
+    st = clSetKernelArg(k, 0, sizeof(cl->plan_buf), &cl->plan_buf);
     if (st == CL_SUCCESS)
         st = clSetKernelArg(k, 1, sizeof(s), &s);
     if (st == CL_SUCCESS)
@@ -919,6 +934,7 @@ static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t fi
     cl_int st = set_battle_args(cl, cl->k_count, seed, first, n);
 
     if (st == CL_SUCCESS)
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
         st = clSetKernelArg(cl->k_count, 4, sizeof(cl->counts), &cl->counts);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clSetKernelArg(battle_count)", st);
@@ -1003,6 +1019,7 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
         return cl_fail(err, errlen, "clCreateBuffer(outcomes)", st);
     st = set_battle_args(cl, cl->k_each, battle_plan_seed(plan), first, n);
     if (st == CL_SUCCESS)
+        /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
         st = clSetKernelArg(cl->k_each, 4, sizeof(buf), &buf);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clSetKernelArg(battle_each)", st);

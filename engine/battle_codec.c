@@ -139,17 +139,7 @@ __attribute__((format(printf, 3, 4))) static void bad_at(struct dec *d, const ch
 /* Reports every key of `obj` that is not in the NULL-terminated `allowed`. */
 static void check_keys(struct dec *d, const json_t *obj, const char *const *allowed)
 {
-    const char *key;
-    json_t *val;
-
-    json_object_foreach((json_t *)obj, key, val)
-    {
-        int known = 0;
-        for (const char *const *a = allowed; *a && !known; a++)
-            known = strcmp(key, *a) == 0;
-        if (!known)
-            bad_at(d, key, "unknown field '%s'", key);
-    }
+    d->n_err += sk_verr_check_keys(d->errs, d->ptr, obj, allowed);
 }
 
 /* Reads the integer field `key` of `obj`. Returns 1 and writes *out when it is present and
@@ -172,6 +162,23 @@ static int get_int(struct dec *d, const json_t *obj, const char *key, long long 
         return -1;
     }
     *out = n;
+    return 1;
+}
+
+/* Checks that `v`, the value of the required member `key` (its pointer already pushed),
+ * is present and an object with only `allowed` keys; returns 0 after reporting when it is
+ * missing or not an object (its keys are then not checked). */
+static int need_object(struct dec *d, const json_t *v, const char *key, const char *const *allowed)
+{
+    if (!v) {
+        bad(d, "'%s' is required", key);
+        return 0;
+    }
+    if (!json_is_object(v)) {
+        bad(d, "'%s' must be an object", key);
+        return 0;
+    }
+    check_keys(d, v, allowed);
     return 1;
 }
 
@@ -321,13 +328,49 @@ static int decode_skill(struct dec *d, const json_t *v, int type, struct battle_
     return 1;
 }
 
+/* Decodes the optional "skills" array `skills` (its pointer already pushed) of a card of
+ * `type` (-1 when unknown) into card->skills; a skill named twice is an error. */
+static void decode_skills(struct dec *d, const json_t *skills, int type,
+                          struct battle_card_spec *card)
+{
+    size_t i;
+    json_t *s;
+
+    if (!skills || json_is_null(skills))
+        return;
+    if (!json_is_array(skills)) {
+        bad(d, "'skills' must be an array");
+        return;
+    }
+    if (json_array_size(skills) > BATTLE_CARD_SKILLS_MAX) {
+        bad(d, "a card has at most %d skills, not %zu", BATTLE_CARD_SKILLS_MAX,
+            json_array_size(skills));
+        return;
+    }
+    json_array_foreach(skills, i, s)
+    {
+        struct battle_skill_spec sk;
+        sk_jptr_push_index(d->ptr, i);
+        if (decode_skill(d, s, type, &sk)) {
+            int dup = 0;
+            for (int j = 0; j < card->n_skills; j++)
+                dup |= card->skills[j].id == sk.id;
+            if (dup)
+                bad_at(d, "name", "skill '%s' appears twice on the card",
+                       battle_codec_skill_name(sk.id));
+            else
+                card->skills[card->n_skills++] = sk;
+        }
+        sk_jptr_pop(d->ptr);
+    }
+}
+
 /* Decodes a card definition into *out; returns 1 when valid. */
 static int decode_card(struct dec *d, const json_t *v, struct battle_card_spec *out)
 {
     static const char *const types[] = {"commander", "fortress", "assault", "structure"};
     struct battle_card_spec card;
     const json_t *name;
-    const json_t *skills;
     int errs_before = d->n_err;
     int type = -1;
     long long n = 0;
@@ -373,35 +416,8 @@ static int decode_card(struct dec *d, const json_t *v, struct battle_card_spec *
         card.delay = (int)n;
     }
 
-    skills = json_object_get(v, "skills");
     sk_jptr_push_key(d->ptr, "skills");
-    if (skills && !json_is_null(skills)) {
-        if (!json_is_array(skills)) {
-            bad(d, "'skills' must be an array");
-        } else if (json_array_size(skills) > BATTLE_CARD_SKILLS_MAX) {
-            bad(d, "a card has at most %d skills, not %zu", BATTLE_CARD_SKILLS_MAX,
-                json_array_size(skills));
-        } else {
-            size_t i;
-            json_t *s;
-            json_array_foreach(skills, i, s)
-            {
-                struct battle_skill_spec sk;
-                sk_jptr_push_index(d->ptr, i);
-                if (decode_skill(d, s, type, &sk)) {
-                    int dup = 0;
-                    for (int j = 0; j < card.n_skills; j++)
-                        dup |= card.skills[j].id == sk.id;
-                    if (dup)
-                        bad_at(d, "name", "skill '%s' appears twice on the card",
-                               battle_codec_skill_name(sk.id));
-                    else
-                        card.skills[card.n_skills++] = sk;
-                }
-                sk_jptr_pop(d->ptr);
-            }
-        }
-    }
+    decode_skills(d, json_object_get(v, "skills"), type, &card);
     sk_jptr_pop(d->ptr);
 
     if (d->n_err > errs_before)
@@ -631,15 +647,8 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     int play = BATTLE_PLAY_RANDOM;
 
     sk_jptr_push_key(j->d.ptr, key);
-    if (!v) {
-        bad(&j->d, "'%s' is required", key);
+    if (!need_object(&j->d, v, key, side_keys))
         goto out;
-    }
-    if (!json_is_object(v)) {
-        bad(&j->d, "'%s' must be an object", key);
-        goto out;
-    }
-    check_keys(&j->d, v, side_keys);
 
     sk_jptr_push_key(j->d.ptr, "commander");
     if (!json_object_get(v, "commander"))
@@ -872,15 +881,8 @@ static void decode_side_state(struct job_dec *j, const json_t *state, const char
     int cmd_max = BATTLE_STAT_MAX;
 
     sk_jptr_push_key(j->d.ptr, key);
-    if (!v) {
-        bad(&j->d, "'%s' is required", key);
+    if (!need_object(&j->d, v, key, side_state_keys))
         goto out;
-    }
-    if (!json_is_object(v)) {
-        bad(&j->d, "'%s' must be an object", key);
-        goto out;
-    }
-    check_keys(&j->d, v, side_state_keys);
     if (side)
         cmd_max = j->spec->cards[side->commander].health;
     if (need_int(&j->d, v, "commander_health", 1, cmd_max, &hp) > 0)

@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "battle_sim.h"
-#include "sk_banned.h"
 #include "sk_mem.h"
+
+#include "sk_banned.h"
 
 struct part {
     const struct battle_plan_data *data;
@@ -83,7 +84,6 @@ enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, 
     }
     if (threads == 1) {
         run_part(&parts[0]);
-        started = 1;
     } else {
         for (; started < threads; started++)
             if (pthread_create(&tids[started], NULL, run_part, &parts[started]) != 0) {

@@ -19,6 +19,7 @@
 #include "battle_cpu.h"
 #include "battle_plan.h"
 #include "job.h"
+#include "sk_log.h"
 #include "sk_mem.h"
 #include "stats.h"
 
@@ -28,14 +29,14 @@ struct battle_job {
     struct battle_spec spec; /* owns spec.cards */
 };
 
-struct battle_run {
+struct battle_job_run {
     const struct battle_job *job; /* borrowed */
     struct battle_plan *plan;     /* owned */
     int threads;                  /* as asked: 0 = one per online core */
     struct battle_cl *cl;         /* owned; NULL = the CPU backend */
     uint64_t done;                /* games played so far: [0, done) */
     struct battle_counts counts;
-    double elapsed_s; /* wall time spent inside battle_run_step */
+    double elapsed_s; /* wall time spent inside battle_job_run_step */
     char error[256];
 };
 
@@ -77,19 +78,6 @@ uint64_t battle_job_total(const struct battle_job *job)
     return job->spec.games;
 }
 
-/* Writes `s` as a double-quoted log value: quotes and backslashes escaped, control bytes
- * (the newlines of a build log) as spaces, so the event stays one line. */
-static void log_quoted(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-    }
-    fputc('"', f);
-}
-
 /*
  * Chooses the backend: `device` (job_run_opts.device), else $SKIRMISH_DEVICE, in
  * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the run
@@ -97,11 +85,12 @@ static void log_quoted(FILE *f, const char *s)
  * one opens; otherwise the run falls back to the CPU backend and logs why, since a host
  * without OpenCL (or with a broken driver) can still run every job.
  */
-static enum sk_err open_device(struct battle_run *run, const char *device, char *err, size_t errlen)
+static enum sk_err open_device(struct battle_job_run *run, const char *device, char *err,
+                               size_t errlen)
 {
     const char *spec = device ? device : getenv(BATTLE_CL_ENV_DEVICE);
     struct battle_cl_opts o = {.device = spec ? spec : ""};
-    char why[1024] = "";
+    char why[1024] = "", quoted[1100];
     enum sk_err rc;
 
     if (battle_cl_spec_is_cpu(spec))
@@ -113,16 +102,16 @@ static enum sk_err open_device(struct battle_run *run, const char *device, char 
         snprintf(err, errlen, "device \"%s\": %s", spec, why);
         return rc;
     }
-    fprintf(stderr, "level=warn event=opencl_fallback backend=cpu reason=");
-    log_quoted(stderr, why);
-    fputc('\n', stderr);
+    /* The reason may hold a multi-line build log: sk_log_quote keeps the event on one line. */
+    sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
+                sk_log_quote(quoted, sizeof(quoted), why));
     return SK_OK;
 }
 
-enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_opts *opts,
-                           struct battle_run **out, char *err, size_t errlen)
+enum sk_err battle_job_run_new(const struct battle_job *job, const struct job_run_opts *opts,
+                               struct battle_job_run **out, char *err, size_t errlen)
 {
-    struct battle_run *run = NULL;
+    struct battle_job_run *run = NULL;
     enum sk_err rc;
 
     if (opts && opts->threads < 0) {
@@ -135,17 +124,16 @@ enum sk_err battle_run_new(const struct battle_job *job, const struct job_run_op
     run->job = job;
     run->threads = opts ? opts->threads : 0;
     rc = battle_plan_new(&job->spec, &run->plan, err, errlen);
-    if (rc) {
-        sk_free(run);
-        return rc;
-    }
+    if (rc)
+        goto out;
     rc = open_device(run, opts ? opts->device : NULL, err, errlen);
-    if (rc) {
-        battle_run_free(run);
-        return rc;
-    }
+    if (rc)
+        goto out;
     *out = run;
-    return SK_OK;
+    run = NULL;
+out:
+    battle_job_run_free(run);
+    return rc;
 }
 
 static double now_s(void)
@@ -155,7 +143,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum sk_err battle_run_step(struct battle_run *run, uint64_t max_units, uint64_t *done)
+enum sk_err battle_job_run_step(struct battle_job_run *run, uint64_t max_units, uint64_t *done)
 {
     uint64_t left = run->job->spec.games - run->done;
     uint64_t n = (max_units == 0 || max_units > left) ? left : max_units;
@@ -223,7 +211,7 @@ static int effective_threads(int threads)
 
 /* "backend" and what it ran on: the CPU threads, or the OpenCL platform, device and launch
  * geometry. */
-static int put_backend(json_t *res, const struct battle_run *run)
+static int put_backend(json_t *res, const struct battle_job_run *run)
 {
     struct battle_cl_info info;
 
@@ -238,7 +226,7 @@ static int put_backend(json_t *res, const struct battle_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
-enum sk_err battle_run_result(struct battle_run *run, json_t **out)
+enum sk_err battle_job_run_result(struct battle_job_run *run, json_t **out)
 {
     const struct battle_spec *spec = &run->job->spec;
     const struct battle_counts *c = &run->counts;
@@ -258,8 +246,7 @@ enum sk_err battle_run_result(struct battle_run *run, json_t **out)
         hist_total != c->games) {
         snprintf(run->error, sizeof(run->error),
                  "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
-                 (unsigned long long)c->games,
-                 (unsigned long long)(c->wins + c->stalls + c->losses),
+                 (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
                  (unsigned long long)hist_total);
         return SK_EINTERNAL;
     }
@@ -298,12 +285,12 @@ out:
     return err;
 }
 
-const char *battle_run_error(const struct battle_run *run)
+const char *battle_job_run_error(const struct battle_job_run *run)
 {
     return run->error;
 }
 
-void battle_run_free(struct battle_run *run)
+void battle_job_run_free(struct battle_job_run *run)
 {
     if (!run)
         return;

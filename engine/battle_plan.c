@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "battle_sim.h"
-#include "sk_banned.h"
 #include "sk_mem.h"
+
+#include "sk_banned.h"
 
 _Static_assert(BATTLE_SIM_CARDS == BATTLE_CARDS_MAX, "card table size");
 _Static_assert(BATTLE_SIM_ACTS == BATTLE_CARD_SKILLS_MAX, "skills per card");
@@ -192,6 +193,86 @@ static void build_groups(const struct battle_side_spec *ss, const struct battle_
     }
 }
 
+/* A fresh game: the fortresses start as the structures, the whole deck is the sequence. */
+static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct battle_plan_data *d,
+                              char *err, size_t errlen)
+{
+    const struct battle_side_spec *ss = &spec->sides[s];
+    struct battle_side_data *sd = &d->sides[s];
+
+    for (int k = 0; k < ss->n_fortresses; k++) {
+        if (!card_ok(spec, ss->fortresses[k], BATTLE_FORTRESS, BATTLE_FORTRESS)) {
+            snprintf(err, errlen, "side %d: fortress %d is not a fortress card", s, k);
+            return SK_EINVAL;
+        }
+        fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
+    }
+    sd->n_structures = (clc_u8)ss->n_fortresses;
+    sd->n_assaults = 0;
+    sd->n_seq = (clc_u8)ss->n_deck;
+    for (int k = 0; k < ss->n_deck; k++)
+        sd->seq_card[k] = (clc_u8)ss->deck[k];
+    sd->shuf_lo = 0;
+    sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? 0 : sd->n_seq;
+    sd->window = ss->play == BATTLE_PLAY_ORDERED ? BATTLE_HAND_MAX : 1;
+    return SK_OK;
+}
+
+/* A mid-game state: its units, then the hand and deck as the sequence. */
+static enum sk_err state_side(const struct battle_spec *spec, int s, struct battle_plan_data *d,
+                              char *err, size_t errlen)
+{
+    const struct battle_side_spec *ss = &spec->sides[s];
+    const struct battle_side_state *st = &spec->state.sides[s];
+    struct battle_side_data *sd = &d->sides[s];
+    enum sk_err rc;
+
+    if (st->commander_health < 1 || st->commander_health > d->cards[ss->commander].health ||
+        st->n_structures < 0 || st->n_structures > BATTLE_ROW_MAX || st->n_assaults < 0 ||
+        st->n_assaults > BATTLE_ROW_MAX || st->n_hand < 0 || st->n_hand > BATTLE_HAND_MAX ||
+        st->n_deck < 0 || st->n_deck > BATTLE_DECK_MAX) {
+        snprintf(err, errlen, "side %d: state commander health or counts out of range", s);
+        return SK_EINVAL;
+    }
+    sd->commander_hp = (clc_i16)st->commander_health;
+    for (int i = 0; i < st->n_structures; i++) {
+        rc = state_unit(spec, d, &st->structures[i], BATTLE_STRUCTURE, s, &sd->structures[i], err,
+                        errlen);
+        if (rc)
+            return rc;
+        sd->init_died |= !st->structures[i].alive;
+    }
+    for (int i = 0; i < st->n_assaults; i++) {
+        rc =
+            state_unit(spec, d, &st->assaults[i], BATTLE_ASSAULT, s, &sd->assaults[i], err, errlen);
+        if (rc)
+            return rc;
+        sd->init_died |= !st->assaults[i].alive;
+    }
+    sd->n_structures = (clc_u8)st->n_structures;
+    sd->n_assaults = (clc_u8)st->n_assaults;
+    sd->n_seq = (clc_u8)(st->n_hand + st->n_deck);
+    for (int k = 0; k < st->n_hand + st->n_deck; k++) {
+        int card = k < st->n_hand ? st->hand[k] : st->deck[k - st->n_hand];
+        if (!card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE)) {
+            snprintf(err, errlen,
+                     "side %d: hand or deck card %d is not an assault or "
+                     "structure",
+                     s, k);
+            return SK_EINVAL;
+        }
+        sd->seq_card[k] = (clc_u8)card;
+    }
+    /* The hand is known; only the deck behind it is shuffled per game. */
+    sd->shuf_lo = (clc_u8)st->n_hand;
+    sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? sd->shuf_lo : sd->n_seq;
+    sd->window = ss->play == BATTLE_PLAY_EXACT                       ? 1
+                 : ss->play == BATTLE_PLAY_ORDERED || st->n_hand > 0 ? BATTLE_HAND_MAX
+                                                                     : 1;
+    return SK_OK;
+}
+
+/* Checks one side and fills d->sides[s] for a fresh game or for the mid-game state. */
 static enum sk_err build_side(const struct battle_spec *spec, int s, struct battle_plan_data *d,
                               char *err, size_t errlen)
 {
@@ -216,66 +297,9 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
     sd->play = (clc_u8)ss->play;
     sd->commander_hp = d->cards[ss->commander].health;
 
-    if (!st) {
-        for (int k = 0; k < ss->n_fortresses; k++) {
-            if (!card_ok(spec, ss->fortresses[k], BATTLE_FORTRESS, BATTLE_FORTRESS)) {
-                snprintf(err, errlen, "side %d: fortress %d is not a fortress card", s, k);
-                return SK_EINVAL;
-            }
-            fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
-        }
-        sd->n_structures = (clc_u8)ss->n_fortresses;
-        sd->n_assaults = 0;
-        sd->n_seq = (clc_u8)ss->n_deck;
-        for (int k = 0; k < ss->n_deck; k++)
-            sd->seq_card[k] = (clc_u8)ss->deck[k];
-        sd->shuf_lo = 0;
-        sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? 0 : sd->n_seq;
-        sd->window = ss->play == BATTLE_PLAY_ORDERED ? BATTLE_HAND_MAX : 1;
-    } else {
-        if (st->commander_health < 1 || st->commander_health > d->cards[ss->commander].health ||
-            st->n_structures < 0 || st->n_structures > BATTLE_ROW_MAX || st->n_assaults < 0 ||
-            st->n_assaults > BATTLE_ROW_MAX || st->n_hand < 0 || st->n_hand > BATTLE_HAND_MAX ||
-            st->n_deck < 0 || st->n_deck > BATTLE_DECK_MAX) {
-            snprintf(err, errlen, "side %d: state commander health or counts out of range", s);
-            return SK_EINVAL;
-        }
-        sd->commander_hp = (clc_i16)st->commander_health;
-        for (int i = 0; i < st->n_structures; i++) {
-            rc = state_unit(spec, d, &st->structures[i], BATTLE_STRUCTURE, s, &sd->structures[i],
-                            err, errlen);
-            if (rc)
-                return rc;
-            sd->init_died |= !st->structures[i].alive;
-        }
-        for (int i = 0; i < st->n_assaults; i++) {
-            rc = state_unit(spec, d, &st->assaults[i], BATTLE_ASSAULT, s, &sd->assaults[i], err,
-                            errlen);
-            if (rc)
-                return rc;
-            sd->init_died |= !st->assaults[i].alive;
-        }
-        sd->n_structures = (clc_u8)st->n_structures;
-        sd->n_assaults = (clc_u8)st->n_assaults;
-        sd->n_seq = (clc_u8)(st->n_hand + st->n_deck);
-        for (int k = 0; k < st->n_hand + st->n_deck; k++) {
-            int card = k < st->n_hand ? st->hand[k] : st->deck[k - st->n_hand];
-            if (!card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE)) {
-                snprintf(err, errlen,
-                         "side %d: hand or deck card %d is not an assault or "
-                         "structure",
-                         s, k);
-                return SK_EINVAL;
-            }
-            sd->seq_card[k] = (clc_u8)card;
-        }
-        /* The hand is known; only the deck behind it is shuffled per game. */
-        sd->shuf_lo = (clc_u8)st->n_hand;
-        sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? sd->shuf_lo : sd->n_seq;
-        sd->window = ss->play == BATTLE_PLAY_EXACT                       ? 1
-                     : ss->play == BATTLE_PLAY_ORDERED || st->n_hand > 0 ? BATTLE_HAND_MAX
-                                                                         : 1;
-    }
+    rc = st ? state_side(spec, s, d, err, errlen) : fresh_side(spec, s, d, err, errlen);
+    if (rc)
+        return rc;
     /* Every card still to play must fit in its row. */
     n_str = sd->n_structures;
     n_asl = sd->n_assaults;

@@ -11,21 +11,21 @@
 #include "battle_skills.h"
 
 /* Limits of a battle job (the bounds; the codec rejects anything beyond them). */
-#define BATTLE_GAMES_MAX       1000000000ULL
-#define BATTLE_TURN_LIMIT_MAX  200
-#define BATTLE_TURN_LIMIT_DEF  50
-#define BATTLE_DECK_MAX        30  /* cards in one side's deck list, counts expanded */
-#define BATTLE_FORTRESS_MAX    2
-#define BATTLE_HAND_MAX        3
-#define BATTLE_NAME_MAX        64  /* bytes of a card name, excluding the NUL */
-#define BATTLE_CARD_SKILLS_MAX 8   /* skills on one card */
-#define BATTLE_SKILL_X_MAX     99
-#define BATTLE_STAT_MAX        999 /* attack, health */
-#define BATTLE_DELAY_MAX       9
+#define BATTLE_GAMES_MAX        1000000000ULL
+#define BATTLE_TURN_LIMIT_MAX   200
+#define BATTLE_TURN_LIMIT_DEF   50
+#define BATTLE_DECK_MAX         30 /* cards in one side's deck list, counts expanded */
+#define BATTLE_FORTRESS_MAX     2
+#define BATTLE_HAND_MAX         3
+#define BATTLE_NAME_MAX         64 /* bytes of a card name, excluding the NUL */
+#define BATTLE_CARD_SKILLS_MAX  8  /* skills on one card */
+#define BATTLE_SKILL_X_MAX      99
+#define BATTLE_STAT_MAX         999 /* attack, health */
+#define BATTLE_DELAY_MAX        9
 #define BATTLE_INLINE_CARDS_MAX 128 /* inline card definitions in one job */
-#define BATTLE_CARDS_MAX       128 /* distinct cards referenced by one job */
+#define BATTLE_CARDS_MAX        128 /* distinct cards referenced by one job */
 /* Most units in one row: fortresses plus every deck card could end up on the field. */
-#define BATTLE_ROW_MAX         (BATTLE_DECK_MAX + BATTLE_FORTRESS_MAX)
+#define BATTLE_ROW_MAX (BATTLE_DECK_MAX + BATTLE_FORTRESS_MAX)
 
 struct battle_skill_spec {
     enum battle_skill id;
@@ -38,7 +38,7 @@ struct battle_card_spec {
     enum battle_card_type type;
     int attack; /* assaults only; 0 otherwise */
     int health;
-    int delay;  /* assaults and structures; 0 for commanders and fortresses */
+    int delay; /* assaults and structures; 0 for commanders and fortresses */
     int n_skills;
     struct battle_skill_spec skills[BATTLE_CARD_SKILLS_MAX];
 };
@@ -85,7 +85,7 @@ struct battle_spec {
     enum battle_mode mode;
     int turn_limit;
     int n_cards;
-    struct battle_card_spec *cards; /* owned (sk_malloc); the cards this job uses */
+    struct battle_card_spec *cards;   /* owned (sk_malloc); the cards this job uses */
     struct battle_side_spec sides[2]; /* 0 = attacker, 1 = defender */
     int has_state;
     struct battle_state_spec state; /* meaningful when has_state */

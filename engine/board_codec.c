@@ -40,16 +40,7 @@ static void err_at(struct dec *d, const char *key, const char *fmt, ...)
 
 static void check_keys(struct dec *d, const json_t *obj, const char *const *allowed)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)obj, key, v)
-    {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            ok |= strcmp(*a, key) == 0;
-        if (!ok)
-            err_at(d, key, "unknown field '%s'", key);
-    }
+    (void)sk_verr_check_keys(d->errs, d->ptr, obj, allowed);
 }
 
 /* Integer member in [lo, hi]; *out keeps its default when absent or invalid. */

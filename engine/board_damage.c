@@ -161,6 +161,19 @@ int board_damage_base(const struct board_minion *m, int round)
     return q < 0 ? 0 : q;
 }
 
+/* Applies `point` ("when ... hits" or "damages") of the attack `ctx` to its attacker, which
+ * bubbles to the attacker's square. */
+static void attacker_event(struct board_state *st, const struct board_ctx *ctx,
+                           enum board_point point, int ag)
+{
+    struct board_ctx h = *ctx;
+    h.point = point;
+    h.row = st->groups[ag].row;
+    h.col = st->groups[ag].col;
+    h.cancelled = 0;
+    board_events_minion(st, &h);
+}
+
 int board_damage_attack(struct board_state *st, int ag, int am, int vg, int vm, int round)
 {
     struct board_minion *a = &st->groups[ag].m[am];
@@ -198,23 +211,11 @@ int board_damage_attack(struct board_state *st, int ag, int am, int vg, int vm, 
     /* A3: Takes Damage with this attacker. */
     r = board_damage_take(st, vg, vm, ag, am, ctx.quantity, ctx.ignores_armor, 0);
     /* A4: "when ... hits", whatever A3 returned. */
-    if (a->alive) {
-        struct board_ctx h = ctx;
-        h.point = BOARD_P_HITS;
-        h.row = st->groups[ag].row;
-        h.col = st->groups[ag].col;
-        h.cancelled = 0;
-        board_events_minion(st, &h);
-    }
+    if (a->alive)
+        attacker_event(st, &ctx, BOARD_P_HITS, ag);
     /* A5: "when ... damages", only on a damaged result (0 points count). */
-    if (r == BOARD_DAMAGED && a->alive) {
-        struct board_ctx h = ctx;
-        h.point = BOARD_P_DAMAGES;
-        h.row = st->groups[ag].row;
-        h.col = st->groups[ag].col;
-        h.cancelled = 0;
-        board_events_minion(st, &h);
-    }
+    if (r == BOARD_DAMAGED && a->alive)
+        attacker_event(st, &ctx, BOARD_P_DAMAGES, ag);
     /* A6: a killed victim goes through Minion Death as a "kills" death. */
     if (r == BOARD_KILLED)
         board_damage_death(st, vg, vm, ag, am);

@@ -230,7 +230,11 @@ void board_events_minion(struct board_state *st, struct board_ctx *ctx)
     }
 }
 
-void board_events_group(struct board_state *st, enum board_point point, int gi, int row, int col)
+/* Applies `point` to each living minion of group gi in order, bubbling to (row, col).
+ * Returns 1 as soon as a minion's answer forbids it when `stop_at_forbid` is set (later
+ * minions are not asked); otherwise asks every minion and returns 0. */
+static int each_minion(struct board_state *st, enum board_point point, int gi, int row, int col,
+                       int stop_at_forbid)
 {
     struct board_group *g = &st->groups[gi];
     for (int i = 0; i < g->n; i++) {
@@ -241,7 +245,21 @@ void board_events_group(struct board_state *st, enum board_point point, int gi, 
         c.row = row;
         c.col = col;
         board_events_minion(st, &c);
+        if (stop_at_forbid && c.forbid)
+            return 1;
     }
+    return 0;
+}
+
+void board_events_group(struct board_state *st, enum board_point point, int gi, int row, int col)
+{
+    (void)each_minion(st, point, gi, row, col, 0);
+}
+
+int board_events_group_forbids(struct board_state *st, enum board_point point, int gi, int row,
+                               int col)
+{
+    return each_minion(st, point, gi, row, col, 1);
 }
 
 int board_events_max_armor(struct board_state *st, int gi, int mi)
@@ -287,21 +305,6 @@ int board_events_can_enter(struct board_state *st, int gi, int r, int c)
     return 1;
 }
 
-static int forbids_join(struct board_state *st, int gi)
-{
-    struct board_group *g = &st->groups[gi];
-    for (int i = 0; i < g->n; i++) {
-        struct board_ctx x;
-        if (!g->m[i].alive)
-            continue;
-        x = board_events_ctx(st, BOARD_P_CAN_JOIN, gi, i);
-        board_events_minion(st, &x);
-        if (x.forbid)
-            return 1;
-    }
-    return 0;
-}
-
 int board_events_can_join(struct board_state *st, int a, int b)
 {
     const struct board_group *ga = &st->groups[a];
@@ -315,5 +318,6 @@ int board_events_can_join(struct board_state *st, int a, int b)
         return 0;
     if (board_model_alive(ga) + board_model_alive(gb) > BOARD_GROUP_MINIONS)
         return 0;
-    return !forbids_join(st, a) && !forbids_join(st, b);
+    return !board_events_group_forbids(st, BOARD_P_CAN_JOIN, a, ga->row, ga->col) &&
+           !board_events_group_forbids(st, BOARD_P_CAN_JOIN, b, gb->row, gb->col);
 }

@@ -39,6 +39,13 @@ void board_events_minion(struct board_state *st, struct board_ctx *ctx);
 /** Applies `point` to each living minion of group gi, bubbling to square (row, col). */
 void board_events_group(struct board_state *st, enum board_point point, int gi, int row, int col);
 
+/**
+ * Asks query `point` (can move, can exit, can join, ...) of each living minion of group gi
+ * in order, bubbling to square (row, col); returns 1 at the first minion whose answer
+ * forbids it (later minions are not asked), else 0.
+ */
+int board_events_group_forbids(struct board_state *st, enum board_point point, int gi, int row,
+                               int col);
 /** Maximum armor of a minion: its own plus "stats" effects. */
 int board_events_max_armor(struct board_state *st, int gi, int mi);
 /** 1 if the minion has an enchantment (a live spell on it or its group); 0 if buried. */

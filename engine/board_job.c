@@ -18,7 +18,7 @@ struct board_job {
     uint64_t seed;
 };
 
-struct board_run {
+struct board_job_run {
     const struct board_job *job;
     struct board_state *st;
     uint64_t done;
@@ -59,10 +59,10 @@ uint64_t board_job_total(const struct board_job *job)
     return (uint64_t)job->in->turns;
 }
 
-enum sk_err board_run_new(const struct board_job *job, const struct job_run_opts *opts,
-                          struct board_run **out, char *err, size_t errlen)
+enum sk_err board_job_run_new(const struct board_job *job, const struct job_run_opts *opts,
+                              struct board_job_run **out, char *err, size_t errlen)
 {
-    struct board_run *run = sk_calloc(1, sizeof(*run));
+    struct board_job_run *run = sk_calloc(1, sizeof(*run));
 
     (void)opts; /* one turn is far below a millisecond: no threads, no device */
     if (!run) {
@@ -80,7 +80,7 @@ enum sk_err board_run_new(const struct board_job *job, const struct job_run_opts
     return SK_OK;
 }
 
-enum sk_err board_run_step(struct board_run *run, uint64_t max_units, uint64_t *done)
+enum sk_err board_job_run_step(struct board_job_run *run, uint64_t max_units, uint64_t *done)
 {
     const struct board_input *in = run->job->in;
     struct board_plan plan = {in->orders, in->norders, in->casts, in->ncasts, run->job->seed};
@@ -100,7 +100,7 @@ enum sk_err board_run_step(struct board_run *run, uint64_t max_units, uint64_t *
     return SK_OK;
 }
 
-enum sk_err board_run_result(struct board_run *run, json_t **out)
+enum sk_err board_job_run_result(struct board_job_run *run, json_t **out)
 {
     json_t *doc = NULL, *state = NULL, *events = NULL, *spells = NULL;
 
@@ -126,12 +126,12 @@ fail:
     return SK_ENOMEM;
 }
 
-const char *board_run_error(const struct board_run *run)
+const char *board_job_run_error(const struct board_job_run *run)
 {
     return run->error;
 }
 
-void board_run_free(struct board_run *run)
+void board_job_run_free(struct board_job_run *run)
 {
     if (!run)
         return;

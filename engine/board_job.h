@@ -14,7 +14,7 @@
 
 struct job_run_opts;
 struct board_job;
-struct board_run;
+struct board_job_run;
 
 /**
  * Decodes the "params" object of a board job (borrowed). Errors are added to `errs` with
@@ -29,15 +29,15 @@ void board_job_free(struct board_job *job);
 uint64_t board_job_total(const struct board_job *job);
 
 /** See job_run_new. `job` is borrowed and must outlive the run. */
-enum sk_err board_run_new(const struct board_job *job, const struct job_run_opts *opts,
-                          struct board_run **out, char *err, size_t errlen);
+enum sk_err board_job_run_new(const struct board_job *job, const struct job_run_opts *opts,
+                              struct board_job_run **out, char *err, size_t errlen);
 /** See job_run_step. */
-enum sk_err board_run_step(struct board_run *run, uint64_t max_units, uint64_t *done);
+enum sk_err board_job_run_step(struct board_job_run *run, uint64_t max_units, uint64_t *done);
 /** See job_run_result: a new reference in *out. */
-enum sk_err board_run_result(struct board_run *run, json_t **out);
+enum sk_err board_job_run_result(struct board_job_run *run, json_t **out);
 /** See job_run_error. */
-const char *board_run_error(const struct board_run *run);
+const char *board_job_run_error(const struct board_job_run *run);
 /** Frees a run; NULL-safe. */
-void board_run_free(struct board_run *run);
+void board_job_run_free(struct board_job_run *run);
 
 #endif

@@ -299,7 +299,10 @@ struct board_event board_model_event(enum board_ev_type type);
 /** Copies an id with truncation into a BOARD_ID_MAX buffer. */
 void board_model_set_id(char dst[BOARD_ID_MAX], const char *src);
 
-/* Names (static strings) and parsers (-1 when unknown). */
+/**
+ * Names and parsers of the model enums: x_name(v) returns a static string and needs
+ * 0 <= v < the enum's __COUNT; x_parse(s) returns the value named `s` (borrowed) or -1.
+ */
 const char *board_model_terrain_name(int t);
 int board_model_terrain_parse(const char *s);
 const char *board_model_player_name(int p);

@@ -191,24 +191,6 @@ static void log_bounce(struct board_state *st, int gi, int reason, int r, int c)
     board_model_log(st, &ev);
 }
 
-/* Pass I.a queries: "can move" (the group's spells) and "can exit" (its square's). */
-static int movable(struct board_state *st, int gi, enum board_point point, int r, int c)
-{
-    struct board_group *g = &st->groups[gi];
-    for (int i = 0; i < g->n; i++) {
-        struct board_ctx x;
-        if (!g->m[i].alive)
-            continue;
-        x = board_events_ctx(st, point, gi, i);
-        x.row = r;
-        x.col = c;
-        board_events_minion(st, &x);
-        if (x.forbid)
-            return 0;
-    }
-    return 1;
-}
-
 /* ---- pass II ---- */
 
 struct vote_state {
@@ -435,11 +417,12 @@ static void pass1(struct board_state *st, const int *order, int n, struct vote_s
         int r = g->orow, c = g->ocol, hostile = 0, others = 0;
         struct board_event ev;
 
-        if (!movable(st, order[k], BOARD_P_CAN_MOVE, -1, -1)) {
+        /* Pass I.a queries: "can move" (the group's spells) and "can exit" (its square's). */
+        if (board_events_group_forbids(st, BOARD_P_CAN_MOVE, order[k], -1, -1)) {
             log_bounce(st, order[k], BOARD_R_CANNOT_MOVE, r, c);
             continue;
         }
-        if (!movable(st, order[k], BOARD_P_CAN_EXIT, g->row, g->col)) {
+        if (board_events_group_forbids(st, BOARD_P_CAN_EXIT, order[k], g->row, g->col)) {
             log_bounce(st, order[k], BOARD_R_CANNOT_EXIT, r, c);
             continue;
         }

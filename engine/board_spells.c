@@ -149,24 +149,6 @@ static int get_str(const json_t *obj, const char *key, int required, char *dst, 
     return 1;
 }
 
-static void check_keys(const json_t *obj, const char *const *allowed, struct sk_jptr *ptr,
-                       struct sk_verr_list *errs)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)obj, key, v)
-    {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            ok |= strcmp(*a, key) == 0;
-        if (!ok) {
-            sk_jptr_push_key(ptr, key);
-            sk_verr_add(errs, sk_jptr_str(ptr), "unknown field '%s'", key);
-            sk_jptr_pop(ptr);
-        }
-    }
-}
-
 static void decode_cond(const json_t *c, struct sk_jptr *ptr, struct sk_verr_list *errs,
                         struct board_cond *out)
 {
@@ -189,7 +171,7 @@ static void decode_cond(const json_t *c, struct sk_jptr *ptr, struct sk_verr_lis
         sk_jptr_pop(ptr);
         return;
     }
-    check_keys(c, keys, ptr, errs);
+    (void)sk_verr_check_keys(errs, ptr, c, keys);
     if ((v = json_object_get(c, "attacker_nation"))) {
         sk_jptr_push_key(ptr, "attacker_nation");
         if (!json_is_string(v) ||
@@ -236,7 +218,7 @@ static void decode_effect(const json_t *e, enum board_target_kind target, struct
         sk_verr_add(errs, sk_jptr_str(ptr), "an effect must be an object");
         return;
     }
-    check_keys(e, keys, ptr, errs);
+    (void)sk_verr_check_keys(errs, ptr, e, keys);
     v = json_object_get(e, "event");
     sk_jptr_push_key(ptr, "event");
     if (!v)
@@ -296,7 +278,7 @@ enum sk_err board_spells_decode(const json_t *doc, struct sk_jptr *ptr, struct s
     memset(&d, 0, sizeof(d));
     if (!json_is_object(doc))
         return sk_verr_add(errs, sk_jptr_str(ptr), "a spell definition must be an object");
-    check_keys(doc, keys, ptr, errs);
+    (void)sk_verr_check_keys(errs, ptr, doc, keys);
     get_str(doc, "name", 1, d.name, sizeof(d.name), ptr, errs);
     get_str(doc, "text", 1, d.text, sizeof(d.text), ptr, errs);
     if (get_str(doc, "target", 1, buf, sizeof(buf), ptr, errs)) {

@@ -125,7 +125,9 @@ json_t *board_spells_encode(const struct board_spell_def *def);
 /** Index of the definition named `name` in defs[0..n), or -1. */
 int board_spells_find(const struct board_spell_def *defs, int n, const char *name);
 
+/** Name of trigger point `p` (0 <= p < BOARD_P__COUNT) as definitions spell it; static string. */
 const char *board_spells_point_name(int p);
+/** Name of action `a` (0 <= a < BOARD_A__COUNT) as definitions spell it; static string. */
 const char *board_spells_action_name(int a);
 
 #endif

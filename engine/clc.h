@@ -14,10 +14,10 @@ typedef int clc_i32;
 typedef uint clc_u32;
 typedef long clc_i64;
 typedef ulong clc_u64;
-#define CLC_FN        static inline
-#define CLC_GLOBAL    __global
-#define CLC_CONSTANT  __constant
-#define CLC_PRIVATE   __private
+#define CLC_FN       static inline
+#define CLC_GLOBAL   __global
+#define CLC_CONSTANT __constant
+#define CLC_PRIVATE  __private
 #else
 #include <stdint.h>
 typedef uint8_t clc_u8;
@@ -27,7 +27,7 @@ typedef int32_t clc_i32;
 typedef uint32_t clc_u32;
 typedef int64_t clc_i64;
 typedef uint64_t clc_u64;
-#define CLC_FN        static inline
+#define CLC_FN static inline
 #define CLC_GLOBAL
 #define CLC_CONSTANT
 #define CLC_PRIVATE

@@ -24,8 +24,8 @@ struct job {
 struct job_run {
     const struct job *job;
     union {
-        struct battle_run *battle;
-        struct board_run *board;
+        struct battle_job_run *battle;
+        struct board_job_run *board;
     } u;
 };
 
@@ -80,10 +80,10 @@ static void check_seed(const json_t *v, uint64_t *seed, struct sk_verr_list *err
 
 enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list *errs)
 {
+    static const char *const keys[] = {"kind", "seed", "params", NULL};
     struct job *job = NULL;
-    const char *key;
-    json_t *val;
     const json_t *kind_v;
+    json_t *val;
     const json_t *params;
     int kind = -1;
     uint64_t seed = 0;
@@ -94,13 +94,8 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
     if (!json_is_object(doc))
         return sk_verr_add(errs, "", "the job must be a JSON object");
 
-    json_object_foreach((json_t *)doc, key, val) {
-        if (strcmp(key, "kind") && strcmp(key, "seed") && strcmp(key, "params")) {
-            sk_jptr_init(&ptr);
-            sk_jptr_push_key(&ptr, key);
-            sk_verr_add(errs, sk_jptr_str(&ptr), "unknown field '%s'", key);
-        }
-    }
+    sk_jptr_init(&ptr);
+    (void)sk_verr_check_keys(errs, &ptr, doc, keys);
     kind_v = json_object_get(doc, "kind");
     if (!kind_v)
         sk_verr_add(errs, "/kind", "'kind' is required (\"battle\" or \"board\")");
@@ -189,9 +184,9 @@ enum sk_err job_run_new(const struct job *job, const struct job_run_opts *opts,
         return SK_ENOMEM;
     run->job = job;
     if (job->kind == JOB_BATTLE)
-        rc = battle_run_new(job->u.battle, opts, &run->u.battle, err, errlen);
+        rc = battle_job_run_new(job->u.battle, opts, &run->u.battle, err, errlen);
     else
-        rc = board_run_new(job->u.board, opts, &run->u.board, err, errlen);
+        rc = board_job_run_new(job->u.board, opts, &run->u.board, err, errlen);
     if (rc) {
         sk_free(run);
         return rc;
@@ -203,22 +198,22 @@ enum sk_err job_run_new(const struct job *job, const struct job_run_opts *opts,
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
     if (run->job->kind == JOB_BATTLE)
-        return battle_run_step(run->u.battle, max_units, done);
-    return board_run_step(run->u.board, max_units, done);
+        return battle_job_run_step(run->u.battle, max_units, done);
+    return board_job_run_step(run->u.board, max_units, done);
 }
 
 enum sk_err job_run_result(struct job_run *run, json_t **out)
 {
     if (run->job->kind == JOB_BATTLE)
-        return battle_run_result(run->u.battle, out);
-    return board_run_result(run->u.board, out);
+        return battle_job_run_result(run->u.battle, out);
+    return board_job_run_result(run->u.board, out);
 }
 
 const char *job_run_error(const struct job_run *run)
 {
     if (run->job->kind == JOB_BATTLE)
-        return battle_run_error(run->u.battle);
-    return board_run_error(run->u.board);
+        return battle_job_run_error(run->u.battle);
+    return board_job_run_error(run->u.board);
 }
 
 void job_run_free(struct job_run *run)
@@ -226,8 +221,8 @@ void job_run_free(struct job_run *run)
     if (!run)
         return;
     if (run->job->kind == JOB_BATTLE)
-        battle_run_free(run->u.battle);
+        battle_job_run_free(run->u.battle);
     else
-        board_run_free(run->u.board);
+        board_job_run_free(run->u.board);
     sk_free(run);
 }

@@ -22,8 +22,9 @@ struct job;
 
 /* How to run a job; zeroed means defaults. */
 struct job_run_opts {
-    int threads;        /* CPU threads; 0 = one per core */
-    const char *device; /* SKIRMISH_DEVICE syntax: index, name substring, or "cpu"; NULL = default */
+    int threads; /* CPU threads; 0 = one per core */
+    /* SKIRMISH_DEVICE syntax: index, name substring, or "cpu"; NULL = default (borrowed) */
+    const char *device;
 };
 
 /**
@@ -38,6 +39,7 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
 /** Frees a job; NULL-safe. */
 void job_free(struct job *job);
 
+/** The job's kind (battle or board); `job` is borrowed and must not be NULL. */
 enum job_kind job_kind(const struct job *job);
 /** Returns "battle" or "board" (static string). */
 const char *job_kind_name(enum job_kind kind);

@@ -12,6 +12,8 @@
 #include "job.h"
 #include "sk_mem.h"
 
+#include "sk_banned.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

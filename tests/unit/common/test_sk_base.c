@@ -10,6 +10,8 @@
 #include "sk_parse.h"
 #include "sk_verr.h"
 
+#include "sk_banned.h"
+
 static void test_err_names(void)
 {
     CU_ASSERT_STRING_EQUAL(sk_err_str(SK_OK), "ok");
@@ -130,6 +132,34 @@ static void test_verr_oom(void)
     sk_verr_list_release(&l);
 }
 
+/* Only the members outside `allowed` are reported, in the object's order, each at its own
+ * escaped pointer under the object's; the pointer is restored. */
+static void test_verr_check_keys(void)
+{
+    static const char *const allowed[] = {"kind", "seed", NULL};
+    json_t *obj = json_pack("{s:i, s:i, s:i, s:i}", "kind", 1, "sede", 2, "seed", 3, "a/b", 4);
+    struct sk_verr_list l;
+    struct sk_jptr p;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    sk_verr_list_init(&l);
+    sk_jptr_init(&p);
+    sk_jptr_push_key(&p, "params");
+    CU_ASSERT_EQUAL(sk_verr_check_keys(&l, &p, obj, allowed), 2);
+    CU_ASSERT_STRING_EQUAL(sk_jptr_str(&p), "/params");
+    CU_ASSERT_EQUAL_FATAL(l.n, 2);
+    CU_ASSERT_STRING_EQUAL(l.items[0].pointer, "/params/sede");
+    CU_ASSERT_STRING_EQUAL(l.items[0].message, "unknown field 'sede'");
+    CU_ASSERT_STRING_EQUAL(l.items[1].pointer, "/params/a~1b");
+    CU_ASSERT_STRING_EQUAL(l.items[1].message, "unknown field 'a/b'");
+    sk_verr_list_release(&l);
+    CU_ASSERT_EQUAL(
+        sk_verr_check_keys(&l, &p, obj, (const char *const[]){"kind", "sede", "seed", "a/b", NULL}),
+        0);
+    CU_ASSERT_EQUAL(l.n, 0);
+    json_decref(obj);
+}
+
 static CU_TestInfo base_tests[] = {
     {"error names", test_err_names},
     {"parse i64", test_parse_i64},
@@ -139,6 +169,7 @@ static CU_TestInfo base_tests[] = {
     {"json pointer length limit", test_jptr_too_long},
     {"validation error list", test_verr_list},
     {"validation error list out of memory", test_verr_oom},
+    {"unknown members of an object", test_verr_check_keys},
     CU_TEST_INFO_NULL,
 };
 

@@ -9,6 +9,9 @@
 
 #include "sk_config.h"
 #include "sk_log.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
 
 static void clear_env(void)
 {
@@ -126,7 +129,7 @@ static void test_readme_table(void)
     fseek(f, 0, SEEK_END);
     n = ftell(f);
     rewind(f);
-    readme = calloc(1, (size_t)n + 1);
+    readme = sk_calloc(1, (size_t)n + 1);
     CU_ASSERT_EQUAL_FATAL(fread(readme, 1, (size_t)n, f), (size_t)n);
     fclose(f);
     for (char *line = gen, *nl; *line; line = nl + 1) {
@@ -138,8 +141,8 @@ static void test_readme_table(void)
             fprintf(stderr, "README.md lacks the configuration row: %s\n", line);
         CU_ASSERT_PTR_NOT_NULL(strstr(readme, line));
     }
-    free(readme);
-    free(gen);
+    sk_free(readme);
+    free(gen); /* open_memstream allocates with malloc(3) */
 }
 
 static CU_TestInfo config_tests[] = {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "board_job.h"
+#include "sk_mem.h"
 #include "sk_verr.h"
 
 /* Decodes `params` (borrowed) and runs every turn; returns the result (caller decrefs) or
@@ -18,7 +19,7 @@ static inline json_t *bt_run_json(const json_t *params, uint64_t seed)
     struct sk_verr_list errs;
     struct sk_jptr ptr;
     struct board_job *job = NULL;
-    struct board_run *run = NULL;
+    struct board_job_run *run = NULL;
     json_t *res = NULL;
     uint64_t done = 0;
     char err[128];
@@ -31,13 +32,13 @@ static inline json_t *bt_run_json(const json_t *params, uint64_t seed)
             fprintf(stderr, "%s: %s\n", errs.items[i].pointer, errs.items[i].message);
         goto out;
     }
-    if (board_run_new(job, NULL, &run, err, sizeof(err)) != SK_OK)
+    if (board_job_run_new(job, NULL, &run, err, sizeof(err)) != SK_OK)
         goto out;
-    if (board_run_step(run, 0, &done) != SK_OK)
+    if (board_job_run_step(run, 0, &done) != SK_OK)
         goto out;
-    board_run_result(run, &res);
+    board_job_run_result(run, &res);
 out:
-    board_run_free(run);
+    board_job_run_free(run);
     board_job_free(job);
     sk_verr_list_release(&errs);
     return res;
@@ -120,7 +121,7 @@ static inline int bt_events_in_order(const json_t *res, const json_t *want)
         if (at == json_array_size(evs)) {
             char *s = json_dumps(w, JSON_COMPACT);
             fprintf(stderr, "expected event not found in order: %s\n", s);
-            free(s);
+            sk_free(s);
             return 0;
         }
         at++;

@@ -11,6 +11,9 @@
 
 #include "battle_catalog.h"
 #include "battle_codec.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
 
 static const struct battle_catalog *builtin(void)
 {
@@ -137,7 +140,7 @@ static void test_json_listing_round_trip(void)
                                sizeof(struct battle_card_spec)),
                         0);
     battle_catalog_free(back);
-    free(text);
+    sk_free(text);
     json_decref(arr);
 }
 

@@ -4,65 +4,30 @@
  * failures with their log, and the no-platform case (in a child process whose ICD loader
  * sees an empty vendor folder). */
 #include <CUnit/CUnit.h>
-#include <dirent.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "battle_cl.h"
+#include "cl_testlib.h"
 #include "rng.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
-extern char **environ;
+/* Every test of the device suite gets a private, initially empty cache folder. */
+static struct cl_test_cache cache;
 
-static char cache_dir[256];
-/* SKIRMISH_CL_CACHE before the suite, restored after it so later suites do not write into
- * the removed folder. */
-static char saved_cache[512];
-static int had_cache;
-
-/* Every test gets a private, initially empty cache folder. */
 static int suite_init(void)
 {
-    char tmpl[] = "/tmp/skirmish-cl-test.XXXXXX";
-    if (!mkdtemp(tmpl))
-        return 1;
-    snprintf(cache_dir, sizeof(cache_dir), "%s", tmpl);
-    had_cache = getenv(BATTLE_CL_ENV_CACHE) != NULL;
-    if (had_cache)
-        snprintf(saved_cache, sizeof(saved_cache), "%s", getenv(BATTLE_CL_ENV_CACHE));
-    return setenv(BATTLE_CL_ENV_CACHE, cache_dir, 1) != 0;
-}
-
-static void empty_dir(const char *path)
-{
-    DIR *d = opendir(path);
-    struct dirent *e;
-    char p[512];
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
-        unlink(p);
-    }
-    closedir(d);
+    return cl_test_cache_enter(&cache, "/tmp/skirmish-cl-test.XXXXXX");
 }
 
 static int suite_clean(void)
 {
-    empty_dir(cache_dir);
-    rmdir(cache_dir);
-    if (had_cache)
-        return setenv(BATTLE_CL_ENV_CACHE, saved_cache, 1) != 0;
-    return unsetenv(BATTLE_CL_ENV_CACHE) != 0;
+    return cl_test_cache_leave(&cache);
 }
 
 /* ===== Selection (pure) ===== */
@@ -220,13 +185,13 @@ static void test_binary_cache(void)
     FILE *f;
     struct stat st;
 
-    empty_dir(cache_dir);
+    cl_test_cache_empty(&cache);
     /* Empty cache: built from source, and the binary is written under the cache folder. */
     cl = open_pocl(NULL, err, sizeof(err), &e);
     CU_ASSERT_EQUAL_FATAL(e, SK_OK);
     battle_cl_describe(cl, &info);
     CU_ASSERT_EQUAL(info.from_cache, 0);
-    CU_ASSERT_EQUAL(strncmp(info.cache_file, cache_dir, strlen(cache_dir)), 0);
+    CU_ASSERT_EQUAL(strncmp(info.cache_file, cache.dir, strlen(cache.dir)), 0);
     snprintf(path, sizeof(path), "%s", info.cache_file);
     CU_ASSERT_EQUAL(stat(path, &st), 0);
     CU_ASSERT_TRUE(st.st_size > 0);
@@ -324,30 +289,10 @@ static void no_platform_child(void)
 
 static void test_no_platform(void)
 {
-    char vendors[] = "/tmp/skirmish-no-icd.XXXXXX";
-    char *argv[] = {"test_engine", "battle_cl_no_platform", NULL};
-    char env_vendors[300], env_child[] = CHILD_ENV "=1";
-    char *envp[256];
-    size_t ne = 0;
-    pid_t pid;
-    int status = -1;
-
-    if (getenv(CHILD_ENV)) {
+    if (getenv(CHILD_ENV))
         no_platform_child();
-        return;
-    }
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(vendors));
-    snprintf(env_vendors, sizeof(env_vendors), "OCL_ICD_VENDORS=%s", vendors);
-    for (char **e = environ; *e && ne < 250; e++)
-        if (strncmp(*e, "OCL_ICD_VENDORS=", 16) != 0)
-            envp[ne++] = *e;
-    envp[ne++] = env_vendors;
-    envp[ne++] = env_child;
-    envp[ne] = NULL;
-    CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp), 0);
-    CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
-    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    rmdir(vendors);
+    else
+        cl_test_run_without_platform("battle_cl_no_platform", CHILD_ENV);
 }
 
 static CU_TestInfo pick_tests[] = {

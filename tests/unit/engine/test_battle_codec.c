@@ -11,10 +11,12 @@
 #include "battle_codec.h"
 #include "sk_mem.h"
 
+#include "sk_banned.h"
+
 /* Parses `text` with every ' replaced by " (so documents read well in C strings). */
 static json_t *parse_q(const char *text)
 {
-    char *buf = strdup(text);
+    char *buf = sk_strdup(text);
     json_t *doc;
     json_error_t jerr;
 
@@ -24,7 +26,7 @@ static json_t *parse_q(const char *text)
     doc = json_loads(buf, JSON_REJECT_DUPLICATES, &jerr);
     if (!doc)
         fprintf(stderr, "test document does not parse: %s: %s\n", jerr.text, buf);
-    free(buf);
+    sk_free(buf);
     return doc;
 }
 
@@ -315,7 +317,7 @@ static void test_params_shape(void)
 /* 129 inline cards: the limit is checked before any card is decoded. */
 static void test_too_many_inline_cards(void)
 {
-    char *text = malloc(200 * 129 + 400);
+    char *text = sk_malloc(200 * 129 + 400);
     size_t len = 0;
     struct battle_spec spec;
     struct sk_verr_list errs;
@@ -331,7 +333,7 @@ static void test_too_many_inline_cards(void)
     CU_ASSERT_STRING_EQUAL(errs.items[0].pointer, "/params/cards");
     CU_ASSERT_STRING_EQUAL(errs.items[0].message, "a job may define at most 128 cards, not 129");
     sk_verr_list_release(&errs);
-    free(text);
+    sk_free(text);
 }
 
 /* The first reference matchup of rules/battle.md, with every default. */

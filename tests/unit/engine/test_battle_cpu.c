@@ -8,6 +8,8 @@
 #include "battle_cpu.h"
 #include "battle_testlib.h"
 
+#include "sk_banned.h"
+
 #define ORACLE_GAMES 200000u
 
 /* Plays ORACLE_GAMES of reference matchup `which` and checks win/stall/loss against the

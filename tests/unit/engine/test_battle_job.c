@@ -11,6 +11,8 @@
 #include "job.h"
 #include "sk_mem.h"
 
+#include "sk_banned.h"
+
 /* Calls fn(path, name) for every *.json file of `dir`, in name order; returns the count. */
 static int for_each_json(const char *dir, void (*fn)(const char *path, const char *name))
 {
@@ -81,11 +83,11 @@ static void replay_corpus_file(const char *path, const char *name)
     fseek(f, 0, SEEK_END);
     len = ftell(f);
     fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)len + 1);
+    buf = sk_malloc((size_t)len + 1);
     CU_ASSERT_FATAL(fread(buf, 1, (size_t)len, f) == (size_t)len);
     fclose(f);
     doc = json_loadb(buf, (size_t)len, JSON_REJECT_DUPLICATES, &jerr);
-    free(buf);
+    sk_free(buf);
     if (!doc) {
         CU_ASSERT(strncmp(name, "ok_", 3) != 0);
         return;

@@ -5,30 +5,22 @@
  * with no OpenCL platform the job falls back to the CPU backend (in a child process whose
  * ICD loader sees an empty vendor folder). */
 #include <CUnit/CUnit.h>
-#include <dirent.h>
 #include <jansson.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "battle_cl.h"
 #include "battle_job.h"
+#include "cl_testlib.h"
 #include "job.h"
 #include "sk_mem.h"
 #include "sk_verr.h"
 
 #include "sk_banned.h"
 
-extern char **environ;
-
-static char cache_dir[256];
-/* SKIRMISH_CL_CACHE before the suite, restored after it so later suites do not write into
- * the removed folder. */
-static char saved_cache[512];
-static int had_cache;
+static struct cl_test_cache cache;
 
 /* Reference matchup 2 of rules/battle.md, 30,000 games, from the built-in catalog. */
 static const char *const PARAMS =
@@ -41,36 +33,14 @@ static const char *const PARAMS =
 
 static int suite_init(void)
 {
-    char tmpl[] = "/tmp/skirmish-job-cl.XXXXXX";
-    if (!mkdtemp(tmpl))
-        return 1;
-    snprintf(cache_dir, sizeof(cache_dir), "%s", tmpl);
-    had_cache = getenv(BATTLE_CL_ENV_CACHE) != NULL;
-    if (had_cache)
-        snprintf(saved_cache, sizeof(saved_cache), "%s", getenv(BATTLE_CL_ENV_CACHE));
     sk_mem_init_json();
     unsetenv(BATTLE_CL_ENV_DEVICE);
-    return setenv(BATTLE_CL_ENV_CACHE, cache_dir, 1) != 0;
+    return cl_test_cache_enter(&cache, "/tmp/skirmish-job-cl.XXXXXX");
 }
 
 static int suite_clean(void)
 {
-    DIR *d = opendir(cache_dir);
-    struct dirent *e;
-    char p[600];
-
-    while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", cache_dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(cache_dir);
-    if (had_cache)
-        return setenv(BATTLE_CL_ENV_CACHE, saved_cache, 1) != 0;
-    return unsetenv(BATTLE_CL_ENV_CACHE) != 0;
+    return cl_test_cache_leave(&cache);
 }
 
 static struct battle_job *decode(void)
@@ -97,17 +67,17 @@ static struct battle_job *decode(void)
 static json_t *run(const struct battle_job *job, const char *device)
 {
     struct job_run_opts o = {.threads = 2, .device = device};
-    struct battle_run *r = NULL;
+    struct battle_job_run *r = NULL;
     char err[1024] = "";
     uint64_t done = 0;
     json_t *res = NULL;
 
-    CU_ASSERT_EQUAL_FATAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_OK);
     while (done < 30000)
-        CU_ASSERT_EQUAL_FATAL(battle_run_step(r, 7000, &done), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(battle_job_run_step(r, 7000, &done), SK_OK);
     CU_ASSERT_EQUAL(done, 30000);
-    CU_ASSERT_EQUAL(battle_run_result(r, &res), SK_OK);
-    battle_run_free(r);
+    CU_ASSERT_EQUAL(battle_job_run_result(r, &res), SK_OK);
+    battle_job_run_free(r);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     return res;
 }
@@ -168,14 +138,14 @@ static void test_named_device_must_exist(void)
 {
     struct battle_job *job = decode();
     struct job_run_opts o = {.device = "no-such-gpu"};
-    struct battle_run *r = NULL;
+    struct battle_job_run *r = NULL;
     char err[1024] = "";
 
-    CU_ASSERT_EQUAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
     CU_ASSERT_PTR_NULL(r);
     CU_ASSERT_STRING_EQUAL(err, "device \"no-such-gpu\": no OpenCL device matches \"no-such-gpu\"");
     o.device = "42";
-    CU_ASSERT_EQUAL(battle_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
     CU_ASSERT_PTR_NULL(r);
     battle_job_free(job);
 }
@@ -184,14 +154,6 @@ static void test_named_device_must_exist(void)
 
 static void test_no_platform_falls_back(void)
 {
-    char vendors[] = "/tmp/skirmish-no-icd.XXXXXX";
-    char *argv[] = {"test_engine", "battle_job_cl_no_platform", NULL};
-    char env_vendors[300], env_child[] = CHILD_ENV "=1";
-    char *envp[256];
-    size_t ne = 0;
-    pid_t pid;
-    int status = -1;
-
     if (getenv(CHILD_ENV)) {
         /* Child: no platform, nothing named: the CPU backend, and the job completes. */
         struct battle_job *job = decode();
@@ -202,18 +164,7 @@ static void test_no_platform_falls_back(void)
         battle_job_free(job);
         return;
     }
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(vendors));
-    snprintf(env_vendors, sizeof(env_vendors), "OCL_ICD_VENDORS=%s", vendors);
-    for (char **e = environ; *e && ne < 250; e++)
-        if (strncmp(*e, "OCL_ICD_VENDORS=", 16) != 0 && strncmp(*e, "SKIRMISH_DEVICE=", 16) != 0)
-            envp[ne++] = *e;
-    envp[ne++] = env_vendors;
-    envp[ne++] = env_child;
-    envp[ne] = NULL;
-    CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp), 0);
-    CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
-    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    rmdir(vendors);
+    cl_test_run_without_platform("battle_job_cl_no_platform", CHILD_ENV);
 }
 
 static CU_TestInfo job_tests[] = {

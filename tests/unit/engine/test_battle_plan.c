@@ -7,6 +7,8 @@
 
 #include "battle_testlib.h"
 
+#include "sk_banned.h"
+
 /* The seed example's cards (stats are ours; attack 0 so the game cannot end). */
 enum {
     BARRACUS,

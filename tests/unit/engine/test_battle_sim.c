@@ -8,6 +8,8 @@
 #include "battle_cpu.h"
 #include "battle_testlib.h"
 
+#include "sk_banned.h"
+
 /* Two commanders ("Boss A" for side 0, "Boss B" for side 1), exact play, empty decks. */
 struct duel {
     int ca, cb;
@@ -488,6 +490,55 @@ static void test_poison(void)
     tb_run_end(&x);
 }
 
+/* rules/battle.md, end of turn: poison ignores Protect. The Hitter is protected by its
+ * commander on each of its turns (Protect 2), yet takes all 4 poison: 10 - 4, not 10 - 2. */
+static void test_poison_ignores_protect(void)
+{
+    struct tb b;
+    struct duel d;
+    struct tb_run x;
+    int toxic;
+    duel(&b, &d);
+    tb_skill(&b, d.ca, BATTLE_SKILL_PROTECT, 2, 0);
+    tb_deck(&b, 0, tb_card(&b, "Hitter", BATTLE_ASSAULT, 2, 10, 0), 1);
+    toxic = tb_card(&b, "Toxic", BATTLE_ASSAULT, 0, 20, 0);
+    tb_skill(&b, toxic, BATTLE_SKILL_POISON, 4, 0);
+    tb_deck(&b, 1, toxic, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 6);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).poison, 2);
+    tb_run_end(&x);
+}
+
+/* rules/battle.md, the turn: Flurry X on a commander gives X more rounds of its skills.
+ * Strike 2 with Flurry 1 hits the Dummy twice on turn 3 (the first enemy assault). */
+static void test_flurry_on_commander(void)
+{
+    struct tb b;
+    struct duel d;
+    struct tb_run x;
+    duel(&b, &d);
+    tb_skill(&b, d.ca, BATTLE_SKILL_STRIKE, 2, 0);
+    tb_skill(&b, d.ca, BATTLE_SKILL_FLURRY, 1, 0);
+    tb_deck(&b, 1, tb_card(&b, "Dummy", BATTLE_ASSAULT, 0, 50, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 46);
+    tb_run_end(&x);
+}
+
+/* rules/battle.md, skills: accumulated values saturate at 30,000 so 16-bit fields cannot
+ * wrap (Berserk 99 with Flurry 99 adds 9,900 attack a turn, so the cap is reachable). */
+static void test_accumulated_values_saturate(void)
+{
+    CU_ASSERT_EQUAL(battle_sim_sat(29999), 29999);
+    CU_ASSERT_EQUAL(battle_sim_sat(30000), 30000);
+    CU_ASSERT_EQUAL(battle_sim_sat(30001), 30000);
+    CU_ASSERT_EQUAL(battle_sim_sat(29000 + 9900), 30000);
+}
+
 static void test_flurry(void)
 {
     struct tb b;
@@ -788,7 +839,10 @@ static CU_TestInfo sim_tests[] = {
     {"leech after counter, capped at max health", test_leech},
     {"berserk only after damage", test_berserk},
     {"poison ticks and halves", test_poison},
+    {"poison ignores protect", test_poison_ignores_protect},
     {"flurry", test_flurry},
+    {"flurry on a commander repeats its skills", test_flurry_on_commander},
+    {"accumulated values saturate at 30,000", test_accumulated_values_saturate},
     {"strike all ignores armor", test_strike_all},
     {"siege hits structures only", test_siege},
     {"enfeeble adds to skills and attacks", test_enfeeble},

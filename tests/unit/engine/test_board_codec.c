@@ -9,6 +9,8 @@
 #include "board_test_util.h"
 #include "sk_test_main.h"
 
+#include "sk_banned.h"
+
 static void test_missing_state_and_unknown_fields(void)
 {
     json_t *errs = bt_errors("{\"turns\": 0, \"foo\": 1}");
@@ -180,7 +182,7 @@ static void test_limits(void)
     errs = bt_errors(text);
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups", "at most 256 groups"));
     CU_ASSERT_EQUAL(json_array_size(errs), 1);
-    free(text);
+    sk_free(text);
     json_decref(errs);
     json_decref(params);
 }
@@ -235,7 +237,7 @@ static void test_deterministic_and_split_invariant(void)
     struct sk_verr_list errs;
     struct sk_jptr ptr;
     struct board_job *job = NULL;
-    struct board_run *run = NULL;
+    struct board_job_run *run = NULL;
     uint64_t done = 0;
     char err[64];
     int differs = 0;
@@ -246,13 +248,13 @@ static void test_deterministic_and_split_invariant(void)
     sk_jptr_init(&ptr);
     CU_ASSERT_EQUAL_FATAL(board_job_decode(params, 77, &ptr, &errs, &job), SK_OK);
     CU_ASSERT_EQUAL(board_job_total(job), 4);
-    CU_ASSERT_EQUAL_FATAL(board_run_new(job, NULL, &run, err, sizeof(err)), SK_OK);
-    CU_ASSERT_EQUAL(board_run_result(run, &c), SK_ECONFLICT);
+    CU_ASSERT_EQUAL_FATAL(board_job_run_new(job, NULL, &run, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(board_job_run_result(run, &c), SK_ECONFLICT);
     for (int i = 1; i <= 4; i++) {
-        CU_ASSERT_EQUAL(board_run_step(run, 1, &done), SK_OK);
+        CU_ASSERT_EQUAL(board_job_run_step(run, 1, &done), SK_OK);
         CU_ASSERT_EQUAL(done, (uint64_t)i);
     }
-    CU_ASSERT_EQUAL(board_run_result(run, &c), SK_OK);
+    CU_ASSERT_EQUAL(board_job_run_result(run, &c), SK_OK);
     CU_ASSERT_TRUE(json_equal(a, c));
     /* Another seed walks elsewhere in at least one of several seeds. */
     for (uint64_t s = 1; s <= 8 && !differs; s++) {
@@ -262,12 +264,46 @@ static void test_deterministic_and_split_invariant(void)
         json_decref(d);
     }
     CU_ASSERT_TRUE(differs);
-    board_run_free(run);
+    board_job_run_free(run);
     board_job_free(job);
     sk_verr_list_release(&errs);
     json_decref(a);
     json_decref(b);
     json_decref(c);
+    json_decref(params);
+}
+
+/* rules/board.md section 2: Cyclopes, Gargoyles and Misfits have 9 maximum health by
+ * default, other swordsmen 7; health defaults to the maximum. */
+static void test_nation_health_defaults(void)
+{
+    static const char *const want[][2] = {
+        {"c", "cyclops"}, {"g", "gargoyle"}, {"m", "misfit"}, {"h", "human"}, {"d", "dwarf"}};
+    json_t *params = json_loads(
+        "{\"state\": {\"board\": {}, \"initiative\": \"red\", \"groups\": [{\"id\": \"A\", "
+        "\"owner\": \"red\", \"at\": [5, 5], \"minions\": ["
+        "{\"id\": \"c\", \"class\": \"swordsman\", \"nation\": \"cyclops\"}, {\"id\": \"g\", "
+        "\"class\": \"swordsman\", \"nation\": \"gargoyle\"},"
+        "{\"id\": \"m\", \"class\": \"swordsman\", \"nation\": \"misfit\"}, {\"id\": \"h\", "
+        "\"class\": \"swordsman\", \"nation\": \"human\"},"
+        "{\"id\": \"d\", \"class\": \"swordsman\", \"nation\": \"dwarf\"}]}]}}",
+        0, NULL);
+    json_t *res, *minions;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
+    res = bt_run_json(params, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    minions = json_object_get(bt_group(res, "A"), "minions");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(minions), 5);
+    for (size_t i = 0; i < 5; i++) {
+        const json_t *m = json_array_get(minions, i);
+        json_int_t max = i < 3 ? 9 : 7;
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(m, "id")), want[i][0]);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(m, "nation")), want[i][1]);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "max_health")), max);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "health")), max);
+    }
+    json_decref(res);
     json_decref(params);
 }
 
@@ -279,6 +315,7 @@ static CU_TestInfo tests[] = {
     {"bad_orders_and_casts", test_bad_orders_and_casts},
     {"bad_inline_spells", test_bad_inline_spells},
     {"limits", test_limits},
+    {"nation_health_defaults", test_nation_health_defaults},
     {"state_feeds_back", test_state_feeds_back},
     {"deterministic_and_split_invariant", test_deterministic_and_split_invariant},
     CU_TEST_INFO_NULL};

@@ -7,6 +7,8 @@
 
 #include "board_test_util.h"
 
+#include "sk_banned.h"
+
 static unsigned next(unsigned *x)
 {
     *x = *x * 1103515245u + 12345u;
@@ -65,7 +67,7 @@ static json_t *random_params(unsigned seed, int *minions)
         json_array_append_new(groups, json_pack("{ss ss ss s[ii] so}", "id", id, "owner", owner,
                                                 "control", next(&x) % 4 ? "player" : "computer",
                                                 "at", r, c, "minions", ms));
-        if (next(&x) % 3 && strcmp(owner, "neutral"))
+        if (next(&x) % 3 && strcmp(owner, "neutral") != 0)
             json_array_append_new(orders,
                                   json_pack("{ss ss}", "group", id, "move", dirs[next(&x) % 4]));
         if (next(&x) % 4 == 0) {

@@ -9,6 +9,8 @@
 #include "board_test_util.h"
 #include "sk_test_main.h"
 
+#include "sk_banned.h"
+
 static void run_scenario(const char *name)
 {
     char rel[128];
@@ -27,7 +29,7 @@ static void run_scenario(const char *name)
     if (!json_equal(json_object_get(res, "state"), json_object_get(expect, "state"))) {
         char *s = json_dumps(json_object_get(res, "state"), JSON_COMPACT);
         fprintf(stderr, "%s: final state differs: %s\n", name, s);
-        free(s);
+        sk_free(s);
         CU_FAIL("final state");
     }
     got = json_array();
@@ -44,7 +46,7 @@ static void run_scenario(const char *name)
     if (!json_equal(got, json_object_get(expect, "events"))) {
         char *s = json_dumps(got, JSON_COMPACT);
         fprintf(stderr, "%s: events differ: %s\n", name, s);
-        free(s);
+        sk_free(s);
         CU_FAIL("events");
     }
     json_decref(got);

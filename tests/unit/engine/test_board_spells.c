@@ -11,6 +11,8 @@
 #include "board_test_util.h"
 #include "sk_mem.h"
 
+#include "sk_banned.h"
+
 static void test_catalog_names_every_seed_spell(void)
 {
     static const char *const need[] = {"Ogi's Armor",    "Treacherous Armor",

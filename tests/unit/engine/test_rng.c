@@ -6,6 +6,8 @@
 
 #include "rng.h"
 
+#include "sk_banned.h"
+
 static void check_kat(const clc_u32 ctr[4], const clc_u32 key[2], const clc_u32 want[4])
 {
     clc_u32 out[4];

@@ -5,6 +5,8 @@
 
 #include "stats.h"
 
+#include "sk_banned.h"
+
 static void check(uint64_t k, uint64_t n, double want_lo, double want_hi)
 {
     double lo = -1, hi = -1;
