@@ -72,7 +72,7 @@ static int check(const struct api_request *req, const struct filter *filters,
         if (!f->words) {
             size_t n = strlen(a->value);
             if (n == 0 || n > 64) {
-                snprintf(detail, sizeof(detail), "'%s' must be 1 to 64 bytes", f->name);
+                (void)snprintf(detail, sizeof(detail), "'%s' must be 1 to 64 bytes", f->name);
                 bad_query(resp, f->name, detail);
                 return -1;
             }
@@ -82,7 +82,7 @@ static int check(const struct api_request *req, const struct filter *filters,
         while (f->words[w] && strcmp(f->words[w], a->value) != 0)
             w++;
         if (!f->words[w]) {
-            snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
+            (void)snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
                      strcmp(f->name, "type") == 0 ? " of card" : "");
             bad_query(resp, f->name, detail);
             return -1;

@@ -115,7 +115,7 @@ void api_http_etag(const char *body, size_t len, char out[24])
         h ^= (unsigned char)body[i];
         h *= 1099511628211ULL;
     }
-    snprintf(out, 24, "\"%016llx\"", h);
+    (void)snprintf(out, 24, "\"%016llx\"", h);
 }
 
 int api_http_etag_match(const char *if_none_match, const char *etag)

@@ -165,20 +165,74 @@ static void job_body(struct api_response *resp, int status, const char *json)
     json_decref(doc);
 }
 
+/* Commits the validated job `text` (with an Idempotency-Key when `key` is non-NULL, whose
+ * document in canonical form is `canonical`), enqueues it and sets the answer. */
+static void store_and_answer(const struct api_ctx *ctx, const struct api_request *req,
+                             const char *key, const char *canonical,
+                             const struct api_job_info *info, const char *text,
+                             struct api_response *resp)
+{
+    enum db_keyed outcome = DB_KEYED_NEW;
+    char *json = NULL;
+    char id[DB_JOBS_ID_LEN];
+    struct api_slot *slot = api_pool_get(ctx->pool);
+    enum sk_err err;
+
+    if (key) {
+        maybe_prune(ctx, slot, req->req_id);
+        err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
+                                   info->kind, text, info->seed, info->total, id, &json, &outcome);
+        if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
+            err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
+                                       info->kind, text, info->seed, info->total, id, &json,
+                                       &outcome);
+    } else if (ctx->batch) {
+        err = api_batch_insert(ctx->batch, info->kind, text, info->seed, info->total, id, &json);
+    } else {
+        err = db_jobs_insert(slot->db, info->kind, text, info->seed, info->total, id, &json);
+    }
+    if (err) {
+        store_problem(resp, err, req->req_id, "insert");
+        goto out;
+    }
+    if (outcome == DB_KEYED_MISMATCH) {
+        api_http_problem(resp, 422, "idempotency-key-reused", "Unprocessable Content",
+                         "this Idempotency-Key was used with another document",
+                         json_pack("{s:[{s:s, s:s}]}", "errors", "header", "Idempotency-Key",
+                                   "detail", "the key names another job's document"));
+        goto out;
+    }
+    if (outcome == DB_KEYED_REPLAY) {
+        sk_log_info("event=job_replayed req_id=%s job_id=%s", req->req_id, id);
+        job_body(resp, 200, json);
+        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+        goto out;
+    }
+    /* The row is committed: the job is accepted even if Redis is down now, because the
+     * reconciler re-enqueues queued rows that never reached the stream. */
+    err = queue_add(slot->queue, id, 1);
+    if (err)
+        sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s err=%s", req->req_id, id,
+                    sk_err_str(err));
+    sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info->kind);
+    job_body(resp, 202, json);
+    if (resp->status == 202)
+        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+out:
+    api_pool_put(ctx->pool, slot);
+    sk_free(json);
+}
+
 void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp)
 {
     char key[256];
     char *canonical = NULL;
-    enum db_keyed outcome = DB_KEYED_NEW;
     json_t *doc = NULL;
     json_error_t jerr;
     struct sk_verr_list errs;
     struct api_job_info info = {0};
     char *text = NULL;
-    char *json = NULL;
-    char id[DB_JOBS_ID_LEN];
-    struct api_slot *slot = NULL;
     enum sk_err err;
 
     sk_verr_list_init(&errs);
@@ -226,51 +280,9 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
         goto out;
     }
-    slot = api_pool_get(ctx->pool);
-    if (req->idempotency_key) {
-        maybe_prune(ctx, slot, req->req_id);
-        err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s, info.kind,
-                                   text, info.seed, info.total, id, &json, &outcome);
-        if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
-            err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
-                                       info.kind, text, info.seed, info.total, id, &json, &outcome);
-    } else if (ctx->batch) {
-        err = api_batch_insert(ctx->batch, info.kind, text, info.seed, info.total, id, &json);
-    } else {
-        err = db_jobs_insert(slot->db, info.kind, text, info.seed, info.total, id, &json);
-    }
-    if (err) {
-        store_problem(resp, err, req->req_id, "insert");
-        goto out;
-    }
-    if (outcome == DB_KEYED_MISMATCH) {
-        api_http_problem(resp, 422, "idempotency-key-reused", "Unprocessable Content",
-                         "this Idempotency-Key was used with another document",
-                         json_pack("{s:[{s:s, s:s}]}", "errors", "header", "Idempotency-Key",
-                                   "detail", "the key names another job's document"));
-        goto out;
-    }
-    if (outcome == DB_KEYED_REPLAY) {
-        sk_log_info("event=job_replayed req_id=%s job_id=%s", req->req_id, id);
-        job_body(resp, 200, json);
-        snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
-        goto out;
-    }
-    /* The row is committed: the job is accepted even if Redis is down now, because the
-     * reconciler re-enqueues queued rows that never reached the stream. */
-    err = queue_add(slot->queue, id, 1);
-    if (err)
-        sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s err=%s", req->req_id, id,
-                    sk_err_str(err));
-    sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info.kind);
-    job_body(resp, 202, json);
-    if (resp->status == 202)
-        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+    store_and_answer(ctx, req, req->idempotency_key ? key : NULL, canonical, &info, text, resp);
 out:
-    if (slot)
-        api_pool_put(ctx->pool, slot);
     sk_free(canonical);
-    sk_free(json);
     sk_free(text);
     json_decref(doc);
     sk_verr_list_release(&errs);
@@ -285,7 +297,7 @@ static enum sk_err read_job(const struct api_ctx *ctx, const char *id, char **js
     enum sk_err err;
     if (api_cache_get(ctx->cache, id, json)) {
         json_t *doc = json_loads(*json, 0, NULL);
-        snprintf(status, 16, "%s", json_string_value(json_object_get(doc, "status")));
+        (void)snprintf(status, 16, "%s", json_string_value(json_object_get(doc, "status")));
         json_decref(doc);
         return SK_OK;
     }
@@ -346,8 +358,8 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
         if (unchanged && req->now_ms < deadline) {
             resp->wait = 1;
             resp->wait_deadline_ms = deadline;
-            snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
-            snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
+            (void)snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
+            (void)snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
             sk_free(json);
             return;
         }
@@ -371,7 +383,7 @@ static int add_event(char **buf, const char *id, const char *event, const char *
     char *b = sk_realloc(*buf, n);
     if (!b)
         return -1;
-    snprintf(b + old, n - old, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data);
+    (void)snprintf(b + old, n - old, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data);
     *buf = b;
     return 0;
 }
@@ -399,8 +411,8 @@ int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24
     d = (unsigned long long)json_integer_value(json_object_get(prog, "done"));
     if (d != *done) {
         char data[96];
-        snprintf(data, sizeof(data), "{\"done\":%llu,\"total\":%llu}", d,
-                 (unsigned long long)json_integer_value(json_object_get(prog, "total")));
+        (void)snprintf(data, sizeof(data), "{\"done\":%llu,\"total\":%llu}", d,
+                       (unsigned long long)json_integer_value(json_object_get(prog, "total")));
         if (add_event(&buf, now, "progress", data))
             rc = -1;
     }
@@ -410,7 +422,7 @@ int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24
             rc = -1;
     if (!rc) {
         memcpy(etag, now, 24);
-        snprintf(status, 16, "%s", st);
+        (void)snprintf(status, 16, "%s", st);
         *done = d;
         *text = buf;
         buf = NULL;
@@ -464,9 +476,9 @@ void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, c
     resp->body_len = text ? strlen(text) : 0;
     text = NULL;
     resp->sse = 1;
-    snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
-    snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
-    snprintf(resp->sse_status, sizeof(resp->sse_status), "%s", status);
+    (void)snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
+    (void)snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
+    (void)snprintf(resp->sse_status, sizeof(resp->sse_status), "%s", status);
 out:
     json_decref(doc);
     sk_free(text);

@@ -35,26 +35,26 @@ struct api_metrics {
 void api_buf_printf(struct api_buf *b, const char *fmt, ...)
 {
     va_list ap;
+    char small[1];
     int n;
+    size_t cap;
+    char *p;
+
     if (b->oom)
         return;
-    for (;;) {
-        size_t room = b->cap - b->len;
-        va_start(ap, fmt);
-        n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 4096;
+    va_start(ap, fmt);
+    /* the length, first */
+    n = vsnprintf(small, sizeof(small), fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if (b->len + (size_t)n + 1 > b->cap) {
+        cap = b->cap ? b->cap : 4096;
         while (cap < b->len + (size_t)n + 1)
             cap *= 2;
-        char *p = sk_realloc(b->p, cap);
+        p = sk_realloc(b->p, cap);
         if (!p) {
             b->oom = 1;
             return;
@@ -62,6 +62,10 @@ void api_buf_printf(struct api_buf *b, const char *fmt, ...)
         b->p = p;
         b->cap = cap;
     }
+    va_start(ap, fmt);
+    (void)vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
 }
 
 enum sk_err api_metrics_new(struct api_metrics **out)
@@ -91,8 +95,8 @@ void api_metrics_observe(struct api_metrics *m, const char *route, const char *m
     if (!m)
         return;
     /* unknown methods are folded so a client cannot grow the table without bound */
-    if (strcmp(method, "GET") && strcmp(method, "POST") && strcmp(method, "HEAD") &&
-        strcmp(method, "OPTIONS"))
+    if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0 && strcmp(method, "HEAD") != 0 &&
+        strcmp(method, "OPTIONS") != 0)
         method = "OTHER";
     while (b < N_BOUNDS && seconds > bounds[b])
         b++;
@@ -117,7 +121,7 @@ void api_metrics_observe(struct api_metrics *m, const char *route, const char *m
         s = &m->s[m->n++];
         memset(s, 0, sizeof(*s));
         s->route = route;
-        snprintf(s->method, sizeof(s->method), "%s", method);
+        (void)snprintf(s->method, sizeof(s->method), "%s", method);
         s->status = status;
     }
     s->count++;
@@ -150,8 +154,8 @@ void api_metrics_render(struct api_metrics *m, struct api_buf *b)
         const struct series *s = &m->s[i];
         char labels[160];
         uint64_t cum = 0;
-        snprintf(labels, sizeof(labels), "route=\"%s\",method=\"%s\",status=\"%d\"",
-                 s->route ? s->route : "unmatched", s->method, s->status);
+        (void)snprintf(labels, sizeof(labels), "route=\"%s\",method=\"%s\",status=\"%d\"",
+                       s->route ? s->route : "unmatched", s->method, s->status);
         for (size_t k = 0; k < N_BOUNDS; k++) {
             cum += s->buckets[k];
             api_buf_printf(b, "skirmish_http_request_duration_seconds_bucket{%s,le=\"%g\"} %llu\n",

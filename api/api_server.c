@@ -302,9 +302,9 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     }
     s->srv = srv;
     s->conn = conn;
-    snprintf(s->job, sizeof(s->job), "%s", resp->wait_job);
+    (void)snprintf(s->job, sizeof(s->job), "%s", resp->wait_job);
     memcpy(s->etag, resp->wait_ref, sizeof(s->etag));
-    snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
+    (void)snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
     s->done = resp->sse_done;
     s->final = db_jobs_is_final(s->status);
     s->next_beat_ms = api_watch_now_ms() + SSE_BEAT_MS;
@@ -314,7 +314,7 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
         size_t n = strlen(first) + 16;
         char *t = sk_malloc(n);
         if (t)
-            snprintf(t, n, "retry: 2000\n%s", first);
+            (void)snprintf(t, n, "retry: 2000\n%s", first);
         sse_set(s, t);
     }
     r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, sse_read, s, sse_free);
@@ -328,6 +328,38 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+/* A handler asked to wait (resp->wait): counts the waiter (503 when too many are open),
+ * registers it and suspends the connection. Returns 1 when suspended; 0 when `resp` now
+ * holds the answer to send (a 503, or the job as it is when the server is stopping). */
+static int start_wait(struct api_server *srv, struct MHD_Connection *conn, struct conn_state *st,
+                      struct api_request *req, struct api_response *resp)
+{
+    struct api_watch *w = srv->ctx->watch;
+    if (!st->waiting && !api_watch_acquire(w)) {
+        api_http_response_release(resp);
+        api_http_response_init(resp);
+        api_http_problem(resp, 503, "too-many-waiters", "Service Unavailable",
+                         "too many long polls and event streams are open; retry shortly", NULL);
+        resp->retry_after = 5;
+        return 0;
+    }
+    st->waiting = 1;
+    st->conn = conn;
+    st->deadline_ms = resp->wait_deadline_ms;
+    memcpy(st->ref, resp->wait_ref, sizeof(st->ref));
+    if (api_watch_add(w, resp->wait_job, resp->wait_deadline_ms, poll_fire, st) == 0) {
+        api_http_response_release(resp);
+        return 1;
+    }
+    /* the server is stopping: answer with the job as it is now */
+    api_http_response_release(resp);
+    api_http_response_init(resp);
+    req->wait_deadline_ms = req->now_ms;
+    req->wait_ref = st->ref;
+    api_router_handle(srv->ctx, req, resp);
+    return 0;
 }
 
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url,
@@ -393,31 +425,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
                          NULL);
     else
         api_router_handle(srv->ctx, &req, &resp);
-    if (resp.wait) {
-        struct api_watch *w = srv->ctx->watch;
-        if (!st->waiting && !api_watch_acquire(w)) {
-            api_http_response_release(&resp);
-            api_http_response_init(&resp);
-            api_http_problem(&resp, 503, "too-many-waiters", "Service Unavailable",
-                             "too many long polls and event streams are open; retry shortly", NULL);
-            resp.retry_after = 5;
-        } else {
-            st->waiting = 1;
-            st->conn = conn;
-            st->deadline_ms = resp.wait_deadline_ms;
-            memcpy(st->ref, resp.wait_ref, sizeof(st->ref));
-            if (api_watch_add(w, resp.wait_job, resp.wait_deadline_ms, poll_fire, st) == 0) {
-                api_http_response_release(&resp);
-                return MHD_YES; /* suspended: called again once the job changes */
-            }
-            /* the server is stopping: answer with the job as it is now */
-            api_http_response_release(&resp);
-            api_http_response_init(&resp);
-            req.wait_deadline_ms = req.now_ms;
-            req.wait_ref = st->ref;
-            api_router_handle(srv->ctx, &req, &resp);
-        }
-    }
+    if (resp.wait && start_wait(srv, conn, st, &req, &resp))
+        return MHD_YES; /* suspended: called again once the job changes */
     api_metrics_observe(srv->ctx->metrics, resp.route, method, resp.status,
                         seconds_since(&st->start));
     if (srv->ctx->cfg->access_log) {

@@ -54,7 +54,7 @@ void api_static_etag(const char *data, size_t len, char *out, size_t len_out)
         h ^= (unsigned char)data[i];
         h *= 1099511628211ULL;
     }
-    snprintf(out, len_out, "\"%016llx\"", (unsigned long long)h);
+    (void)snprintf(out, len_out, "\"%016llx\"", (unsigned long long)h);
 }
 
 int api_static_etag_matches(const char *inm, const char *etag)

@@ -105,7 +105,7 @@ void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,
         goto out;
     }
     gmtime_r(&t, &tm);
-    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    (void)strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
     jobs = json_object();
     for (int s = 0; jobs && s < DB_JOBS_N_STATUS; s++)
         json_object_set_new(jobs, db_jobs_statuses[s], json_integer(f.counts[s]));
@@ -177,7 +177,7 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
         uint64_t cum = 0;
         double sum = 0;
         char name[64];
-        snprintf(name, sizeof(name), "job_seconds:%s", kinds[k]);
+        (void)snprintf(name, sizeof(name), "job_seconds:%s", kinds[k]);
         err = queue_hist_read(slot->queue, name, counts, QUEUE_JOB_SECONDS_N + 1, &sum);
         for (size_t i = 0; !err && i < QUEUE_JOB_SECONDS_N; i++) {
             cum += counts[i];

@@ -94,16 +94,70 @@ static int migrate(const struct sk_config *cfg)
     return rc ? -1 : 0;
 }
 
+/* What serving needs besides the server itself, made and freed together. */
+struct parts {
+    struct api_pool *pool;
+    struct api_cache *cache;
+    struct api_watch *watch;
+    struct api_metrics *metrics;
+    struct api_batch *batch;
+};
+
+/* Makes the parts (store connections for `threads` HTTP threads, cache, insert batch,
+ * waiter registry, metrics) and fills `ctx` with them. Returns 0, or -1 after logging which
+ * part failed (free_parts frees what was made). */
+static int make_parts(const struct sk_config *cfg, size_t threads, struct parts *p,
+                      struct api_ctx *ctx)
+{
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->cfg = cfg;
+    ctx->validate = validate;
+    ctx->kind_known = kind_known;
+    ctx->cards = cards;
+    ctx->spells = spells;
+    ctx->openapi = api_openapi_json;
+    if (api_pool_new(threads > 0 ? threads : 1, cfg->database_url, cfg->redis_url,
+                     cfg->queue_prefix, &p->pool)) {
+        sk_log_error("event=start_failed reason=pool");
+        return -1;
+    }
+    if (cfg->cache_entries && api_cache_new((size_t)cfg->cache_entries, &p->cache)) {
+        sk_log_error("event=start_failed reason=cache");
+        return -1;
+    }
+    if (cfg->insert_batch &&
+        api_batch_new(cfg->database_url, (size_t)cfg->insert_batch, &p->batch)) {
+        sk_log_error("event=start_failed reason=batch");
+        return -1;
+    }
+    if (api_watch_new((size_t)cfg->max_waiters, cfg->redis_url, cfg->queue_prefix, &p->watch) ||
+        api_metrics_new(&p->metrics)) {
+        sk_log_error("event=start_failed reason=watch");
+        return -1;
+    }
+    ctx->pool = p->pool;
+    ctx->cache = p->cache;
+    ctx->batch = p->batch;
+    ctx->watch = p->watch;
+    ctx->metrics = p->metrics;
+    return 0;
+}
+
+static void free_parts(struct parts *p)
+{
+    api_watch_free(p->watch);
+    api_metrics_free(p->metrics);
+    api_batch_free(p->batch);
+    api_pool_free(p->pool);
+    api_cache_free(p->cache);
+}
+
 int main(int argc, char **argv)
 {
     struct sk_config cfg;
     char err[2048];
-    struct api_pool *pool = NULL;
+    struct parts parts = {NULL, NULL, NULL, NULL, NULL};
     struct api_server *srv = NULL;
-    struct api_cache *cache = NULL;
-    struct api_watch *watch = NULL;
-    struct api_metrics *metrics = NULL;
-    struct api_batch *batch = NULL;
     struct api_ctx ctx;
     sigset_t set;
     int sig = 0;
@@ -155,38 +209,8 @@ int main(int argc, char **argv)
     if (!cfg.http_threads && threads > 64)
         threads = 64; /* each thread holds a PostgreSQL connection */
     cfg.http_threads = threads;
-    if (api_pool_new((size_t)(threads > 0 ? threads : 1), cfg.database_url, cfg.redis_url,
-                     cfg.queue_prefix, &pool)) {
-        sk_log_error("event=start_failed reason=pool");
+    if (make_parts(&cfg, (size_t)threads, &parts, &ctx))
         goto out;
-    }
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.cfg = &cfg;
-    ctx.pool = pool;
-    ctx.validate = validate;
-    ctx.kind_known = kind_known;
-    ctx.cache = NULL;
-    if (cfg.cache_entries && api_cache_new((size_t)cfg.cache_entries, &cache)) {
-        sk_log_error("event=start_failed reason=cache");
-        goto out;
-    }
-    ctx.cache = cache;
-    ctx.batch = NULL;
-    if (cfg.insert_batch && api_batch_new(cfg.database_url, (size_t)cfg.insert_batch, &batch)) {
-        sk_log_error("event=start_failed reason=batch");
-        goto out;
-    }
-    ctx.batch = batch;
-    ctx.cards = cards;
-    ctx.spells = spells;
-    ctx.openapi = api_openapi_json;
-    if (api_watch_new((size_t)cfg.max_waiters, cfg.redis_url, cfg.queue_prefix, &watch) ||
-        api_metrics_new(&metrics)) {
-        sk_log_error("event=start_failed reason=watch");
-        goto out;
-    }
-    ctx.watch = watch;
-    ctx.metrics = metrics;
     if (api_server_new(&ctx, &srv)) {
         sk_log_error("event=start_failed reason=listen addr=%s port=%ld", cfg.http_addr,
                      cfg.http_port);
@@ -199,11 +223,7 @@ int main(int argc, char **argv)
     status = 0;
 out:
     api_server_free(srv);
-    api_watch_free(watch);
-    api_metrics_free(metrics);
-    api_batch_free(batch);
-    api_pool_free(pool);
-    api_cache_free(cache);
+    free_parts(&parts);
     sk_config_release(&cfg);
     if (status == 0)
         sk_log_info("event=stopped");

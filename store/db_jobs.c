@@ -571,9 +571,9 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
-    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
-    snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
+    (void)snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    (void)snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
     /* an expired key starts afresh */
     err = db_exec(db, "idem_expire",
                   "DELETE FROM idempotency_keys WHERE key = $1"
@@ -596,7 +596,7 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     if (db_result_rows(r) == 1) {
         err = take_text(r, 1, json);
         if (!err) {
-            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
             *outcome = DB_KEYED_NEW;
         }
         db_result_free(r);
@@ -616,7 +616,7 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     } else {
         err = take_text(r, 1, json);
         if (!err) {
-            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
             *outcome =
                 strcmp(db_result_get(r, 0, 2), "t") == 0 ? DB_KEYED_REPLAY : DB_KEYED_MISMATCH;
         }
@@ -632,7 +632,7 @@ enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted)
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
+    (void)snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
     err = db_exec(db, "idem_prune",
                   "WITH d AS (DELETE FROM idempotency_keys"
                   " WHERE created_at < now() - $1::bigint * interval '1 second' RETURNING 1)"
@@ -671,7 +671,7 @@ enum sk_err db_jobs_running(struct db *db, int limit, char **json)
     struct db_result *r = NULL;
     enum sk_err err;
 
-    snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
     err = db_exec(
         db, "jobs_running",
         "SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind,"

@@ -517,7 +517,7 @@ enum sk_err queue_publish(struct queue *q, const char *job_id, const char *what)
     const char *argv[] = {"PUBLISH", ch, what};
     redisReply *r;
 
-    snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
+    (void)snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
     r = command(q, 2000, 3, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -532,7 +532,7 @@ enum sk_err queue_subscribe(struct queue *q)
     redisReply *r;
     enum sk_err err = SK_OK;
 
-    snprintf(pattern, sizeof(pattern), "%s:job:*", q->prefix);
+    (void)snprintf(pattern, sizeof(pattern), "%s:job:*", q->prefix);
     drop(q); /* a subscribed connection can do nothing else: always start a fresh one */
     r = command(q, 2000, 2, argv);
     if (!r)
@@ -574,7 +574,7 @@ enum sk_err queue_sub_read(struct queue *q, long timeout_ms, char job_id[48], in
     if (r->type == REDIS_REPLY_ARRAY && r->elements == 4 &&
         r->element[0]->type == REDIS_REPLY_STRING && strcmp(r->element[0]->str, "pmessage") == 0 &&
         r->element[2]->type == REDIS_REPLY_STRING && r->element[2]->len > plen) {
-        snprintf(job_id, 48, "%s", r->element[2]->str + plen);
+        (void)snprintf(job_id, 48, "%s", r->element[2]->str + plen);
         *got = 1;
     }
     freeReplyObject(r);
@@ -594,9 +594,9 @@ enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json,
     const char *add[] = {"SADD", set, name};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
-    snprintf(set, sizeof(set), "%s:workers", q->prefix);
-    snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    (void)snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    (void)snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
     r = command(q, 2000, 5, put);
     if (!r)
         return SK_EUNAVAIL;
@@ -616,8 +616,8 @@ enum sk_err queue_heartbeat_drop(struct queue *q, const char *name)
     const char *rem[] = {"SREM", set, name};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
-    snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    (void)snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
     r = command(q, 2000, 2, del);
     if (!r)
         return SK_EUNAVAIL;
@@ -645,8 +645,8 @@ enum sk_err queue_workers(struct queue *q, queue_text_fn *fn, void *arg)
     const char *argv[] = {"EVAL", workers_lua, "1", set, pre};
     redisReply *r;
 
-    snprintf(set, sizeof(set), "%s:workers", q->prefix);
-    snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
+    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    (void)snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
     r = command(q, 2000, 5, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -689,9 +689,9 @@ enum sk_err queue_games_add(struct queue *q, uint64_t games, long long now_s)
     long long v;
     enum sk_err err;
 
-    snprintf(key, sizeof(key), "%s:games:%lld", q->prefix, now_s);
-    snprintf(tot, sizeof(tot), "%s:games_total", q->prefix);
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)games);
+    (void)snprintf(key, sizeof(key), "%s:games:%lld", q->prefix, now_s);
+    (void)snprintf(tot, sizeof(tot), "%s:games_total", q->prefix);
+    (void)snprintf(n, sizeof(n), "%llu", (unsigned long long)games);
     err = int_reply(command(q, 2000, 3, incr), &v);
     if (!err)
         err = int_reply(command(q, 2000, 3, exp), &v);
@@ -711,11 +711,11 @@ enum sk_err queue_games_read(struct queue *q, long long now_s, int seconds, long
     enum sk_err err = SK_OK;
 
     argv[0] = "MGET";
-    snprintf(keys[0], sizeof(keys[0]), "%s:games_total", q->prefix);
+    (void)snprintf(keys[0], sizeof(keys[0]), "%s:games_total", q->prefix);
     argv[1] = keys[0];
     /* the second now in progress is left out: it is not over, and would read low */
     for (int i = 1; i <= n; i++) {
-        snprintf(keys[i], sizeof(keys[i]), "%s:games:%lld", q->prefix, now_s - i);
+        (void)snprintf(keys[i], sizeof(keys[i]), "%s:games:%lld", q->prefix, now_s - i);
         argv[i + 1] = keys[i];
     }
     r = command(q, 2000, n + 2, argv);
@@ -753,9 +753,9 @@ enum sk_err queue_hist_observe(struct queue *q, const char *name, const double *
 
     while (b < n_bounds && value > bounds[b])
         b++;
-    snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
-    snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
-    snprintf(v, sizeof(v), "%.6f", value);
+    (void)snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    (void)snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
+    (void)snprintf(v, sizeof(v), "%.6f", value);
     r = command(q, 2000, 4, incr);
     if (!r)
         return SK_EUNAVAIL;
@@ -774,7 +774,7 @@ enum sk_err queue_hist_read(struct queue *q, const char *name, uint64_t *counts,
     const char *argv[] = {"HGETALL", key};
     redisReply *r;
 
-    snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    (void)snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
     r = command(q, 2000, 2, argv);
     if (!r)
         return SK_EUNAVAIL;

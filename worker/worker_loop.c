@@ -283,7 +283,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
                 c.kind, owner);
-    snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
+    (void)snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
     worker_beat_notify(w, e->job_id, "status");
     worker_beat(w, 1);
     {

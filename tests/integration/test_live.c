@@ -597,6 +597,101 @@ static double sample(const char *text, const char *prefix)
     return -1;
 }
 
+/* Checks the Prometheus text format 0.0.4 of `text`: every line is a HELP or TYPE comment
+ * or a sample `name{labels} value`; each sample's family has a TYPE line before it; within
+ * a histogram series the le buckets never decrease and the +Inf bucket equals _count.
+ * Returns the number of problems (printed). */
+static int check_exposition(const char *text)
+{
+    char typed[64][80];
+    size_t n_typed = 0;
+    double last_bucket = -1;
+    double inf = -1;
+    char series[256] = "";
+    int bad = 0;
+
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        char line[512];
+        if (!e) {
+            (void)fprintf(stderr, "exposition: no newline at the end\n");
+            return bad + 1;
+        }
+        (void)snprintf(line, sizeof(line), "%.*s", (int)(e - p), p);
+        p = e + 1;
+        if (strncmp(line, "# HELP ", 7) == 0)
+            continue;
+        if (strncmp(line, "# TYPE ", 7) == 0) {
+            char name[80], type[16];
+            if (sscanf(line + 7, "%79s %15s", name, type) != 2 ||
+                (strcmp(type, "counter") && strcmp(type, "gauge") && strcmp(type, "histogram"))) {
+                (void)fprintf(stderr, "exposition: bad TYPE line: %s\n", line);
+                bad++;
+            } else if (n_typed < 64) {
+                (void)snprintf(typed[n_typed++], 80, "%s", name);
+            }
+            continue;
+        }
+        {
+            char name[128];
+            const char *sp = strrchr(line, ' ');
+            const char *brace = strchr(line, '{');
+            size_t k = 0;
+            char *end = NULL;
+            double v;
+            int known = 0;
+            size_t nlen = (size_t)((brace ? brace : sp ? sp : line) - line);
+            if (!sp || nlen == 0 || nlen >= sizeof(name) || (brace && !strchr(brace, '}'))) {
+                (void)fprintf(stderr, "exposition: bad sample: %s\n", line);
+                bad++;
+                continue;
+            }
+            memcpy(name, line, nlen);
+            name[nlen] = '\0';
+            v = strtod(sp + 1, &end);
+            if (*end) {
+                (void)fprintf(stderr, "exposition: bad value: %s\n", line);
+                bad++;
+            }
+            for (k = 0; k < n_typed; k++) {
+                size_t t = strlen(typed[k]);
+                if (strncmp(name, typed[k], t) == 0 &&
+                    (!name[t] || !strcmp(name + t, "_bucket") || !strcmp(name + t, "_sum") ||
+                     !strcmp(name + t, "_count")))
+                    known = 1;
+            }
+            if (!known) {
+                (void)fprintf(stderr, "exposition: no TYPE before: %s\n", line);
+                bad++;
+            }
+            if (strstr(name, "_bucket") && brace) {
+                /* the series is the label set without le */
+                char cur[256];
+                const char *le = strstr(brace, ",le=\"");
+                (void)snprintf(cur, sizeof(cur), "%.*s", (int)(le ? le - line : 0), line);
+                if (strcmp(cur, series) != 0) {
+                    (void)snprintf(series, sizeof(series), "%s", cur);
+                    last_bucket = -1;
+                }
+                if (v < last_bucket) {
+                    (void)fprintf(stderr, "exposition: bucket decreases: %s\n", line);
+                    bad++;
+                }
+                last_bucket = v;
+                if (le && strncmp(le, ",le=\"+Inf\"", 11) == 0)
+                    inf = v;
+            } else if (strstr(name, "_count") && inf >= 0) {
+                if (v != inf) {
+                    (void)fprintf(stderr, "exposition: _count differs from +Inf: %s\n", line);
+                    bad++;
+                }
+                inf = -1;
+            }
+        }
+    }
+    return bad;
+}
+
 static void test_stats_metrics(void)
 {
     struct it_stack s;
@@ -655,6 +750,10 @@ static void test_stats_metrics(void)
     CU_ASSERT(sample(r.body, "skirmish_http_requests_total{route=\"/v1/jobs\",method=\"POST\","
                              "status=\"202\"}") == 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "# TYPE skirmish_job_duration_seconds histogram\n"));
+    CU_ASSERT_EQUAL(check_exposition(r.body), 0);
+    CU_ASSERT(check_exposition("skirmish_x 1\n") > 0); /* no TYPE: the checker must object */
+    CU_ASSERT(check_exposition("# TYPE h histogram\nh_bucket{le=\"1\"} 2\n"
+                               "h_bucket{le=\"+Inf\"} 1\nh_count 1\n") > 0);
     it_resp_free(&r);
 
     /* a stopped worker's heartbeat goes with it */
