@@ -62,6 +62,7 @@ struct api_response {
     char wait_ref[24];
     char sse_status[16];
     unsigned long long sse_done;
+    const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
 };
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */

@@ -8,6 +8,7 @@
 #include "api_catalog.h"
 #include "api_health.h"
 #include "api_jobs.h"
+#include "api_static.h"
 #include "api_stats.h"
 
 #include "sk_banned.h"
@@ -156,6 +157,16 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
         api_http_problem(resp, 405, NULL, "Method Not Allowed",
                          "this resource does not support the method", NULL);
         (void)snprintf(resp->allow, sizeof(resp->allow), "%s", allow);
+    } else if (api_static_exists(req->path)) {
+        /* The dashboard's files are not API routes: outside the table, so neither
+         * `skirmish-api routes` nor the OpenAPI document lists them. */
+        if (strcmp(m, "GET") == 0) {
+            api_static_get(ctx, req, resp);
+        } else {
+            api_http_problem(resp, 405, NULL, "Method Not Allowed",
+                             "this resource does not support the method", NULL);
+            (void)snprintf(resp->allow, sizeof(resp->allow), "GET");
+        }
     } else {
         api_http_problem(resp, 404, NULL, "Not Found", "no such resource", NULL);
     }

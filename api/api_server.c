@@ -159,6 +159,10 @@ static void common_headers(struct api_server *srv, struct MHD_Response *r,
         MHD_add_response_header(r, h[i].name, h[i].value);
     if (resp->etag[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+    if (resp->csp) {
+        MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
+        MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    }
     /* a job resource may be stored but must be revalidated (ETag); the rest never stored */
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
                             resp->etag[0] || resp->sse ? "no-cache" : "no-store");

@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(build-essential cmake pkg-config git curl ca-certificates procps iproute2
       libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libcunit1-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      postgresql redis-server wrk nodejs)
+      postgresql redis-server wrk nodejs chromium)
 # npm lints the OpenAPI document and validates API responses in the test run. Debian's
 # nodejs comes without npm; a NodeSource nodejs (which bundles npm) conflicts with
 # Debian's npm package, so it is asked for only when no npm is found.

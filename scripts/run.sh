@@ -79,6 +79,7 @@ done
 cat <<MSG
 
 Skirmish is running: API $url ($workers workers; PostgreSQL :$pg_port, Redis :$redis_port)
+Dashboard: $url/
 Logs: $var/log/api.log, $var/log/worker-*.log      Stop: Ctrl-C
 
 Submit a battle job, then read its status and result:

@@ -4,11 +4,22 @@
 # every test in both builds. Exits non-zero on any failure; the servers are always stopped.
 #   SK_TEST_BUILDS="build"        limit the builds (default: "build build-asan")
 #   SK_TEST_ARGS="-L unit"        extra ctest arguments
+#   SK_TEST_ARTIFACTS=DIR         browser test screenshots in DIR/<build>/browser
+#                                 (default <build>/test-artifacts/browser)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 scripts/deps.sh
+
+# The Node.js tools of the tests (Redocly and ajv for the OpenAPI checks, playwright-core for
+# the browser tests), exactly as the root package-lock.json pins them; skipped when
+# node_modules/ already matches the lock file.
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.sk-lock.sha256 2>/dev/null)" != "$lock_sum" ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_sum" > node_modules/.sk-lock.sha256
+fi
 
 builds=${SK_TEST_BUILDS:-"build build-asan"}
 jobs=$(nproc)
@@ -59,18 +70,26 @@ status=0
 for b in $builds; do
   echo "== tests: $b =="
   export SKIRMISH_BIN_DIR="$root/$b"
+  # Screenshots and logs of the browser tests go to $SKIRMISH_TEST_ARTIFACTS/browser
+  # (SK_TEST_ARTIFACTS=DIR puts them under DIR/<build>); old ones are removed first.
+  if [ -n "${SK_TEST_ARTIFACTS:-}" ]; then
+    export SKIRMISH_TEST_ARTIFACTS="$SK_TEST_ARTIFACTS/$b"
+  else
+    export SKIRMISH_TEST_ARTIFACTS="$root/$b/test-artifacts"
+  fi
+  rm -rf "$SKIRMISH_TEST_ARTIFACTS/browser"
   # shellcheck disable=SC2086
   if ! ctest --test-dir "$b" --output-on-failure ${SK_TEST_ARGS:-}; then
     status=1
+  fi
+  if [ -d "$SKIRMISH_TEST_ARTIFACTS/browser" ]; then
+    echo "browser test screenshots and logs: $SKIRMISH_TEST_ARTIFACTS/browser"
   fi
 done
 # The OpenAPI document: lint (Redocly), then every response the integration tests recorded
 # (responses-*.jsonl) validated against it; the validator first proves it rejects bad ones.
 echo "== openapi =="
-if ! (cd tests/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
-  echo "openapi: npm ci failed"; status=1
-elif ! tests/js/node_modules/.bin/redocly lint --config openapi/redocly.yaml \
-    openapi/openapi.json; then
+if ! node_modules/.bin/redocly lint --config openapi/redocly.yaml openapi/openapi.json; then
   status=1
 elif ! node tests/js/validate.mjs --self-test openapi/openapi.json; then
   status=1

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: MIT
+// Skirmish dashboard: polls the API once a second (GET /v1/stats, GET /v1/jobs, /readyz),
+// keeps a live table of recent jobs with progress bars, draws the result of a finished
+// battle job (rates with their Wilson intervals, turn histogram) as inline SVG, and submits
+// battles built from the card catalog (GET /v1/cards). Plain browser JavaScript: no
+// framework, no build step, nothing loaded from outside the API. An endpoint that answers
+// 404 (an older API) shows "n/a" instead of breaking the page.
+'use strict';
+
+(() => {
+  const POLL_MS = 1000;
+  const LIST_LIMIT = 20;
+  const FINAL = new Set(['succeeded', 'failed', 'canceled']);
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  const state = {
+    catalog: null, // array of card definitions, or null when /v1/cards is unavailable
+    selected: null, // id of the job shown in the result panel
+    selectedJob: null, // last job resource read for it
+    results: new Map(), // id -> result document (final results never change)
+    rendered: null, // id whose final view is drawn (so it is not redrawn every second)
+    submitting: false,
+  };
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+
+  function el(tag, attrs = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'text') e.textContent = v;
+      else if (k === 'class') e.className = v;
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
+
+  function svg(tag, attrs = {}, text) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // GET/POST returning {status, body}; status 0 when the API could not be reached.
+  async function api(path, options = {}) {
+    try {
+      const r = await fetch(path, { cache: 'no-store', ...options });
+      const ct = r.headers.get('Content-Type') || '';
+      let body = null;
+      if (ct.includes('json')) body = await r.json().catch(() => null);
+      else await r.text();
+      return { status: r.status, body, headers: r.headers };
+    } catch (e) {
+      return { status: 0, body: null, headers: null };
+    }
+  }
+
+  // The first defined value among several property paths ("a.b.c"): the page reads
+  // documented shapes but tolerates a field that moved.
+  function pick(obj, ...paths) {
+    for (const p of paths) {
+      let v = obj;
+      for (const k of p.split('.')) v = v === null || v === undefined ? undefined : v[k];
+      if (v !== undefined && v !== null) return v;
+    }
+    return undefined;
+  }
+
+  const fmtInt = (n) => (typeof n === 'number' ? Math.round(n).toLocaleString('en-US') : 'n/a');
+  const pct = (x, digits = 2) => (typeof x === 'number' ? (100 * x).toFixed(digits) + '%' : 'n/a');
+
+  function fmtTime(iso) {
+    if (!iso) return '';
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString('en-GB');
+  }
+
+  function progressOf(job) {
+    const done = pick(job, 'progress.done') ?? 0;
+    const total = pick(job, 'progress.total') ?? 0;
+    let p = total > 0 ? Math.floor((100 * done) / total) : 0;
+    if (job.status === 'succeeded') p = 100;
+    return { done, total, percent: Math.max(0, Math.min(100, p)) };
+  }
+
+  function progressBar(job) {
+    const bar = el('div', { class: 'bar', role: 'progressbar', 'aria-valuemin': 0,
+                            'aria-valuemax': 100 });
+    bar.append(el('div', { class: 'fill' }), el('span', { class: 'bar-label' }));
+    updateBar(bar, job);
+    return bar;
+  }
+
+  function updateBar(bar, job) {
+    const p = progressOf(job);
+    bar.setAttribute('aria-valuenow', p.percent);
+    bar.dataset.status = job.status;
+    bar.querySelector('.fill').style.width = p.percent + '%';
+    bar.querySelector('.bar-label').textContent =
+        `${p.percent}% (${fmtInt(p.done)}/${fmtInt(p.total)})`;
+  }
+
+  // ---- service tiles and workers ------------------------------------------------------
+
+  function renderStats(res) {
+    const set = (id, text) => { $(id).textContent = text; };
+    const wbody = $('#workers tbody');
+    if (res.status !== 200 || !res.body) {
+      for (const id of ['#stat-workers', '#stat-queue', '#stat-running', '#stat-throughput',
+                        '#stat-status'])
+        set(id, 'n/a');
+      wbody.replaceChildren();
+      $('#workers-note').textContent =
+          res.status === 404 ? 'n/a: this API has no GET /v1/stats' : 'n/a: GET /v1/stats failed';
+      return;
+    }
+    // Shape: openapi/openapi.json, components.schemas.Stats.
+    const s = res.body;
+    const list = Array.isArray(s.workers) ? s.workers : [];
+    set('#stat-workers', fmtInt(list.length));
+    set('#stat-queue', fmtInt(s.queue_depth));
+    set('#stat-running', fmtInt(Array.isArray(s.running) ? s.running.length : s.jobs?.running));
+    set('#stat-throughput', fmtInt(s.games_per_second));
+    const by = s.jobs && typeof s.jobs === 'object' ? s.jobs : {};
+    const parts = ['queued', 'running', 'succeeded', 'failed', 'canceled']
+        .filter((k) => typeof by[k] === 'number')
+        .map((k) => `${k} ${fmtInt(by[k])}`);
+    set('#stat-status', parts.length ? parts.join(' · ') : 'n/a');
+    wbody.replaceChildren(...list.map((w) => el('tr', {},
+        el('td', { class: 'mono', text: w.name ?? '?' }),
+        el('td', { text: w.device && w.device !== w.backend ? `${w.backend}: ${w.device}`
+                                                          : w.backend || w.device || '–' }),
+        el('td', { class: 'mono', title: w.job_id || '',
+                   text: w.job_id ? String(w.job_id).slice(0, 8) : 'idle' }),
+        el('td', { text: fmtInt(w.games) }),
+        el('td', { text: fmtTime(w.seen_at) }))));
+    $('#workers-note').textContent = list.length ? '' : 'no worker has reported';
+  }
+
+  // ---- recent jobs --------------------------------------------------------------------
+
+  function jobRow(job) {
+    const tr = el('tr', { 'data-job-id': job.id, tabindex: 0 });
+    tr.append(el('td', { class: 'mono', title: job.id, text: job.id.slice(0, 8) }),
+              el('td', { class: 'kind' }), el('td', { class: 'status' }),
+              el('td', { class: 'prog' }, progressBar(job)), el('td', { class: 'attempts' }),
+              el('td', { class: 'created' }));
+    tr.addEventListener('click', () => select(job.id));
+    tr.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(job.id); });
+    return tr;
+  }
+
+  function updateRow(tr, job) {
+    tr.querySelector('.kind').textContent = job.kind;
+    const st = tr.querySelector('.status');
+    st.replaceChildren(el('span', { class: `badge ${job.status}`, text: job.status }));
+    updateBar(tr.querySelector('.bar'), job);
+    tr.querySelector('.attempts').textContent = job.attempts ?? '';
+    tr.querySelector('.created').textContent = fmtTime(job.created_at);
+    tr.classList.toggle('selected', job.id === state.selected);
+  }
+
+  function renderJobs(res) {
+    const tbody = $('#jobs tbody');
+    if (res.status !== 200 || !res.body || !Array.isArray(res.body.items)) {
+      $('#jobs-note').textContent = `n/a: GET /v1/jobs answered ${res.status || 'nothing'}`;
+      return;
+    }
+    const items = res.body.items;
+    const old = new Map([...tbody.children].map((tr) => [tr.dataset.jobId, tr]));
+    const rows = items.map((job) => {
+      const tr = old.get(job.id) || jobRow(job);
+      updateRow(tr, job);
+      return tr;
+    });
+    // Re-append in order: existing rows keep their identity (no flicker, stable focus).
+    tbody.replaceChildren(...rows);
+    $('#jobs-note').textContent = items.length ? '' : 'no jobs yet';
+    const sel = items.find((j) => j.id === state.selected);
+    if (sel) state.selectedJob = sel;
+  }
+
+  // ---- result panel -------------------------------------------------------------------
+
+  function select(id) {
+    state.selected = id;
+    state.selectedJob = null;
+    state.rendered = null;
+    for (const tr of document.querySelectorAll('#jobs tbody tr'))
+      tr.classList.toggle('selected', tr.dataset.jobId === id);
+    $('#result-panel').hidden = false;
+    $('#result-job').textContent = id;
+    $('#result-body').replaceChildren(el('p', { class: 'muted', text: 'loading…' }));
+    refreshSelected();
+  }
+
+  async function refreshSelected() {
+    const id = state.selected;
+    if (!id) return;
+    let job = state.selectedJob;
+    if (!job || !FINAL.has(job.status)) {
+      const r = await api(`/v1/jobs/${encodeURIComponent(id)}`);
+      if (id !== state.selected) return;
+      if (r.status !== 200 || !r.body) {
+        $('#result-body').replaceChildren(
+            el('p', { class: 'error', text: `GET /v1/jobs/${id} answered ${r.status}` }));
+        return;
+      }
+      job = state.selectedJob = r.body;
+    }
+    if (!FINAL.has(job.status)) {
+      const p = progressOf(job);
+      $('#result-body').replaceChildren(
+          el('p', { text: `${job.status}: ${p.percent}% of ${fmtInt(p.total)} units` }));
+      return;
+    }
+    if (state.rendered === id) return;
+    if (job.status !== 'succeeded') {
+      state.rendered = id;
+      $('#result-body').replaceChildren(
+          el('p', { class: job.status === 'failed' ? 'error' : 'muted',
+                    text: `${job.status}${job.error ? ': ' + job.error : ''}` }));
+      return;
+    }
+    let result = state.results.get(id);
+    if (!result) {
+      const r = await api(`/v1/jobs/${encodeURIComponent(id)}/result`);
+      if (id !== state.selected) return;
+      if (r.status !== 200 || !r.body) {
+        $('#result-body').replaceChildren(
+            el('p', { class: 'error', text: `GET /v1/jobs/${id}/result answered ${r.status}` }));
+        return;
+      }
+      result = r.body;
+      state.results.set(id, result);
+    }
+    state.rendered = id;
+    $('#result-body').replaceChildren(
+        job.kind === 'battle' ? battleResult(result) : otherResult(result));
+  }
+
+  function otherResult(result) {
+    const pre = el('pre', { class: 'json' });
+    pre.textContent = JSON.stringify(result, null, 2).slice(0, 20000);
+    return pre;
+  }
+
+  function battleResult(r) {
+    const box = el('div', { class: 'battle-result' });
+    box.append(rateChart(r), turnChart(r));
+    const meta = [`${fmtInt(r.games)} games`, `seed ${r.seed}`, `backend ${r.backend}`];
+    if (r.device) meta.push(r.device);
+    if (typeof r.elapsed_ms === 'number') meta.push(`${r.elapsed_ms.toFixed(1)} ms`);
+    if (typeof r.games_per_second === 'number') meta.push(`${fmtInt(r.games_per_second)} games/s`);
+    box.append(el('p', { class: 'muted', text: meta.join(' · ') }));
+    return box;
+  }
+
+  // Win/stall/loss rates as horizontal bars on a 0..100% scale with the 95% Wilson
+  // interval drawn as a whisker, plus a table with the exact numbers.
+  function rateChart(r) {
+    const rows = [['win', 'wins'], ['stall', 'stalls'], ['loss', 'losses']];
+    const W = 460, rowH = 30, left = 50, right = 18, top = 8;
+    const plotW = W - left - right;
+    const H = top + rows.length * rowH + 22;
+    const s = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', id: 'rate-chart',
+                           role: 'img', 'aria-label': 'win, stall and loss rates' });
+    const x = (v) => left + plotW * Math.max(0, Math.min(1, v));
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      s.append(svg('line', { x1: x(t), x2: x(t), y1: top, y2: H - 18, class: 'grid' }));
+      s.append(svg('text', { x: x(t), y: H - 5, 'text-anchor': 'middle', class: 'axis' },
+                   `${t * 100}%`));
+    }
+    rows.forEach(([name], i) => {
+      const rate = r[`${name}_rate`];
+      const ci = r[`${name}_rate_ci95`] || [rate, rate];
+      const y = top + i * rowH;
+      s.append(svg('text', { x: left - 6, y: y + rowH / 2 + 4, 'text-anchor': 'end',
+                             class: 'axis' }, name));
+      const bar = svg('rect', { x: left, y: y + 6, width: Math.max(0, x(rate) - left),
+                                height: rowH - 12, class: `rate ${name}` });
+      bar.append(svg('title', {}, `${name} ${pct(rate)} (95% CI ${pct(ci[0])} – ${pct(ci[1])})`));
+      s.append(bar);
+      const cy = y + rowH / 2;
+      s.append(svg('line', { x1: x(ci[0]), x2: x(ci[1]), y1: cy, y2: cy, class: 'ci' }));
+      s.append(svg('line', { x1: x(ci[0]), x2: x(ci[0]), y1: cy - 6, y2: cy + 6, class: 'ci' }));
+      s.append(svg('line', { x1: x(ci[1]), x2: x(ci[1]), y1: cy - 6, y2: cy + 6, class: 'ci' }));
+    });
+    const table = el('table', { class: 'rates', id: 'rates' },
+                     el('thead', {}, el('tr', {}, el('th', { text: 'outcome' }),
+                                      el('th', { text: 'games' }), el('th', { text: 'rate' }),
+                                      el('th', { text: '95% interval (Wilson)' }))));
+    const tb = el('tbody');
+    for (const [name, count] of rows) {
+      const ci = r[`${name}_rate_ci95`];
+      tb.append(el('tr', { 'data-outcome': name }, el('td', { text: name }),
+                   el('td', { text: fmtInt(r[count]) }),
+                   el('td', { class: 'rate', text: pct(r[`${name}_rate`]) }),
+                   el('td', { class: 'ci', text: ci ? `${pct(ci[0])} – ${pct(ci[1])}` : 'n/a' })));
+    }
+    table.append(tb);
+    return el('div', { class: 'figure' }, el('h3', { text: 'outcome rates' }), s, table);
+  }
+
+  // Bar chart of turns.histogram: element t-1 = games that ended on turn t (stalls count on
+  // the turn limit, the last bar).
+  function turnChart(r) {
+    const hist = pick(r, 'turns.histogram') || [];
+    const W = 460, H = 200, left = 46, right = 10, top = 10, bottom = 28;
+    const plotW = W - left - right, plotH = H - top - bottom;
+    const max = Math.max(1, ...hist);
+    const s = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', id: 'turn-chart',
+                           role: 'img', 'aria-label': 'games by the turn they ended on' });
+    const bw = hist.length ? plotW / hist.length : plotW;
+    for (const t of [0, 0.5, 1]) {
+      const y = top + plotH * (1 - t);
+      s.append(svg('line', { x1: left, x2: W - right, y1: y, y2: y, class: 'grid' }));
+      s.append(svg('text', { x: left - 4, y: y + 4, 'text-anchor': 'end', class: 'axis' },
+                   fmtInt(max * t)));
+    }
+    hist.forEach((n, i) => {
+      const h = (plotH * n) / max;
+      const bar = svg('rect', { x: left + i * bw + bw * 0.1, y: top + plotH - h,
+                                width: Math.max(1, bw * 0.8), height: h,
+                                class: i === hist.length - 1 ? 'turn last' : 'turn',
+                                'data-turn': i + 1, 'data-games': n });
+      bar.append(svg('title', {}, `turn ${i + 1}: ${fmtInt(n)} games`));
+      s.append(bar);
+    });
+    const step = Math.max(1, Math.ceil(hist.length / 10));
+    for (let t = 1; t <= hist.length; t += step)
+      s.append(svg('text', { x: left + (t - 0.5) * bw, y: H - bottom + 14, 'text-anchor': 'middle',
+                             class: 'axis' }, t));
+    s.append(svg('text', { x: left + plotW / 2, y: H - 2, 'text-anchor': 'middle',
+                           class: 'axis' }, 'turn the game ended on (last = turn limit)'));
+    const mean = pick(r, 'turns.mean');
+    return el('div', { class: 'figure' },
+              el('h3', { text: `turns (mean ${typeof mean === 'number' ? mean.toFixed(2) : 'n/a'})` }),
+              s);
+  }
+
+  // ---- the battle form ----------------------------------------------------------------
+
+  const cardsOf = (...types) =>
+      (state.catalog || []).filter((c) => types.includes(c.type)).map((c) => c.name);
+
+  // A <select> of catalog names, or a text input when the catalog is unavailable.
+  function cardField(names, value, pointer, label) {
+    if (!state.catalog) {
+      return el('input', { type: 'text', value: value || '', 'data-pointer': pointer,
+                           'aria-label': label, class: 'card' });
+    }
+    const sel = el('select', { 'data-pointer': pointer, 'aria-label': label, class: 'card' });
+    for (const n of names) sel.append(el('option', { value: n, text: n }));
+    if (value && names.includes(value)) sel.value = value;
+    return sel;
+  }
+
+  function deckRow(side, card, count) {
+    const row = el('div', { class: 'deck-row' });
+    row.append(cardField(cardsOf('assault', 'structure'), card, '', `${side} deck card`),
+               el('input', { type: 'number', class: 'count', min: 1, max: 30, value: count,
+                             'aria-label': `${side} deck count` }),
+               el('button', { type: 'button', class: 'remove', title: 'remove',
+                              'aria-label': 'remove card', text: '×' }));
+    row.querySelector('.remove').addEventListener('click', () => {
+      const deck = row.parentElement;
+      row.remove();
+      renumber(deck, side);
+    });
+    return row;
+  }
+
+  // Deck rows carry the JSON pointers of the document they produce, so a server error at
+  // /params/attacker/deck/2/card lands next to the third row's card field.
+  function renumber(deck, side) {
+    [...deck.children].forEach((row, i) => {
+      const base = `/params/${side}/deck/${i}`;
+      row.dataset.pointer = base;
+      row.querySelector('.card').dataset.pointer = `${base}/card`;
+      row.querySelector('.count').dataset.pointer = `${base}/count`;
+    });
+  }
+
+  const DEFAULT_DECKS = {
+    attacker: { commander: 'Test Commander', deck: [['Grunt', 5], ['Brute', 5]] },
+    defender: { commander: 'Test Commander', deck: [['Brute', 4], ['Grunt', 6]] },
+  };
+
+  function buildSide(fs) {
+    const side = fs.dataset.side;
+    fs.dataset.pointer = `/params/${side}`;
+    fs.append($('#side-template').content.cloneNode(true));
+    const def = DEFAULT_DECKS[side];
+    const commanders = cardsOf('commander');
+    $('.slot', fs).replaceWith(
+        cardField(commanders, def.commander, `/params/${side}/commander`, `${side} commander`));
+    $('[data-field=play]', fs).dataset.pointer = `/params/${side}/play`;
+    const deck = $('.deck', fs);
+    deck.dataset.pointer = `/params/${side}/deck`;
+    const deckCards = cardsOf('assault', 'structure');
+    for (const [card, count] of def.deck)
+      if (!state.catalog || deckCards.includes(card)) deck.append(deckRow(side, card, count));
+    renumber(deck, side);
+    $('.add-card', fs).addEventListener('click', () => {
+      deck.append(deckRow(side, deckCards[0] || '', 1));
+      renumber(deck, side);
+    });
+  }
+
+  function numberOrRaw(input) {
+    const v = input.value.trim();
+    if (v === '') return undefined;
+    const n = Number(v);
+    return Number.isFinite(n) ? n : v; // the server reports a non-number precisely
+  }
+
+  function sideDoc(fs) {
+    const side = {
+      commander: $('[data-pointer$="/commander"]', fs).value,
+      play: $('[data-field=play]', fs).value,
+      deck: [...$('.deck', fs).children].map((row) => {
+        const entry = { card: $('.card', row).value };
+        const count = numberOrRaw($('.count', row));
+        if (count !== undefined) entry.count = count;
+        return entry;
+      }),
+    };
+    return side;
+  }
+
+  function formDoc() {
+    const params = { mode: $('#f-mode').value };
+    const games = numberOrRaw($('#f-games'));
+    if (games !== undefined) params.games = games;
+    const limit = numberOrRaw($('#f-turn-limit'));
+    if (limit !== undefined) params.turn_limit = limit;
+    for (const fs of document.querySelectorAll('fieldset.side'))
+      params[fs.dataset.side] = sideDoc(fs);
+    const doc = { kind: 'battle', params };
+    const seed = numberOrRaw($('#f-seed'));
+    if (seed !== undefined) doc.seed = seed;
+    return doc;
+  }
+
+  function clearErrors() {
+    const box = $('#form-errors');
+    box.hidden = true;
+    box.replaceChildren();
+    for (const e of document.querySelectorAll('#battle-form .field-error')) e.remove();
+    for (const e of document.querySelectorAll('#battle-form [aria-invalid]'))
+      e.removeAttribute('aria-invalid');
+  }
+
+  // The element whose data-pointer is the longest prefix of `pointer` (RFC 6901 segments).
+  function elementFor(pointer) {
+    let best = null, bestLen = -1;
+    for (const e of document.querySelectorAll('#battle-form [data-pointer]')) {
+      const p = e.dataset.pointer;
+      if (!p) continue;
+      if ((pointer === p || pointer.startsWith(p + '/')) && p.length > bestLen) {
+        best = e;
+        bestLen = p.length;
+      }
+    }
+    return best;
+  }
+
+  function showProblem(problem, status) {
+    const box = $('#form-errors');
+    const errors = Array.isArray(problem?.errors) ? problem.errors : [];
+    box.append(el('p', { class: 'error-title',
+                         text: `${status} ${problem?.title || 'error'}: ${problem?.detail || ''}` }));
+    if (errors.length) {
+      const ul = el('ul');
+      for (const e of errors) {
+        const msg = e.detail || e.message || '';
+        ul.append(el('li', {}, el('code', { text: e.pointer || '' }), ': ' + msg));
+        const target = e.pointer !== undefined ? elementFor(e.pointer) : null;
+        if (target) {
+          target.setAttribute('aria-invalid', 'true');
+          const note = el('span', { class: 'field-error', 'data-for': e.pointer, text: msg });
+          // A field's note goes after its label; a deck row (whole line), deck or side gets it inside.
+          const anchor = target.closest('label') || target.closest('.deck-row') || target;
+          if (anchor.matches('input, select, label')) anchor.after(note);
+          else anchor.append(note);
+        }
+      }
+      box.append(ul);
+    }
+    box.hidden = false;
+  }
+
+  function idempotencyKey() {
+    if (window.crypto?.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context
+    return [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  }
+
+  async function submit(ev) {
+    ev.preventDefault();
+    if (state.submitting) return;
+    state.submitting = true;
+    clearErrors();
+    const status = $('#submit-status');
+    status.textContent = 'submitting…';
+    $('#f-submit').disabled = true;
+    try {
+      const r = await api('/v1/jobs', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey() },
+        body: JSON.stringify(formDoc()),
+      });
+      // 202 = new job; 200 = the same Idempotency-Key was already used for this document
+      if ((r.status === 202 || r.status === 200) && r.body?.id) {
+        status.textContent = `submitted ${r.body.id}`;
+        select(r.body.id);
+        poll(true);
+      } else if (r.status === 0) {
+        status.textContent = '';
+        showProblem({ title: 'unreachable', detail: 'the API did not answer' }, 'network');
+      } else {
+        status.textContent = '';
+        showProblem(r.body, r.status);
+      }
+    } finally {
+      state.submitting = false;
+      $('#f-submit').disabled = false;
+    }
+  }
+
+  async function loadCatalog() {
+    const r = await api('/v1/cards');
+    const body = r.body;
+    const list = Array.isArray(body) ? body : pick(body || {}, 'items', 'cards');
+    if (r.status === 200 && Array.isArray(list)) {
+      state.catalog = list.filter((c) => c && typeof c.name === 'string');
+      $('#catalog-note').textContent =
+          `${state.catalog.length} catalog cards (GET /v1/cards)`;
+    } else {
+      state.catalog = null;
+      $('#catalog-note').textContent =
+          `card catalog n/a (GET /v1/cards answered ${r.status || 'nothing'}): type card names`;
+    }
+    for (const fs of document.querySelectorAll('fieldset.side')) buildSide(fs);
+  }
+
+  // ---- polling ------------------------------------------------------------------------
+
+  let timer = null;
+  let polling = false;
+
+  async function poll(now = false) {
+    if (now && timer) clearTimeout(timer);
+    if (polling) return;
+    polling = true;
+    try {
+      const [ready, stats, jobs] = await Promise.all([
+        api('/readyz'), api('/v1/stats'), api(`/v1/jobs?limit=${LIST_LIMIT}`)]);
+      const pill = $('#ready');
+      pill.textContent = ready.status === 200 ? 'ready' : ready.status === 0 ? 'unreachable'
+                                                                            : 'not ready';
+      pill.className = `pill ${ready.status === 200 ? 'ok' : 'bad'}`;
+      renderStats(stats);
+      renderJobs(jobs);
+      await refreshSelected();
+      $('#updated').textContent = `updated ${new Date().toLocaleTimeString('en-GB')}`;
+    } finally {
+      polling = false;
+      timer = setTimeout(poll, POLL_MS);
+    }
+  }
+
+  document.addEventListener('DOMContentLoaded', async () => {
+    $('#battle-form').addEventListener('submit', submit);
+    await loadCatalog();
+    poll();
+  });
+})();

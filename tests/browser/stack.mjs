@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// Support of the browser tests: a skirmish-api and skirmish-worker from $SKIRMISH_BIN_DIR
+// on a free loopback port, against the PostgreSQL and Redis that scripts/test.sh started
+// ($SKIRMISH_DATABASE_URL, $SKIRMISH_REDIS_URL), with a fresh database and Redis key prefix
+// per stack (as tests/integration/it_support.c does); headless Debian Chromium through
+// playwright-core; the folder for screenshots. Never uses a server left running by hand.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const NEED = ['SKIRMISH_DATABASE_URL', 'SKIRMISH_REDIS_URL', 'SKIRMISH_BIN_DIR'];
+
+/** The harness's variables, or throws naming the missing one. */
+export function harness() {
+  for (const n of NEED)
+    if (!process.env[n]) throw new Error(`browser tests need ${n}: run them through scripts/test.sh`);
+  const bin = process.env.SKIRMISH_BIN_DIR;
+  const artifacts = process.env.SKIRMISH_TEST_ARTIFACTS || path.join(bin, 'test-artifacts');
+  const dir = path.join(artifacts, 'browser');
+  mkdirSync(dir, { recursive: true });
+  return { bin, artifacts: dir, dbUrl: process.env.SKIRMISH_DATABASE_URL,
+           chromium: process.env.SKIRMISH_CHROMIUM || '/usr/bin/chromium' };
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function psql(url, sql) {
+  const r = spawnSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`psql ${sql}: ${r.stderr || r.error}`);
+  return r.stdout.trim();
+}
+
+/** A stack: fresh database and key prefix named after `name`, API on a free port. */
+export class Stack {
+  constructor(h, name, env = {}) {
+    this.h = h;
+    this.name = `${name}_${process.pid}`;
+    this.db = `sk_br_${this.name}`;
+    const base = h.dbUrl;
+    this.dbUrl = base.slice(0, base.lastIndexOf('/') + 1) + this.db;
+    this.prefix = `br_${this.name}`;
+    this.env = env;
+    this.procs = [];
+  }
+
+  async start({ workers = 1, workerEnv = {} } = {}) {
+    psql(this.h.dbUrl, `DROP DATABASE IF EXISTS ${this.db}`);
+    psql(this.h.dbUrl, `CREATE DATABASE ${this.db}`);
+    this.port = await freePort();
+    this.url = `http://127.0.0.1:${this.port}`;
+    this.spawn('skirmish-api', 'api', {});
+    await this.waitReady();
+    for (let i = 0; i < workers; i++) this.spawn('skirmish-worker', `worker${i}`, workerEnv);
+  }
+
+  spawn(prog, logName, extra) {
+    const log = path.join(this.h.artifacts, `${this.name}-${logName}.log`);
+    const fd = openSync(log, 'a');
+    const env = { ...process.env, SKIRMISH_DATABASE_URL: this.dbUrl,
+                  SKIRMISH_QUEUE_PREFIX: this.prefix, SKIRMISH_HTTP_PORT: String(this.port),
+                  SKIRMISH_HTTP_ADDR: '127.0.0.1', SKIRMISH_HTTP_THREADS: '4',
+                  SKIRMISH_LOG_LEVEL: 'debug', SKIRMISH_WORKER_NAME: logName, ...this.env,
+                  ...extra };
+    const p = spawn(path.join(this.h.bin, prog), [], { env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    p.logFile = log;
+    p.exited = new Promise((resolve) => p.on('exit', (code, sig) => resolve({ code, sig })));
+    this.procs.push(p);
+    return p;
+  }
+
+  async waitReady(ms = 30000) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      try {
+        const r = await fetch(`${this.url}/readyz`);
+        if (r.status === 200) return;
+      } catch { /* not listening yet */ }
+      await sleep(50);
+    }
+    throw new Error(`skirmish-api did not become ready:\n${this.logs()}`);
+  }
+
+  /** The last lines of every process's log (for failure messages). */
+  logs(lines = 30) {
+    return this.procs.map((p) => {
+      const text = existsSync(p.logFile) ? readFileSync(p.logFile, 'utf8') : '';
+      return `--- ${p.logFile}\n${text.split('\n').slice(-lines).join('\n')}`;
+    }).join('\n');
+  }
+
+  /** Stops every process (SIGTERM, then SIGKILL after 5 s) and drops the database. Returns
+   * the exit codes, so a test can check a clean stop (ASan leak reports make it non-zero). */
+  async stop() {
+    const codes = [];
+    for (const p of this.procs) {
+      if (p.exitCode === null && p.signalCode === null) p.kill('SIGTERM');
+      const t = setTimeout(() => p.kill('SIGKILL'), 5000);
+      codes.push(await p.exited);
+      clearTimeout(t);
+    }
+    this.procs = [];
+    try {
+      psql(this.h.dbUrl, `DROP DATABASE IF EXISTS ${this.db} WITH (FORCE)`);
+    } catch { /* best effort: the harness's folder goes away anyway */ }
+    return codes;
+  }
+}
+
+/** Headless Debian Chromium. The flags keep it off the network (this machine has none) and
+ * allow running as root. */
+export async function launchBrowser(h) {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: h.chromium, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Runs `skirmish run` on `doc` in-process (CPU backend, one thread); returns the result
+ * document and the wall time in ms. */
+export function runCli(h, doc) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(path.join(h.bin, 'skirmish'), ['run', '--device', 'cpu', '--threads', '1', '-'],
+                      { input: JSON.stringify(doc), encoding: 'utf8', maxBuffer: 1 << 24 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`skirmish run failed (${r.status}): ${r.stderr}`);
+  return { result: JSON.parse(r.stdout), ms };
+}
+
+/** Same as runCli, without blocking the event loop (so the page keeps being watched). */
+export function runCliAsync(h, doc) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(path.join(h.bin, 'skirmish'), ['run', '--device', 'cpu', '--threads', '1', '-'],
+                    { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out))
+                                        : reject(new Error(`skirmish run: ${code} ${err}`))));
+    p.stdin.end(JSON.stringify(doc));
+  });
+}
