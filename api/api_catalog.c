@@ -83,7 +83,7 @@ static int check(const struct api_request *req, const struct filter *filters,
             w++;
         if (!f->words[w]) {
             (void)snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
-                     strcmp(f->name, "type") == 0 ? " of card" : "");
+                           strcmp(f->name, "type") == 0 ? " of card" : "");
             bad_query(resp, f->name, detail);
             return -1;
         }

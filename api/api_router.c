@@ -138,8 +138,8 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
         if (!api_router_match(r->path, req->path, rid))
             continue;
         route = r->path;
-        (void)snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s", allow[0] ? ", " : "",
-                 r->method);
+        (void)snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s",
+                       allow[0] ? ", " : "", r->method);
         if (!hit && strcmp(r->method, m) == 0) {
             hit = r;
             (void)snprintf(id, sizeof(id), "%s", rid);

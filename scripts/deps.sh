@@ -3,7 +3,7 @@
 # already there. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-PKGS=(build-essential cmake pkg-config git curl jq ca-certificates procps iproute2
+PKGS=(build-essential cmake pkg-config git curl jq clang-format ca-certificates procps iproute2
       libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libcunit1-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       postgresql redis-server wrk nodejs chromium)

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 scripts/deps.sh
+scripts/format-check.sh
 
 # The Node.js tools of the tests (Redocly and ajv for the OpenAPI checks, playwright-core for
 # the browser tests), exactly as the root package-lock.json pins them; skipped when
