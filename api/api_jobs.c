@@ -309,6 +309,31 @@ static enum sk_err read_job(const struct api_ctx *ctx, const char *id, char **js
     return err;
 }
 
+/* Reads job `id` for a handler: answers 404 for a malformed or unknown id and a store
+ * problem (503/500) for `what` on other failures, then returns -1; on success returns 0
+ * with *json (caller frees) and status set. */
+static int load_job(const struct api_ctx *ctx, const struct api_request *req,
+                    struct api_response *resp, const char *id, const char *what, char **json,
+                    char status[16])
+{
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id)) {
+        not_found(resp, id);
+        return -1;
+    }
+    err = read_job(ctx, id, json, status);
+    if (err == SK_ENOTFOUND) {
+        not_found(resp, id);
+        return -1;
+    }
+    if (err) {
+        store_problem(resp, err, req->req_id, what);
+        return -1;
+    }
+    return 0;
+}
+
 void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, const char *id,
                   struct api_response *resp)
 {
@@ -318,7 +343,6 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
     const char *wait_s = api_http_arg(req, "wait");
     int64_t wait = 0;
     int final;
-    enum sk_err err;
 
     for (size_t i = 0; i < req->n_args; i++)
         if (strcmp(req->args[i].key, "wait") != 0) {
@@ -329,19 +353,8 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
         bad_query(resp, "wait", "'wait' must be an integer number of seconds in 0..60");
         return;
     }
-    if (!db_jobs_is_id(id)) {
-        not_found(resp, id);
+    if (load_job(ctx, req, resp, id, "get", &json, status))
         return;
-    }
-    err = read_job(ctx, id, &json, status);
-    if (err == SK_ENOTFOUND) {
-        not_found(resp, id);
-        return;
-    }
-    if (err) {
-        store_problem(resp, err, req->req_id, "get");
-        return;
-    }
     api_http_etag(json, strlen(json), etag);
     final = db_jobs_is_final(status);
     if (!final && ctx->watch) {
@@ -442,25 +455,13 @@ void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, c
     char etag[24];
     char *text = NULL;
     json_t *doc = NULL;
-    enum sk_err err;
 
     if (req->n_args) {
         bad_query(resp, req->args[0].key, "unknown query parameter");
         return;
     }
-    if (!db_jobs_is_id(id)) {
-        not_found(resp, id);
+    if (load_job(ctx, req, resp, id, "events", &json, status))
         return;
-    }
-    err = read_job(ctx, id, &json, status);
-    if (err == SK_ENOTFOUND) {
-        not_found(resp, id);
-        return;
-    }
-    if (err) {
-        store_problem(resp, err, req->req_id, "events");
-        return;
-    }
     api_http_etag(json, strlen(json), etag);
     doc = json_loads(json, 0, NULL);
     resp->sse_done = (unsigned long long)json_integer_value(

@@ -123,6 +123,21 @@ static int set_timeout(struct queue *q, long ms)
     return 0;
 }
 
+/* Checks the reply of a connection set-up command (AUTH, SELECT) and frees it. On an error
+ * reply or a lost connection, records the reason, drops the connection and returns 1. */
+static int setup_failed(struct queue *q, redisReply *r)
+{
+    if (!r || r->type == REDIS_REPLY_ERROR) {
+        set_error(q, r ? r->str : q->c->errstr);
+        if (r)
+            freeReplyObject(r);
+        drop(q);
+        return 1;
+    }
+    freeReplyObject(r);
+    return 0;
+}
+
 /* Connects (and authenticates, selects the db). Returns 0, or -1 with q->error set. */
 static int connect_now(struct queue *q)
 {
@@ -138,25 +153,13 @@ static int connect_now(struct queue *q)
     q->timeout_ms = -1;
     if (q->password) {
         r = redisCommand(q->c, "AUTH %s", q->password);
-        if (!r || r->type == REDIS_REPLY_ERROR) {
-            set_error(q, r ? r->str : q->c->errstr);
-            if (r)
-                freeReplyObject(r);
-            drop(q);
+        if (setup_failed(q, r))
             return -1;
-        }
-        freeReplyObject(r);
     }
     if (q->db) {
         r = redisCommand(q->c, "SELECT %d", q->db);
-        if (!r || r->type == REDIS_REPLY_ERROR) {
-            set_error(q, r ? r->str : q->c->errstr);
-            if (r)
-                freeReplyObject(r);
-            drop(q);
+        if (setup_failed(q, r))
             return -1;
-        }
-        freeReplyObject(r);
     }
     return 0;
 }
