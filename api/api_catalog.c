@@ -6,47 +6,44 @@
 #include <string.h>
 #include <strings.h>
 
+#include "battle_codec.h"
+#include "board_model.h"
+#include "board_spells.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
-/* One filter: a query parameter, the words it may take (NULL = any text of 1..64 bytes). */
+/* One filter: a query parameter and the words it may take, read from the engine's own
+ * name tables so a skill or spell primitive added there is accepted here at once
+ * (word == NULL: any text of 1..64 bytes). */
 struct filter {
     const char *name;
-    const char *const *words;
+    const char *(*word)(int i); /* name of value i, 0 <= i < n_words */
+    int n_words;
 };
 
-static const char *const card_types[] = {"commander", "fortress", "assault", "structure", NULL};
-static const char *const skills[] = {"armor",  "counter", "wall",   "pierce",  "berserk",  "leech",
-                                     "poison", "evade",   "strike", "siege",   "enfeeble", "weaken",
-                                     "jam",    "heal",    "rally",  "protect", "flurry",   NULL};
-static const char *const targets[] = {"individual", "group", "square", "structure",
-                                      "terrain",    "globe", "player", NULL};
-static const char *const durations[] = {"instant", "persistent", "temporary", NULL};
-static const char *const events[] = {
-    "cast",     "start_of_turn", "before_movement", "stats",    "can_enter",
-    "can_join", "on_exit",       "on_move",         "on_enter", "attacking",
-    "attacked", "before_armor",  "after_armor",     "hits",     "damages",
-    "can_move", "can_exit",      "dying",           "killed",   NULL};
-static const char *const actions[] = {"cancel_order",   "random_direction",
-                                      "attract",        "set_terrain",
-                                      "kill",           "damage",
-                                      "leave_group",    "add_max_armor",
-                                      "forbid_join",    "terrain_bind",
-                                      "ignores_armor",  "deal_no_damage",
-                                      "add_damage",     "add_twice_max_armor",
-                                      "deflect",        "receive_no_damage",
-                                      "kill_victim",    "lower_victim_armor",
-                                      "gain_max_armor", "forbid_move",
-                                      "forbid_exit",    "cancel_death",
-                                      "damage_killer",  NULL};
+static const char *card_type_word(int i)
+{
+    return battle_codec_type_name((enum battle_card_type)i);
+}
 
-static const struct filter card_filters[] = {
-    {"type", card_types}, {"skill", skills}, {"name", NULL}, {NULL, NULL}};
-static const struct filter spell_filters[] = {{"target", targets}, {"duration", durations},
-                                              {"event", events},   {"action", actions},
-                                              {"name", NULL},      {NULL, NULL}};
+static const char *skill_word(int i)
+{
+    return battle_codec_skill_name((enum battle_skill)i);
+}
+
+static const struct filter card_filters[] = {{"type", card_type_word, BATTLE_CARD_TYPE__COUNT},
+                                             {"skill", skill_word, BATTLE_SKILL__COUNT},
+                                             {"name", NULL, 0},
+                                             {NULL, NULL, 0}};
+static const struct filter spell_filters[] = {
+    {"target", board_model_target_name, BOARD_T__COUNT},
+    {"duration", board_spells_duration_name, BOARD_D__COUNT},
+    {"event", board_spells_point_name, BOARD_P__COUNT},
+    {"action", board_spells_action_name, BOARD_A__COUNT},
+    {"name", NULL, 0},
+    {NULL, NULL, 0}};
 
 static void bad_query(struct api_response *resp, const char *param, const char *detail)
 {
@@ -69,7 +66,7 @@ static int check(const struct api_request *req, const struct filter *filters,
             bad_query(resp, a->key, "unknown query parameter");
             return -1;
         }
-        if (!f->words) {
+        if (!f->word) {
             size_t n = strlen(a->value);
             if (n == 0 || n > 64) {
                 (void)snprintf(detail, sizeof(detail), "'%s' must be 1 to 64 bytes", f->name);
@@ -78,10 +75,10 @@ static int check(const struct api_request *req, const struct filter *filters,
             }
             continue;
         }
-        size_t w = 0;
-        while (f->words[w] && strcmp(f->words[w], a->value) != 0)
+        int w = 0;
+        while (w < f->n_words && strcmp(f->word(w), a->value) != 0)
             w++;
-        if (!f->words[w]) {
+        if (w == f->n_words) {
             (void)snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
                            strcmp(f->name, "type") == 0 ? " of card" : "");
             bad_query(resp, f->name, detail);

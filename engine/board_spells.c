@@ -33,7 +33,7 @@ static const char *const action_names[BOARD_A__COUNT] = {"cancel_order",   "rand
                                                          "forbid_exit",    "cancel_death",
                                                          "damage_killer"};
 
-static const char *const duration_names[] = {"instant", "persistent", "temporary"};
+static const char *const duration_names[BOARD_D__COUNT] = {"instant", "persistent", "temporary"};
 
 #define P(x) (1u << BOARD_P_##x)
 /* The event points at which each action may answer. */
@@ -103,6 +103,11 @@ const char *board_spells_point_name(int p)
 const char *board_spells_action_name(int a)
 {
     return action_names[a];
+}
+
+const char *board_spells_duration_name(int d)
+{
+    return duration_names[d];
 }
 
 static int lookup(const char *const *names, int n, const char *s)
@@ -292,7 +297,7 @@ enum sk_err board_spells_decode(const json_t *doc, struct sk_jptr *ptr, struct s
     }
     d.target = (enum board_target_kind)target;
     if (get_str(doc, "duration", 1, buf, sizeof(buf), ptr, errs)) {
-        int k = lookup(duration_names, 3, buf);
+        int k = lookup(duration_names, BOARD_D__COUNT, buf);
         if (k < 0) {
             sk_jptr_push_key(ptr, "duration");
             sk_verr_add(errs, sk_jptr_str(ptr),

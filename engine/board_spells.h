@@ -71,7 +71,7 @@ enum board_action {
     BOARD_A__COUNT
 };
 
-enum board_duration { BOARD_D_INSTANT = 0, BOARD_D_PERSISTENT, BOARD_D_TEMPORARY };
+enum board_duration { BOARD_D_INSTANT = 0, BOARD_D_PERSISTENT, BOARD_D_TEMPORARY, BOARD_D__COUNT };
 
 /* A condition: each field is -1 (any) or the value required. */
 struct board_cond {
@@ -129,5 +129,7 @@ int board_spells_find(const struct board_spell_def *defs, int n, const char *nam
 const char *board_spells_point_name(int p);
 /** Name of action `a` (0 <= a < BOARD_A__COUNT) as definitions spell it; static string. */
 const char *board_spells_action_name(int a);
+/** Name of duration `d` (0 <= d < BOARD_D__COUNT) as definitions spell it; static string. */
+const char *board_spells_duration_name(int d);
 
 #endif

@@ -9,6 +9,9 @@
 
 #include "api_http.h"
 #include "api_router.h"
+#include "battle_codec.h"
+#include "board_model.h"
+#include "board_spells.h"
 #include "sk_config.h"
 #include "sk_mem.h"
 
@@ -134,9 +137,44 @@ static void test_spells(void)
     CU_ASSERT_STRING_EQUAL(n, "Rooted");
 }
 
+/* The filters take their words from the engine: every name the engine knows is a valid
+ * value (200), and a near miss is a 400 naming the parameter. */
+static void test_filter_vocabulary(void)
+{
+    char n[256];
+    for (int i = 0; i < BATTLE_CARD_TYPE__COUNT; i++)
+        CU_ASSERT_EQUAL(names("/v1/cards", "type", battle_codec_type_name((enum battle_card_type)i),
+                              NULL, NULL, n, sizeof(n)),
+                        200);
+    for (int i = 0; i < BATTLE_SKILL__COUNT; i++)
+        CU_ASSERT_EQUAL(names("/v1/cards", "skill", battle_codec_skill_name((enum battle_skill)i),
+                              NULL, NULL, n, sizeof(n)),
+                        200);
+    for (int i = 0; i < BOARD_T__COUNT; i++)
+        CU_ASSERT_EQUAL(
+            names("/v1/spells", "target", board_model_target_name(i), NULL, NULL, n, sizeof(n)),
+            200);
+    for (int i = 0; i < BOARD_D__COUNT; i++)
+        CU_ASSERT_EQUAL(names("/v1/spells", "duration", board_spells_duration_name(i), NULL, NULL,
+                              n, sizeof(n)),
+                        200);
+    for (int i = 0; i < BOARD_P__COUNT; i++)
+        CU_ASSERT_EQUAL(
+            names("/v1/spells", "event", board_spells_point_name(i), NULL, NULL, n, sizeof(n)),
+            200);
+    for (int i = 0; i < BOARD_A__COUNT; i++)
+        CU_ASSERT_EQUAL(
+            names("/v1/spells", "action", board_spells_action_name(i), NULL, NULL, n, sizeof(n)),
+            200);
+    CU_ASSERT_EQUAL(names("/v1/cards", "skill", "armour", NULL, NULL, n, sizeof(n)), 400);
+    CU_ASSERT_EQUAL(names("/v1/spells", "action", "Kill", NULL, NULL, n, sizeof(n)), 400);
+    CU_ASSERT_EQUAL(names("/v1/spells", "duration", "", NULL, NULL, n, sizeof(n)), 400);
+}
+
 static CU_TestInfo catalog_tests[] = {
     {"cards: type, skill, name filters and a broken catalog", test_cards},
     {"spells: target, duration, event, action, name filters", test_spells},
+    {"filters accept exactly the engine's names", test_filter_vocabulary},
     CU_TEST_INFO_NULL,
 };
 
