@@ -72,7 +72,8 @@ int api_jobs_cursor_decode(const char *in, char *out, size_t len)
 static void store_problem(struct api_response *resp, enum sk_err err, const char *req_id,
                           const char *what)
 {
-    if (err == SK_EUNAVAIL) {
+    if (err == SK_EUNAVAIL || err == SK_ERETRY) {
+        /* a deadlock with another request is as passing as an outage: retry */
         api_http_problem(resp, 503, "unavailable", "Service Unavailable",
                          "the job store is unreachable; retry shortly", NULL);
         resp->retry_after = 1;

@@ -13,6 +13,8 @@ const char *sk_err_str(enum sk_err err)
         [SK_ERANGE] = "erange",
         [SK_ENOTFOUND] = "enotfound",
         [SK_ECONFLICT] = "econflict",
+        [SK_ERETRY] = "eretry",
+        [SK_ELEASE] = "elease",
         [SK_ECANCELED] = "ecanceled",
         [SK_EUNAVAIL] = "eunavail",
         [SK_ETIMEOUT] = "etimeout",
@@ -26,5 +28,5 @@ const char *sk_err_str(enum sk_err err)
 
 int sk_err_transient(enum sk_err err)
 {
-    return err == SK_EUNAVAIL || err == SK_ETIMEOUT || err == SK_EIO;
+    return err == SK_ERETRY || err == SK_EUNAVAIL || err == SK_ETIMEOUT || err == SK_EIO;
 }

@@ -12,6 +12,8 @@ enum sk_err {
     SK_ERANGE,    /* a number is out of its allowed range */
     SK_ENOTFOUND, /* the named thing does not exist */
     SK_ECONFLICT, /* the thing is in a state that forbids the operation */
+    SK_ERETRY,    /* a concurrent transaction won (deadlock, serialization failure): retry */
+    SK_ELEASE,    /* the caller no longer holds the job's lease: another worker may run it */
     SK_ECANCELED, /* the operation was canceled on request */
     SK_EUNAVAIL,  /* a dependency (database, queue, device) is unreachable: transient */
     SK_ETIMEOUT,  /* a deadline passed: transient */
@@ -23,7 +25,7 @@ enum sk_err {
 /** Returns a static, lowercase name for `err` ("enomem"); never NULL. */
 const char *sk_err_str(enum sk_err err);
 
-/** True for the errors worth retrying later (SK_EUNAVAIL, SK_ETIMEOUT, SK_EIO). */
+/** True for the errors worth retrying later (SK_ERETRY, SK_EUNAVAIL, SK_ETIMEOUT, SK_EIO). */
 int sk_err_transient(enum sk_err err);
 
 #endif

@@ -117,7 +117,7 @@ static enum sk_err classify(struct db *db, PGresult *res)
         return SK_EUNAVAIL;
     }
     if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0)
-        return SK_ECONFLICT;
+        return SK_ERETRY;
     if (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0 ||
         strcmp(state, "53300") == 0) {
         drop(db);
@@ -136,8 +136,8 @@ static int is_prepared(const struct db *db, const char *name)
     return 0;
 }
 
-enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
-                    const char *const *params, struct db_result **out)
+static enum sk_err exec_once(struct db *db, const char *name, const char *sql, int n,
+                             const char *const *params, struct db_result **out)
 {
     PGresult *res = NULL;
     ExecStatusType st;
@@ -181,6 +181,27 @@ enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
     return SK_OK;
 }
 
+enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
+                    const char *const *params, struct db_result **out)
+{
+    return exec_once(db, name, sql, n, params, out);
+}
+
+enum sk_err db_exec_idem(struct db *db, const char *name, const char *sql, int n,
+                         const char *const *params, struct db_result **out)
+{
+    /* A connection made before a server restart still reads CONNECTION_OK: libpq learns
+     * that the socket is dead only when a statement fails on it. Outside a transaction,
+     * a statement that may run twice is sent once more on a new connection; inside one,
+     * the transaction is gone with the connection and only its runner may start over. */
+    int fresh_try = db->conn && PQtransactionStatus(db->conn) == PQTRANS_IDLE;
+    enum sk_err err = exec_once(db, name, sql, n, params, out);
+
+    if (err == SK_EUNAVAIL && fresh_try)
+        err = exec_once(db, name, sql, n, params, out);
+    return err;
+}
+
 enum sk_err db_exec_script(struct db *db, const char *sql)
 {
     PGresult *res;
@@ -197,7 +218,7 @@ enum sk_err db_exec_script(struct db *db, const char *sql)
 
 enum sk_err db_ping(struct db *db)
 {
-    enum sk_err err = db_exec(db, NULL, "SELECT 1", 0, NULL, NULL);
+    enum sk_err err = db_exec_idem(db, NULL, "SELECT 1", 0, NULL, NULL);
     return err == SK_OK ? SK_OK : SK_EUNAVAIL;
 }
 
@@ -223,10 +244,10 @@ void db_result_free(struct db_result *r)
 
 enum sk_err db_run_tx(struct db *db, int max_tries, db_tx_fn *fn, void *arg)
 {
-    enum sk_err err = SK_ECONFLICT;
+    enum sk_err err = SK_ERETRY;
 
-    for (int i = 0; i < max_tries && err == SK_ECONFLICT; i++) {
-        err = db_exec(db, NULL, "BEGIN", 0, NULL, NULL);
+    for (int i = 0; i < max_tries && err == SK_ERETRY; i++) {
+        err = db_exec_idem(db, NULL, "BEGIN", 0, NULL, NULL);
         if (err)
             return err;
         err = fn(db, arg);

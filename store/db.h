@@ -30,13 +30,22 @@ enum sk_err db_ping(struct db *db);
  * Runs `sql` with `n` text parameters (NULL entries are SQL NULL). With `name` non-NULL
  * the statement is prepared under that name on first use on each connection. On SK_OK and
  * `out` non-NULL, *out is a new result (free with db_result_free). Errors: SK_EUNAVAIL
- * (connection lost or server down: the next call reconnects), SK_ECONFLICT (serialization
+ * (connection lost or server down: the next call reconnects), SK_ERETRY (serialization
  * failure or deadlock: retry the transaction), SK_EINVAL (the server rejected a value,
  * SQLSTATE class 22), SK_EINTERNAL (anything else: a bug). The message of the last error
  * is kept (db_error).
  */
 enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
                     const char *const *params, struct db_result **out);
+
+/**
+ * As db_exec, for a statement that may run twice with the same effect and answer (a read,
+ * or an idempotent write). A connection that died unnoticed (the server restarted since
+ * the last statement) costs no error: outside a transaction the statement is run once
+ * more on a new connection. Errors as db_exec.
+ */
+enum sk_err db_exec_idem(struct db *db, const char *name, const char *sql, int n,
+                         const char *const *params, struct db_result **out);
 
 /**
  * Runs `sql`, which may hold several statements and no parameters (a migration file).
@@ -57,7 +66,7 @@ void db_result_free(struct db_result *r);
 typedef enum sk_err db_tx_fn(struct db *db, void *arg);
 
 /**
- * Runs `fn` inside BEGIN ... COMMIT. When `fn` or the commit fail with SK_ECONFLICT
+ * Runs `fn` inside BEGIN ... COMMIT. When `fn` or the commit fail with SK_ERETRY
  * (SQLSTATE 40001 or 40P01) the transaction is rolled back and run again, up to
  * `max_tries` times; any other error rolls back and is returned as is.
  */

@@ -203,8 +203,8 @@ enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec(db, "jobs_get", "SELECT " JOB_JSON ", status FROM jobs WHERE id = $1::uuid", 1,
-                  &id, &r);
+    err = db_exec_idem(db, "jobs_get", "SELECT " JOB_JSON ", status FROM jobs WHERE id = $1::uuid",
+                       1, &id, &r);
     if (err)
         return err;
     err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
@@ -221,8 +221,8 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec(db, "jobs_result", "SELECT status, result::text FROM jobs WHERE id = $1::uuid", 1,
-                  &id, &r);
+    err = db_exec_idem(db, "jobs_result",
+                       "SELECT status, result::text FROM jobs WHERE id = $1::uuid", 1, &id, &r);
     if (err)
         return err;
     if (db_result_rows(r) != 1) {
@@ -302,7 +302,7 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
                    "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
                    " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
                    where, n);
-    err = db_exec(db, names[variant], sql, n, p, &r);
+    err = db_exec_idem(db, names[variant], sql, n, p, &r);
     if (err)
         return err;
     rows = db_result_rows(r);
@@ -358,7 +358,7 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
     }
     db_result_free(r);
     r = NULL;
-    err = db_exec(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    err = db_exec_idem(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
     if (!err)
         err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
     db_result_free(r);
@@ -436,7 +436,7 @@ void db_jobs_claim_release(struct db_claim *c)
     c->request = NULL;
 }
 
-/* Runs a fenced UPDATE: SK_ECONFLICT when no row matched (the lease is lost). */
+/* Runs a fenced UPDATE: SK_ELEASE when no row matched (the lease is lost). */
 static enum sk_err fenced(struct db *db, const char *name, const char *sql, int n,
                           const char *const *p)
 {
@@ -444,7 +444,7 @@ static enum sk_err fenced(struct db *db, const char *name, const char *sql, int 
     enum sk_err err = db_exec(db, name, sql, n, p, &r);
     if (err)
         return err;
-    err = db_result_rows(r) == 1 ? SK_OK : SK_ECONFLICT;
+    err = db_result_rows(r) == 1 ? SK_OK : SK_ELEASE;
     db_result_free(r);
     return err;
 }
@@ -464,20 +464,20 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
 
     (void)snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
     (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
-    err =
-        db_exec(db, "jobs_progress",
-                "UPDATE jobs SET progress_done = $3::bigint,"
-                " lease_expires_at = now() + " MS(
-                    "$4::bigint") ", updated_at = now()"
-                                  " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running'"
-                                  " RETURNING cancel_requested",
-                4, p, &r);
+    err = db_exec_idem(
+        db, "jobs_progress",
+        "UPDATE jobs SET progress_done = $3::bigint,"
+        " lease_expires_at = now() + " MS(
+            "$4::bigint") ", updated_at = now()"
+                          " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running'"
+                          " RETURNING cancel_requested",
+        4, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 1)
         *cancel = strcmp(db_result_get(r, 0, 0), "t") == 0;
     else
-        err = SK_ECONFLICT;
+        err = SK_ELEASE;
     db_result_free(r);
     return err;
 }
@@ -540,14 +540,14 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
 
     (void)snprintf(age_s, sizeof(age_s), "%ld", age_ms);
     (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
-    err = db_exec(db, "jobs_dispatchable",
-                  "SELECT id::text, attempts FROM jobs WHERE"
-                  " (status = 'queued' AND coalesce(run_after, created_at + " MS(
-                      "$1::bigint") ") <= now())"
-                                    " OR (status = 'running' AND lease_expires_at + " MS(
-                                        "$1::bigint") " < now())"
-                                                      " ORDER BY created_at LIMIT $2::int",
-                  2, p, &r);
+    err = db_exec_idem(db, "jobs_dispatchable",
+                       "SELECT id::text, attempts FROM jobs WHERE"
+                       " (status = 'queued' AND coalesce(run_after, created_at + " MS(
+                           "$1::bigint") ") <= now())"
+                                         " OR (status = 'running' AND lease_expires_at + " MS(
+                                             "$1::bigint") " < now())"
+                                                           " ORDER BY created_at LIMIT $2::int",
+                       2, p, &r);
     if (err)
         return err;
     for (int i = 0; i < db_result_rows(r); i++)
@@ -575,10 +575,10 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
     (void)snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
     /* an expired key starts afresh */
-    err = db_exec(db, "idem_expire",
-                  "DELETE FROM idempotency_keys WHERE key = $1"
-                  " AND created_at < now() - $2::bigint * interval '1 second'",
-                  2, del, NULL);
+    err = db_exec_idem(db, "idem_expire",
+                       "DELETE FROM idempotency_keys WHERE key = $1"
+                       " AND created_at < now() - $2::bigint * interval '1 second'",
+                       2, del, NULL);
     if (err)
         return err;
     /* One statement: the key row and the job row are made together or not at all; a
@@ -604,11 +604,11 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     }
     db_result_free(r);
     r = NULL;
-    err = db_exec(db, "idem_lookup",
-                  "SELECT id::text, " JOB_JSON ","
-                  " (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
-                  " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
-                  2, p, &r);
+    err = db_exec_idem(db, "idem_lookup",
+                       "SELECT id::text, " JOB_JSON ","
+                       " (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
+                       " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
+                       2, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) != 1) {
@@ -633,11 +633,11 @@ enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted)
     enum sk_err err;
 
     (void)snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
-    err = db_exec(db, "idem_prune",
-                  "WITH d AS (DELETE FROM idempotency_keys"
-                  " WHERE created_at < now() - $1::bigint * interval '1 second' RETURNING 1)"
-                  " SELECT count(*) FROM d",
-                  1, p, &r);
+    err = db_exec_idem(db, "idem_prune",
+                       "WITH d AS (DELETE FROM idempotency_keys"
+                       " WHERE created_at < now() - $1::bigint * interval '1 second' RETURNING 1)"
+                       " SELECT count(*) FROM d",
+                       1, p, &r);
     if (!err && deleted)
         *deleted = strtol(db_result_get(r, 0, 0), NULL, 10);
     db_result_free(r);
@@ -651,8 +651,8 @@ enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS])
 {
     struct db_result *r = NULL;
     long long c[DB_JOBS_N_STATUS] = {0};
-    enum sk_err err = db_exec(db, "jobs_counts",
-                              "SELECT status, count(*) FROM jobs GROUP BY status", 0, NULL, &r);
+    enum sk_err err = db_exec_idem(
+        db, "jobs_counts", "SELECT status, count(*) FROM jobs GROUP BY status", 0, NULL, &r);
     if (err)
         return err;
     for (int i = 0; i < db_result_rows(r); i++)
@@ -672,7 +672,7 @@ enum sk_err db_jobs_running(struct db *db, int limit, char **json)
     enum sk_err err;
 
     (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
-    err = db_exec(
+    err = db_exec_idem(
         db, "jobs_running",
         "SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind,"
         " 'progress', json_build_object('done', progress_done, 'total', progress_total),"

@@ -3,7 +3,8 @@
  * reads, lists and cancels; the worker claims with a lease, reports progress, and ends
  * the job with writes that only the current lease holder can make (the lease owner is a
  * token unique to one claim, so a worker that lost its lease can never overwrite the
- * job). Job resources are rendered to JSON text by PostgreSQL itself. Errors as db_exec. */
+ * job; those writes answer SK_ELEASE, which no database error shares). Job resources are rendered
+ * to JSON text by PostgreSQL itself. Errors as db_exec. */
 #ifndef DB_JOBS_H
 #define DB_JOBS_H
 
@@ -106,26 +107,26 @@ void db_jobs_claim_release(struct db_claim *c);
 
 /**
  * Records `done` units and renews the lease for `lease_ms`. *cancel is set to 1 when a
- * cancel was requested. SK_ECONFLICT when `owner` no longer holds the lease.
+ * cancel was requested. SK_ELEASE when `owner` no longer holds the lease.
  */
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
                              long lease_ms, int *cancel);
 
-/** Ends the job as succeeded with `result` (JSON text). SK_ECONFLICT if the lease is lost. */
+/** Ends the job as succeeded with `result` (JSON text). SK_ELEASE if the lease is lost. */
 enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
-/** Ends the job as canceled. SK_ECONFLICT if the lease is lost. */
+/** Ends the job as canceled. SK_ELEASE if the lease is lost. */
 enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner);
-/** Ends the job as failed with `error`. SK_ECONFLICT if the lease is lost. */
+/** Ends the job as failed with `error`. SK_ELEASE if the lease is lost. */
 enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
 /**
  * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
- * keeping `error`. SK_ECONFLICT if the lease is lost.
+ * keeping `error`. SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
                           const char *error);
 /**
  * Gives the job back (graceful shutdown): queued, runnable at once, and the attempt is not
- * counted. SK_ECONFLICT if the lease is lost.
+ * counted. SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
 

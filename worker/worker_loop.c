@@ -45,10 +45,23 @@ void worker_loop_outage(struct worker *w, const char *store, const char *detail)
     sleep_ms(w->outage_ms);
 }
 
-/* After a store error: 1 = wait and try again, 0 = give up (not an outage, or a stop was
- * requested and the lease will hand the job to another worker anyway). */
+/* Statements that lose to a concurrent transaction (deadlock, serialization failure) are
+ * run again this many times; each statement is one transaction, so running it again is
+ * safe, and a conflict that persists longer than this is not a passing race. */
+#define CONFLICT_TRIES 5
+
+/* After a store error: 1 = wait and try again, 0 = give up (not an outage or a conflict, or
+ * a stop was requested and the lease will hand the job to another worker anyway). A
+ * conflict is never a lost lease: only SK_ELEASE means that. */
 static int again(struct worker *w, enum sk_err err, int *tries)
 {
+    if (err == SK_ERETRY) {
+        if (++*tries > CONFLICT_TRIES)
+            return 0;
+        sk_log_info("event=store_conflict try=%d err=%s", *tries, db_error(w->db));
+        sleep_ms(10L * *tries);
+        return 1;
+    }
     if (err != SK_EUNAVAIL)
         return 0;
     if (*w->stop && ++*tries > 3)
@@ -93,7 +106,7 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
         sk_log_error("event=job_failed job_id=%s attempts=%d err=%s", id, attempts,
                      sk_log_quote(q, sizeof(q), final));
     }
-    return err == SK_ECONFLICT ? OUT_LOST : OUT_DONE;
+    return err == SK_ELEASE ? OUT_LOST : OUT_DONE;
 }
 
 /* Gives the job back on stop: queued again (this attempt not counted) and re-enqueued. */
@@ -169,7 +182,7 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
                 err = db_jobs_cancelled(w->db, id, owner);
             while (again(w, err, &tries));
             sk_log_info("event=job_canceled job_id=%s done=%llu", id, (unsigned long long)done);
-            *out = err == SK_ECONFLICT ? OUT_LOST : OUT_DONE;
+            *out = err == SK_ELEASE ? OUT_LOST : OUT_DONE;
             return 0;
         }
         if (*w->stop && done < total) {
@@ -228,7 +241,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     do
         err = db_jobs_succeed(w->db, id, owner, text);
     while (again(w, err, &tries));
-    if (err == SK_ECONFLICT) {
+    if (err == SK_ELEASE) {
         sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
         out = OUT_LOST;
     } else if (err) {

@@ -6,6 +6,7 @@
  * (ownership-checked renewal, ack+delete, autoclaim, group re-creation). Each run uses a
  * fresh database and key prefix. */
 #include <CUnit/CUnit.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,11 +79,11 @@ static void test_sqlstate_classes(void)
     CU_ASSERT_EQUAL(db_exec(db, NULL,
                             "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40001'; END $$", 0,
                             NULL, NULL),
-                    SK_ECONFLICT);
+                    SK_ERETRY);
     CU_ASSERT_EQUAL(db_exec(db, NULL,
                             "DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40P01'; END $$", 0,
                             NULL, NULL),
-                    SK_ECONFLICT);
+                    SK_ERETRY);
     CU_ASSERT_EQUAL(db_exec(db, NULL, "SELECT 'x'::timestamptz", 0, NULL, NULL), SK_EINVAL);
     CU_ASSERT_EQUAL(db_exec(db, NULL, "SELEC 1", 0, NULL, NULL), SK_EINTERNAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(db_error(db), "syntax error"));
@@ -109,7 +110,7 @@ static enum sk_err conflict_twice(struct db *d, void *arg)
 static void test_run_tx_retries(void)
 {
     tx_calls = 0;
-    CU_ASSERT_EQUAL(db_run_tx(db, 2, conflict_twice, NULL), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_run_tx(db, 2, conflict_twice, NULL), SK_ERETRY);
     CU_ASSERT_EQUAL(tx_calls, 2);
     tx_calls = 0;
     CU_ASSERT_EQUAL(db_run_tx(db, 3, conflict_twice, NULL), SK_OK);
@@ -145,14 +146,14 @@ static void test_lease_fencing(void)
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     /* nobody but the holder can write */
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, 60000, &cancel), SK_ECONFLICT);
-    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{\"r\":2}"), SK_ECONFLICT);
-    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w2/1", "x"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, 60000, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{\"r\":2}"), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w2/1", "x"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 50, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 0);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":1}"), SK_OK);
     /* final: the holder itself cannot write twice, and a redelivery claims nothing */
-    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":3}"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":3}"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_OK);
@@ -178,8 +179,8 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_EQUAL(c.attempts, 2);
     db_jobs_claim_release(&c);
     /* the first worker woke up late: fenced off */
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ECONFLICT);
-    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{}"), SK_OK);
     CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
     CU_ASSERT_STRING_EQUAL(status, "succeeded");
@@ -258,6 +259,114 @@ static void test_release_and_cancel(void)
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
     CU_ASSERT_STRING_EQUAL(status, "canceled");
+}
+
+/* Locks row `id` of jobs from another connection, blocking until the main connection's
+ * transaction lets go of it (the second half of a deadlock). */
+struct locker {
+    struct db *db;
+    const char *id;
+    enum sk_err err;
+};
+
+static void *lock_row(void *arg)
+{
+    struct locker *l = arg;
+    const char *p[1] = {l->id};
+    l->err =
+        db_exec(l->db, NULL, "UPDATE jobs SET updated_at = now() WHERE id = $1::uuid", 1, p, NULL);
+    return NULL;
+}
+
+/* Fault: a deadlock while a worker wrote its result came back as the lease-lost code, so
+ * the worker dropped a result it still had every right to write. A deadlock is SK_ERETRY,
+ * a lost lease SK_ELEASE, and the write succeeds when run again. */
+static void test_deadlock_is_not_lease_lost(void)
+{
+    char x[DB_JOBS_ID_LEN], y[DB_JOBS_ID_LEN];
+    const char *py[1] = {y};
+    const char *px[1] = {x};
+    struct db *other = NULL;
+    struct db_claim c = {0};
+    struct locker l;
+    pthread_t t;
+    enum sk_err err;
+
+    insert(x);
+    insert(y);
+    CU_ASSERT_EQUAL_FATAL(db_jobs_claim(db, x, "w1/1", 60000, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL_FATAL(db_new(db_url, &other), SK_OK);
+    /* the other side waits long before it looks for deadlocks, so the main connection is
+     * the one PostgreSQL picks as the victim */
+    CU_ASSERT_EQUAL(db_exec(other, NULL, "SET deadlock_timeout = '10s'", 0, NULL, NULL), SK_OK);
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "SET deadlock_timeout = '50ms'", 0, NULL, NULL), SK_OK);
+    /* other holds x; db holds y; other then waits for y, and db's result write for x */
+    CU_ASSERT_EQUAL(db_exec(other, NULL, "BEGIN", 0, NULL, NULL), SK_OK);
+    CU_ASSERT_EQUAL(
+        db_exec(other, NULL, "UPDATE jobs SET updated_at = now() WHERE id = $1::uuid", 1, px, NULL),
+        SK_OK);
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "BEGIN", 0, NULL, NULL), SK_OK);
+    CU_ASSERT_EQUAL(
+        db_exec(db, NULL, "UPDATE jobs SET updated_at = now() WHERE id = $1::uuid", 1, py, NULL),
+        SK_OK);
+    l.db = other;
+    l.id = y;
+    l.err = SK_EINTERNAL;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, lock_row, &l), 0);
+    sleep_ms(300); /* the other side is now waiting for y */
+    err = db_jobs_succeed(db, x, "w1/1", "{\"r\":1}");
+    CU_ASSERT_EQUAL(err, SK_ERETRY);
+    CU_ASSERT_PTR_NOT_NULL(strstr(db_error(db), "deadlock"));
+    (void)db_exec(db, NULL, "ROLLBACK", 0, NULL, NULL);
+    (void)pthread_join(t, NULL);
+    CU_ASSERT_EQUAL(l.err, SK_OK);
+    CU_ASSERT_EQUAL(db_exec(other, NULL, "COMMIT", 0, NULL, NULL), SK_OK);
+    CU_ASSERT_EQUAL(db_exec(db, NULL, "RESET deadlock_timeout", 0, NULL, NULL), SK_OK);
+    /* never the answer a worker without the lease gets */
+    CU_ASSERT_NOT_EQUAL(err, db_jobs_succeed(db, x, "w9/1", "{}"));
+    /* the lease was never lost: the same write, run again, stores the result */
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, x, "w1/1", "{\"r\":1}"), SK_OK);
+    db_free(other);
+}
+
+/* Fault: after a PostgreSQL restart the first statement on every old connection failed
+ * (PQstatus still says OK on a dead socket), so the API answered 503 long after the server
+ * was back. Reads and idempotent writes reconnect and run once more. The server ending
+ * this connection's backend is what a restart does to every connection. */
+static void test_dead_connection_reconnects(void)
+{
+    char id[DB_JOBS_ID_LEN];
+    char status[16];
+    char pid[24];
+    const char *p[1] = {pid};
+    struct db_result *r = NULL;
+    struct db *other = NULL;
+    char *json = NULL;
+    long long counts[DB_JOBS_N_STATUS];
+
+    insert(id);
+    for (int round = 0; round < 3; round++) {
+        CU_ASSERT_EQUAL_FATAL(db_exec(db, NULL, "SELECT pg_backend_pid()", 0, NULL, &r), SK_OK);
+        snprintf(pid, sizeof(pid), "%s", db_result_get(r, 0, 0));
+        db_result_free(r);
+        r = NULL;
+        CU_ASSERT_EQUAL_FATAL(db_new(db_url, &other), SK_OK);
+        CU_ASSERT_EQUAL(db_exec(other, NULL, "SELECT pg_terminate_backend($1::int)", 1, p, NULL),
+                        SK_OK);
+        db_free(other);
+        sleep_ms(50);
+        if (round == 0) {
+            CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+            CU_ASSERT_STRING_EQUAL(status, "queued");
+            sk_free(json);
+            json = NULL;
+        } else if (round == 1) {
+            CU_ASSERT_EQUAL(db_jobs_counts(db, counts), SK_OK);
+        } else {
+            CU_ASSERT_EQUAL(db_ping(db), SK_OK);
+        }
+    }
 }
 
 static void collect(const char *id, int attempts, void *arg)
@@ -442,6 +551,9 @@ static CU_TestInfo store_tests[] = {
     {"an expired lease passes to the next claim", test_expired_lease_moves_on},
     {"retry delay, then failed when attempts run out", test_exhausted_and_retry},
     {"release, cancel of running and flagged jobs", test_release_and_cancel},
+    {"a deadlock at the result write is SK_ERETRY, not a lost lease",
+     test_deadlock_is_not_lease_lost},
+    {"a connection the server ended is replaced for reads", test_dead_connection_reconnects},
     {"reconciler selection by age", test_dispatchable},
     {"stream: owner-only renewal, autoclaim, ack+delete, lock", test_queue},
     {"stream: a command after a Redis restart succeeds", test_queue_reconnects},
