@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "sk_hash.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -60,12 +61,7 @@ void api_cache_free(struct api_cache *c)
 
 static size_t slot_of(const struct api_cache *c, const char *id)
 {
-    unsigned long long h = 0xcbf29ce484222325ULL;
-    for (; *id; id++) {
-        h ^= (unsigned char)*id;
-        h *= 0x100000001b3ULL;
-    }
-    return (size_t)h & c->mask;
+    return (size_t)sk_fnv1a_str(id) & c->mask;
 }
 
 int api_cache_get(struct api_cache *c, const char *id, char **json)

@@ -69,7 +69,7 @@ static int check(const struct api_request *req, const struct filter *filters,
         if (!f->word) {
             size_t n = strlen(a->value);
             if (n == 0 || n > 64) {
-                (void)snprintf(detail, sizeof(detail), "'%s' must be 1 to 64 bytes", f->name);
+                snprintf(detail, sizeof(detail), "'%s' must be 1 to 64 bytes", f->name);
                 bad_query(resp, f->name, detail);
                 return -1;
             }
@@ -79,8 +79,8 @@ static int check(const struct api_request *req, const struct filter *filters,
         while (w < f->n_words && strcmp(f->word(w), a->value) != 0)
             w++;
         if (w == f->n_words) {
-            (void)snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
-                           strcmp(f->name, "type") == 0 ? " of card" : "");
+            snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
+                     strcmp(f->name, "type") == 0 ? " of card" : "");
             bad_query(resp, f->name, detail);
             return -1;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sk_hash.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -68,9 +69,9 @@ void api_http_problem(struct api_response *resp, int status, const char *slug, c
     char *text = NULL;
 
     if (slug)
-        (void)snprintf(type, sizeof(type), "/problems/%s", slug);
+        snprintf(type, sizeof(type), "/problems/%s", slug);
     else
-        (void)snprintf(type, sizeof(type), "about:blank");
+        snprintf(type, sizeof(type), "about:blank");
     doc = json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", title, "status", status,
                     "detail", detail);
     if (!doc || (ext && json_object_update(doc, ext)))
@@ -110,12 +111,7 @@ int api_http_is_json(const char *ct)
 void api_http_etag(const char *body, size_t len, char out[24])
 {
     /* FNV-1a 64 of the representation: any change of any field changes the validator */
-    unsigned long long h = 14695981039346656037ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)body[i];
-        h *= 1099511628211ULL;
-    }
-    (void)snprintf(out, 24, "\"%016llx\"", h);
+    snprintf(out, 24, "\"%016llx\"", (unsigned long long)sk_fnv1a(SK_FNV1A_INIT, body, len));
 }
 
 int api_http_etag_match(const char *if_none_match, const char *etag)

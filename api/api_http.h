@@ -46,7 +46,7 @@ struct api_response {
     char *body;               /* owned (sk_malloc), may be NULL */
     size_t body_len;
     char location[96];        /* "" = no Location header */
-    char allow[32];           /* "" = no Allow header */
+    char allow[64];           /* "" = no Allow header */
     int retry_after;          /* 0 = no Retry-After header */
     char etag[24];            /* "" = no ETag header; else the quoted strong validator */
     const char *route;        /* route template matched (static), for metrics; NULL = none */

@@ -8,6 +8,7 @@
 
 #include "api_watch.h"
 #include "db_jobs.h"
+#include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
@@ -87,7 +88,7 @@ static void store_problem(struct api_response *resp, enum sk_err err, const char
 static void not_found(struct api_response *resp, const char *id)
 {
     char detail[128];
-    (void)snprintf(detail, sizeof(detail), "no job with id '%.64s'", id);
+    snprintf(detail, sizeof(detail), "no job with id '%.64s'", id);
     api_http_problem(resp, 404, "job-not-found", "Not Found", detail, NULL);
 }
 
@@ -99,8 +100,8 @@ static void invalid(struct api_response *resp, const struct sk_verr_list *errs)
     for (size_t i = 0; arr && i < errs->n; i++)
         json_array_append_new(arr, json_pack("{s:s, s:s}", "pointer", errs->items[i].pointer,
                                              "detail", errs->items[i].message));
-    (void)snprintf(detail, sizeof(detail), "the job has %zu invalid field%s%s", errs->n,
-                   errs->n == 1 ? "" : "s", errs->truncated ? " (list truncated)" : "");
+    snprintf(detail, sizeof(detail), "the job has %zu invalid field%s%s", errs->n,
+             errs->n == 1 ? "" : "s", errs->truncated ? " (list truncated)" : "");
     api_http_problem(resp, 422, "validation-error", "Unprocessable Content", detail,
                      json_pack("{s:o}", "errors", arr ? arr : json_array()));
 }
@@ -206,7 +207,7 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     if (outcome == DB_KEYED_REPLAY) {
         sk_log_info("event=job_replayed req_id=%s job_id=%s", req->req_id, id);
         job_body(resp, 200, json);
-        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+        snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
         goto out;
     }
     /* The row is committed: the job is accepted even if Redis is down now, because the
@@ -218,7 +219,7 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info->kind);
     job_body(resp, 202, json);
     if (resp->status == 202)
-        (void)snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
+        snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
 out:
     api_pool_put(ctx->pool, slot);
     sk_free(json);
@@ -239,8 +240,7 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
     sk_verr_list_init(&errs);
     if (req->body_too_large) {
         char detail[96];
-        (void)snprintf(detail, sizeof(detail), "the body exceeds %ld bytes",
-                       ctx->cfg->max_body_bytes);
+        snprintf(detail, sizeof(detail), "the body exceeds %ld bytes", ctx->cfg->max_body_bytes);
         api_http_problem(resp, 413, "body-too-large", "Content Too Large", detail,
                          json_pack("{s:I}", "max_bytes", (json_int_t)ctx->cfg->max_body_bytes));
         goto out;
@@ -298,7 +298,7 @@ static enum sk_err read_job(const struct api_ctx *ctx, const char *id, char **js
     enum sk_err err;
     if (api_cache_get(ctx->cache, id, json)) {
         json_t *doc = json_loads(*json, 0, NULL);
-        (void)snprintf(status, 16, "%s", json_string_value(json_object_get(doc, "status")));
+        snprintf(status, 16, "%s", json_string_value(json_object_get(doc, "status")));
         json_decref(doc);
         return SK_OK;
     }
@@ -372,8 +372,8 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
         if (unchanged && req->now_ms < deadline) {
             resp->wait = 1;
             resp->wait_deadline_ms = deadline;
-            (void)snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
-            (void)snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
+            snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
+            snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
             sk_free(json);
             return;
         }
@@ -389,16 +389,18 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, cons
     sk_free(json);
 }
 
-/* Appends one event to the growing text *buf. Returns 0, or -1 when out of memory. */
-static int add_event(char **buf, const char *id, const char *event, const char *data)
+/* Appends one server-sent event to `b`; failures stay in b->err. */
+static void add_event(struct sk_buf *b, const char *id, const char *event, const char *data)
 {
-    size_t old = *buf ? strlen(*buf) : 0;
-    size_t n = old + strlen(id) + strlen(event) + strlen(data) + 32;
-    char *b = sk_realloc(*buf, n);
-    if (!b)
+    (void)sk_buf_printf(b, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data);
+}
+
+/* The events in `b` as a new string, or NULL when there are none; -1 when out of memory. */
+static int take_events(struct sk_buf *b, char **text)
+{
+    if (b->err)
         return -1;
-    (void)snprintf(b + old, n - old, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data);
-    *buf = b;
+    *text = b->len ? sk_buf_take(b) : NULL;
     return 0;
 }
 
@@ -408,11 +410,13 @@ int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24
     char *json = NULL;
     char st[16] = "";
     char now[24];
-    char *buf = NULL;
+    struct sk_buf buf;
     json_t *doc = NULL;
     json_t *prog;
     unsigned long long d;
     int rc = -1;
+
+    sk_buf_init(&buf, 0);
 
     if (read_job(ctx, id, &json, st))
         goto out;
@@ -425,25 +429,22 @@ int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24
     d = (unsigned long long)json_integer_value(json_object_get(prog, "done"));
     if (d != *done) {
         char data[96];
-        (void)snprintf(data, sizeof(data), "{\"done\":%llu,\"total\":%llu}", d,
-                       (unsigned long long)json_integer_value(json_object_get(prog, "total")));
-        if (add_event(&buf, now, "progress", data))
-            rc = -1;
+        snprintf(data, sizeof(data), "{\"done\":%llu,\"total\":%llu}", d,
+                 (unsigned long long)json_integer_value(json_object_get(prog, "total")));
+        add_event(&buf, now, "progress", data);
     }
     /* any change besides progress (status, attempts, cancel_requested, error) */
-    if (!rc && (strcmp(st, status) != 0 || d == *done))
-        if (add_event(&buf, now, "status", json))
-            rc = -1;
+    if (strcmp(st, status) != 0 || d == *done)
+        add_event(&buf, now, "status", json);
+    rc = take_events(&buf, text);
     if (!rc) {
         memcpy(etag, now, 24);
-        (void)snprintf(status, 16, "%s", st);
+        snprintf(status, 16, "%s", st);
         *done = d;
-        *text = buf;
-        buf = NULL;
     }
 out:
     json_decref(doc);
-    sk_free(buf);
+    sk_buf_release(&buf);
     sk_free(json);
     return rc;
 }
@@ -455,8 +456,10 @@ void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, c
     char status[16] = "";
     char etag[24];
     char *text = NULL;
+    struct sk_buf buf;
     json_t *doc = NULL;
 
+    sk_buf_init(&buf, 0);
     if (req->n_args) {
         bad_query(resp, req->args[0].key, "unknown query parameter");
         return;
@@ -468,7 +471,9 @@ void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, c
     resp->sse_done = (unsigned long long)json_integer_value(
         json_object_get(json_object_get(doc, "progress"), "done"));
     /* the client saw this very state already (a reconnect): skip the first event */
-    if (!api_http_etag_match(req->last_event_id, etag) && add_event(&text, etag, "status", json)) {
+    if (!api_http_etag_match(req->last_event_id, etag))
+        add_event(&buf, etag, "status", json);
+    if (take_events(&buf, &text)) {
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
         goto out;
     }
@@ -478,11 +483,12 @@ void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, c
     resp->body_len = text ? strlen(text) : 0;
     text = NULL;
     resp->sse = 1;
-    (void)snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
-    (void)snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
-    (void)snprintf(resp->sse_status, sizeof(resp->sse_status), "%s", status);
+    snprintf(resp->wait_job, sizeof(resp->wait_job), "%s", id);
+    snprintf(resp->wait_ref, sizeof(resp->wait_ref), "%s", etag);
+    snprintf(resp->sse_status, sizeof(resp->sse_status), "%s", status);
 out:
     json_decref(doc);
+    sk_buf_release(&buf);
     sk_free(text);
     sk_free(json);
 }
@@ -506,8 +512,8 @@ void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req, c
         not_found(resp, id);
     } else if (err == SK_ECONFLICT) {
         char detail[96];
-        (void)snprintf(detail, sizeof(detail),
-                       "the job is %s; a result exists only once it succeeded", status);
+        snprintf(detail, sizeof(detail), "the job is %s; a result exists only once it succeeded",
+                 status);
         api_http_problem(resp, 409, "job-not-finished", "Conflict", detail,
                          json_pack("{s:s}", "job_status", status));
     } else if (err) {
@@ -565,8 +571,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     }
     if (limit_s && sk_parse_i64(limit_s, 1, ctx->cfg->list_limit_max, &limit)) {
         char detail[64];
-        (void)snprintf(detail, sizeof(detail), "'limit' must be an integer in 1..%ld",
-                       ctx->cfg->list_limit_max);
+        snprintf(detail, sizeof(detail), "'limit' must be an integer in 1..%ld",
+                 ctx->cfg->list_limit_max);
         bad_query(resp, "limit", detail);
         return;
     }
@@ -597,8 +603,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         if (next && api_jobs_cursor_encode(next, enc, sizeof(enc)))
             enc[0] = '\0';
         if (out) {
-            (void)snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
-                           enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
+            snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
+                     enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
             api_http_json_text(resp, 200, out);
         } else {
             api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);

@@ -3,7 +3,6 @@
 #include "api_metrics.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,42 +30,6 @@ struct api_metrics {
     struct series *s;
     size_t n, cap;
 };
-
-void api_buf_printf(struct api_buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    char small[1];
-    int n;
-    size_t cap;
-    char *p;
-
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    /* the length, first */
-    n = vsnprintf(small, sizeof(small), fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
-    va_end(ap);
-    if (n < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (b->len + (size_t)n + 1 > b->cap) {
-        cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        p = sk_realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    (void)vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
 
 enum sk_err api_metrics_new(struct api_metrics **out)
 {
@@ -121,7 +84,7 @@ void api_metrics_observe(struct api_metrics *m, const char *route, const char *m
         s = &m->s[m->n++];
         memset(s, 0, sizeof(*s));
         s->route = route;
-        (void)snprintf(s->method, sizeof(s->method), "%s", method);
+        snprintf(s->method, sizeof(s->method), "%s", method);
         s->status = status;
     }
     s->count++;
@@ -130,23 +93,25 @@ void api_metrics_observe(struct api_metrics *m, const char *route, const char *m
     pthread_mutex_unlock(&m->lock);
 }
 
-void api_metrics_render(struct api_metrics *m, struct api_buf *b)
+void api_metrics_render(struct api_metrics *m, struct sk_buf *b)
 {
-    api_buf_printf(b, "# HELP skirmish_http_requests_total HTTP requests answered by this API "
-                      "process.\n# TYPE skirmish_http_requests_total counter\n");
+    (void)sk_buf_printf(b, "# HELP skirmish_http_requests_total HTTP requests answered by this API "
+                           "process.\n# TYPE skirmish_http_requests_total counter\n");
     if (m) {
         pthread_mutex_lock(&m->lock);
         for (size_t i = 0; i < m->n; i++)
-            api_buf_printf(b,
-                           "skirmish_http_requests_total{route=\"%s\",method=\"%s\",status=\"%d\"} "
-                           "%llu\n",
-                           m->s[i].route ? m->s[i].route : "unmatched", m->s[i].method,
-                           m->s[i].status, (unsigned long long)m->s[i].count);
+            (void)sk_buf_printf(
+                b,
+                "skirmish_http_requests_total{route=\"%s\",method=\"%s\",status=\"%d\"} "
+                "%llu\n",
+                m->s[i].route ? m->s[i].route : "unmatched", m->s[i].method, m->s[i].status,
+                (unsigned long long)m->s[i].count);
         pthread_mutex_unlock(&m->lock);
     }
-    api_buf_printf(b, "# HELP skirmish_http_request_duration_seconds Time from the first byte of "
-                      "a request to its answer.\n"
-                      "# TYPE skirmish_http_request_duration_seconds histogram\n");
+    (void)sk_buf_printf(b,
+                        "# HELP skirmish_http_request_duration_seconds Time from the first byte of "
+                        "a request to its answer.\n"
+                        "# TYPE skirmish_http_request_duration_seconds histogram\n");
     if (!m)
         return;
     pthread_mutex_lock(&m->lock);
@@ -154,19 +119,20 @@ void api_metrics_render(struct api_metrics *m, struct api_buf *b)
         const struct series *s = &m->s[i];
         char labels[160];
         uint64_t cum = 0;
-        (void)snprintf(labels, sizeof(labels), "route=\"%s\",method=\"%s\",status=\"%d\"",
-                       s->route ? s->route : "unmatched", s->method, s->status);
+        snprintf(labels, sizeof(labels), "route=\"%s\",method=\"%s\",status=\"%d\"",
+                 s->route ? s->route : "unmatched", s->method, s->status);
         for (size_t k = 0; k < N_BOUNDS; k++) {
             cum += s->buckets[k];
-            api_buf_printf(b, "skirmish_http_request_duration_seconds_bucket{%s,le=\"%g\"} %llu\n",
-                           labels, bounds[k], (unsigned long long)cum);
+            (void)sk_buf_printf(
+                b, "skirmish_http_request_duration_seconds_bucket{%s,le=\"%g\"} %llu\n", labels,
+                bounds[k], (unsigned long long)cum);
         }
-        api_buf_printf(b,
-                       "skirmish_http_request_duration_seconds_bucket{%s,le=\"+Inf\"} %llu\n"
-                       "skirmish_http_request_duration_seconds_sum{%s} %.6f\n"
-                       "skirmish_http_request_duration_seconds_count{%s} %llu\n",
-                       labels, (unsigned long long)s->count, labels, s->sum, labels,
-                       (unsigned long long)s->count);
+        (void)sk_buf_printf(b,
+                            "skirmish_http_request_duration_seconds_bucket{%s,le=\"+Inf\"} %llu\n"
+                            "skirmish_http_request_duration_seconds_sum{%s} %.6f\n"
+                            "skirmish_http_request_duration_seconds_count{%s} %llu\n",
+                            labels, (unsigned long long)s->count, labels, s->sum, labels,
+                            (unsigned long long)s->count);
     }
     pthread_mutex_unlock(&m->lock);
 }

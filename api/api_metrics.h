@@ -1,24 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* HTTP metrics of one API process, in memory: requests counted and timed by route
  * template, method and status, rendered in the Prometheus text format 0.0.4 (a counter and
- * a histogram with le buckets). Also the small text buffer the /metrics and /v1/stats
- * renderers share. Thread-safe. */
+ * a histogram with le buckets). Thread-safe. */
 #ifndef API_METRICS_H
 #define API_METRICS_H
 
 #include <stddef.h>
 
+#include "sk_buf.h"
 #include "sk_err.h"
-
-/* A growing text buffer; oom is set (and text kept short) when an allocation failed. */
-struct api_buf {
-    char *p; /* owned (sk_free) */
-    size_t len, cap;
-    int oom;
-};
-
-/** Appends printf-style text to `b`. */
-__attribute__((format(printf, 2, 3))) void api_buf_printf(struct api_buf *b, const char *fmt, ...);
 
 struct api_metrics;
 
@@ -35,6 +25,6 @@ void api_metrics_observe(struct api_metrics *m, const char *route, const char *m
                          double seconds);
 
 /** Appends skirmish_http_requests_total and skirmish_http_request_duration_seconds to `b`. */
-void api_metrics_render(struct api_metrics *m, struct api_buf *b);
+void api_metrics_render(struct api_metrics *m, struct sk_buf *b);
 
 #endif

@@ -130,7 +130,7 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     const char *m = strcmp(req->method, "HEAD") == 0 ? "GET" : req->method;
     const struct api_route *hit = NULL;
     const char *route = NULL;
-    char allow[64] = "";
+    char allow[48] = ""; /* with ", OPTIONS" it fits resp->allow */
     char id[64] = "";
 
     for (const struct api_route *r = routes; r->method; r++) {
@@ -138,11 +138,11 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
         if (!api_router_match(r->path, req->path, rid))
             continue;
         route = r->path;
-        (void)snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s",
-                       allow[0] ? ", " : "", r->method);
+        snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), "%s%s", allow[0] ? ", " : "",
+                 r->method);
         if (!hit && strcmp(r->method, m) == 0) {
             hit = r;
-            (void)snprintf(id, sizeof(id), "%s", rid);
+            snprintf(id, sizeof(id), "%s", rid);
         }
     }
     resp->route = route;
@@ -151,12 +151,12 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     } else if (route && strcmp(m, "OPTIONS") == 0) {
         /* a preflight (or a plain OPTIONS): the CORS headers are added by the server */
         resp->status = 204;
-        (void)snprintf(resp->allow, sizeof(resp->allow), "%s, OPTIONS", allow);
+        snprintf(resp->allow, sizeof(resp->allow), "%s, OPTIONS", allow);
         resp->cors_methods = resp->allow;
     } else if (route) {
         api_http_problem(resp, 405, NULL, "Method Not Allowed",
                          "this resource does not support the method", NULL);
-        (void)snprintf(resp->allow, sizeof(resp->allow), "%s", allow);
+        snprintf(resp->allow, sizeof(resp->allow), "%s", allow);
     } else if (api_static_exists(req->path)) {
         /* The dashboard's files are not API routes: outside the table, so neither
          * `skirmish-api routes` nor the OpenAPI document lists them. */
@@ -165,7 +165,7 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
         } else {
             api_http_problem(resp, 405, NULL, "Method Not Allowed",
                              "this resource does not support the method", NULL);
-            (void)snprintf(resp->allow, sizeof(resp->allow), "GET");
+            snprintf(resp->allow, sizeof(resp->allow), "GET");
         }
     } else {
         api_http_problem(resp, 404, NULL, "Not Found", "no such resource", NULL);

@@ -19,6 +19,7 @@
 #include "api_metrics.h"
 #include "api_watch.h"
 #include "db_jobs.h"
+#include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
@@ -33,8 +34,7 @@ struct api_server {
 /* Per-request state: made on the first call of the access handler, freed only in the
  * completion callback (house style 16). */
 struct conn_state {
-    char *body;
-    size_t len, cap;
+    struct sk_buf body; /* at most max_body_bytes */
     int too_large;
     struct timespec start;
     char req_id[40];
@@ -81,40 +81,23 @@ static void make_req_id(struct MHD_Connection *conn, struct conn_state *st)
 {
     const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (given && valid_req_id(given)) {
-        (void)snprintf(st->req_id, sizeof(st->req_id), "%s", given);
+        snprintf(st->req_id, sizeof(st->req_id), "%s", given);
         return;
     }
-    (void)snprintf(st->req_id, sizeof(st->req_id), "%x-%lx", (unsigned)getpid(),
-                   atomic_fetch_add(&req_counter, 1) + 1);
+    snprintf(st->req_id, sizeof(st->req_id), "%x-%lx", (unsigned)getpid(),
+             atomic_fetch_add(&req_counter, 1) + 1);
 }
 
-/* Appends body bytes, keeping at most max_body_bytes. */
-static void take_body(struct conn_state *st, const char *data, size_t n, size_t max)
+/* Appends body bytes; past max_body_bytes (or out of memory, when the request cannot be
+ * kept either way) the body is dropped and answered as too large. */
+static void take_body(struct conn_state *st, const char *data, size_t n)
 {
     if (st->too_large)
         return;
-    if (st->len + n > max) {
+    if (sk_buf_add(&st->body, data, n)) {
         st->too_large = 1;
-        sk_free(st->body);
-        st->body = NULL;
-        st->len = st->cap = 0;
-        return;
+        sk_buf_release(&st->body);
     }
-    if (st->len + n > st->cap) {
-        size_t cap = st->cap ? st->cap : 4096;
-        while (cap < st->len + n)
-            cap *= 2;
-        char *b = sk_realloc(st->body, cap);
-        if (!b) {
-            /* answered as too large: the request cannot be kept either way */
-            st->too_large = 1;
-            return;
-        }
-        st->body = b;
-        st->cap = cap;
-    }
-    memcpy(st->body + st->len, data, n);
-    st->len += n;
 }
 
 struct arg_collect {
@@ -188,7 +171,7 @@ static enum MHD_Result send_response(struct api_server *srv, struct MHD_Connecti
     if (resp->allow[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow);
     if (resp->retry_after) {
-        (void)snprintf(num, sizeof(num), "%d", resp->retry_after);
+        snprintf(num, sizeof(num), "%d", resp->retry_after);
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, num);
     }
     common_headers(srv, r, req, resp, req_id);
@@ -302,9 +285,9 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     }
     s->srv = srv;
     s->conn = conn;
-    (void)snprintf(s->job, sizeof(s->job), "%s", resp->wait_job);
+    snprintf(s->job, sizeof(s->job), "%s", resp->wait_job);
     memcpy(s->etag, resp->wait_ref, sizeof(s->etag));
-    (void)snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
+    snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
     s->done = resp->sse_done;
     s->final = db_jobs_is_final(s->status);
     s->next_beat_ms = api_watch_now_ms() + SSE_BEAT_MS;
@@ -314,7 +297,7 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
         size_t n = strlen(first) + 16;
         char *t = sk_malloc(n);
         if (t)
-            (void)snprintf(t, n, "retry: 2000\n%s", first);
+            snprintf(t, n, "retry: 2000\n%s", first);
         sse_set(s, t);
     }
     r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, sse_read, s, sse_free);
@@ -380,6 +363,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         st = sk_calloc(1, sizeof(*st));
         if (!st)
             return MHD_NO;
+        sk_buf_init(&st->body, max);
         clock_gettime(CLOCK_MONOTONIC, &st->start);
         make_req_id(conn, st);
         *con_cls = st;
@@ -391,7 +375,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
             return MHD_YES;
     }
     if (*upload_size && !st->too_large) {
-        take_body(st, upload, *upload_size, max);
+        take_body(st, upload, *upload_size);
         *upload_size = 0;
         return MHD_YES;
     }
@@ -402,8 +386,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     req.path = url;
     req.content_type =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    req.body = st->body;
-    req.body_len = st->len;
+    req.body = st->body.p;
+    req.body_len = st->body.len;
     req.body_too_large = st->too_large;
     req.req_id = st->req_id;
     req.origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
@@ -455,7 +439,7 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     if (st->waiting)
         api_watch_release(((struct api_server *)cls)->ctx->watch);
-    sk_free(st->body);
+    sk_buf_release(&st->body);
     sk_free(st);
     *con_cls = NULL;
 }
@@ -466,7 +450,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     char q[600];
     size_t n;
     (void)cls;
-    (void)vsnprintf(msg, sizeof(msg), fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     n = strlen(msg);
     while (n && msg[n - 1] == '\n')
         msg[--n] = '\0';

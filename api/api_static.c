@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sk_hash.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -49,12 +50,7 @@ int api_static_exists(const char *path)
 
 void api_static_etag(const char *data, size_t len, char *out, size_t len_out)
 {
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)data[i];
-        h *= 1099511628211ULL;
-    }
-    (void)snprintf(out, len_out, "\"%016llx\"", (unsigned long long)h);
+    snprintf(out, len_out, "\"%016llx\"", (unsigned long long)sk_fnv1a(SK_FNV1A_INIT, data, len));
 }
 
 int api_static_etag_matches(const char *inm, const char *etag)

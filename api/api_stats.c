@@ -131,12 +131,13 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
                        struct api_response *resp)
 {
     struct figures f;
-    struct api_buf b = {0};
+    struct sk_buf b;
     struct api_slot *slot;
     enum sk_err err;
 
     if (!no_args(req, resp))
         return;
+    sk_buf_init(&b, 0);
     err = read_figures(ctx, 0, &f);
     if (err) {
         unavailable(resp, err, req->req_id);
@@ -144,68 +145,70 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
         return;
     }
     api_metrics_render(ctx->metrics, &b);
-    api_buf_printf(&b,
-                   "# HELP skirmish_queue_depth Jobs queued in PostgreSQL.\n"
-                   "# TYPE skirmish_queue_depth gauge\nskirmish_queue_depth %lld\n",
-                   f.counts[0]);
-    api_buf_printf(&b,
-                   "# HELP skirmish_stream_length Entries in the Redis job stream.\n"
-                   "# TYPE skirmish_stream_length gauge\nskirmish_stream_length %lld\n",
-                   f.stream_length);
-    api_buf_printf(&b, "# HELP skirmish_jobs Jobs by status.\n# TYPE skirmish_jobs gauge\n");
+    (void)sk_buf_printf(&b,
+                        "# HELP skirmish_queue_depth Jobs queued in PostgreSQL.\n"
+                        "# TYPE skirmish_queue_depth gauge\nskirmish_queue_depth %lld\n",
+                        f.counts[0]);
+    (void)sk_buf_printf(&b,
+                        "# HELP skirmish_stream_length Entries in the Redis job stream.\n"
+                        "# TYPE skirmish_stream_length gauge\nskirmish_stream_length %lld\n",
+                        f.stream_length);
+    (void)sk_buf_printf(&b, "# HELP skirmish_jobs Jobs by status.\n# TYPE skirmish_jobs gauge\n");
     for (int s = 0; s < DB_JOBS_N_STATUS; s++)
-        api_buf_printf(&b, "skirmish_jobs{status=\"%s\"} %lld\n", db_jobs_statuses[s], f.counts[s]);
-    api_buf_printf(&b,
-                   "# HELP skirmish_workers_alive Workers whose heartbeat is current.\n"
-                   "# TYPE skirmish_workers_alive gauge\nskirmish_workers_alive %zu\n",
-                   json_array_size(f.workers));
-    api_buf_printf(&b,
-                   "# HELP skirmish_games_simulated_total Battle games simulated by every "
-                   "worker.\n# TYPE skirmish_games_simulated_total counter\n"
-                   "skirmish_games_simulated_total %lld\n",
-                   f.games_total);
-    api_buf_printf(&b,
-                   "# HELP skirmish_waiters_open Long polls and event streams open in this "
-                   "process.\n# TYPE skirmish_waiters_open gauge\nskirmish_waiters_open %zu\n",
-                   ctx->watch ? api_watch_open(ctx->watch) : 0);
-    api_buf_printf(&b, "# HELP skirmish_job_duration_seconds Time from claim to the end of an "
-                       "attempt that finished the job, by kind.\n"
-                       "# TYPE skirmish_job_duration_seconds histogram\n");
+        (void)sk_buf_printf(&b, "skirmish_jobs{status=\"%s\"} %lld\n", db_jobs_statuses[s],
+                            f.counts[s]);
+    (void)sk_buf_printf(&b,
+                        "# HELP skirmish_workers_alive Workers whose heartbeat is current.\n"
+                        "# TYPE skirmish_workers_alive gauge\nskirmish_workers_alive %zu\n",
+                        json_array_size(f.workers));
+    (void)sk_buf_printf(&b,
+                        "# HELP skirmish_games_simulated_total Battle games simulated by every "
+                        "worker.\n# TYPE skirmish_games_simulated_total counter\n"
+                        "skirmish_games_simulated_total %lld\n",
+                        f.games_total);
+    (void)sk_buf_printf(&b,
+                        "# HELP skirmish_waiters_open Long polls and event streams open in this "
+                        "process.\n# TYPE skirmish_waiters_open gauge\nskirmish_waiters_open %zu\n",
+                        ctx->watch ? api_watch_open(ctx->watch) : 0);
+    (void)sk_buf_printf(&b, "# HELP skirmish_job_duration_seconds Time from claim to the end of an "
+                            "attempt that finished the job, by kind.\n"
+                            "# TYPE skirmish_job_duration_seconds histogram\n");
     slot = api_pool_get(ctx->pool);
     for (size_t k = 0; !err && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
         uint64_t counts[QUEUE_JOB_SECONDS_N + 1];
         uint64_t cum = 0;
         double sum = 0;
         char name[64];
-        (void)snprintf(name, sizeof(name), "job_seconds:%s", kinds[k]);
+        snprintf(name, sizeof(name), "job_seconds:%s", kinds[k]);
         err = queue_hist_read(slot->queue, name, counts, QUEUE_JOB_SECONDS_N + 1, &sum);
         for (size_t i = 0; !err && i < QUEUE_JOB_SECONDS_N; i++) {
             cum += counts[i];
-            api_buf_printf(&b, "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"%g\"} %llu\n",
-                           kinds[k], queue_job_seconds_bounds[i], (unsigned long long)cum);
+            (void)sk_buf_printf(
+                &b, "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"%g\"} %llu\n", kinds[k],
+                queue_job_seconds_bounds[i], (unsigned long long)cum);
         }
         if (!err) {
             cum += counts[QUEUE_JOB_SECONDS_N];
-            api_buf_printf(&b,
-                           "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"+Inf\"} %llu\n"
-                           "skirmish_job_duration_seconds_sum{kind=\"%s\"} %.6f\n"
-                           "skirmish_job_duration_seconds_count{kind=\"%s\"} %llu\n",
-                           kinds[k], (unsigned long long)cum, kinds[k], sum, kinds[k],
-                           (unsigned long long)cum);
+            (void)sk_buf_printf(
+                &b,
+                "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"+Inf\"} %llu\n"
+                "skirmish_job_duration_seconds_sum{kind=\"%s\"} %.6f\n"
+                "skirmish_job_duration_seconds_count{kind=\"%s\"} %llu\n",
+                kinds[k], (unsigned long long)cum, kinds[k], sum, kinds[k],
+                (unsigned long long)cum);
         }
     }
     api_pool_put(ctx->pool, slot);
     if (err) {
         unavailable(resp, err, req->req_id);
-    } else if (b.oom) {
+    } else if (b.err) {
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
     } else {
         resp->status = 200;
         resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
-        resp->body = b.p;
         resp->body_len = b.len;
-        b.p = NULL;
+        resp->body = sk_buf_take(&b);
     }
-    sk_free(b.p);
+    sk_buf_release(&b);
     release_figures(&f);
 }

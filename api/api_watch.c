@@ -87,7 +87,7 @@ int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms
     struct entry *e = sk_calloc(1, sizeof(*e));
     if (!e)
         return -1;
-    (void)snprintf(e->job_id, sizeof(e->job_id), "%s", job_id);
+    snprintf(e->job_id, sizeof(e->job_id), "%s", job_id);
     e->deadline_ms = deadline_ms;
     e->fn = fn;
     e->arg = arg;

@@ -172,11 +172,11 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "routes") == 0) {
         for (const struct api_route *r = api_router_routes(); r->method; r++)
-            (void)printf("%s %s\n", r->method, r->path);
+            printf("%s %s\n", r->method, r->path);
         return 0;
     }
     if (sk_config_load(&cfg, err, sizeof(err))) {
-        (void)fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
+        fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (argc > 1) {
-        (void)fprintf(stderr, "usage: skirmish-api [migrate|config|routes]\n");
+        fprintf(stderr, "usage: skirmish-api [migrate|config|routes]\n");
         status = 2;
         goto out;
     }

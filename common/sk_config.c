@@ -109,7 +109,7 @@ __attribute__((format(printf, 3, 4))) static void add_err(char *err, size_t errl
     if (n + 1 >= errlen)
         return;
     va_start(ap, fmt);
-    (void)vsnprintf(err + n, errlen - n, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
+    vsnprintf(err + n, errlen - n, fmt, ap);
     va_end(ap);
 }
 
@@ -128,7 +128,7 @@ static enum sk_err set_row(struct sk_config *cfg, const struct sk_config_row *r,
     int64_t n;
     if (sk_parse_i64(v, r->min, r->max, &n)) {
         char range[64];
-        (void)snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
+        snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
         add_err(err, errlen, "%s: must be an integer in %s\n", r->env, range);
         return SK_EINVAL;
     }
@@ -279,7 +279,7 @@ const char *sk_config_mask(char *buf, size_t len, const char *s)
     const char *at;
     const char *colon;
 
-    (void)snprintf(buf, len, "%s", s);
+    snprintf(buf, len, "%s", s);
     if (!scheme)
         return buf;
     at = strchr(scheme + 3, '@');
@@ -288,7 +288,7 @@ const char *sk_config_mask(char *buf, size_t len, const char *s)
     colon = memchr(scheme + 3, ':', (size_t)(at - (scheme + 3)));
     if (!colon)
         return buf;
-    (void)snprintf(buf, len, "%.*s****%s", (int)(colon + 1 - s), s, at);
+    snprintf(buf, len, "%.*s****%s", (int)(colon + 1 - s), s, at);
     return buf;
 }
 
@@ -311,14 +311,14 @@ void sk_config_log(const struct sk_config *cfg)
 
 void sk_config_markdown(FILE *f)
 {
-    (void)fprintf(f, "| variable | default | range | meaning |\n|---|---|---|---|\n");
+    fprintf(f, "| variable | default | range | meaning |\n|---|---|---|---|\n");
     for (const struct sk_config_row *r = rows; r->env; r++) {
         char range[64] = "";
         if (r->type == SK_CONFIG_INT)
-            (void)snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
+            snprintf(range, sizeof(range), "%ld..%ld", r->min, r->max);
         if (r->def[0])
-            (void)fprintf(f, "| `%s` | `%s` | %s | %s |\n", r->env, r->def, range, r->help);
+            fprintf(f, "| `%s` | `%s` | %s | %s |\n", r->env, r->def, range, r->help);
         else
-            (void)fprintf(f, "| `%s` | (empty) | %s | %s |\n", r->env, range, r->help);
+            fprintf(f, "| `%s` | (empty) | %s | %s |\n", r->env, range, r->help);
     }
 }

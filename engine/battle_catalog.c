@@ -204,7 +204,7 @@ static enum sk_err read_file(const char *path, char **out, size_t *out_len, char
     buf = NULL;
 out:
     sk_free(buf);
-    fclose(f);
+    (void)fclose(f); /* read only: nothing is lost if closing fails */
     return rc;
 }
 

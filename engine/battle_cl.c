@@ -19,6 +19,7 @@
 #include "battle_cl.h"
 #include "battle_sim.h"
 #include "kernels_src.h"
+#include "sk_hash.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -363,19 +364,6 @@ enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const 
 
 /* ===== Program-binary cache ===== */
 
-/* 64-bit FNV-1a, continued from h. Not cryptographic: it only tells cache entries apart. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-
 /* The cache folder per the contract of battle_cl_opts.cache_dir; "" when there is none. */
 static void cache_dir_of(const char *opt, char *buf, size_t len)
 {
@@ -440,7 +428,7 @@ static int read_file(const char *path, unsigned char **data, size_t *len)
     rc = 0;
 out:
     sk_free(buf);
-    fclose(f);
+    (void)fclose(f); /* read only: nothing is lost if closing fails */
     return rc;
 }
 
@@ -550,7 +538,7 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
     cl_program prog = NULL;
     cl_int st;
     char path[PATH_MAX];
-    uint64_t hsrc = FNV_OFFSET, hdev = FNV_OFFSET;
+    uint64_t hsrc = SK_FNV1A_INIT, hdev = SK_FNV1A_INIT;
     char ver[256];
 
     path[0] = '\0';
@@ -560,13 +548,13 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
         st = info_str(cl->platform, NULL, CL_PLATFORM_VERSION, ver, sizeof(ver));
         if (st != CL_SUCCESS)
             return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_VERSION)", st);
-        hdev = fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
-        hdev = fnv1a(hdev, ver, strlen(ver) + 1);
-        hdev = fnv1a(hdev, cl->dev.name, strlen(cl->dev.name) + 1);
-        hdev = fnv1a(hdev, cl->dev.version, strlen(cl->dev.version) + 1);
-        hdev = fnv1a(hdev, cl->dev.driver, strlen(cl->dev.driver) + 1);
-        hsrc = fnv1a(hsrc, BUILD_OPTIONS, sizeof(BUILD_OPTIONS));
-        hsrc = fnv1a(hsrc, src, len);
+        hdev = sk_fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
+        hdev = sk_fnv1a(hdev, ver, strlen(ver) + 1);
+        hdev = sk_fnv1a(hdev, cl->dev.name, strlen(cl->dev.name) + 1);
+        hdev = sk_fnv1a(hdev, cl->dev.version, strlen(cl->dev.version) + 1);
+        hdev = sk_fnv1a(hdev, cl->dev.driver, strlen(cl->dev.driver) + 1);
+        hsrc = sk_fnv1a(hsrc, BUILD_OPTIONS, sizeof(BUILD_OPTIONS));
+        hsrc = sk_fnv1a(hsrc, src, len);
         if (snprintf(path, sizeof(path), "%s/%016llx-%016llx.bin", dir, (unsigned long long)hdev,
                      (unsigned long long)hsrc) >= (int)sizeof(path))
             path[0] = '\0';

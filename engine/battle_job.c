@@ -153,7 +153,8 @@ enum sk_err battle_job_run_step(struct battle_job_run *run, uint64_t max_units, 
     if (n > 0) {
         t0 = now_s();
         if (run->cl) {
-            char why[512] = "";
+            /* short enough that the message below always fits run->error whole */
+            char why[160] = "";
             rc = battle_cl_run(run->cl, run->plan, run->done, n, &run->counts, why, sizeof(why));
             run->elapsed_s += now_s() - t0;
             if (rc) {

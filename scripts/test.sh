@@ -2,7 +2,8 @@
 # `make test`: installs what is missing, builds the normal and the ASan/UBSan
 # configurations, starts throw-away PostgreSQL and Redis on free loopback ports, and runs
 # every test in both builds. Exits non-zero on any failure; the servers are always stopped.
-#   SK_TEST_BUILDS="build"        limit the builds (default: "build build-asan")
+#   SK_TEST_BUILDS="build"        limit the builds (default: "build build-asan build-tsan")
+#   SK_TEST_NO_TIDY=1             skip clang-tidy (scripts/tidy.sh)
 #   SK_TEST_ARGS="-L unit"        extra ctest arguments
 #   SK_TEST_ARTIFACTS=DIR         browser test screenshots in DIR/<build>/browser
 #                                 (default <build>/test-artifacts/browser)
@@ -22,16 +23,29 @@ if [ "$(cat node_modules/.sk-lock.sha256 2>/dev/null)" != "$lock_sum" ]; then
   echo "$lock_sum" > node_modules/.sk-lock.sha256
 fi
 
-builds=${SK_TEST_BUILDS:-"build build-asan"}
+# Three builds, three build types, all with -Werror: build (Release, -O3: what users get
+# and what warns most, e.g. -Wformat-truncation), build-asan (RelWithDebInfo, ASan+UBSan)
+# and build-tsan (Debug, ThreadSanitizer: only the API and worker tests are built and run).
+builds=${SK_TEST_BUILDS:-"build build-asan build-tsan"}
 jobs=$(nproc)
 for b in $builds; do
+  targets=()
   case $b in
   build-asan) extra=(-DSK_SANITIZE="address;undefined" -DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  *) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  build-tsan)
+    extra=(-DSK_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug)
+    targets=(--target test_api test_worker)
+    ;;
+  *) extra=(-DCMAKE_BUILD_TYPE=Release) ;;
   esac
   cmake -S . -B "$b" -DSK_WERROR=ON "${extra[@]}" >/dev/null
-  cmake --build "$b" -j "$jobs"
+  cmake --build "$b" -j "$jobs" "${targets[@]}"
 done
+
+# clang-tidy, zero findings, against the first build's compile commands.
+if [ -z "${SK_TEST_NO_TIDY:-}" ]; then
+  scripts/tidy.sh "$(echo "$builds" | cut -d' ' -f1)"
+fi
 
 tmp=$(mktemp -d /tmp/skirmish-test.XXXXXX)
 chmod 755 "$tmp"
@@ -66,6 +80,7 @@ export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
 # later runtimes. Those TLS blocks only belong to the suppressed OpenCL/PoCL/LLVM code.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/tsan.supp"
 
 status=0
 for b in $builds; do
@@ -79,8 +94,11 @@ for b in $builds; do
     export SKIRMISH_TEST_ARTIFACTS="$root/$b/test-artifacts"
   fi
   rm -rf "$SKIRMISH_TEST_ARTIFACTS/browser"
+  # the ThreadSanitizer build has the API and worker tests only
+  only=()
+  if [ "$b" = build-tsan ]; then only=(-R '^test_(api|worker)$'); fi
   # shellcheck disable=SC2086
-  if ! ctest --test-dir "$b" --output-on-failure ${SK_TEST_ARGS:-}; then
+  if ! ctest --test-dir "$b" --output-on-failure "${only[@]}" ${SK_TEST_ARGS:-}; then
     status=1
   fi
   if [ -d "$SKIRMISH_TEST_ARTIFACTS/browser" ]; then

@@ -28,7 +28,7 @@ struct db_result {
 static void set_error(struct db *db, const char *msg)
 {
     size_t n;
-    (void)snprintf(db->error, sizeof(db->error), "%s", msg ? msg : "");
+    snprintf(db->error, sizeof(db->error), "%s", msg ? msg : "");
     /* libpq messages end with a newline; keep log lines on one line */
     n = strlen(db->error);
     while (n && (db->error[n - 1] == '\n' || db->error[n - 1] == ' '))

@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "sk_buf.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -68,8 +69,8 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     struct db_result *r = NULL;
     enum sk_err err;
 
-    (void)snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
-    (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
     err = db_exec(db, "jobs_insert",
                   "INSERT INTO jobs (id, kind, request, seed, progress_total)"
                   " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4)"
@@ -83,7 +84,7 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     }
     err = take_text(r, 1, json);
     if (!err)
-        (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+        snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
 out:
     db_result_free(r);
     return err;
@@ -111,64 +112,61 @@ void db_jobs_new_id(char id[DB_JOBS_ID_LEN])
     }
     b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
     b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
-    (void)snprintf(id, DB_JOBS_ID_LEN,
-                   "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                   b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                   b[14], b[15]);
+    snprintf(id, DB_JOBS_ID_LEN,
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+             b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+             b[15]);
 }
 
-/* Appends `s` to the growing buffer as one element of a PostgreSQL array literal:
- * double-quoted, with '"' and '\' escaped. */
-static enum sk_err append(char **buf, size_t *len, size_t *cap, const char *s);
-
-static enum sk_err append_elem(char **buf, size_t *len, size_t *cap, const char *s, int first)
+/* Appends `s` to `b` as one element of a PostgreSQL array literal: double-quoted, with
+ * '"' and '\' escaped. */
+static void append_elem(struct sk_buf *b, const char *s, int first)
 {
-    enum sk_err err = append(buf, len, cap, first ? "\"" : ",\"");
-    char one[2] = {0, 0};
-    for (; !err && *s; s++) {
+    (void)sk_buf_adds(b, first ? "\"" : ",\"");
+    for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            err = append(buf, len, cap, "\\");
-        one[0] = *s;
-        if (!err)
-            err = append(buf, len, cap, one);
+            (void)sk_buf_add(b, "\\", 1);
+        (void)sk_buf_add(b, s, 1);
     }
-    return err ? err : append(buf, len, cap, "\"");
+    (void)sk_buf_adds(b, "\"");
 }
 
 enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n)
 {
-    char *arr[5] = {NULL, NULL, NULL, NULL, NULL};
-    size_t len[5] = {0}, cap[5] = {0};
+    struct sk_buf arr[5];
+    const char *params[5];
     struct db_result *r = NULL;
     enum sk_err err = SK_OK;
     size_t got = 0;
 
-    for (int a = 0; !err && a < 5; a++)
-        err = append(&arr[a], &len[a], &cap[a], "{");
-    for (size_t i = 0; !err && i < n; i++) {
+    for (int a = 0; a < 5; a++) {
+        sk_buf_init(&arr[a], 0);
+        (void)sk_buf_adds(&arr[a], "{");
+    }
+    for (size_t i = 0; i < n; i++) {
         char seed[24];
         char total[24];
-        (void)snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rows[i].seed);
-        (void)snprintf(total, sizeof(total), "%llu", (unsigned long long)rows[i].total);
-        err = append_elem(&arr[0], &len[0], &cap[0], rows[i].id, i == 0);
-        if (!err)
-            err = append_elem(&arr[1], &len[1], &cap[1], rows[i].kind, i == 0);
-        if (!err)
-            err = append_elem(&arr[2], &len[2], &cap[2], rows[i].request, i == 0);
-        if (!err)
-            err = append_elem(&arr[3], &len[3], &cap[3], seed, i == 0);
-        if (!err)
-            err = append_elem(&arr[4], &len[4], &cap[4], total, i == 0);
+        snprintf(seed, sizeof(seed), "%llu", (unsigned long long)rows[i].seed);
+        snprintf(total, sizeof(total), "%llu", (unsigned long long)rows[i].total);
+        append_elem(&arr[0], rows[i].id, i == 0);
+        append_elem(&arr[1], rows[i].kind, i == 0);
+        append_elem(&arr[2], rows[i].request, i == 0);
+        append_elem(&arr[3], seed, i == 0);
+        append_elem(&arr[4], total, i == 0);
     }
-    for (int a = 0; !err && a < 5; a++)
-        err = append(&arr[a], &len[a], &cap[a], "}");
+    for (int a = 0; a < 5; a++) {
+        (void)sk_buf_adds(&arr[a], "}");
+        params[a] = arr[a].p;
+        if (!err)
+            err = arr[a].err;
+    }
     if (!err)
         err = db_exec(db, "jobs_insert_many",
                       "INSERT INTO jobs (id, kind, request, seed, progress_total)"
                       " SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::bigint[],"
                       " $5::bigint[])"
                       " RETURNING id::text, " JOB_JSON,
-                      5, (const char *const *)arr, &r);
+                      5, params, &r);
     /* match the returned rows to ours by id: RETURNING promises no order */
     for (int k = 0; !err && k < db_result_rows(r); k++) {
         const char *id = db_result_get(r, k, 0);
@@ -192,7 +190,7 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
     }
     db_result_free(r);
     for (int a = 0; a < 5; a++)
-        sk_free(arr[a]);
+        sk_buf_release(&arr[a]);
     return err;
 }
 
@@ -209,7 +207,7 @@ enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[
         return err;
     err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
     if (!err)
-        (void)snprintf(status, 16, "%s", db_result_get(r, 0, 1));
+        snprintf(status, 16, "%s", db_result_get(r, 0, 1));
     db_result_free(r);
     return err;
 }
@@ -228,32 +226,13 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
     if (db_result_rows(r) != 1) {
         err = SK_ENOTFOUND;
     } else if (!db_result_get(r, 0, 1)) {
-        (void)snprintf(status, 16, "%s", db_result_get(r, 0, 0));
+        snprintf(status, 16, "%s", db_result_get(r, 0, 0));
         err = SK_ECONFLICT;
     } else {
         err = take_text(r, 1, json);
     }
     db_result_free(r);
     return err;
-}
-
-/* Appends `s` to the growing buffer (*buf, *len, *cap). */
-static enum sk_err append(char **buf, size_t *len, size_t *cap, const char *s)
-{
-    size_t n = strlen(s);
-    if (*len + n + 1 > *cap) {
-        size_t cap2 = (*cap ? *cap : 256);
-        while (*len + n + 1 > cap2)
-            cap2 *= 2;
-        char *b = sk_realloc(*buf, cap2);
-        if (!b)
-            return SK_ENOMEM;
-        *buf = b;
-        *cap = cap2;
-    }
-    memcpy(*buf + *len, s, n + 1);
-    *len += n;
-    return SK_OK;
 }
 
 enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
@@ -270,9 +249,9 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     int n = 0;
     int variant = (status ? 1 : 0) | (kind ? 2 : 0) | (after_ts ? 4 : 0);
     struct db_result *r = NULL;
-    char *buf = NULL;
+    struct sk_buf buf;
+    char *text = NULL;
     char *cursor = NULL;
-    size_t len = 0, cap = 0;
     int rows;
     enum sk_err err;
 
@@ -282,54 +261,54 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
      * prepared plan can walk its (…, created_at, id) index. */
     if (status) {
         p[n++] = status;
-        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d",
-                       n);
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d", n);
     }
     if (kind) {
         p[n++] = kind;
-        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND kind = $%d", n);
     }
     if (after_ts) {
         p[n++] = after_ts;
         p[n++] = after_id;
-        (void)snprintf(where + strlen(where), sizeof(where) - strlen(where),
-                       " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
+        snprintf(where + strlen(where), sizeof(where) - strlen(where),
+                 " AND (created_at, id) < ($%d::timestamptz, $%d::uuid)", n - 1, n);
     }
     /* one row more than asked tells whether a next page exists */
-    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
+    snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
     p[n++] = limit_s;
-    (void)snprintf(sql, sizeof(sql),
-                   "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
-                   " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
-                   where, n);
+    snprintf(sql, sizeof(sql),
+             "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
+             " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
+             where, n);
     err = db_exec_idem(db, names[variant], sql, n, p, &r);
     if (err)
         return err;
     rows = db_result_rows(r);
-    err = append(&buf, &len, &cap, "{\"items\":[");
-    for (int i = 0; !err && i < rows && i < limit; i++) {
+    sk_buf_init(&buf, 0);
+    (void)sk_buf_adds(&buf, "{\"items\":[");
+    for (int i = 0; i < rows && i < limit; i++) {
         if (i)
-            err = append(&buf, &len, &cap, ",");
-        if (!err)
-            err = append(&buf, &len, &cap, db_result_get(r, i, 0));
+            (void)sk_buf_adds(&buf, ",");
+        (void)sk_buf_adds(&buf, db_result_get(r, i, 0));
     }
-    if (!err)
-        err = append(&buf, &len, &cap, "]}");
+    (void)sk_buf_adds(&buf, "]}");
+    text = sk_buf_take(&buf);
+    err = text ? SK_OK : SK_ENOMEM;
     if (!err && rows > limit) {
         char c[128];
-        (void)snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
-                       db_result_get(r, limit - 1, 2));
+        snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
+                 db_result_get(r, limit - 1, 2));
         cursor = sk_strdup(c);
         if (!cursor)
             err = SK_ENOMEM;
     }
     db_result_free(r);
     if (err) {
-        sk_free(buf);
+        sk_free(text);
         sk_free(cursor);
         return err;
     }
-    *json = buf;
+    *json = text;
     *next_cursor = cursor;
     return SK_OK;
 }
@@ -380,8 +359,8 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
         out->request = NULL;
         return SK_OK;
     }
-    (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
-    (void)snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
+    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
     /* One statement decides everything under the row lock, so two workers that read the
      * same entry (redelivery, reaper) cannot both win. SET sees the old row. */
     err = db_exec(
@@ -417,7 +396,7 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
     } else {
         c.state = DB_CLAIM_RUNNING;
         c.attempts = (int)strtol(db_result_get(r, 0, 1), NULL, 10);
-        (void)snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
+        snprintf(c.kind, sizeof(c.kind), "%s", db_result_get(r, 0, 2));
         c.request = sk_strdup(db_result_get(r, 0, 3));
         if (!c.request)
             err = SK_ENOMEM;
@@ -462,8 +441,8 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
     struct db_result *r = NULL;
     enum sk_err err;
 
-    (void)snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
-    (void)snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
+    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
     err = db_exec_idem(
         db, "jobs_progress",
         "UPDATE jobs SET progress_done = $3::bigint,"
@@ -509,7 +488,7 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
 {
     char delay_s[24];
     const char *p[4] = {id, owner, delay_s, error};
-    (void)snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
+    snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
     return fenced(
         db, "jobs_retry",
         "UPDATE jobs SET status = 'queued', error = $4, progress_done = 0,"
@@ -538,8 +517,8 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
     struct db_result *r = NULL;
     enum sk_err err;
 
-    (void)snprintf(age_s, sizeof(age_s), "%ld", age_ms);
-    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    snprintf(age_s, sizeof(age_s), "%ld", age_ms);
+    snprintf(limit_s, sizeof(limit_s), "%d", limit);
     err = db_exec_idem(db, "jobs_dispatchable",
                        "SELECT id::text, attempts FROM jobs WHERE"
                        " (status = 'queued' AND coalesce(run_after, created_at + " MS(
@@ -571,9 +550,9 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     struct db_result *r = NULL;
     enum sk_err err;
 
-    (void)snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
-    (void)snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
-    (void)snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
+    snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
+    snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
+    snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
     /* an expired key starts afresh */
     err = db_exec_idem(db, "idem_expire",
                        "DELETE FROM idempotency_keys WHERE key = $1"
@@ -596,7 +575,7 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     if (db_result_rows(r) == 1) {
         err = take_text(r, 1, json);
         if (!err) {
-            (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
             *outcome = DB_KEYED_NEW;
         }
         db_result_free(r);
@@ -616,7 +595,7 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     } else {
         err = take_text(r, 1, json);
         if (!err) {
-            (void)snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
             *outcome =
                 strcmp(db_result_get(r, 0, 2), "t") == 0 ? DB_KEYED_REPLAY : DB_KEYED_MISMATCH;
         }
@@ -632,7 +611,7 @@ enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted)
     struct db_result *r = NULL;
     enum sk_err err;
 
-    (void)snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
+    snprintf(ttl_txt, sizeof(ttl_txt), "%ld", ttl_s);
     err = db_exec_idem(db, "idem_prune",
                        "WITH d AS (DELETE FROM idempotency_keys"
                        " WHERE created_at < now() - $1::bigint * interval '1 second' RETURNING 1)"
@@ -671,7 +650,7 @@ enum sk_err db_jobs_running(struct db *db, int limit, char **json)
     struct db_result *r = NULL;
     enum sk_err err;
 
-    (void)snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    snprintf(limit_s, sizeof(limit_s), "%d", limit);
     err = db_exec_idem(
         db, "jobs_running",
         "SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind,"

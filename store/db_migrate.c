@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sk_hash.h"
 #include "sk_log.h"
 
 #include "sk_banned.h"
@@ -15,12 +16,7 @@
 
 void db_migrate_checksum(const char *s, char out[17])
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ULL;
-    }
-    (void)snprintf(out, 17, "%016llx", (unsigned long long)h);
+    snprintf(out, 17, "%016llx", (unsigned long long)sk_fnv1a_str(s));
 }
 
 struct apply_arg {
@@ -36,7 +32,7 @@ static enum sk_err apply_one(struct db *db, void *arg)
     enum sk_err err = db_exec_script(db, a->m->sql);
     if (err)
         return err;
-    (void)snprintf(version, sizeof(version), "%d", a->m->version);
+    snprintf(version, sizeof(version), "%d", a->m->version);
     params[0] = version;
     params[1] = a->m->name;
     params[2] = a->sum;
@@ -49,7 +45,7 @@ static enum sk_err apply_one(struct db *db, void *arg)
 static const char *recorded(const struct db_result *r, int v)
 {
     char version[16];
-    (void)snprintf(version, sizeof(version), "%d", v);
+    snprintf(version, sizeof(version), "%d", v);
     for (int i = 0; i < db_result_rows(r); i++)
         if (strcmp(db_result_get(r, i, 0), version) == 0)
             return db_result_get(r, i, 1);
@@ -66,7 +62,7 @@ enum sk_err db_migrate_apply(struct db *db, const struct db_migration *list, siz
     err[0] = '\0';
     rc = db_exec(db, NULL, "SELECT pg_advisory_lock(" MIGRATE_LOCK ")", 0, NULL, NULL);
     if (rc) {
-        (void)snprintf(err, errlen, "%s", db_error(db));
+        snprintf(err, errlen, "%s", db_error(db));
         return rc;
     }
     rc = db_exec_script(db, "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -83,24 +79,24 @@ enum sk_err db_migrate_apply(struct db *db, const struct db_migration *list, siz
         have = recorded(rows, list[i].version);
         if (have) {
             if (strcmp(have, sum) != 0) {
-                (void)snprintf(err, errlen,
-                               "migration %s was changed after it was applied (checksum %s, "
-                               "recorded %s): add a new migration instead",
-                               list[i].name, sum, have);
+                snprintf(err, errlen,
+                         "migration %s was changed after it was applied (checksum %s, "
+                         "recorded %s): add a new migration instead",
+                         list[i].name, sum, have);
                 rc = SK_ECONFLICT;
             }
             continue;
         }
         rc = db_run_tx(db, 3, apply_one, &a);
         if (rc)
-            (void)snprintf(err, errlen, "migration %s: %s", list[i].name, db_error(db));
+            snprintf(err, errlen, "migration %s: %s", list[i].name, db_error(db));
         else {
             sk_log_info("event=migration_applied name=%s", list[i].name);
             count++;
         }
     }
     if (rc && !err[0])
-        (void)snprintf(err, errlen, "%s", db_error(db));
+        snprintf(err, errlen, "%s", db_error(db));
     db_result_free(rows);
     (void)db_exec(db, NULL, "SELECT pg_advisory_unlock(" MIGRATE_LOCK ")", 0, NULL, NULL);
     if (!rc && applied)

@@ -30,7 +30,7 @@ struct queue {
 
 static void set_error(struct queue *q, const char *msg)
 {
-    (void)snprintf(q->error, sizeof(q->error), "%s", msg ? msg : "");
+    snprintf(q->error, sizeof(q->error), "%s", msg ? msg : "");
 }
 
 static void drop(struct queue *q)
@@ -66,8 +66,8 @@ static enum sk_err parse_url(struct queue *q, const char *url)
     if (!q->host)
         return SK_ENOMEM;
     if (colon)
-        (void)snprintf(port, sizeof(port), "%.*s",
-                       (int)(slash ? slash - colon - 1 : (long)strlen(colon + 1)), colon + 1);
+        snprintf(port, sizeof(port), "%.*s",
+                 (int)(slash ? slash - colon - 1 : (long)strlen(colon + 1)), colon + 1);
     if (sk_parse_i64(port, 1, 65535, &n))
         return SK_EINVAL;
     q->port = (int)n;
@@ -91,8 +91,8 @@ enum sk_err queue_new(const char *url, const char *prefix, struct queue **out)
         queue_free(q);
         return err;
     }
-    (void)snprintf(q->prefix, sizeof(q->prefix), "%s", prefix);
-    (void)snprintf(q->stream, sizeof(q->stream), "%s:jobs", prefix);
+    snprintf(q->prefix, sizeof(q->prefix), "%s", prefix);
+    snprintf(q->stream, sizeof(q->stream), "%s:jobs", prefix);
     *out = q;
     return SK_OK;
 }
@@ -247,7 +247,7 @@ enum sk_err queue_add(struct queue *q, const char *job_id, int attempt)
     redisReply *r;
     enum sk_err err;
 
-    (void)snprintf(a, sizeof(a), "%d", attempt);
+    snprintf(a, sizeof(a), "%d", attempt);
     r = command(q, 2000, 7, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -265,7 +265,7 @@ static void parse_entry(const redisReply *e, struct queue_entry *out)
     if (e->type != REDIS_REPLY_ARRAY || e->elements < 1 ||
         e->element[0]->type != REDIS_REPLY_STRING)
         return;
-    (void)snprintf(out->id, sizeof(out->id), "%s", e->element[0]->str);
+    snprintf(out->id, sizeof(out->id), "%s", e->element[0]->str);
     if (e->elements < 2 || e->element[1]->type != REDIS_REPLY_ARRAY)
         return;
     const redisReply *f = e->element[1];
@@ -275,7 +275,7 @@ static void parse_entry(const redisReply *e, struct queue_entry *out)
         if (!k || !v)
             continue;
         if (strcmp(k, "job_id") == 0)
-            (void)snprintf(out->job_id, sizeof(out->job_id), "%s", v);
+            snprintf(out->job_id, sizeof(out->job_id), "%s", v);
         else if (strcmp(k, "attempt") == 0) {
             int64_t n = 0;
             if (!sk_parse_i64(v, 0, 1000000, &n))
@@ -293,7 +293,7 @@ enum sk_err queue_read(struct queue *q, const char *consumer, long block_ms,
     redisReply *r;
     enum sk_err err = SK_OK;
 
-    (void)snprintf(b, sizeof(b), "%ld", block_ms);
+    snprintf(b, sizeof(b), "%ld", block_ms);
     /* the socket timeout must exceed BLOCK or a quiet stream looks like a dead server */
     r = group_command(q, block_ms + 2000, 11, argv);
     if (!r)
@@ -368,8 +368,8 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
     size_t k = 0;
     enum sk_err err = SK_OK;
 
-    (void)snprintf(idle, sizeof(idle), "%ld", min_idle_ms);
-    (void)snprintf(count, sizeof(count), "%zu", max);
+    snprintf(idle, sizeof(idle), "%ld", min_idle_ms);
+    snprintf(count, sizeof(count), "%zu", max);
     r = group_command(q, 2000, 8, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -453,9 +453,9 @@ enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, u
     const char *exp[] = {"EXPIRE", key, "86400"};
     redisReply *r;
 
-    (void)snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
-    (void)snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
-    (void)snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
+    snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
+    snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
+    snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
     r = command(q, 2000, 6, hset);
     if (!r)
         return SK_EUNAVAIL;
@@ -487,7 +487,7 @@ enum sk_err queue_scan(struct queue *q, queue_id_fn *fn, void *arg)
             if (e.job_id[0])
                 fn(e.job_id, arg);
             if (i + 1 == n)
-                (void)snprintf(start, sizeof(start), "(%s", e.id);
+                snprintf(start, sizeof(start), "(%s", e.id);
         }
         freeReplyObject(r);
         if (n < 1000)
@@ -502,8 +502,8 @@ enum sk_err queue_lock(struct queue *q, const char *name, long ttl_ms, int *got)
     const char *argv[] = {"SET", key, "1", "NX", "PX", ttl};
     redisReply *r;
 
-    (void)snprintf(key, sizeof(key), "%s:lock:%s", q->prefix, name);
-    (void)snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    snprintf(key, sizeof(key), "%s:lock:%s", q->prefix, name);
+    snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
     r = command(q, 2000, 6, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -520,7 +520,7 @@ enum sk_err queue_publish(struct queue *q, const char *job_id, const char *what)
     const char *argv[] = {"PUBLISH", ch, what};
     redisReply *r;
 
-    (void)snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
+    snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
     r = command(q, 2000, 3, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -535,7 +535,7 @@ enum sk_err queue_subscribe(struct queue *q)
     redisReply *r;
     enum sk_err err = SK_OK;
 
-    (void)snprintf(pattern, sizeof(pattern), "%s:job:*", q->prefix);
+    snprintf(pattern, sizeof(pattern), "%s:job:*", q->prefix);
     drop(q); /* a subscribed connection can do nothing else: always start a fresh one */
     r = command(q, 2000, 2, argv);
     if (!r)
@@ -577,7 +577,7 @@ enum sk_err queue_sub_read(struct queue *q, long timeout_ms, char job_id[48], in
     if (r->type == REDIS_REPLY_ARRAY && r->elements == 4 &&
         r->element[0]->type == REDIS_REPLY_STRING && strcmp(r->element[0]->str, "pmessage") == 0 &&
         r->element[2]->type == REDIS_REPLY_STRING && r->element[2]->len > plen) {
-        (void)snprintf(job_id, 48, "%s", r->element[2]->str + plen);
+        snprintf(job_id, 48, "%s", r->element[2]->str + plen);
         *got = 1;
     }
     freeReplyObject(r);
@@ -597,9 +597,9 @@ enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json,
     const char *add[] = {"SADD", set, name};
     redisReply *r;
 
-    (void)snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
-    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
-    (void)snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
+    snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
     r = command(q, 2000, 5, put);
     if (!r)
         return SK_EUNAVAIL;
@@ -619,8 +619,8 @@ enum sk_err queue_heartbeat_drop(struct queue *q, const char *name)
     const char *rem[] = {"SREM", set, name};
     redisReply *r;
 
-    (void)snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
-    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
+    snprintf(set, sizeof(set), "%s:workers", q->prefix);
     r = command(q, 2000, 2, del);
     if (!r)
         return SK_EUNAVAIL;
@@ -648,8 +648,8 @@ enum sk_err queue_workers(struct queue *q, queue_text_fn *fn, void *arg)
     const char *argv[] = {"EVAL", workers_lua, "1", set, pre};
     redisReply *r;
 
-    (void)snprintf(set, sizeof(set), "%s:workers", q->prefix);
-    (void)snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
+    snprintf(set, sizeof(set), "%s:workers", q->prefix);
+    snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
     r = command(q, 2000, 5, argv);
     if (!r)
         return SK_EUNAVAIL;
@@ -692,9 +692,9 @@ enum sk_err queue_games_add(struct queue *q, uint64_t games, long long now_s)
     long long v;
     enum sk_err err;
 
-    (void)snprintf(key, sizeof(key), "%s:games:%lld", q->prefix, now_s);
-    (void)snprintf(tot, sizeof(tot), "%s:games_total", q->prefix);
-    (void)snprintf(n, sizeof(n), "%llu", (unsigned long long)games);
+    snprintf(key, sizeof(key), "%s:games:%lld", q->prefix, now_s);
+    snprintf(tot, sizeof(tot), "%s:games_total", q->prefix);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)games);
     err = int_reply(command(q, 2000, 3, incr), &v);
     if (!err)
         err = int_reply(command(q, 2000, 3, exp), &v);
@@ -714,11 +714,11 @@ enum sk_err queue_games_read(struct queue *q, long long now_s, int seconds, long
     enum sk_err err = SK_OK;
 
     argv[0] = "MGET";
-    (void)snprintf(keys[0], sizeof(keys[0]), "%s:games_total", q->prefix);
+    snprintf(keys[0], sizeof(keys[0]), "%s:games_total", q->prefix);
     argv[1] = keys[0];
     /* the second now in progress is left out: it is not over, and would read low */
     for (int i = 1; i <= n; i++) {
-        (void)snprintf(keys[i], sizeof(keys[i]), "%s:games:%lld", q->prefix, now_s - i);
+        snprintf(keys[i], sizeof(keys[i]), "%s:games:%lld", q->prefix, now_s - i);
         argv[i + 1] = keys[i];
     }
     r = command(q, 2000, n + 2, argv);
@@ -756,9 +756,9 @@ enum sk_err queue_hist_observe(struct queue *q, const char *name, const double *
 
     while (b < n_bounds && value > bounds[b])
         b++;
-    (void)snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
-    (void)snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
-    (void)snprintf(v, sizeof(v), "%.6f", value);
+    snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
+    snprintf(v, sizeof(v), "%.6f", value);
     r = command(q, 2000, 4, incr);
     if (!r)
         return SK_EUNAVAIL;
@@ -777,7 +777,7 @@ enum sk_err queue_hist_read(struct queue *q, const char *name, uint64_t *counts,
     const char *argv[] = {"HGETALL", key};
     redisReply *r;
 
-    (void)snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
+    snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
     r = command(q, 2000, 2, argv);
     if (!r)
         return SK_EUNAVAIL;

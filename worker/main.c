@@ -38,7 +38,7 @@ int main(void)
     sk_mem_init_json();
     sk_log_set_prog("worker");
     if (sk_config_load(&cfg, err, sizeof(err))) {
-        (void)fprintf(stderr, "skirmish-worker: invalid configuration:\n%s", err);
+        fprintf(stderr, "skirmish-worker: invalid configuration:\n%s", err);
         return 2;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
@@ -51,11 +51,11 @@ int main(void)
 
     memset(&w, 0, sizeof(w));
     if (cfg.worker_name[0]) {
-        (void)snprintf(w.name, sizeof(w.name), "%s", cfg.worker_name);
+        snprintf(w.name, sizeof(w.name), "%s", cfg.worker_name);
     } else {
         char host[64] = "host";
         gethostname(host, sizeof(host) - 1);
-        (void)snprintf(w.name, sizeof(w.name), "%s:%d", host, (int)getpid());
+        snprintf(w.name, sizeof(w.name), "%s:%d", host, (int)getpid());
     }
     sk_log_info("event=starting name=%s", w.name);
     sk_config_log(&cfg);

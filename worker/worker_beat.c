@@ -34,13 +34,13 @@ void worker_beat_init(struct worker *w)
     gethostname(w->host, sizeof(w->host) - 1);
     iso_now(w->started_at);
     /* the device battle jobs will use, found the way the engine finds it */
-    (void)snprintf(w->backend, sizeof(w->backend), "cpu");
-    (void)snprintf(w->device, sizeof(w->device), "cpu");
+    snprintf(w->backend, sizeof(w->backend), "cpu");
+    snprintf(w->device, sizeof(w->device), "cpu");
     if (!(spec && battle_cl_spec_is_cpu(spec)) &&
         battle_cl_devices(&devs, &n, err, sizeof(err)) == SK_OK &&
         battle_cl_pick(devs, n, spec, &idx, err, sizeof(err)) == SK_OK) {
-        (void)snprintf(w->backend, sizeof(w->backend), "opencl");
-        (void)snprintf(w->device, sizeof(w->device), "%s", devs[idx].name);
+        snprintf(w->backend, sizeof(w->backend), "opencl");
+        snprintf(w->device, sizeof(w->device), "%s", devs[idx].name);
     }
     sk_free(devs);
     sk_log_info("event=device backend=%s device=\"%s\"", w->backend, w->device);
@@ -89,7 +89,7 @@ void worker_beat_units(struct worker *w, const char *kind, uint64_t units)
 void worker_beat_job_ended(struct worker *w, const char *kind, double seconds)
 {
     char name[64];
-    (void)snprintf(name, sizeof(name), "job_seconds:%s", kind);
+    snprintf(name, sizeof(name), "job_seconds:%s", kind);
     (void)queue_hist_observe(w->queue, name, queue_job_seconds_bounds, QUEUE_JOB_SECONDS_N,
                              seconds);
 }

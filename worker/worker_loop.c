@@ -97,9 +97,9 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
         sk_log_warn("event=job_retry job_id=%s attempt=%d delay_ms=%ld err=%s", id, attempts, delay,
                     sk_log_quote(q, sizeof(q), msg));
     } else {
-        (void)snprintf(final, sizeof(final), "%s after %d attempt%s: %s",
-                       transient ? "failed" : "failed permanently", attempts,
-                       attempts == 1 ? "" : "s", msg);
+        snprintf(final, sizeof(final), "%s after %d attempt%s: %s",
+                 transient ? "failed" : "failed permanently", attempts, attempts == 1 ? "" : "s",
+                 msg);
         do
             err = db_jobs_fail(w->db, id, owner, final);
         while (again(w, err, &tries));
@@ -154,8 +154,8 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
                         worker_loop_now_ms() - t0, w->cfg->lease_ms);
         if (err) {
-            (void)snprintf(msg, sizeof(msg), "%s",
-                           job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
+            snprintf(msg, sizeof(msg), "%s",
+                     job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
             *out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
             return 0;
         }
@@ -215,9 +215,9 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, NULL);
     if (!doc || job_decode(doc, &job, &errs)) {
-        (void)snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
-                       errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
-                       errs.n ? errs.items[0].message : "");
+        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
+                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
+                 errs.n ? errs.items[0].message : "");
         out = attempt_failed(w, id, owner, c->attempts, 0, msg);
         goto out;
     }
@@ -273,7 +273,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         ack(w, e);
         return;
     }
-    (void)snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
+    snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
     do
         err = db_jobs_claim(w->db, e->job_id, owner, w->cfg->lease_ms, w->cfg->max_attempts, &c);
     while (!*w->stop && again(w, err, &tries));
@@ -296,7 +296,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
                 c.kind, owner);
-    (void)snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
+    snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
     worker_beat_notify(w, e->job_id, "status");
     worker_beat(w, 1);
     {

@@ -614,10 +614,10 @@ static int check_exposition(const char *text)
         const char *e = strchr(p, '\n');
         char line[512];
         if (!e) {
-            (void)fprintf(stderr, "exposition: no newline at the end\n");
+            fprintf(stderr, "exposition: no newline at the end\n");
             return bad + 1;
         }
-        (void)snprintf(line, sizeof(line), "%.*s", (int)(e - p), p);
+        snprintf(line, sizeof(line), "%.*s", (int)(e - p), p);
         p = e + 1;
         if (strncmp(line, "# HELP ", 7) == 0)
             continue;
@@ -625,10 +625,10 @@ static int check_exposition(const char *text)
             char name[80], type[16];
             if (sscanf(line + 7, "%79s %15s", name, type) != 2 ||
                 (strcmp(type, "counter") && strcmp(type, "gauge") && strcmp(type, "histogram"))) {
-                (void)fprintf(stderr, "exposition: bad TYPE line: %s\n", line);
+                fprintf(stderr, "exposition: bad TYPE line: %s\n", line);
                 bad++;
             } else if (n_typed < 64) {
-                (void)snprintf(typed[n_typed++], 80, "%s", name);
+                snprintf(typed[n_typed++], 80, "%s", name);
             }
             continue;
         }
@@ -642,7 +642,7 @@ static int check_exposition(const char *text)
             int known = 0;
             size_t nlen = (size_t)((brace ? brace : sp ? sp : line) - line);
             if (!sp || nlen == 0 || nlen >= sizeof(name) || (brace && !strchr(brace, '}'))) {
-                (void)fprintf(stderr, "exposition: bad sample: %s\n", line);
+                fprintf(stderr, "exposition: bad sample: %s\n", line);
                 bad++;
                 continue;
             }
@@ -650,7 +650,7 @@ static int check_exposition(const char *text)
             name[nlen] = '\0';
             v = strtod(sp + 1, &end);
             if (*end) {
-                (void)fprintf(stderr, "exposition: bad value: %s\n", line);
+                fprintf(stderr, "exposition: bad value: %s\n", line);
                 bad++;
             }
             for (k = 0; k < n_typed; k++) {
@@ -661,20 +661,20 @@ static int check_exposition(const char *text)
                     known = 1;
             }
             if (!known) {
-                (void)fprintf(stderr, "exposition: no TYPE before: %s\n", line);
+                fprintf(stderr, "exposition: no TYPE before: %s\n", line);
                 bad++;
             }
             if (strstr(name, "_bucket") && brace) {
                 /* the series is the label set without le */
                 char cur[256];
                 const char *le = strstr(brace, ",le=\"");
-                (void)snprintf(cur, sizeof(cur), "%.*s", (int)(le ? le - line : 0), line);
+                snprintf(cur, sizeof(cur), "%.*s", (int)(le ? le - line : 0), line);
                 if (strcmp(cur, series) != 0) {
-                    (void)snprintf(series, sizeof(series), "%s", cur);
+                    snprintf(series, sizeof(series), "%s", cur);
                     last_bucket = -1;
                 }
                 if (v < last_bucket) {
-                    (void)fprintf(stderr, "exposition: bucket decreases: %s\n", line);
+                    fprintf(stderr, "exposition: bucket decreases: %s\n", line);
                     bad++;
                 }
                 last_bucket = v;
@@ -682,7 +682,7 @@ static int check_exposition(const char *text)
                     inf = v;
             } else if (strstr(name, "_count") && inf >= 0) {
                 if (v != inf) {
-                    (void)fprintf(stderr, "exposition: _count differs from +Inf: %s\n", line);
+                    fprintf(stderr, "exposition: _count differs from +Inf: %s\n", line);
                     bad++;
                 }
                 inf = -1;

@@ -31,8 +31,9 @@ static double sample(const char *text, const char *prefix)
 static void test_render(void)
 {
     struct api_metrics *m = NULL;
-    struct api_buf b = {0};
+    struct sk_buf b;
     const char *route = "/v1/jobs/{id}";
+    sk_buf_init(&b, 0);
     CU_ASSERT_FATAL(api_metrics_new(&m) == SK_OK);
     api_metrics_observe(m, route, "GET", 200, 0.0005); /* le 0.001 */
     api_metrics_observe(m, route, "GET", 200, 0.02);   /* le 0.025 */
@@ -40,7 +41,7 @@ static void test_render(void)
     api_metrics_observe(m, route, "GET", 304, 0.002);
     api_metrics_observe(m, NULL, "BREW", 404, 0.001); /* unmatched, method folded */
     api_metrics_render(m, &b);
-    CU_ASSERT_FATAL(!b.oom && b.p);
+    CU_ASSERT_FATAL(!b.err && b.p);
 
 #define L "route=\"/v1/jobs/{id}\",method=\"GET\",status=\"200\""
     CU_ASSERT_EQUAL(sample(b.p, "skirmish_http_requests_total{" L "}"), 3);
@@ -86,7 +87,7 @@ static void test_render(void)
             p = e + 1;
         }
     }
-    sk_free(b.p);
+    sk_buf_release(&b);
     api_metrics_free(m);
 }
 
