@@ -204,8 +204,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct job *job = NULL;
     struct job_run *run = NULL;
     struct sk_verr_list errs;
-    struct job_run_opts opts = {(int)w->cfg->engine_threads,
-                                w->cfg->device[0] ? w->cfg->device : NULL};
+    struct job_run_opts opts = {(int)w->cfg->engine_threads};
     char msg[512] = "";
     uint64_t total;
     enum outcome out = OUT_DONE;
@@ -214,7 +213,15 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
 
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, NULL);
-    if (!doc || job_decode(doc, &job, &errs)) {
+    err = doc ? job_decode(doc, &job, &errs) : SK_EINVAL;
+    if (err && err != SK_EINVAL) {
+        /* Not the document's fault (memory, the engine): this worker gives the job back
+         * for another attempt, here or on another worker, without counting one. */
+        sk_log_error("event=decode_failed job_id=%s err=%s", id, sk_err_str(err));
+        out = release(w, id, owner, c->attempts);
+        goto out;
+    }
+    if (err) {
         snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
                  errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
                  errs.n ? errs.items[0].message : "");
@@ -222,7 +229,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         goto out;
     }
     total = job_total(job);
-    err = job_run_new(job, &opts, &run, msg, sizeof(msg));
+    err = job_run_new(w->engine, job, &opts, &run, msg, sizeof(msg));
     if (err) {
         out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err),
                              msg[0] ? msg : sk_err_str(err));
