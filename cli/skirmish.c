@@ -11,6 +11,7 @@
 #include "battle.h"
 #include "engine.h"
 #include "job.h"
+#include "sk_json.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -235,9 +236,8 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
     if (a->summary && strcmp(job_kind(job), "battle") == 0) {
         print_summary(res);
     } else {
-        if (json_dumpf(res, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)))
+        if (sk_json_print(res, stdout))
             goto out;
-        printf("\n");
     }
     status = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 out:

@@ -8,6 +8,7 @@
 
 #include "db_jobs.h"
 #include "job.h"
+#include "sk_json.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "worker_beat.h"
@@ -238,7 +239,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     if (!run_chunks(w, e, owner, c, run, total, &out))
         goto out;
     err = job_run_result(run, &result);
-    if (!err && !(text = json_dumps(result, JSON_COMPACT)))
+    if (!err && !(text = sk_json_text(result)))
         err = SK_ENOMEM;
     if (err) {
         out = attempt_failed(w, id, owner, c->attempts, 1, "the result could not be built");

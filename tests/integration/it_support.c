@@ -548,6 +548,36 @@ long it_games_for_ms(long ms)
     return g < 200 ? 200 : g > 1e8 ? 100000000L : (long)g;
 }
 
+json_t *it_cli_result(const char *doc)
+{
+    char file[] = "/tmp/sk-it-cli-XXXXXX";
+    char cmd[1200];
+    json_error_t jerr;
+    json_t *res = NULL;
+    FILE *out;
+    int fd = mkstemp(file);
+
+    if (fd < 0)
+        return NULL;
+    if (write(fd, doc, strlen(doc)) != (ssize_t)strlen(doc)) {
+        close(fd);
+        goto out;
+    }
+    close(fd);
+    snprintf(cmd, sizeof(cmd), "'%s/skirmish' run '%s'", it_env("SKIRMISH_BIN_DIR"), file);
+    out = popen(cmd, "r");
+    if (!out)
+        goto out;
+    res = json_loadf(out, 0, &jerr);
+    if (pclose(out) != 0) {
+        json_decref(res);
+        res = NULL;
+    }
+out:
+    unlink(file);
+    return res;
+}
+
 int it_same_result(const json_t *a, const json_t *b)
 {
     static const char *const machine[] = {"backend",    "device",           "platform",

@@ -103,6 +103,12 @@ const char *it_battle_doc(long games, long seed);
 json_t *it_engine_result(const char *doc);
 
 /**
+ * The result document `skirmish run` prints for job document `doc` (new reference), parsed;
+ * NULL when the command fails.
+ */
+json_t *it_cli_result(const char *doc);
+
+/**
  * 1 when results `a` and `b` are equal in every field the job determines, i.e. ignoring
  * the fields that describe the machine that ran it (backend, device, threads, elapsed_ms,
  * games_per_second; docs/jobs.md).
