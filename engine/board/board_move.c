@@ -144,9 +144,17 @@ int board_move_place(struct board_state *st, int gi, int effects)
 
 /* ---- pass I ---- */
 
+/* Pass I order within one player's groups: the listing of their orders, except for the
+ * neutral player, whose groups move in its group sequence (seed 000 II.c), the same
+ * sequence the voting step ranks them by (rank_seq). */
+static int pass1_key(const struct board_state *st, int gi)
+{
+    return st->groups[gi].owner == BOARD_NEUTRAL ? gi : st->groups[gi].order_seq;
+}
+
 static int cmp_seq(const struct board_state *st, int a, int b)
 {
-    return st->groups[a].order_seq - st->groups[b].order_seq;
+    return pass1_key(st, a) - pass1_key(st, b);
 }
 
 /* Pass I processing order (rules/board.md "Pass I order"). Writes group indices. */
