@@ -59,7 +59,8 @@ static void *inserter(void *arg)
         pthread_mutex_lock(&b->lock);
         for (size_t i = 0; i < n; i++) {
             items[i]->err = err;
-            items[i]->row.json = err ? NULL : rows[i].json;
+            items[i]->row.got = !err && rows[i].got;
+            items[i]->row.job = rows[i].job;
             items[i]->done = 1;
         }
         pthread_cond_broadcast(&b->done);
@@ -125,7 +126,7 @@ void api_batch_free(struct api_batch *b)
 }
 
 enum sk_err api_batch_insert(struct api_batch *b, const char *kind, const char *request,
-                             uint64_t seed, uint64_t total, char id[DB_JOBS_ID_LEN], char **json)
+                             uint64_t seed, uint64_t total, struct db_job *out)
 {
     struct item it;
 
@@ -151,7 +152,6 @@ enum sk_err api_batch_insert(struct api_batch *b, const char *kind, const char *
     pthread_mutex_unlock(&b->lock);
     if (it.err)
         return it.err;
-    memcpy(id, it.row.id, DB_JOBS_ID_LEN);
-    *json = it.row.json;
+    *out = it.row.job;
     return SK_OK;
 }

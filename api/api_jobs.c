@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api_render.h"
 #include "api_watch.h"
 #include "db_jobs.h"
 #include "sk_buf.h"
+#include "sk_json.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
@@ -175,24 +177,26 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
                              struct api_response *resp)
 {
     enum db_keyed outcome = DB_KEYED_NEW;
+    struct db_job job = {0};
     char *json = NULL;
-    char id[DB_JOBS_ID_LEN];
+    const char *id = job.id;
     struct api_slot *slot = api_pool_get(ctx->pool);
     enum sk_err err;
 
     if (key) {
         maybe_prune(ctx, slot, req->req_id);
         err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
-                                   info->kind, text, info->seed, info->total, id, &json, &outcome);
+                                   info->kind, text, info->seed, info->total, &job, &outcome);
         if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
             err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
-                                       info->kind, text, info->seed, info->total, id, &json,
-                                       &outcome);
+                                       info->kind, text, info->seed, info->total, &job, &outcome);
     } else if (ctx->batch) {
-        err = api_batch_insert(ctx->batch, info->kind, text, info->seed, info->total, id, &json);
+        err = api_batch_insert(ctx->batch, info->kind, text, info->seed, info->total, &job);
     } else {
-        err = db_jobs_insert(slot->db, info->kind, text, info->seed, info->total, id, &json);
+        err = db_jobs_insert(slot->db, info->kind, text, info->seed, info->total, &job);
     }
+    if (!err && !(json = api_render_job_text(&job)))
+        err = SK_ENOMEM;
     if (err) {
         store_problem(resp, err, req->req_id, "insert");
         goto out;
@@ -222,6 +226,7 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
         snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
 out:
     api_pool_put(ctx->pool, slot);
+    db_job_release(&job);
     sk_free(json);
 }
 
@@ -294,6 +299,7 @@ static void bad_query(struct api_response *resp, const char *param, const char *
 /* Reads job `id` (the final-job cache first) into *json and its status. */
 static enum sk_err read_job(const struct api_ctx *ctx, const char *id, char **json, char status[16])
 {
+    struct db_job job = {0};
     struct api_slot *slot;
     enum sk_err err;
     if (api_cache_get(ctx->cache, id, json)) {
@@ -303,10 +309,16 @@ static enum sk_err read_job(const struct api_ctx *ctx, const char *id, char **js
         return SK_OK;
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_get(slot->db, id, json, status);
+    err = db_jobs_get(slot->db, id, &job);
     api_pool_put(ctx->pool, slot);
-    if (!err && db_jobs_is_final(status))
-        api_cache_put(ctx->cache, id, *json);
+    if (!err && !(*json = api_render_job_text(&job)))
+        err = SK_ENOMEM;
+    if (!err) {
+        snprintf(status, 16, "%s", job.status);
+        if (db_jobs_is_final(status))
+            api_cache_put(ctx->cache, id, *json);
+    }
+    db_job_release(&job);
     return err;
 }
 
@@ -524,12 +536,42 @@ void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req, c
     sk_free(json);
 }
 
-static const char *const statuses[] = {"queued", "running", "succeeded", "failed", "canceled"};
-
 static void bad_query(struct api_response *resp, const char *param, const char *detail)
 {
     api_http_problem(resp, 400, "invalid-query", "Bad Request", detail,
                      json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", param, "detail", detail));
+}
+
+/* {"items": [...], "next_cursor": "..."|null}: the cursor names the last item (created_at and
+ * id) when more follow. */
+static void list_body(struct api_response *resp, const struct db_job *items, size_t n, int more)
+{
+    json_t *arr = json_array();
+    json_t *doc = NULL;
+    char *text = NULL;
+    char enc[256] = "";
+
+    for (size_t i = 0; arr && i < n; i++)
+        if (json_array_append_new(arr, api_render_job(&items[i]))) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    if (more && n) {
+        char raw[DB_JOBS_TS_LEN + DB_JOBS_ID_LEN + 1];
+        snprintf(raw, sizeof(raw), "%s|%s", items[n - 1].created_at, items[n - 1].id);
+        if (api_jobs_cursor_encode(raw, enc, sizeof(enc)))
+            enc[0] = '\0';
+    }
+    if (arr)
+        doc = json_pack("{s:o, s:o}", "items", arr, "next_cursor",
+                        enc[0] ? json_string(enc) : json_null());
+    text = doc ? sk_json_text(doc) : NULL;
+    if (text)
+        api_http_json_text(resp, 200, text);
+    else
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+    sk_free(text);
+    json_decref(doc);
 }
 
 void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
@@ -542,8 +584,9 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     char raw[160];
     char *bar = NULL;
     int64_t limit = 20;
-    char *json = NULL;
-    char *next = NULL;
+    struct db_job *items = NULL;
+    size_t n_items = 0;
+    int more = 0;
     struct api_slot *slot;
     enum sk_err err;
 
@@ -557,9 +600,9 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     }
     if (status) {
         size_t i;
-        for (i = 0; i < 5 && strcmp(status, statuses[i]) != 0; i++)
+        for (i = 0; i < DB_JOBS_N_STATUS && strcmp(status, db_jobs_statuses[i]) != 0; i++)
             ;
-        if (i == 5) {
+        if (i == DB_JOBS_N_STATUS) {
             bad_query(resp, "status",
                       "'status' must be queued, running, succeeded, failed or canceled");
             return;
@@ -584,7 +627,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         *bar++ = '\0';
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_list(slot->db, status, kind, (int)limit, cursor ? raw : NULL, bar, &json, &next);
+    err = db_jobs_list(slot->db, status, kind, (int)limit, cursor ? raw : NULL, bar, &items,
+                       &n_items, &more);
     api_pool_put(ctx->pool, slot);
     if (err == SK_EINVAL) {
         bad_query(resp, "cursor", "'cursor' is not a cursor this API returned");
@@ -594,30 +638,14 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         store_problem(resp, err, req->req_id, "list");
         return;
     }
-    /* splice "next_cursor" into the {"items":[...]} object db_jobs_list built */
-    {
-        char enc[256] = "";
-        size_t n = strlen(json);
-        size_t cap = n + sizeof(enc) + 32;
-        char *out = sk_malloc(cap);
-        if (next && api_jobs_cursor_encode(next, enc, sizeof(enc)))
-            enc[0] = '\0';
-        if (out) {
-            snprintf(out, cap, "%.*s,\"next_cursor\":%s%s%s}", (int)(n - 1), json,
-                     enc[0] ? "\"" : "", enc[0] ? enc : "null", enc[0] ? "\"" : "");
-            api_http_json_text(resp, 200, out);
-        } else {
-            api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
-        }
-        sk_free(out);
-    }
-    sk_free(json);
-    sk_free(next);
+    list_body(resp, items, n_items, more);
+    db_jobs_free(items, n_items);
 }
 
 void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, const char *id,
                      struct api_response *resp)
 {
+    struct db_job job = {0};
     char *json = NULL;
     struct api_slot *slot;
     enum sk_err err;
@@ -627,7 +655,9 @@ void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, c
         return;
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_cancel(slot->db, id, &json);
+    err = db_jobs_cancel(slot->db, id, &job);
+    if (!err && !(json = api_render_job_text(&job)))
+        err = SK_ENOMEM;
     if (!err) /* waiters and event streams see the change at once */
         (void)queue_publish(slot->queue, id, "status");
     api_pool_put(ctx->pool, slot);
@@ -641,5 +671,6 @@ void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, c
         sk_log_info("event=cancel_requested req_id=%s job_id=%s", req->req_id, id);
         job_body(resp, 202, json);
     }
+    db_job_release(&job);
     sk_free(json);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "api_metrics.h"
+#include "api_render.h"
 #include "api_watch.h"
 #include "db_jobs.h"
 #include "sk_log.h"
@@ -22,8 +23,9 @@ struct figures {
     long long stream_length;
     long long games_window; /* games of the last 60 whole seconds */
     long long games_total;
-    json_t *workers; /* array of heartbeat objects */
-    char *running;   /* JSON array text, /v1/stats only */
+    json_t *workers;        /* array of heartbeat objects */
+    struct db_job *running; /* /v1/stats only */
+    size_t n_running;
 };
 
 static void add_worker(const char *text, void *arg)
@@ -48,7 +50,7 @@ static enum sk_err read_figures(const struct api_ctx *ctx, int with_running, str
     }
     err = db_jobs_counts(slot->db, f->counts);
     if (!err && with_running)
-        err = db_jobs_running(slot->db, 100, &f->running);
+        err = db_jobs_running(slot->db, 100, &f->running, &f->n_running);
     if (!err)
         err = queue_length(slot->queue, &f->stream_length);
     if (!err)
@@ -63,7 +65,7 @@ static enum sk_err read_figures(const struct api_ctx *ctx, int with_running, str
 static void release_figures(struct figures *f)
 {
     json_decref(f->workers);
-    sk_free(f->running);
+    db_jobs_free(f->running, f->n_running);
 }
 
 static void unavailable(struct api_response *resp, enum sk_err err, const char *req_id)
@@ -109,7 +111,9 @@ void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,
     jobs = json_object();
     for (int s = 0; jobs && s < DB_JOBS_N_STATUS; s++)
         json_object_set_new(jobs, db_jobs_statuses[s], json_integer(f.counts[s]));
-    running = json_loads(f.running, 0, NULL);
+    running = json_array();
+    for (size_t i = 0; running && i < f.n_running; i++)
+        json_array_append_new(running, api_render_running(&f.running[i]));
     doc = json_pack("{s:s, s:I, s:I, s:O, s:O, s:O, s:f, s:I}", "generated_at", now, "queue_depth",
                     (json_int_t)f.counts[0], "stream_length", (json_int_t)f.stream_length, "jobs",
                     jobs, "running", running, "workers", f.workers, "games_per_second",

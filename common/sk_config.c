@@ -118,7 +118,16 @@ static enum sk_err set_row(struct sk_config *cfg, const struct sk_config_row *r,
                            char *err, size_t errlen)
 {
     if (r->type == SK_CONFIG_STR) {
-        char *s = sk_strdup(v);
+        char *s;
+        /* No setting needs one, and names end up in logs and in newline-joined lists
+         * (the worker of each attempt, store/db_jobs.c). */
+        for (const char *c = v; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                add_err(err, errlen, "%s: must not hold control characters\n", r->env);
+                return SK_EINVAL;
+            }
+        }
+        s = sk_strdup(v);
         if (!s)
             return SK_ENOMEM;
         sk_free(*str_field(cfg, r));

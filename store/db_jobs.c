@@ -13,22 +13,18 @@
 
 #include "sk_banned.h"
 
-/* The job resource, rendered by PostgreSQL (timestamps are UTC: see db.c). */
+/* The columns of struct db_job, in the order read_job reads them. Timestamps are UTC
+ * (db.c) in RFC 3339 with microseconds, the precision PostgreSQL keeps, so the text of
+ * created_at in a list cursor reads back as the very same instant. Worker names hold no
+ * newline (sk_config refuses one), so one text carries the array. */
 #define TS(col) "to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
-#define JOB_JSON                                                                                   \
-    "json_build_object('id', id, 'kind', kind, 'status', status, 'seed', seed,"                    \
-    " 'attempts', attempts,"                                                                       \
-    " 'progress', json_build_object('done', progress_done, 'total', progress_total),"              \
-    " 'cancel_requested', cancel_requested,"                                                       \
-    " 'created_at', " TS("created_at") ", 'started_at', " TS(                                      \
-        "started_at") ","                                                                          \
-                      " 'finished_at', " TS("finished_at") ", 'updated_at', " TS(                  \
-                          "updated_at") ","                                                        \
-                                        " 'error', error,"                                         \
-                                        " 'links', json_build_object('self', '/v1/jobs/' || id, "  \
-                                        "'result',"                                                \
-                                        " '/v1/jobs/' || id || '/result', 'cancel', '/v1/jobs/' "  \
-                                        "|| id || ':cancel'))::text"
+#define JOB_COLS                                                                                   \
+    "id::text, kind, status, seed::text, attempts::text, progress_done::text,"                     \
+    " progress_total::text, cancel_requested::text, " TS("created_at") ", " TS(                    \
+        "started_at") ", " TS("finished_at") ", " TS("updated_at") ", error,"                      \
+                                                                   " array_to_string(attempt_"     \
+                                                                   "workers[1:attempts], E'\\n')"
+#define JOB_NCOLS 14
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -60,8 +56,115 @@ static enum sk_err take_text(struct db_result *r, int col, char **out)
     return SK_OK;
 }
 
+static long long num(const char *v)
+{
+    return v ? strtoll(v, NULL, 10) : 0;
+}
+
+static void text_into(char *dst, size_t len, const char *v)
+{
+    snprintf(dst, len, "%s", v ? v : "");
+}
+
+/* Splits the newline-joined worker names into one allocation: the pointer array, then the
+ * names. */
+static enum sk_err split_workers(const char *v, struct db_job *j)
+{
+    size_t n = 0;
+    size_t len = v ? strlen(v) : 0;
+    char *names;
+
+    j->workers = NULL;
+    j->n_workers = 0;
+    if (!len)
+        return SK_OK;
+    for (size_t i = 0; i < len; i++)
+        n += v[i] == '\n';
+    n++;
+    j->workers = sk_malloc(n * sizeof(char *) + len + 1);
+    if (!j->workers)
+        return SK_ENOMEM;
+    names = (char *)(j->workers + n);
+    memcpy(names, v, len + 1);
+    j->workers[j->n_workers++] = names;
+    for (char *p = names; *p; p++) {
+        if (*p == '\n') {
+            *p = '\0';
+            j->workers[j->n_workers++] = p + 1;
+        }
+    }
+    return SK_OK;
+}
+
+/* Reads the JOB_COLS columns starting at `col` of `row` into *out (released by the caller
+ * with db_job_release, also on failure). */
+static enum sk_err read_job(const struct db_result *r, int row, int col, struct db_job *out)
+{
+    const char *err;
+
+    memset(out, 0, sizeof(*out));
+    text_into(out->id, sizeof(out->id), db_result_get(r, row, col));
+    text_into(out->kind, sizeof(out->kind), db_result_get(r, row, col + 1));
+    text_into(out->status, sizeof(out->status), db_result_get(r, row, col + 2));
+    out->seed = num(db_result_get(r, row, col + 3));
+    out->attempts = (int)num(db_result_get(r, row, col + 4));
+    out->done = num(db_result_get(r, row, col + 5));
+    out->total = num(db_result_get(r, row, col + 6));
+    err = db_result_get(r, row, col + 7);
+    out->cancel_requested = err && err[0] == 't';
+    text_into(out->created_at, sizeof(out->created_at), db_result_get(r, row, col + 8));
+    text_into(out->started_at, sizeof(out->started_at), db_result_get(r, row, col + 9));
+    text_into(out->finished_at, sizeof(out->finished_at), db_result_get(r, row, col + 10));
+    text_into(out->updated_at, sizeof(out->updated_at), db_result_get(r, row, col + 11));
+    err = db_result_get(r, row, col + 12);
+    if (err && !(out->error = sk_strdup(err)))
+        return SK_ENOMEM;
+    return split_workers(db_result_get(r, row, col + 13), out);
+}
+
+void db_job_release(struct db_job *j)
+{
+    if (!j)
+        return;
+    sk_free(j->error);
+    sk_free(j->workers);
+    j->error = NULL;
+    j->workers = NULL;
+    j->n_workers = 0;
+}
+
+void db_jobs_free(struct db_job *jobs, size_t n)
+{
+    for (size_t i = 0; jobs && i < n; i++)
+        db_job_release(&jobs[i]);
+    sk_free(jobs);
+}
+
+/* Reads every row of `r` (JOB_COLS from column 0), at most `max`, into a new array. */
+static enum sk_err read_jobs(const struct db_result *r, int max, struct db_job **out, size_t *n)
+{
+    int rows = db_result_rows(r);
+    struct db_job *jobs;
+    enum sk_err err = SK_OK;
+
+    if (rows > max)
+        rows = max;
+    jobs = sk_calloc(rows ? (size_t)rows : 1, sizeof(*jobs));
+    if (!jobs)
+        return SK_ENOMEM;
+    for (int i = 0; !err && i < rows; i++)
+        err = read_job(r, i, 0, &jobs[i]);
+    if (err) {
+        db_jobs_free(jobs, (size_t)rows);
+        return err;
+    }
+    *out = jobs;
+    *n = (size_t)rows;
+    return SK_OK;
+}
+
 enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
-                           uint64_t total, char id[DB_JOBS_ID_LEN], char **json)
+                           uint64_t total, struct db_job *out)
 {
     char seed_s[24];
     char total_s[24];
@@ -74,18 +177,13 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
     err = db_exec(db, "jobs_insert",
                   "INSERT INTO jobs (id, kind, request, seed, progress_total)"
                   " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4)"
-                  " RETURNING id::text, " JOB_JSON,
+                  " RETURNING " JOB_COLS,
                   4, p, &r);
     if (err)
         return err;
-    if (db_result_rows(r) != 1) {
-        err = SK_EINTERNAL;
-        goto out;
-    }
-    err = take_text(r, 1, json);
-    if (!err)
-        snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
-out:
+    err = db_result_rows(r) == 1 ? read_job(r, 0, 0, out) : SK_EINTERNAL;
+    if (err)
+        db_job_release(out);
     db_result_free(r);
     return err;
 }
@@ -165,16 +263,15 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
                       "INSERT INTO jobs (id, kind, request, seed, progress_total)"
                       " SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::bigint[],"
                       " $5::bigint[])"
-                      " RETURNING id::text, " JOB_JSON,
+                      " RETURNING " JOB_COLS,
                       5, params, &r);
     /* match the returned rows to ours by id: RETURNING promises no order */
     for (int k = 0; !err && k < db_result_rows(r); k++) {
         const char *id = db_result_get(r, k, 0);
         for (size_t i = 0; i < n; i++) {
-            if (!rows[i].json && strcmp(rows[i].id, id) == 0) {
-                rows[i].json = sk_strdup(db_result_get(r, k, 1));
-                if (!rows[i].json)
-                    err = SK_ENOMEM;
+            if (!rows[i].got && strcmp(rows[i].id, id) == 0) {
+                rows[i].got = 1;
+                err = read_job(r, k, 0, &rows[i].job);
                 got++;
                 break;
             }
@@ -184,8 +281,8 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
         err = SK_EINTERNAL;
     if (err) {
         for (size_t i = 0; i < n; i++) {
-            sk_free(rows[i].json);
-            rows[i].json = NULL;
+            db_job_release(&rows[i].job);
+            rows[i].got = 0;
         }
     }
     db_result_free(r);
@@ -194,20 +291,20 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
     return err;
 }
 
-enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16])
+enum sk_err db_jobs_get(struct db *db, const char *id, struct db_job *out)
 {
     struct db_result *r = NULL;
     enum sk_err err;
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec_idem(db, "jobs_get", "SELECT " JOB_JSON ", status FROM jobs WHERE id = $1::uuid",
-                       1, &id, &r);
+    err = db_exec_idem(db, "jobs_get", "SELECT " JOB_COLS " FROM jobs WHERE id = $1::uuid", 1, &id,
+                       &r);
     if (err)
         return err;
-    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
-    if (!err)
-        snprintf(status, 16, "%s", db_result_get(r, 0, 1));
+    err = db_result_rows(r) == 1 ? read_job(r, 0, 0, out) : SK_ENOTFOUND;
+    if (err)
+        db_job_release(out);
     db_result_free(r);
     return err;
 }
@@ -236,8 +333,8 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
 }
 
 enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
-                         const char *after_ts, const char *after_id, char **json,
-                         char **next_cursor)
+                         const char *after_ts, const char *after_id, struct db_job **items,
+                         size_t *n_items, int *more)
 {
     static const char *const names[8] = {"jobs_list_0", "jobs_list_1", "jobs_list_2",
                                          "jobs_list_3", "jobs_list_4", "jobs_list_5",
@@ -249,10 +346,6 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     int n = 0;
     int variant = (status ? 1 : 0) | (kind ? 2 : 0) | (after_ts ? 4 : 0);
     struct db_result *r = NULL;
-    struct sk_buf buf;
-    char *text = NULL;
-    char *cursor = NULL;
-    int rows;
     enum sk_err err;
 
     if ((after_ts == NULL) != (after_id == NULL) || (after_id && !db_jobs_is_id(after_id)))
@@ -277,43 +370,20 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
     p[n++] = limit_s;
     snprintf(sql, sizeof(sql),
-             "SELECT " JOB_JSON ", created_at::text, id::text FROM jobs WHERE true%s"
+             "SELECT " JOB_COLS " FROM jobs WHERE true%s"
              " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
              where, n);
     err = db_exec_idem(db, names[variant], sql, n, p, &r);
     if (err)
         return err;
-    rows = db_result_rows(r);
-    sk_buf_init(&buf, 0);
-    (void)sk_buf_adds(&buf, "{\"items\":[");
-    for (int i = 0; i < rows && i < limit; i++) {
-        if (i)
-            (void)sk_buf_adds(&buf, ",");
-        (void)sk_buf_adds(&buf, db_result_get(r, i, 0));
-    }
-    (void)sk_buf_adds(&buf, "]}");
-    text = sk_buf_take(&buf);
-    err = text ? SK_OK : SK_ENOMEM;
-    if (!err && rows > limit) {
-        char c[128];
-        snprintf(c, sizeof(c), "%s|%s", db_result_get(r, limit - 1, 1),
-                 db_result_get(r, limit - 1, 2));
-        cursor = sk_strdup(c);
-        if (!cursor)
-            err = SK_ENOMEM;
-    }
+    err = read_jobs(r, limit, items, n_items);
+    if (!err)
+        *more = db_result_rows(r) > limit;
     db_result_free(r);
-    if (err) {
-        sk_free(text);
-        sk_free(cursor);
-        return err;
-    }
-    *json = text;
-    *next_cursor = cursor;
-    return SK_OK;
+    return err;
 }
 
-enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
+enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
 {
     struct db_result *r = NULL;
     enum sk_err err;
@@ -326,12 +396,14 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
                   " finished_at = CASE WHEN status = 'queued' THEN now() END,"
                   " updated_at = now()"
                   " WHERE id = $1::uuid AND status IN ('queued', 'running')"
-                  " RETURNING " JOB_JSON,
+                  " RETURNING " JOB_COLS,
                   1, &id, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 1) {
-        err = take_text(r, 0, json);
+        err = read_job(r, 0, 0, out);
+        if (err)
+            db_job_release(out);
         db_result_free(r);
         return err;
     }
@@ -344,12 +416,12 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
     return err;
 }
 
-enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long lease_ms,
-                          long max_attempts, struct db_claim *out)
+enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
+                          long lease_ms, long max_attempts, struct db_claim *out)
 {
     char lease_s[24];
     char max_s[24];
-    const char *p[4] = {id, owner, lease_s, max_s};
+    const char *p[5] = {id, owner, lease_s, max_s, worker};
     struct db_result *r = NULL;
     struct db_claim c = {0};
     enum sk_err err;
@@ -375,6 +447,9 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
         "   ELSE now() + " MS(
             "$3::bigint") " END,"
                           " started_at = coalesce(started_at, now()),"
+                          " attempt_workers = CASE WHEN cancel_requested OR attempts >= $4::int"
+                          "   THEN attempt_workers ELSE attempt_workers[1:attempts] || $5::text "
+                          "END,"
                           " finished_at = CASE WHEN cancel_requested OR attempts >= $4::int THEN "
                           "now() END,"
                           " error = CASE WHEN NOT cancel_requested AND attempts >= $4::int THEN"
@@ -386,7 +461,7 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long
                           "run_after <= now()))"
                           "   OR (status = 'running' AND lease_expires_at < now()))"
                           " RETURNING status, attempts, kind, request::text",
-        4, p, &r);
+        5, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 0) {
@@ -539,8 +614,7 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
 
 enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
                                  const char *kind, const char *request, uint64_t seed,
-                                 uint64_t total, char id[DB_JOBS_ID_LEN], char **json,
-                                 enum db_keyed *outcome)
+                                 uint64_t total, struct db_job *out, enum db_keyed *outcome)
 {
     char seed_s[24];
     char total_s[24];
@@ -568,37 +642,37 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
                   "   ON CONFLICT (key) DO NOTHING RETURNING job_id),"
                   " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total)"
                   "   SELECT job_id, $3, $4::jsonb, $5, $6 FROM k RETURNING *)"
-                  " SELECT id::text, " JOB_JSON " FROM j",
+                  " SELECT " JOB_COLS " FROM j",
                   6, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 1) {
-        err = take_text(r, 1, json);
-        if (!err) {
-            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+        err = read_job(r, 0, 0, out);
+        if (err)
+            db_job_release(out);
+        else
             *outcome = DB_KEYED_NEW;
-        }
         db_result_free(r);
         return err;
     }
     db_result_free(r);
     r = NULL;
-    err = db_exec_idem(db, "idem_lookup",
-                       "SELECT id::text, " JOB_JSON ","
-                       " (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
-                       " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
-                       2, p, &r);
+    err = db_exec_idem(
+        db, "idem_lookup",
+        "SELECT (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
+        ", " JOB_COLS " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
+        2, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) != 1) {
         err = SK_ECONFLICT; /* the key expired and was pruned meanwhile: the caller retries */
     } else {
-        err = take_text(r, 1, json);
-        if (!err) {
-            snprintf(id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+        err = read_job(r, 0, 1, out);
+        if (err)
+            db_job_release(out);
+        else
             *outcome =
-                strcmp(db_result_get(r, 0, 2), "t") == 0 ? DB_KEYED_REPLAY : DB_KEYED_MISMATCH;
-        }
+                strcmp(db_result_get(r, 0, 0), "t") == 0 ? DB_KEYED_REPLAY : DB_KEYED_MISMATCH;
     }
     db_result_free(r);
     return err;
@@ -643,7 +717,7 @@ enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS])
     return SK_OK;
 }
 
-enum sk_err db_jobs_running(struct db *db, int limit, char **json)
+enum sk_err db_jobs_running(struct db *db, int limit, struct db_job **out, size_t *n)
 {
     char limit_s[16];
     const char *p[1] = {limit_s};
@@ -651,20 +725,13 @@ enum sk_err db_jobs_running(struct db *db, int limit, char **json)
     enum sk_err err;
 
     snprintf(limit_s, sizeof(limit_s), "%d", limit);
-    err = db_exec_idem(
-        db, "jobs_running",
-        "SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind,"
-        " 'progress', json_build_object('done', progress_done, 'total', progress_total),"
-        " 'attempts', attempts, 'started_at', " TS(
-            "started_at") ","
-                          " 'updated_at', " TS(
-                              "updated_at") ") ORDER BY started_at, id), '[]')::text"
-                                            " FROM (SELECT * FROM jobs WHERE status = 'running'"
-                                            " ORDER BY started_at, id LIMIT $1::int) t",
-        1, p, &r);
+    err = db_exec_idem(db, "jobs_running",
+                       "SELECT " JOB_COLS " FROM jobs WHERE status = 'running'"
+                       " ORDER BY started_at, id LIMIT $1::int",
+                       1, p, &r);
     if (err)
         return err;
-    err = take_text(r, 0, json);
+    err = read_jobs(r, limit, out, n);
     db_result_free(r);
     return err;
 }

@@ -3,8 +3,9 @@
  * reads, lists and cancels; the worker claims with a lease, reports progress, and ends
  * the job with writes that only the current lease holder can make (the lease owner is a
  * token unique to one claim, so a worker that lost its lease can never overwrite the
- * job; those writes answer SK_ELEASE, which no database error shares). Job resources are rendered
- * to JSON text by PostgreSQL itself. Errors as db_exec. */
+ * job; those writes answer SK_ELEASE, which no database error shares). Reads return rows as
+ * structs (struct db_job); rendering them is the API's business (api_render). Errors as
+ * db_exec. */
 #ifndef DB_JOBS_H
 #define DB_JOBS_H
 
@@ -17,16 +18,40 @@
 /* Length of a job id in text form (UUID) plus the NUL. */
 #define DB_JOBS_ID_LEN 37
 
+/* Length of a timestamp in text form ("2026-01-02T03:04:05.678901Z") plus the NUL. */
+#define DB_JOBS_TS_LEN 32
+
+/* One row of jobs: the fields of the job resource. */
+struct db_job {
+    char id[DB_JOBS_ID_LEN];
+    char kind[16];
+    char status[16];
+    long long seed;
+    int attempts;
+    long long done, total; /* progress */
+    int cancel_requested;
+    /* UTC, RFC 3339 with microseconds; "" for SQL NULL (not started or not finished) */
+    char created_at[DB_JOBS_TS_LEN], started_at[DB_JOBS_TS_LEN];
+    char finished_at[DB_JOBS_TS_LEN], updated_at[DB_JOBS_TS_LEN];
+    char *error;      /* owned; NULL = none */
+    char **workers;   /* owned (one allocation): the worker of attempt i+1 at [i]; NULL if none */
+    size_t n_workers; /* entries of workers: attempts, or fewer for rows older than 0004 */
+};
+
+/** Frees the strings of `j` (not `j` itself); NULL-safe and idempotent. */
+void db_job_release(struct db_job *j);
+/** Releases `n` rows and frees the array; NULL-safe. */
+void db_jobs_free(struct db_job *jobs, size_t n);
+
 /** 1 when `s` is a UUID in its canonical text form (36 hex digits and dashes). */
 int db_jobs_is_id(const char *s);
 
 /**
  * Inserts a queued job and commits it. `request` is the JSON text stored (with the seed
- * filled in). On SK_OK, `id` receives the new id and *json a new string (sk_free) with
- * the job resource.
+ * filled in). On SK_OK *out is the new row (release with db_job_release).
  */
 enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
-                           uint64_t total, char id[DB_JOBS_ID_LEN], char **json);
+                           uint64_t total, struct db_job *out);
 
 /** Writes a new random (version 4) UUID into `id`. Never fails. */
 void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
@@ -37,21 +62,19 @@ struct db_jobs_new {
     const char *request; /* borrowed JSON text */
     uint64_t seed, total;
     char id[DB_JOBS_ID_LEN]; /* set by the caller (db_jobs_new_id) */
-    char *json;              /* OUT: the job resource (sk_free), set on SK_OK only */
+    int got;                 /* OUT: 1 when job is set */
+    struct db_job job;       /* OUT: the new row (db_job_release), set on SK_OK only */
 };
 
 /**
  * Inserts `n` queued jobs in one statement and one commit (group commit by the
- * application: one WAL flush for the whole batch). The rows' json must be NULL on entry.
- * On SK_OK every row's json is set; on failure no row is inserted and every json is NULL.
+ * application: one WAL flush for the whole batch). The rows' got must be 0 on entry. On
+ * SK_OK every row's job is set; on failure no row is inserted and no job is set.
  */
 enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n);
 
-/**
- * The job resource of `id` in *json (new string, sk_free) and its status in `status`
- * (16 bytes). SK_ENOTFOUND if no such job.
- */
-enum sk_err db_jobs_get(struct db *db, const char *id, char **json, char status[16]);
+/** The row of job `id` in *out (release with db_job_release). SK_ENOTFOUND if none. */
+enum sk_err db_jobs_get(struct db *db, const char *id, struct db_job *out);
 
 /** 1 when `status` is final (succeeded, failed, canceled): the row never changes again. */
 int db_jobs_is_final(const char *status);
@@ -63,22 +86,22 @@ int db_jobs_is_final(const char *status);
 enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char status[16]);
 
 /**
- * One page of jobs, newest first, as {"items": [...], "next_cursor": "..."|null} in *json
- * (new string). `status` and `kind` filter when non-NULL. `after_ts`/`after_id` (both or
- * neither) continue after the job with that created_at text and id. The cursor written is
- * "<created_at>|<id>" of the last item when more items follow; callers encode it.
- * SK_EINVAL when the cursor values are not a timestamp and a UUID.
+ * One page of at most `limit` jobs, newest first, in *items (a new array of *n_items rows,
+ * free with db_jobs_free); *more is 1 when more jobs follow the last. `status` and `kind`
+ * filter when non-NULL. `after_ts`/`after_id` (both or neither) continue after the job with
+ * that created_at and id (a row's created_at text reads back exactly). SK_EINVAL when they
+ * are not a timestamp and a UUID.
  */
 enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
-                         const char *after_ts, const char *after_id, char **json,
-                         char **next_cursor);
+                         const char *after_ts, const char *after_id, struct db_job **items,
+                         size_t *n_items, int *more);
 
 /**
  * Requests cancellation: a queued job becomes canceled at once; a running one is flagged
- * and the worker stops it at the next chunk. *json (new string) is the job resource after
- * the change. SK_ENOTFOUND; SK_ECONFLICT when the job is already final.
+ * and the worker stops it at the next chunk. *out is the row after the change (release with
+ * db_job_release). SK_ENOTFOUND; SK_ECONFLICT when the job is already final.
  */
-enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json);
+enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out);
 
 /* What a claim did. */
 enum db_claim_state {
@@ -95,13 +118,14 @@ struct db_claim {
 };
 
 /**
- * Claims job `id` for `owner` (a token unique to this claim) with a lease of `lease_ms`:
+ * Claims job `id` for worker `worker` (its consumer name, recorded as the worker of this
+ * attempt) and `owner` (a token unique to this claim) with a lease of `lease_ms`:
  * a queued job whose retry delay has passed, or a running one whose lease has expired.
  * A flagged cancel ends the job as canceled; a job that already used `max_attempts` ends
  * as failed with its last error kept. Result in *out (release with db_jobs_claim_release).
  */
-enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long lease_ms,
-                          long max_attempts, struct db_claim *out);
+enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
+                          long lease_ms, long max_attempts, struct db_claim *out);
 /** Frees the strings of a claim; NULL-safe. */
 void db_jobs_claim_release(struct db_claim *c);
 
@@ -151,14 +175,13 @@ enum db_keyed {
  * Inserts a queued job under Idempotency-Key `key`, atomically: when the key is new (or
  * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
  * made and the key's job is returned. `canonical` is the request document in a canonical
- * text form (its SHA-256 is what is compared). On SK_OK `id`, *json (the job resource, new
- * string, sk_free) and *outcome are written. SK_ECONFLICT when the key vanished between the
+ * text form (its SHA-256 is what is compared). On SK_OK *out (the key's job, release with
+ * db_job_release) and *outcome are written. SK_ECONFLICT when the key vanished between the
  * two statements (pruned): call again.
  */
 enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
                                  const char *kind, const char *request, uint64_t seed,
-                                 uint64_t total, char id[DB_JOBS_ID_LEN], char **json,
-                                 enum db_keyed *outcome);
+                                 uint64_t total, struct db_job *out, enum db_keyed *outcome);
 
 /** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them. */
 enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted);
@@ -170,10 +193,7 @@ extern const char *const db_jobs_statuses[DB_JOBS_N_STATUS];
 /** Number of jobs in each status (order of db_jobs_statuses). */
 enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS]);
 
-/**
- * The running jobs, oldest first, at most `limit`, as a JSON array text in *json (new
- * string): [{id, kind, progress {done, total}, attempts, started_at, updated_at}].
- */
-enum sk_err db_jobs_running(struct db *db, int limit, char **json);
+/** The running jobs, oldest first, at most `limit`, in *out (*n rows, db_jobs_free). */
+enum sk_err db_jobs_running(struct db *db, int limit, struct db_job **out, size_t *n);
 
 #endif

@@ -283,7 +283,8 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
     do
-        err = db_jobs_claim(w->db, e->job_id, owner, w->cfg->lease_ms, w->cfg->max_attempts, &c);
+        err = db_jobs_claim(w->db, e->job_id, w->name, owner, w->cfg->lease_ms,
+                            w->cfg->max_attempts, &c);
     while (!*w->stop && again(w, err, &tries));
     if (err) {
         /* left pending: the reaper hands it to a worker once the lease time has passed */
@@ -310,16 +311,15 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     {
         long long t0 = worker_loop_now_ms();
         enum outcome out = run_job(w, e, owner, &c);
-        char *json = NULL;
-        char status[16] = "";
+        struct db_job job = {0};
         if (out != OUT_LOST)
             ack(w, e);
         worker_beat_notify(w, e->job_id, "status");
         /* only attempts that ended the job count as job durations (not retries) */
-        if (out == OUT_DONE && db_jobs_get(w->db, e->job_id, &json, status) == SK_OK &&
-            db_jobs_is_final(status))
+        if (out == OUT_DONE && db_jobs_get(w->db, e->job_id, &job) == SK_OK &&
+            db_jobs_is_final(job.status))
             worker_beat_job_ended(w, c.kind, (double)(worker_loop_now_ms() - t0) / 1000.0);
-        sk_free(json);
+        db_job_release(&job);
     }
     w->job_id[0] = '\0';
     worker_beat(w, 1);

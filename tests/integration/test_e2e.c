@@ -65,6 +65,9 @@ static void test_submit_succeeds(void)
     CU_ASSERT(json_is_string(json_object_get(job, "started_at")));
     CU_ASSERT(json_is_string(json_object_get(job, "finished_at")));
     CU_ASSERT(json_is_null(json_object_get(job, "error")));
+    /* fault 3: the job names the worker of its one attempt */
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(job, "workers")), 1);
+    CU_ASSERT(json_string_length(json_array_get(json_object_get(job, "workers"), 0)) > 0);
     json_decref(job);
 
     snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);

@@ -383,8 +383,8 @@ static void test_events(void)
     w.r.body_len = dechunk(w.r.body, w.r.body_len);
     CU_ASSERT_EQUAL(strncmp(w.r.body, "retry: 2000\n", 12), 0);
     CU_ASSERT_EQUAL(count(w.r.body, "event: status\n"), 2);
-    CU_ASSERT_EQUAL(count(w.r.body, "\"status\" : \"queued\""), 1);
-    CU_ASSERT_EQUAL(count(w.r.body, "\"status\" : \"canceled\""), 1);
+    CU_ASSERT_EQUAL(count(w.r.body, "\"status\":\"queued\""), 1);
+    CU_ASSERT_EQUAL(count(w.r.body, "\"status\":\"canceled\""), 1);
     CU_ASSERT(strstr(w.r.body, "\"queued\"") < strstr(w.r.body, "\"canceled\""));
     it_resp_free(&w.r);
 
@@ -421,14 +421,14 @@ static void test_events(void)
     CU_ASSERT_FATAL(it_http(&s, "GET", w.path, NULL, NULL, 0, &r) == 0);
     r.body_len = dechunk(r.body, r.body_len);
     CU_ASSERT(count(r.body, "event: progress\n") >= 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"status\" : \"succeeded\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"status\":\"succeeded\""));
     {
         char last[96];
         snprintf(last, sizeof(last), "data: {\"done\":%ld,\"total\":%ld}\n", games, games);
         CU_ASSERT_PTR_NOT_NULL(strstr(r.body, last));
     }
     /* the last event is the final status */
-    CU_ASSERT(strstr(r.body, "\"status\" : \"succeeded\"") > strstr(r.body, "event: progress"));
+    CU_ASSERT(strstr(r.body, "\"status\":\"succeeded\"") > strstr(r.body, "event: progress"));
     it_resp_free(&r);
 
     /* the waiter bound (2): two open long polls, a third request gets 503 + Retry-After */

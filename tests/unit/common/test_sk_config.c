@@ -65,7 +65,9 @@ static void test_every_error_reported(void)
     setenv("SKIRMISH_MAX_ATTEMPTS", "abc", 1);
     setenv("SKIRMISH_LOG_LEVEL", "loud", 1);
     setenv("SKIRMISH_REDIS_URL", "http://x", 1);
+    setenv("SKIRMISH_WORKER_NAME", "w\n1", 1);
     CU_ASSERT_EQUAL(sk_config_load(&cfg, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_WORKER_NAME: must not hold control characters"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_HTTP_PORT: must be an integer in 1..65535"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_MAX_ATTEMPTS: must be an integer in 1..100"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_LOG_LEVEL: must be debug, info, warn or error"));

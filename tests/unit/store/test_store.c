@@ -120,11 +120,28 @@ static void test_run_tx_retries(void)
 
 static void insert(char id[DB_JOBS_ID_LEN])
 {
-    char *json = NULL;
-    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, "battle", "{\"kind\":\"battle\"}", 7, 100, id, &json),
+    struct db_job job = {0};
+    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, "battle", "{\"kind\":\"battle\"}", 7, 100, &job),
                           SK_OK);
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"queued\""));
-    sk_free(json);
+    CU_ASSERT_STRING_EQUAL(job.status, "queued");
+    CU_ASSERT_STRING_EQUAL(job.kind, "battle");
+    CU_ASSERT_EQUAL(job.seed, 7);
+    CU_ASSERT_EQUAL(job.total, 100);
+    CU_ASSERT_EQUAL(job.attempts, 0);
+    CU_ASSERT_EQUAL(job.n_workers, 0);
+    CU_ASSERT_PTR_NULL(job.error);
+    CU_ASSERT_STRING_EQUAL(job.started_at, "");  /* SQL NULL */
+    CU_ASSERT_EQUAL(strlen(job.created_at), 27); /* 2026-01-02T03:04:05.678901Z */
+    CU_ASSERT_TRUE(db_jobs_is_id(job.id));
+    snprintf(id, DB_JOBS_ID_LEN, "%s", job.id);
+    db_job_release(&job);
+}
+
+/* The row of `id`, whose status becomes `status`. */
+static void get(const char *id, struct db_job *job, char status[16])
+{
+    CU_ASSERT_EQUAL_FATAL(db_jobs_get(db, id, job), SK_OK);
+    snprintf(status, 16, "%s", job->status);
 }
 
 static void test_lease_fencing(void)
@@ -136,14 +153,14 @@ static void test_lease_fencing(void)
     char status[16];
 
     insert(id);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
     CU_ASSERT_EQUAL(c.attempts, 1);
     CU_ASSERT_STRING_EQUAL(c.kind, "battle");
     CU_ASSERT_STRING_EQUAL(c.request, "{\"kind\": \"battle\"}");
     db_jobs_claim_release(&c);
     /* a second claim while the lease is valid gets nothing */
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     /* nobody but the holder can write */
     CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, 60000, &cancel), SK_ELEASE);
@@ -154,7 +171,7 @@ static void test_lease_fencing(void)
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":1}"), SK_OK);
     /* final: the holder itself cannot write twice, and a redelivery claims nothing */
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":3}"), SK_ELEASE);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3", "w3/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_OK);
     CU_ASSERT_STRING_EQUAL(json, "{\"r\":1}"); /* stored exactly as written (json, 0002) */
@@ -167,14 +184,14 @@ static void test_expired_lease_moves_on(void)
     char id[DB_JOBS_ID_LEN];
     struct db_claim c = {0};
     int cancel = 0;
-    char *json = NULL;
+    struct db_job job = {0};
 
     insert(id);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 1, 5, &c), SK_OK); /* 1 ms lease */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 1, 5, &c), SK_OK); /* 1 ms lease */
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
     db_jobs_claim_release(&c);
     sleep_ms(20);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
     CU_ASSERT_EQUAL(c.attempts, 2);
     db_jobs_claim_release(&c);
@@ -182,11 +199,15 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{}"), SK_OK);
-    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+    get(id, &job, status);
     CU_ASSERT_STRING_EQUAL(status, "succeeded");
     CU_ASSERT_TRUE(db_jobs_is_final(status));
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"attempts\" : 2"));
-    sk_free(json);
+    CU_ASSERT_EQUAL(job.attempts, 2);
+    /* fault 3: the job names the worker of each attempt */
+    CU_ASSERT_EQUAL_FATAL(job.n_workers, 2);
+    CU_ASSERT_STRING_EQUAL(job.workers[0], "w1");
+    CU_ASSERT_STRING_EQUAL(job.workers[1], "w2");
+    db_job_release(&job);
 }
 
 static void test_exhausted_and_retry(void)
@@ -194,68 +215,74 @@ static void test_exhausted_and_retry(void)
     char status[16];
     char id[DB_JOBS_ID_LEN];
     struct db_claim c = {0};
-    char *json = NULL;
+    struct db_job job = {0};
 
     insert(id);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 60000, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 2, &c), SK_OK);
     db_jobs_claim_release(&c);
     /* transient failure: back to queued with a delay, error kept */
     CU_ASSERT_EQUAL(db_jobs_retry(db, id, "w1/1", 300, "device lost"), SK_OK);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 1, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 1, 2, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED); /* the delay has not passed */
     sleep_ms(350);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 1, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 1, 2, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
     CU_ASSERT_EQUAL(c.attempts, 2);
     db_jobs_claim_release(&c);
     sleep_ms(20); /* the second attempt's worker dies: its 1 ms lease expires */
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3/1", 60000, 2, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3", "w3/1", 60000, 2, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
-    CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
+    get(id, &job, status);
     CU_ASSERT_STRING_EQUAL(status, "failed");
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"failed\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"error\" : \"failed after 2 attempts: device lost\""));
-    sk_free(json);
+    CU_ASSERT_STRING_EQUAL(job.error, "failed after 2 attempts: device lost");
+    CU_ASSERT_NOT_EQUAL(job.finished_at[0], '\0');
+    /* the claim that ended the job ran no attempt: two workers for two attempts */
+    CU_ASSERT_EQUAL(job.n_workers, 2);
+    db_job_release(&job);
 }
 
 static void test_release_and_cancel(void)
 {
     char id[DB_JOBS_ID_LEN];
     struct db_claim c = {0};
+    struct db_job job = {0};
     char *json = NULL;
     char status[16];
     int cancel = 0;
 
     insert(id);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 5, &c), SK_OK);
     db_jobs_claim_release(&c);
     CU_ASSERT_EQUAL(db_jobs_release(db, id, "w1/1"), SK_OK); /* not counted */
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.attempts, 1);
     db_jobs_claim_release(&c);
     /* cancel of a running job: flagged, seen by the holder at its next progress write */
-    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_OK);
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\" : \"running\""));
-    sk_free(json);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_OK);
+    CU_ASSERT_STRING_EQUAL(job.status, "running");
+    CU_ASSERT_TRUE(job.cancel_requested);
+    /* the released attempt was not counted: its worker is replaced by the next claim's */
+    CU_ASSERT_EQUAL_FATAL(job.n_workers, 1);
+    CU_ASSERT_STRING_EQUAL(job.workers[0], "w2");
+    db_job_release(&job);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
     CU_ASSERT_STRING_EQUAL(status, "running");
     CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 1);
     CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w2/1"), SK_OK);
-    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_ECONFLICT);
-    CU_ASSERT_EQUAL(db_jobs_cancel(db, "00000000-0000-4000-8000-000000000000", &json),
-                    SK_ENOTFOUND);
-    CU_ASSERT_EQUAL(db_jobs_get(db, "nope", &json, status), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, "00000000-0000-4000-8000-000000000000", &job), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_get(db, "nope", &job), SK_ENOTFOUND);
     CU_ASSERT_FALSE(db_jobs_is_final("running"));
     CU_ASSERT_FALSE(db_jobs_is_final("queued"));
     /* a cancel flagged while a worker was dying ends the job at the next claim */
     insert(id);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1/2", 1, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/2", 1, 5, &c), SK_OK);
     db_jobs_claim_release(&c);
-    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &json), SK_OK);
-    sk_free(json);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_OK);
+    db_job_release(&job);
     sleep_ms(20);
-    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2/2", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/2", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
     CU_ASSERT_STRING_EQUAL(status, "canceled");
@@ -294,7 +321,7 @@ static void test_deadlock_is_not_lease_lost(void)
 
     insert(x);
     insert(y);
-    CU_ASSERT_EQUAL_FATAL(db_jobs_claim(db, x, "w1/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(db_jobs_claim(db, x, "w1", "w1/1", 60000, 5, &c), SK_OK);
     db_jobs_claim_release(&c);
     CU_ASSERT_EQUAL_FATAL(db_new(db_url, &other), SK_OK);
     /* the other side waits long before it looks for deadlocks, so the main connection is
@@ -337,12 +364,11 @@ static void test_deadlock_is_not_lease_lost(void)
 static void test_dead_connection_reconnects(void)
 {
     char id[DB_JOBS_ID_LEN];
-    char status[16];
     char pid[24];
     const char *p[1] = {pid};
     struct db_result *r = NULL;
     struct db *other = NULL;
-    char *json = NULL;
+    struct db_job job = {0};
     long long counts[DB_JOBS_N_STATUS];
 
     insert(id);
@@ -357,10 +383,9 @@ static void test_dead_connection_reconnects(void)
         db_free(other);
         sleep_ms(50);
         if (round == 0) {
-            CU_ASSERT_EQUAL(db_jobs_get(db, id, &json, status), SK_OK);
-            CU_ASSERT_STRING_EQUAL(status, "queued");
-            sk_free(json);
-            json = NULL;
+            CU_ASSERT_EQUAL(db_jobs_get(db, id, &job), SK_OK);
+            CU_ASSERT_STRING_EQUAL(job.status, "queued");
+            db_job_release(&job);
         } else if (round == 1) {
             CU_ASSERT_EQUAL(db_jobs_counts(db, counts), SK_OK);
         } else {
@@ -505,8 +530,9 @@ static void test_insert_many(void)
     CU_ASSERT_EQUAL_FATAL(db_jobs_insert_many(db, rows, 3), SK_OK);
     for (int i = 0; i < 3; i++) {
         const char *p[1] = {rows[i].id};
-        CU_ASSERT_PTR_NOT_NULL_FATAL(rows[i].json);
-        CU_ASSERT_PTR_NOT_NULL(strstr(rows[i].json, rows[i].id));
+        CU_ASSERT_FATAL(rows[i].got);
+        CU_ASSERT_STRING_EQUAL(rows[i].job.id, rows[i].id);
+        CU_ASSERT_STRING_EQUAL(rows[i].job.kind, rows[i].kind);
         CU_ASSERT_EQUAL_FATAL(
             db_exec(db, NULL, "SELECT request::text, kind, seed FROM jobs WHERE id = $1::uuid", 1,
                     p, &r),
@@ -514,7 +540,7 @@ static void test_insert_many(void)
         CU_ASSERT_EQUAL(db_result_rows(r), 1);
         CU_ASSERT_STRING_EQUAL(db_result_get(r, 0, 1), rows[i].kind);
         db_result_free(r);
-        sk_free(rows[i].json);
+        db_job_release(&rows[i].job);
     }
     /* the stored requests equal the given ones as JSON */
     {
@@ -529,11 +555,11 @@ static void test_insert_many(void)
         db_result_free(r);
     }
     /* one bad row (a duplicate id) fails the whole batch: nothing inserted, no json */
-    rows[0].json = rows[1].json = NULL;
+    rows[0].got = rows[1].got = 0;
     db_jobs_new_id(rows[0].id);
     memcpy(rows[1].id, rows[2].id, sizeof(rows[1].id));
     CU_ASSERT_NOT_EQUAL(db_jobs_insert_many(db, rows, 2), SK_OK);
-    CU_ASSERT_PTR_NULL(rows[0].json);
+    CU_ASSERT_FALSE(rows[0].got);
     {
         const char *p[1] = {rows[0].id};
         CU_ASSERT_EQUAL(db_exec(db, NULL, "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, p, &r),

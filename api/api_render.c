@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* Job resources as JSON (see api_render.h). */
+#include "api_render.h"
+
+#include <stdio.h>
+
+#include "sk_json.h"
+
+#include "sk_banned.h"
+
+/* A timestamp column: the text, or null for SQL NULL (""). */
+static json_t *ts(const char *v)
+{
+    return v[0] ? json_string(v) : json_null();
+}
+
+static json_t *progress(const struct db_job *j)
+{
+    return json_pack("{s:I, s:I}", "done", (json_int_t)j->done, "total", (json_int_t)j->total);
+}
+
+json_t *api_render_job(const struct db_job *j)
+{
+    char self[64];
+    char result[80];
+    char cancel[80];
+    json_t *workers = json_array();
+
+    for (size_t i = 0; workers && i < j->n_workers; i++)
+        if (json_array_append_new(workers, json_string(j->workers[i]))) {
+            json_decref(workers);
+            return NULL;
+        }
+    snprintf(self, sizeof(self), "/v1/jobs/%s", j->id);
+    snprintf(result, sizeof(result), "/v1/jobs/%s/result", j->id);
+    snprintf(cancel, sizeof(cancel), "/v1/jobs/%s:cancel", j->id);
+    /* "o" steals every value, NULL included: a failed allocation fails the whole pack */
+    return json_pack("{s:s, s:s, s:s, s:I, s:i, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
+                     " s:{s:s, s:s, s:s}}",
+                     "id", j->id, "kind", j->kind, "status", j->status, "seed", (json_int_t)j->seed,
+                     "attempts", j->attempts, "progress", progress(j), "cancel_requested",
+                     j->cancel_requested, "created_at", ts(j->created_at), "started_at",
+                     ts(j->started_at), "finished_at", ts(j->finished_at), "updated_at",
+                     ts(j->updated_at), "error", j->error ? json_string(j->error) : json_null(),
+                     "workers", workers, "links", "self", self, "result", result, "cancel", cancel);
+}
+
+char *api_render_job_text(const struct db_job *j)
+{
+    json_t *doc = api_render_job(j);
+    char *text = doc ? sk_json_text(doc) : NULL;
+    json_decref(doc);
+    return text;
+}
+
+json_t *api_render_running(const struct db_job *j)
+{
+    return json_pack("{s:s, s:s, s:o, s:i, s:o, s:o}", "id", j->id, "kind", j->kind, "progress",
+                     progress(j), "attempts", j->attempts, "started_at", ts(j->started_at),
+                     "updated_at", ts(j->updated_at));
+}
