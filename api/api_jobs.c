@@ -9,6 +9,7 @@
 #include "api_render.h"
 #include "api_watch.h"
 #include "db_jobs.h"
+#include "queue_notify.h"
 #include "sk_buf.h"
 #include "sk_json.h"
 #include "sk_log.h"

@@ -10,6 +10,7 @@
 #include "api_render.h"
 #include "api_watch.h"
 #include "db_jobs.h"
+#include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "queue.h"
+#include "queue_notify.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "queue_notify.h"
+#include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 

@@ -8,6 +8,7 @@
 
 #include "db_jobs.h"
 #include "job.h"
+#include "queue_telemetry.h"
 #include "sk_json.h"
 #include "sk_log.h"
 #include "sk_mem.h"

@@ -17,6 +17,7 @@
 #include "db_jobs.h"
 #include "db_migrate.h"
 #include "queue.h"
+#include "queue_telemetry.h"
 #include "sk_mem.h"
 
 static char db_url[512];
