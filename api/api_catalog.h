@@ -6,8 +6,8 @@
 #ifndef API_CATALOG_H
 #define API_CATALOG_H
 
+#include "api_ctx.h"
 #include "api_http.h"
-#include "api_router.h"
 
 /** GET /v1/cards?type=&skill=&name=: 200 or 400; 500 when the catalog does not load. */
 void api_catalog_cards(const struct api_ctx *ctx, const struct api_request *req,

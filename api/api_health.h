@@ -4,8 +4,8 @@
 #ifndef API_HEALTH_H
 #define API_HEALTH_H
 
+#include "api_ctx.h"
 #include "api_http.h"
-#include "api_router.h"
 
 /** GET /healthz: always 200 {"status":"ok"}. */
 void api_health_live(const struct api_ctx *ctx, const struct api_request *req,

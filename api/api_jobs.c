@@ -348,9 +348,10 @@ static int load_job(const struct api_ctx *ctx, const struct api_request *req,
     return 0;
 }
 
-void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req,
                   struct api_response *resp)
 {
+    const char *id = req->id;
     char *json = NULL;
     char status[16] = "";
     char etag[24];
@@ -462,9 +463,10 @@ out:
     return rc;
 }
 
-void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp)
 {
+    const char *id = req->id;
     char *json = NULL;
     char status[16] = "";
     char etag[24];
@@ -506,9 +508,10 @@ out:
     sk_free(json);
 }
 
-void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp)
 {
+    const char *id = req->id;
     char *json = NULL;
     char status[16] = "";
     struct api_slot *slot;
@@ -643,9 +646,10 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     db_jobs_free(items, n_items);
 }
 
-void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp)
 {
+    const char *id = req->id;
     struct db_job job = {0};
     char *json = NULL;
     struct api_slot *slot;

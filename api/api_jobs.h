@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
+#include "api_ctx.h"
 #include "api_http.h"
-#include "api_router.h"
 
 /**
  * POST /v1/jobs: 202 + Location + ETag + Retry-After, or 400/413/415/422/503. With an
@@ -25,16 +25,16 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
  * is not final and still has the reference ETag (If-None-Match when given, else its state
  * now), asks the server to wait (resp->wait) until it changes or S seconds pass.
  */
-void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req,
                   struct api_response *resp);
 /** GET /v1/jobs/{id}/result: 200, 404 (unknown job), 409 (not succeeded). */
-void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_result(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp);
 /** GET /v1/jobs?status=&kind=&limit=&cursor=: 200 or 400. */
 void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
                    struct api_response *resp);
 /** POST /v1/jobs/{id}:cancel: 202, 404, or 409 when final. */
-void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp);
 
 /**
@@ -42,7 +42,7 @@ void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, c
  * Last-Event-ID is the job's ETag) is `status` with the job resource; resp->sse asks the
  * server to stream the rest (api_jobs_events_next). 400, 404.
  */
-void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req, const char *id,
+void api_jobs_events(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp);
 
 /**

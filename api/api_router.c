@@ -13,84 +13,27 @@
 
 #include "sk_banned.h"
 
-/* Adapters: every handler of the table takes the {id} (NULL for a path without one). */
-static void h_live(const struct api_ctx *c, const struct api_request *q, const char *id,
-                   struct api_response *r)
-{
-    (void)id;
-    api_health_live(c, q, r);
-}
-
-static void h_ready(const struct api_ctx *c, const struct api_request *q, const char *id,
-                    struct api_response *r)
-{
-    (void)id;
-    api_health_ready(c, q, r);
-}
-
-static void h_openapi(const struct api_ctx *c, const struct api_request *q, const char *id,
-                      struct api_response *r)
+/* GET /openapi.json: the document built in, as is. */
+static void openapi_get(const struct api_ctx *c, const struct api_request *q,
+                        struct api_response *r)
 {
     (void)q;
-    (void)id;
     if (c->openapi)
         api_http_json_text(r, 200, c->openapi);
     else
         api_http_problem(r, 404, NULL, "Not Found", "no document was built in", NULL);
 }
 
-static void h_metrics(const struct api_ctx *c, const struct api_request *q, const char *id,
-                      struct api_response *r)
-{
-    (void)id;
-    api_stats_metrics(c, q, r);
-}
-
-static void h_stats(const struct api_ctx *c, const struct api_request *q, const char *id,
-                    struct api_response *r)
-{
-    (void)id;
-    api_stats_get(c, q, r);
-}
-
-static void h_cards(const struct api_ctx *c, const struct api_request *q, const char *id,
-                    struct api_response *r)
-{
-    (void)id;
-    api_catalog_cards(c, q, r);
-}
-
-static void h_spells(const struct api_ctx *c, const struct api_request *q, const char *id,
-                     struct api_response *r)
-{
-    (void)id;
-    api_catalog_spells(c, q, r);
-}
-
-static void h_submit(const struct api_ctx *c, const struct api_request *q, const char *id,
-                     struct api_response *r)
-{
-    (void)id;
-    api_jobs_submit(c, q, r);
-}
-
-static void h_list(const struct api_ctx *c, const struct api_request *q, const char *id,
-                   struct api_response *r)
-{
-    (void)id;
-    api_jobs_list(c, q, r);
-}
-
 static const struct api_route routes[] = {
-    {"GET", "/healthz", h_live},
-    {"GET", "/readyz", h_ready},
-    {"GET", "/openapi.json", h_openapi},
-    {"GET", "/metrics", h_metrics},
-    {"GET", "/v1/stats", h_stats},
-    {"GET", "/v1/cards", h_cards},
-    {"GET", "/v1/spells", h_spells},
-    {"GET", "/v1/jobs", h_list},
-    {"POST", "/v1/jobs", h_submit},
+    {"GET", "/healthz", api_health_live},
+    {"GET", "/readyz", api_health_ready},
+    {"GET", "/openapi.json", openapi_get},
+    {"GET", "/metrics", api_stats_metrics},
+    {"GET", "/v1/stats", api_stats_get},
+    {"GET", "/v1/cards", api_catalog_cards},
+    {"GET", "/v1/spells", api_catalog_spells},
+    {"GET", "/v1/jobs", api_jobs_list},
+    {"POST", "/v1/jobs", api_jobs_submit},
     {"GET", "/v1/jobs/{id}", api_jobs_get},
     {"GET", "/v1/jobs/{id}/result", api_jobs_result},
     {"GET", "/v1/jobs/{id}/events", api_jobs_events},
@@ -147,7 +90,9 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     }
     resp->route = route;
     if (hit) {
-        hit->fn(ctx, req, strstr(hit->path, "{id}") ? id : NULL, resp);
+        struct api_request routed = *req;
+        routed.id = strstr(hit->path, "{id}") ? id : NULL;
+        hit->fn(ctx, &routed, resp);
     } else if (route && strcmp(m, "OPTIONS") == 0) {
         /* a preflight (or a plain OPTIONS): the CORS headers are added by the server */
         resp->status = 204;

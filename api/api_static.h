@@ -8,8 +8,8 @@
 #ifndef API_STATIC_H
 #define API_STATIC_H
 
+#include "api_ctx.h"
 #include "api_http.h"
-#include "api_router.h"
 
 /** 1 when `path` (borrowed) names an embedded file, else 0. */
 int api_static_exists(const char *path);

@@ -7,8 +7,8 @@
 #ifndef API_STATS_H
 #define API_STATS_H
 
+#include "api_ctx.h"
 #include "api_http.h"
-#include "api_router.h"
 
 /** GET /v1/stats: 200, 400 (any query parameter), 503 when a store is unreachable. */
 void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,

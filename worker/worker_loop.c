@@ -18,6 +18,9 @@
 
 #include "sk_banned.h"
 
+/* Entries the reaper takes over per pass; the rest wait for the next pass. */
+#define REAP_MAX 16
+
 /* How a run ended, for the caller to acknowledge (or not). */
 enum outcome {
     OUT_DONE,     /* the job row is final or back in the queue: ack and delete the entry */
@@ -336,7 +339,10 @@ enum sk_err worker_loop_run(struct worker *w)
 
         worker_beat(w, 0);
         if (worker_loop_now_ms() >= w->next_maint_ms) {
-            worker_reclaim_reap(w);
+            struct queue_entry taken[REAP_MAX];
+            size_t n = worker_reclaim_reap(w, taken, REAP_MAX);
+            for (size_t i = 0; i < n && !*w->stop; i++)
+                worker_loop_entry(w, &taken[i]);
             worker_reclaim_reconcile(w);
             w->next_maint_ms = worker_loop_now_ms() + w->cfg->reconcile_ms;
         }

@@ -11,28 +11,28 @@
 
 #include "sk_banned.h"
 
-#define REAP_MAX 16
+/* Consumers of workers gone this long (an hour, or ten leases) with nothing pending are
+ * deleted from the group. */
+#define CONSUMER_GONE_MS 3600000L
 
-void worker_reclaim_reap(struct worker *w)
+size_t worker_reclaim_reap(struct worker *w, struct queue_entry *out, size_t max)
 {
-    struct queue_entry got[REAP_MAX];
-    size_t n = 0;
-    enum sk_err err = queue_autoclaim(w->queue, w->name, w->cfg->lease_ms, got, REAP_MAX, &n);
+    size_t n = 0, got = 0;
+    enum sk_err err = queue_autoclaim(w->queue, w->name, w->cfg->lease_ms, out, max, &got);
 
     if (err) {
         sk_log_warn("event=reap_failed err=%s", sk_err_str(err));
-        return;
+        return 0;
     }
-    for (size_t i = 0; i < n && !*w->stop; i++) {
-        sk_log_info("event=entry_reclaimed job_id=%s entry=%s", got[i].job_id, got[i].id);
-        worker_loop_entry(w, &got[i]);
-    }
-    /* Consumers of workers gone for an hour (or ten leases) with nothing pending. */
+    for (size_t i = 0; i < got; i++)
+        sk_log_info("event=entry_reclaimed job_id=%s entry=%s", out[i].job_id, out[i].id);
     if (queue_prune_consumers(w->queue,
-                              w->cfg->lease_ms * 10 > 3600000 ? w->cfg->lease_ms * 10 : 3600000,
+                              w->cfg->lease_ms * 10 > CONSUMER_GONE_MS ? w->cfg->lease_ms * 10
+                                                                       : CONSUMER_GONE_MS,
                               &n) == SK_OK &&
         n)
         sk_log_info("event=consumers_pruned count=%zu", n);
+    return got;
 }
 
 /* The job ids now in the stream, sorted for bsearch. */
