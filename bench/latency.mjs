@@ -10,10 +10,13 @@
 //   run       started_at → finished_at  (claim → result stored, engine included)
 //   client    POST sent → result read    (everything, HTTP included)
 // Usage: node bench/latency.mjs [API=http://127.0.0.1:8080] [N=30] [GAMES=100000]
-// Jobs run one at a time on an otherwise idle stack. Prints a table; never asserts timings.
+// API may be several stacks, comma-separated (e.g. a build before and after a change,
+// each under its own `make run` on other ports): their jobs then alternate, one at a time,
+// so a noisy machine weighs on each alike, and each gets its own table.
+// Jobs run one at a time on otherwise idle stacks. Prints tables; never asserts timings.
 import { readFileSync } from 'node:fs';
 
-const base = process.argv[2] || 'http://127.0.0.1:8080';
+const bases = (process.argv[2] || 'http://127.0.0.1:8080').split(',');
 const n = Number(process.argv[3] || 30);
 const games = Number(process.argv[4] || 100000);
 const example = JSON.parse(readFileSync(new URL('../examples/battle_reference_1.json', import.meta.url)));
@@ -24,7 +27,7 @@ async function json(res) {
   return JSON.parse(text);
 }
 
-async function one(seed) {
+async function one(base, seed) {
   const doc = { ...example, seed, params: { ...example.params, games } };
   const t0 = performance.now();
   const sub = await json(await fetch(`${base}/v1/jobs`, {
@@ -53,14 +56,17 @@ const q = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN;
 };
 
-await one(1); // warm-up: first connections, a worker's first job
-const rows = [];
-for (let i = 0; i < n; i++) rows.push(await one(1000 + i));
+for (const base of bases) await one(base, 1); // warm-up: first connections, first job
+const rows = bases.map(() => []);
+for (let i = 0; i < n; i++)
+  for (let b = 0; b < bases.length; b++) rows[b].push(await one(bases[b], 1000 + i));
 const cols = ['client', 'queued', 'run', 'engine'];
-console.log(`${n} jobs of ${games} games, one at a time, against ${base}; backend: ${rows[0].backend}`);
-console.log('| step | p10 ms | median ms | p90 ms |');
-console.log('|---|---:|---:|---:|');
-for (const c of cols) {
-  const xs = rows.map((r) => r[c]);
-  console.log(`| ${c} | ${q(xs, 0.1).toFixed(1)} | ${q(xs, 0.5).toFixed(1)} | ${q(xs, 0.9).toFixed(1)} |`);
+for (let b = 0; b < bases.length; b++) {
+  console.log(`\n${n} jobs of ${games} games, one at a time, against ${bases[b]}; backend: ${rows[b][0].backend}`);
+  console.log('| step | p10 ms | median ms | p90 ms |');
+  console.log('|---|---:|---:|---:|');
+  for (const c of cols) {
+    const xs = rows[b].map((r) => r[c]);
+    console.log(`| ${c} | ${q(xs, 0.1).toFixed(1)} | ${q(xs, 0.5).toFixed(1)} | ${q(xs, 0.9).toFixed(1)} |`);
+  }
 }

@@ -27,7 +27,8 @@ struct job {
 
 struct job_run {
     const struct job *job;
-    void *data; /* the kind's run, owned */
+    void *data;      /* the kind's run, owned */
+    char error[256]; /* the last failure of a step or the result, "" if none */
 };
 
 static int kind_index(const char *name)
@@ -222,17 +223,17 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
 
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
-    return run->job->ops->step(run->data, max_units, done);
+    return run->job->ops->step(run->data, max_units, done, run->error, sizeof(run->error));
 }
 
 enum sk_err job_run_result(struct job_run *run, json_t **out)
 {
-    return run->job->ops->result(run->data, out);
+    return run->job->ops->result(run->data, out, run->error, sizeof(run->error));
 }
 
 const char *job_run_error(const struct job_run *run)
 {
-    return run->job->ops->error(run->data);
+    return run->error;
 }
 
 void job_run_free(struct job_run *run)

@@ -13,6 +13,7 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "worker_beat.h"
+#include "worker_chunk.h"
 #include "worker_reclaim.h"
 #include "worker_retry.h"
 
@@ -140,6 +141,11 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     const char *id = e->job_id;
     char msg[512];
     uint64_t done = 0;
+    uint64_t last_units = 0;
+    long long last_ms = 0;
+    /* chunks grow to the configured duration, but stay well inside the lease */
+    long target_ms =
+        w->cfg->chunk_ms < w->cfg->lease_ms / 4 ? w->cfg->chunk_ms : w->cfg->lease_ms / 4;
     enum sk_err err;
     int tries;
 
@@ -148,7 +154,11 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         int owned = 1;
         long long t0 = worker_loop_now_ms();
         uint64_t before = done;
-        err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
+        err = job_run_step(
+            run, worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms),
+            &done);
+        last_units = done - before;
+        last_ms = worker_loop_now_ms() - t0;
         if (!err && done <= before) {
             /* an engine step that makes no progress would loop forever */
             *out = attempt_failed(w, id, owner, c->attempts, 0, "the engine made no progress");

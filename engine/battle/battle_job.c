@@ -48,7 +48,6 @@ struct battle_job_run {
     uint64_t done;                /* games played so far: [0, done) */
     struct battle_counts counts;
     double elapsed_s; /* wall time spent inside run_step */
-    char error[256];
 };
 
 static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
@@ -203,7 +202,8 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
+static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
+                            size_t errlen)
 {
     struct battle_job_run *run = data;
     struct battle_cl *cl = run->eng ? run->eng->cl : NULL;
@@ -222,9 +222,9 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
             pthread_mutex_unlock(&run->eng->lock);
             run->elapsed_s += now_s() - t0;
             if (rc) {
-                snprintf(
-                    run->error, sizeof(run->error), "opencl backend failed on games %llu..%llu: %s",
-                    (unsigned long long)run->done, (unsigned long long)(run->done + n - 1), why);
+                snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
+                         (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
+                         why);
                 return rc;
             }
             run->done += n;
@@ -234,7 +234,7 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
         rc = battle_cpu_run(run->plan, run->done, n, run->threads, &run->counts);
         run->elapsed_s += now_s() - t0;
         if (rc) {
-            snprintf(run->error, sizeof(run->error), "cpu backend failed on games %llu..%llu: %s",
+            snprintf(err, errlen, "cpu backend failed on games %llu..%llu: %s",
                      (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
                      sk_err_str(rc));
             return rc;
@@ -291,7 +291,7 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
-static enum sk_err run_result(void *data, json_t **out)
+static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
 {
     struct battle_job_run *run = data;
     const struct battle_spec *spec = &run->job->spec;
@@ -310,8 +310,7 @@ static enum sk_err run_result(void *data, json_t **out)
         hist_total += c->turns[t];
     if (c->games != spec->games || c->wins + c->stalls + c->losses != c->games ||
         hist_total != c->games) {
-        snprintf(run->error, sizeof(run->error),
-                 "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
+        snprintf(why, whylen, "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
                  (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
                  (unsigned long long)hist_total);
         return SK_EINTERNAL;
@@ -349,12 +348,6 @@ out:
     json_decref(turns);
     json_decref(res);
     return err;
-}
-
-static const char *run_error(const void *data)
-{
-    const struct battle_job_run *run = data;
-    return run->error;
 }
 
 static void run_free(void *data)
@@ -406,7 +399,6 @@ const struct job_kind_ops battle_kind = {
     .run_new = run_new,
     .step = run_step,
     .result = run_result,
-    .error = run_error,
     .run_free = run_free,
     .catalog = &cards_catalog,
 };

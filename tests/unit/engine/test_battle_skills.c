@@ -7,8 +7,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "battle_cards.h"
-#include "battle_cpu.h"
+#include "battle_int.h"
 #include "battle_testlib.h"
 #include "job.h"
 #include "sk_mem.h"
