@@ -77,7 +77,7 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     char id[64] = "";
 
     for (const struct api_route *r = routes; r->method; r++) {
-        char rid[64];
+        char rid[64] = ""; /* written only for a template with {id} */
         if (!api_router_match(r->path, req->path, rid))
             continue;
         route = r->path;

@@ -77,6 +77,7 @@ int main(void)
         goto out;
     }
     w.cfg = &cfg;
+    w.io = &worker_io_stores;
     w.db = db;
     w.queue = queue;
     w.stop = &stop_flag;

@@ -12,12 +12,14 @@
 #include "engine.h"
 #include "queue.h"
 #include "sk_config.h"
+#include "worker_io.h"
 
 struct worker {
     const struct sk_config *cfg;       /* borrowed */
     struct db *db;                     /* borrowed */
     struct queue *queue;               /* borrowed */
     struct engine *engine;             /* borrowed: the process's, set up at start */
+    const struct worker_io *io;        /* borrowed: the stores (worker_io_stores) or fakes */
     char name[128];                    /* consumer name in the group */
     unsigned long claims;              /* makes each lease owner token unique */
     const volatile sig_atomic_t *stop; /* set by a signal handler */

@@ -54,7 +54,7 @@ void worker_beat(struct worker *w, int force)
                     "job_id", w->job_id[0] ? w->job_id : NULL, "games", (json_int_t)w->games,
                     "started_at", w->started_at, "seen_at", seen);
     text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-    if (text && queue_heartbeat(w->queue, w->name, text, w->cfg->heartbeat_ms * 5))
+    if (text && w->io->heartbeat(w->queue, w->name, text, w->cfg->heartbeat_ms * 5))
         sk_log_debug("event=heartbeat_failed");
     sk_free(text);
     json_decref(doc);
@@ -62,12 +62,12 @@ void worker_beat(struct worker *w, int force)
 
 void worker_beat_drop(struct worker *w)
 {
-    (void)queue_heartbeat_drop(w->queue, w->name);
+    (void)w->io->heartbeat_drop(w->queue, w->name);
 }
 
 void worker_beat_notify(struct worker *w, const char *job_id, const char *what)
 {
-    (void)queue_publish(w->queue, job_id, what);
+    (void)w->io->publish(w->queue, job_id, what);
 }
 
 void worker_beat_units(struct worker *w, const char *kind, uint64_t units)
@@ -75,13 +75,13 @@ void worker_beat_units(struct worker *w, const char *kind, uint64_t units)
     if (strcmp(kind, "battle") != 0 || units == 0)
         return;
     w->games += units;
-    (void)queue_games_add(w->queue, units, (long long)time(NULL));
+    (void)w->io->games_add(w->queue, units, (long long)time(NULL));
 }
 
 void worker_beat_job_ended(struct worker *w, const char *kind, double seconds)
 {
     char name[64];
     snprintf(name, sizeof(name), "job_seconds:%s", kind);
-    (void)queue_hist_observe(w->queue, name, queue_job_seconds_bounds, QUEUE_JOB_SECONDS_N,
-                             seconds);
+    (void)w->io->hist_observe(w->queue, name, queue_job_seconds_bounds, QUEUE_JOB_SECONDS_N,
+                              seconds);
 }

@@ -64,7 +64,7 @@ static int again(struct worker *w, enum sk_err err, int *tries)
     if (err == SK_ERETRY) {
         if (++*tries > CONFLICT_TRIES)
             return 0;
-        sk_log_info("event=store_conflict try=%d err=%s", *tries, db_error(w->db));
+        sk_log_info("event=store_conflict try=%d err=%s", *tries, w->io->db_error(w->db));
         sleep_ms(10L * *tries);
         return 1;
     }
@@ -72,13 +72,13 @@ static int again(struct worker *w, enum sk_err err, int *tries)
         return 0;
     if (*w->stop && ++*tries > 3)
         return 0;
-    worker_loop_outage(w, "postgres", db_error(w->db));
+    worker_loop_outage(w, "postgres", w->io->db_error(w->db));
     return 1;
 }
 
 static void ack(struct worker *w, const struct queue_entry *e)
 {
-    enum sk_err err = queue_done(w->queue, e->id);
+    enum sk_err err = w->io->done(w->queue, e->id);
     if (err) /* the entry stays pending; the reaper redelivers it and the claim skips it */
         sk_log_warn("event=ack_failed job_id=%s entry=%s err=%s", e->job_id, e->id,
                     sk_err_str(err));
@@ -98,7 +98,7 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
         long delay = worker_retry_delay(w->cfg->retry_base_ms, w->cfg->retry_max_ms, attempts,
                                         worker_retry_random());
         do
-            err = db_jobs_retry(w->db, id, owner, delay, msg);
+            err = w->io->retry(w->db, id, owner, delay, msg);
         while (again(w, err, &tries));
         sk_log_warn("event=job_retry job_id=%s attempt=%d delay_ms=%ld err=%s", id, attempts, delay,
                     sk_log_quote(q, sizeof(q), msg));
@@ -107,7 +107,7 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
                  transient ? "failed" : "failed permanently", attempts, attempts == 1 ? "" : "s",
                  msg);
         do
-            err = db_jobs_fail(w->db, id, owner, final);
+            err = w->io->fail(w->db, id, owner, final);
         while (again(w, err, &tries));
         sk_log_error("event=job_failed job_id=%s attempts=%d err=%s", id, attempts,
                      sk_log_quote(q, sizeof(q), final));
@@ -121,11 +121,11 @@ static enum outcome release(struct worker *w, const char *id, const char *owner,
     int tries = 0;
     enum sk_err err;
     do
-        err = db_jobs_release(w->db, id, owner);
+        err = w->io->release(w->db, id, owner);
     while (again(w, err, &tries));
     if (err)
         return OUT_LOST;
-    if (queue_add(w->queue, id, attempts))
+    if (w->io->add(w->queue, id, attempts))
         sk_log_warn("event=enqueue_deferred job_id=%s", id); /* the reconciler will */
     sk_log_info("event=job_released job_id=%s", id);
     return OUT_RELEASED;
@@ -176,25 +176,25 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         }
         tries = 0;
         do
-            err = db_jobs_progress(w->db, id, owner, done, w->cfg->lease_ms, &cancel);
+            err = w->io->progress(w->db, id, owner, done, w->cfg->lease_ms, &cancel);
         while (again(w, err, &tries));
         if (err) {
             sk_log_warn("event=lease_lost job_id=%s owner=%s err=%s", id, owner, sk_err_str(err));
             *out = OUT_LOST;
             return 0;
         }
-        (void)queue_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
+        (void)w->io->job_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
         worker_beat_units(w, c->kind, done - before);
         worker_beat_notify(w, id, "progress");
         worker_beat(w, 0);
-        if (queue_renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
+        if (w->io->renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
             sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
         sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
                      (unsigned long long)done, (unsigned long long)total);
         if (cancel) {
             tries = 0;
             do
-                err = db_jobs_cancelled(w->db, id, owner);
+                err = w->io->cancelled(w->db, id, owner);
             while (again(w, err, &tries));
             sk_log_info("event=job_canceled job_id=%s done=%llu", id, (unsigned long long)done);
             *out = err == SK_ELEASE ? OUT_LOST : OUT_DONE;
@@ -261,7 +261,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     }
     tries = 0;
     do
-        err = db_jobs_succeed(w->db, id, owner, text);
+        err = w->io->succeed(w->db, id, owner, text);
     while (again(w, err, &tries));
     if (err == SK_ELEASE) {
         sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
@@ -297,8 +297,8 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     snprintf(owner, sizeof(owner), "%s/%lu", w->name, ++w->claims);
     do
-        err = db_jobs_claim(w->db, e->job_id, w->name, owner, w->cfg->lease_ms,
-                            w->cfg->max_attempts, &c);
+        err = w->io->claim(w->db, e->job_id, w->name, owner, w->cfg->lease_ms, w->cfg->max_attempts,
+                           &c);
     while (!*w->stop && again(w, err, &tries));
     if (err) {
         /* left pending: the reaper hands it to a worker once the lease time has passed */
@@ -330,7 +330,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
             ack(w, e);
         worker_beat_notify(w, e->job_id, "status");
         /* only attempts that ended the job count as job durations (not retries) */
-        if (out == OUT_DONE && db_jobs_get(w->db, e->job_id, &job) == SK_OK &&
+        if (out == OUT_DONE && w->io->get(w->db, e->job_id, &job) == SK_OK &&
             db_jobs_is_final(job.status))
             worker_beat_job_ended(w, c.kind, (double)(worker_loop_now_ms() - t0) / 1000.0);
         db_job_release(&job);
@@ -358,10 +358,10 @@ enum sk_err worker_loop_run(struct worker *w)
         }
         if (*w->stop)
             break;
-        err = queue_read(w->queue, w->name, w->cfg->block_ms, &e, &got);
+        err = w->io->read(w->queue, w->name, w->cfg->block_ms, &e, &got);
         if (err) {
             if (!*w->stop)
-                worker_loop_outage(w, "redis", queue_error(w->queue));
+                worker_loop_outage(w, "redis", w->io->queue_error(w->queue));
             continue;
         }
         w->outage_ms = 0;

@@ -18,7 +18,7 @@
 size_t worker_reclaim_reap(struct worker *w, struct queue_entry *out, size_t max)
 {
     size_t n = 0, got = 0;
-    enum sk_err err = queue_autoclaim(w->queue, w->name, w->cfg->lease_ms, out, max, &got);
+    enum sk_err err = w->io->autoclaim(w->queue, w->name, w->cfg->lease_ms, out, max, &got);
 
     if (err) {
         sk_log_warn("event=reap_failed err=%s", sk_err_str(err));
@@ -26,10 +26,10 @@ size_t worker_reclaim_reap(struct worker *w, struct queue_entry *out, size_t max
     }
     for (size_t i = 0; i < got; i++)
         sk_log_info("event=entry_reclaimed job_id=%s entry=%s", out[i].job_id, out[i].id);
-    if (queue_prune_consumers(w->queue,
-                              w->cfg->lease_ms * 10 > CONSUMER_GONE_MS ? w->cfg->lease_ms * 10
-                                                                       : CONSUMER_GONE_MS,
-                              &n) == SK_OK &&
+    if (w->io->prune_consumers(w->queue,
+                               w->cfg->lease_ms * 10 > CONSUMER_GONE_MS ? w->cfg->lease_ms * 10
+                                                                        : CONSUMER_GONE_MS,
+                               &n) == SK_OK &&
         n)
         sk_log_info("event=consumers_pruned count=%zu", n);
     return got;
@@ -78,7 +78,7 @@ static void maybe_enqueue(const char *id, int attempts, void *arg)
     memcpy(key, id, strnlen(id, DB_JOBS_ID_LEN - 1));
     if (r->in_stream->n && bsearch(key, r->in_stream->ids, r->in_stream->n, DB_JOBS_ID_LEN, cmp_id))
         return;
-    if (queue_add(r->w->queue, id, attempts + 1) == SK_OK) {
+    if (r->w->io->add(r->w->queue, id, attempts + 1) == SK_OK) {
         r->added++;
         sk_log_info("event=job_reenqueued job_id=%s attempt=%d", id, attempts + 1);
     }
@@ -89,20 +89,20 @@ size_t worker_reclaim_reconcile(struct worker *w)
     struct id_set set = {0};
     struct reconcile r = {w, &set, 0};
     int got = 0;
-    enum sk_err err = queue_lock(w->queue, "reconcile", w->cfg->reconcile_ms, &got);
+    enum sk_err err = w->io->lock(w->queue, "reconcile", w->cfg->reconcile_ms, &got);
 
     if (err || !got)
         return 0;
     /* Read the stream first: an entry added after this scan belongs to a job that is
      * already older than the age threshold only if its XADD was really late. */
-    err = queue_scan(w->queue, add_id, &set);
+    err = w->io->scan(w->queue, add_id, &set);
     if (err || set.oom) {
         sk_log_warn("event=reconcile_failed stage=scan err=%s", sk_err_str(err));
         goto out;
     }
     if (set.n)
         qsort(set.ids, set.n, DB_JOBS_ID_LEN, cmp_id);
-    err = db_jobs_dispatchable(w->db, w->cfg->reconcile_age_ms, 1000, maybe_enqueue, &r);
+    err = w->io->dispatchable(w->db, w->cfg->reconcile_age_ms, 1000, maybe_enqueue, &r);
     if (err)
         sk_log_warn("event=reconcile_failed stage=select err=%s", sk_err_str(err));
 out:

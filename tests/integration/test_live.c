@@ -344,6 +344,29 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+/* Waits until the API holds `n` long polls or event streams open (its
+ * skirmish_waiters_open gauge), polling /metrics: a stream is open once its first event
+ * is sent and it waits for the next. 0, or -1 after `timeout_ms`. */
+static int wait_open_waiters(const struct it_stack *s, long n, long timeout_ms)
+{
+    long long deadline = now_ms() + timeout_ms;
+    const char *name = "\nskirmish_waiters_open ";
+    while (now_ms() < deadline) {
+        struct it_resp r;
+        long open = -1;
+        if (it_http(s, "GET", "/metrics", NULL, NULL, 0, &r) == 0) {
+            const char *p = r.body ? strstr(r.body, name) : NULL;
+            if (p)
+                open = strtol(p + strlen(name), NULL, 10);
+            it_resp_free(&r);
+        }
+        if (open >= n)
+            return 0;
+        it_sleep_ms(10);
+    }
+    return -1;
+}
+
 static void test_events(void)
 {
     struct it_stack s;
@@ -371,8 +394,10 @@ static void test_events(void)
     w.s = &s;
     snprintf(w.path, sizeof(w.path), "/v1/jobs/%s/events", id);
     pthread_create(&th, NULL, get_in_thread, &w);
+    /* cancel once the stream has sent the queued state and waits for the next event */
+    CU_ASSERT_EQUAL(wait_open_waiters(&s, 1, 10000), 0);
     d.s = &s;
-    d.delay_ms = 400;
+    d.delay_ms = 0;
     snprintf(d.path, sizeof(d.path), "/v1/jobs/%s:cancel", id);
     post_later(&d);
     pthread_join(th, NULL);
@@ -447,7 +472,7 @@ static void test_events(void)
         {
             pthread_t th2;
             pthread_create(&th2, NULL, get_in_thread, &b);
-            it_sleep_ms(500);
+            CU_ASSERT_EQUAL(wait_open_waiters(&s, 2, 10000), 0);
             snprintf(w.path, sizeof(w.path), "/v1/jobs/%s/events", id2);
             CU_ASSERT_FATAL(it_http(&s, "GET", w.path, NULL, NULL, 0, &r) == 0);
             CU_ASSERT_EQUAL(r.status, 503);

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the worker loop against fake stores (struct worker_io): one stream entry is
+ * claimed, run through the real engine (CPU backend) and ended, while the fakes script
+ * what PostgreSQL answers and count what the loop writes and acknowledges. No servers. */
+#include <CUnit/CUnit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "sk_config.h"
+#include "sk_mem.h"
+#include "worker.h"
+#include "worker_loop.h"
+
+#include "sk_banned.h"
+
+#define GOOD_JOB                                                                                   \
+    "{\"kind\":\"battle\",\"seed\":3,\"params\":{\"games\":200,"                                   \
+    "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":5}]}," \
+    "\"defender\":{\"commander\":\"Test "                                                          \
+    "Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}"
+
+/* What the fakes answer and what they saw. */
+static struct {
+    const char *request;       /* the stored request the claim returns */
+    enum sk_err succeed_rc[4]; /* answers of successive result writes; then SK_OK */
+    int cancel_at_progress;    /* progress reports a cancel request */
+    int claims, progress, succeeds, fails, retries, releases, cancels, acks;
+    char worker[128];
+    char error[512];
+    char *result;
+} fake;
+
+static enum sk_err f_claim(struct db *db, const char *id, const char *worker, const char *owner,
+                           long lease_ms, long max_attempts, struct db_claim *out)
+{
+    (void)db, (void)id, (void)owner, (void)lease_ms, (void)max_attempts;
+    fake.claims++;
+    snprintf(fake.worker, sizeof(fake.worker), "%s", worker);
+    memset(out, 0, sizeof(*out));
+    out->state = DB_CLAIM_RUNNING;
+    out->attempts = 1;
+    snprintf(out->kind, sizeof(out->kind), "battle");
+    out->request = sk_strdup(fake.request);
+    return out->request ? SK_OK : SK_ENOMEM;
+}
+
+static enum sk_err f_progress(struct db *db, const char *id, const char *owner, uint64_t done,
+                              long lease_ms, int *cancel)
+{
+    (void)db, (void)id, (void)owner, (void)done, (void)lease_ms;
+    fake.progress++;
+    *cancel = fake.cancel_at_progress;
+    return SK_OK;
+}
+
+static enum sk_err f_succeed(struct db *db, const char *id, const char *owner, const char *result)
+{
+    enum sk_err rc = fake.succeeds < 4 ? fake.succeed_rc[fake.succeeds] : SK_OK;
+    (void)db, (void)id, (void)owner;
+    fake.succeeds++;
+    if (rc == SK_OK) {
+        sk_free(fake.result);
+        fake.result = sk_strdup(result);
+    }
+    return rc;
+}
+
+static enum sk_err f_cancelled(struct db *db, const char *id, const char *owner)
+{
+    (void)db, (void)id, (void)owner;
+    fake.cancels++;
+    return SK_OK;
+}
+
+static enum sk_err f_fail(struct db *db, const char *id, const char *owner, const char *error)
+{
+    (void)db, (void)id, (void)owner;
+    fake.fails++;
+    snprintf(fake.error, sizeof(fake.error), "%s", error);
+    return SK_OK;
+}
+
+static enum sk_err f_retry(struct db *db, const char *id, const char *owner, long delay_ms,
+                           const char *error)
+{
+    (void)db, (void)id, (void)owner, (void)delay_ms;
+    fake.retries++;
+    snprintf(fake.error, sizeof(fake.error), "%s", error);
+    return SK_OK;
+}
+
+static enum sk_err f_release(struct db *db, const char *id, const char *owner)
+{
+    (void)db, (void)id, (void)owner;
+    fake.releases++;
+    return SK_OK;
+}
+
+static enum sk_err f_get(struct db *db, const char *id, struct db_job *out)
+{
+    (void)db;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->id, sizeof(out->id), "%s", id);
+    snprintf(out->status, sizeof(out->status), "%s", fake.result ? "succeeded" : "running");
+    return SK_OK;
+}
+
+static const char *f_db_error(const struct db *db)
+{
+    (void)db;
+    return "deadlock detected";
+}
+
+static enum sk_err f_done(struct queue *q, const char *entry_id)
+{
+    (void)q, (void)entry_id;
+    fake.acks++;
+    return SK_OK;
+}
+
+static enum sk_err f_renew(struct queue *q, const char *consumer, const char *entry_id, int *owned)
+{
+    (void)q, (void)consumer, (void)entry_id;
+    *owned = 1;
+    return SK_OK;
+}
+
+/* Redis writes that only inform (progress hash, notifications, heartbeats, counters). */
+static enum sk_err f_add(struct queue *q, const char *job_id, int attempt)
+{
+    (void)q, (void)job_id, (void)attempt;
+    return SK_OK;
+}
+
+static enum sk_err f_job_progress(struct queue *q, const char *job_id, uint64_t done,
+                                  uint64_t total)
+{
+    (void)q, (void)job_id, (void)done, (void)total;
+    return SK_OK;
+}
+
+static enum sk_err f_publish(struct queue *q, const char *job_id, const char *what)
+{
+    (void)q, (void)job_id, (void)what;
+    return SK_OK;
+}
+
+static enum sk_err f_heartbeat(struct queue *q, const char *name, const char *json, long ttl_ms)
+{
+    (void)q, (void)name, (void)json, (void)ttl_ms;
+    return SK_OK;
+}
+
+static enum sk_err f_games_add(struct queue *q, uint64_t games, long long now_s)
+{
+    (void)q, (void)games, (void)now_s;
+    return SK_OK;
+}
+
+static enum sk_err f_hist_observe(struct queue *q, const char *name, const double *bounds,
+                                  size_t n_bounds, double value)
+{
+    (void)q, (void)name, (void)bounds, (void)n_bounds, (void)value;
+    return SK_OK;
+}
+
+/* Entry points the tests never reach are left NULL: a call would crash the test. */
+static const struct worker_io fakes = {
+    .claim = f_claim,
+    .progress = f_progress,
+    .succeed = f_succeed,
+    .cancelled = f_cancelled,
+    .fail = f_fail,
+    .retry = f_retry,
+    .release = f_release,
+    .get = f_get,
+    .db_error = f_db_error,
+    .done = f_done,
+    .add = f_add,
+    .renew = f_renew,
+    .job_progress = f_job_progress,
+    .publish = f_publish,
+    .heartbeat = f_heartbeat,
+    .games_add = f_games_add,
+    .hist_observe = f_hist_observe,
+};
+
+static struct sk_config cfg;
+static struct engine *eng;
+static volatile sig_atomic_t stop;
+
+static int setup(void)
+{
+    struct engine_opts eo = {.device = "cpu"};
+    char err[256];
+    sk_mem_init_json();
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.lease_ms = 30000;
+    cfg.max_attempts = 5;
+    cfg.retry_base_ms = 1000;
+    cfg.retry_max_ms = 60000;
+    cfg.chunk_units = 100;
+    cfg.chunk_ms = 250;
+    cfg.heartbeat_ms = 2000;
+    cfg.engine_threads = 1;
+    return engine_new(&eo, &eng, err, sizeof(err)) != SK_OK;
+}
+
+static int teardown(void)
+{
+    engine_free(eng);
+    return 0;
+}
+
+/* Clears what the fakes saw; the claim will return `request`. */
+static void reset(const char *request)
+{
+    sk_free(fake.result);
+    memset(&fake, 0, sizeof(fake));
+    fake.request = request;
+}
+
+/* Runs one stream entry through the loop with the fakes as scripted. */
+static void run_entry(void)
+{
+    struct worker w;
+    struct queue_entry e = {.id = "1-0", .job_id = "0b6f7c1e-54d6-4b51-9d0e-7e0f5b3b1c11"};
+
+    memset(&w, 0, sizeof(w));
+    w.cfg = &cfg;
+    w.io = &fakes;
+    w.engine = eng;
+    w.stop = &stop;
+    snprintf(w.name, sizeof(w.name), "test-worker");
+    worker_loop_entry(&w, &e);
+}
+
+static void test_runs_and_acknowledges(void)
+{
+    reset(GOOD_JOB);
+    run_entry();
+    CU_ASSERT_EQUAL(fake.claims, 1);
+    CU_ASSERT_STRING_EQUAL(fake.worker, "test-worker"); /* the attempt names its worker */
+    CU_ASSERT(fake.progress >= 1);
+    CU_ASSERT_EQUAL(fake.succeeds, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fake.result);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fake.result, "\"games\":200"));
+    CU_ASSERT_EQUAL(fake.acks, 1);
+    CU_ASSERT_EQUAL(fake.fails + fake.retries + fake.releases, 0);
+}
+
+/* Fault 1: a deadlock while the result is written is a conflict to run again, not a lost
+ * lease: the result is stored and the entry acknowledged. */
+static void test_deadlock_at_result_is_retried(void)
+{
+    reset(GOOD_JOB);
+    fake.succeed_rc[0] = SK_ERETRY;
+    fake.succeed_rc[1] = SK_ERETRY;
+    run_entry();
+    CU_ASSERT_EQUAL(fake.succeeds, 3);
+    CU_ASSERT_PTR_NOT_NULL(fake.result);
+    CU_ASSERT_EQUAL(fake.acks, 1);
+    CU_ASSERT_EQUAL(fake.fails + fake.retries + fake.releases, 0);
+}
+
+/* Only a lost lease leaves the entry to the worker that holds the job now. */
+static void test_lost_lease_leaves_the_entry(void)
+{
+    reset(GOOD_JOB);
+    fake.succeed_rc[0] = SK_ELEASE;
+    run_entry();
+    CU_ASSERT_EQUAL(fake.succeeds, 1);
+    CU_ASSERT_PTR_NULL(fake.result);
+    CU_ASSERT_EQUAL(fake.acks, 0);
+}
+
+static void test_invalid_request_fails_once(void)
+{
+    reset("{\"kind\":\"battle\",\"params\":{\"games\":0}}");
+    run_entry();
+    CU_ASSERT_EQUAL(fake.fails, 1);
+    CU_ASSERT_EQUAL(fake.retries, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, "failed permanently after 1 attempt"));
+    CU_ASSERT_EQUAL(fake.acks, 1);
+}
+
+static void test_cancel_seen_at_progress(void)
+{
+    reset(GOOD_JOB);
+    fake.cancel_at_progress = 1;
+    run_entry();
+    CU_ASSERT_EQUAL(fake.cancels, 1);
+    CU_ASSERT_EQUAL(fake.succeeds, 0);
+    CU_ASSERT_EQUAL(fake.acks, 1);
+    reset(NULL); /* frees the last result */
+}
+
+static CU_TestInfo loop_tests[] = {
+    {"a job runs, its result is stored, the entry acknowledged", test_runs_and_acknowledges},
+    {"a deadlock at the result write is retried, not a lost lease",
+     test_deadlock_at_result_is_retried},
+    {"a lost lease leaves the entry alone", test_lost_lease_leaves_the_entry},
+    {"an invalid stored request fails at once, without retry", test_invalid_request_fails_once},
+    {"a cancel request seen at progress ends the job", test_cancel_seen_at_progress},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_worker_loop_suites[] = {
+    {"worker_loop", setup, teardown, NULL, NULL, loop_tests},
+    CU_SUITE_INFO_NULL,
+};

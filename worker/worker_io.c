@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* The worker's table of store functions (see worker_io.h). */
+#include "worker_io.h"
+
+#include "queue_notify.h"
+#include "queue_telemetry.h"
+
+#include "sk_banned.h"
+
+const struct worker_io worker_io_stores = {
+    .claim = db_jobs_claim,
+    .progress = db_jobs_progress,
+    .succeed = db_jobs_succeed,
+    .cancelled = db_jobs_cancelled,
+    .fail = db_jobs_fail,
+    .retry = db_jobs_retry,
+    .release = db_jobs_release,
+    .get = db_jobs_get,
+    .dispatchable = db_jobs_dispatchable,
+    .db_error = db_error,
+    .read = queue_read,
+    .done = queue_done,
+    .add = queue_add,
+    .renew = queue_renew,
+    .autoclaim = queue_autoclaim,
+    .prune_consumers = queue_prune_consumers,
+    .scan = queue_scan,
+    .lock = queue_lock,
+    .queue_error = queue_error,
+    .job_progress = queue_progress,
+    .publish = queue_publish,
+    .heartbeat = queue_heartbeat,
+    .heartbeat_drop = queue_heartbeat_drop,
+    .games_add = queue_games_add,
+    .hist_observe = queue_hist_observe,
+};
