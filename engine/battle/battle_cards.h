@@ -12,7 +12,7 @@
 #include "sk_err.h"
 #include "sk_verr.h"
 
-struct battle_dec;
+struct sk_jdec;
 
 /** Returns the lowercase name of `skill` ("armor"), or "unknown" (static string). */
 const char *battle_cards_skill_name(enum battle_skill skill);
@@ -29,7 +29,7 @@ const char *battle_cards_a_type(enum battle_card_type type);
  * Decodes one card definition (borrowed) within decode `d`, reporting every problem at
  * its pointer. Returns 1 and fills *out when the card is valid, else 0 (*out untouched).
  */
-int battle_cards_decode_one(struct battle_dec *d, const json_t *v, struct battle_card_spec *out);
+int battle_cards_decode_one(struct sk_jdec *d, const json_t *v, struct battle_card_spec *out);
 
 /**
  * Decodes one card definition (the shape of inline cards and of catalog entries),

@@ -10,7 +10,7 @@
 
 #include "battle_cards.h"
 #include "battle_catalog.h"
-#include "battle_dec.h"
+#include "sk_jdec.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -26,7 +26,7 @@ struct inline_card {
 };
 
 struct job_dec {
-    struct battle_dec d;
+    struct sk_jdec d;
     const struct battle_catalog *catalog;
     struct inline_card *inl; /* one entry per element of "cards" */
     int n_inl;
@@ -39,7 +39,7 @@ struct job_dec {
 static int resolve(struct job_dec *j, const json_t *v)
 {
     const struct battle_card_spec *card = NULL;
-    const char *name = battle_dec_check_name(&j->d, v, "a card name");
+    const char *name = sk_jdec_check_name(&j->d, v, "a card name", BATTLE_NAME_MAX);
     struct battle_spec *spec = j->spec;
 
     if (!name)
@@ -58,7 +58,7 @@ static int resolve(struct job_dec *j, const json_t *v)
     if (!card && j->catalog)
         card = battle_catalog_find(j->catalog, name);
     if (!card) {
-        battle_dec_bad(&j->d, "unknown card \"%s\"", name);
+        sk_jdec_bad(&j->d, "unknown card \"%s\"", name);
         return -1;
     }
     for (int i = 0; i < spec->n_cards; i++)
@@ -67,7 +67,7 @@ static int resolve(struct job_dec *j, const json_t *v)
     /* Two commanders, four fortresses and two 30-card decks name at most 66 distinct
      * cards; state entries must come from those, so the table cannot overflow. */
     if (spec->n_cards >= BATTLE_CARDS_MAX) {
-        battle_dec_bad(&j->d, "a job may use at most %d distinct cards", BATTLE_CARDS_MAX);
+        sk_jdec_bad(&j->d, "a job may use at most %d distinct cards", BATTLE_CARDS_MAX);
         return -1;
     }
     spec->cards[spec->n_cards] = *card;
@@ -84,8 +84,8 @@ static int resolve_typed(struct job_dec *j, const json_t *v, unsigned types, con
         return idx;
     c = &j->spec->cards[idx];
     if (!(types & (1u << c->type))) {
-        battle_dec_bad(&j->d, "card \"%s\" is %s card, not %s", c->name,
-                       battle_cards_a_type(c->type), want);
+        sk_jdec_bad(&j->d, "card \"%s\" is %s card, not %s", c->name, battle_cards_a_type(c->type),
+                    want);
         return -1;
     }
     return idx;
@@ -100,10 +100,10 @@ static void decode_inline_cards(struct job_dec *j, const json_t *cards)
         return;
     sk_jptr_push_key(j->d.ptr, "cards");
     if (!json_is_array(cards)) {
-        battle_dec_bad(&j->d, "'cards' must be an array of card definitions");
+        sk_jdec_bad(&j->d, "'cards' must be an array of card definitions");
     } else if (json_array_size(cards) > BATTLE_INLINE_CARDS_MAX) {
-        battle_dec_bad(&j->d, "a job may define at most %d cards, not %zu", BATTLE_INLINE_CARDS_MAX,
-                       json_array_size(cards));
+        sk_jdec_bad(&j->d, "a job may define at most %d cards, not %zu", BATTLE_INLINE_CARDS_MAX,
+                    json_array_size(cards));
     } else {
         json_array_foreach(cards, i, v)
         {
@@ -119,7 +119,7 @@ static void decode_inline_cards(struct job_dec *j, const json_t *cards)
             ic->named |= ic->valid;
             for (int k = 0; ic->named && k < j->n_inl - 1; k++) {
                 if (j->inl[k].named && strcmp(j->inl[k].card.name, ic->card.name) == 0) {
-                    battle_dec_bad_at(&j->d, "name", "card \"%s\" is defined twice", ic->card.name);
+                    sk_jdec_bad_at(&j->d, "name", "card \"%s\" is defined twice", ic->card.name);
                     break;
                 }
             }
@@ -140,7 +140,7 @@ static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_sid
     long long total = 0;
 
     if (!json_is_array(deck)) {
-        battle_dec_bad(&j->d, "'deck' must be an array of {\"card\", \"count\"}");
+        sk_jdec_bad(&j->d, "'deck' must be an array of {\"card\", \"count\"}");
         return;
     }
     json_array_foreach(deck, i, e)
@@ -149,18 +149,18 @@ static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_sid
         int idx = -1;
         sk_jptr_push_index(j->d.ptr, i);
         if (!json_is_object(e)) {
-            battle_dec_bad(&j->d, "a deck entry must be an object {\"card\", \"count\"}");
+            sk_jdec_bad(&j->d, "a deck entry must be an object {\"card\", \"count\"}");
         } else {
             const json_t *card = json_object_get(e, "card");
-            battle_dec_check_keys(&j->d, e, deck_entry_keys);
+            sk_jdec_check_keys(&j->d, e, deck_entry_keys);
             sk_jptr_push_key(j->d.ptr, "card");
             if (!card)
-                battle_dec_bad(&j->d, "'card' is required");
+                sk_jdec_bad(&j->d, "'card' is required");
             else
                 idx = resolve_typed(j, card, BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,
                                     "an assault or structure");
             sk_jptr_pop(j->d.ptr);
-            if (battle_dec_get_int(&j->d, e, "count", 1, BATTLE_DECK_MAX, &count) < 0)
+            if (sk_jdec_get_int(&j->d, e, "count", 1, BATTLE_DECK_MAX, &count) < 0)
                 count = 0;
         }
         for (long long c = 0; c < count; c++, total++)
@@ -169,7 +169,7 @@ static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_sid
         sk_jptr_pop(j->d.ptr);
     }
     if (total > BATTLE_DECK_MAX)
-        battle_dec_bad(&j->d, "a deck holds at most %d cards, not %lld", BATTLE_DECK_MAX, total);
+        sk_jdec_bad(&j->d, "a deck holds at most %d cards, not %lld", BATTLE_DECK_MAX, total);
 }
 
 /* Decodes one side; returns 1 when it is valid (the state is checked against it then). */
@@ -183,12 +183,12 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     int play = BATTLE_PLAY_RANDOM;
 
     sk_jptr_push_key(j->d.ptr, key);
-    if (!battle_dec_need_object(&j->d, v, key, side_keys))
+    if (!sk_jdec_need_object(&j->d, v, key, side_keys))
         goto out;
 
     sk_jptr_push_key(j->d.ptr, "commander");
     if (!json_object_get(v, "commander"))
-        battle_dec_bad(&j->d, "'commander' is required");
+        sk_jdec_bad(&j->d, "'commander' is required");
     else
         side->commander =
             resolve_typed(j, json_object_get(v, "commander"), BATTLE_T_COMMANDER, "a commander");
@@ -198,10 +198,10 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     sk_jptr_push_key(j->d.ptr, "fortresses");
     if (f && !json_is_null(f)) {
         if (!json_is_array(f)) {
-            battle_dec_bad(&j->d, "'fortresses' must be an array of card names");
+            sk_jdec_bad(&j->d, "'fortresses' must be an array of card names");
         } else if (json_array_size(f) > BATTLE_FORTRESS_MAX) {
-            battle_dec_bad(&j->d, "a side has at most %d fortresses, not %zu", BATTLE_FORTRESS_MAX,
-                           json_array_size(f));
+            sk_jdec_bad(&j->d, "a side has at most %d fortresses, not %zu", BATTLE_FORTRESS_MAX,
+                        json_array_size(f));
         } else {
             size_t i;
             json_t *name;
@@ -220,12 +220,12 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
 
     sk_jptr_push_key(j->d.ptr, "deck");
     if (!json_object_get(v, "deck"))
-        battle_dec_bad(&j->d, "'deck' is required");
+        sk_jdec_bad(&j->d, "'deck' is required");
     else
         decode_deck(j, json_object_get(v, "deck"), side);
     sk_jptr_pop(j->d.ptr);
 
-    battle_dec_get_enum(&j->d, v, "play", plays, 3, &play);
+    sk_jdec_get_enum(&j->d, v, "play", plays, 3, &play);
     side->play = (enum battle_play)play;
 out:
     sk_jptr_pop(j->d.ptr);
@@ -251,20 +251,19 @@ static int decode_unit(struct job_dec *j, const json_t *v, int is_structure, int
     int idx = -1;
 
     if (!json_is_object(v)) {
-        battle_dec_bad(&j->d,
-                       "a unit must be an object {\"card\", \"health\", \"delay\", \"alive\"}");
+        sk_jdec_bad(&j->d, "a unit must be an object {\"card\", \"health\", \"delay\", \"alive\"}");
         return 0;
     }
-    battle_dec_check_keys(&j->d, v, unit_keys);
+    sk_jdec_check_keys(&j->d, v, unit_keys);
     sk_jptr_push_key(j->d.ptr, "card");
     if (!json_object_get(v, "card")) {
-        battle_dec_bad(&j->d, "'card' is required");
+        sk_jdec_bad(&j->d, "'card' is required");
     } else if (is_structure && side && slot < side->n_fortresses) {
         idx = resolve(j, json_object_get(v, "card"));
         if (idx >= 0 && idx != side->fortresses[slot]) {
-            battle_dec_bad(&j->d,
-                           "structure %d must be the side's fortress \"%s\": fortresses come first",
-                           slot, j->spec->cards[side->fortresses[slot]].name);
+            sk_jdec_bad(&j->d,
+                        "structure %d must be the side's fortress \"%s\": fortresses come first",
+                        slot, j->spec->cards[side->fortresses[slot]].name);
             idx = -1;
         }
     } else if (is_structure) {
@@ -279,15 +278,15 @@ static int decode_unit(struct job_dec *j, const json_t *v, int is_structure, int
     if (idx >= 0)
         c = &j->spec->cards[idx];
 
-    battle_dec_get_bool(&j->d, v, "alive", &alive);
+    sk_jdec_get_bool(&j->d, v, "alive", &alive);
     if (alive) {
-        battle_dec_need_int(&j->d, v, "health", 1, c ? c->health : BATTLE_STAT_MAX, &health);
+        sk_jdec_need_int(&j->d, v, "health", 1, c ? c->health : BATTLE_STAT_MAX, &health);
     } else if (json_object_get(v, "health") &&
                (!json_is_integer(json_object_get(v, "health")) ||
                 json_integer_value(json_object_get(v, "health")) != 0)) {
-        battle_dec_bad_at(&j->d, "health", "'health' of a dead unit must be 0");
+        sk_jdec_bad_at(&j->d, "health", "'health' of a dead unit must be 0");
     }
-    battle_dec_get_int(&j->d, v, "delay", 0, c ? c->delay : BATTLE_DELAY_MAX, &delay);
+    sk_jdec_get_int(&j->d, v, "delay", 0, c ? c->delay : BATTLE_DELAY_MAX, &delay);
     if (j->d.n_err > errs_before || idx < 0)
         return 0;
     out->card = idx;
@@ -309,17 +308,17 @@ static void decode_row(struct job_dec *j, const json_t *v, const char *key,
     sk_jptr_push_key(j->d.ptr, key);
     if (!row || json_is_null(row)) {
         if (is_structure && side && side->n_fortresses > 0)
-            battle_dec_bad(&j->d, "'structures' must start with the side's %d fortresses",
-                           side->n_fortresses);
+            sk_jdec_bad(&j->d, "'structures' must start with the side's %d fortresses",
+                        side->n_fortresses);
     } else if (!json_is_array(row)) {
-        battle_dec_bad(&j->d, "'%s' must be an array of units", key);
+        sk_jdec_bad(&j->d, "'%s' must be an array of units", key);
     } else if (json_array_size(row) > BATTLE_ROW_MAX) {
-        battle_dec_bad(&j->d, "a row holds at most %d units, not %zu", BATTLE_ROW_MAX,
-                       json_array_size(row));
+        sk_jdec_bad(&j->d, "a row holds at most %d units, not %zu", BATTLE_ROW_MAX,
+                    json_array_size(row));
     } else {
         if (is_structure && side && json_array_size(row) < (size_t)side->n_fortresses)
-            battle_dec_bad(&j->d, "'structures' must start with the side's %d fortresses",
-                           side->n_fortresses);
+            sk_jdec_bad(&j->d, "'structures' must start with the side's %d fortresses",
+                        side->n_fortresses);
         json_array_foreach(row, i, u)
         {
             sk_jptr_push_index(j->d.ptr, i);
@@ -343,10 +342,9 @@ static void decode_names(struct job_dec *j, const json_t *v, const char *key, in
     if (!list || json_is_null(list)) {
         /* empty */
     } else if (!json_is_array(list)) {
-        battle_dec_bad(&j->d, "'%s' must be an array of card names", key);
+        sk_jdec_bad(&j->d, "'%s' must be an array of card names", key);
     } else if (json_array_size(list) > (size_t)max) {
-        battle_dec_bad(&j->d, "'%s' holds at most %d cards, not %zu", key, max,
-                       json_array_size(list));
+        sk_jdec_bad(&j->d, "'%s' holds at most %d cards, not %zu", key, max, json_array_size(list));
     } else {
         json_array_foreach(list, i, name)
         {
@@ -404,7 +402,7 @@ static void check_multiset(struct job_dec *j, const json_t *v, const struct batt
                     total += st->deck[q] == idx;
                 sk_jptr_push_key(j->d.ptr, parts[p].key);
                 sk_jptr_push_index(j->d.ptr, i);
-                battle_dec_bad(
+                sk_jdec_bad(
                     &j->d,
                     "card \"%s\" is in play, hand and deck %d times but the deck list has it "
                     "%d times",
@@ -426,11 +424,11 @@ static void decode_side_state(struct job_dec *j, const json_t *state, const char
     int cmd_max = BATTLE_STAT_MAX;
 
     sk_jptr_push_key(j->d.ptr, key);
-    if (!battle_dec_need_object(&j->d, v, key, side_state_keys))
+    if (!sk_jdec_need_object(&j->d, v, key, side_state_keys))
         goto out;
     if (side)
         cmd_max = j->spec->cards[side->commander].health;
-    if (battle_dec_need_int(&j->d, v, "commander_health", 1, cmd_max, &hp) > 0)
+    if (sk_jdec_need_int(&j->d, v, "commander_health", 1, cmd_max, &hp) > 0)
         st->commander_health = (int)hp;
     errs_before = j->d.n_err;
     decode_row(j, v, "structures", side, st->structures, &st->n_structures);
@@ -442,8 +440,8 @@ static void decode_side_state(struct job_dec *j, const json_t *state, const char
     /* The hand is refilled from the deck to three cards, so a short hand means an empty
      * deck. */
     if (st->n_deck > 0 && st->n_hand < BATTLE_HAND_MAX)
-        battle_dec_bad_at(&j->d, "hand", "the hand must hold %d cards while the deck has cards",
-                          BATTLE_HAND_MAX);
+        sk_jdec_bad_at(&j->d, "hand", "the hand must hold %d cards while the deck has cards",
+                       BATTLE_HAND_MAX);
     check_multiset(j, v, side, st);
 out:
     sk_jptr_pop(j->d.ptr);
@@ -459,11 +457,11 @@ static void decode_state(struct job_dec *j, const json_t *params, const int side
         return;
     sk_jptr_push_key(j->d.ptr, "state");
     if (!json_is_object(v)) {
-        battle_dec_bad(&j->d, "'state' must be an object or null");
+        sk_jdec_bad(&j->d, "'state' must be an object or null");
         goto out;
     }
-    battle_dec_check_keys(&j->d, v, state_keys);
-    if (battle_dec_need_int(&j->d, v, "turn", 1, spec->turn_limit, &turn) > 0)
+    sk_jdec_check_keys(&j->d, v, state_keys);
+    if (sk_jdec_need_int(&j->d, v, "turn", 1, spec->turn_limit, &turn) > 0)
         spec->state.turn = (int)turn;
     decode_side_state(j, v, "attacker", 0, side_ok[0], &spec->state.sides[0]);
     decode_side_state(j, v, "defender", 1, side_ok[1], &spec->state.sides[1]);
@@ -494,7 +492,7 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     j.d.errs = errs;
     j.catalog = catalog;
     if (!json_is_object(params)) {
-        battle_dec_bad(&j.d, "'params' must be an object");
+        sk_jdec_bad(&j.d, "'params' must be an object");
         return SK_EINVAL;
     }
     cards = json_object_get(params, "cards");
@@ -511,14 +509,14 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     }
     j.spec = spec;
     spec->seed = seed;
-    battle_dec_check_keys(&j.d, params, params_keys);
+    sk_jdec_check_keys(&j.d, params, params_keys);
     spec->games = BATTLE_GAMES_DEF;
-    if (battle_dec_get_int(&j.d, params, "games", 1, (long long)BATTLE_GAMES_MAX, &n) > 0)
+    if (sk_jdec_get_int(&j.d, params, "games", 1, (long long)BATTLE_GAMES_MAX, &n) > 0)
         spec->games = (uint64_t)n;
-    battle_dec_get_enum(&j.d, params, "mode", modes, 2, &mode);
+    sk_jdec_get_enum(&j.d, params, "mode", modes, 2, &mode);
     spec->mode = (enum battle_mode)mode;
     spec->turn_limit = BATTLE_TURN_LIMIT_DEF;
-    if (battle_dec_get_int(&j.d, params, "turn_limit", 1, BATTLE_TURN_LIMIT_MAX, &n) > 0)
+    if (sk_jdec_get_int(&j.d, params, "turn_limit", 1, BATTLE_TURN_LIMIT_MAX, &n) > 0)
         spec->turn_limit = (int)n;
     decode_inline_cards(&j, cards);
     side_ok[0] = decode_side(&j, params, "attacker", &spec->sides[0]);

@@ -8,90 +8,45 @@
 #include <string.h>
 
 #include "board_events.h"
+#include "sk_jdec.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
 /* ---- small validated readers ---- */
 
-struct dec {
-    struct sk_jptr *ptr;
-    struct sk_verr_list *errs;
-};
-
-static void err_at(struct dec *d, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Reports a problem at member `key` of the current position (or at it, key NULL). */
-static void err_at(struct dec *d, const char *key, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-
-    va_start(ap, fmt);
-    (void)vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    if (key)
-        sk_jptr_push_key(d->ptr, key);
-    sk_verr_add(d->errs, sk_jptr_str(d->ptr), "%s", msg);
-    if (key)
-        sk_jptr_pop(d->ptr);
-}
-
-static void check_keys(struct dec *d, const json_t *obj, const char *const *allowed)
-{
-    (void)sk_verr_check_keys(d->errs, d->ptr, obj, allowed);
-}
+/* The board's readers are the shared kit (sk_jdec.h), so its problems read as the battle
+ * codecs' do; these two keep the board's int fields and required flags. */
 
 /* Integer member in [lo, hi]; *out keeps its default when absent or invalid. */
-static int get_int(struct dec *d, const json_t *obj, const char *key, int required, int lo, int hi,
-                   int *out)
+static int get_int(struct sk_jdec *d, const json_t *obj, const char *key, int required, int lo,
+                   int hi, int *out)
 {
-    const json_t *v = json_object_get(obj, key);
-    if (!v || json_is_null(v)) {
-        if (required)
-            err_at(d, key, "'%s' is required", key);
+    long long v;
+    int r = required ? sk_jdec_need_int(d, obj, key, lo, hi, &v)
+                     : sk_jdec_get_int(d, obj, key, lo, hi, &v);
+    if (r != 1)
         return 0;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
-        err_at(d, key, "'%s' must be an integer from %d to %d", key, lo, hi);
-        return 0;
-    }
-    *out = (int)json_integer_value(v);
+    *out = (int)v;
     return 1;
 }
 
 /* Enumerated string member: *out gets parse(value) or stays. */
-static int get_enum(struct dec *d, const json_t *obj, const char *key, int required,
+static int get_enum(struct sk_jdec *d, const json_t *obj, const char *key, int required,
                     int (*parse)(const char *), const char *what, int *out)
 {
-    const json_t *v = json_object_get(obj, key);
-    int x;
-    if (!v) {
-        if (required)
-            err_at(d, key, "'%s' is required", key);
-        return 0;
-    }
-    if (!json_is_string(v) || (x = parse(json_string_value(v))) < 0) {
-        sk_jptr_push_key(d->ptr, key);
-        sk_verr_add(d->errs, sk_jptr_str(d->ptr), "unknown %s \"%s\"", what,
-                    json_is_string(v) ? json_string_value(v) : "(not a string)");
-        sk_jptr_pop(d->ptr);
-        return 0;
-    }
-    *out = x;
-    return 1;
+    return sk_jdec_get_word(d, obj, key, required, parse, what, out) == 1;
 }
 
-static int get_id(struct dec *d, const json_t *obj, const char *key, char out[BOARD_ID_MAX])
+static int get_id(struct sk_jdec *d, const json_t *obj, const char *key, char out[BOARD_ID_MAX])
 {
     const json_t *v = json_object_get(obj, key);
     if (!v) {
-        err_at(d, key, "'%s' is required", key);
+        sk_jdec_bad_at(d, key, "'%s' is required", key);
         return 0;
     }
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= BOARD_ID_MAX) {
-        err_at(d, key, "'%s' must be a string of 1 to 23 bytes", key);
+        sk_jdec_bad_at(d, key, "'%s' must be a string of 1 to 23 bytes", key);
         return 0;
     }
     board_model_set_id(out, json_string_value(v));
@@ -99,30 +54,30 @@ static int get_id(struct dec *d, const json_t *obj, const char *key, char out[BO
 }
 
 /* A square [row, col] on the grid; playable unless any_square. */
-static int get_square(struct dec *d, const json_t *obj, const char *key,
+static int get_square(struct sk_jdec *d, const json_t *obj, const char *key,
                       const struct board_state *st, int playable, int *r, int *c)
 {
     const json_t *v = json_object_get(obj, key);
     int ok;
     if (!v) {
-        err_at(d, key, "'%s' is required", key);
+        sk_jdec_bad_at(d, key, "'%s' is required", key);
         return 0;
     }
     ok = json_is_array(v) && json_array_size(v) == 2 && json_is_integer(json_array_get(v, 0)) &&
          json_is_integer(json_array_get(v, 1));
     if (!ok) {
-        err_at(d, key, "'%s' must be [row, column]", key);
+        sk_jdec_bad_at(d, key, "'%s' must be [row, column]", key);
         return 0;
     }
     {
         json_int_t rr = json_integer_value(json_array_get(v, 0));
         json_int_t cc = json_integer_value(json_array_get(v, 1));
         if (rr < 0 || cc < 0 || rr >= st->rows || cc >= st->cols) {
-            err_at(d, key, "'%s' is outside the board", key);
+            sk_jdec_bad_at(d, key, "'%s' is outside the board", key);
             return 0;
         }
         if (playable && st->offmap[board_sq(st, (int)rr, (int)cc)]) {
-            err_at(d, key, "'%s' is off the map", key);
+            sk_jdec_bad_at(d, key, "'%s' is off the map", key);
             return 0;
         }
         *r = (int)rr;
@@ -135,7 +90,7 @@ static int get_square(struct dec *d, const json_t *obj, const char *key,
 
 /* "off_map": "classic" (12x12 only, the default there) or a list of squares. Returns 1
  * when the classic mask applies. */
-static int decode_off_map(struct dec *d, const json_t *v, struct board_state *st)
+static int decode_off_map(struct sk_jdec *d, const json_t *v, struct board_state *st)
 {
     size_t n = (size_t)st->rows * (size_t)st->cols, i;
     int twelve = st->rows == 12 && st->cols == 12;
@@ -145,15 +100,15 @@ static int decode_off_map(struct dec *d, const json_t *v, struct board_state *st
         return twelve;
     if (json_is_string(v) && strcmp(json_string_value(v), "classic") == 0) {
         if (!twelve)
-            err_at(d, "off_map", "the %s mask needs a 12x12 board", "\"classic\"");
+            sk_jdec_bad_at(d, "off_map", "the %s mask needs a 12x12 board", "\"classic\"");
         return twelve;
     }
     if (!json_is_array(v)) {
-        err_at(d, "off_map", "'%s' must be \"classic\" or an array of squares", "off_map");
+        sk_jdec_bad_at(d, "off_map", "'%s' must be \"classic\" or an array of squares", "off_map");
         return 0;
     }
     if (json_array_size(v) > n) {
-        err_at(d, "off_map", "'%s' lists more squares than the board has", "off_map");
+        sk_jdec_bad_at(d, "off_map", "'%s' lists more squares than the board has", "off_map");
         return 0;
     }
     sk_jptr_push_key(d->ptr, "off_map");
@@ -171,7 +126,7 @@ static int decode_off_map(struct dec *d, const json_t *v, struct board_state *st
     return 0;
 }
 
-static void decode_squares(struct dec *d, const json_t *v, struct board_state *st)
+static void decode_squares(struct sk_jdec *d, const json_t *v, struct board_state *st)
 {
     size_t i;
     json_t *e;
@@ -191,7 +146,7 @@ static void decode_squares(struct dec *d, const json_t *v, struct board_state *s
         if (!json_is_object(e)) {
             sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a square must be an object");
         } else {
-            check_keys(d, e, sk);
+            sk_jdec_check_keys(d, e, sk);
             get_enum(d, e, "terrain", 1, board_model_terrain_parse, "terrain", &t);
             if (get_square(d, e, "at", st, 1, &r, &c) && t >= 0)
                 st->terrain[board_sq(st, r, c)] = (uint8_t)t;
@@ -201,7 +156,7 @@ static void decode_squares(struct dec *d, const json_t *v, struct board_state *s
     sk_jptr_pop(d->ptr);
 }
 
-static void decode_structure(struct dec *d, const json_t *e, struct board_state *st)
+static void decode_structure(struct sk_jdec *d, const json_t *e, struct board_state *st)
 {
     static const char *const sk[] = {"at", "type", "owner", NULL};
     int r, c, t = -1, o = BOARD_NEUTRAL;
@@ -210,18 +165,18 @@ static void decode_structure(struct dec *d, const json_t *e, struct board_state 
         sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a structure must be an object");
         return;
     }
-    check_keys(d, e, sk);
+    sk_jdec_check_keys(d, e, sk);
     get_enum(d, e, "type", 1, board_model_structure_parse, "structure", &t);
     if (t == BOARD_NO_STRUCTURE) {
-        err_at(d, "type", "unknown structure \"%s\"", "none");
+        sk_jdec_bad_at(d, "type", "unknown structure \"%s\"", "none");
         t = -1;
     }
     get_enum(d, e, "owner", t == BOARD_SANCTUM, board_model_player_parse, "player", &o);
     if (t == BOARD_SANCTUM && o == BOARD_NEUTRAL)
-        err_at(d, "owner", "a sanctum is never %s", "neutral");
+        sk_jdec_bad_at(d, "owner", "a sanctum is never %s", "neutral");
     if (get_square(d, e, "at", st, 1, &r, &c) && t > 0) {
         if (st->structure[board_sq(st, r, c)])
-            err_at(d, "at", "two structures on one square%s", "");
+            sk_jdec_bad_at(d, "at", "two structures on one square%s", "");
         st->structure[board_sq(st, r, c)] = (uint8_t)t;
         st->sowner[board_sq(st, r, c)] = (uint8_t)o;
         /* a square holding a structure is always plains (SQ) */
@@ -229,7 +184,7 @@ static void decode_structure(struct dec *d, const json_t *e, struct board_state 
     }
 }
 
-static void decode_structures(struct dec *d, const json_t *v, struct board_state *st)
+static void decode_structures(struct sk_jdec *d, const json_t *v, struct board_state *st)
 {
     size_t i;
     json_t *e;
@@ -250,7 +205,7 @@ static void decode_structures(struct dec *d, const json_t *v, struct board_state
     sk_jptr_pop(d->ptr);
 }
 
-static void decode_board(struct dec *d, const json_t *b, struct board_state **out)
+static void decode_board(struct sk_jdec *d, const json_t *b, struct board_state **out)
 {
     static const char *const keys[] = {"rows",    "cols",       "off_map", "terrain",
                                        "squares", "structures", NULL};
@@ -263,7 +218,7 @@ static void decode_board(struct dec *d, const json_t *b, struct board_state **ou
         sk_verr_add(d->errs, sk_jptr_str(d->ptr), "'board' must be an object");
         goto out;
     }
-    check_keys(d, b, keys);
+    sk_jdec_check_keys(d, b, keys);
     get_int(d, b, "rows", 0, BOARD_MIN_SIDE, BOARD_MAX_SIDE, &rows);
     get_int(d, b, "cols", 0, BOARD_MIN_SIDE, BOARD_MAX_SIDE, &cols);
     get_enum(d, b, "terrain", 0, board_model_terrain_parse, "terrain", &base);
@@ -311,7 +266,7 @@ static void class_defaults(struct board_minion *m)
     }
 }
 
-static void decode_minion(struct dec *d, const json_t *e, struct board_minion *m)
+static void decode_minion(struct sk_jdec *d, const json_t *e, struct board_minion *m)
 {
     static const char *const keys[] = {"id",         "class", "nation", "health",
                                        "max_health", "armor", "hand",   "missile",
@@ -326,19 +281,19 @@ static void decode_minion(struct dec *d, const json_t *e, struct board_minion *m
         sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a minion must be an object");
         return;
     }
-    check_keys(d, e, keys);
+    sk_jdec_check_keys(d, e, keys);
     get_id(d, e, "id", m->id);
     get_enum(d, e, "class", 1, board_model_class_parse, "class", &cls);
     get_enum(d, e, "nation", 0, board_model_nation_parse, "nation", &nation);
     m->cls = (enum board_class)cls;
     m->nation = (enum board_nation)nation;
     if (cls == BOARD_MONSTER && nation != BOARD_NO_NATION)
-        err_at(d, "nation", "a monster has no nation%s", "");
+        sk_jdec_bad_at(d, "nation", "a monster has no nation%s", "");
     class_defaults(m);
     get_int(d, e, "max_health", 0, 1, 999, &m->max_health);
     m->health = m->max_health;
     if (get_int(d, e, "health", 0, 1, 999, &m->health) && m->health > m->max_health)
-        err_at(d, "health", "'%s' exceeds 'max_health'", "health");
+        sk_jdec_bad_at(d, "health", "'%s' exceeds 'max_health'", "health");
     get_int(d, e, "armor", 0, 0, 99, &m->armor);
     get_int(d, e, "hand", 0, 0, 99, &m->hand);
     get_int(d, e, "missile", 0, 0, 99, &m->missile);
@@ -372,7 +327,7 @@ static void decode_minion(struct dec *d, const json_t *e, struct board_minion *m
     }
 }
 
-static void decode_groups(struct dec *d, const json_t *v, struct board_state *st)
+static void decode_groups(struct sk_jdec *d, const json_t *v, struct board_state *st)
 {
     size_t i;
     json_t *e;
@@ -401,7 +356,7 @@ static void decode_groups(struct dec *d, const json_t *v, struct board_state *st
             sk_jptr_pop(d->ptr);
             continue;
         }
-        check_keys(d, e, keys);
+        sk_jdec_check_keys(d, e, keys);
         get_id(d, e, "id", g->id);
         get_enum(d, e, "owner", 1, board_model_player_parse, "player", &owner);
         g->owner = (enum board_player)owner;
@@ -409,14 +364,14 @@ static void decode_groups(struct dec *d, const json_t *v, struct board_state *st
             const json_t *c = json_object_get(e, "control");
             if (c && (!json_is_string(c) || (strcmp(json_string_value(c), "player") != 0 &&
                                              strcmp(json_string_value(c), "computer") != 0)))
-                err_at(d, "control", "'%s' must be \"player\" or \"computer\"", "control");
+                sk_jdec_bad_at(d, "control", "'%s' must be \"player\" or \"computer\"", "control");
             else if (c)
                 g->computer = strcmp(json_string_value(c), "computer") == 0;
         }
         if (get_square(d, e, "at", st, 1, &g->row, &g->col)) {
             for (int k = 0; k < st->ngroups; k++)
                 if (st->groups[k].row == g->row && st->groups[k].col == g->col)
-                    err_at(d, "at", "another group already stands on this square%s", "");
+                    sk_jdec_bad_at(d, "at", "another group already stands on this square%s", "");
         } else {
             g->row = g->col = -1;
         }
@@ -454,7 +409,7 @@ out:
 
 /* Group ids are distinct among groups and minion ids among minions (targets name the
  * namespace: {"group": ...} or {"minion": ...}). */
-static void check_ids(struct dec *d, const struct board_state *st)
+static void check_ids(struct sk_jdec *d, const struct board_state *st)
 {
     for (int a = 0; a < st->ngroups; a++) {
         const struct board_group *g = &st->groups[a];
@@ -464,7 +419,7 @@ static void check_ids(struct dec *d, const struct board_state *st)
         if (dup) {
             sk_jptr_push_key(d->ptr, "groups");
             sk_jptr_push_index(d->ptr, (size_t)a);
-            err_at(d, "id", "duplicate group id \"%s\"", g->id);
+            sk_jdec_bad_at(d, "id", "duplicate group id \"%s\"", g->id);
             sk_jptr_pop(d->ptr);
             sk_jptr_pop(d->ptr);
         }
@@ -482,7 +437,7 @@ static void check_ids(struct dec *d, const struct board_state *st)
                 sk_jptr_push_index(d->ptr, (size_t)a);
                 sk_jptr_push_key(d->ptr, "minions");
                 sk_jptr_push_index(d->ptr, (size_t)x);
-                err_at(d, "id", "duplicate minion id \"%s\"", id);
+                sk_jdec_bad_at(d, "id", "duplicate minion id \"%s\"", id);
                 sk_jptr_pop(d->ptr);
                 sk_jptr_pop(d->ptr);
                 sk_jptr_pop(d->ptr);
@@ -496,7 +451,7 @@ static void check_ids(struct dec *d, const struct board_state *st)
 
 /* Decodes a target object for spell kind `kind` into the fields of a cast. `st` is the
  * initial state; `later` relaxes existence checks for ids (turns after the first). */
-static void decode_target(struct dec *d, const json_t *t, enum board_target_kind kind,
+static void decode_target(struct sk_jdec *d, const json_t *t, enum board_target_kind kind,
                           const struct board_state *st, struct board_cast *c)
 {
     static const char *const keys[] = {"minion", "group", "square", "globe", "player", NULL};
@@ -507,7 +462,7 @@ static void decode_target(struct dec *d, const json_t *t, enum board_target_kind
         sk_verr_add(d->errs, sk_jptr_str(d->ptr), "'target' must be an object");
         goto out;
     }
-    check_keys(d, t, keys);
+    sk_jdec_check_keys(d, t, keys);
     need = kind == BOARD_T_INDIVIDUAL ? "minion"
            : kind == BOARD_T_GROUP    ? "group"
            : kind == BOARD_T_GLOBE    ? "globe"
@@ -522,19 +477,19 @@ static void decode_target(struct dec *d, const json_t *t, enum board_target_kind
     case BOARD_T_INDIVIDUAL: {
         int mi;
         if (get_id(d, t, "minion", c->target) && board_model_find_minion(st, c->target, &mi) < 0)
-            err_at(d, "minion", "unknown minion \"%s\"", c->target);
+            sk_jdec_bad_at(d, "minion", "unknown minion \"%s\"", c->target);
         break;
     }
     case BOARD_T_GROUP:
         if (get_id(d, t, "group", c->target) && board_model_find_group(st, c->target) < 0) {
             int mi; /* a group created when a minion leaves its group takes the minion's id */
             if (board_model_find_minion(st, c->target, &mi) < 0)
-                err_at(d, "group", "unknown group \"%s\"", c->target);
+                sk_jdec_bad_at(d, "group", "unknown group \"%s\"", c->target);
         }
         break;
     case BOARD_T_GLOBE:
         if (!json_is_true(json_object_get(t, "globe")))
-            err_at(d, "globe", "'%s' must be true", "globe");
+            sk_jdec_bad_at(d, "globe", "'%s' must be true", "globe");
         break;
     case BOARD_T_PLAYER: {
         int p = 0;
@@ -550,25 +505,25 @@ out:
     sk_jptr_pop(d->ptr);
 }
 
-static int find_def(struct dec *d, const json_t *obj, const struct board_input *in)
+static int find_def(struct sk_jdec *d, const json_t *obj, const struct board_input *in)
 {
     const json_t *v = json_object_get(obj, "spell");
     int k;
     if (!v) {
-        err_at(d, "spell", "'%s' is required", "spell");
+        sk_jdec_bad_at(d, "spell", "'%s' is required", "spell");
         return -1;
     }
     if (!json_is_string(v)) {
-        err_at(d, "spell", "'%s' must be a spell name", "spell");
+        sk_jdec_bad_at(d, "spell", "'%s' must be a spell name", "spell");
         return -1;
     }
     k = board_spells_find(in->defs, in->ndefs, json_string_value(v));
     if (k < 0)
-        err_at(d, "spell", "unknown spell \"%s\"", json_string_value(v));
+        sk_jdec_bad_at(d, "spell", "unknown spell \"%s\"", json_string_value(v));
     return k;
 }
 
-static void decode_in_play(struct dec *d, const json_t *v, struct board_input *in)
+static void decode_in_play(struct sk_jdec *d, const json_t *v, struct board_input *in)
 {
     struct board_state *st = in->st;
     size_t i;
@@ -594,7 +549,7 @@ static void decode_in_play(struct dec *d, const json_t *v, struct board_input *i
             sk_jptr_pop(d->ptr);
             continue;
         }
-        check_keys(d, e, keys);
+        sk_jdec_check_keys(d, e, keys);
         k = find_def(d, e, in);
         get_enum(d, e, "caster", 1, board_model_player_parse, "player", &caster);
         memset(&sp, 0, sizeof(sp));
@@ -604,13 +559,13 @@ static void decode_in_play(struct dec *d, const json_t *v, struct board_input *i
             const struct board_spell_def *def = &in->defs[k];
             decode_target(d, json_object_get(e, "target"), def->target, st, &c);
             if (def->duration == BOARD_D_INSTANT)
-                err_at(d, "spell", "\"%s\" is instant and never stays in play", def->name);
+                sk_jdec_bad_at(d, "spell", "\"%s\" is instant and never stays in play", def->name);
             if (def->duration == BOARD_D_TEMPORARY) {
                 sp.turns_left = def->turns;
                 get_int(d, e, "turns_left", 0, 1, BOARD_MAX_TURNS, &sp.turns_left);
             } else if (json_object_get(e, "turns_left") &&
                        !json_is_null(json_object_get(e, "turns_left"))) {
-                err_at(d, "turns_left", "'%s' is only for temporary spells", "turns_left");
+                sk_jdec_bad_at(d, "turns_left", "'%s' is only for temporary spells", "turns_left");
             }
             for (int x = 0; x < def->neffects; x++)
                 if (def->effects[x].action == BOARD_A_TERRAIN_BIND) {
@@ -636,7 +591,7 @@ out:
     sk_jptr_pop(d->ptr);
 }
 
-static void decode_graveyard(struct dec *d, const json_t *v, struct board_state *st)
+static void decode_graveyard(struct sk_jdec *d, const json_t *v, struct board_state *st)
 {
     size_t i;
     json_t *e;
@@ -660,7 +615,7 @@ static void decode_graveyard(struct dec *d, const json_t *v, struct board_state 
         if (!json_is_object(e)) {
             sk_verr_add(d->errs, sk_jptr_str(d->ptr), "a graveyard entry must be an object");
         } else {
-            check_keys(d, e, keys);
+            sk_jdec_check_keys(d, e, keys);
             get_id(d, e, "id", st->dead[st->ndead].id);
             get_enum(d, e, "owner", 1, board_model_player_parse, "player", &o);
             st->dead[st->ndead++].owner = (enum board_player)o;
@@ -671,7 +626,7 @@ out:
     sk_jptr_pop(d->ptr);
 }
 
-static void decode_state(struct dec *d, const json_t *s, struct board_input *in)
+static void decode_state(struct sk_jdec *d, const json_t *s, struct board_input *in)
 {
     static const char *const keys[] = {"board",  "initiative", "turn", "groups",
                                        "spells", "graveyard",  NULL};
@@ -683,7 +638,7 @@ static void decode_state(struct dec *d, const json_t *s, struct board_input *in)
         sk_verr_add(d->errs, sk_jptr_str(d->ptr), "'state' must be an object");
         goto out;
     }
-    check_keys(d, s, keys);
+    sk_jdec_check_keys(d, s, keys);
     v = json_object_get(s, "board");
     if (!v) {
         sk_verr_add(d->errs, sk_jptr_str(d->ptr), "'board' is required");
@@ -696,7 +651,7 @@ static void decode_state(struct dec *d, const json_t *s, struct board_input *in)
     in->st->ndefs = in->ndefs;
     if (get_enum(d, s, "initiative", 0, board_model_player_parse, "player", &ini) &&
         ini == BOARD_NEUTRAL)
-        err_at(d, "initiative", "'%s' is \"red\" or \"blue\"", "initiative");
+        sk_jdec_bad_at(d, "initiative", "'%s' is \"red\" or \"blue\"", "initiative");
     else
         in->st->initiative = (enum board_player)ini;
     get_int(d, s, "turn", 0, 1, 100000, &turn);
@@ -726,7 +681,7 @@ static int dir_parse(const char *s)
     return -1;
 }
 
-static void decode_orders(struct dec *d, const json_t *v, struct board_input *in)
+static void decode_orders(struct sk_jdec *d, const json_t *v, struct board_input *in)
 {
     size_t i;
     json_t *e;
@@ -754,7 +709,7 @@ static void decode_orders(struct dec *d, const json_t *v, struct board_input *in
             sk_jptr_pop(d->ptr);
             continue;
         }
-        check_keys(d, e, keys);
+        sk_jdec_check_keys(d, e, keys);
         o->turn = st->turn;
         get_int(d, e, "turn", 0, st->turn, st->turn + in->turns - 1, &o->turn);
         get_enum(d, e, "move", 1, dir_parse, "direction", &dir);
@@ -765,14 +720,16 @@ static void decode_orders(struct dec *d, const json_t *v, struct board_input *in
             if (gi < 0) {
                 int mi;
                 if (board_model_find_minion(st, o->group, &mi) < 0)
-                    err_at(d, "group", "unknown group \"%s\"", o->group);
+                    sk_jdec_bad_at(d, "group", "unknown group \"%s\"", o->group);
             } else if (st->groups[gi].owner == BOARD_NEUTRAL && !st->groups[gi].computer) {
-                err_at(d, "group", "group \"%s\" is neutral and player-controlled: it never moves",
-                       o->group);
+                sk_jdec_bad_at(d, "group",
+                               "group \"%s\" is neutral and player-controlled: it never moves",
+                               o->group);
             }
             for (int k = 0; k < in->norders; k++)
                 if (in->orders[k].turn == o->turn && strcmp(in->orders[k].group, o->group) == 0)
-                    err_at(d, "group", "group \"%s\" already has an order this turn", o->group);
+                    sk_jdec_bad_at(d, "group", "group \"%s\" already has an order this turn",
+                                   o->group);
         }
         in->norders++;
         sk_jptr_pop(d->ptr);
@@ -781,7 +738,7 @@ out:
     sk_jptr_pop(d->ptr);
 }
 
-static void decode_casts(struct dec *d, const json_t *v, struct board_input *in)
+static void decode_casts(struct sk_jdec *d, const json_t *v, struct board_input *in)
 {
     size_t i;
     json_t *e;
@@ -808,10 +765,10 @@ static void decode_casts(struct dec *d, const json_t *v, struct board_input *in)
             sk_jptr_pop(d->ptr);
             continue;
         }
-        check_keys(d, e, keys);
+        sk_jdec_check_keys(d, e, keys);
         if (get_enum(d, e, "player", 1, board_model_player_parse, "player", &p) &&
             p == BOARD_NEUTRAL)
-            err_at(d, "player", "the %s player never casts", "neutral");
+            sk_jdec_bad_at(d, "player", "the %s player never casts", "neutral");
         c->player = (enum board_player)p;
         c->turn = in->st->turn;
         get_int(d, e, "turn", 0, in->st->turn, in->st->turn + in->turns - 1, &c->turn);
@@ -828,7 +785,7 @@ out:
     sk_jptr_pop(d->ptr);
 }
 
-static void decode_inline(struct dec *d, const json_t *v, struct board_input *in)
+static void decode_inline(struct sk_jdec *d, const json_t *v, struct board_input *in)
 {
     size_t i;
     json_t *e;
@@ -846,7 +803,7 @@ static void decode_inline(struct dec *d, const json_t *v, struct board_input *in
         sk_jptr_push_index(d->ptr, i);
         if (board_spells_decode(e, d->ptr, d->errs, &def) == SK_OK) {
             if (board_spells_find(in->defs, in->ndefs, def.name) >= 0)
-                err_at(d, "name", "spell \"%s\" is already defined", def.name);
+                sk_jdec_bad_at(d, "name", "spell \"%s\" is already defined", def.name);
             else
                 in->defs[in->ndefs++] = def;
         }
@@ -861,7 +818,7 @@ enum sk_err board_codec_decode(const json_t *params, struct sk_jptr *ptr, struct
 {
     static const char *const keys[] = {"state", "spells", "orders", "casts", "turns", NULL};
     struct board_input *in = NULL;
-    struct dec d = {ptr, errs};
+    struct sk_jdec d = {ptr, errs, 0};
     size_t before = errs->n;
     char msg[256];
     enum sk_err err;
@@ -883,7 +840,7 @@ enum sk_err board_codec_decode(const json_t *params, struct sk_jptr *ptr, struct
         goto out;
     }
     in->ncatalog = in->ndefs;
-    check_keys(&d, params, keys);
+    sk_jdec_check_keys(&d, params, keys);
     in->turns = 1;
     get_int(&d, params, "turns", 0, 1, BOARD_MAX_TURNS, &in->turns);
     v = json_object_get(params, "spells");
@@ -891,7 +848,7 @@ enum sk_err board_codec_decode(const json_t *params, struct sk_jptr *ptr, struct
         decode_inline(&d, v, in);
     v = json_object_get(params, "state");
     if (!v) {
-        err_at(&d, "state", "'%s' is required", "state");
+        sk_jdec_bad_at(&d, "state", "'%s' is required", "state");
     } else {
         decode_state(&d, v, in);
     }

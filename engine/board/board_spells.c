@@ -250,7 +250,7 @@ static void decode_effect(const json_t *e, enum board_target_kind target, struct
         sk_jptr_push_key(ptr, "amount");
         if (!json_is_integer(v) || json_integer_value(v) < 0 ||
             json_integer_value(v) > BOARD_MAX_AMOUNT)
-            sk_verr_add(errs, sk_jptr_str(ptr), "'amount' must be an integer from 0 to %d",
+            sk_verr_add(errs, sk_jptr_str(ptr), "'amount' must be an integer between 0 and %d",
                         BOARD_MAX_AMOUNT);
         else
             out->amount = (int)json_integer_value(v);

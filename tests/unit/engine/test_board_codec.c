@@ -15,7 +15,7 @@ static void test_missing_state_and_unknown_fields(void)
     json_t *errs = bt_errors("{\"turns\": 0, \"foo\": 1}");
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state", "'state' is required"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/foo", "unknown field 'foo'"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/turns", "from 1 to 50"));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/turns", "between 1 and 50"));
     json_decref(errs);
 }
 
@@ -23,8 +23,8 @@ static void test_bad_board(void)
 {
     json_t *errs = bt_errors(
         "{\"state\": {\"board\": {\"rows\": 1, \"cols\": 40, \"terrain\": \"lava\", \"x\": 0}}}");
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/board/rows", "from 2 to 32"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/board/cols", "from 2 to 32"));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/board/rows", "between 2 and 32"));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/board/cols", "between 2 and 32"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/board/terrain", "unknown terrain \"lava\""));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/board/x", "unknown field"));
     json_decref(errs);
@@ -72,7 +72,8 @@ static void test_bad_groups(void)
         bt_has_error(errs, "/params/state/groups/0/minions/1/walks/0", "unknown terrainwalk"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/1/at", "another group"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/1/minions", "never share a group"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/1/minions/1/attacks", "from 0 to 8"));
+    CU_ASSERT_TRUE(
+        bt_has_error(errs, "/params/state/groups/1/minions/1/attacks", "between 0 and 8"));
     CU_ASSERT_TRUE(
         bt_has_error(errs, "/params/state/groups/1/minions/0/id", "duplicate minion id \"a1\""));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/groups/2/at", "off the map"));
@@ -121,7 +122,7 @@ static void test_bad_orders_and_casts(void)
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/0/group", "unknown group \"Z\""));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/1/move", "unknown direction \"north\""));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/2/group", "already has an order"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/3/turn", "from 1 to 2"));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/3/turn", "between 1 and 2"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/4/group", "it never moves"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/0/player", "never casts"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/1/spell", "unknown spell \"Fireblast\""));
@@ -156,7 +157,7 @@ static void test_bad_inline_spells(void)
     CU_ASSERT_TRUE(
         bt_has_error(errs, "/params/spells/2/effects/0/terrain", "required by 'set_terrain'"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/spells/2/effects/1/event", "only 'cast'"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/spells/2/effects/1/amount", "from 0 to 99"));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/spells/2/effects/1/amount", "between 0 and 99"));
     CU_ASSERT_TRUE(
         bt_has_error(errs, "/params/spells/2/effects/1/if/attacker_nation", "unknown nation"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/spells/2/effects/1/if/mood", "unknown field"));
