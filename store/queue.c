@@ -181,6 +181,30 @@ redisReply *queue_command(struct queue *q, long timeout_ms, int argc, const char
     return NULL;
 }
 
+enum sk_err queue_write(struct queue *q, int argc, const char **argv)
+{
+    redisReply *r = queue_command(q, QUEUE_TIMEOUT_MS, argc, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    freeReplyObject(r);
+    return SK_OK;
+}
+
+enum sk_err queue_array(struct queue *q, int group, long timeout_ms, int argc, const char **argv,
+                        redisReply **out)
+{
+    redisReply *r = group ? queue_group_command(q, timeout_ms, argc, argv)
+                          : queue_command(q, timeout_ms, argc, argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return SK_EINTERNAL;
+    }
+    *out = r;
+    return SK_OK;
+}
+
 int queue_is_error(const redisReply *r, const char *prefix)
 {
     return r->type == REDIS_REPLY_ERROR && strncmp(r->str, prefix, strlen(prefix)) == 0;

@@ -59,6 +59,20 @@ redisReply *queue_command(struct queue *q, long timeout_ms, int argc, const char
  */
 redisReply *queue_group_command(struct queue *q, long timeout_ms, int argc, const char **argv);
 
+/**
+ * Runs a write whose answer only has to arrive (SET, SADD, HINCRBY, PUBLISH...) with the
+ * ordinary timeout and frees the reply. SK_OK, or SK_EUNAVAIL when no reply came.
+ */
+enum sk_err queue_write(struct queue *q, int argc, const char **argv);
+
+/**
+ * Runs a command whose answer must be an array (through queue_group_command when `group`)
+ * and gives it in *out (caller frees with freeReplyObject). SK_EUNAVAIL when no reply came,
+ * SK_EINTERNAL for any other kind of reply (freed).
+ */
+enum sk_err queue_array(struct queue *q, int group, long timeout_ms, int argc, const char **argv,
+                        redisReply **out);
+
 /** 1 when `r` is an error reply starting with `prefix` ("NOGROUP", "LOADING"). */
 int queue_is_error(const redisReply *r, const char *prefix);
 

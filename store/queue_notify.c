@@ -15,14 +15,9 @@ enum sk_err queue_publish(struct queue *q, const char *job_id, const char *what)
 {
     char ch[160];
     const char *argv[] = {"PUBLISH", ch, what};
-    redisReply *r;
 
     snprintf(ch, sizeof(ch), "%s:job:%s", q->prefix, job_id);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    return SK_OK;
+    return queue_write(q, QUEUE_ARGC(argv), argv);
 }
 
 enum sk_err queue_subscribe(struct queue *q)

@@ -19,20 +19,12 @@ enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, u
     char t[24];
     const char *hset[] = {"HSET", key, "done", d, "total", t};
     const char *exp[] = {"EXPIRE", key, "86400"};
-    redisReply *r;
 
     snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
     snprintf(d, sizeof(d), "%llu", (unsigned long long)done);
     snprintf(t, sizeof(t), "%llu", (unsigned long long)total);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(hset), hset);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(exp), exp);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    return SK_OK;
+    enum sk_err err = queue_write(q, QUEUE_ARGC(hset), hset);
+    return err ? err : queue_write(q, QUEUE_ARGC(exp), exp);
 }
 
 enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json, long ttl_ms)
@@ -42,20 +34,12 @@ enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json,
     char ttl[24];
     const char *put[] = {"SET", key, json, "PX", ttl};
     const char *add[] = {"SADD", set, name};
-    redisReply *r;
 
     snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
     snprintf(set, sizeof(set), "%s:workers", q->prefix);
     snprintf(ttl, sizeof(ttl), "%ld", ttl_ms);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(put), put);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(add), add);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    return SK_OK;
+    enum sk_err err = queue_write(q, QUEUE_ARGC(put), put);
+    return err ? err : queue_write(q, QUEUE_ARGC(add), add);
 }
 
 enum sk_err queue_heartbeat_drop(struct queue *q, const char *name)
@@ -64,19 +48,11 @@ enum sk_err queue_heartbeat_drop(struct queue *q, const char *name)
     char set[160];
     const char *del[] = {"DEL", key};
     const char *rem[] = {"SREM", set, name};
-    redisReply *r;
 
     snprintf(key, sizeof(key), "%s:worker:%s", q->prefix, name);
     snprintf(set, sizeof(set), "%s:workers", q->prefix);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(del), del);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(rem), rem);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    return SK_OK;
+    enum sk_err err = queue_write(q, QUEUE_ARGC(del), del);
+    return err ? err : queue_write(q, QUEUE_ARGC(rem), rem);
 }
 
 /* Lua: every live heartbeat in the set; names whose key expired are removed from it. */
@@ -93,17 +69,14 @@ enum sk_err queue_workers(struct queue *q, queue_text_fn *fn, void *arg)
     char set[160];
     char pre[160];
     const char *argv[] = {"EVAL", workers_lua, "1", set, pre};
-    redisReply *r;
+    redisReply *r = NULL;
+    enum sk_err err;
 
     snprintf(set, sizeof(set), "%s:workers", q->prefix);
     snprintf(pre, sizeof(pre), "%s:worker:", q->prefix);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv);
-    if (!r)
-        return SK_EUNAVAIL;
-    if (r->type != REDIS_REPLY_ARRAY) {
-        freeReplyObject(r);
-        return SK_EINTERNAL;
-    }
+    err = queue_array(q, 0, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv, &r);
+    if (err)
+        return err;
     for (size_t i = 0; i < r->elements; i++)
         if (r->element[i]->type == REDIS_REPLY_STRING)
             fn(r->element[i]->str, arg);
@@ -176,22 +149,14 @@ enum sk_err queue_hist_observe(struct queue *q, const char *name, const double *
     const char *incr[] = {"HINCRBY", key, field, "1"};
     const char *sum[] = {"HINCRBYFLOAT", key, "sum", v};
     size_t b = 0;
-    redisReply *r;
 
     while (b < n_bounds && value > bounds[b])
         b++;
     snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
     snprintf(field, sizeof(field), "b%zu", b); /* b<n_bounds> is +Inf */
     snprintf(v, sizeof(v), "%.6f", value);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(incr), incr);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(sum), sum);
-    if (!r)
-        return SK_EUNAVAIL;
-    freeReplyObject(r);
-    return SK_OK;
+    enum sk_err err = queue_write(q, QUEUE_ARGC(incr), incr);
+    return err ? err : queue_write(q, QUEUE_ARGC(sum), sum);
 }
 
 enum sk_err queue_hist_read(struct queue *q, const char *name, uint64_t *counts, size_t n_buckets,
@@ -199,16 +164,13 @@ enum sk_err queue_hist_read(struct queue *q, const char *name, uint64_t *counts,
 {
     char key[160];
     const char *argv[] = {"HGETALL", key};
-    redisReply *r;
+    redisReply *r = NULL;
+    enum sk_err err;
 
     snprintf(key, sizeof(key), "%s:hist:%s", q->prefix, name);
-    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv);
-    if (!r)
-        return SK_EUNAVAIL;
-    if (r->type != REDIS_REPLY_ARRAY) {
-        freeReplyObject(r);
-        return SK_EINTERNAL;
-    }
+    err = queue_array(q, 0, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv, &r);
+    if (err)
+        return err;
     memset(counts, 0, n_buckets * sizeof(*counts));
     *sum = 0;
     for (size_t i = 0; i + 1 < r->elements; i += 2) {

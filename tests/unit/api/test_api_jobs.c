@@ -102,6 +102,8 @@ static void test_job_routes_before_the_store(void)
     for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
         d = call("GET", paths[i], NULL, NULL, &st, NULL);
         CU_ASSERT_EQUAL(st, 404);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(d, "type")),
+                               "/problems/job-not-found");
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(d, "detail")),
                                "no job with id 'nope'");
         json_decref(d);

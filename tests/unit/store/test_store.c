@@ -306,6 +306,20 @@ static void *lock_row(void *arg)
     return NULL;
 }
 
+/* 1 when backend `pid` waits for a lock (asked on the main connection). */
+static int waiting(const char *pid)
+{
+    const char *p[1] = {pid};
+    struct db_result *r = NULL;
+    int yes = db_exec(db, NULL,
+                      "SELECT 1 FROM pg_stat_activity WHERE pid = $1::int"
+                      " AND wait_event_type = 'Lock'",
+                      1, p, &r) == SK_OK &&
+              db_result_rows(r) == 1;
+    db_result_free(r);
+    return yes;
+}
+
 /* Fault: a deadlock while a worker wrote its result came back as the lease-lost code, so
  * the worker dropped a result it still had every right to write. A deadlock is SK_ERETRY,
  * a lost lease SK_ELEASE, and the write succeeds when run again. */
@@ -317,6 +331,8 @@ static void test_deadlock_is_not_lease_lost(void)
     struct db *other = NULL;
     struct db_claim c = {0};
     struct locker l;
+    struct db_result *r = NULL;
+    char pid[24];
     pthread_t t;
     enum sk_err err;
 
@@ -325,6 +341,9 @@ static void test_deadlock_is_not_lease_lost(void)
     CU_ASSERT_EQUAL_FATAL(db_jobs_claim(db, x, "w1", "w1/1", 60000, 5, &c), SK_OK);
     db_jobs_claim_release(&c);
     CU_ASSERT_EQUAL_FATAL(db_new(db_url, &other), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(db_exec(other, NULL, "SELECT pg_backend_pid()", 0, NULL, &r), SK_OK);
+    snprintf(pid, sizeof(pid), "%s", db_result_get(r, 0, 0));
+    db_result_free(r);
     /* the other side waits long before it looks for deadlocks, so the main connection is
      * the one PostgreSQL picks as the victim */
     CU_ASSERT_EQUAL(db_exec(other, NULL, "SET deadlock_timeout = '10s'", 0, NULL, NULL), SK_OK);
@@ -342,7 +361,10 @@ static void test_deadlock_is_not_lease_lost(void)
     l.id = y;
     l.err = SK_EINTERNAL;
     CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, lock_row, &l), 0);
-    sleep_ms(300); /* the other side is now waiting for y */
+    /* PostgreSQL looks for a deadlock once, deadlock_timeout after a wait began: the other
+     * side must be waiting for y before the result write starts waiting for x */
+    for (int i = 0; i < 500 && !waiting(pid); i++)
+        sleep_ms(10);
     err = db_jobs_succeed(db, x, "w1/1", "{\"r\":1}");
     CU_ASSERT_EQUAL(err, SK_ERETRY);
     CU_ASSERT_PTR_NOT_NULL(strstr(db_error(db), "deadlock"));
