@@ -190,8 +190,10 @@ enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request,
 
 int db_jobs_is_final(const char *status)
 {
-    return strcmp(status, "succeeded") == 0 || strcmp(status, "failed") == 0 ||
-           strcmp(status, "canceled") == 0;
+    for (int s = DB_JOBS_FIRST_FINAL; s < DB_JOBS_N_STATUS; s++)
+        if (strcmp(status, db_jobs_statuses[s]) == 0)
+            return 1;
+    return 0;
 }
 
 void db_jobs_new_id(char id[DB_JOBS_ID_LEN])

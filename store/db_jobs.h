@@ -187,6 +187,8 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
 enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted);
 
 #define DB_JOBS_N_STATUS 5
+/* The statuses from this index on are final: the row never changes again. */
+#define DB_JOBS_FIRST_FINAL 2
 /** The statuses in the order db_jobs_counts uses: queued, running, succeeded, failed, canceled. */
 extern const char *const db_jobs_statuses[DB_JOBS_N_STATUS];
 

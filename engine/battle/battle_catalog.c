@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "battle_cards.h"
+#include "sk_buf.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -159,9 +160,9 @@ static enum sk_err read_file(const char *path, char **out, size_t *out_len, char
                              size_t errlen)
 {
     FILE *f = NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    size_t cap = 0;
+    char chunk[16384];
+    struct sk_buf buf;
+    size_t got;
     enum sk_err rc = SK_OK;
 
     f = fopen(path, "rb");
@@ -169,41 +170,30 @@ static enum sk_err read_file(const char *path, char **out, size_t *out_len, char
         snprintf(err, errlen, "cannot open cards file '%s': %s", path, strerror(errno));
         return SK_EIO;
     }
-    for (;;) {
-        size_t got;
-        if (len + 1 >= cap) {
-            char *nb;
-            if (cap >= CATALOG_FILE_MAX) {
-                snprintf(err, errlen, "cards file '%s' is larger than %u bytes", path,
-                         CATALOG_FILE_MAX);
-                rc = SK_EINVAL;
-                goto out;
-            }
-            cap = cap ? cap * 2 : 65536;
-            nb = sk_realloc(buf, cap + 1);
-            if (!nb) {
-                snprintf(err, errlen, "out of memory reading cards file '%s'", path);
-                rc = SK_ENOMEM;
-                goto out;
-            }
-            buf = nb;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
+    sk_buf_init(&buf, CATALOG_FILE_MAX);
+    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0 && !sk_buf_add(&buf, chunk, got))
+        ;
+    if (buf.err == SK_ERANGE) {
+        snprintf(err, errlen, "cards file '%s' is larger than %u bytes", path, CATALOG_FILE_MAX);
+        rc = SK_EINVAL;
+    } else if (buf.err) {
+        snprintf(err, errlen, "out of memory reading cards file '%s'", path);
+        rc = SK_ENOMEM;
+    } else if (ferror(f)) {
         snprintf(err, errlen, "cannot read cards file '%s'", path);
         rc = SK_EIO;
-        goto out;
+    } else {
+        size_t n = buf.len;
+        char *text = sk_buf_take(&buf);
+        if (text) {
+            *out = text;
+            *out_len = n;
+        } else {
+            snprintf(err, errlen, "out of memory reading cards file '%s'", path);
+            rc = SK_ENOMEM;
+        }
     }
-    buf[len] = '\0';
-    *out = buf;
-    *out_len = len;
-    buf = NULL;
-out:
-    sk_free(buf);
+    sk_buf_release(&buf);
     (void)fclose(f); /* read only: nothing is lost if closing fails */
     return rc;
 }
