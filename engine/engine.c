@@ -38,7 +38,7 @@ enum sk_err engine_new(const struct engine_opts *opts, struct engine **out, char
         eng->n = k + (rc == SK_OK);
         if (rc) {
             /* the kinds' messages name what failed (a file, a device) */
-            (void)snprintf(err, errlen, "%s", why[0] ? why : sk_err_str(rc));
+            snprintf(err, errlen, "%s", why[0] ? why : sk_err_str(rc));
             goto out;
         }
     }
@@ -47,7 +47,7 @@ enum sk_err engine_new(const struct engine_opts *opts, struct engine **out, char
     rc = SK_OK;
 out:
     if (rc == SK_ENOMEM && !why[0])
-        (void)snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "out of memory");
     engine_free(eng);
     return rc;
 }
@@ -67,8 +67,8 @@ void engine_free(struct engine *eng)
 void engine_describe(const struct engine *eng, struct engine_info *info)
 {
     memset(info, 0, sizeof(*info));
-    (void)snprintf(info->backend, sizeof(info->backend), "cpu");
-    (void)snprintf(info->device, sizeof(info->device), "cpu");
+    snprintf(info->backend, sizeof(info->backend), "cpu");
+    snprintf(info->device, sizeof(info->device), "cpu");
     for (size_t k = 0; k < eng->n; k++)
         if (job_kinds[k]->describe)
             job_kinds[k]->describe(eng->state[k], info);

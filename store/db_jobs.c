@@ -637,15 +637,17 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     if (err)
         return err;
     /* One statement: the key row and the job row are made together or not at all; a
-     * concurrent request with the same key waits on the primary key and then makes nothing. */
-    err = db_exec(db, "idem_insert",
-                  "WITH k AS (INSERT INTO idempotency_keys (key, request_hash, job_id)"
-                  "   VALUES ($1, " KEY_HASH ", gen_random_uuid())"
-                  "   ON CONFLICT (key) DO NOTHING RETURNING job_id),"
-                  " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total)"
-                  "   SELECT job_id, $3, $4::jsonb, $5, $6 FROM k RETURNING *)"
-                  " SELECT " JOB_COLS " FROM j",
-                  6, p, &r);
+     * concurrent request with the same key waits on the primary key and then makes nothing.
+     * Run again after a lost connection it makes nothing either, and the lookup below
+     * answers with the key's job: the Idempotency-Key makes the insert idempotent. */
+    err = db_exec_idem(db, "idem_insert",
+                       "WITH k AS (INSERT INTO idempotency_keys (key, request_hash, job_id)"
+                       "   VALUES ($1, " KEY_HASH ", gen_random_uuid())"
+                       "   ON CONFLICT (key) DO NOTHING RETURNING job_id),"
+                       " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                       "   SELECT job_id, $3, $4::jsonb, $5, $6 FROM k RETURNING *)"
+                       " SELECT " JOB_COLS " FROM j",
+                       6, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 1) {

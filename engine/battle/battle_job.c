@@ -165,9 +165,9 @@ static void engine_describe_state(const void *state, struct engine_info *info)
     if (!be || !be->cl)
         return;
     battle_cl_describe(be->cl, &ci);
-    (void)snprintf(info->backend, sizeof(info->backend), "opencl");
-    (void)snprintf(info->device, sizeof(info->device), "%s", ci.device);
-    (void)snprintf(info->platform, sizeof(info->platform), "%s", ci.platform);
+    snprintf(info->backend, sizeof(info->backend), "opencl");
+    snprintf(info->device, sizeof(info->device), "%s", ci.device);
+    snprintf(info->platform, sizeof(info->platform), "%s", ci.platform);
 }
 
 static void run_free(void *data);

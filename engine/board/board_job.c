@@ -90,14 +90,14 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     (void)state;
     (void)opts;
     if (!run) {
-        (void)snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "out of memory");
         return SK_ENOMEM;
     }
     run->job = job;
     run->st = board_state_clone(job->in->st);
     if (!run->st) {
         sk_free(run);
-        (void)snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "out of memory");
         return SK_ENOMEM;
     }
     *out = run;
@@ -116,7 +116,7 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char
     while (run->done < stop) {
         enum sk_err rc = board_turn_run(run->st, &plan);
         if (rc) {
-            (void)snprintf(err, errlen, "turn %d: %s", run->st->turn, sk_err_str(rc));
+            snprintf(err, errlen, "turn %d: %s", run->st->turn, sk_err_str(rc));
             return rc;
         }
         run->done++;

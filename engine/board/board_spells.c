@@ -422,13 +422,13 @@ static enum sk_err load_text(json_t **out, char *err, size_t errlen)
     if (path && *path) {
         doc = json_load_file(path, 0, &je);
         if (!doc) {
-            (void)snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
+            snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
             return SK_EIO;
         }
     } else {
         doc = json_loads(board_spells_data, 0, &je);
         if (!doc) {
-            (void)snprintf(err, errlen, "embedded spells.json: %s (line %d)", je.text, je.line);
+            snprintf(err, errlen, "embedded spells.json: %s (line %d)", je.text, je.line);
             return SK_EINTERNAL;
         }
     }
@@ -452,7 +452,7 @@ enum sk_err board_spells_catalog(struct board_spell_def *defs, int cap, int *n, 
     if (rc)
         goto out;
     if (!json_is_array(doc) || json_array_size(doc) > (size_t)cap) {
-        (void)snprintf(err, errlen, "the spell catalog must be an array of at most %d spells", cap);
+        snprintf(err, errlen, "the spell catalog must be an array of at most %d spells", cap);
         rc = SK_EINVAL;
         goto out;
     }
@@ -468,8 +468,8 @@ enum sk_err board_spells_catalog(struct board_spell_def *defs, int cap, int *n, 
         sk_jptr_pop(&ptr);
     }
     if (errs.n) {
-        (void)snprintf(err, errlen, "spell catalog: %s: %s", errs.items[0].pointer,
-                       errs.items[0].message);
+        snprintf(err, errlen, "spell catalog: %s: %s", errs.items[0].pointer,
+                 errs.items[0].message);
         rc = SK_EINVAL;
         goto out;
     }

@@ -150,7 +150,7 @@ static void leave_group(struct board_state *st, const struct board_spell *sp, in
         size_t len = strlen(old->m[mi].id);
         if (len > BOARD_ID_MAX - 5)
             len = BOARD_ID_MAX - 5;
-        (void)snprintf(name, sizeof(name), "%.*s~%d", (int)len, old->m[mi].id, k);
+        snprintf(name, sizeof(name), "%.*s~%d", (int)len, old->m[mi].id, k);
         board_model_set_id(id, name);
     }
     ng = &st->groups[st->ngroups++];
