@@ -395,7 +395,7 @@ static void test_dead_connection_reconnects(void)
     long long counts[DB_JOBS_N_STATUS];
 
     insert(id);
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 4; round++) {
         CU_ASSERT_EQUAL_FATAL(db_exec(db, NULL, "SELECT pg_backend_pid()", 0, NULL, &r), SK_OK);
         snprintf(pid, sizeof(pid), "%s", db_result_get(r, 0, 0));
         db_result_free(r);
@@ -411,8 +411,15 @@ static void test_dead_connection_reconnects(void)
             db_job_release(&job);
         } else if (round == 1) {
             CU_ASSERT_EQUAL(db_jobs_counts(db, counts), SK_OK);
-        } else {
+        } else if (round == 2) {
             CU_ASSERT_EQUAL(db_ping(db), SK_OK);
+        } else {
+            enum db_keyed outcome = DB_KEYED_MISMATCH;
+            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, "restart-key", "{}", 60, "battle", "{}", 1, 1,
+                                                 &job, &outcome),
+                            SK_OK);
+            CU_ASSERT_EQUAL(outcome, DB_KEYED_NEW);
+            db_job_release(&job);
         }
     }
 }
