@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sk_jdec.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -157,6 +158,7 @@ static int get_str(const json_t *obj, const char *key, int required, char *dst, 
 static void decode_cond(const json_t *c, struct sk_jptr *ptr, struct sk_verr_list *errs,
                         struct board_cond *out)
 {
+    struct sk_jdec d = {ptr, errs, 0};
     static const char *const keys[] = {"attacker_nation",
                                        "attacker_class",
                                        "attacker_recruit",
@@ -184,28 +186,15 @@ static void decode_cond(const json_t *c, struct sk_jptr *ptr, struct sk_verr_lis
             sk_verr_add(errs, sk_jptr_str(ptr), "unknown nation");
         sk_jptr_pop(ptr);
     }
-    if ((v = json_object_get(c, "attacker_class"))) {
-        sk_jptr_push_key(ptr, "attacker_class");
-        if (!json_is_string(v) ||
-            (out->attacker_class = board_model_class_parse(json_string_value(v))) < 0)
-            sk_verr_add(errs, sk_jptr_str(ptr), "unknown class");
-        sk_jptr_pop(ptr);
-    }
+    (void)sk_jdec_get_word(&d, c, "attacker_class", 0, board_model_class_parse, "class",
+                           &out->attacker_class);
     {
         static const char *const bools[] = {"attacker_recruit", "attacker_enchanted",
                                             "attacker_caster", "magical"};
         int *dst[] = {&out->attacker_recruit, &out->attacker_enchanted, &out->attacker_caster,
                       &out->magical};
-        for (int i = 0; i < 4; i++) {
-            if (!(v = json_object_get(c, bools[i])))
-                continue;
-            sk_jptr_push_key(ptr, bools[i]);
-            if (!json_is_boolean(v))
-                sk_verr_add(errs, sk_jptr_str(ptr), "'%s' must be a boolean", bools[i]);
-            else
-                *dst[i] = json_is_true(v);
-            sk_jptr_pop(ptr);
-        }
+        for (int i = 0; i < 4; i++)
+            (void)sk_jdec_get_bool(&d, c, bools[i], dst[i]);
     }
     sk_jptr_pop(ptr);
 }
@@ -214,7 +203,9 @@ static void decode_effect(const json_t *e, enum board_target_kind target, struct
                           struct sk_verr_list *errs, struct board_effect *out)
 {
     static const char *const keys[] = {"event", "action", "amount", "terrain", "if", NULL};
+    struct sk_jdec d = {ptr, errs, 0};
     const json_t *v;
+    long long amount;
     int point = -1, action = -1;
 
     memset(out, 0, sizeof(*out));
@@ -246,24 +237,12 @@ static void decode_effect(const json_t *e, enum board_target_kind target, struct
         sk_verr_add(errs, sk_jptr_str(ptr), "action '%s' needs another target kind than '%s'",
                     action_names[action], board_model_target_name(target));
     sk_jptr_pop(ptr);
-    if ((v = json_object_get(e, "amount"))) {
-        sk_jptr_push_key(ptr, "amount");
-        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            json_integer_value(v) > BOARD_MAX_AMOUNT)
-            sk_verr_add(errs, sk_jptr_str(ptr), "'amount' must be an integer between 0 and %d",
-                        BOARD_MAX_AMOUNT);
-        else
-            out->amount = (int)json_integer_value(v);
-        sk_jptr_pop(ptr);
-    }
-    v = json_object_get(e, "terrain");
-    sk_jptr_push_key(ptr, "terrain");
-    if (v && (!json_is_string(v) ||
-              (out->terrain = board_model_terrain_parse(json_string_value(v))) < 0))
-        sk_verr_add(errs, sk_jptr_str(ptr), "unknown terrain");
-    else if (!v && action == BOARD_A_SET_TERRAIN)
-        sk_verr_add(errs, sk_jptr_str(ptr), "'terrain' is required by 'set_terrain'");
-    sk_jptr_pop(ptr);
+    if (sk_jdec_get_int(&d, e, "amount", 0, BOARD_MAX_AMOUNT, &amount) == 1)
+        out->amount = (int)amount;
+    if (sk_jdec_get_word(&d, e, "terrain", 0, board_model_terrain_parse, "terrain",
+                         &out->terrain) == 0 &&
+        action == BOARD_A_SET_TERRAIN)
+        sk_jdec_bad_at(&d, "terrain", "'terrain' is required by 'set_terrain'");
     decode_cond(json_object_get(e, "if"), ptr, errs, &out->cond);
     out->point = point < 0 ? BOARD_P_CAST : (enum board_point)point;
     out->action = action < 0 ? BOARD_A_DAMAGE : (enum board_action)action;
@@ -313,7 +292,7 @@ enum sk_err board_spells_decode(const json_t *doc, struct sk_jptr *ptr, struct s
         if (!v || !json_is_integer(v) || json_integer_value(v) < 1 ||
             json_integer_value(v) > BOARD_MAX_TURNS)
             sk_verr_add(errs, sk_jptr_str(ptr),
-                        "a temporary spell needs 'turns', an integer from 1 to %d",
+                        "a temporary spell needs 'turns', an integer between 1 and %d",
                         BOARD_MAX_TURNS);
         else
             d.turns = (int)json_integer_value(v);
