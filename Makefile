@@ -22,7 +22,7 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 tidy: build
-	clang-tidy -p build --quiet $$(git ls-files 'common/*.c' 'engine/*.c' 'store/*.c' 'api/*.c' 'worker/*.c' 'cli/*.c')
+	scripts/tidy.sh build
 
 bench: build
 	bench/run.sh
