@@ -11,6 +11,7 @@
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_dec.h"
+#include "battle_tu.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -56,14 +57,23 @@ static int resolve(struct job_dec *j, const json_t *v)
         }
     }
     if (!card && j->catalog)
-        card = battle_catalog_find(j->catalog, name);
+        card = battle_catalog_find_loose(j->catalog, name);
     if (!card) {
         battle_dec_bad(&j->d, "unknown card \"%s\"", name);
         return -1;
     }
     for (int i = 0; i < spec->n_cards; i++)
-        if (strcmp(spec->cards[i].name, name) == 0)
+        if (strcmp(spec->cards[i].name, card->name) == 0)
             return i;
+    {
+        /* The game's cards keep skills and options the engine does not play yet: such a
+         * card is refused rather than played without them. */
+        char why[160];
+        if (battle_tu_unsupported(card, why, sizeof(why))) {
+            battle_dec_bad(&j->d, "card \"%s\": %s", card->name, why);
+            return -1;
+        }
+    }
     /* Two commanders, four fortresses and two 30-card decks name at most 66 distinct
      * cards; state entries must come from those, so the table cannot overflow. */
     if (spec->n_cards >= BATTLE_CARDS_MAX) {
@@ -362,6 +372,19 @@ static void decode_names(struct job_dec *j, const json_t *v, const char *key, in
     sk_jptr_pop(j->d.ptr);
 }
 
+/* The name a written card name resolves to (inline cards by exact name first, then the
+ * catalog as players write names); `name` itself when neither has it. */
+static const char *canonical_name(const struct job_dec *j, const char *name)
+{
+    const struct battle_card_spec *c = NULL;
+    for (int i = 0; i < j->n_inl; i++)
+        if (j->inl[i].named && strcmp(j->inl[i].card.name, name) == 0)
+            return name;
+    if (j->catalog)
+        c = battle_catalog_find_loose(j->catalog, name);
+    return c ? c->name : name;
+}
+
 /* Checks that the deck cards in play, in hand and in the deck of side state `st` are drawn
  * from the side's deck list: each card at most as often as the list has it. The pointer is
  * at the side's state object; the first entry over the count is reported. */
@@ -385,9 +408,10 @@ static void check_multiset(struct job_dec *j, const json_t *v, const struct batt
             const json_t *e = json_array_get(arr, i);
             const char *name = json_is_object(e) ? json_string_value(json_object_get(e, "card"))
                                                  : json_string_value(e);
+            const char *canon = canonical_name(j, name);
             int idx = -1;
             for (int c = 0; c < j->spec->n_cards && idx < 0; c++)
-                if (strcmp(j->spec->cards[c].name, name) == 0)
+                if (strcmp(j->spec->cards[c].name, canon) == 0)
                     idx = c;
             if (idx < 0)
                 continue;

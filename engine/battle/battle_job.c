@@ -21,6 +21,7 @@
 #include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_plan.h"
+#include "battle_tu.h"
 #include "engine.h"
 #include "job.h"
 #include "sk_log.h"
@@ -290,6 +291,18 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
+/* "catalog": which cards the job's names meant ({"name", "hash"}): the same job on another
+ * catalog is another matchup. */
+static int put_catalog(json_t *res)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, NULL, 0))
+        return 1;
+    return put(res, "catalog",
+               json_pack("{s:s, s:s}", "name", battle_catalog_source(cat), "hash",
+                         battle_catalog_hash(cat)));
+}
+
 static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
 {
     struct battle_job_run *run = data;
@@ -332,7 +345,8 @@ static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen
         put_rate(res, "win_rate", c->wins, c->games) ||
         put_rate(res, "stall_rate", c->stalls, c->games) ||
         put_rate(res, "loss_rate", c->losses, c->games) || json_object_set(res, "turns", turns) ||
-        put(res, "seed", json_integer((json_int_t)spec->seed)) || put_backend(res, run) ||
+        put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
+        put_backend(res, run) ||
         put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
         put(res, "games_per_second",
             run->elapsed_s > 0
@@ -360,27 +374,66 @@ static void run_free(void *data)
 
 /* ===== The catalog served at /v1/cards ===== */
 
+/* The catalog's JSON is built once per process and shared: the game's catalog has about
+ * 54,000 cards, too many to rebuild per request. jansson's reference counts are atomic, so
+ * requests on several threads may hold it at once; nobody modifies it. */
+static pthread_mutex_t json_lock = PTHREAD_MUTEX_INITIALIZER;
+static json_t *json_cached;
+
 static json_t *catalog_load(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
+    json_t *out = NULL;
+
     if (battle_catalog_shared(&cat, err, errlen))
         return NULL;
-    return battle_catalog_to_json(cat);
+    pthread_mutex_lock(&json_lock);
+    if (!json_cached)
+        json_cached = battle_catalog_to_json(cat);
+    if (json_cached)
+        out = json_incref(json_cached);
+    else
+        snprintf(err, errlen, "out of memory listing the cards");
+    pthread_mutex_unlock(&json_lock);
+    return out;
 }
 
+/* Card types as the catalog writes them: the engine's four and the game's dominions. */
 static const char *type_word(int i)
 {
-    return battle_cards_type_name((enum battle_card_type)i);
+    return i < BATTLE_CARD_TYPE__COUNT ? battle_cards_type_name((enum battle_card_type)i)
+                                       : "dominion";
 }
 
+/* Every skill of the game (the engine's are among them). */
 static const char *skill_word(int i)
 {
-    return battle_cards_skill_name((enum battle_skill)i);
+    return battle_tu_skill_name(i);
+}
+
+static const char *faction_word(int i)
+{
+    return battle_tu_faction_name(i + 1);
+}
+
+static const char *rarity_word(int i)
+{
+    return battle_tu_rarity_name(i + 1);
+}
+
+static const char *level_word(int i)
+{
+    static const char *const levels[BATTLE_LEVELS_MAX] = {"1", "2", "3", "4", "5",
+                                                          "6", "7", "8", "9", "10"};
+    return levels[i];
 }
 
 static const struct job_filter card_filters[] = {
-    {"type", "type", NULL, type_word, BATTLE_CARD_TYPE__COUNT},
-    {"skill", "skills", "name", skill_word, BATTLE_SKILL__COUNT},
+    {"type", "type", NULL, type_word, BATTLE_CARD_TYPE__COUNT + 1},
+    {"skill", "skills", "name", skill_word, BATTLE_TU_SKILL__COUNT},
+    {"faction", "faction", NULL, faction_word, 6},
+    {"rarity", "rarity", NULL, rarity_word, 6},
+    {"level", "level", NULL, level_word, BATTLE_LEVELS_MAX},
     {"name", "name", NULL, NULL, 0},
     {NULL, NULL, NULL, NULL, 0},
 };

@@ -173,13 +173,14 @@ struct tu_unit {
     size_t order;                   /* load order */
 };
 
-static void hash_bytes(uint64_t *h, const void *p, size_t n)
+uint64_t battle_tu_fnv1a(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++) {
-        *h ^= b[i];
-        *h *= 0x100000001b3ULL;
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
     }
+    return h;
 }
 
 /* Reads dir/name into a new buffer. Returns SK_OK, SK_ENOENT-like SK_EIO with *missing = 1
@@ -223,8 +224,8 @@ static enum sk_err slurp(struct tu_load *L, const char *name, char **out, size_t
         goto out;
     }
     buf[st.st_size] = '\0';
-    hash_bytes(&L->hash, name, strlen(name) + 1);
-    hash_bytes(&L->hash, buf, (size_t)st.st_size);
+    L->hash = battle_tu_fnv1a(L->hash, name, strlen(name) + 1);
+    L->hash = battle_tu_fnv1a(L->hash, buf, (size_t)st.st_size);
     *out = buf;
     *len = (size_t)st.st_size;
     buf = NULL;
@@ -829,7 +830,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     L.notes = notes;
     L.err = err;
     L.errlen = errlen;
-    L.hash = 0xcbf29ce484222325ULL;
+    L.hash = BATTLE_TU_FNV_SEED;
     if (stat(dir, &st) != 0) {
         snprintf(err, errlen, "cards folder '%s': %s", dir, strerror(errno));
         return SK_EIO;

@@ -76,6 +76,11 @@ struct battle_tu_data {
 enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct sk_verr_list *notes,
                            char *err, size_t errlen);
 
+/* FNV-1a 64: the content hash catalogs report (fast, and enough to tell two copies apart). */
+#define BATTLE_TU_FNV_SEED 0xcbf29ce484222325ULL
+/** Returns hash `h` (start with BATTLE_TU_FNV_SEED) extended by `n` bytes at `p`. */
+uint64_t battle_tu_fnv1a(uint64_t h, const void *p, size_t n);
+
 /** Frees what battle_tu_load filled and zeroes `data`; NULL-safe. */
 void battle_tu_data_release(struct battle_tu_data *data);
 
