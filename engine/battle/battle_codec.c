@@ -11,6 +11,7 @@
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_dec.h"
+#include "battle_deck.h"
 #include "battle_tu.h"
 #include "sk_mem.h"
 
@@ -34,6 +35,8 @@ struct job_dec {
     struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
 };
 
+static int add_card(struct job_dec *j, const struct battle_card_spec *card);
+
 /* Resolves card `name` (the JSON value at the current position) to an index in
  * spec->cards, adding the card on first use. Returns the index, or -1 after reporting a
  * problem (or when the name is an invalid inline card, reported at its definition). */
@@ -41,7 +44,6 @@ static int resolve(struct job_dec *j, const json_t *v)
 {
     const struct battle_card_spec *card = NULL;
     const char *name = battle_dec_check_name(&j->d, v, "a card name");
-    struct battle_spec *spec = j->spec;
 
     if (!name)
         return -1;
@@ -62,6 +64,15 @@ static int resolve(struct job_dec *j, const json_t *v)
         battle_dec_bad(&j->d, "unknown card \"%s\"", name);
         return -1;
     }
+    return add_card(j, card);
+}
+
+/* The index of `card` in spec->cards, adding it on first use; -1 after reporting a problem
+ * at the current position. */
+static int add_card(struct job_dec *j, const struct battle_card_spec *card)
+{
+    struct battle_spec *spec = j->spec;
+
     for (int i = 0; i < spec->n_cards; i++)
         if (strcmp(spec->cards[i].name, card->name) == 0)
             return i;
@@ -182,7 +193,125 @@ static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_sid
         battle_dec_bad(&j->d, "a deck holds at most %d cards, not %lld", BATTLE_DECK_MAX, total);
 }
 
-/* Decodes one side; returns 1 when it is valid (the state is checked against it then). */
+/* ===== Decks as players write them ===== */
+
+/* The card a deck string entry names: the job's inline cards by exact name, then the
+ * catalog as players write names, or by id for "[1234]". NULL after reporting it (with a
+ * "did you mean" from the catalog when a name is close). */
+static const struct battle_card_spec *lookup_entry(struct job_dec *j,
+                                                   const struct battle_deck_entry *e, int k)
+{
+    const struct battle_card_spec *c = NULL;
+    char hint[BATTLE_NAME_MAX + 1] = "";
+
+    if (e->id) {
+        c = j->catalog ? battle_catalog_find_id(j->catalog, e->id) : NULL;
+        if (!c)
+            battle_dec_bad(&j->d, "entry %d: no card has id %d", k, e->id);
+        return c;
+    }
+    for (int i = 0; i < j->n_inl && !c; i++)
+        if (j->inl[i].named && j->inl[i].valid && strcmp(j->inl[i].card.name, e->name) == 0)
+            c = &j->inl[i].card;
+    if (!c && j->catalog)
+        c = battle_catalog_find_loose(j->catalog, e->name);
+    if (c)
+        return c;
+    if (j->catalog)
+        battle_catalog_suggest(j->catalog, e->name, hint, sizeof(hint));
+    if (hint[0])
+        battle_dec_bad(&j->d, "entry %d: unknown card \"%s\" (did you mean \"%s\"?)", k, e->name,
+                       hint);
+    else
+        battle_dec_bad(&j->d, "entry %d: unknown card \"%s\"", k, e->name);
+    return NULL;
+}
+
+/* Places `card` (count times) on `side` as the game does with a deck list: the first
+ * commander commands, fortresses and dominions stand in the fortress slots, the rest is the
+ * deck. `k` numbers the entry (hash cards count from 1 too). Returns 0 after a report. */
+static int place(struct job_dec *j, const struct battle_card_spec *card, int count, int k,
+                 struct battle_side_spec *side, int *have_commander, int *deck_total)
+{
+    int idx;
+
+    if (card->type == BATTLE_COMMANDER) {
+        if (*have_commander || count > 1) {
+            battle_dec_bad(&j->d, "entry %d: \"%s\" is a second commander: a deck has one", k,
+                           card->name);
+            return 0;
+        }
+        idx = add_card(j, card);
+        if (idx < 0)
+            return 0;
+        side->commander = idx;
+        *have_commander = 1;
+        return 1;
+    }
+    if (card->type == BATTLE_FORTRESS) {
+        if (side->n_fortresses + count > BATTLE_FORTRESS_MAX) {
+            battle_dec_bad(&j->d, "entry %d: a side has at most %d fortresses and dominions", k,
+                           BATTLE_FORTRESS_MAX);
+            return 0;
+        }
+        idx = add_card(j, card);
+        for (int c = 0; idx >= 0 && c < count; c++)
+            side->fortresses[side->n_fortresses++] = idx;
+        return idx >= 0;
+    }
+    *deck_total += count;
+    idx = add_card(j, card);
+    for (int c = 0; idx >= 0 && c < count && side->n_deck < BATTLE_DECK_MAX; c++)
+        side->deck[side->n_deck++] = idx;
+    return idx >= 0;
+}
+
+/* Decodes deck string or hash `text` (the value at the current position) into `side`. */
+static void decode_deck_text(struct job_dec *j, const char *text, struct battle_side_spec *side)
+{
+    struct battle_deck_entry entries[BATTLE_DECK_ENTRIES_MAX];
+    int ids[BATTLE_DECK_IDS_MAX];
+    int n = 0, have_commander = 0, deck_total = 0, ok = 1;
+    char why[200];
+
+    if (battle_deck_is_hash(text)) {
+        if (!battle_deck_hash_decode(text, ids, BATTLE_DECK_IDS_MAX, &n, why, sizeof(why))) {
+            battle_dec_bad(&j->d, "malformed deck hash: %s", why);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            const struct battle_card_spec *c =
+                j->catalog ? battle_catalog_find_id(j->catalog, ids[k]) : NULL;
+            if (!c) {
+                battle_dec_bad(&j->d, "deck hash card %d: no card has id %d", k + 1, ids[k]);
+                ok = 0;
+            } else {
+                ok &= place(j, c, 1, k + 1, side, &have_commander, &deck_total);
+            }
+        }
+    } else {
+        if (!battle_deck_split(text, entries, &n, why, sizeof(why))) {
+            battle_dec_bad(&j->d, "malformed deck string: %s", why);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            const struct battle_card_spec *c = lookup_entry(j, &entries[k], k + 1);
+            if (!c)
+                ok = 0;
+            else
+                ok &= place(j, c, entries[k].count, k + 1, side, &have_commander, &deck_total);
+        }
+    }
+    if (ok && !have_commander)
+        battle_dec_bad(&j->d, "the deck names no commander");
+    if (deck_total > BATTLE_DECK_MAX)
+        battle_dec_bad(&j->d, "a deck holds at most %d cards, not %d", BATTLE_DECK_MAX, deck_total);
+}
+
+static const char *const text_side_keys[] = {"deck", "play", NULL};
+
+/* Decodes one side; returns 1 when it is valid (the state is checked against it then). A
+ * side is an object with a deck list, a deck string or hash, or {"deck": string, "play"}. */
 static int decode_side(struct job_dec *j, const json_t *params, const char *key,
                        struct battle_side_spec *side)
 {
@@ -193,6 +322,20 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     int play = BATTLE_PLAY_RANDOM;
 
     sk_jptr_push_key(j->d.ptr, key);
+    if (json_is_string(v)) {
+        decode_deck_text(j, json_string_value(v), side);
+        side->play = BATTLE_PLAY_RANDOM;
+        goto out;
+    }
+    if (json_is_object(v) && json_is_string(json_object_get(v, "deck"))) {
+        battle_dec_check_keys(&j->d, v, text_side_keys);
+        sk_jptr_push_key(j->d.ptr, "deck");
+        decode_deck_text(j, json_string_value(json_object_get(v, "deck")), side);
+        sk_jptr_pop(j->d.ptr);
+        battle_dec_get_enum(&j->d, v, "play", plays, 3, &play);
+        side->play = (enum battle_play)play;
+        goto out;
+    }
     if (!battle_dec_need_object(&j->d, v, key, side_keys))
         goto out;
 
