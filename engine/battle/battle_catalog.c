@@ -191,6 +191,35 @@ out:
     return err;
 }
 
+static int card_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp((*(const struct battle_card_spec *const *)a)->name,
+                  (*(const struct battle_card_spec *const *)b)->name);
+}
+
+/* Sorts the cards by name. A card is about 500 bytes: qsort would move each many times, so
+ * pointers are sorted and the cards moved once. */
+static enum sk_err sort_cards(struct battle_catalog *cat)
+{
+    struct battle_card_spec **order = sk_malloc((cat->n ? cat->n : 1) * sizeof(*order));
+    struct battle_card_spec *sorted = sk_malloc((cat->n ? cat->n : 1) * sizeof(*sorted));
+
+    if (!order || !sorted) {
+        sk_free(order);
+        sk_free(sorted);
+        return SK_ENOMEM;
+    }
+    for (size_t i = 0; i < cat->n; i++)
+        order[i] = &cat->cards[i];
+    qsort(order, cat->n, sizeof(*order), card_ptr_cmp);
+    for (size_t i = 0; i < cat->n; i++)
+        sorted[i] = *order[i];
+    sk_free(order);
+    sk_free(cat->cards);
+    cat->cards = sorted;
+    return SK_OK;
+}
+
 enum sk_err battle_catalog_from_tu(struct battle_tu_data *data, const char *source,
                                    struct battle_catalog **out)
 {
@@ -209,7 +238,11 @@ enum sk_err battle_catalog_from_tu(struct battle_tu_data *data, const char *sour
     set_hash(cat, data->hash);
     snprintf(cat->source, sizeof(cat->source), "%s", source);
     memset(data, 0, sizeof(*data));
-    qsort(cat->cards, cat->n, sizeof(*cat->cards), card_cmp);
+    err = sort_cards(cat);
+    if (err) {
+        battle_catalog_free(cat);
+        return err;
+    }
     /* battle_tu names units apart; an upgrade that renames its level could still meet
      * another card's name: the later id then carries its id, as duplicates do. */
     for (size_t i = 1; i < cat->n; i++) {
@@ -222,8 +255,9 @@ enum sk_err battle_catalog_from_tu(struct battle_tu_data *data, const char *sour
         }
     }
     if (renamed)
-        qsort(cat->cards, cat->n, sizeof(*cat->cards), card_cmp);
-    err = build_indexes(cat);
+        err = sort_cards(cat);
+    if (!err)
+        err = build_indexes(cat);
     if (err) {
         battle_catalog_free(cat);
         return err;

@@ -7,8 +7,10 @@
 #include "battle_tu.h"
 
 #include <errno.h>
+#include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,21 +61,48 @@ const char *battle_tu_skill_name(int skill)
     return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT ? tu_skills[skill].name : "unknown";
 }
 
+/* Every name a skill is written by (players' and the files'), sorted, and each game
+ * skill's engine skill: built once, since a load looks up about 100,000 skills. */
+struct skill_key {
+    const char *name;
+    int skill;
+};
+static struct skill_key skill_keys[BATTLE_TU_SKILL__COUNT * 2];
+static int n_skill_keys;
+static enum battle_skill engine_of[BATTLE_TU_SKILL__COUNT];
+static pthread_once_t skill_once = PTHREAD_ONCE_INIT;
+
+static int skill_key_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct skill_key *)a)->name, ((const struct skill_key *)b)->name);
+}
+
+static void build_skill_keys(void)
+{
+    for (int i = 0; i < BATTLE_TU_SKILL__COUNT; i++) {
+        int e = battle_cards_skill_parse(tu_skills[i].name);
+        skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].name, i};
+        if (tu_skills[i].xml)
+            skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].xml, i};
+        engine_of[i] = e < 0 ? BATTLE_SKILL__COUNT : (enum battle_skill)e;
+    }
+    qsort(skill_keys, (size_t)n_skill_keys, sizeof(skill_keys[0]), skill_key_cmp);
+}
+
 int battle_tu_skill_parse(const char *name)
 {
-    for (int i = 0; i < BATTLE_TU_SKILL__COUNT; i++)
-        if (strcmp(name, tu_skills[i].name) == 0 ||
-            (tu_skills[i].xml && strcmp(name, tu_skills[i].xml) == 0))
-            return i;
-    return -1;
+    struct skill_key key = {name, 0};
+    const struct skill_key *k;
+
+    pthread_once(&skill_once, build_skill_keys);
+    k = bsearch(&key, skill_keys, (size_t)n_skill_keys, sizeof(key), skill_key_cmp);
+    return k ? k->skill : -1;
 }
 
 enum battle_skill battle_tu_skill_engine(int skill)
 {
-    int id = skill >= 0 && skill < BATTLE_TU_SKILL__COUNT
-                 ? battle_cards_skill_parse(tu_skills[skill].name)
-                 : -1;
-    return id < 0 ? BATTLE_SKILL__COUNT : (enum battle_skill)id;
+    pthread_once(&skill_once, build_skill_keys);
+    return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT ? engine_of[skill] : BATTLE_SKILL__COUNT;
 }
 
 int battle_tu_skill_of_engine(enum battle_skill skill)
@@ -275,25 +304,22 @@ static enum sk_err parse_xml(struct tu_load *L, const char *name, const char *te
     return SK_OK;
 }
 
-/* Adds a note at FILE:LINE of node `n`. */
-static void note(struct tu_load *L, const xmlNode *n, const char *fmt, ...)
+/* Adds a note at FILE:LINE. */
+static void note(struct tu_load *L, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void note(struct tu_load *L, const xmlNode *n, const char *fmt, ...)
+static void note(struct tu_load *L, long line, const char *fmt, ...)
 {
     char where[300], msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    snprintf(where, sizeof(where), "%s:%ld", L->file, n ? xmlGetLineNo(n) : 0L);
+    snprintf(where, sizeof(where), "%s:%ld", L->file, line);
     sk_verr_add(L->notes, where, "%s", msg);
 }
 
-/* A possibly NULL libxml2 string, for messages. */
-static const char *str(const xmlChar *s)
-{
-    return s ? (const char *)s : "";
-}
+/* The line of a tree node, for notes. */
+#define LINE(n) ((n) ? xmlGetLineNo(n) : 0L)
 
 static int is(const xmlNode *n, const char *name)
 {
@@ -302,11 +328,11 @@ static int is(const xmlNode *n, const char *name)
 
 /* The integer text of element `n` (or attribute value `s` when n is NULL), or 0 with a
  * note: the game's own client reads a bad number as 0, so the value is kept as 0. */
-static int to_int(struct tu_load *L, const xmlNode *at, const char *what, const char *s)
+static int to_int(struct tu_load *L, long line, const char *what, const char *s)
 {
     int64_t v = 0;
     if (!s || sk_parse_i64(s, -1000000000LL, 1000000000LL, &v) != SK_OK) {
-        note(L, at, "%s '%s' is not an integer: read as 0", what, s ? s : "");
+        note(L, line, "%s '%s' is not an integer: read as 0", what, s ? s : "");
         return 0;
     }
     return (int)v;
@@ -315,7 +341,7 @@ static int to_int(struct tu_load *L, const xmlNode *at, const char *what, const 
 static int elem_int(struct tu_load *L, const xmlNode *n)
 {
     xmlChar *t = xmlNodeGetContent(n);
-    int v = to_int(L, n, (const char *)n->name, (const char *)t);
+    int v = to_int(L, LINE(n), (const char *)n->name, (const char *)t);
     xmlFree(t);
     return v;
 }
@@ -406,77 +432,85 @@ static void derive_type(struct battle_card_spec *c)
         c->type = BATTLE_FORTRESS;
 }
 
+/* ===== Card sections, read as a stream =====
+ *
+ * The sections are read with libxml2's SAX2 interface rather than as trees: building a
+ * tree of every element took about as long again as the parse itself, and the 300 ms
+ * budget of a load would not hold (bench/RESULTS.md). A <unit> is gathered as written (its
+ * own fields and each <upgrade>'s) and built into cards at its end tag, so the order of
+ * its elements does not matter. */
+
 static const char *const skill_attrs[] = {"id", "x",  "y",       "n",       "c", "all",
                                           "s",  "s2", "trigger", "card_id", NULL};
 
-/* Reads one <skill> into *s; returns 0 after a note when it cannot be kept at all. */
-static int read_skill(struct tu_load *L, const xmlNode *n, struct battle_skill_spec *s)
+enum { A_ID, A_X, A_Y, A_N, A_C, A_ALL, A_S, A_S2, A_TRIGGER, A_CARD_ID, A__COUNT };
+
+/* Reads the attributes keys[i] = vals[i] (i < n) of a <skill> at `line` into *s; kinds[i]
+ * is the attribute's index in skill_attrs, or -1. Returns 0 after a note when the skill
+ * cannot be kept at all. */
+static int read_skill(struct tu_load *L, long line, const char *const *keys, const int *kinds,
+                      const char *const *vals, int n, struct battle_skill_spec *s)
 {
-    xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+    const char *id = NULL;
     int g;
 
     memset(s, 0, sizeof(*s));
+    for (int i = 0; i < n; i++)
+        if (kinds[i] == A_ID)
+            id = vals[i];
     if (!id) {
-        note(L, n, "a skill without 'id': left out of the card");
+        note(L, line, "a skill without 'id': left out of the card");
         return 0;
     }
-    g = battle_tu_skill_parse((const char *)id);
+    g = battle_tu_skill_parse(id);
     if (g < 0) {
         /* Kept as a skill the engine does not simulate, so a job with the card is refused
          * instead of played without it. */
-        note(L, n, "unknown skill '%s': kept as a skill no job may use", str(id));
-        g = -1;
+        note(L, line, "unknown skill '%s': kept as a skill no job may use", id);
     } else if (L->have_skill_types && !L->game_defines[g]) {
-        note(L, n, "skill '%s' is not among the skill types of skills_set.xml", str(id));
+        note(L, line, "skill '%s' is not among the skill types of skills_set.xml", id);
     }
-    xmlFree(id);
     s->game = g;
     s->id = battle_tu_skill_engine(g);
-    for (const xmlAttr *a = n->properties; a; a = a->next) {
-        const char *k = (const char *)a->name;
-        xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
-        const char *vs = (const char *)v;
-        int known = 0;
-        for (int i = 0; skill_attrs[i]; i++)
-            known |= strcmp(k, skill_attrs[i]) == 0;
-        if (!known) {
-            note(L, n, "unknown skill attribute '%s' (value '%s'): ignored", k, str(v));
-        } else if (strcmp(k, "x") == 0) {
-            s->x = to_int(L, n, "x", vs);
-        } else if (strcmp(k, "y") == 0) {
-            s->y = to_int(L, n, "y", vs);
+    for (int i = 0; i < n; i++) {
+        const char *k = keys[i], *v = vals[i];
+        if (kinds[i] < 0) {
+            note(L, line, "unknown skill attribute '%s' (value '%s'): ignored", k, v);
+        } else if (kinds[i] == A_X) {
+            s->x = to_int(L, line, "x", v);
+        } else if (kinds[i] == A_Y) {
+            s->y = to_int(L, line, "y", v);
             if (s->y < 0 || s->y > N_FACTIONS) {
-                note(L, n, "faction y='%s' is not one of the game's 1..6: read as any", str(v));
+                note(L, line, "faction y='%s' is not one of the game's 1..6: read as any", v);
                 s->y = 0;
             }
-        } else if (strcmp(k, "n") == 0) {
-            s->n = to_int(L, n, "n", vs);
-        } else if (strcmp(k, "c") == 0) {
-            s->c = to_int(L, n, "c", vs);
-        } else if (strcmp(k, "all") == 0) {
-            s->all = to_int(L, n, "all", vs) != 0;
-        } else if (strcmp(k, "card_id") == 0) {
-            s->card_id = to_int(L, n, "card_id", vs);
-        } else if (strcmp(k, "s") == 0 || strcmp(k, "s2") == 0) {
-            int t = battle_tu_skill_parse(vs ? vs : "");
+        } else if (kinds[i] == A_N) {
+            s->n = to_int(L, line, "n", v);
+        } else if (kinds[i] == A_C) {
+            s->c = to_int(L, line, "c", v);
+        } else if (kinds[i] == A_ALL) {
+            s->all = to_int(L, line, "all", v) != 0;
+        } else if (kinds[i] == A_CARD_ID) {
+            s->card_id = to_int(L, line, "card_id", v);
+        } else if (kinds[i] == A_S || kinds[i] == A_S2) {
+            int t = battle_tu_skill_parse(v);
             if (t < 0)
-                note(L, n, "unknown skill argument %s='%s': left out", k, str(v));
-            else if (k[1] == '2')
+                note(L, line, "unknown skill argument %s='%s': left out", k, v);
+            else if (kinds[i] == A_S2)
                 s->s2 = t + 1;
             else
                 s->s = t + 1;
-        } else if (strcmp(k, "trigger") == 0) {
+        } else if (kinds[i] == A_TRIGGER) {
             int t = 0;
-            while (t < N_TRIGGERS && strcmp(vs ? vs : "", trigger_names[t]) != 0)
+            while (t < N_TRIGGERS && strcmp(v, trigger_names[t]) != 0)
                 t++;
             if (t == N_TRIGGERS) {
-                note(L, n, "unknown trigger '%s': kept as a skill no job may use", str(v));
+                note(L, line, "unknown trigger '%s': kept as a skill no job may use", v);
                 s->id = BATTLE_SKILL__COUNT;
                 t = 0;
             }
             s->trigger = t;
         }
-        xmlFree(v);
     }
     return 1;
 }
@@ -488,13 +522,31 @@ static const char *const ignored_elems[] = {
     "cap_exclude", "base_dominion_card", "gp_cost",      "fortress_type",     "no_salvage",
     NULL};
 
-static int ignored(const xmlNode *n)
-{
-    for (int i = 0; ignored_elems[i]; i++)
-        if (is(n, ignored_elems[i]))
-            return 1;
-    return 0;
-}
+/* The fields of a record, as bits of struct tu_rec.have. */
+enum tu_field {
+    F_ID,
+    F_NAME,
+    F_ATTACK,
+    F_HEALTH,
+    F_COST,
+    F_RARITY,
+    F_TYPE,
+    F_SET,
+    F_LEVEL,
+    F__COUNT,
+    F_SKIP = -1
+};
+
+static const char *const field_names[F__COUNT] = {"id",     "name", "attack", "health", "cost",
+                                                  "rarity", "type", "set",    "level"};
+
+/* One <unit> or <upgrade> as written: the fields it has and its own skills. */
+struct tu_rec {
+    struct battle_card_spec c;
+    unsigned have; /* 1u << enum tu_field */
+    int skills;    /* it lists skills (which replace the level before's) */
+    long line;
+};
 
 static enum sk_err push_card(struct tu_load *L, const struct battle_card_spec *c)
 {
@@ -510,71 +562,49 @@ static enum sk_err push_card(struct tu_load *L, const struct battle_card_spec *c
     return SK_OK;
 }
 
-/* Applies the fields of <unit> or <upgrade> `node` to *c (which holds the level before it,
- * or zeros). Returns 0 after a note when the record cannot be a card. */
-static int read_fields(struct tu_load *L, const xmlNode *node, struct battle_card_spec *c,
-                       int is_unit)
+/* Applies record `r` to *c (which holds the level before it, or zeros). Returns 0 after a
+ * note when the record cannot be a card. */
+static int apply(struct tu_load *L, const struct tu_rec *r, struct battle_card_spec *c, int is_unit)
 {
-    int have_id = 0, have_name = !is_unit, skills = 0;
+    const struct battle_card_spec *w = &r->c;
+    int have_name = (r->have >> F_NAME) & 1;
 
-    for (const xmlNode *n = node->children; n; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE || is(n, "upgrade") || ignored(n))
-            continue;
-        if ((is_unit && is(n, "id")) || (!is_unit && is(n, "card_id"))) {
-            c->id = elem_int(L, n);
-            have_id = c->id > 0;
-        } else if (is(n, "name")) {
-            xmlChar *t = xmlNodeGetContent(n);
-            size_t len = 0;
-            /* The peer drops ';', ':' and ',' from names: they separate deck strings. */
-            for (const char *p = (const char *)t; p && *p && len < BATTLE_NAME_MAX; p++)
-                if (!strchr(";:,", *p))
-                    c->name[len++] = *p;
-            c->name[len] = '\0';
-            have_name = len > 0 && len <= BATTLE_NAME_MAX - 16;
-            if (!have_name)
-                note(L, n, "card name '%s' is empty or longer than %d bytes", str(t),
-                     BATTLE_NAME_MAX - 16);
-            xmlFree(t);
-        } else if (is(n, "attack")) {
-            c->attack = elem_int(L, n);
-        } else if (is(n, "health")) {
-            c->health = elem_int(L, n);
-        } else if (is(n, "cost")) {
-            c->delay = elem_int(L, n);
-        } else if (is(n, "rarity")) {
-            c->rarity = elem_int(L, n);
-        } else if (is(n, "type")) {
-            c->faction = elem_int(L, n);
-        } else if (is(n, "set")) {
-            c->set = elem_int(L, n);
-        } else if (is(n, "level")) {
-            c->level = elem_int(L, n);
-        } else if (is(n, "skill")) {
-            if (!skills) {
-                /* A level with skills lists all of them: the ones before are replaced. */
-                c->n_skills = 0;
-                skills = 1;
-            }
-            if (c->n_skills == BATTLE_CARD_SKILLS_MAX)
-                note(L, n, "more than %d skills on one card: this one is left out",
-                     BATTLE_CARD_SKILLS_MAX);
-            else if (read_skill(L, n, &c->skills[c->n_skills]))
-                c->n_skills++;
-        } else {
-            note(L, n, "unknown element <%s>: ignored", (const char *)n->name);
-        }
+    if ((r->have >> F_ID) & 1)
+        c->id = w->id;
+    if (have_name)
+        memcpy(c->name, w->name, sizeof(c->name));
+    if ((r->have >> F_ATTACK) & 1)
+        c->attack = w->attack;
+    if ((r->have >> F_HEALTH) & 1)
+        c->health = w->health;
+    if ((r->have >> F_COST) & 1)
+        c->delay = w->delay;
+    if ((r->have >> F_RARITY) & 1)
+        c->rarity = w->rarity;
+    if ((r->have >> F_TYPE) & 1)
+        c->faction = w->faction;
+    if ((r->have >> F_SET) & 1)
+        c->set = w->set;
+    c->level = (r->have >> F_LEVEL) & 1 ? w->level : 0;
+    if (r->skills) {
+        /* A level with skills lists all of them: the ones before are replaced. */
+        c->n_skills = w->n_skills;
+        memcpy(c->skills, w->skills, sizeof(c->skills));
     }
-    if (!have_id || !have_name) {
-        note(L, node, "%s without %s: left out%s", is_unit ? "a unit" : "an upgrade",
-             have_id ? "a name" : "a positive id",
+    if (!((r->have >> F_ID) & 1) || w->id <= 0 || (is_unit && !have_name) ||
+        (have_name && (!c->name[0] || strlen(c->name) > BATTLE_NAME_MAX - 16))) {
+        note(L, r->line, "%s without %s: left out%s", is_unit ? "a unit" : "an upgrade",
+             !((r->have >> F_ID) & 1) || w->id <= 0
+                 ? (is_unit ? "a positive <id>" : "a positive <card_id>")
+                 : "a name of 1 to 48 bytes",
              is_unit ? " with its upgrades" : " with the levels after it");
         return 0;
     }
     return 1;
 }
 
-static enum sk_err read_unit(struct tu_load *L, const xmlNode *node)
+/* Builds the cards of a unit from its records: recs[0] the unit, then its upgrades. */
+static enum sk_err build_unit(struct tu_load *L, const struct tu_rec *recs, int n)
 {
     struct battle_card_spec c;
     struct tu_unit u;
@@ -582,7 +612,7 @@ static enum sk_err read_unit(struct tu_load *L, const xmlNode *node)
     enum sk_err rc;
 
     memset(&c, 0, sizeof(c));
-    if (!read_fields(L, node, &c, 1))
+    if (!apply(L, &recs[0], &c, 1))
         return SK_OK;
     derive_type(&c);
     c.level = 1;
@@ -591,21 +621,13 @@ static enum sk_err read_unit(struct tu_load *L, const xmlNode *node)
     u.visible = set_visible(L, c.set);
     u.order = L->n_units;
     rc = push_card(L, &c);
-    for (const xmlNode *n = node->children; n && !rc; n = n->next) {
-        struct battle_card_spec up;
-        if (!is(n, "upgrade"))
-            continue;
-        if (level == BATTLE_LEVELS_MAX) {
-            note(L, n, "more than %d levels: the ones after it are left out", BATTLE_LEVELS_MAX);
-            break;
-        }
-        up = L->cards[L->n - 1];
-        up.level = 0;
-        if (!read_fields(L, n, &up, 0))
+    for (int k = 1; k < n && !rc; k++) {
+        struct battle_card_spec up = L->cards[L->n - 1];
+        if (!apply(L, &recs[k], &up, 0))
             break;
         if (up.level != level + 1)
-            note(L, n, "upgrade <level> %d where %d was due: numbered by its place", up.level,
-                 level + 1);
+            note(L, recs[k].line, "upgrade <level> %d where %d was due: numbered by its place",
+                 up.level, level + 1);
         up.level = ++level;
         rc = push_card(L, &up);
     }
@@ -624,17 +646,247 @@ static enum sk_err read_unit(struct tu_load *L, const xmlNode *node)
     return SK_OK;
 }
 
-static enum sk_err read_section(struct tu_load *L, xmlDocPtr doc)
-{
-    xmlNode *root = xmlDocGetRootElement(doc);
-    enum sk_err rc = SK_OK;
+/* What the stream reader knows between callbacks. Depths: the root element is 1, a <unit>
+ * 2, its fields and <upgrade>s 3, an upgrade's fields 4. */
+struct tu_sax {
+    struct tu_load *L;
+    xmlParserCtxtPtr ctx;
+    int depth;
+    int rec_depth; /* depth of the open record (2 unit, 3 upgrade); 0 outside a unit */
+    struct tu_rec recs[BATTLE_LEVELS_MAX];
+    int n_recs;
+    int dropped_levels; /* upgrades past BATTLE_LEVELS_MAX, noted once */
+    int field;          /* the field whose text is being read, F_SKIP, or -2 for none */
+    char text[256];
+    size_t text_len;
+    enum sk_err rc;
+    /* The names Skirmish knows, interned in the parser's dictionary: libxml2 hands element
+     * and attribute names over from that dictionary, so they compare as pointers (string
+     * compares were a fifth of the load). */
+    const xmlChar *unit, *upgrade, *skill, *id, *card_id;
+    const xmlChar *fields[F__COUNT];
+    const xmlChar *ignored[16];
+    const xmlChar *attrs[A__COUNT];
+};
 
-    for (xmlNode *n = root ? root->children : NULL; n && !rc; n = n->next) {
-        if (is(n, "unit"))
-            rc = read_unit(L, n);
-        else if (n->type == XML_ELEMENT_NODE)
-            note(L, n, "unknown element <%s>: ignored", (const char *)n->name);
+/* Interns the known names in the parser's dictionary; 0 when out of memory. */
+static int intern_names(struct tu_sax *x)
+{
+    xmlDictPtr d = x->ctx->dict;
+    int ok;
+
+#define INTERN(s) xmlDictLookup(d, (const xmlChar *)(s), -1)
+    x->unit = INTERN("unit");
+    x->upgrade = INTERN("upgrade");
+    x->skill = INTERN("skill");
+    x->id = INTERN("id");
+    x->card_id = INTERN("card_id");
+    ok = x->unit && x->upgrade && x->skill && x->id && x->card_id;
+    for (int f = 0; f < F__COUNT; f++)
+        ok &= (x->fields[f] = INTERN(field_names[f])) != NULL;
+    for (int i = 0; ignored_elems[i]; i++)
+        ok &= (x->ignored[i] = INTERN(ignored_elems[i])) != NULL;
+    for (int a = 0; a < A__COUNT; a++)
+        ok &= (x->attrs[a] = INTERN(skill_attrs[a])) != NULL;
+#undef INTERN
+    return ok;
+}
+
+static long sax_line(const struct tu_sax *x)
+{
+    return (long)xmlSAX2GetLineNumber(x->ctx);
+}
+
+/* A field of the open record named `name`, or F_SKIP for a known one Skirmish does not
+ * read, or -2 after noting an unknown one. */
+static int field_of(struct tu_sax *x, const xmlChar *name)
+{
+    if (name == (x->rec_depth == 2 ? x->id : x->card_id))
+        return F_ID;
+    for (int f = F_NAME; f < F__COUNT; f++)
+        if (name == x->fields[f])
+            return f;
+    for (int i = 0; ignored_elems[i]; i++)
+        if (name == x->ignored[i])
+            return F_SKIP;
+    note(x->L, sax_line(x), "unknown element <%s>: ignored", (const char *)name);
+    return -2;
+}
+
+static void sax_start(void *data, const xmlChar *localname, const xmlChar *prefix,
+                      const xmlChar *uri, int n_ns, const xmlChar **ns, int n_attrs,
+                      int n_defaulted, const xmlChar **attrs)
+{
+    struct tu_sax *x = data;
+    const char *name = (const char *)localname;
+    struct tu_rec *r;
+
+    (void)prefix;
+    (void)uri;
+    (void)n_ns;
+    (void)ns;
+    (void)n_defaulted;
+    x->depth++;
+    x->field = -2;
+    if (x->rc)
+        return;
+    if (x->depth == 2) {
+        if (localname != x->unit) {
+            note(x->L, sax_line(x), "unknown element <%s>: ignored", name);
+            return;
+        }
+        memset(&x->recs[0], 0, sizeof(x->recs[0]));
+        x->recs[0].line = sax_line(x);
+        x->n_recs = 1;
+        x->dropped_levels = 0;
+        x->rec_depth = 2;
+        return;
     }
+    if (!x->rec_depth || x->depth != x->rec_depth + 1)
+        return; /* outside a unit, or inside a field */
+    if (x->rec_depth == 2 && localname == x->upgrade) {
+        if (x->n_recs == BATTLE_LEVELS_MAX) {
+            if (!x->dropped_levels++)
+                note(x->L, sax_line(x), "more than %d levels: the ones after it are left out",
+                     BATTLE_LEVELS_MAX);
+            x->rec_depth = -1; /* skip this upgrade's contents */
+            return;
+        }
+        r = &x->recs[x->n_recs++];
+        memset(r, 0, sizeof(*r));
+        r->line = sax_line(x);
+        x->rec_depth = 3;
+        return;
+    }
+    r = &x->recs[x->n_recs - 1];
+    if (localname == x->skill) {
+        const char *keys[16], *vals[16];
+        int kinds[16];
+        char buf[16][128];
+        int n = 0;
+        for (int i = 0; i < n_attrs && n < 16; i++, n++) {
+            const xmlChar *const *a = attrs + 5 * i; /* localname, prefix, URI, value, end */
+            size_t len = (size_t)(a[4] - a[3]);
+            if (len >= sizeof(buf[n]))
+                len = sizeof(buf[n]) - 1;
+            memcpy(buf[n], a[3], len);
+            buf[n][len] = '\0';
+            keys[n] = (const char *)a[0];
+            vals[n] = buf[n];
+            kinds[n] = -1;
+            for (int k = 0; k < A__COUNT && kinds[n] < 0; k++)
+                if (a[0] == x->attrs[k])
+                    kinds[n] = k;
+        }
+        r->skills = 1;
+        if (r->c.n_skills == BATTLE_CARD_SKILLS_MAX)
+            note(x->L, sax_line(x), "more than %d skills on one card: this one is left out",
+                 BATTLE_CARD_SKILLS_MAX);
+        else if (read_skill(x->L, sax_line(x), keys, kinds, vals, n, &r->c.skills[r->c.n_skills]))
+            r->c.n_skills++;
+        return;
+    }
+    x->field = field_of(x, localname);
+    x->text_len = 0;
+}
+
+static void sax_text(void *data, const xmlChar *s, int len)
+{
+    struct tu_sax *x = data;
+    size_t room;
+
+    if (x->field < 0)
+        return;
+    room = sizeof(x->text) - 1 - x->text_len;
+    if ((size_t)len > room)
+        len = (int)room;
+    memcpy(x->text + x->text_len, s, (size_t)len);
+    x->text_len += (size_t)len;
+}
+
+/* Stores the text of field `f` in record `r`. */
+static void set_field(struct tu_sax *x, struct tu_rec *r, int f)
+{
+    long line = sax_line(x);
+    int *ints[F__COUNT] = {
+        [F_ID] = &r->c.id,      [F_ATTACK] = &r->c.attack, [F_HEALTH] = &r->c.health,
+        [F_COST] = &r->c.delay, [F_RARITY] = &r->c.rarity, [F_TYPE] = &r->c.faction,
+        [F_SET] = &r->c.set,    [F_LEVEL] = &r->c.level};
+
+    x->text[x->text_len] = '\0';
+    r->have |= 1u << f;
+    if (f == F_NAME) {
+        size_t len = 0;
+        /* The peer drops ';', ':' and ',' from names: they separate deck strings. */
+        for (const char *p = x->text; *p && len < BATTLE_NAME_MAX; p++)
+            if (!strchr(";:,", *p))
+                r->c.name[len++] = *p;
+        r->c.name[len] = '\0';
+        if (!len || len > BATTLE_NAME_MAX - 16)
+            note(x->L, line, "card name '%s' is empty or longer than %d bytes", x->text,
+                 BATTLE_NAME_MAX - 16);
+        return;
+    }
+    *ints[f] = to_int(x->L, line, field_names[f], x->text);
+}
+
+static void sax_end(void *data, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+    struct tu_sax *x = data;
+
+    (void)localname;
+    (void)prefix;
+    (void)uri;
+    if (!x->rc && x->rec_depth > 0 && x->field >= 0 && x->depth == x->rec_depth + 1)
+        set_field(x, &x->recs[x->n_recs - 1], x->field);
+    x->field = -2;
+    if (x->rec_depth == -1 && x->depth == 3) {
+        x->rec_depth = 2; /* end of a skipped upgrade */
+    } else if (x->rec_depth == 3 && x->depth == 3) {
+        x->rec_depth = 2;
+    } else if (x->rec_depth == 2 && x->depth == 2) {
+        if (!x->rc)
+            x->rc = build_unit(x->L, x->recs, x->n_recs);
+        x->rec_depth = 0;
+    }
+    x->depth--;
+}
+
+/* Reads the card section `name` (text, len bytes) as a stream. */
+static enum sk_err read_section(struct tu_load *L, const char *name, const char *text, size_t len)
+{
+    struct first_error fe = {0, 0, "not well-formed XML"};
+    xmlSAXHandler h;
+    struct tu_sax *x = sk_calloc(1, sizeof(*x));
+    enum sk_err rc;
+
+    if (!x)
+        return SK_ENOMEM;
+    memset(&h, 0, sizeof(h));
+    h.initialized = XML_SAX2_MAGIC;
+    h.startElementNs = sax_start;
+    h.endElementNs = sax_end;
+    h.characters = sax_text;
+    x->L = L;
+    x->field = -2;
+    x->ctx = xmlCreatePushParserCtxt(&h, x, NULL, 0, name);
+    if (!x->ctx || !intern_names(x)) {
+        xmlFreeParserCtxt(x->ctx);
+        sk_free(x);
+        return SK_ENOMEM;
+    }
+    /* The handler is libxml2's per-thread state: set for this parse only. */
+    xmlSetStructuredErrorFunc(&fe, keep_first);
+    xmlCtxtUseOptions(x->ctx, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+    xmlParseChunk(x->ctx, text, (int)len, 1);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    rc = x->rc;
+    if (!rc && (fe.seen || !x->ctx->wellFormed)) {
+        snprintf(L->err, L->errlen, "%s/%s:%d: %s", L->dir, name, fe.line, fe.msg);
+        rc = SK_EINVAL;
+    }
+    xmlFreeParserCtxt(x->ctx);
+    sk_free(x);
     return rc;
 }
 
@@ -708,11 +960,11 @@ static enum sk_err read_recipes(struct tu_load *L, xmlDocPtr doc)
                 xmlChar *id = xmlGetProp(c, (const xmlChar *)"card_id");
                 xmlChar *num = xmlGetProp(c, (const xmlChar *)"number");
                 if (r.n == BATTLE_TU_RECIPE_MAX) {
-                    note(L, c, "more than %d resources in a recipe: this one is left out",
+                    note(L, LINE(c), "more than %d resources in a recipe: this one is left out",
                          BATTLE_TU_RECIPE_MAX);
                 } else {
-                    r.res_id[r.n] = to_int(L, c, "resource card_id", (const char *)id);
-                    r.res_count[r.n] = num ? to_int(L, c, "number", (const char *)num) : 1;
+                    r.res_id[r.n] = to_int(L, LINE(c), "resource card_id", (const char *)id);
+                    r.res_count[r.n] = num ? to_int(L, LINE(c), "number", (const char *)num) : 1;
                     r.n++;
                 }
                 xmlFree(id);
@@ -720,7 +972,7 @@ static enum sk_err read_recipes(struct tu_load *L, xmlDocPtr doc)
             }
         }
         if (r.card_id <= 0 || r.n == 0) {
-            note(L, n, "a fusion recipe without a card id or resources: left out");
+            note(L, LINE(n), "a fusion recipe without a card id or resources: left out");
             continue;
         }
         if (L->n_recipes == L->cap_recipes) {
@@ -762,8 +1014,13 @@ static enum sk_err read_one(struct tu_load *L, const char *name, int optional, c
     if (rc)
         return rc;
     L->file = name;
+    if (!walk) {
+        rc = read_section(L, name, text, len);
+        sk_free(text);
+        return rc;
+    }
     rc = parse_xml(L, name, text, len, &doc);
-    if (!rc && walk)
+    if (!rc)
         rc = walk(L, doc);
     xmlFreeDoc(doc);
     sk_free(text);
@@ -804,23 +1061,12 @@ static void check_levels(struct tu_load *L)
     sk_free(text);
 }
 
-static int card_id_cmp(const void *a, const void *b)
-{
-    return int_cmp(a, &((const struct battle_card_spec *)b)->id);
-}
-
-static int card_id_cmp_sort(const void *a, const void *b)
-{
-    return int_cmp(&((const struct battle_card_spec *)a)->id,
-                   &((const struct battle_card_spec *)b)->id);
-}
-
 enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct sk_verr_list *notes,
                            char *err, size_t errlen)
 {
     struct tu_load L;
     struct stat st;
-    struct battle_card_spec *by_id = NULL;
+    int *ids = NULL;
     enum sk_err rc = SK_OK;
     int missing = 0;
     int sections = 0;
@@ -846,7 +1092,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     for (int i = 1; !rc && i <= BATTLE_TU_SECTIONS_MAX; i++) {
         char name[64];
         snprintf(name, sizeof(name), "cards_section_%d.xml", i);
-        rc = read_one(&L, name, i > 1, NULL, read_section, &missing);
+        rc = read_one(&L, name, i > 1, NULL, NULL, &missing);
         if (missing)
             break;
         if (!rc)
@@ -866,15 +1112,16 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     }
     name_levels(&L);
     /* Recipes that name cards the files do not have are noted: they would list nothing. */
-    by_id = sk_malloc(L.n * sizeof(*by_id));
-    if (!by_id) {
+    ids = sk_malloc(L.n * sizeof(*ids));
+    if (!ids) {
         rc = SK_ENOMEM;
         goto out;
     }
-    memcpy(by_id, L.cards, L.n * sizeof(*by_id));
-    qsort(by_id, L.n, sizeof(*by_id), card_id_cmp_sort);
+    for (size_t i = 0; i < L.n; i++)
+        ids[i] = L.cards[i].id;
+    qsort(ids, L.n, sizeof(*ids), int_cmp);
     for (size_t i = 0; i < L.n_recipes; i++) {
-        if (!bsearch(&L.recipes[i].card_id, by_id, L.n, sizeof(*by_id), card_id_cmp)) {
+        if (!bsearch(&L.recipes[i].card_id, ids, L.n, sizeof(*ids), int_cmp)) {
             char what[32];
             snprintf(what, sizeof(what), "%d", L.recipes[i].card_id);
             sk_verr_add(notes, "fusion_recipes_cj2.xml",
@@ -890,7 +1137,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     L.cards = NULL;
     L.recipes = NULL;
 out:
-    sk_free(by_id);
+    sk_free(ids);
     sk_free(L.cards);
     sk_free(L.recipes);
     sk_free(L.units);
