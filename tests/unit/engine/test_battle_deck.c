@@ -260,6 +260,30 @@ static void test_hash_job_same_games(void)
     CU_ASSERT(a.wins + a.losses > 0);
 }
 
+/* The README's real-deck example (examples/tu/, kept out of examples/ whose documents run on
+ * the built-in cards) decodes against the game's cards. */
+static void test_readme_example(void)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(SK_SOURCE_DIR "/examples/tu/battle_real_decks.json", 0, &jerr);
+    struct battle_spec spec;
+    struct sk_verr_list errs;
+    struct sk_jptr ptr;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    sk_verr_list_init(&errs);
+    sk_jptr_init(&ptr);
+    sk_jptr_push_key(&ptr, "params");
+    CU_ASSERT_EQUAL(
+        battle_codec_decode(json_object_get(doc, "params"), 11, cat, &ptr, &errs, &spec), SK_OK);
+    if (errs.n)
+        fprintf(stderr, "%s: %s\n", errs.items[0].pointer, errs.items[0].message);
+    else
+        battle_codec_spec_release(&spec);
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+}
+
 struct bad {
     const char *params;
     const char *pointer;
@@ -329,6 +353,7 @@ static CU_TestInfo real_tests[] = {
     {"a job with deck strings", test_deck_string_job},
     {"a hash plays as its deck string; same seed, same games", test_hash_job_same_games},
     {"bad decks are 422s naming the field", test_bad_decks},
+    {"the README's real-deck example decodes", test_readme_example},
     CU_TEST_INFO_NULL,
 };
 
