@@ -712,3 +712,140 @@ void battle_codec_spec_release(struct battle_spec *spec)
     sk_free(spec->cards);
     memset(spec, 0, sizeof(*spec));
 }
+
+/* ===== Weighted defenders ===== */
+
+static const char *const defender_keys[] = {"deck", "weight", NULL};
+
+/* Moves the problems of `from` into `errs`: those under "/params/defender" are re-rooted at
+ * `root` ("/params/defender/2/deck"); the others are kept only when `keep_others`. */
+static void move_errors(const struct sk_verr_list *from, struct sk_verr_list *errs,
+                        const char *root, int keep_others)
+{
+    static const char prefix[] = "/params/defender";
+    const size_t plen = sizeof(prefix) - 1;
+
+    for (size_t i = 0; i < from->n; i++) {
+        const char *p = from->items[i].pointer;
+        if (strncmp(p, prefix, plen) == 0 && (p[plen] == '\0' || p[plen] == '/')) {
+            char np[SK_JPTR_MAX + 64];
+            snprintf(np, sizeof(np), "%s%s", root, p + plen);
+            sk_verr_add(errs, np, "%s", from->items[i].message);
+        } else if (keep_others) {
+            sk_verr_add(errs, p, "%s", from->items[i].message);
+        }
+    }
+    errs->truncated |= from->truncated;
+    errs->oom |= from->oom;
+}
+
+enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
+                                    const struct battle_catalog *catalog, struct sk_jptr *ptr,
+                                    struct sk_verr_list *errs, struct battle_mix *out)
+{
+    const json_t *list = json_is_object(params) ? json_object_get(params, "defender") : NULL;
+    json_t *copy = NULL;
+    size_t i;
+    json_t *e;
+    int bad = 0;
+    enum sk_err err = SK_OK;
+
+    memset(out, 0, sizeof(*out));
+    if (!json_is_array(list)) {
+        err = battle_codec_decode(params, seed, catalog, ptr, errs, &out->specs[0]);
+        if (!err) {
+            out->n = 1;
+            out->weights[0] = 1.0;
+        }
+        return err;
+    }
+    sk_jptr_push_key(ptr, "defender");
+    if (json_array_size(list) < 1 || json_array_size(list) > BATTLE_DEFENDERS_MAX) {
+        sk_verr_add(errs, sk_jptr_str(ptr), "a list of defenders has 1 to %d decks, not %zu",
+                    BATTLE_DEFENDERS_MAX, json_array_size(list));
+        bad = 1;
+    }
+    if (json_object_get(params, "state") && !json_is_null(json_object_get(params, "state"))) {
+        sk_verr_add(errs, "/params/state", "a mid-game state needs one defender, not a list");
+        bad = 1;
+    }
+    sk_jptr_pop(ptr);
+    if (bad)
+        return SK_EINVAL;
+    copy = json_copy((json_t *)params);
+    if (!copy)
+        return SK_ENOMEM;
+    json_array_foreach(list, i, e)
+    {
+        struct sk_verr_list one;
+        char root[64];
+        const json_t *w = json_is_object(e) ? json_object_get(e, "weight") : NULL;
+        enum sk_err rc;
+
+        snprintf(root, sizeof(root), "/params/defender/%zu", i);
+        if (!json_is_object(e)) {
+            sk_verr_add(errs, root, "a defender of the list is {\"deck\", \"weight\"}");
+            bad = 1;
+            continue;
+        }
+        sk_jptr_push_key(ptr, "defender");
+        sk_jptr_push_index(ptr, i);
+        sk_verr_check_keys(errs, ptr, e, defender_keys);
+        sk_jptr_pop(ptr);
+        sk_jptr_pop(ptr);
+        if (!json_is_number(w) || json_number_value(w) <= 0 || json_number_value(w) > 1e6) {
+            char wp[80];
+            snprintf(wp, sizeof(wp), "%s/weight", root);
+            sk_verr_add(errs, wp, "'weight' is required: a number above 0 and at most 1000000");
+            bad = 1;
+        } else {
+            out->weights[i] = json_number_value(w);
+        }
+        if (!json_object_get(e, "deck")) {
+            sk_verr_add(errs, root, "'deck' is required");
+            bad = 1;
+            continue;
+        }
+        if (json_object_set(copy, "defender", json_object_get(e, "deck"))) {
+            err = SK_ENOMEM;
+            break;
+        }
+        sk_verr_list_init(&one);
+        rc = battle_codec_decode(copy, seed, catalog, ptr, &one, &out->specs[i]);
+        snprintf(root + strlen(root), sizeof(root) - strlen(root), "/deck");
+        /* The attacker's problems are the same in every decode: reported once. */
+        move_errors(&one, errs, root, i == 0);
+        sk_verr_list_release(&one);
+        if (rc == SK_ENOMEM) {
+            err = SK_ENOMEM;
+            break;
+        }
+        if (rc) {
+            bad = 1;
+            continue;
+        }
+        out->n = (int)i + 1;
+    }
+    json_decref(copy);
+    if (!err && bad)
+        err = SK_EINVAL;
+    if (err) {
+        /* n counts up to the last good spec; release every one decoded */
+        for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
+            battle_codec_spec_release(&out->specs[k]);
+        memset(out, 0, sizeof(*out));
+        return err;
+    }
+    out->n = (int)json_array_size(list);
+    out->weighted = 1;
+    return SK_OK;
+}
+
+void battle_codec_mix_release(struct battle_mix *mix)
+{
+    if (!mix)
+        return;
+    for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
+        battle_codec_spec_release(&mix->specs[k]);
+    memset(mix, 0, sizeof(*mix));
+}

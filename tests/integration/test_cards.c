@@ -2,7 +2,8 @@
 /* The game's cards through the API: skirmish-api and skirmish-worker pointed at the game's
  * files (SKIRMISH_CARDS_DIR=../shared/data/tu, never copied into the repository) serve
  * GET /v1/cards with paging and filters, run a job whose decks are deck strings and a hash
- * (same job and seed, same result; the result names the catalog), refuse a card with a
+ * (same job and seed, same result; the result names the catalog) and one whose defender is
+ * a weighted list of decks, refuse a card with a
  * skill the engine does not simulate with a 422, and a worker pointed at a folder that is
  * not there does not start. */
 #include <CUnit/CUnit.h>
