@@ -202,6 +202,25 @@ struct tu_unit {
     size_t order;                   /* load order */
 };
 
+/* Makes room for one more element in the growing array *arr of *cap elements of `size`
+ * bytes holding `n` (starting at `first` elements). Returns SK_OK or SK_ENOMEM. */
+static enum sk_err grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+    void **p = arr;
+    void *nb;
+    size_t want;
+
+    if (n < *cap)
+        return SK_OK;
+    want = *cap ? *cap * 2 : first;
+    nb = sk_realloc(*p, want * size);
+    if (!nb)
+        return SK_ENOMEM;
+    *p = nb;
+    *cap = want;
+    return SK_OK;
+}
+
 uint64_t battle_tu_fnv1a(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
@@ -386,13 +405,8 @@ static enum sk_err read_skills_set(struct tu_load *L, xmlDocPtr doc)
         }
         if (!have_id || !visible)
             continue;
-        if (L->n_visible == cap) {
-            int *nb = sk_realloc(L->visible_sets, (cap ? cap * 2 : 64) * sizeof(int));
-            if (!nb)
-                return SK_ENOMEM;
-            L->visible_sets = nb;
-            cap = cap ? cap * 2 : 64;
-        }
+        if (grow(&L->visible_sets, &cap, L->n_visible, sizeof(int), 64))
+            return SK_ENOMEM;
         L->visible_sets[L->n_visible++] = id;
     }
     qsort(L->visible_sets, L->n_visible, sizeof(int), int_cmp);
@@ -550,14 +564,8 @@ struct tu_rec {
 
 static enum sk_err push_card(struct tu_load *L, const struct battle_card_spec *c)
 {
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? L->cap * 2 : 65536;
-        struct battle_card_spec *nb = sk_realloc(L->cards, cap * sizeof(*nb));
-        if (!nb)
-            return SK_ENOMEM;
-        L->cards = nb;
-        L->cap = cap;
-    }
+    if (grow(&L->cards, &L->cap, L->n, sizeof(*L->cards), 65536))
+        return SK_ENOMEM;
     L->cards[L->n++] = *c;
     return SK_OK;
 }
@@ -634,14 +642,8 @@ static enum sk_err build_unit(struct tu_load *L, const struct tu_rec *recs, int 
     if (rc)
         return rc;
     u.n = level;
-    if (L->n_units == L->cap_units) {
-        size_t cap = L->cap_units ? L->cap_units * 2 : 16384;
-        struct tu_unit *nb = sk_realloc(L->units, cap * sizeof(*nb));
-        if (!nb)
-            return SK_ENOMEM;
-        L->units = nb;
-        L->cap_units = cap;
-    }
+    if (grow(&L->units, &L->cap_units, L->n_units, sizeof(*L->units), 16384))
+        return SK_ENOMEM;
     L->units[L->n_units++] = u;
     return SK_OK;
 }
@@ -975,14 +977,8 @@ static enum sk_err read_recipes(struct tu_load *L, xmlDocPtr doc)
             note(L, LINE(n), "a fusion recipe without a card id or resources: left out");
             continue;
         }
-        if (L->n_recipes == L->cap_recipes) {
-            size_t cap = L->cap_recipes ? L->cap_recipes * 2 : 8192;
-            struct battle_tu_recipe *nb = sk_realloc(L->recipes, cap * sizeof(*nb));
-            if (!nb)
-                return SK_ENOMEM;
-            L->recipes = nb;
-            L->cap_recipes = cap;
-        }
+        if (grow(&L->recipes, &L->cap_recipes, L->n_recipes, sizeof(*L->recipes), 8192))
+            return SK_ENOMEM;
         L->recipes[L->n_recipes++] = r;
     }
     qsort(L->recipes, L->n_recipes, sizeof(*L->recipes), recipe_cmp);

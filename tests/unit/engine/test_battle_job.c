@@ -176,6 +176,16 @@ static json_t *outcome(json_t *res)
     return o;
 }
 
+/* 1 when results a and b have the same outcome (the machine's fields aside). */
+static int same_outcome(json_t *a, json_t *b)
+{
+    json_t *oa = outcome(a), *ob = outcome(b);
+    int same = json_equal(oa, ob);
+    json_decref(oa);
+    json_decref(ob);
+    return same;
+}
+
 static void test_result_document(void)
 {
     json_t *doc = load_example("battle_reference_1.json");
@@ -250,7 +260,7 @@ static void test_weighted_defenders(void)
         "\"count\":4}]},\"weight\":1},"
         "{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","
         "\"count\":5}]},\"weight\":3}]}}";
-    json_t *alone[2], *res, *res2, *defs, *o1, *o2;
+    json_t *alone[2], *res, *res2, *defs;
     double want = 0;
     json_error_t jerr;
     json_t *doc;
@@ -283,11 +293,7 @@ static void test_weighted_defenders(void)
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(res, "win_rate")), want, 1e-12);
     CU_ASSERT(json_real_value(json_array_get(json_object_get(res, "win_rate_ci95"), 0)) <= want);
     CU_ASSERT(json_real_value(json_array_get(json_object_get(res, "win_rate_ci95"), 1)) >= want);
-    o1 = outcome(res);
-    o2 = outcome(res2);
-    CU_ASSERT_TRUE(json_equal(o1, o2));
-    json_decref(o1);
-    json_decref(o2);
+    CU_ASSERT_TRUE(same_outcome(res, res2));
     json_decref(res);
     json_decref(res2);
     json_decref(alone[0]);
@@ -338,17 +344,13 @@ static void test_split_independence(void)
 {
     json_t *doc = load_example("battle_seed_state.json");
     struct job *job;
-    json_t *a, *b, *oa, *ob;
+    json_t *a, *b;
 
     json_object_set_new(json_object_get(doc, "params"), "games", json_integer(1000));
     job = decode_doc(doc);
     a = run_job(job, 0, 1, NULL);
     b = run_job(job, 333, 3, NULL);
-    oa = outcome(a);
-    ob = outcome(b);
-    CU_ASSERT_TRUE(json_equal(oa, ob));
-    json_decref(oa);
-    json_decref(ob);
+    CU_ASSERT_TRUE(same_outcome(a, b));
     json_decref(a);
     json_decref(b);
     job_free(job);
