@@ -144,21 +144,54 @@ static int page_args(const struct api_request *req, size_t n, size_t *limit, siz
     return 0;
 }
 
-/* Answers {"items": a page of the elements `keep` accepts, "count": its size, "total": how
- * many match in all, "next_cursor": where the next page starts, or null}. */
+/* The entries to filter and serve: the loaded JSON array, or, for a kind's catalog served
+ * entry by entry (struct job_catalog's size, match and entry), the kind's own. */
+struct source {
+    json_t *all;                    /* owned; NULL when served entry by entry */
+    const struct job_catalog *each; /* borrowed; NULL when `all` */
+    size_t n;
+};
+
+/* 1 when entry i passes every filter the request uses. */
+static int source_keep(const struct source *src, size_t i, const struct api_request *req,
+                       const struct job_filter *filters)
+{
+    if (src->all)
+        return keep(json_array_get(src->all, i), req, filters);
+    for (const struct job_filter *f = filters; f->param; f++) {
+        const char *want = api_http_arg(req, f->param);
+        if (want && !src->each->match(i, f, want))
+            return 0;
+    }
+    return 1;
+}
+
+/* Answers {"items": a page of the entries that pass the filters, "count": its size,
+ * "total": how many match in all, "next_cursor": where the next page starts, or null}. */
 static void answer(const struct api_request *req, api_catalog_fn *load,
-                   const struct job_filter *filters, struct api_response *resp)
+                   const struct job_catalog *cat, const struct job_filter *filters,
+                   struct api_response *resp)
 {
     char err[256] = "";
-    json_t *all = load ? load(err, sizeof(err)) : NULL;
+    struct source src = {NULL, NULL, 0};
     json_t *items = json_array();
     json_t *doc = NULL;
     json_t *next = NULL;
     char *text = NULL;
-    size_t i, limit = 0, start = 0, total = 0;
-    json_t *e;
+    size_t limit = 0, start = 0, total = 0;
+    long size = -1;
 
-    if (!all || !items) {
+    /* A kind's catalog served entry by entry; a test's own loader is served as loaded. */
+    if (cat && cat->size && load == cat->load) {
+        src.each = cat;
+        size = cat->size(err, sizeof(err));
+        src.n = size < 0 ? 0 : (size_t)size;
+    } else if (load) {
+        src.all = load(err, sizeof(err));
+        src.n = json_array_size(src.all);
+        size = src.all ? (long)src.n : -1;
+    }
+    if (size < 0 || !items) {
         char q[300];
         api_http_problem(resp, 500, NULL, "Internal Server Error", "the catalog did not load",
                          NULL);
@@ -166,17 +199,20 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
                      sk_log_quote(q, sizeof(q), err));
         goto out;
     }
-    if (page_args(req, json_array_size(all), &limit, &start, resp))
+    if (page_args(req, src.n, &limit, &start, resp))
         goto out;
-    json_array_foreach(all, i, e)
-    {
-        if (!keep(e, req, filters))
+    for (size_t i = 0; i < src.n; i++) {
+        if (!source_keep(&src, i, req, filters))
             continue;
         total++;
         if (i < start)
             continue;
         if (json_array_size(items) < limit) {
-            json_array_append(items, e);
+            json_t *e = src.all ? json_incref(json_array_get(src.all, i)) : src.each->entry(i);
+            if (json_array_append_new(items, e)) {
+                api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+                goto out;
+            }
         } else if (!next) {
             char pos[24];
             (void)snprintf(pos, sizeof(pos), "%zu", i);
@@ -196,7 +232,7 @@ out:
     json_decref(doc);
     json_decref(next);
     json_decref(items);
-    json_decref(all);
+    json_decref(src.all);
 }
 
 /* Serves the catalog `name` from `load` (the context's, so tests can pass their own). */
@@ -208,7 +244,7 @@ static void serve(const char *name, api_catalog_fn *load, const struct api_reque
     const struct job_filter *filters = cat ? cat->filters : none;
 
     if (!check(req, filters, resp))
-        answer(req, load, filters, resp);
+        answer(req, load, cat, filters, resp);
 }
 
 void api_catalog_cards(const struct api_ctx *ctx, const struct api_request *req,

@@ -472,6 +472,17 @@ static int put_game_facts(const struct battle_catalog *cat, const struct battle_
     return 0;
 }
 
+json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i)
+{
+    json_t *card = i < cat->n ? battle_cards_to_json(&cat->cards[i]) : NULL;
+
+    if (card && cat->cards[i].id > 0 && put_game_facts(cat, &cat->cards[i], card)) {
+        json_decref(card);
+        return NULL;
+    }
+    return card;
+}
+
 json_t *battle_catalog_to_json(const struct battle_catalog *cat)
 {
     json_t *arr = json_array();
@@ -479,9 +490,7 @@ json_t *battle_catalog_to_json(const struct battle_catalog *cat)
     if (!arr)
         return NULL;
     for (size_t i = 0; i < cat->n; i++) {
-        json_t *card = battle_cards_to_json(&cat->cards[i]);
-        if (json_array_append_new(arr, card) ||
-            (cat->cards[i].id > 0 && put_game_facts(cat, &cat->cards[i], card))) {
+        if (json_array_append_new(arr, battle_catalog_card_json(cat, i))) {
             json_decref(arr);
             return NULL;
         }

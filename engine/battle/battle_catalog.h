@@ -106,4 +106,10 @@ const char *battle_catalog_hash(const struct battle_catalog *cat);
  */
 json_t *battle_catalog_to_json(const struct battle_catalog *cat);
 
+/**
+ * Returns a new JSON object for card i (name order) as battle_catalog_to_json lists it, or
+ * NULL when i is out of range or on allocation failure. Caller decrefs.
+ */
+json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i);
+
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -496,28 +497,76 @@ static void run_free(void *data)
 
 /* ===== The catalog served at /v1/cards ===== */
 
-/* The catalog's JSON is built once per process and shared: the game's catalog has about
- * 54,000 cards, too many to rebuild per request. jansson's reference counts are atomic, so
- * requests on several threads may hold it at once; nobody modifies it. */
-static pthread_mutex_t json_lock = PTHREAD_MUTEX_INITIALIZER;
-static json_t *json_cached;
-
+/* The whole listing. GET /v1/cards does not use it (catalog_size, catalog_match and
+ * catalog_entry serve the game's 54,000 cards a page at a time); it is for callers that
+ * want every card of a small catalog. */
 static json_t *catalog_load(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
-    json_t *out = NULL;
-
     if (battle_catalog_shared(&cat, err, errlen))
         return NULL;
-    pthread_mutex_lock(&json_lock);
-    if (!json_cached)
-        json_cached = battle_catalog_to_json(cat);
-    if (json_cached)
-        out = json_incref(json_cached);
-    else
-        snprintf(err, errlen, "out of memory listing the cards");
-    pthread_mutex_unlock(&json_lock);
-    return out;
+    return battle_catalog_to_json(cat);
+}
+
+static long catalog_size(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, err, errlen))
+        return -1;
+    return (long)battle_catalog_count(cat);
+}
+
+/* Case-insensitive substring test (ASCII), as the route's text filters. */
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+/* 1 when card i passes filter `f` with word `value`: the fields the listing writes, read
+ * from the card itself. */
+static int catalog_match(size_t i, const struct job_filter *f, const char *value)
+{
+    const struct battle_catalog *cat = NULL;
+    const struct battle_card_spec *c;
+    char num[16];
+
+    if (battle_catalog_shared(&cat, NULL, 0) || !(c = battle_catalog_at(cat, i)))
+        return 0;
+    if (strcmp(f->param, "name") == 0)
+        return contains_ci(c->name, value);
+    if (strcmp(f->param, "type") == 0)
+        return strcasecmp(c->dominion ? "dominion" : battle_cards_type_name(c->type), value) == 0;
+    if (strcmp(f->param, "skill") == 0) {
+        for (int k = 0; k < c->n_skills; k++) {
+            const struct battle_skill_spec *s = &c->skills[k];
+            const char *name = s->id < BATTLE_SKILL__COUNT ? battle_cards_skill_name(s->id)
+                                                           : battle_tu_skill_name(s->game);
+            if (strcasecmp(name, value) == 0)
+                return 1;
+        }
+        return 0;
+    }
+    /* faction, rarity and level are facts of the game's cards only */
+    if (c->id <= 0)
+        return 0;
+    if (strcmp(f->param, "faction") == 0)
+        return strcasecmp(battle_tu_faction_name(c->faction), value) == 0;
+    if (strcmp(f->param, "rarity") == 0)
+        return strcasecmp(battle_tu_rarity_name(c->rarity), value) == 0;
+    snprintf(num, sizeof(num), "%d", c->level);
+    return strcmp(f->param, "level") == 0 && strcmp(num, value) == 0;
+}
+
+static json_t *catalog_entry(size_t i)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, NULL, 0))
+        return NULL;
+    return battle_catalog_card_json(cat, i);
 }
 
 /* Card types as the catalog writes them: the engine's four and the game's dominions. */
@@ -560,7 +609,8 @@ static const struct job_filter card_filters[] = {
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog cards_catalog = {"cards", catalog_load, card_filters};
+static const struct job_catalog cards_catalog = {"cards",      catalog_load,  card_filters,
+                                                 catalog_size, catalog_match, catalog_entry};
 
 const struct job_kind_ops battle_kind = {
     .name = "battle",
