@@ -336,6 +336,10 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         side->play = (enum battle_play)play;
         goto out;
     }
+    if (v && !json_is_object(v)) {
+        battle_dec_bad(&j->d, "'%s' must be an object, a deck string or a deck hash", key);
+        goto out;
+    }
     if (!battle_dec_need_object(&j->d, v, key, side_keys))
         goto out;
 

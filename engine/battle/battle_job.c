@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,6 +509,19 @@ static json_t *catalog_load(char *err, size_t errlen)
     return battle_catalog_to_json(cat);
 }
 
+/* The shared catalog for the per-entry calls of the catalog route: it is loaded once and
+ * never changes, so after the first load it is read without the loader's lock (a page
+ * makes one call per card and filter). NULL when it does not load. */
+static const struct battle_catalog *route_catalog(void)
+{
+    static _Atomic(const struct battle_catalog *) cached;
+    const struct battle_catalog *cat = atomic_load(&cached);
+
+    if (!cat && battle_catalog_shared(&cat, NULL, 0) == SK_OK)
+        atomic_store(&cached, cat);
+    return cat;
+}
+
 static long catalog_size(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
@@ -530,11 +544,11 @@ static int contains_ci(const char *hay, const char *needle)
  * from the card itself. */
 static int catalog_match(size_t i, const struct job_filter *f, const char *value)
 {
-    const struct battle_catalog *cat = NULL;
-    const struct battle_card_spec *c;
+    const struct battle_catalog *cat = route_catalog();
+    const struct battle_card_spec *c = cat ? battle_catalog_at(cat, i) : NULL;
     char num[16];
 
-    if (battle_catalog_shared(&cat, NULL, 0) || !(c = battle_catalog_at(cat, i)))
+    if (!c)
         return 0;
     if (strcmp(f->param, "name") == 0)
         return contains_ci(c->name, value);
@@ -563,10 +577,8 @@ static int catalog_match(size_t i, const struct job_filter *f, const char *value
 
 static json_t *catalog_entry(size_t i)
 {
-    const struct battle_catalog *cat = NULL;
-    if (battle_catalog_shared(&cat, NULL, 0))
-        return NULL;
-    return battle_catalog_card_json(cat, i);
+    const struct battle_catalog *cat = route_catalog();
+    return cat ? battle_catalog_card_json(cat, i) : NULL;
 }
 
 /* Card types as the catalog writes them: the engine's four and the game's dominions. */
