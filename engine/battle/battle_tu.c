@@ -129,12 +129,18 @@ const char *battle_tu_trigger_name(int trigger)
 
 int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t whylen)
 {
-    if (c->health > BATTLE_STAT_MAX || c->attack > BATTLE_STAT_MAX) {
-        snprintf(why, whylen, "attack and health above %d are not simulated yet", BATTLE_STAT_MAX);
+    /* The files have cards without health (the game's dialogue commanders): nothing to
+     * play, and the engine's plan refuses them, so the job is refused at its field. */
+    if (c->health < 1 || c->health > BATTLE_STAT_MAX || c->attack < 0 ||
+        c->attack > BATTLE_STAT_MAX) {
+        snprintf(why, whylen,
+                 "health %d, attack %d: the engine plays health 1 to %d and attack 0 to %d",
+                 c->health, c->attack, BATTLE_STAT_MAX, BATTLE_STAT_MAX);
         return 1;
     }
-    if (c->delay > BATTLE_DELAY_MAX) {
-        snprintf(why, whylen, "a delay above %d is not simulated yet", BATTLE_DELAY_MAX);
+    if (c->delay < 0 || c->delay > BATTLE_DELAY_MAX) {
+        snprintf(why, whylen, "delay %d: the engine plays delays 0 to %d", c->delay,
+                 BATTLE_DELAY_MAX);
         return 1;
     }
     for (int i = 0; i < c->n_skills; i++) {

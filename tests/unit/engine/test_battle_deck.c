@@ -284,6 +284,53 @@ static void test_readme_example(void)
     json_decref(doc);
 }
 
+/* The real-card matchups of tests/data/peer/real_cards.json (names as the peer's users
+ * write them): each decodes, and each decoded job has a plan (a card the plan would refuse
+ * is refused by the codec, at its field, instead). */
+static void test_peer_matchups(void)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(SK_SOURCE_DIR "/tests/data/peer/real_cards.json", 0, &jerr);
+    size_t i;
+    json_t *m;
+    int decoded = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    json_array_foreach(json_object_get(doc, "matchups"), i, m)
+    {
+        json_t *params =
+            json_pack("{s:O, s:O, s:O}", "mode", json_object_get(m, "mode"), "attacker",
+                      json_object_get(m, "attacker"), "defender", json_object_get(m, "defender"));
+        struct battle_spec spec;
+        struct sk_verr_list errs;
+        struct sk_jptr ptr;
+        struct battle_plan *plan = NULL;
+        char err[256] = "";
+
+        sk_verr_list_init(&errs);
+        sk_jptr_init(&ptr);
+        sk_jptr_push_key(&ptr, "params");
+        if (battle_codec_decode(params, 1, cat, &ptr, &errs, &spec) == SK_OK) {
+            decoded++;
+            CU_ASSERT_EQUAL(battle_plan_new(&spec, &plan, err, sizeof(err)), SK_OK);
+            if (err[0])
+                fprintf(stderr, "%s: %s\n", json_string_value(json_object_get(m, "name")), err);
+            battle_plan_free(plan);
+            battle_codec_spec_release(&spec);
+        } else {
+            /* only the cards the files give no health */
+            CU_ASSERT(errs.n > 0 && strstr(errs.items[0].message, ": health 0,") != NULL);
+            if (errs.n)
+                fprintf(stderr, "%s: %s\n", json_string_value(json_object_get(m, "name")),
+                        errs.items[0].message);
+        }
+        sk_verr_list_release(&errs);
+        json_decref(params);
+    }
+    CU_ASSERT(decoded >= 30);
+    json_decref(doc);
+}
+
 struct bad {
     const char *params;
     const char *pointer;
@@ -354,6 +401,7 @@ static CU_TestInfo real_tests[] = {
     {"a hash plays as its deck string; same seed, same games", test_hash_job_same_games},
     {"bad decks are 422s naming the field", test_bad_decks},
     {"the README's real-deck example decodes", test_readme_example},
+    {"the peer's real-card matchups decode", test_peer_matchups},
     CU_TEST_INFO_NULL,
 };
 

@@ -376,6 +376,10 @@ static void test_unsupported_options(void)
     c.skills[0].trigger = 0;
     c.health = 1200;
     CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
+    c.health = 0; /* the files' dialogue commanders have no health */
+    CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
+    CU_ASSERT_STRING_EQUAL(why, "health 0, attack 0: the engine plays health 1 to 999 and attack "
+                                "0 to 999");
     CU_ASSERT_STRING_EQUAL(battle_tu_skill_name(battle_tu_skill_parse("besiege")), "mortar");
     CU_ASSERT_STRING_EQUAL(battle_tu_skill_name(battle_tu_skill_parse("armored")), "armor");
     CU_ASSERT_EQUAL(battle_tu_skill_engine(battle_tu_skill_parse("armor")), BATTLE_SKILL_ARMOR);
