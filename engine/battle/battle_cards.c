@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "battle_tu.h"
 #include "sk_jdec.h"
 
 #include "sk_banned.h"
@@ -127,9 +128,11 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
         sk_jdec_bad_at(d, "name", "skill '%s' is only for %s cards", rule->name, rule->types_text);
     if (d->n_err > errs_before)
         return 0;
+    memset(out, 0, sizeof(*out));
     out->id = (enum battle_skill)id;
     out->x = (int)x;
     out->all = all;
+    out->game = battle_tu_skill_of_engine(out->id);
     return 1;
 }
 
@@ -238,6 +241,38 @@ enum sk_err battle_cards_decode(const json_t *v, struct sk_jptr *ptr, struct sk_
     return battle_cards_decode_one(&d, v, out) ? SK_OK : SK_EINVAL;
 }
 
+/* Adds a skill's game options (imported cards) to its object `sk`; 0 on success. */
+static int put_game_options(json_t *sk, const struct battle_skill_spec *s)
+{
+    if (s->id >= BATTLE_SKILL__COUNT && s->x && sk_jdec_put(sk, "x", json_integer(s->x)))
+        return 1;
+    if (s->y && sk_jdec_put(sk, "y", json_string(battle_tu_faction_name(s->y))))
+        return 1;
+    if (s->n && sk_jdec_put(sk, "n", json_integer(s->n)))
+        return 1;
+    if (s->c && sk_jdec_put(sk, "c", json_integer(s->c)))
+        return 1;
+    if (s->s && sk_jdec_put(sk, "s", json_string(battle_tu_skill_name(s->s - 1))))
+        return 1;
+    if (s->s2 && sk_jdec_put(sk, "s2", json_string(battle_tu_skill_name(s->s2 - 1))))
+        return 1;
+    if (s->trigger && sk_jdec_put(sk, "trigger", json_string(battle_tu_trigger_name(s->trigger))))
+        return 1;
+    if (s->card_id && sk_jdec_put(sk, "card_id", json_integer(s->card_id)))
+        return 1;
+    return 0;
+}
+
+/* Adds the game's facts of an imported card (id > 0) to its object. */
+static int put_game_card(json_t *obj, const struct battle_card_spec *card)
+{
+    return sk_jdec_put(obj, "id", json_integer(card->id)) ||
+           sk_jdec_put(obj, "level", json_integer(card->level)) ||
+           sk_jdec_put(obj, "faction", json_string(battle_tu_faction_name(card->faction))) ||
+           sk_jdec_put(obj, "rarity", json_string(battle_tu_rarity_name(card->rarity))) ||
+           sk_jdec_put(obj, "set", json_integer(card->set));
+}
+
 json_t *battle_cards_to_json(const struct battle_card_spec *card)
 {
     json_t *obj = NULL;
@@ -249,7 +284,10 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
     if (!obj || !skills)
         goto out;
     if (sk_jdec_put(obj, "name", json_string(card->name)) ||
-        sk_jdec_put(obj, "type", json_string(battle_cards_type_name(card->type))))
+        sk_jdec_put(obj, "type",
+                    json_string(card->dominion ? "dominion" : battle_cards_type_name(card->type))))
+        goto out;
+    if (card->id > 0 && put_game_card(obj, card))
         goto out;
     if (card->type == BATTLE_ASSAULT && sk_jdec_put(obj, "attack", json_integer(card->attack)))
         goto out;
@@ -263,11 +301,18 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
         json_t *sk = json_object();
         if (!sk || json_array_append_new(skills, sk))
             goto out;
-        if (sk_jdec_put(sk, "name", json_string(battle_cards_skill_name(s->id))))
+        if (s->id >= BATTLE_SKILL__COUNT) {
+            /* A game skill the engine does not simulate: named as players name it. */
+            if (sk_jdec_put(sk, "name", json_string(battle_tu_skill_name(s->game))))
+                goto out;
+        } else if (sk_jdec_put(sk, "name", json_string(battle_cards_skill_name(s->id))) ||
+                   ((skill_rules[s->id].opts & BATTLE_OPT_X) &&
+                    sk_jdec_put(sk, "x", json_integer(s->x)))) {
             goto out;
-        if ((skill_rules[s->id].opts & BATTLE_OPT_X) && sk_jdec_put(sk, "x", json_integer(s->x)))
-            goto out;
+        }
         if (s->all && sk_jdec_put(sk, "all", json_true()))
+            goto out;
+        if (put_game_options(sk, s))
             goto out;
     }
     if (json_object_set(obj, "skills", skills))
