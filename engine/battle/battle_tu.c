@@ -939,7 +939,10 @@ static void name_levels(struct tu_load *L)
                 snprintf(lv, sizeof(lv), "-%d", l + 1);
             if (dup)
                 snprintf(id, sizeof(id), " [%d]", c->id);
-            snprintf(c->name, sizeof(c->name), "%s%s%s", own, lv, id);
+            /* the suffixes tell the levels and duplicates apart: a long name gives way */
+            int room = (int)(sizeof(c->name) - 1 - strlen(lv) - strlen(id));
+            if (snprintf(c->name, sizeof(c->name), "%.*s%s%s", room, own, lv, id) < 0)
+                c->name[0] = '\0';
             c->n_levels = u->n;
             memcpy(c->level_ids, ids, sizeof(ids));
         }
