@@ -29,8 +29,16 @@ for b in $builds; do
   build-asan) extra=(-DSK_SANITIZE="address;undefined" -DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   *) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   esac
+  # The compiler's thousands of progress lines go to a log; the output shows one line per
+  # build, and the log's warnings and errors (its last 60 lines) when the build fails.
+  echo "== build: $b (log: $b/build.log)"
   cmake -S . -B "$b" -DSK_WERROR=ON "${extra[@]}" >/dev/null
-  cmake --build "$b" -j "$jobs"
+  if ! cmake --build "$b" -j "$jobs" >"$b/build.log" 2>&1; then
+    grep -E 'error|warning' "$b/build.log" | head -40 >&2 || true
+    tail -n 60 "$b/build.log" >&2
+    echo "make test: the $b build failed (log: $b/build.log)" >&2
+    exit 1
+  fi
 done
 
 tmp=$(mktemp -d /tmp/skirmish-test.XXXXXX)

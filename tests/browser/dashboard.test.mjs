@@ -61,7 +61,7 @@ after(async () => {
   if (stack) {
     const codes = await stack.stop();
     // A clean stop: exit 0 (under ASan, a leak at exit would make it non-zero).
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null }, stack.logs());
+    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
   }
 });
 

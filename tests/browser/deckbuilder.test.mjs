@@ -50,7 +50,7 @@ after(async () => {
   other?.server.close();
   if (stack) {
     const codes = await stack.stop();
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null }, stack.logs());
+    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
   }
 });
 

@@ -102,14 +102,20 @@ export class Stack {
   }
 
   /** Stops every process (SIGTERM, then SIGKILL after 5 s) and drops the database. Returns
-   * the exit codes, so a test can check a clean stop (ASan leak reports make it non-zero). */
+   * per process its exit code and signal, so a test can check a clean stop (ASan leak
+   * reports make it non-zero), and `stray`: the log lines not in the log's key=value format
+   * (a library printing on stderr, such as libpq's raw "NOTICE:" or libmicrohttpd's option
+   * warnings), which a clean run has none of. */
   async stop() {
     const codes = [];
     for (const p of this.procs) {
       if (p.exitCode === null && p.signalCode === null) p.kill('SIGTERM');
       const t = setTimeout(() => p.kill('SIGKILL'), 5000);
-      codes.push(await p.exited);
+      const c = await p.exited;
       clearTimeout(t);
+      const text = existsSync(p.logFile) ? readFileSync(p.logFile, 'utf8') : '';
+      c.stray = text.split('\n').filter((l) => l !== '' && !l.startsWith('ts='));
+      codes.push(c);
     }
     this.procs = [];
     try {
