@@ -51,6 +51,29 @@ static void bad_query(struct api_response *resp, const char *param, const char *
                      json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", param, "detail", detail));
 }
 
+/* Answers 400 for a value of `f` that names none of its words, listing them all in the
+ * detail ("'type' must be one of: assault, structure, ...") and as `allowed`, so a client
+ * can correct the value without reading the document. */
+static void bad_word(struct api_response *resp, const struct filter *f)
+{
+    char detail[2048];
+    size_t n;
+    json_t *allowed = json_array();
+
+    n = (size_t)snprintf(detail, sizeof(detail), "'%s' must be one of:", f->name);
+    for (int w = 0; w < f->n_words; w++) {
+        if (n < sizeof(detail))
+            n +=
+                (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %s", w ? "," : "", f->word(w));
+        json_array_append_new(allowed, json_string(f->word(w)));
+    }
+    if (n < sizeof(detail))
+        (void)snprintf(detail + n, sizeof(detail) - n, " (any case)");
+    api_http_problem(resp, 400, "invalid-query", "Bad Request", detail,
+                     json_pack("{s:[{s:s, s:s, s:o}]}", "errors", "parameter", f->name, "detail",
+                               detail, "allowed", allowed));
+}
+
 /* Checks every query parameter against `filters`; answers 400 and returns -1 on the first
  * bad one. */
 static int check(const struct api_request *req, const struct filter *filters,
@@ -76,12 +99,10 @@ static int check(const struct api_request *req, const struct filter *filters,
             continue;
         }
         int w = 0;
-        while (w < f->n_words && strcmp(f->word(w), a->value) != 0)
+        while (w < f->n_words && strcasecmp(f->word(w), a->value) != 0)
             w++;
         if (w == f->n_words) {
-            (void)snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->name, f->name,
-                           strcmp(f->name, "type") == 0 ? " of card" : "");
-            bad_query(resp, f->name, detail);
+            bad_word(resp, f);
             return -1;
         }
     }
@@ -98,7 +119,8 @@ static int contains(const char *hay, const char *needle)
     return n == 0;
 }
 
-/* 1 when some element of array `arr` has member `key` equal to `value`. */
+/* 1 when some element of array `arr` has member `key` equal to `value` (ASCII case
+ * ignored, as for every filter: "Armor" finds the skill "armor"). */
 static int any_has(const json_t *arr, const char *key, const char *value)
 {
     size_t i;
@@ -106,7 +128,7 @@ static int any_has(const json_t *arr, const char *key, const char *value)
     json_array_foreach(arr, i, e)
     {
         const char *v = json_string_value(json_object_get(e, key));
-        if (v && strcmp(v, value) == 0)
+        if (v && strcasecmp(v, value) == 0)
             return 1;
     }
     return 0;
@@ -115,7 +137,7 @@ static int any_has(const json_t *arr, const char *key, const char *value)
 static int str_is(const json_t *o, const char *key, const char *want)
 {
     const char *v = json_string_value(json_object_get(o, key));
-    return !want || (v && strcmp(v, want) == 0);
+    return !want || (v && strcasecmp(v, want) == 0);
 }
 
 /* Answers {"items": the elements `keep` accepts, "count": n}. */

@@ -155,6 +155,12 @@ static void common_headers(struct api_server *srv, struct MHD_Response *r,
 {
     struct api_header h[API_CORS_MAX_HEADERS];
     size_t n = api_cors_headers(srv->ctx->cfg->cors_origins, req, resp, h);
+    if (n == 0 && api_cors_refused(srv->ctx->cfg->cors_origins, req)) {
+        char q[300];
+        sk_log_warn("event=cors_refused req_id=%s method=%s path=%s origin=%s hint=%s", req_id,
+                    req->method, req->path, sk_log_quote(q, sizeof(q), req->origin),
+                    "\"list the origin in SKIRMISH_CORS_ORIGINS to allow it\"");
+    }
     for (size_t i = 0; i < n; i++)
         MHD_add_response_header(r, h[i].name, h[i].value);
     if (resp->etag[0])
@@ -407,6 +413,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     req.body_too_large = st->too_large;
     req.req_id = st->req_id;
     req.origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    req.host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
     req.if_none_match =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");

@@ -10,6 +10,7 @@
 
 #include "battle_catalog.h"
 #include "sk_mem.h"
+#include "sk_suggest.h"
 
 #include "sk_banned.h"
 
@@ -499,6 +500,21 @@ struct job_dec {
     struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
 };
 
+/* The known card (inline or in the catalog) whose name is closest to the unknown `name`,
+ * or NULL when none looks like a typo of it: a misspelt name gets a suggestion. */
+static const char *suggest_card(const struct job_dec *j, const char *name)
+{
+    struct sk_suggest s;
+
+    sk_suggest_init(&s, name);
+    for (int i = 0; i < j->n_inl; i++)
+        if (j->inl[i].named && j->inl[i].valid)
+            sk_suggest_add(&s, j->inl[i].card.name);
+    for (size_t i = 0; j->catalog && i < battle_catalog_count(j->catalog); i++)
+        sk_suggest_add(&s, battle_catalog_at(j->catalog, i)->name);
+    return sk_suggest_best(&s);
+}
+
 /* Resolves card `name` (the JSON value at the current position) to an index in
  * spec->cards, adding the card on first use. Returns the index, or -1 after reporting a
  * problem (or when the name is an invalid inline card, reported at its definition). */
@@ -524,7 +540,11 @@ static int resolve(struct job_dec *j, const json_t *v)
     if (!card && j->catalog)
         card = battle_catalog_find(j->catalog, name);
     if (!card) {
-        bad(&j->d, "unknown card \"%s\"", name);
+        const char *near = suggest_card(j, name);
+        if (near)
+            bad(&j->d, "unknown card \"%s\"; did you mean \"%s\"?", name, near);
+        else
+            bad(&j->d, "unknown card \"%s\"", name);
         return -1;
     }
     for (int i = 0; i < spec->n_cards; i++)

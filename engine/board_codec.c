@@ -9,6 +9,7 @@
 
 #include "board_events.h"
 #include "sk_mem.h"
+#include "sk_suggest.h"
 
 #include "sk_banned.h"
 
@@ -563,8 +564,18 @@ static int find_def(struct dec *d, const json_t *obj, const struct board_input *
         return -1;
     }
     k = board_spells_find(in->defs, in->ndefs, json_string_value(v));
-    if (k < 0)
-        err_at(d, "spell", "unknown spell \"%s\"", json_string_value(v));
+    if (k < 0) {
+        /* A misspelt name gets the closest spell of the catalog as a suggestion. */
+        struct sk_suggest s;
+        sk_suggest_init(&s, json_string_value(v));
+        for (int i = 0; i < in->ndefs; i++)
+            sk_suggest_add(&s, in->defs[i].name);
+        if (sk_suggest_best(&s))
+            err_at(d, "spell", "unknown spell \"%s\"; did you mean \"%s\"?", json_string_value(v),
+                   sk_suggest_best(&s));
+        else
+            err_at(d, "spell", "unknown spell \"%s\"", json_string_value(v));
+    }
     return k;
 }
 

@@ -204,9 +204,27 @@ enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done
 
 enum sk_err job_run_result(struct job_run *run, json_t **out)
 {
+    json_t *res = NULL;
+    json_t *doc = NULL;
+    enum sk_err err;
+
     if (run->job->kind == JOB_BATTLE)
-        return battle_job_run_result(run->u.battle, out);
-    return board_job_run_result(run->u.board, out);
+        err = battle_job_run_result(run->u.battle, &res);
+    else
+        err = board_job_run_result(run->u.board, &res);
+    if (err)
+        return err;
+    /* "kind" first: a client (and the OpenAPI discriminator of Result) tells the two result
+     * shapes apart by it without guessing from their fields. */
+    doc = json_pack("{s:s}", "kind", job_kind_name(run->job->kind));
+    if (!doc || json_object_update(doc, res)) {
+        json_decref(doc);
+        json_decref(res);
+        return SK_ENOMEM;
+    }
+    json_decref(res);
+    *out = doc;
+    return SK_OK;
 }
 
 const char *job_run_error(const struct job_run *run)

@@ -95,12 +95,16 @@ for b in $builds; do
     echo "browser test screenshots and logs: $SKIRMISH_TEST_ARTIFACTS/browser"
   fi
 done
-# The OpenAPI document: lint (Redocly), then every response the integration tests recorded
-# (responses-*.jsonl) validated against it; the validator first proves it rejects bad ones.
+# The OpenAPI document: lint (Redocly), its examples (one for every request and response,
+# each valid against its schema), then every response the integration tests recorded
+# (responses-*.jsonl) validated against it; each checker first proves it rejects bad input.
 echo "== openapi =="
 if ! node_modules/.bin/redocly lint --config openapi/redocly.yaml openapi/openapi.json; then
   status=1
 elif ! node tests/js/validate.mjs --self-test openapi/openapi.json; then
+  status=1
+elif ! node tests/js/examples.mjs --self-test openapi/openapi.json ||
+     ! node tests/js/examples.mjs openapi/openapi.json; then
   status=1
 else
   shopt -s nullglob

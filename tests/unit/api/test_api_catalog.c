@@ -167,11 +167,54 @@ static void test_filter_vocabulary(void)
             names("/v1/spells", "action", board_spells_action_name(i), NULL, NULL, n, sizeof(n)),
             200);
     CU_ASSERT_EQUAL(names("/v1/cards", "skill", "armour", NULL, NULL, n, sizeof(n)), 400);
-    CU_ASSERT_EQUAL(names("/v1/spells", "action", "Kill", NULL, NULL, n, sizeof(n)), 400);
+    CU_ASSERT_EQUAL(names("/v1/spells", "action", "Kil", NULL, NULL, n, sizeof(n)), 400);
     CU_ASSERT_EQUAL(names("/v1/spells", "duration", "", NULL, NULL, n, sizeof(n)), 400);
 }
 
+/* Filters ignore case; a value naming no word is a 400 whose detail and `allowed` list
+ * every word of the parameter. */
+static void test_filter_case_and_allowed(void)
+{
+    char n[256];
+    struct api_request req;
+    struct api_response resp;
+    json_t *doc;
+    json_t *e;
+
+    CU_ASSERT_EQUAL(names("/v1/cards", "type", "ASSAULT", NULL, NULL, n, sizeof(n)), 200);
+    CU_ASSERT_STRING_EQUAL(n, "Grunt,Plated Grunt");
+    CU_ASSERT_EQUAL(names("/v1/cards", "skill", "Wall", NULL, NULL, n, sizeof(n)), 200);
+    CU_ASSERT_STRING_EQUAL(n, "Barricade");
+    CU_ASSERT_EQUAL(names("/v1/spells", "target", "Group", "duration", "TEMPORARY", n, sizeof(n)),
+                    200);
+    CU_ASSERT_STRING_EQUAL(n, "Rooted");
+
+    memset(&req, 0, sizeof(req));
+    req.method = "GET";
+    req.path = "/v1/cards";
+    req.req_id = "t";
+    req.args[0].key = "type";
+    req.args[0].value = "wizard";
+    req.n_args = 1;
+    api_http_response_init(&resp);
+    api_router_handle(&ctx, &req, &resp);
+    CU_ASSERT_EQUAL(resp.status, 400);
+    doc = json_loadb(resp.body, resp.body_len, 0, NULL);
+    e = json_array_get(json_object_get(doc, "errors"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "parameter")), "type");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(e, "allowed")), BATTLE_CARD_TYPE__COUNT);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(e, "allowed"), 0)),
+                           battle_codec_type_name((enum battle_card_type)0));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(json_string_value(json_object_get(doc, "detail")), "'type' must be one of: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(doc, "detail")),
+                                  battle_codec_type_name((enum battle_card_type)1)));
+    json_decref(doc);
+    api_http_response_release(&resp);
+}
+
 static CU_TestInfo catalog_tests[] = {
+    {"filters ignore case; a bad value lists the allowed ones", test_filter_case_and_allowed},
     {"cards: type, skill, name filters and a broken catalog", test_cards},
     {"spells: target, duration, event, action, name filters", test_spells},
     {"filters accept exactly the engine's names", test_filter_vocabulary},
