@@ -19,10 +19,9 @@
 #include "api_router.h"
 #include "api_server.h"
 #include "api_watch.h"
-#include "battle_catalog.h"
-#include "board_spells.h"
 #include "db.h"
 #include "db_migrate.h"
+#include "engine.h"
 #include "job.h"
 #include "sk_config.h"
 #include "sk_log.h"
@@ -55,7 +54,7 @@ static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct
     enum sk_err err = job_decode(doc, &job, errs);
     if (err)
         return err;
-    info->kind = job_kind_name(job_kind(job));
+    info->kind = job_kind(job);
     info->seed = job_seed(job);
     info->total = job_total(job);
     job_free(job);
@@ -64,26 +63,17 @@ static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct
 
 static int kind_known(const char *kind)
 {
-    return job_kind_parse(kind) >= 0;
+    return job_kind_known(kind);
 }
 
 /* openapi/openapi.json, compiled in (api/CMakeLists.txt). */
 extern const char api_openapi_json[];
 
-static json_t *cards(char *err, size_t errlen)
+/* The loader of the engine's catalog `name`, or NULL (the route then answers 500). */
+static api_catalog_fn *catalog(const char *name)
 {
-    const struct battle_catalog *cat = NULL;
-    if (battle_catalog_shared(&cat, err, errlen))
-        return NULL;
-    return battle_catalog_to_json(cat);
-}
-
-static json_t *spells(char *err, size_t errlen)
-{
-    json_t *out = NULL;
-    if (board_spells_catalog_json(&out, err, errlen))
-        return NULL;
-    return out;
+    const struct job_catalog *cat = job_catalog_named(name);
+    return cat ? cat->load : NULL;
 }
 
 /* Applies the migrations, waiting for PostgreSQL for up to a minute (it may still be
@@ -132,8 +122,8 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
     ctx->cfg = cfg;
     ctx->validate = validate;
     ctx->kind_known = kind_known;
-    ctx->cards = cards;
-    ctx->spells = spells;
+    ctx->cards = catalog("cards");
+    ctx->spells = catalog("spells");
     ctx->openapi = api_openapi_json;
     if (api_pool_new(threads > 0 ? threads : 1, cfg->database_url, cfg->redis_url,
                      cfg->queue_prefix, &p->pool)) {
@@ -177,6 +167,7 @@ int main(int argc, char **argv)
     char err[2048];
     struct parts parts = {NULL, NULL, NULL, NULL, NULL};
     struct api_server *srv = NULL;
+    struct engine *eng = NULL;
     struct api_ctx ctx;
     sigset_t set;
     int sig = 0;
@@ -220,6 +211,17 @@ int main(int argc, char **argv)
     }
     sk_log_info("event=starting version=0.1.0");
     sk_config_log(&cfg);
+    /* The API runs no job, but it validates them against the catalogs: a cards or spells
+     * file that does not load stops it here rather than failing every submission. */
+    {
+        struct engine_opts eo = {.no_device = 1};
+        if (engine_new(&eo, &eng, err, sizeof(err))) {
+            char q[2100];
+            sk_log_error("event=start_failed reason=engine err=%s",
+                         sk_log_quote(q, sizeof(q), err));
+            goto out;
+        }
+    }
     if (migrate(&cfg))
         goto out;
 
@@ -253,6 +255,7 @@ int main(int argc, char **argv)
 out:
     api_server_free(srv);
     free_parts(&parts);
+    engine_free(eng);
     sk_config_release(&cfg);
     if (status == 0)
         sk_log_info("event=stopped");

@@ -10,8 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "battle_cpu.h"
-#include "battle_sim.h"
+#include "battle_int.h"
 #include "bench_matchup.h"
 #include "sk_parse.h"
 

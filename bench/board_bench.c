@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "board_codec.h"
-#include "board_turn.h"
+#include "board_int.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"

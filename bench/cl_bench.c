@@ -10,10 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "battle_cl.h"
-#include "battle_cpu.h"
-#include "battle_plan.h"
-#include "battle_spec.h"
+#include "battle_int.h"
 #include "bench_matchup.h"
 #include "sk_mem.h"
 #include "sk_parse.h"

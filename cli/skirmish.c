@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "battle_catalog.h"
-#include "battle_cl.h"
+#include "battle.h"
+#include "engine.h"
 #include "job.h"
-#include "rng.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -56,7 +55,8 @@ static void usage(FILE *f)
             "\nrun options:\n"
             "  --games N    override params.games (battle jobs)\n"
             "  --seed S     override the job's seed (0..%llu)\n"
-            "  --threads T  CPU threads, 0 = one per core (default 0)\n"
+            "  --threads T  CPU backend threads, 0 = one per core (default 0); the OpenCL\n"
+            "               backend ignores it and says so\n"
             "  --device D   OpenCL device: index, name substring, or cpu for the CPU backend\n"
             "               (default: $SKIRMISH_DEVICE, else the first GPU, else the first\n"
             "               device, else the CPU backend)\n"
@@ -205,9 +205,9 @@ static void print_summary(const json_t *res)
     printf("\n");
 }
 
-static int run_job(const struct job *job, const struct run_args *a)
+static int run_job(struct engine *eng, const struct job *job, const struct run_args *a)
 {
-    struct job_run_opts opts = {a->threads, a->device};
+    struct job_run_opts opts = {a->threads};
     struct job_run *run = NULL;
     json_t *res = NULL;
     char err[512] = "";
@@ -215,7 +215,7 @@ static int run_job(const struct job *job, const struct run_args *a)
     int status = EXIT_FAIL;
     enum sk_err rc;
 
-    rc = job_run_new(job, &opts, &run, err, sizeof(err));
+    rc = job_run_new(eng, job, &opts, &run, err, sizeof(err));
     if (rc) {
         fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
         goto out;
@@ -232,7 +232,7 @@ static int run_job(const struct job *job, const struct run_args *a)
         fprintf(stderr, "skirmish: no result: %s %s\n", sk_err_str(rc), job_run_error(run));
         goto out;
     }
-    if (a->summary && job_kind(job) == JOB_BATTLE) {
+    if (a->summary && strcmp(job_kind(job), "battle") == 0) {
         print_summary(res);
     } else {
         if (json_dumpf(res, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)))
@@ -246,6 +246,29 @@ out:
     return status;
 }
 
+/* Sets up the engine on --device (else $SKIRMISH_DEVICE, else the default); returns 0, or
+ * EXIT_FAIL after a message. --threads is the CPU backend's: with a device it is ignored,
+ * and the user hears so. */
+static int open_engine(const struct run_args *a, struct engine **eng)
+{
+    struct engine_opts o = {.device = a->device};
+    struct engine_info info;
+    char err[2048] = "";
+    enum sk_err rc = engine_new(&o, eng, err, sizeof(err));
+
+    if (rc) {
+        fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
+        return EXIT_FAIL;
+    }
+    engine_describe(*eng, &info);
+    if (a->threads && strcmp(info.backend, "cpu") != 0)
+        fprintf(stderr,
+                "skirmish run: --threads %d is ignored: the job runs on the OpenCL device "
+                "\"%s\" (--device cpu runs it on CPU threads)\n",
+                a->threads, info.device);
+    return EXIT_OK;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -253,6 +276,7 @@ static int cmd_run(int argc, char **argv)
     json_error_t jerr;
     struct sk_verr_list errs;
     struct job *job = NULL;
+    struct engine *eng = NULL;
     int status = EXIT_USAGE;
     enum sk_err rc;
 
@@ -278,6 +302,12 @@ static int cmd_run(int argc, char **argv)
     status = apply_overrides(doc, &a);
     if (status)
         goto out;
+    /* The engine first: it loads the catalogs the document is checked against and opens
+     * the device, and a failure of either is the set-up's, not the document's. */
+    status = open_engine(&a, &eng);
+    if (status)
+        goto out;
+    status = EXIT_USAGE;
     rc = job_decode(doc, &job, &errs);
     if (rc == SK_EINVAL) {
         for (size_t i = 0; i < errs.n; i++)
@@ -288,55 +318,20 @@ static int cmd_run(int argc, char **argv)
         goto out;
     }
     if (rc) {
-        char why[512] = "";
-        const struct battle_catalog *cat = NULL;
-        /* An internal error here is the card catalog failing to load: say why. */
-        if (rc == SK_EINTERNAL && battle_catalog_shared(&cat, why, sizeof(why)) == SK_OK)
-            why[0] = '\0';
-        fprintf(stderr, "skirmish: cannot decode the job: %s%s%s\n", sk_err_str(rc),
-                why[0] ? ": " : "", why);
+        fprintf(stderr, "skirmish: cannot decode the job: %s\n", sk_err_str(rc));
         status = EXIT_FAIL;
         goto out;
     }
-    status = run_job(job, &a);
+    status = run_job(eng, job, &a);
 out:
     job_free(job);
+    engine_free(eng);
     sk_verr_list_release(&errs);
     json_decref(doc);
     return status;
 }
 
 /* ===== devices ===== */
-
-/* Opens device `index` and compares the first words of a few random streams computed by
- * the device (the shared rng.h, compiled by its OpenCL compiler) with the host's. */
-static int check_device(int index, char *why, size_t whylen)
-{
-    enum { GAMES = 256, WORDS = 8 };
-    static uint32_t got[GAMES * WORDS];
-    char spec[16];
-    struct battle_cl_opts o = {.device = spec};
-    struct battle_cl *cl = NULL;
-    enum sk_err rc;
-    int bad = 0;
-
-    snprintf(spec, sizeof(spec), "%d", index);
-    rc = battle_cl_new(&o, &cl, why, whylen);
-    if (rc == SK_OK)
-        rc = battle_cl_rng_words(cl, 0x5eedULL, 0xfffffff0ULL, GAMES, WORDS, got, why, whylen);
-    battle_cl_free(cl);
-    if (rc)
-        return -1;
-    for (int i = 0; i < GAMES && !bad; i++) {
-        struct rng r;
-        rng_init(&r, 0x5eedULL, 0xfffffff0ULL + (uint64_t)i);
-        for (int w = 0; w < WORDS; w++)
-            bad |= got[i * WORDS + w] != rng_next(&r);
-    }
-    if (bad)
-        snprintf(why, whylen, "random streams differ from the host");
-    return bad ? -1 : 0;
-}
 
 static int cmd_devices(int argc, char **argv)
 {
@@ -365,7 +360,7 @@ static int cmd_devices(int argc, char **argv)
                devs[i].compute_units, (unsigned long long)(devs[i].global_mem >> 20),
                devs[i].version, devs[i].driver);
         if (check) {
-            if (check_device(devs[i].index, err, sizeof(err)) == 0) {
+            if (battle_cl_check(devs[i].index, err, sizeof(err)) == 0) {
                 printf("   check: ok\n");
             } else {
                 printf("   check: FAILED: %s\n", err);

@@ -62,8 +62,13 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_RETRY_MAX_MS", "60000", "largest retry delay", 1, 86400000, OFF(retry_max_ms),
      SK_CONFIG_INT, 0},
     {"SKIRMISH_CHUNK_UNITS", "10000",
-     "units (games, turns) per chunk between progress writes and cancel checks", 1, 100000000,
-     OFF(chunk_units), SK_CONFIG_INT, 0},
+     "units (games, turns) of a job's first chunk, and the least of any chunk; progress is "
+     "written and cancels are checked between chunks",
+     1, 100000000, OFF(chunk_units), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CHUNK_MS", "250",
+     "chunks grow from SKIRMISH_CHUNK_UNITS to about this long (at most a quarter of the "
+     "lease); 0 = every chunk is SKIRMISH_CHUNK_UNITS",
+     0, 60000, OFF(chunk_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_BLOCK_MS", "1000", "how long a worker blocks in XREADGROUP", 10, 60000,
      OFF(block_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_RECONCILE_MS", "2000", "how often a worker runs the reaper and the reconciler", 100,

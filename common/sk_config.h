@@ -32,6 +32,7 @@ struct sk_config {
     long retry_base_ms;
     long retry_max_ms;
     long chunk_units;
+    long chunk_ms;
     long block_ms;
     long reconcile_ms;
     long reconcile_age_ms;

@@ -3,50 +3,76 @@
  * (see job.h). */
 #include "job.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 
-#include "battle_job.h"
-#include "board_job.h"
+#include "battle.h"
+#include "board.h"
+#include "engine_int.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
+/* The job kinds: one row per game library (job_kind.h). */
+const struct job_kind_ops *const job_kinds[] = {&battle_kind, &board_kind};
+const size_t job_kinds_n = sizeof(job_kinds) / sizeof(job_kinds[0]);
+
 struct job {
-    enum job_kind kind;
+    const struct job_kind_ops *ops;
     uint64_t seed;
-    union {
-        struct battle_job *battle;
-        struct board_job *board;
-    } u;
+    void *data; /* the kind's decoded job, owned */
 };
 
 struct job_run {
     const struct job *job;
-    union {
-        struct battle_job_run *battle;
-        struct board_job_run *board;
-    } u;
+    void *data; /* the kind's run, owned */
 };
 
-static const char *const kind_names[JOB_KIND__COUNT] = {
-    [JOB_BATTLE] = "battle",
-    [JOB_BOARD] = "board",
-};
-
-const char *job_kind_name(enum job_kind kind)
+static int kind_index(const char *name)
 {
-    if ((unsigned)kind >= JOB_KIND__COUNT)
-        return "unknown";
-    return kind_names[kind];
+    for (size_t k = 0; k < job_kinds_n; k++)
+        if (strcmp(name, job_kinds[k]->name) == 0)
+            return (int)k;
+    return -1;
 }
 
-int job_kind_parse(const char *name)
+int job_kind_known(const char *name)
 {
-    for (int k = 0; k < JOB_KIND__COUNT; k++)
-        if (strcmp(name, kind_names[k]) == 0)
-            return k;
-    return -1;
+    return kind_index(name) >= 0;
+}
+
+static char kind_names_text[256];
+static pthread_once_t kind_names_once = PTHREAD_ONCE_INIT;
+
+static void kind_names_init(void)
+{
+    size_t len = 0;
+    for (size_t k = 0; k < job_kinds_n && len < sizeof(kind_names_text); k++) {
+        int n = snprintf(kind_names_text + len, sizeof(kind_names_text) - len, "%s\"%s\"",
+                         k == 0                 ? ""
+                         : k + 1 == job_kinds_n ? " or "
+                                                : ", ",
+                         job_kinds[k]->name);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
+const char *job_kind_names(void)
+{
+    (void)pthread_once(&kind_names_once, kind_names_init);
+    return kind_names_text;
+}
+
+const struct job_catalog *job_catalog_named(const char *name)
+{
+    for (size_t k = 0; k < job_kinds_n; k++)
+        if (job_kinds[k]->catalog && strcmp(job_kinds[k]->catalog->name, name) == 0)
+            return job_kinds[k]->catalog;
+    return NULL;
 }
 
 /* Draws a seed below 2^53 from the OS; falls back to the address-space layout and a
@@ -98,9 +124,9 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
     (void)sk_verr_check_keys(errs, &ptr, doc, keys);
     kind_v = json_object_get(doc, "kind");
     if (!kind_v)
-        sk_verr_add(errs, "/kind", "'kind' is required (\"battle\" or \"board\")");
-    else if (!json_is_string(kind_v) || (kind = job_kind_parse(json_string_value(kind_v))) < 0)
-        sk_verr_add(errs, "/kind", "'kind' must be \"battle\" or \"board\"");
+        sk_verr_add(errs, "/kind", "'kind' is required (%s)", job_kind_names());
+    else if (!json_is_string(kind_v) || (kind = kind_index(json_string_value(kind_v))) < 0)
+        sk_verr_add(errs, "/kind", "'kind' must be %s", job_kind_names());
 
     val = json_object_get(doc, "seed");
     if (val && !json_is_null(val))
@@ -123,14 +149,11 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
     job = sk_calloc(1, sizeof(*job));
     if (!job)
         return SK_ENOMEM;
-    job->kind = (enum job_kind)kind;
+    job->ops = job_kinds[kind];
     job->seed = seed;
     sk_jptr_init(&ptr);
     sk_jptr_push_key(&ptr, "params");
-    if (kind == JOB_BATTLE)
-        err = battle_job_decode(params, seed, &ptr, errs, &job->u.battle);
-    else
-        err = board_job_decode(params, seed, &ptr, errs, &job->u.board);
+    err = job->ops->decode(params, seed, &ptr, errs, &job->data);
     if (!err && errs->n > errs_before)
         err = SK_EINVAL; /* an envelope error was found before the params were decoded */
     if (err)
@@ -146,16 +169,14 @@ void job_free(struct job *job)
 {
     if (!job)
         return;
-    if (job->kind == JOB_BATTLE)
-        battle_job_free(job->u.battle);
-    else
-        board_job_free(job->u.board);
+    if (job->data)
+        job->ops->free(job->data);
     sk_free(job);
 }
 
-enum job_kind job_kind(const struct job *job)
+const char *job_kind(const struct job *job)
 {
-    return job->kind;
+    return job->ops->name;
 }
 
 uint64_t job_seed(const struct job *job)
@@ -165,28 +186,31 @@ uint64_t job_seed(const struct job *job)
 
 uint64_t job_total(const struct job *job)
 {
-    if (job->kind == JOB_BATTLE)
-        return battle_job_total(job->u.battle);
-    return board_job_total(job->u.board);
+    return job->ops->total(job->data);
 }
 
-enum sk_err job_run_new(const struct job *job, const struct job_run_opts *opts,
+enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct job_run_opts *opts,
                         struct job_run **out, char *err, size_t errlen)
 {
+    static const struct job_run_opts defaults = {0};
     struct job_run *run = NULL;
-    struct job_run_opts defaults = {0};
+    size_t k = 0;
     enum sk_err rc;
 
     if (!opts)
         opts = &defaults;
+    if (opts->threads < 0) {
+        (void)snprintf(err, errlen, "threads must be 0 (one per core) or more, not %d",
+                       opts->threads);
+        return SK_EINVAL;
+    }
+    while (job_kinds[k] != job->ops)
+        k++;
     run = sk_calloc(1, sizeof(*run));
     if (!run)
         return SK_ENOMEM;
     run->job = job;
-    if (job->kind == JOB_BATTLE)
-        rc = battle_job_run_new(job->u.battle, opts, &run->u.battle, err, errlen);
-    else
-        rc = board_job_run_new(job->u.board, opts, &run->u.board, err, errlen);
+    rc = job->ops->run_new(engine_state(eng, k), job->data, opts, &run->data, err, errlen);
     if (rc) {
         sk_free(run);
         return rc;
@@ -197,26 +221,20 @@ enum sk_err job_run_new(const struct job *job, const struct job_run_opts *opts,
 
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
-    if (run->job->kind == JOB_BATTLE)
-        return battle_job_run_step(run->u.battle, max_units, done);
-    return board_job_run_step(run->u.board, max_units, done);
+    return run->job->ops->step(run->data, max_units, done);
 }
 
 enum sk_err job_run_result(struct job_run *run, json_t **out)
 {
     json_t *res = NULL;
     json_t *doc = NULL;
-    enum sk_err err;
+    enum sk_err err = run->job->ops->result(run->data, &res);
 
-    if (run->job->kind == JOB_BATTLE)
-        err = battle_job_run_result(run->u.battle, &res);
-    else
-        err = board_job_run_result(run->u.board, &res);
     if (err)
         return err;
-    /* "kind" first: a client (and the OpenAPI discriminator of Result) tells the two result
+    /* "kind" first: a client (and the OpenAPI discriminator of Result) tells the result
      * shapes apart by it without guessing from their fields. */
-    doc = json_pack("{s:s}", "kind", job_kind_name(run->job->kind));
+    doc = json_pack("{s:s}", "kind", job_kind(run->job));
     if (!doc || json_object_update(doc, res)) {
         json_decref(doc);
         json_decref(res);
@@ -229,18 +247,13 @@ enum sk_err job_run_result(struct job_run *run, json_t **out)
 
 const char *job_run_error(const struct job_run *run)
 {
-    if (run->job->kind == JOB_BATTLE)
-        return battle_job_run_error(run->u.battle);
-    return board_job_run_error(run->u.board);
+    return run->job->ops->error(run->data);
 }
 
 void job_run_free(struct job_run *run)
 {
     if (!run)
         return;
-    if (run->job->kind == JOB_BATTLE)
-        battle_job_run_free(run->u.battle);
-    else
-        board_job_run_free(run->u.board);
+    run->job->ops->run_free(run->data);
     sk_free(run);
 }

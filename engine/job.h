@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The job envelope {"kind", "seed", "params"} shared by the API, the worker and the CLI:
  * decoding with full validation, and running a decoded job in resumable steps so callers
- * can report progress and honour cancellation between them. Dispatches to battle_job
- * and board_job; knows nothing of HTTP, SQL or queues. */
+ * can report progress and honour cancellation between them. Dispatches through its table
+ * of job kinds (job_kind.h: one row per game library); knows nothing of HTTP, SQL or
+ * queues. Runs borrow the process's long-lived engine (engine.h). */
 #ifndef JOB_H
 #define JOB_H
 
@@ -10,21 +11,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "job_kind.h"
 #include "sk_err.h"
 #include "sk_verr.h"
+
+struct engine;
 
 /* Seeds are kept below 2^53 so that browsers (JavaScript numbers) read them exactly. */
 #define JOB_SEED_MAX 9007199254740991ULL
 
-enum job_kind { JOB_BATTLE = 0, JOB_BOARD = 1, JOB_KIND__COUNT };
-
 struct job;
 
-/* How to run a job; zeroed means defaults. */
+/* How to run a job; zeroed means defaults. The device is the engine's (engine_opts). */
 struct job_run_opts {
-    int threads; /* CPU threads; 0 = one per core */
-    /* SKIRMISH_DEVICE syntax: index, name substring, or "cpu"; NULL = default (borrowed) */
-    const char *device;
+    int threads; /* CPU backend threads; 0 = one per core; the OpenCL backend ignores it */
 };
 
 /**
@@ -39,12 +39,14 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
 /** Frees a job; NULL-safe. */
 void job_free(struct job *job);
 
-/** The job's kind (battle or board); `job` is borrowed and must not be NULL. */
-enum job_kind job_kind(const struct job *job);
-/** Returns "battle" or "board" (static string). */
-const char *job_kind_name(enum job_kind kind);
-/** Returns the kind named `name`, or -1. */
-int job_kind_parse(const char *name);
+/** The name of the job's kind ("battle"; static string); `job` is borrowed, not NULL. */
+const char *job_kind(const struct job *job);
+/** 1 when `name` names a job kind, else 0. */
+int job_kind_known(const char *name);
+/** The kinds' names quoted and joined for messages ("\"battle\" or \"board\""; static). */
+const char *job_kind_names(void);
+/** The catalog called `name` ("cards"), or NULL when no kind serves one by that name. */
+const struct job_catalog *job_catalog_named(const char *name);
 /** The job's seed, given or drawn. */
 uint64_t job_seed(const struct job *job);
 /** Units of work in the job: games for battle, turns for board. Progress is done/total. */
@@ -53,11 +55,12 @@ uint64_t job_total(const struct job *job);
 struct job_run;
 
 /**
- * Starts a run of `job` (borrowed: it must outlive the run). On SK_OK *out is a new run
- * (caller frees with job_run_free). On failure `err` holds a message (e.g. a device
- * that could not be opened).
+ * Starts a run of `job` on `eng` (both borrowed: they must outlive the run; `opts` may be
+ * NULL). On SK_OK *out is a new run (caller frees with job_run_free). On failure `err`
+ * holds a message (SK_EINVAL: a bad option; SK_ENOMEM). Runs of one engine may exist at
+ * once; those on its OpenCL device take turns on it.
  */
-enum sk_err job_run_new(const struct job *job, const struct job_run_opts *opts,
+enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct job_run_opts *opts,
                         struct job_run **out, char *err, size_t errlen);
 
 /**

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "engine.h"
 #include "queue.h"
 #include "sk_config.h"
 #include "sk_log.h"
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
     struct sigaction sa;
     struct db *db = NULL;
     struct queue *queue = NULL;
+    struct engine *eng = NULL;
+    struct engine_opts eo;
     struct worker w;
     int status = 1;
 
@@ -86,6 +89,16 @@ int main(int argc, char **argv)
     }
     sk_log_info("event=starting name=%s", w.name);
     sk_config_log(&cfg);
+    /* Catalogs and the device are checked once, here: a worker that cannot run jobs
+     * refuses to start and says why, instead of taking jobs and failing each of them. */
+    memset(&eo, 0, sizeof(eo));
+    eo.device = cfg.device;
+    if (engine_new(&eo, &eng, err, sizeof(err))) {
+        char q[2200];
+        sk_log_error("event=start_failed reason=engine err=%s", sk_log_quote(q, sizeof(q), err));
+        (void)fprintf(stderr, "skirmish-worker: cannot set up the engine: %s\n", err);
+        goto out;
+    }
     if (db_new(cfg.database_url, &db) || queue_new(cfg.redis_url, cfg.queue_prefix, &queue)) {
         sk_log_error("event=start_failed reason=store_handles");
         goto out;
@@ -94,6 +107,7 @@ int main(int argc, char **argv)
     w.db = db;
     w.queue = queue;
     w.stop = &stop_flag;
+    w.engine = eng;
     worker_beat_init(&w);
     worker_loop_run(&w);
     sk_log_info("event=stopped name=%s", w.name);
@@ -101,6 +115,7 @@ int main(int argc, char **argv)
 out:
     queue_free(queue);
     db_free(db);
+    engine_free(eng);
     sk_config_release(&cfg);
     return status;
 }

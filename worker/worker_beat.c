@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "battle_cl.h"
+#include "engine.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 
@@ -25,24 +25,14 @@ static void iso_now(char out[32])
 
 void worker_beat_init(struct worker *w)
 {
-    struct battle_cl_device *devs = NULL;
-    size_t n = 0;
-    size_t idx = 0;
-    char err[256];
-    const char *spec = w->cfg->device[0] ? w->cfg->device : NULL;
+    struct engine_info info;
 
     gethostname(w->host, sizeof(w->host) - 1);
     iso_now(w->started_at);
-    /* the device battle jobs will use, found the way the engine finds it */
-    (void)snprintf(w->backend, sizeof(w->backend), "cpu");
-    (void)snprintf(w->device, sizeof(w->device), "cpu");
-    if (!(spec && battle_cl_spec_is_cpu(spec)) &&
-        battle_cl_devices(&devs, &n, err, sizeof(err)) == SK_OK &&
-        battle_cl_pick(devs, n, spec, &idx, err, sizeof(err)) == SK_OK) {
-        (void)snprintf(w->backend, sizeof(w->backend), "opencl");
-        (void)snprintf(w->device, sizeof(w->device), "%s", devs[idx].name);
-    }
-    sk_free(devs);
+    /* the device the engine really opened (a fallback to the CPU included) */
+    engine_describe(w->engine, &info);
+    (void)snprintf(w->backend, sizeof(w->backend), "%s", info.backend);
+    (void)snprintf(w->device, sizeof(w->device), "%s", info.device);
     sk_log_info("event=device backend=%s device=\"%s\"", w->backend, w->device);
 }
 

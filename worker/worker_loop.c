@@ -11,6 +11,7 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "worker_beat.h"
+#include "worker_chunk.h"
 #include "worker_reclaim.h"
 #include "worker_retry.h"
 
@@ -122,6 +123,11 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     const char *id = e->job_id;
     char msg[512];
     uint64_t done = 0;
+    uint64_t last_units = 0;
+    long long last_ms = 0;
+    /* chunks grow to the configured duration, but stay well inside the lease */
+    long target_ms =
+        w->cfg->chunk_ms < w->cfg->lease_ms / 4 ? w->cfg->chunk_ms : w->cfg->lease_ms / 4;
     enum sk_err err;
     int tries;
 
@@ -130,7 +136,11 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         int owned = 1;
         long long t0 = worker_loop_now_ms();
         uint64_t before = done;
-        err = job_run_step(run, (uint64_t)w->cfg->chunk_units, &done);
+        err = job_run_step(
+            run, worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms),
+            &done);
+        last_units = done - before;
+        last_ms = worker_loop_now_ms() - t0;
         if (!err && done <= before) {
             /* an engine step that makes no progress would loop forever */
             *out = attempt_failed(w, id, owner, c->attempts, 0, "the engine made no progress");
@@ -191,8 +201,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct job *job = NULL;
     struct job_run *run = NULL;
     struct sk_verr_list errs;
-    struct job_run_opts opts = {(int)w->cfg->engine_threads,
-                                w->cfg->device[0] ? w->cfg->device : NULL};
+    struct job_run_opts opts = {(int)w->cfg->engine_threads};
     char msg[512] = "";
     uint64_t total;
     enum outcome out = OUT_DONE;
@@ -201,7 +210,15 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
 
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, NULL);
-    if (!doc || job_decode(doc, &job, &errs)) {
+    err = doc ? job_decode(doc, &job, &errs) : SK_EINVAL;
+    if (err && err != SK_EINVAL) {
+        /* Not the document's fault (memory, the engine): this worker gives the job back
+         * for another attempt, here or on another worker, without counting one. */
+        sk_log_error("event=decode_failed job_id=%s err=%s", id, sk_err_str(err));
+        out = release(w, id, owner, c->attempts);
+        goto out;
+    }
+    if (err) {
         (void)snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
                        errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
                        errs.n ? errs.items[0].message : "");
@@ -209,7 +226,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         goto out;
     }
     total = job_total(job);
-    err = job_run_new(job, &opts, &run, msg, sizeof(msg));
+    err = job_run_new(w->engine, job, &opts, &run, msg, sizeof(msg));
     if (err) {
         out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err),
                              msg[0] ? msg : sk_err_str(err));

@@ -13,6 +13,7 @@
 #include <signal.h>
 
 #include "db.h"
+#include "engine.h"
 #include "queue.h"
 #include "sk_config.h"
 #include "sk_err.h"
@@ -21,6 +22,7 @@ struct worker {
     const struct sk_config *cfg;       /* borrowed */
     struct db *db;                     /* borrowed */
     struct queue *queue;               /* borrowed */
+    struct engine *engine;             /* borrowed: the process's, set up at start */
     char name[128];                    /* consumer name in the group */
     unsigned long claims;              /* makes each lease owner token unique */
     const volatile sig_atomic_t *stop; /* set by a signal handler */

@@ -81,6 +81,12 @@ grep -qE '^win [0-9]+\.[0-9]{2}% \([0-9]+/2000\) stall [0-9]+\.[0-9]{2}% \([0-9]
 cp "$tmp/out" "$tmp/summary1"
 expect 0 summary-threads -- run --games=2000 --threads=3 --summary "$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs between 1 and 3 threads"
+# --threads is the CPU backend's: on the OpenCL device (the default here) it is ignored, and
+# the user is told; with --device cpu it applies and nothing is said.
+contains "$tmp/err" "skirmish run: --threads 3 is ignored: the job runs on the OpenCL device"
+expect 0 summary-threads-cpu -- run --games=2000 --threads=3 --device cpu --summary "$ex"
+cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs on 3 cpu threads"
+same "$tmp/err" ""
 expect 0 stdin -- run --games 2000 --summary - <"$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs when read from stdin"
 # The OpenCL backend (PoCL here) is the default; the CPU backend plays the same games.

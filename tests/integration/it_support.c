@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "engine.h"
 #include "job.h"
 #include "sk_mem.h"
 
@@ -503,14 +504,17 @@ static json_t *engine_result(const char *doc, int threads)
     json_t *res = NULL;
     char err[256];
     uint64_t done = 0;
-    struct job_run_opts opts = {threads, NULL};
+    struct job_run_opts opts = {threads};
+    struct engine *eng = NULL;
 
     sk_verr_list_init(&errs);
     if (d && job_decode(d, &job, &errs) == SK_OK &&
-        job_run_new(job, &opts, &run, err, sizeof(err)) == SK_OK &&
+        engine_new(NULL, &eng, err, sizeof(err)) == SK_OK &&
+        job_run_new(eng, job, &opts, &run, err, sizeof(err)) == SK_OK &&
         job_run_step(run, 0, &done) == SK_OK)
         (void)job_run_result(run, &res);
     job_run_free(run);
+    engine_free(eng);
     job_free(job);
     json_decref(d);
     sk_verr_list_release(&errs);

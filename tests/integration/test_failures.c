@@ -3,8 +3,9 @@
  * still succeeds once, with both attempts recorded; or fails when attempts run out), a
  * worker stopped with SIGTERM mid-job (exits 0 and the job is given back), Redis stopped
  * and restarted empty with jobs queued (every job completes), PostgreSQL briefly down
- * (503 problem+json, then recovery without a restart), and the migration runner (applied
- * once under concurrency, a changed file refused). Short leases come from the config. */
+ * (503 problem+json, then recovery without a restart), the migration runner (applied
+ * once under concurrency, a changed file refused), and a worker whose engine cannot be set
+ * up (it refuses to start). Short leases come from the config. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -258,6 +259,67 @@ static void test_migrations(void)
     it_stack_stop(&s);
 }
 
+/* 1 when the log file of `s`'s process `who` contains `needle`. */
+static int log_has(const struct it_stack *s, const char *who, const char *needle)
+{
+    char path[1024];
+    char buf[65536];
+    size_t n;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s-%s.log", it_env("SKIRMISH_TEST_DIR"), s->name, who);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
+/* A worker whose engine cannot be set up (an unreadable cards file) refuses to start and
+ * names the file, instead of claiming jobs and failing each of them as invalid; the job
+ * waits, untouched, for a worker that can run it. */
+static void test_misconfigured_worker_refuses_to_start(void)
+{
+    static const char *const bad = "SKIRMISH_CARDS_FILE=/nonexistent/skirmish-cards.json";
+    struct it_stack s;
+    char id[37];
+    int status = -1, exited = 0;
+    json_t *job;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "badcards") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(2000, 3), id) == 0);
+    s.env[s.n_env++] = bad;
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    for (int i = 0; i < 100 && !exited; i++) {
+        exited = waitpid(s.workers[0], &status, WNOHANG) == s.workers[0];
+        if (!exited)
+            it_sleep_ms(100);
+    }
+    if (!exited) { /* still running after 10 s: it took the job */
+        CU_FAIL("the misconfigured worker did not exit");
+        it_worker_signal(&s, 0, SIGKILL, 1);
+    }
+    CU_ASSERT_TRUE(exited && WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    s.workers[0] = 0;
+    CU_ASSERT_TRUE(log_has(&s, "worker0", "event=start_failed reason=engine"));
+    CU_ASSERT_TRUE(log_has(&s, "worker0", "/nonexistent/skirmish-cards.json"));
+    it_sleep_ms(300);
+    job = it_job(&s, id);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "queued");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 0);
+    json_decref(job);
+    s.n_env--; /* a well configured worker takes it */
+    CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
+    job = it_wait_status(&s, id, "succeeded", 30000);
+    CU_ASSERT_PTR_NOT_NULL(job);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
+    json_decref(job);
+    it_stack_stop(&s);
+}
+
 static CU_TestInfo failure_tests[] = {
     {"kill -9 of a worker mid-job: succeeds once, 2 attempts", test_kill9_worker},
     {"kill -9 with attempts exhausted: failed with the error kept", test_attempts_exhausted},
@@ -265,6 +327,8 @@ static CU_TestInfo failure_tests[] = {
     {"Redis stopped and restarted empty: every job completes", test_redis_restart},
     {"PostgreSQL briefly down: 503, then recovery", test_postgres_down},
     {"migrations: once under concurrency, changed file refused", test_migrations},
+    {"a worker with an unreadable cards file refuses to start",
+     test_misconfigured_worker_refuses_to_start},
     CU_TEST_INFO_NULL,
 };
 

@@ -9,9 +9,7 @@
 
 #include "api_http.h"
 #include "api_router.h"
-#include "battle_codec.h"
-#include "board_model.h"
-#include "board_spells.h"
+#include "job.h"
 #include "sk_config.h"
 #include "sk_mem.h"
 
@@ -141,31 +139,19 @@ static void test_spells(void)
  * value (200), and a near miss is a 400 naming the parameter. */
 static void test_filter_vocabulary(void)
 {
+    static const char *const catalogs[] = {"cards", "spells"};
     char n[256];
-    for (int i = 0; i < BATTLE_CARD_TYPE__COUNT; i++)
-        CU_ASSERT_EQUAL(names("/v1/cards", "type", battle_codec_type_name((enum battle_card_type)i),
-                              NULL, NULL, n, sizeof(n)),
-                        200);
-    for (int i = 0; i < BATTLE_SKILL__COUNT; i++)
-        CU_ASSERT_EQUAL(names("/v1/cards", "skill", battle_codec_skill_name((enum battle_skill)i),
-                              NULL, NULL, n, sizeof(n)),
-                        200);
-    for (int i = 0; i < BOARD_T__COUNT; i++)
-        CU_ASSERT_EQUAL(
-            names("/v1/spells", "target", board_model_target_name(i), NULL, NULL, n, sizeof(n)),
-            200);
-    for (int i = 0; i < BOARD_D__COUNT; i++)
-        CU_ASSERT_EQUAL(names("/v1/spells", "duration", board_spells_duration_name(i), NULL, NULL,
-                              n, sizeof(n)),
-                        200);
-    for (int i = 0; i < BOARD_P__COUNT; i++)
-        CU_ASSERT_EQUAL(
-            names("/v1/spells", "event", board_spells_point_name(i), NULL, NULL, n, sizeof(n)),
-            200);
-    for (int i = 0; i < BOARD_A__COUNT; i++)
-        CU_ASSERT_EQUAL(
-            names("/v1/spells", "action", board_spells_action_name(i), NULL, NULL, n, sizeof(n)),
-            200);
+    char path[32];
+    int words = 0;
+    for (size_t c = 0; c < 2; c++) {
+        const struct job_catalog *cat = job_catalog_named(catalogs[c]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cat);
+        (void)snprintf(path, sizeof(path), "/v1/%s", catalogs[c]);
+        for (const struct job_filter *f = cat->filters; f->param; f++)
+            for (int i = 0; i < f->n_words; i++, words++)
+                CU_ASSERT_EQUAL(names(path, f->param, f->word(i), NULL, NULL, n, sizeof(n)), 200);
+    }
+    CU_ASSERT(words > 40); /* 4 card types, 17 skills, the spell primitives */
     CU_ASSERT_EQUAL(names("/v1/cards", "skill", "armour", NULL, NULL, n, sizeof(n)), 400);
     CU_ASSERT_EQUAL(names("/v1/spells", "action", "Kil", NULL, NULL, n, sizeof(n)), 400);
     CU_ASSERT_EQUAL(names("/v1/spells", "duration", "", NULL, NULL, n, sizeof(n)), 400);
@@ -178,9 +164,13 @@ static void test_filter_case_and_allowed(void)
     char n[256];
     struct api_request req;
     struct api_response resp;
+    const struct job_filter *type = job_catalog_named("cards")->filters;
     json_t *doc;
     json_t *e;
 
+    while (type->param && strcmp(type->param, "type") != 0)
+        type++;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(type->param);
     CU_ASSERT_EQUAL(names("/v1/cards", "type", "ASSAULT", NULL, NULL, n, sizeof(n)), 200);
     CU_ASSERT_STRING_EQUAL(n, "Grunt,Plated Grunt");
     CU_ASSERT_EQUAL(names("/v1/cards", "skill", "Wall", NULL, NULL, n, sizeof(n)), 200);
@@ -202,13 +192,13 @@ static void test_filter_case_and_allowed(void)
     doc = json_loadb(resp.body, resp.body_len, 0, NULL);
     e = json_array_get(json_object_get(doc, "errors"), 0);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "parameter")), "type");
-    CU_ASSERT_EQUAL(json_array_size(json_object_get(e, "allowed")), BATTLE_CARD_TYPE__COUNT);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(e, "allowed")), (size_t)type->n_words);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(e, "allowed"), 0)),
-                           battle_codec_type_name((enum battle_card_type)0));
+                           type->word(0));
     CU_ASSERT_PTR_NOT_NULL(
         strstr(json_string_value(json_object_get(doc, "detail")), "'type' must be one of: "));
-    CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(doc, "detail")),
-                                  battle_codec_type_name((enum battle_card_type)1)));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(json_string_value(json_object_get(doc, "detail")), type->word(type->n_words - 1)));
     json_decref(doc);
     api_http_response_release(&resp);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the board test files: run a board job's params through the public
- * board_job path, and look things up in the result document. */
+ * path (the `board` row of the job kinds, board_kind), and look things up in the result
+ * document. */
 #ifndef BOARD_TEST_UTIL_H
 #define BOARD_TEST_UTIL_H
 
@@ -8,9 +9,64 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "board_job.h"
+#include "board.h"
+#include "job.h"
 #include "sk_mem.h"
 #include "sk_verr.h"
+
+/* The board kind's operations under typed names (the kind's types stay opaque here). The
+ * board kind has no engine state and ignores run options. */
+struct board_job;
+struct board_job_run;
+
+static inline enum sk_err board_job_decode(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                                           struct sk_verr_list *errs, struct board_job **out)
+{
+    void *job = NULL;
+    enum sk_err rc = board_kind.decode(params, seed, ptr, errs, &job);
+    if (!rc)
+        *out = job;
+    return rc;
+}
+
+static inline void board_job_free(struct board_job *job)
+{
+    if (job)
+        board_kind.free(job);
+}
+
+static inline uint64_t board_job_total(const struct board_job *job)
+{
+    return board_kind.total(job);
+}
+
+static inline enum sk_err board_job_run_new(const struct board_job *job, const void *unused,
+                                            struct board_job_run **out, char *err, size_t errlen)
+{
+    static const struct job_run_opts opts = {0};
+    void *run = NULL;
+    enum sk_err rc = board_kind.run_new(NULL, job, &opts, &run, err, errlen);
+    (void)unused;
+    if (!rc)
+        *out = run;
+    return rc;
+}
+
+static inline enum sk_err board_job_run_step(struct board_job_run *run, uint64_t max_units,
+                                             uint64_t *done)
+{
+    return board_kind.step(run, max_units, done);
+}
+
+static inline enum sk_err board_job_run_result(struct board_job_run *run, json_t **out)
+{
+    return board_kind.result(run, out);
+}
+
+static inline void board_job_run_free(struct board_job_run *run)
+{
+    board_kind.run_free(run);
+}
 
 /* Decodes `params` (borrowed) and runs every turn; returns the result (caller decrefs) or
  * NULL after printing the validation errors. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_codec.h"
 #include "sk_mem.h"
@@ -545,22 +546,22 @@ static void test_names_and_card_json(void)
                           "{'name':'heal','x':2}]}");
     json_t *enc = NULL;
 
-    CU_ASSERT_EQUAL(battle_codec_skill_parse("flurry"), BATTLE_SKILL_FLURRY);
-    CU_ASSERT_EQUAL(battle_codec_skill_parse("Flurry"), -1);
-    CU_ASSERT_STRING_EQUAL(battle_codec_skill_name(BATTLE_SKILL_ENFEEBLE), "enfeeble");
-    CU_ASSERT_STRING_EQUAL(battle_codec_skill_name(BATTLE_SKILL__COUNT), "unknown");
-    CU_ASSERT_EQUAL(battle_codec_type_parse("fortress"), BATTLE_FORTRESS);
-    CU_ASSERT_STRING_EQUAL(battle_codec_type_name(BATTLE_STRUCTURE), "structure");
+    CU_ASSERT_EQUAL(battle_cards_skill_parse("flurry"), BATTLE_SKILL_FLURRY);
+    CU_ASSERT_EQUAL(battle_cards_skill_parse("Flurry"), -1);
+    CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL_ENFEEBLE), "enfeeble");
+    CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL__COUNT), "unknown");
+    CU_ASSERT_EQUAL(battle_cards_type_parse("fortress"), BATTLE_FORTRESS);
+    CU_ASSERT_STRING_EQUAL(battle_cards_type_name(BATTLE_STRUCTURE), "structure");
     sk_verr_list_init(&errs);
     sk_jptr_init(&ptr);
-    CU_ASSERT_EQUAL_FATAL(battle_codec_decode_card(doc, &ptr, &errs, &card), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(battle_cards_decode(doc, &ptr, &errs, &card), SK_OK);
     CU_ASSERT_STRING_EQUAL(card.name, "Ünïcode Ward");
     CU_ASSERT_EQUAL(card.n_skills, 3);
-    enc = battle_codec_card_to_json(&card);
+    enc = battle_cards_to_json(&card);
     CU_ASSERT_FATAL(enc != NULL);
     /* The encoding is the canonical form of the input: equal as JSON. */
     CU_ASSERT_TRUE(json_equal(enc, doc));
-    CU_ASSERT_EQUAL_FATAL(battle_codec_decode_card(enc, &ptr, &errs, &back), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(battle_cards_decode(enc, &ptr, &errs, &back), SK_OK);
     CU_ASSERT_EQUAL(memcmp(&card, &back, sizeof(card)), 0);
     CU_ASSERT_EQUAL(errs.n, 0);
     json_decref(enc);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "job.h"
 #include "sk_mem.h"
 
@@ -142,13 +143,16 @@ static struct job *decode_doc(json_t *doc)
 /* Runs `job` to completion in steps of `step` games on `threads` threads. */
 static json_t *run_job(const struct job *job, uint64_t step, int threads, const char *device)
 {
-    struct job_run_opts opts = {threads, device};
+    struct engine_opts eo = {.device = device};
+    struct job_run_opts opts = {threads};
+    struct engine *eng = NULL;
     struct job_run *run = NULL;
     json_t *res = NULL;
     char err[256] = "";
     uint64_t done = 0, prev = 0;
 
-    CU_ASSERT_EQUAL_FATAL(job_run_new(job, &opts, &run, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(job_run_result(run, &res), SK_ECONFLICT); /* not complete yet */
     while (done < job_total(job)) {
         CU_ASSERT_EQUAL_FATAL(job_run_step(run, step, &done), SK_OK);
@@ -158,6 +162,7 @@ static json_t *run_job(const struct job *job, uint64_t step, int threads, const 
     CU_ASSERT_STRING_EQUAL(job_run_error(run), "");
     CU_ASSERT_EQUAL_FATAL(job_run_result(run, &res), SK_OK);
     job_run_free(run);
+    engine_free(eng);
     return res;
 }
 
@@ -243,17 +248,22 @@ static void test_run_options(void)
 {
     json_t *doc = load_example("battle_reference_2.json");
     struct job *job = decode_doc(doc);
-    struct job_run_opts opts = {0, "gpu0"};
+    struct engine_opts eo = {.device = "gpu0"};
+    struct job_run_opts opts = {0};
+    struct engine *eng = NULL;
     struct job_run *run = NULL;
     char err[256] = "";
 
-    CU_ASSERT_EQUAL(job_run_new(job, &opts, &run, err, sizeof(err)), SK_ENOTFOUND);
-    CU_ASSERT_PTR_NULL(run);
+    CU_ASSERT_EQUAL(engine_new(&eo, &eng, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(eng);
     CU_ASSERT_STRING_EQUAL(err, "device \"gpu0\": no OpenCL device matches \"gpu0\"");
-    opts.device = "cpu";
+    eo.device = "cpu";
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
     opts.threads = -1;
-    CU_ASSERT_EQUAL(job_run_new(job, &opts, &run, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_EQUAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NULL(run);
     CU_ASSERT_STRING_EQUAL(err, "threads must be 0 (one per core) or more, not -1");
+    engine_free(eng);
     job_free(job);
     json_decref(doc);
 }
@@ -264,16 +274,21 @@ static void test_run_options(void)
 static void test_allocation_failures(void)
 {
     json_t *doc = load_example("battle_seed_state.json");
+    struct engine_opts eo = {.device = "cpu"};
+    struct engine *eng = NULL;
+    char why[256];
     int ok = 0;
 
     /* jansson allocates through the same hook, so building the result fails too. */
     sk_mem_init_json();
+    /* The engine is set up once per process, before any job: not under the failures. */
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, why, sizeof(why)), SK_OK);
     json_object_set_new(json_object_get(doc, "params"), "games", json_integer(50));
     for (long n = 0; n < 5000 && !ok; n++) {
         struct sk_verr_list errs;
         struct job *job = NULL;
         struct job_run *run = NULL;
-        struct job_run_opts opts = {2, NULL};
+        struct job_run_opts opts = {2};
         json_t *res = NULL;
         char err[256];
         uint64_t done = 0;
@@ -283,7 +298,7 @@ static void test_allocation_failures(void)
         sk_mem_fail_after(n);
         rc = job_decode(doc, &job, &errs);
         if (!rc)
-            rc = job_run_new(job, &opts, &run, err, sizeof(err));
+            rc = job_run_new(eng, job, &opts, &run, err, sizeof(err));
         while (!rc && done < job_total(job))
             rc = job_run_step(run, 20, &done);
         if (!rc)
@@ -298,6 +313,7 @@ static void test_allocation_failures(void)
         sk_verr_list_release(&errs);
     }
     CU_ASSERT_TRUE(ok);
+    engine_free(eng);
     json_decref(doc);
 }
 

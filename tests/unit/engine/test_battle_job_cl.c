@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The battle job's choice of backend: OpenCL by default when a device exists (the result
- * records backend, platform, device and launch geometry, and the counts equal the CPU
+/* The engine's choice of backend for battle jobs: OpenCL by default when a device exists (the
+ * result records backend, platform, device and launch geometry, and the counts equal the CPU
  * backend's), "cpu" by option or SKIRMISH_DEVICE, an unknown named device is an error, and
  * with no OpenCL platform the job falls back to the CPU backend (in a child process whose
  * ICD loader sees an empty vendor folder). */
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "battle_cl.h"
-#include "battle_job.h"
 #include "cl_testlib.h"
+#include "engine.h"
 #include "job.h"
 #include "sk_mem.h"
 #include "sk_verr.h"
@@ -43,41 +43,44 @@ static int suite_clean(void)
     return cl_test_cache_leave(&cache);
 }
 
-static struct battle_job *decode(void)
+static struct job *decode(void)
 {
     json_error_t jerr;
     json_t *params = json_loads(PARAMS, 0, &jerr);
-    struct sk_jptr ptr;
+    json_t *doc = json_pack("{s:s, s:i, s:o}", "kind", "battle", "seed", 7, "params", params);
     struct sk_verr_list errs;
-    struct battle_job *job = NULL;
+    struct job *job = NULL;
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
-    sk_jptr_init(&ptr);
-    sk_jptr_push_key(&ptr, "params");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
     sk_verr_list_init(&errs);
-    CU_ASSERT_EQUAL(battle_job_decode(params, 7, &ptr, &errs, &job), SK_OK);
+    CU_ASSERT_EQUAL(job_decode(doc, &job, &errs), SK_OK);
     CU_ASSERT_EQUAL(errs.n, 0);
     sk_verr_list_release(&errs);
-    json_decref(params);
+    json_decref(doc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(job);
     return job;
 }
 
-/* Runs the job with `device` in steps of 7,000 games; returns the result (caller decrefs). */
-static json_t *run(const struct battle_job *job, const char *device)
+/* Runs the job on an engine opened with `device` in steps of 7,000 games; returns the
+ * result (caller decrefs). */
+static json_t *run(const struct job *job, const char *device)
 {
-    struct job_run_opts o = {.threads = 2, .device = device};
-    struct battle_job_run *r = NULL;
+    struct engine_opts eo = {.device = device};
+    struct job_run_opts o = {.threads = 2};
+    struct engine *eng = NULL;
+    struct job_run *r = NULL;
     char err[1024] = "";
     uint64_t done = 0;
     json_t *res = NULL;
 
-    CU_ASSERT_EQUAL_FATAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &o, &r, err, sizeof(err)), SK_OK);
     while (done < 30000)
-        CU_ASSERT_EQUAL_FATAL(battle_job_run_step(r, 7000, &done), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_step(r, 7000, &done), SK_OK);
     CU_ASSERT_EQUAL(done, 30000);
-    CU_ASSERT_EQUAL(battle_job_run_result(r, &res), SK_OK);
-    battle_job_run_free(r);
+    CU_ASSERT_EQUAL(job_run_result(r, &res), SK_OK);
+    job_run_free(r);
+    engine_free(eng);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     return res;
 }
@@ -90,7 +93,7 @@ static const char *str(const json_t *obj, const char *key)
 
 static void test_opencl_is_default_and_agrees_with_cpu(void)
 {
-    struct battle_job *job = decode();
+    struct job *job = decode();
     json_t *dev = run(job, NULL); /* no option, SKIRMISH_DEVICE unset: the default device */
     json_t *cpu = run(job, "cpu");
     const char *keys[] = {"games", "wins", "stalls", "losses", "seed"};
@@ -110,12 +113,12 @@ static void test_opencl_is_default_and_agrees_with_cpu(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(dev, "games")), 30000);
     json_decref(dev);
     json_decref(cpu);
-    battle_job_free(job);
+    job_free(job);
 }
 
 static void test_environment_selects(void)
 {
-    struct battle_job *job = decode();
+    struct job *job = decode();
     json_t *res;
 
     setenv(BATTLE_CL_ENV_DEVICE, "CPU", 1);
@@ -126,28 +129,26 @@ static void test_environment_selects(void)
     res = run(job, NULL);
     CU_ASSERT_STRING_EQUAL(str(res, "backend"), "opencl");
     json_decref(res);
-    /* The job option wins over the environment. */
+    /* The engine option wins over the environment. */
     res = run(job, "cpu");
     CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
     json_decref(res);
     unsetenv(BATTLE_CL_ENV_DEVICE);
-    battle_job_free(job);
+    job_free(job);
 }
 
 static void test_named_device_must_exist(void)
 {
-    struct battle_job *job = decode();
-    struct job_run_opts o = {.device = "no-such-gpu"};
-    struct battle_job_run *r = NULL;
+    struct engine_opts o = {.device = "no-such-gpu"};
+    struct engine *eng = NULL;
     char err[1024] = "";
 
-    CU_ASSERT_EQUAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
-    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_EQUAL(engine_new(&o, &eng, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(eng);
     CU_ASSERT_STRING_EQUAL(err, "device \"no-such-gpu\": no OpenCL device matches \"no-such-gpu\"");
     o.device = "42";
-    CU_ASSERT_EQUAL(battle_job_run_new(job, &o, &r, err, sizeof(err)), SK_ENOTFOUND);
-    CU_ASSERT_PTR_NULL(r);
-    battle_job_free(job);
+    CU_ASSERT_EQUAL(engine_new(&o, &eng, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(eng);
 }
 
 #define CHILD_ENV "SK_TEST_JOB_NO_PLATFORM"
@@ -156,12 +157,12 @@ static void test_no_platform_falls_back(void)
 {
     if (getenv(CHILD_ENV)) {
         /* Child: no platform, nothing named: the CPU backend, and the job completes. */
-        struct battle_job *job = decode();
+        struct job *job = decode();
         json_t *res = run(job, NULL);
         CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
         CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 30000);
         json_decref(res);
-        battle_job_free(job);
+        job_free(job);
         return;
     }
     cl_test_run_without_platform("battle_job_cl_no_platform", CHILD_ENV);
@@ -169,7 +170,7 @@ static void test_no_platform_falls_back(void)
 
 static CU_TestInfo job_tests[] = {
     {"opencl by default, same counts as cpu", test_opencl_is_default_and_agrees_with_cpu},
-    {"SKIRMISH_DEVICE and the job option", test_environment_selects},
+    {"SKIRMISH_DEVICE and the engine option", test_environment_selects},
     {"a named device must exist", test_named_device_must_exist},
     CU_TEST_INFO_NULL,
 };

@@ -5,7 +5,6 @@
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 
-#include "board_job.h"
 #include "board_test_util.h"
 #include "sk_test_main.h"
 

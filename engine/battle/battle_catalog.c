@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "battle_codec.h"
+#include "battle_cards.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -77,7 +77,7 @@ enum sk_err battle_catalog_new(const char *text, size_t len, struct battle_catal
     json_array_foreach(doc, i, v)
     {
         sk_jptr_push_index(&ptr, i);
-        if (battle_codec_decode_card(v, &ptr, errs, &cat->cards[cat->n]) == SK_OK) {
+        if (battle_cards_decode(v, &ptr, errs, &cat->cards[cat->n]) == SK_OK) {
             for (size_t k = 0; k < cat->n; k++) {
                 if (strcmp(cat->cards[k].name, cat->cards[cat->n].name) == 0) {
                     sk_jptr_push_key(&ptr, "name");
@@ -144,7 +144,7 @@ json_t *battle_catalog_to_json(const struct battle_catalog *cat)
     if (!arr)
         return NULL;
     for (size_t i = 0; i < cat->n; i++) {
-        if (json_array_append_new(arr, battle_codec_card_to_json(&cat->cards[i]))) {
+        if (json_array_append_new(arr, battle_cards_to_json(&cat->cards[i]))) {
             json_decref(arr);
             return NULL;
         }

@@ -318,21 +318,61 @@ CLC_FN int battle_sim_evades(CLC_GLOBAL const struct battle_plan_data *p,
     return 0;
 }
 
+/* Facts of skill `id` from the skill table (battle_skills.h). */
+CLC_FN int battle_sim_hostile(clc_u32 id)
+{
+    switch (id) {
+#define BATTLE_SIM_HOSTILE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)    \
+    case BATTLE_SKILL_##ID:                                                                        \
+        return HOSTILE;
+        BATTLE_SKILL_TABLE(BATTLE_SIM_HOSTILE_)
+#undef BATTLE_SIM_HOSTILE_
+    default:
+        return 0;
+    }
+}
+
+CLC_FN int battle_sim_row(clc_u32 id)
+{
+    switch (id) {
+#define BATTLE_SIM_ROW_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)        \
+    case BATTLE_SKILL_##ID:                                                                        \
+        return BATTLE_ROW_##ROW;
+        BATTLE_SKILL_TABLE(BATTLE_SIM_ROW_)
+#undef BATTLE_SIM_ROW_
+    default:
+        return BATTLE_ROW_NONE;
+    }
+}
+
+CLC_FN int battle_sim_when(clc_u32 id)
+{
+    switch (id) {
+#define BATTLE_SIM_WHEN_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
+    case BATTLE_SKILL_##ID:                                                                        \
+        return BATTLE_WHEN_##WHEN;
+        BATTLE_SKILL_TABLE(BATTLE_SIM_WHEN_)
+#undef BATTLE_SIM_WHEN_
+    default:
+        return BATTLE_WHEN_ALIVE;
+    }
+}
+
 /* Whether unit `u` is a valid target of skill `id` (hostile ones are judged on the enemy's
- * units, allied ones on the caster's). */
+ * units, allied ones on the caster's), by the skill's target condition. */
 CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
                             CLC_PRIVATE const struct battle_unit *u)
 {
     if (!battle_sim_alive(u))
         return 0;
-    switch (id) {
-    case BATTLE_SKILL_WEAKEN: /* as tuo: a jammed unit will not act, so it is no target */
+    switch (battle_sim_when(id)) {
+    case BATTLE_WHEN_HITS: /* as tuo: a jammed unit will not act, so it is no target */
         return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED) && battle_sim_power(p, u) > 0;
-    case BATTLE_SKILL_JAM:
+    case BATTLE_WHEN_ACTS:
         return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
-    case BATTLE_SKILL_HEAL:
+    case BATTLE_WHEN_DAMAGED:
         return u->hp < p->cards[u->card].health;
-    case BATTLE_SKILL_RALLY:
+    case BATTLE_WHEN_READY:
         return u->delay == 0 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
     default:
         return 1;
@@ -377,19 +417,17 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
 }
 
 /* Side `s` casts skill `id` X (on every valid target when `all`, else on one drawn
- * uniformly). Siege aims at structures, every other skill at assaults; Strike, Siege,
- * Enfeeble, Weaken and Jam at the enemy, where Evade can negate each application. */
+ * uniformly) on the row the skill table names: the enemy's for a hostile skill, where
+ * Evade can negate each application, else its own. */
 CLC_FN void battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 id, clc_i32 x,
                              clc_u32 all)
 {
-    int hostile = id == BATTLE_SKILL_STRIKE || id == BATTLE_SKILL_SIEGE ||
-                  id == BATTLE_SKILL_ENFEEBLE || id == BATTLE_SKILL_WEAKEN ||
-                  id == BATTLE_SKILL_JAM;
+    int hostile = battle_sim_hostile(id);
+    int structures = battle_sim_row(id) == BATTLE_ROW_STRUCTURES;
     CLC_PRIVATE struct battle_side *tside = &g->sides[hostile ? 1 - s : s];
-    CLC_PRIVATE struct battle_unit *row =
-        id == BATTLE_SKILL_SIEGE ? tside->structures : tside->assaults;
-    clc_u32 n = id == BATTLE_SKILL_SIEGE ? tside->n_structures : tside->n_assaults;
+    CLC_PRIVATE struct battle_unit *row = structures ? tside->structures : tside->assaults;
+    clc_u32 n = structures ? tside->n_structures : tside->n_assaults;
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
     for (clc_u32 i = 0; i < n; i++)

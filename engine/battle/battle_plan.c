@@ -30,10 +30,16 @@ struct battle_plan {
     uint64_t games;
 };
 
-static int is_activation(enum battle_skill id)
-{
-    return id >= BATTLE_SKILL_STRIKE && id <= BATTLE_SKILL_PROTECT;
-}
+/* Every row of the skill table folds the way its kind says: passives into a field,
+ * activations into the action list. */
+#define FOLD_CHECK_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)            \
+    _Static_assert((BATTLE_SK_##KIND == BATTLE_SK_ACTIVATION) == (FOLD_IS_##FOLD),                 \
+                   "skill " NAME ": an activation skill folds as ACT, a passive as ADD or FLAG");
+#define FOLD_IS_ACT  1
+#define FOLD_IS_ADD  0
+#define FOLD_IS_FLAG 0
+BATTLE_SKILL_TABLE(FOLD_CHECK_)
+#undef FOLD_CHECK_
 
 static clc_u8 add_u8(clc_u8 a, int b)
 {
@@ -66,40 +72,25 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx,
         }
         /* Repeated passives add up; activation skills keep card order. */
         switch (ss->id) {
-        case BATTLE_SKILL_ARMOR:
-            cd->armor = add_u8(cd->armor, ss->x);
-            break;
-        case BATTLE_SKILL_COUNTER:
-            cd->counter = add_u8(cd->counter, ss->x);
-            break;
-        case BATTLE_SKILL_WALL:
-            cd->wall = 1;
-            break;
-        case BATTLE_SKILL_PIERCE:
-            cd->pierce = add_u8(cd->pierce, ss->x);
-            break;
-        case BATTLE_SKILL_BERSERK:
-            cd->berserk = add_u8(cd->berserk, ss->x);
-            break;
-        case BATTLE_SKILL_LEECH:
-            cd->leech = add_u8(cd->leech, ss->x);
-            break;
-        case BATTLE_SKILL_POISON:
-            cd->poison = add_u8(cd->poison, ss->x);
-            break;
-        case BATTLE_SKILL_EVADE:
-            cd->evade = add_u8(cd->evade, ss->x);
-            break;
-        case BATTLE_SKILL_FLURRY:
-            cd->flurry = add_u8(cd->flurry, ss->x);
-            break;
+#define FOLD_ADD(field)  cd->field = add_u8(cd->field, ss->x)
+#define FOLD_FLAG(field) cd->field = 1
+#define FOLD_ACT(field)                                                                            \
+    do {                                                                                           \
+        cd->act_id[cd->n_act] = (clc_u8)ss->id;                                                    \
+        cd->act_x[cd->n_act] = (clc_u8)ss->x;                                                      \
+        cd->act_all[cd->n_act] = (clc_u8)(ss->all != 0);                                           \
+        cd->n_act++;                                                                               \
+    } while (0)
+#define FOLD_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
+    case BATTLE_SKILL_##ID:                                                                        \
+        FOLD_##FOLD(FIELD);                                                                        \
+        break;
+            BATTLE_SKILL_TABLE(FOLD_)
+#undef FOLD_
+#undef FOLD_ACT
+#undef FOLD_FLAG
+#undef FOLD_ADD
         default:
-            if (is_activation(ss->id)) {
-                cd->act_id[cd->n_act] = (clc_u8)ss->id;
-                cd->act_x[cd->n_act] = (clc_u8)ss->x;
-                cd->act_all[cd->n_act] = (clc_u8)(ss->all != 0);
-                cd->n_act++;
-            }
             break;
         }
     }

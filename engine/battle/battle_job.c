@@ -1,23 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* The `battle` job kind (see battle_job.h): params are decoded by battle_codec against the
- * shared catalog; a run prepares one battle_plan and plays successive ranges of games on
- * the OpenCL backend when a device exists (else the CPU backend), then reports counts, rates
- * with Wilson intervals and the turn histogram. Device discovery and launches are
- * battle_cl's; this module only picks the backend and falls back. */
-#include "battle_job.h"
+/* The `battle` job kind (battle_kind, see job_kind.h): params are decoded by battle_codec
+ * against the shared catalog; the engine state holds the OpenCL device opened once per
+ * process (or none: the CPU backend); a run prepares one battle_plan and plays successive
+ * ranges of games on that backend, then reports counts, rates with Wilson intervals and
+ * the turn histogram. Device discovery and launches are battle_cl's; this module only
+ * picks the backend at engine set-up and falls back. */
+#include "battle.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_cl.h"
 #include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_plan.h"
+#include "engine.h"
 #include "job.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -25,23 +29,30 @@
 
 #include "sk_banned.h"
 
+/* The kind's engine state: what every run of the process shares. */
+struct battle_engine {
+    struct battle_cl *cl; /* owned; NULL = the CPU backend */
+    /* A battle_cl handle serves one thread at a time: runs take turns on it. */
+    pthread_mutex_t lock;
+};
+
 struct battle_job {
     struct battle_spec spec; /* owns spec.cards */
 };
 
 struct battle_job_run {
     const struct battle_job *job; /* borrowed */
+    struct battle_engine *eng;    /* borrowed */
     struct battle_plan *plan;     /* owned */
     int threads;                  /* as asked: 0 = one per online core */
-    struct battle_cl *cl;         /* owned; NULL = the CPU backend */
     uint64_t done;                /* games played so far: [0, done) */
     struct battle_counts counts;
-    double elapsed_s; /* wall time spent inside battle_job_run_step */
+    double elapsed_s; /* wall time spent inside run_step */
     char error[256];
 };
 
-enum sk_err battle_job_decode(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
-                              struct sk_verr_list *errs, struct battle_job **out)
+static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                                     struct sk_verr_list *errs, void **out)
 {
     const struct battle_catalog *cat = NULL;
     struct battle_job *job = NULL;
@@ -49,7 +60,7 @@ enum sk_err battle_job_decode(const json_t *params, uint64_t seed, struct sk_jpt
     enum sk_err err;
 
     /* A catalog that does not load is the deployment's fault, not the client's: it is not
-     * reported as a validation error. Servers load it at start-up to fail early. */
+     * reported as a validation error. engine_new loads it first, so processes fail early. */
     err = battle_catalog_shared(&cat, why, sizeof(why));
     if (err)
         return err == SK_ENOMEM ? SK_ENOMEM : SK_EINTERNAL;
@@ -65,37 +76,49 @@ enum sk_err battle_job_decode(const json_t *params, uint64_t seed, struct sk_jpt
     return SK_OK;
 }
 
-void battle_job_free(struct battle_job *job)
+static void job_free_data(void *data)
 {
+    struct battle_job *job = data;
     if (!job)
         return;
     battle_codec_spec_release(&job->spec);
     sk_free(job);
 }
 
-uint64_t battle_job_total(const struct battle_job *job)
+static uint64_t job_units(const void *data)
 {
+    const struct battle_job *job = data;
     return job->spec.games;
 }
 
+static void engine_close(void *state)
+{
+    struct battle_engine *be = state;
+    if (!be)
+        return;
+    battle_cl_free(be->cl);
+    pthread_mutex_destroy(&be->lock);
+    sk_free(be);
+}
+
 /*
- * Chooses the backend: `device` (job_run_opts.device), else $SKIRMISH_DEVICE, in
- * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the run
- * fails with battle_cl's error. With nothing named, the default OpenCL device is used when
- * one opens; otherwise the run falls back to the CPU backend and logs why, since a host
+ * Chooses the backend once per process: opts->device, else $SKIRMISH_DEVICE, in
+ * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the
+ * engine fails with battle_cl's error. With nothing named, the default OpenCL device is
+ * used when one opens; otherwise the CPU backend, with a warning saying why, since a host
  * without OpenCL (or with a broken driver) can still run every job.
  */
-static enum sk_err open_device(struct battle_job_run *run, const char *device, char *err,
+static enum sk_err open_device(struct battle_engine *be, const char *device, char *err,
                                size_t errlen)
 {
-    const char *spec = device ? device : getenv(BATTLE_CL_ENV_DEVICE);
+    const char *spec = device && *device ? device : getenv(BATTLE_CL_ENV_DEVICE);
     struct battle_cl_opts o = {.device = spec ? spec : ""};
     char why[1024] = "", quoted[1100];
     enum sk_err rc;
 
     if (battle_cl_spec_is_cpu(spec))
         return SK_OK;
-    rc = battle_cl_new(&o, &run->cl, why, sizeof(why));
+    rc = battle_cl_new(&o, &be->cl, why, sizeof(why));
     if (rc == SK_OK || rc == SK_ENOMEM)
         return rc;
     if (spec && *spec) {
@@ -108,31 +131,68 @@ static enum sk_err open_device(struct battle_job_run *run, const char *device, c
     return SK_OK;
 }
 
-enum sk_err battle_job_run_new(const struct battle_job *job, const struct job_run_opts *opts,
-                               struct battle_job_run **out, char *err, size_t errlen)
+/* Checks the card catalog (every job may name its cards) and opens the device. */
+static enum sk_err engine_open(const struct engine_opts *opts, void **state, char *err,
+                               size_t errlen)
 {
+    const struct battle_catalog *cat = NULL;
+    struct battle_engine *be = NULL;
+    enum sk_err rc;
+
+    rc = battle_catalog_shared(&cat, err, errlen);
+    if (rc)
+        return rc;
+    be = sk_calloc(1, sizeof(*be));
+    if (!be)
+        return SK_ENOMEM;
+    if (pthread_mutex_init(&be->lock, NULL)) {
+        sk_free(be);
+        return SK_ENOMEM;
+    }
+    rc = opts->no_device ? SK_OK : open_device(be, opts->device, err, errlen);
+    if (rc) {
+        engine_close(be);
+        return rc;
+    }
+    *state = be;
+    return SK_OK;
+}
+
+static void engine_describe_state(const void *state, struct engine_info *info)
+{
+    const struct battle_engine *be = state;
+    struct battle_cl_info ci;
+
+    if (!be || !be->cl)
+        return;
+    battle_cl_describe(be->cl, &ci);
+    (void)snprintf(info->backend, sizeof(info->backend), "opencl");
+    (void)snprintf(info->device, sizeof(info->device), "%s", ci.device);
+    (void)snprintf(info->platform, sizeof(info->platform), "%s", ci.platform);
+}
+
+static void run_free(void *data);
+
+static enum sk_err run_new(void *state, const void *data, const struct job_run_opts *opts,
+                           void **out, char *err, size_t errlen)
+{
+    const struct battle_job *job = data;
     struct battle_job_run *run = NULL;
     enum sk_err rc;
 
-    if (opts && opts->threads < 0) {
-        snprintf(err, errlen, "threads must be 0 (one per core) or more, not %d", opts->threads);
-        return SK_EINVAL;
-    }
     run = sk_calloc(1, sizeof(*run));
     if (!run)
         return SK_ENOMEM;
     run->job = job;
-    run->threads = opts ? opts->threads : 0;
+    run->eng = state;
+    run->threads = opts->threads;
     rc = battle_plan_new(&job->spec, &run->plan, err, errlen);
-    if (rc)
-        goto out;
-    rc = open_device(run, opts ? opts->device : NULL, err, errlen);
     if (rc)
         goto out;
     *out = run;
     run = NULL;
 out:
-    battle_job_run_free(run);
+    run_free(run);
     return rc;
 }
 
@@ -143,8 +203,10 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum sk_err battle_job_run_step(struct battle_job_run *run, uint64_t max_units, uint64_t *done)
+static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
 {
+    struct battle_job_run *run = data;
+    struct battle_cl *cl = run->eng ? run->eng->cl : NULL;
     uint64_t left = run->job->spec.games - run->done;
     uint64_t n = (max_units == 0 || max_units > left) ? left : max_units;
     double t0;
@@ -152,9 +214,11 @@ enum sk_err battle_job_run_step(struct battle_job_run *run, uint64_t max_units, 
 
     if (n > 0) {
         t0 = now_s();
-        if (run->cl) {
+        if (cl) {
             char why[512] = "";
-            rc = battle_cl_run(run->cl, run->plan, run->done, n, &run->counts, why, sizeof(why));
+            pthread_mutex_lock(&run->eng->lock);
+            rc = battle_cl_run(cl, run->plan, run->done, n, &run->counts, why, sizeof(why));
+            pthread_mutex_unlock(&run->eng->lock);
             run->elapsed_s += now_s() - t0;
             if (rc) {
                 snprintf(
@@ -215,10 +279,10 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
 {
     struct battle_cl_info info;
 
-    if (!run->cl)
+    if (!run->eng || !run->eng->cl)
         return put(res, "backend", json_string("cpu")) ||
                put(res, "threads", json_integer(effective_threads(run->threads)));
-    battle_cl_describe(run->cl, &info);
+    battle_cl_describe(run->eng->cl, &info);
     return put(res, "backend", json_string("opencl")) ||
            put(res, "platform", json_string(info.platform)) ||
            put(res, "device", json_string(info.device)) ||
@@ -226,8 +290,9 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
-enum sk_err battle_job_run_result(struct battle_job_run *run, json_t **out)
+static enum sk_err run_result(void *data, json_t **out)
 {
+    struct battle_job_run *run = data;
     const struct battle_spec *spec = &run->job->spec;
     const struct battle_counts *c = &run->counts;
     json_t *res = NULL;
@@ -285,16 +350,62 @@ out:
     return err;
 }
 
-const char *battle_job_run_error(const struct battle_job_run *run)
+static const char *run_error(const void *data)
 {
+    const struct battle_job_run *run = data;
     return run->error;
 }
 
-void battle_job_run_free(struct battle_job_run *run)
+static void run_free(void *data)
 {
+    struct battle_job_run *run = data;
     if (!run)
         return;
-    battle_cl_free(run->cl);
     battle_plan_free(run->plan);
     sk_free(run);
 }
+
+/* ===== The catalog served at /v1/cards ===== */
+
+static json_t *catalog_load(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, err, errlen))
+        return NULL;
+    return battle_catalog_to_json(cat);
+}
+
+static const char *type_word(int i)
+{
+    return battle_cards_type_name((enum battle_card_type)i);
+}
+
+static const char *skill_word(int i)
+{
+    return battle_cards_skill_name((enum battle_skill)i);
+}
+
+static const struct job_filter card_filters[] = {
+    {"type", "type", NULL, type_word, BATTLE_CARD_TYPE__COUNT},
+    {"skill", "skills", "name", skill_word, BATTLE_SKILL__COUNT},
+    {"name", "name", NULL, NULL, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+static const struct job_catalog cards_catalog = {"cards", catalog_load, card_filters};
+
+const struct job_kind_ops battle_kind = {
+    .name = "battle",
+    .open = engine_open,
+    .close = engine_close,
+    .describe = engine_describe_state,
+    .decode = job_decode_params,
+    .free = job_free_data,
+    .total = job_units,
+    .run_new = run_new,
+    .step = run_step,
+    .result = run_result,
+    .error = run_error,
+    .run_free = run_free,
+    .catalog = &cards_catalog,
+};

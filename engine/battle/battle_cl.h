@@ -10,45 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "battle.h"
 #include "battle_plan.h"
 #include "sk_err.h"
-
-/* The environment variables this module reads. */
-#define BATTLE_CL_ENV_DEVICE "SKIRMISH_DEVICE"   /* index, name substring, or "cpu" */
-#define BATTLE_CL_ENV_CACHE  "SKIRMISH_CL_CACHE" /* program-binary cache folder */
-
-/* One OpenCL device as discovered; plain data. */
-struct battle_cl_device {
-    int index;  /* position in the discovery order: what SKIRMISH_DEVICE=<n> names */
-    int is_gpu; /* CL_DEVICE_TYPE_GPU */
-    unsigned compute_units;
-    uint64_t global_mem; /* bytes */
-    char platform[128];  /* platform name */
-    char name[128];      /* device name */
-    char version[128];   /* CL_DEVICE_VERSION */
-    char driver[64];     /* CL_DRIVER_VERSION */
-};
-
-/**
- * Lists every device of every OpenCL platform, platforms in ICD order and devices in
- * platform order. On SK_OK *out is a new array of *n entries (caller frees with sk_free;
- * NULL when *n is 0). No platform at all (no ICD installed) is SK_OK with *n = 0, not an
- * error. SK_EIO with a message in `err` when an OpenCL query fails; SK_ENOMEM.
- */
-enum sk_err battle_cl_devices(struct battle_cl_device **out, size_t *n, char *err, size_t errlen);
-
-/** True when `spec` (SKIRMISH_DEVICE syntax) asks for the CPU backend: "cpu", any case. */
-int battle_cl_spec_is_cpu(const char *spec);
-
-/**
- * Picks a device of `devs` (borrowed, `n` entries) by `spec`: NULL or "" = the first GPU,
- * else the first device; all digits = that index; anything else = the first device whose
- * name or platform name contains `spec`, ignoring case. On SK_OK *idx is a position in
- * `devs`. SK_ENOTFOUND with a message in `err` when nothing matches (or n is 0);
- * SK_EINVAL for "cpu", which names no device.
- */
-enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const char *spec,
-                           size_t *idx, char *err, size_t errlen);
 
 /* How to open a device; zeroed means defaults. */
 struct battle_cl_opts {

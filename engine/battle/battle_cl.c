@@ -19,6 +19,7 @@
 #include "battle_cl.h"
 #include "battle_sim.h"
 #include "kernels_src.h"
+#include "rng.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -1036,4 +1037,32 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
 out:
     clReleaseMemObject(buf);
     return e;
+}
+
+int battle_cl_check(int index, char *why, size_t whylen)
+{
+    enum { GAMES = 256, WORDS = 8 };
+    uint32_t got[GAMES * WORDS]; /* 8 KiB */
+    char spec[16];
+    struct battle_cl_opts o = {.device = spec};
+    struct battle_cl *cl = NULL;
+    enum sk_err rc;
+    int bad = 0;
+
+    snprintf(spec, sizeof(spec), "%d", index);
+    rc = battle_cl_new(&o, &cl, why, whylen);
+    if (rc == SK_OK)
+        rc = battle_cl_rng_words(cl, 0x5eedULL, 0xfffffff0ULL, GAMES, WORDS, got, why, whylen);
+    battle_cl_free(cl);
+    if (rc)
+        return -1;
+    for (int i = 0; i < GAMES && !bad; i++) {
+        struct rng r;
+        rng_init(&r, 0x5eedULL, 0xfffffff0ULL + (uint64_t)i);
+        for (int w = 0; w < WORDS; w++)
+            bad |= got[i * WORDS + w] != rng_next(&r);
+    }
+    if (bad)
+        snprintf(why, whylen, "random streams differ from the host");
+    return bad ? -1 : 0;
 }

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* Battle cards (see battle_cards.h): the names of card types and skills, the rules of a
+ * skill's options from the skill table, and one card definition from and to JSON. */
+#include "battle_cards.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_dec.h"
+
+#include "sk_banned.h"
+
+/* ===== Names and skill rules ===== */
+
+/* What a skill may carry and which cards may have it, from the skill table. */
+struct skill_rule {
+    const char *name;
+    unsigned opts;          /* BATTLE_OPT_* */
+    unsigned types;         /* BATTLE_T_* */
+    const char *types_text; /* for the error message */
+};
+
+static const struct skill_rule skill_rules[BATTLE_SKILL__COUNT] = {
+#define RULE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
+    [BATTLE_SKILL_##ID] = {NAME, OPTS, TYPES, TEXT},
+    BATTLE_SKILL_TABLE(RULE_)
+#undef RULE_
+};
+
+static const char *const type_names[BATTLE_CARD_TYPE__COUNT] = {
+    [BATTLE_COMMANDER] = "commander",
+    [BATTLE_FORTRESS] = "fortress",
+    [BATTLE_ASSAULT] = "assault",
+    [BATTLE_STRUCTURE] = "structure",
+};
+
+const char *battle_cards_skill_name(enum battle_skill skill)
+{
+    if ((unsigned)skill >= BATTLE_SKILL__COUNT)
+        return "unknown";
+    return skill_rules[skill].name;
+}
+
+int battle_cards_skill_parse(const char *name)
+{
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++)
+        if (strcmp(name, skill_rules[s].name) == 0)
+            return s;
+    return -1;
+}
+
+const char *battle_cards_type_name(enum battle_card_type type)
+{
+    if ((unsigned)type >= BATTLE_CARD_TYPE__COUNT)
+        return "unknown";
+    return type_names[type];
+}
+
+int battle_cards_type_parse(const char *name)
+{
+    for (int t = 0; t < BATTLE_CARD_TYPE__COUNT; t++)
+        if (strcmp(name, type_names[t]) == 0)
+            return t;
+    return -1;
+}
+
+/* "an assault" / "a commander": messages read better with the article. */
+const char *battle_cards_a_type(enum battle_card_type type)
+{
+    return type == BATTLE_ASSAULT     ? "an assault"
+           : type == BATTLE_COMMANDER ? "a commander"
+           : type == BATTLE_FORTRESS  ? "a fortress"
+                                      : "a structure";
+}
+
+/* ===== Cards ===== */
+
+static const char *const skill_keys[] = {"name", "x", "all", NULL};
+static const char *const card_keys[] = {"name",  "type",   "attack", "health",
+                                        "delay", "skills", NULL};
+
+/* Decodes skill `v` into *out for a card of `type` (-1 when the type is unknown). Returns
+ * 1 when valid. */
+static int decode_skill(struct battle_dec *d, const json_t *v, int type,
+                        struct battle_skill_spec *out)
+{
+    const struct skill_rule *rule;
+    const json_t *name;
+    int errs_before = d->n_err;
+    int id;
+    long long x = 0;
+    int all = 0;
+
+    if (!json_is_object(v)) {
+        battle_dec_bad(d, "a skill must be an object {\"name\", \"x\", \"all\"}");
+        return 0;
+    }
+    battle_dec_check_keys(d, v, skill_keys);
+    name = json_object_get(v, "name");
+    if (!name) {
+        battle_dec_bad_at(d, "name", "'name' is required");
+        return 0;
+    }
+    if (!json_is_string(name) || (id = battle_cards_skill_parse(json_string_value(name))) < 0) {
+        if (json_is_string(name))
+            battle_dec_bad_at(d, "name", "unknown skill '%s'", json_string_value(name));
+        else
+            battle_dec_bad_at(d, "name", "'name' must be a string");
+        /* "x" and "all" cannot be judged without the skill, but their types can. */
+        battle_dec_get_int(d, v, "x", 1, BATTLE_SKILL_X_MAX, &x);
+        battle_dec_get_bool(d, v, "all", &all);
+        return 0;
+    }
+    rule = &skill_rules[id];
+    if ((rule->opts & BATTLE_OPT_X)) {
+        if (battle_dec_get_int(d, v, "x", 1, BATTLE_SKILL_X_MAX, &x) == 0)
+            battle_dec_bad_at(d, "x", "'x' is required for skill '%s'", rule->name);
+    } else if (json_object_get(v, "x")) {
+        battle_dec_bad_at(d, "x", "skill '%s' takes no 'x'", rule->name);
+    }
+    if (json_object_get(v, "all")) {
+        if (!(rule->opts & BATTLE_OPT_ALL))
+            battle_dec_bad_at(d, "all", "skill '%s' cannot take 'all'", rule->name);
+        else
+            battle_dec_get_bool(d, v, "all", &all);
+    }
+    if (type >= 0 && !(rule->types & (1u << type)))
+        battle_dec_bad_at(d, "name", "skill '%s' is only for %s cards", rule->name,
+                          rule->types_text);
+    if (d->n_err > errs_before)
+        return 0;
+    out->id = (enum battle_skill)id;
+    out->x = (int)x;
+    out->all = all;
+    return 1;
+}
+
+/* Decodes the optional "skills" array `skills` (its pointer already pushed) of a card of
+ * `type` (-1 when unknown) into card->skills; a skill named twice is an error. */
+static void decode_skills(struct battle_dec *d, const json_t *skills, int type,
+                          struct battle_card_spec *card)
+{
+    size_t i;
+    json_t *s;
+
+    if (!skills || json_is_null(skills))
+        return;
+    if (!json_is_array(skills)) {
+        battle_dec_bad(d, "'skills' must be an array");
+        return;
+    }
+    if (json_array_size(skills) > BATTLE_CARD_SKILLS_MAX) {
+        battle_dec_bad(d, "a card has at most %d skills, not %zu", BATTLE_CARD_SKILLS_MAX,
+                       json_array_size(skills));
+        return;
+    }
+    json_array_foreach(skills, i, s)
+    {
+        struct battle_skill_spec sk;
+        sk_jptr_push_index(d->ptr, i);
+        if (decode_skill(d, s, type, &sk)) {
+            int dup = 0;
+            for (int j = 0; j < card->n_skills; j++)
+                dup |= card->skills[j].id == sk.id;
+            if (dup)
+                battle_dec_bad_at(d, "name", "skill '%s' appears twice on the card",
+                                  battle_cards_skill_name(sk.id));
+            else
+                card->skills[card->n_skills++] = sk;
+        }
+        sk_jptr_pop(d->ptr);
+    }
+}
+
+/* Decodes a card definition into *out; returns 1 when valid. */
+int battle_cards_decode_one(struct battle_dec *d, const json_t *v, struct battle_card_spec *out)
+{
+    static const char *const types[] = {"commander", "fortress", "assault", "structure"};
+    struct battle_card_spec card;
+    const json_t *name;
+    int errs_before = d->n_err;
+    int type = -1;
+    long long n = 0;
+
+    memset(&card, 0, sizeof(card));
+    if (!json_is_object(v)) {
+        battle_dec_bad(d, "a card must be an object");
+        return 0;
+    }
+    battle_dec_check_keys(d, v, card_keys);
+
+    name = json_object_get(v, "name");
+    sk_jptr_push_key(d->ptr, "name");
+    if (!name) {
+        battle_dec_bad(d, "'name' is required");
+    } else {
+        const char *s = battle_dec_check_name(d, name, "'name'");
+        if (s)
+            memcpy(card.name, s, strlen(s) + 1);
+    }
+    sk_jptr_pop(d->ptr);
+
+    if (battle_dec_get_enum(d, v, "type", types, BATTLE_CARD_TYPE__COUNT, &type) == 0)
+        battle_dec_bad_at(d, "type", "'type' is required");
+    card.type = type < 0 ? BATTLE_ASSAULT : (enum battle_card_type)type;
+
+    if (type == BATTLE_ASSAULT) {
+        if (battle_dec_need_int(d, v, "attack", 0, BATTLE_STAT_MAX, &n) > 0)
+            card.attack = (int)n;
+    } else if (type >= 0 && json_object_get(v, "attack")) {
+        battle_dec_bad_at(d, "attack", "'attack' is only for assault cards");
+    } else if (type < 0) {
+        battle_dec_get_int(d, v, "attack", 0, BATTLE_STAT_MAX, &n);
+    }
+
+    if (battle_dec_need_int(d, v, "health", 1, BATTLE_STAT_MAX, &n) > 0)
+        card.health = (int)n;
+
+    if (type == BATTLE_COMMANDER || type == BATTLE_FORTRESS) {
+        if (json_object_get(v, "delay"))
+            battle_dec_bad_at(d, "delay", "'delay' is only for assault and structure cards");
+    } else if (battle_dec_get_int(d, v, "delay", 0, BATTLE_DELAY_MAX, &n) > 0) {
+        card.delay = (int)n;
+    }
+
+    sk_jptr_push_key(d->ptr, "skills");
+    decode_skills(d, json_object_get(v, "skills"), type, &card);
+    sk_jptr_pop(d->ptr);
+
+    if (d->n_err > errs_before)
+        return 0;
+    *out = card;
+    return 1;
+}
+
+enum sk_err battle_cards_decode(const json_t *v, struct sk_jptr *ptr, struct sk_verr_list *errs,
+                                struct battle_card_spec *out)
+{
+    struct battle_dec d = {ptr, errs, 0};
+    return battle_cards_decode_one(&d, v, out) ? SK_OK : SK_EINVAL;
+}
+
+json_t *battle_cards_to_json(const struct battle_card_spec *card)
+{
+    json_t *obj = NULL;
+    json_t *skills = NULL;
+    json_t *out = NULL;
+
+    obj = json_object();
+    skills = json_array();
+    if (!obj || !skills)
+        goto out;
+    if (battle_dec_put(obj, "name", json_string(card->name)) ||
+        battle_dec_put(obj, "type", json_string(battle_cards_type_name(card->type))))
+        goto out;
+    if (card->type == BATTLE_ASSAULT && battle_dec_put(obj, "attack", json_integer(card->attack)))
+        goto out;
+    if (battle_dec_put(obj, "health", json_integer(card->health)))
+        goto out;
+    if ((card->type == BATTLE_ASSAULT || card->type == BATTLE_STRUCTURE) &&
+        battle_dec_put(obj, "delay", json_integer(card->delay)))
+        goto out;
+    for (int i = 0; i < card->n_skills; i++) {
+        const struct battle_skill_spec *s = &card->skills[i];
+        json_t *sk = json_object();
+        if (!sk || json_array_append_new(skills, sk))
+            goto out;
+        if (battle_dec_put(sk, "name", json_string(battle_cards_skill_name(s->id))))
+            goto out;
+        if ((skill_rules[s->id].opts & BATTLE_OPT_X) && battle_dec_put(sk, "x", json_integer(s->x)))
+            goto out;
+        if (s->all && battle_dec_put(sk, "all", json_true()))
+            goto out;
+    }
+    if (json_object_set(obj, "skills", skills))
+        goto out;
+    out = obj;
+    obj = NULL;
+out:
+    json_decref(skills);
+    json_decref(obj);
+    return out;
+}

@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: MIT */
+/* The battle job codec (see battle_codec.h): JSON -> struct battle_spec with every check
+ * the engine relies on, and cards back to JSON. Decoding never stops at the first problem:
+ * each part is checked as far as its own shape allows, so one call reports them all. */
+#include "battle_codec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_cards.h"
+#include "battle_catalog.h"
+#include "battle_dec.h"
+#include "sk_mem.h"
+#include "sk_suggest.h"
+
+#include "sk_banned.h"
+
+/* ===== Jobs ===== */
+
+/* An inline card definition: its name is kept even when the definition is invalid, so a
+ * reference to it is not also reported as an unknown card. */
+struct inline_card {
+    int named; /* the name was readable */
+    int valid;
+    struct battle_card_spec card;
+};
+
+struct job_dec {
+    struct battle_dec d;
+    const struct battle_catalog *catalog;
+    struct inline_card *inl; /* one entry per element of "cards" */
+    int n_inl;
+    struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
+};
+
+/* The known card (inline or in the catalog) whose name is closest to the unknown `name`,
+ * or NULL when none looks like a typo of it: a misspelt name gets a suggestion. */
+static const char *suggest_card(const struct job_dec *j, const char *name)
+{
+    struct sk_suggest s;
+
+    sk_suggest_init(&s, name);
+    for (int i = 0; i < j->n_inl; i++)
+        if (j->inl[i].named && j->inl[i].valid)
+            sk_suggest_add(&s, j->inl[i].card.name);
+    for (size_t i = 0; j->catalog && i < battle_catalog_count(j->catalog); i++)
+        sk_suggest_add(&s, battle_catalog_at(j->catalog, i)->name);
+    return sk_suggest_best(&s);
+}
+
+/* Resolves card `name` (the JSON value at the current position) to an index in
+ * spec->cards, adding the card on first use. Returns the index, or -1 after reporting a
+ * problem (or when the name is an invalid inline card, reported at its definition). */
+static int resolve(struct job_dec *j, const json_t *v)
+{
+    const struct battle_card_spec *card = NULL;
+    const char *name = battle_dec_check_name(&j->d, v, "a card name");
+    struct battle_spec *spec = j->spec;
+
+    if (!name)
+        return -1;
+    for (int i = 0; i < j->n_inl && !card; i++) {
+        if (j->inl[i].named && strcmp(j->inl[i].card.name, name) == 0) {
+            if (!j->inl[i].valid) {
+                /* Already reported at its definition; count it so the part that refers
+                 * to it is not treated as valid. */
+                j->d.n_err++;
+                return -1;
+            }
+            card = &j->inl[i].card;
+        }
+    }
+    if (!card && j->catalog)
+        card = battle_catalog_find(j->catalog, name);
+    if (!card) {
+        const char *near = suggest_card(j, name);
+        if (near)
+            battle_dec_bad(&j->d, "unknown card \"%s\"; did you mean \"%s\"?", name, near);
+        else
+            battle_dec_bad(&j->d, "unknown card \"%s\"", name);
+        return -1;
+    }
+    for (int i = 0; i < spec->n_cards; i++)
+        if (strcmp(spec->cards[i].name, name) == 0)
+            return i;
+    /* Two commanders, four fortresses and two 30-card decks name at most 66 distinct
+     * cards; state entries must come from those, so the table cannot overflow. */
+    if (spec->n_cards >= BATTLE_CARDS_MAX) {
+        battle_dec_bad(&j->d, "a job may use at most %d distinct cards", BATTLE_CARDS_MAX);
+        return -1;
+    }
+    spec->cards[spec->n_cards] = *card;
+    return spec->n_cards++;
+}
+
+/* Resolves a card reference and checks its type is in `types`; `want` names them. */
+static int resolve_typed(struct job_dec *j, const json_t *v, unsigned types, const char *want)
+{
+    int idx = resolve(j, v);
+    const struct battle_card_spec *c;
+
+    if (idx < 0)
+        return idx;
+    c = &j->spec->cards[idx];
+    if (!(types & (1u << c->type))) {
+        battle_dec_bad(&j->d, "card \"%s\" is %s card, not %s", c->name,
+                       battle_cards_a_type(c->type), want);
+        return -1;
+    }
+    return idx;
+}
+
+static void decode_inline_cards(struct job_dec *j, const json_t *cards)
+{
+    size_t i;
+    json_t *v;
+
+    if (!cards || json_is_null(cards))
+        return;
+    sk_jptr_push_key(j->d.ptr, "cards");
+    if (!json_is_array(cards)) {
+        battle_dec_bad(&j->d, "'cards' must be an array of card definitions");
+    } else if (json_array_size(cards) > BATTLE_INLINE_CARDS_MAX) {
+        battle_dec_bad(&j->d, "a job may define at most %d cards, not %zu", BATTLE_INLINE_CARDS_MAX,
+                       json_array_size(cards));
+    } else {
+        json_array_foreach(cards, i, v)
+        {
+            struct inline_card *ic = &j->inl[j->n_inl++];
+            const json_t *name = json_is_object(v) ? json_object_get(v, "name") : NULL;
+            sk_jptr_push_index(j->d.ptr, i);
+            ic->valid = battle_cards_decode_one(&j->d, v, &ic->card);
+            if (!ic->valid && json_is_string(name) && json_string_length(name) <= BATTLE_NAME_MAX &&
+                strlen(json_string_value(name)) == json_string_length(name)) {
+                memcpy(ic->card.name, json_string_value(name), json_string_length(name) + 1);
+                ic->named = 1;
+            }
+            ic->named |= ic->valid;
+            for (int k = 0; ic->named && k < j->n_inl - 1; k++) {
+                if (j->inl[k].named && strcmp(j->inl[k].card.name, ic->card.name) == 0) {
+                    battle_dec_bad_at(&j->d, "name", "card \"%s\" is defined twice", ic->card.name);
+                    break;
+                }
+            }
+            sk_jptr_pop(j->d.ptr);
+        }
+    }
+    sk_jptr_pop(j->d.ptr);
+}
+
+static const char *const side_keys[] = {"commander", "fortresses", "deck", "play", NULL};
+static const char *const deck_entry_keys[] = {"card", "count", NULL};
+
+/* Decodes a deck list into side->deck (counts expanded, list order). */
+static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_side_spec *side)
+{
+    size_t i;
+    json_t *e;
+    long long total = 0;
+
+    if (!json_is_array(deck)) {
+        battle_dec_bad(&j->d, "'deck' must be an array of {\"card\", \"count\"}");
+        return;
+    }
+    json_array_foreach(deck, i, e)
+    {
+        long long count = 1;
+        int idx = -1;
+        sk_jptr_push_index(j->d.ptr, i);
+        if (!json_is_object(e)) {
+            battle_dec_bad(&j->d, "a deck entry must be an object {\"card\", \"count\"}");
+        } else {
+            const json_t *card = json_object_get(e, "card");
+            battle_dec_check_keys(&j->d, e, deck_entry_keys);
+            sk_jptr_push_key(j->d.ptr, "card");
+            if (!card)
+                battle_dec_bad(&j->d, "'card' is required");
+            else
+                idx = resolve_typed(j, card, BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,
+                                    "an assault or structure");
+            sk_jptr_pop(j->d.ptr);
+            if (battle_dec_get_int(&j->d, e, "count", 1, BATTLE_DECK_MAX, &count) < 0)
+                count = 0;
+        }
+        for (long long c = 0; c < count; c++, total++)
+            if (idx >= 0 && total < BATTLE_DECK_MAX)
+                side->deck[side->n_deck++] = idx;
+        sk_jptr_pop(j->d.ptr);
+    }
+    if (total > BATTLE_DECK_MAX)
+        battle_dec_bad(&j->d, "a deck holds at most %d cards, not %lld", BATTLE_DECK_MAX, total);
+}
+
+/* Decodes one side; returns 1 when it is valid (the state is checked against it then). */
+static int decode_side(struct job_dec *j, const json_t *params, const char *key,
+                       struct battle_side_spec *side)
+{
+    static const char *const plays[] = {"random", "ordered", "exact"};
+    const json_t *v = json_object_get(params, key);
+    const json_t *f;
+    int errs_before = j->d.n_err;
+    int play = BATTLE_PLAY_RANDOM;
+
+    sk_jptr_push_key(j->d.ptr, key);
+    if (!battle_dec_need_object(&j->d, v, key, side_keys))
+        goto out;
+
+    sk_jptr_push_key(j->d.ptr, "commander");
+    if (!json_object_get(v, "commander"))
+        battle_dec_bad(&j->d, "'commander' is required");
+    else
+        side->commander =
+            resolve_typed(j, json_object_get(v, "commander"), BATTLE_T_COMMANDER, "a commander");
+    sk_jptr_pop(j->d.ptr);
+
+    f = json_object_get(v, "fortresses");
+    sk_jptr_push_key(j->d.ptr, "fortresses");
+    if (f && !json_is_null(f)) {
+        if (!json_is_array(f)) {
+            battle_dec_bad(&j->d, "'fortresses' must be an array of card names");
+        } else if (json_array_size(f) > BATTLE_FORTRESS_MAX) {
+            battle_dec_bad(&j->d, "a side has at most %d fortresses, not %zu", BATTLE_FORTRESS_MAX,
+                           json_array_size(f));
+        } else {
+            size_t i;
+            json_t *name;
+            json_array_foreach(f, i, name)
+            {
+                int idx;
+                sk_jptr_push_index(j->d.ptr, i);
+                idx = resolve_typed(j, name, BATTLE_T_FORTRESS, "a fortress");
+                if (idx >= 0)
+                    side->fortresses[side->n_fortresses++] = idx;
+                sk_jptr_pop(j->d.ptr);
+            }
+        }
+    }
+    sk_jptr_pop(j->d.ptr);
+
+    sk_jptr_push_key(j->d.ptr, "deck");
+    if (!json_object_get(v, "deck"))
+        battle_dec_bad(&j->d, "'deck' is required");
+    else
+        decode_deck(j, json_object_get(v, "deck"), side);
+    sk_jptr_pop(j->d.ptr);
+
+    battle_dec_get_enum(&j->d, v, "play", plays, 3, &play);
+    side->play = (enum battle_play)play;
+out:
+    sk_jptr_pop(j->d.ptr);
+    return j->d.n_err == errs_before;
+}
+
+/* ===== Mid-game state ===== */
+
+static const char *const state_keys[] = {"turn", "attacker", "defender", NULL};
+static const char *const side_state_keys[] = {
+    "commander_health", "structures", "assaults", "hand", "deck", NULL};
+static const char *const unit_keys[] = {"card", "health", "delay", "alive", NULL};
+
+/* Decodes a unit on the field. `slot` is its position in the row; `side` is NULL when the
+ * side itself is invalid (then only the unit's own shape is checked). Returns 1 if valid. */
+static int decode_unit(struct job_dec *j, const json_t *v, int is_structure, int slot,
+                       const struct battle_side_spec *side, struct battle_unit_spec *out)
+{
+    const struct battle_card_spec *c = NULL;
+    int errs_before = j->d.n_err;
+    int alive = 1;
+    long long health = 0, delay = 0;
+    int idx = -1;
+
+    if (!json_is_object(v)) {
+        battle_dec_bad(&j->d,
+                       "a unit must be an object {\"card\", \"health\", \"delay\", \"alive\"}");
+        return 0;
+    }
+    battle_dec_check_keys(&j->d, v, unit_keys);
+    sk_jptr_push_key(j->d.ptr, "card");
+    if (!json_object_get(v, "card")) {
+        battle_dec_bad(&j->d, "'card' is required");
+    } else if (is_structure && side && slot < side->n_fortresses) {
+        idx = resolve(j, json_object_get(v, "card"));
+        if (idx >= 0 && idx != side->fortresses[slot]) {
+            battle_dec_bad(&j->d,
+                           "structure %d must be the side's fortress \"%s\": fortresses come first",
+                           slot, j->spec->cards[side->fortresses[slot]].name);
+            idx = -1;
+        }
+    } else if (is_structure) {
+        /* Without a valid side the fortresses are unknown: accept them anywhere. */
+        idx = resolve_typed(j, json_object_get(v, "card"),
+                            side ? BATTLE_T_STRUCTURE : BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,
+                            "a structure");
+    } else {
+        idx = resolve_typed(j, json_object_get(v, "card"), BATTLE_T_ASSAULT, "an assault");
+    }
+    sk_jptr_pop(j->d.ptr);
+    if (idx >= 0)
+        c = &j->spec->cards[idx];
+
+    battle_dec_get_bool(&j->d, v, "alive", &alive);
+    if (alive) {
+        battle_dec_need_int(&j->d, v, "health", 1, c ? c->health : BATTLE_STAT_MAX, &health);
+    } else if (json_object_get(v, "health") &&
+               (!json_is_integer(json_object_get(v, "health")) ||
+                json_integer_value(json_object_get(v, "health")) != 0)) {
+        battle_dec_bad_at(&j->d, "health", "'health' of a dead unit must be 0");
+    }
+    battle_dec_get_int(&j->d, v, "delay", 0, c ? c->delay : BATTLE_DELAY_MAX, &delay);
+    if (j->d.n_err > errs_before || idx < 0)
+        return 0;
+    out->card = idx;
+    out->health = (int)health;
+    out->delay = (int)delay;
+    out->alive = alive;
+    return 1;
+}
+
+/* Decodes the row `key` ("structures" or "assaults") into units/n. */
+static void decode_row(struct job_dec *j, const json_t *v, const char *key,
+                       const struct battle_side_spec *side, struct battle_unit_spec *units, int *n)
+{
+    const json_t *row = json_object_get(v, key);
+    int is_structure = strcmp(key, "structures") == 0;
+    size_t i;
+    json_t *u;
+
+    sk_jptr_push_key(j->d.ptr, key);
+    if (!row || json_is_null(row)) {
+        if (is_structure && side && side->n_fortresses > 0)
+            battle_dec_bad(&j->d, "'structures' must start with the side's %d fortresses",
+                           side->n_fortresses);
+    } else if (!json_is_array(row)) {
+        battle_dec_bad(&j->d, "'%s' must be an array of units", key);
+    } else if (json_array_size(row) > BATTLE_ROW_MAX) {
+        battle_dec_bad(&j->d, "a row holds at most %d units, not %zu", BATTLE_ROW_MAX,
+                       json_array_size(row));
+    } else {
+        if (is_structure && side && json_array_size(row) < (size_t)side->n_fortresses)
+            battle_dec_bad(&j->d, "'structures' must start with the side's %d fortresses",
+                           side->n_fortresses);
+        json_array_foreach(row, i, u)
+        {
+            sk_jptr_push_index(j->d.ptr, i);
+            if (decode_unit(j, u, is_structure, (int)i, side, &units[*n]))
+                (*n)++;
+            sk_jptr_pop(j->d.ptr);
+        }
+    }
+    sk_jptr_pop(j->d.ptr);
+}
+
+/* Decodes the name list `key` ("hand" or "deck") into cards/n, at most `max`. */
+static void decode_names(struct job_dec *j, const json_t *v, const char *key, int max, int *cards,
+                         int *n)
+{
+    const json_t *list = json_object_get(v, key);
+    size_t i;
+    json_t *name;
+
+    sk_jptr_push_key(j->d.ptr, key);
+    if (!list || json_is_null(list)) {
+        /* empty */
+    } else if (!json_is_array(list)) {
+        battle_dec_bad(&j->d, "'%s' must be an array of card names", key);
+    } else if (json_array_size(list) > (size_t)max) {
+        battle_dec_bad(&j->d, "'%s' holds at most %d cards, not %zu", key, max,
+                       json_array_size(list));
+    } else {
+        json_array_foreach(list, i, name)
+        {
+            int idx;
+            sk_jptr_push_index(j->d.ptr, i);
+            idx = resolve_typed(j, name, BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,
+                                "an assault or structure");
+            if (idx >= 0)
+                cards[(*n)++] = idx;
+            sk_jptr_pop(j->d.ptr);
+        }
+    }
+    sk_jptr_pop(j->d.ptr);
+}
+
+/* Checks that the deck cards in play, in hand and in the deck of side state `st` are drawn
+ * from the side's deck list: each card at most as often as the list has it. The pointer is
+ * at the side's state object; the first entry over the count is reported. */
+static void check_multiset(struct job_dec *j, const json_t *v, const struct battle_side_spec *side,
+                           const struct battle_side_state *st)
+{
+    int listed[BATTLE_CARDS_MAX] = {0};
+    int used[BATTLE_CARDS_MAX] = {0};
+    int reported[BATTLE_CARDS_MAX] = {0};
+    struct {
+        const char *key;
+        int first; /* first array index that holds deck cards */
+    } parts[] = {{"structures", side->n_fortresses}, {"assaults", 0}, {"hand", 0}, {"deck", 0}};
+
+    for (int i = 0; i < side->n_deck; i++)
+        listed[side->deck[i]]++;
+    /* Walk the JSON arrays (all valid by now) so the reported pointer is exact. */
+    for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+        const json_t *arr = json_object_get(v, parts[p].key);
+        for (size_t i = (size_t)parts[p].first; i < json_array_size(arr); i++) {
+            const json_t *e = json_array_get(arr, i);
+            const char *name = json_is_object(e) ? json_string_value(json_object_get(e, "card"))
+                                                 : json_string_value(e);
+            int idx = -1;
+            for (int c = 0; c < j->spec->n_cards && idx < 0; c++)
+                if (strcmp(j->spec->cards[c].name, name) == 0)
+                    idx = c;
+            if (idx < 0)
+                continue;
+            if (++used[idx] > listed[idx] && !reported[idx]) {
+                int total = 0;
+                reported[idx] = 1;
+                for (int q = 0; q < st->n_structures; q++)
+                    total += q >= side->n_fortresses && st->structures[q].card == idx;
+                for (int q = 0; q < st->n_assaults; q++)
+                    total += st->assaults[q].card == idx;
+                for (int q = 0; q < st->n_hand; q++)
+                    total += st->hand[q] == idx;
+                for (int q = 0; q < st->n_deck; q++)
+                    total += st->deck[q] == idx;
+                sk_jptr_push_key(j->d.ptr, parts[p].key);
+                sk_jptr_push_index(j->d.ptr, i);
+                battle_dec_bad(
+                    &j->d,
+                    "card \"%s\" is in play, hand and deck %d times but the deck list has it "
+                    "%d times",
+                    name, total, listed[idx]);
+                sk_jptr_pop(j->d.ptr);
+                sk_jptr_pop(j->d.ptr);
+            }
+        }
+    }
+}
+
+static void decode_side_state(struct job_dec *j, const json_t *state, const char *key, int s,
+                              int side_ok, struct battle_side_state *st)
+{
+    const struct battle_side_spec *side = side_ok ? &j->spec->sides[s] : NULL;
+    const json_t *v = json_object_get(state, key);
+    int errs_before;
+    long long hp = 0;
+    int cmd_max = BATTLE_STAT_MAX;
+
+    sk_jptr_push_key(j->d.ptr, key);
+    if (!battle_dec_need_object(&j->d, v, key, side_state_keys))
+        goto out;
+    if (side)
+        cmd_max = j->spec->cards[side->commander].health;
+    if (battle_dec_need_int(&j->d, v, "commander_health", 1, cmd_max, &hp) > 0)
+        st->commander_health = (int)hp;
+    errs_before = j->d.n_err;
+    decode_row(j, v, "structures", side, st->structures, &st->n_structures);
+    decode_row(j, v, "assaults", side, st->assaults, &st->n_assaults);
+    decode_names(j, v, "hand", BATTLE_HAND_MAX, st->hand, &st->n_hand);
+    decode_names(j, v, "deck", BATTLE_DECK_MAX, st->deck, &st->n_deck);
+    if (j->d.n_err > errs_before || !side)
+        goto out;
+    /* The hand is refilled from the deck to three cards, so a short hand means an empty
+     * deck. */
+    if (st->n_deck > 0 && st->n_hand < BATTLE_HAND_MAX)
+        battle_dec_bad_at(&j->d, "hand", "the hand must hold %d cards while the deck has cards",
+                          BATTLE_HAND_MAX);
+    check_multiset(j, v, side, st);
+out:
+    sk_jptr_pop(j->d.ptr);
+}
+
+static void decode_state(struct job_dec *j, const json_t *params, const int side_ok[2])
+{
+    const json_t *v = json_object_get(params, "state");
+    struct battle_spec *spec = j->spec;
+    long long turn = 0;
+
+    if (!v || json_is_null(v))
+        return;
+    sk_jptr_push_key(j->d.ptr, "state");
+    if (!json_is_object(v)) {
+        battle_dec_bad(&j->d, "'state' must be an object or null");
+        goto out;
+    }
+    battle_dec_check_keys(&j->d, v, state_keys);
+    if (battle_dec_need_int(&j->d, v, "turn", 1, spec->turn_limit, &turn) > 0)
+        spec->state.turn = (int)turn;
+    decode_side_state(j, v, "attacker", 0, side_ok[0], &spec->state.sides[0]);
+    decode_side_state(j, v, "defender", 1, side_ok[1], &spec->state.sides[1]);
+    spec->has_state = 1;
+out:
+    sk_jptr_pop(j->d.ptr);
+}
+
+static const char *const params_keys[] = {"games",    "mode",     "turn_limit", "cards",
+                                          "attacker", "defender", "state",      NULL};
+
+enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
+                                const struct battle_catalog *catalog, struct sk_jptr *ptr,
+                                struct sk_verr_list *errs, struct battle_spec *out)
+{
+    static const char *const modes[] = {"fight", "surge"};
+    struct job_dec j;
+    struct battle_spec *spec = NULL;
+    int side_ok[2];
+    int mode = BATTLE_MODE_FIGHT;
+    const json_t *cards;
+    size_t n_inl = 0;
+    long long n = 0;
+    enum sk_err err = SK_OK;
+
+    memset(&j, 0, sizeof(j));
+    j.d.ptr = ptr;
+    j.d.errs = errs;
+    j.catalog = catalog;
+    if (!json_is_object(params)) {
+        battle_dec_bad(&j.d, "'params' must be an object");
+        return SK_EINVAL;
+    }
+    cards = json_object_get(params, "cards");
+    if (json_is_array(cards) && json_array_size(cards) <= BATTLE_INLINE_CARDS_MAX)
+        n_inl = json_array_size(cards);
+    spec = sk_calloc(1, sizeof(*spec));
+    if (n_inl)
+        j.inl = sk_calloc(n_inl, sizeof(*j.inl));
+    if (spec)
+        spec->cards = sk_calloc(BATTLE_CARDS_MAX, sizeof(*spec->cards));
+    if (!spec || (n_inl && !j.inl) || !spec->cards) {
+        err = SK_ENOMEM;
+        goto out;
+    }
+    j.spec = spec;
+    spec->seed = seed;
+    battle_dec_check_keys(&j.d, params, params_keys);
+    spec->games = BATTLE_GAMES_DEF;
+    if (battle_dec_get_int(&j.d, params, "games", 1, (long long)BATTLE_GAMES_MAX, &n) > 0)
+        spec->games = (uint64_t)n;
+    battle_dec_get_enum(&j.d, params, "mode", modes, 2, &mode);
+    spec->mode = (enum battle_mode)mode;
+    spec->turn_limit = BATTLE_TURN_LIMIT_DEF;
+    if (battle_dec_get_int(&j.d, params, "turn_limit", 1, BATTLE_TURN_LIMIT_MAX, &n) > 0)
+        spec->turn_limit = (int)n;
+    decode_inline_cards(&j, cards);
+    side_ok[0] = decode_side(&j, params, "attacker", &spec->sides[0]);
+    side_ok[1] = decode_side(&j, params, "defender", &spec->sides[1]);
+    decode_state(&j, params, side_ok);
+    if (j.d.n_err > 0) {
+        err = SK_EINVAL;
+        goto out;
+    }
+    *out = *spec;
+    spec->cards = NULL;
+out:
+    if (spec)
+        sk_free(spec->cards);
+    sk_free(spec);
+    sk_free(j.inl);
+    return err;
+}
+
+void battle_codec_spec_release(struct battle_spec *spec)
+{
+    if (!spec)
+        return;
+    sk_free(spec->cards);
+    memset(spec, 0, sizeof(*spec));
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* Battle card types and the skill table: the one place a skill's facts live. This header
+ * compiles both as C11 and as OpenCL C 1.2 (no includes, no C-only constructs), so the
+ * host and the kernels agree on the numbering. From BATTLE_SKILL_TABLE come the skill
+ * enum (here), the names and option rules of the codec (battle_cards.c), the folding of
+ * the plan (battle_plan.c), whom a skill aims at and when a unit is a valid target
+ * (battle_sim.h), and the catalog filter's words (the API); tests check the OpenAPI
+ * document's skill enums and that every row has an effect (test_battle_skills.c).
+ * Adding a skill: one row, its effect in battle_sim.h, its tests (docs/kernels.md). */
+#ifndef BATTLE_SKILLS_H
+#define BATTLE_SKILLS_H
+
+enum battle_card_type {
+    BATTLE_COMMANDER = 0,
+    BATTLE_FORTRESS = 1,
+    BATTLE_ASSAULT = 2,
+    BATTLE_STRUCTURE = 3,
+    BATTLE_CARD_TYPE__COUNT = 4
+};
+
+/* Card types a skill may be on (bit 1 << enum battle_card_type). */
+#define BATTLE_T_COMMANDER (1u << BATTLE_COMMANDER)
+#define BATTLE_T_FORTRESS  (1u << BATTLE_FORTRESS)
+#define BATTLE_T_ASSAULT   (1u << BATTLE_ASSAULT)
+#define BATTLE_T_STRUCTURE (1u << BATTLE_STRUCTURE)
+#define BATTLE_T_ANY                                                                               \
+    (BATTLE_T_COMMANDER | BATTLE_T_FORTRESS | BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE)
+
+/* How a skill acts. A passive skill is folded into a field of the card's plan data (ADD:
+ * repeated copies add up, saturating at 255; FLAG: the field is set to 1); an activation
+ * skill joins the card's list of actions, kept in card order. Triggered skills (on play,
+ * on attacked, on death) are reserved for the real-cards work. */
+enum battle_skill_kind { BATTLE_SK_PASSIVE = 0, BATTLE_SK_ACTIVATION = 1, BATTLE_SK_TRIGGERED = 2 };
+
+/* The row an activation skill aims at, on the enemy's side when hostile, else its own. */
+enum battle_skill_row { BATTLE_ROW_NONE = 0, BATTLE_ROW_ASSAULTS = 1, BATTLE_ROW_STRUCTURES = 2 };
+
+/* When a unit of that row is a valid target (besides being alive). */
+enum battle_skill_when {
+    BATTLE_WHEN_ALIVE = 0,   /* any living unit */
+    BATTLE_WHEN_ACTS = 1,    /* it acts next turn: delay <= 1 and not jammed */
+    BATTLE_WHEN_HITS = 2,    /* it acts next turn and has attack power (as tuo's Weaken) */
+    BATTLE_WHEN_DAMAGED = 3, /* its health is below its card's */
+    BATTLE_WHEN_READY = 4    /* it acts this turn and has not attacked: delay 0, not jammed */
+};
+
+/* Options a skill takes, as bits. X: "x" (its magnitude, 1..BATTLE_SKILL_X_MAX) is
+ * required; ALL: "all" (every valid target instead of one drawn) is allowed. Y (faction),
+ * N (targets), C (cooldown), TRIGGER and SKILL (skill arguments) are reserved for the
+ * real-cards work: no row takes them yet and the codec refuses them. */
+#define BATTLE_OPT_X       1u
+#define BATTLE_OPT_ALL     2u
+#define BATTLE_OPT_Y       4u
+#define BATTLE_OPT_N       8u
+#define BATTLE_OPT_C       16u
+#define BATTLE_OPT_TRIGGER 32u
+#define BATTLE_OPT_SKILL   64u
+
+/* The table. Columns:
+ *   ID      enum name (BATTLE_SKILL_<ID>)
+ *   NAME    as job documents and the catalog write it
+ *   KIND    PASSIVE or ACTIVATION (BATTLE_SK_<KIND>)
+ *   FOLD    passives: ADD or FLAG into plan field FIELD; activations: ACT (FIELD unused: -)
+ *   HOSTILE 1: aimed at the enemy (Evade can negate it); 0: at its own side
+ *   ROW     ASSAULTS or STRUCTURES for activations, NONE for passives
+ *   WHEN    target condition (BATTLE_WHEN_<WHEN>)
+ *   OPTS    BATTLE_OPT_* bits
+ *   TYPES   card types that may have it (BATTLE_T_*)
+ *   TYPES_TEXT the same for error messages, 0 for any type
+ * Order: passive skills, then activation skills, then Flurry. The order is part of no file
+ * format (documents use names), so a row may go anywhere. Why each TYPES limit: only
+ * assaults attack (pierce, berserk, leech) and only assault targets use armor; wall
+ * redirects attacks to a structure in play (fortresses are structures in play); commanders
+ * are never the target of a hostile skill, so evade on them could not fire. */
+#define BATTLE_SKILL_TABLE(X)                                                                      \
+    X(ARMOR, "armor", PASSIVE, ADD, armor, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
+      "assault")                                                                                   \
+    X(COUNTER, "counter", PASSIVE, ADD, counter, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)    \
+    X(WALL, "wall", PASSIVE, FLAG, wall, 0, NONE, ALIVE, 0,                                        \
+      BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS, "structure and fortress")                            \
+    X(PIERCE, "pierce", PASSIVE, ADD, pierce, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,      \
+      "assault")                                                                                   \
+    X(BERSERK, "berserk", PASSIVE, ADD, berserk, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(LEECH, "leech", PASSIVE, ADD, leech, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
+      "assault")                                                                                   \
+    X(POISON, "poison", PASSIVE, ADD, poison, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)       \
+    X(EVADE, "evade", PASSIVE, ADD, evade, 0, NONE, ALIVE, BATTLE_OPT_X,                           \
+      BATTLE_T_FORTRESS | BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,                                   \
+      "fortress, assault and structure")                                                           \
+    X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL,     \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL,     \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(ENFEEBLE, "enfeeble", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL, \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(WEAKEN, "weaken", ACTIVATION, ACT, -, 1, ASSAULTS, HITS, BATTLE_OPT_X | BATTLE_OPT_ALL,      \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(JAM, "jam", ACTIVATION, ACT, -, 1, ASSAULTS, ACTS, BATTLE_OPT_ALL, BATTLE_T_ANY, 0)          \
+    X(HEAL, "heal", ACTIVATION, ACT, -, 0, ASSAULTS, DAMAGED, BATTLE_OPT_X | BATTLE_OPT_ALL,       \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(RALLY, "rally", ACTIVATION, ACT, -, 0, ASSAULTS, READY, BATTLE_OPT_X | BATTLE_OPT_ALL,       \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(PROTECT, "protect", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL,   \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(FLURRY, "flurry", PASSIVE, ADD, flurry, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)
+
+#define BATTLE_SKILL_ENUM_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)     \
+    BATTLE_SKILL_##ID,
+enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT };
+#undef BATTLE_SKILL_ENUM_
+
+enum battle_mode { BATTLE_MODE_FIGHT = 0, BATTLE_MODE_SURGE = 1 };
+
+enum battle_play { BATTLE_PLAY_RANDOM = 0, BATTLE_PLAY_ORDERED = 1, BATTLE_PLAY_EXACT = 2 };
+
+#endif

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* The `board` job kind (board_kind, see job_kind.h): decode through board_codec, resolve
+ * one turn per unit of work on a copy of the input state, and build the result document
+ * {"state", "spells", "events", "events_truncated", "turns", "seed"}. One turn is far below
+ * a millisecond: no threads, no device; the engine state only checks the spell catalog. */
+#include "board.h"
+
+#include <stdio.h>
+
+#include "board_codec.h"
+#include "board_model.h"
+#include "board_spells.h"
+#include "board_turn.h"
+#include "engine.h"
+#include "job.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+struct board_job {
+    struct board_input *in;
+    uint64_t seed;
+};
+
+struct board_job_run {
+    const struct board_job *job;
+    struct board_state *st;
+    uint64_t done;
+    char error[256];
+};
+
+/* Checks at start-up that the spell catalog loads: every job reads it. */
+static enum sk_err engine_open(const struct engine_opts *opts, void **state, char *err,
+                               size_t errlen)
+{
+    struct board_spell_def *defs = sk_calloc(BOARD_MAX_DEFS, sizeof(*defs));
+    int n = 0;
+    enum sk_err rc;
+
+    (void)opts;
+    if (!defs)
+        return SK_ENOMEM;
+    rc = board_spells_catalog(defs, BOARD_MAX_DEFS, &n, err, errlen);
+    sk_free(defs);
+    *state = NULL;
+    return rc;
+}
+
+static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                                     struct sk_verr_list *errs, void **out)
+{
+    struct board_job *job = NULL;
+    struct board_input *in = NULL;
+    enum sk_err err;
+
+    err = board_codec_decode(params, ptr, errs, &in);
+    if (err)
+        return err;
+    job = sk_calloc(1, sizeof(*job));
+    if (!job) {
+        board_codec_free(in);
+        return SK_ENOMEM;
+    }
+    job->in = in;
+    job->seed = seed;
+    *out = job;
+    return SK_OK;
+}
+
+static void job_free_data(void *data)
+{
+    struct board_job *job = data;
+    if (!job)
+        return;
+    board_codec_free(job->in);
+    sk_free(job);
+}
+
+static uint64_t job_units(const void *data)
+{
+    const struct board_job *job = data;
+    return (uint64_t)job->in->turns;
+}
+
+static enum sk_err run_new(void *state, const void *data, const struct job_run_opts *opts,
+                           void **out, char *err, size_t errlen)
+{
+    const struct board_job *job = data;
+    struct board_job_run *run = sk_calloc(1, sizeof(*run));
+
+    (void)state;
+    (void)opts;
+    if (!run) {
+        (void)snprintf(err, errlen, "out of memory");
+        return SK_ENOMEM;
+    }
+    run->job = job;
+    run->st = board_state_clone(job->in->st);
+    if (!run->st) {
+        sk_free(run);
+        (void)snprintf(err, errlen, "out of memory");
+        return SK_ENOMEM;
+    }
+    *out = run;
+    return SK_OK;
+}
+
+static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
+{
+    struct board_job_run *run = data;
+    const struct board_input *in = run->job->in;
+    struct board_plan plan = {in->orders, in->norders, in->casts, in->ncasts, run->job->seed};
+    uint64_t total = (uint64_t)in->turns;
+    uint64_t stop = max_units == 0 || total - run->done < max_units ? total : run->done + max_units;
+
+    while (run->done < stop) {
+        enum sk_err err = board_turn_run(run->st, &plan);
+        if (err) {
+            (void)snprintf(run->error, sizeof(run->error), "turn %d: %s", run->st->turn,
+                           sk_err_str(err));
+            return err;
+        }
+        run->done++;
+    }
+    *done = run->done;
+    return SK_OK;
+}
+
+static enum sk_err run_result(void *data, json_t **out)
+{
+    struct board_job_run *run = data;
+    json_t *doc = NULL, *state = NULL, *events = NULL, *spells = NULL;
+
+    if (run->done < (uint64_t)run->job->in->turns)
+        return SK_ECONFLICT;
+    state = board_codec_encode_state(run->st);
+    events = board_codec_encode_events(run->st);
+    spells = board_codec_encode_inline(run->job->in);
+    if (!state || !events || !spells)
+        goto fail;
+    doc = json_pack("{so so so sb sI sI}", "state", state, "spells", spells, "events", events,
+                    "events_truncated", run->st->log_truncated, "turns",
+                    (json_int_t)run->job->in->turns, "seed", (json_int_t)run->job->seed);
+    state = events = spells = NULL; /* json_pack "o" steals, even on failure */
+    if (!doc)
+        return SK_ENOMEM;
+    *out = doc;
+    return SK_OK;
+fail:
+    json_decref(state);
+    json_decref(events);
+    json_decref(spells);
+    return SK_ENOMEM;
+}
+
+static const char *run_error(const void *data)
+{
+    const struct board_job_run *run = data;
+    return run->error;
+}
+
+static void run_free(void *data)
+{
+    struct board_job_run *run = data;
+    if (!run)
+        return;
+    board_state_free(run->st);
+    sk_free(run);
+}
+
+/* ===== The catalog served at /v1/spells ===== */
+
+static json_t *catalog_load(char *err, size_t errlen)
+{
+    json_t *out = NULL;
+    if (board_spells_catalog_json(&out, err, errlen))
+        return NULL;
+    return out;
+}
+
+static const struct job_filter spell_filters[] = {
+    {"target", "target", NULL, board_model_target_name, BOARD_T__COUNT},
+    {"duration", "duration", NULL, board_spells_duration_name, BOARD_D__COUNT},
+    {"event", "effects", "event", board_spells_point_name, BOARD_P__COUNT},
+    {"action", "effects", "action", board_spells_action_name, BOARD_A__COUNT},
+    {"name", "name", NULL, NULL, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+static const struct job_catalog spells_catalog = {"spells", catalog_load, spell_filters};
+
+const struct job_kind_ops board_kind = {
+    .name = "board",
+    .open = engine_open,
+    .close = NULL,
+    .describe = NULL,
+    .decode = job_decode_params,
+    .free = job_free_data,
+    .total = job_units,
+    .run_new = run_new,
+    .step = run_step,
+    .result = run_result,
+    .error = run_error,
+    .run_free = run_free,
+    .catalog = &spells_catalog,
+};

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* The contract between job.c and a game library: what one job kind provides, as one
+ * `const struct job_kind_ops` that the game's public header declares and job.c lists in its
+ * table of kinds. Adding a kind is a folder under engine/ with its library and one row in
+ * that table; nothing else in the engine, the API or the worker names a kind.
+ * Opaque pointers (`void *`) are the kind's own types: its engine state, decoded job and
+ * run. job.c never looks inside them. Ownership follows job.h: job.c frees what a kind's
+ * constructor returns through that kind's matching free. */
+#ifndef JOB_KIND_H
+#define JOB_KIND_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sk_err.h"
+#include "sk_verr.h"
+
+struct engine_opts;
+struct engine_info;
+struct job_run_opts;
+
+/* One query filter of a catalog route: `param` narrows the entries to those whose string
+ * member `field` equals the given word (member == NULL), or whose array `field` has an
+ * object with string `member` equal to it. With words (n_words > 0) only those words are
+ * accepted; with none, any 1..64-byte text matches `field` as a case-insensitive
+ * substring. */
+struct job_filter {
+    const char *param;
+    const char *field;
+    const char *member;
+    const char *(*word)(int i); /* name of word i, 0 <= i < n_words; static strings */
+    int n_words;
+};
+
+/* A catalog a kind serves to clients (GET /v1/<name>). */
+struct job_catalog {
+    const char *name;
+    /* A new JSON array of every entry, or NULL with `err` filled (caller decrefs). */
+    json_t *(*load)(char *err, size_t errlen);
+    const struct job_filter *filters; /* ends with a NULL param */
+};
+
+struct job_kind_ops {
+    const char *name; /* the job document's "kind" */
+
+    /* Process-wide set-up, called once by engine_new: checks what the kind's jobs will
+     * need (its catalogs) and opens what they share (a device). On SK_OK *state is the
+     * kind's engine state (NULL allowed), freed by close. Errors are the deployment's
+     * (a missing file, a device that does not open), with a message in `err`. */
+    enum sk_err (*open)(const struct engine_opts *opts, void **state, char *err, size_t errlen);
+    void (*close)(void *state);
+    /* What the state runs on, for heartbeats and logs; NULL = runs on the CPU. */
+    void (*describe)(const void *state, struct engine_info *info);
+
+    /* job_decode for this kind's "params" (ptr at "/params", restored on return). */
+    enum sk_err (*decode)(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                          struct sk_verr_list *errs, void **out);
+    void (*free)(void *job);
+    uint64_t (*total)(const void *job);
+
+    /* job_run_new, job_run_step, job_run_result, job_run_error, job_run_free. */
+    enum sk_err (*run_new)(void *state, const void *job, const struct job_run_opts *opts,
+                           void **out, char *err, size_t errlen);
+    enum sk_err (*step)(void *run, uint64_t max_units, uint64_t *done);
+    enum sk_err (*result)(void *run, json_t **out);
+    const char *(*error)(const void *run);
+    void (*run_free)(void *run);
+
+    const struct job_catalog *catalog; /* NULL when the kind serves none */
+};
+
+#endif

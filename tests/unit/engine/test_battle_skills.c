@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/* The skill table (battle_skills.h) against everything that must follow it: every row
+ * folds into the plan as its kind says, every row has an effect on the games (a skill
+ * added to the table without its rule fails here), the catalog filter offers every skill,
+ * and every skill enum of openapi/openapi.json lists exactly the table's names. */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "battle_int.h"
+#include "battle_testlib.h"
+#include "job.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+struct row {
+    const char *name;
+    int kind;       /* enum battle_skill_kind */
+    unsigned opts;  /* BATTLE_OPT_* */
+    unsigned types; /* BATTLE_T_* */
+};
+
+static const struct row rows[BATTLE_SKILL__COUNT] = {
+#define ROW_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                   \
+    [BATTLE_SKILL_##ID] = {NAME, BATTLE_SK_##KIND, OPTS, TYPES},
+    BATTLE_SKILL_TABLE(ROW_)
+#undef ROW_
+};
+
+/* Names, parsing and option bits agree with the table, and names are unique. */
+static void test_names(void)
+{
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
+        CU_ASSERT_STRING_EQUAL(battle_cards_skill_name((enum battle_skill)s), rows[s].name);
+        CU_ASSERT_EQUAL(battle_cards_skill_parse(rows[s].name), s);
+        CU_ASSERT_EQUAL(rows[s].opts & ~(unsigned)(BATTLE_OPT_X | BATTLE_OPT_ALL), 0);
+        CU_ASSERT(rows[s].types != 0 && (rows[s].types & ~(unsigned)BATTLE_T_ANY) == 0);
+    }
+    CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL__COUNT), "unknown");
+}
+
+/* One card with skill `s` (x = 2 when it takes x) folds as its row says: an activation
+ * skill is the card's one action, a passive one changes the card's plan data. */
+static void test_folding(void)
+{
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
+        struct tb b;
+        struct battle_plan *plan;
+        struct battle_card_data with, without;
+        enum battle_card_type type =
+            (rows[s].types & BATTLE_T_ASSAULT) ? BATTLE_ASSAULT : BATTLE_STRUCTURE;
+        int x = (rows[s].opts & BATTLE_OPT_X) ? 2 : 0;
+
+        tb_init(&b);
+        tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 10, 0), BATTLE_PLAY_RANDOM);
+        tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+        tb_deck(&b, 0, tb_card(&b, "Plain", type, 1, 5, 1), 1);
+        tb_deck(&b, 1, tb_card(&b, "Skilled", type, 1, 5, 1), 1);
+        tb_skill(&b, 2, (enum battle_skill)s, x, 0);
+        plan = tb_plan(&b);
+        without = battle_plan_data(plan)->cards[1];
+        with = battle_plan_data(plan)->cards[2];
+        battle_plan_free(plan);
+        if (rows[s].kind == BATTLE_SK_ACTIVATION) {
+            CU_ASSERT_EQUAL(with.n_act, 1);
+            CU_ASSERT_EQUAL(with.act_id[0], s);
+            CU_ASSERT_EQUAL(with.act_x[0], x);
+        } else {
+            CU_ASSERT_EQUAL(with.n_act, 0);
+            CU_ASSERT(memcmp(&with, &without, sizeof(with)) != 0);
+        }
+    }
+}
+
+/* Plays 2,000 games of a matchup rich enough for every skill to matter (damaged and
+ * undamaged allies, armored enemies with hostile skills, an enemy fortress with a skill of
+ * its own), with skill `s` on the attacker's deck cards (or on its fortress when it is not
+ * for assaults), or on nothing when s < 0. */
+static void play(int s, struct battle_counts *c)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    int carrier, fort, foe, dfort;
+
+    tb_init(&b);
+    b.spec.seed = 20261123;
+    tb_side(&b, 0, tb_card(&b, "Attacker", BATTLE_COMMANDER, 0, 30, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, tb_card(&b, "Defender", BATTLE_COMMANDER, 0, 30, 0), BATTLE_PLAY_RANDOM);
+    carrier = tb_card(&b, "Carrier", BATTLE_ASSAULT, 2, 12, 1);
+    fort = tb_card(&b, "Carrier Fort", BATTLE_FORTRESS, 0, 12, 0);
+    foe = tb_card(&b, "Foe", BATTLE_ASSAULT, 3, 10, 1);
+    tb_skill(&b, foe, BATTLE_SKILL_ARMOR, 1, 0);
+    tb_skill(&b, foe, BATTLE_SKILL_STRIKE, 1, 0);
+    dfort = tb_card(&b, "Foe Fort", BATTLE_FORTRESS, 0, 8, 0);
+    tb_skill(&b, dfort, BATTLE_SKILL_STRIKE, 2, 0);
+    tb_deck(&b, 0, carrier, 10);
+    tb_fort(&b, 0, fort);
+    tb_deck(&b, 1, foe, 10);
+    tb_fort(&b, 1, dfort);
+    if (s >= 0)
+        tb_skill(&b, (rows[s].types & BATTLE_T_ASSAULT) ? carrier : fort, (enum battle_skill)s,
+                 (rows[s].opts & BATTLE_OPT_X) ? 2 : 0, 0);
+    plan = tb_plan(&b);
+    memset(c, 0, sizeof(*c));
+    CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 2000, 1, c), SK_OK);
+    battle_plan_free(plan);
+}
+
+/* A row whose rule was never written fails here. An activation skill must change the unit
+ * it is applied to (battle_sim_apply: a unit that is a valid target of every skill, hurt,
+ * active, able to attack); a passive one, folded into a field nothing reads, would play
+ * exactly the games of the matchup without it, so it must change the outcome counts or
+ * the turn histogram. (An activation skill without effect still draws its target, which
+ * changes later games, so the games alone could not tell.) */
+static void test_every_skill_has_an_effect(void)
+{
+    struct battle_counts base, with;
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 10, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 0, tb_card(&b, "Target", BATTLE_ASSAULT, 3, 10, 1), 1);
+    plan = tb_plan(&b);
+    play(-1, &base);
+    CU_ASSERT_EQUAL_FATAL(base.games, 2000);
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
+        int differs;
+        if (rows[s].kind == BATTLE_SK_ACTIVATION) {
+            struct battle_unit u = {.card = 1, .delay = 0, .flags = BATTLE_SIM_ALIVE, .hp = 5};
+            struct battle_unit before = u;
+            memset(&g, 0, sizeof(g));
+            CU_ASSERT_TRUE(battle_sim_valid(battle_plan_data(plan), (clc_u32)s, &u));
+            battle_sim_apply(battle_plan_data(plan), &g.sides[1], (clc_u32)s, 2, &u);
+            differs = memcmp(&u, &before, sizeof(u)) != 0;
+        } else {
+            play(s, &with);
+            differs = with.wins != base.wins || with.losses != base.losses ||
+                      memcmp(with.turns, base.turns, sizeof(with.turns)) != 0;
+        }
+        if (!differs)
+            fprintf(stderr, "skill '%s' has no effect\n", rows[s].name);
+        CU_ASSERT_TRUE(differs);
+    }
+    battle_plan_free(plan);
+}
+
+/* The catalog route filters by every skill of the table. */
+static void test_catalog_filter(void)
+{
+    const struct job_catalog *cat = job_catalog_named("cards");
+    const struct job_filter *f;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cat);
+    for (f = cat->filters; f->param && strcmp(f->param, "skill") != 0; f++)
+        ;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->param);
+    CU_ASSERT_EQUAL_FATAL(f->n_words, BATTLE_SKILL__COUNT);
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++)
+        CU_ASSERT_STRING_EQUAL(f->word(s), rows[s].name);
+}
+
+/* Collects into `found` every "enum" array of `v` (walked whole) that names a skill. */
+static void skill_enums(const json_t *v, json_t *found)
+{
+    const char *key;
+    json_t *child;
+    size_t i;
+
+    if (json_is_object(v)) {
+        const json_t *e = json_object_get(v, "enum");
+        if (json_is_array(e)) {
+            json_array_foreach(e, i,
+                               child) if (json_is_string(child) &&
+                                          battle_cards_skill_parse(json_string_value(child)) >= 0)
+            {
+                json_array_append(found, (json_t *)e);
+                break;
+            }
+        }
+        json_object_foreach((json_t *)v, key, child) skill_enums(child, found);
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, child) skill_enums(child, found);
+    }
+}
+
+/* Every skill enum of the OpenAPI document (the catalog filter's, the card schema's) lists
+ * the table's names exactly, in table order: a row added without its entry fails. */
+static void test_openapi_enums(void)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(SK_SOURCE_DIR "/openapi/openapi.json", 0, &jerr);
+    json_t *found = json_array();
+    size_t i;
+    json_t *e;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    skill_enums(doc, found);
+    CU_ASSERT(json_array_size(found) >= 2);
+    json_array_foreach(found, i, e)
+    {
+        CU_ASSERT_EQUAL(json_array_size(e), BATTLE_SKILL__COUNT);
+        for (int s = 0; s < BATTLE_SKILL__COUNT && (size_t)s < json_array_size(e); s++)
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(e, (size_t)s)), rows[s].name);
+    }
+    json_decref(found);
+    json_decref(doc);
+}
+
+static int setup(void)
+{
+    sk_mem_init_json();
+    return 0;
+}
+
+static CU_TestInfo skill_tests[] = {
+    {"names and options follow the table", test_names},
+    {"the plan folds each row as its kind says", test_folding},
+    {"every skill changes the games", test_every_skill_has_an_effect},
+    {"the catalog filter offers every skill", test_catalog_filter},
+    {"the OpenAPI skill enums list the table", test_openapi_enums},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_skills_suites[] = {
+    {"battle_skills", setup, NULL, NULL, NULL, skill_tests},
+    CU_SUITE_INFO_NULL,
+};
