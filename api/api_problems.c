@@ -68,6 +68,11 @@ static const struct problem problems[] = {
      "The job has already finished (succeeded, failed or canceled), so it cannot be canceled.",
      "Nothing to do: a final job never changes. To run it again, retry it "
      "(<code>POST /v1/jobs/{id}:retry</code>) or submit its document again."},
+    {"job-not-final", 409, "Job not finished",
+     "Only a final job (succeeded, failed or canceled) can be retried; this one is queued or "
+     "running.",
+     "Wait for the job to finish, or cancel it (<code>POST /v1/jobs/{id}:cancel</code>) and "
+     "retry it then."},
     {"too-many-waiters", 503, "Too many waiting requests",
      "More long polls and event streams are open than the API allows at once "
      "(<code>SKIRMISH_MAX_WAITERS</code>).",

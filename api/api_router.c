@@ -81,12 +81,27 @@ static void h_list(const struct api_ctx *c, const struct api_request *q, const c
     api_jobs_list(c, q, r);
 }
 
+static void h_history(const struct api_ctx *c, const struct api_request *q, const char *id,
+                      struct api_response *r)
+{
+    (void)id;
+    api_stats_history(c, q, r);
+}
+
+static void h_cancel_many(const struct api_ctx *c, const struct api_request *q, const char *id,
+                          struct api_response *r)
+{
+    (void)id;
+    api_jobs_cancel_many(c, q, r);
+}
+
 static const struct api_route routes[] = {
     {"GET", "/healthz", h_live},
     {"GET", "/readyz", h_ready},
     {"GET", "/openapi.json", h_openapi},
     {"GET", "/metrics", h_metrics},
     {"GET", "/v1/stats", h_stats},
+    {"GET", "/v1/stats/history", h_history},
     {"GET", "/v1/cards", h_cards},
     {"GET", "/v1/spells", h_spells},
     {"GET", "/v1/jobs", h_list},
@@ -95,6 +110,9 @@ static const struct api_route routes[] = {
     {"GET", "/v1/jobs/{id}/result", api_jobs_result},
     {"GET", "/v1/jobs/{id}/events", api_jobs_events},
     {"POST", "/v1/jobs/{id}:cancel", api_jobs_cancel},
+    {"POST", "/v1/jobs/{id}:retry", api_jobs_retry},
+    {"GET", "/v1/jobs/{id}/document", api_jobs_document},
+    {"POST", "/v1/jobs:cancel", h_cancel_many},
     {NULL, NULL, NULL},
 };
 

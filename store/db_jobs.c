@@ -14,20 +14,19 @@
 
 /* The job resource, rendered by PostgreSQL (timestamps are UTC: see db.c). */
 #define TS(col) "to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
+/* clang-format off */
 #define JOB_JSON                                                                                   \
     "json_build_object('id', id, 'kind', kind, 'status', status, 'seed', seed,"                    \
     " 'attempts', attempts,"                                                                       \
     " 'progress', json_build_object('done', progress_done, 'total', progress_total),"              \
     " 'cancel_requested', cancel_requested,"                                                       \
-    " 'created_at', " TS("created_at") ", 'started_at', " TS(                                      \
-        "started_at") ","                                                                          \
-                      " 'finished_at', " TS("finished_at") ", 'updated_at', " TS(                  \
-                          "updated_at") ","                                                        \
-                                        " 'error', error,"                                         \
-                                        " 'links', json_build_object('self', '/v1/jobs/' || id, "  \
-                                        "'result',"                                                \
-                                        " '/v1/jobs/' || id || '/result', 'cancel', '/v1/jobs/' "  \
-                                        "|| id || ':cancel'))::text"
+    " 'created_at', " TS("created_at") ", 'started_at', " TS("started_at") ","                     \
+    " 'finished_at', " TS("finished_at") ", 'updated_at', " TS("updated_at") ","                   \
+    " 'error', error, 'retry_of', retry_of,"                                                       \
+    " 'links', json_build_object('self', '/v1/jobs/' || id,"                                       \
+    " 'result', '/v1/jobs/' || id || '/result', 'cancel', '/v1/jobs/' || id || ':cancel',"         \
+    " 'retry', '/v1/jobs/' || id || ':retry', 'document', '/v1/jobs/' || id || '/document'))::text"
+/* clang-format on */
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -686,6 +685,146 @@ enum sk_err db_jobs_running(struct db *db, int limit, char **json)
     if (err)
         return err;
     err = take_text(r, 0, json);
+    db_result_free(r);
+    return err;
+}
+
+/* ===== Operator actions: the stored document, retry, bulk cancel, history ===== */
+
+enum sk_err db_jobs_document(struct db *db, const char *id, char **json)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    err = db_exec(db, "jobs_document", "SELECT request::text FROM jobs WHERE id = $1::uuid", 1, &id,
+                  &r);
+    if (err)
+        return err;
+    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_resubmit(struct db *db, const char *id, char new_id[DB_JOBS_ID_LEN],
+                             char **json)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    /* The stored document already holds the seed the first run used, so the retry plays
+     * the same games (a failed job's retry shows whether the failure was transient). */
+    err = db_exec(db, "jobs_resubmit",
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of)"
+                  " SELECT gen_random_uuid(), kind, request, seed, progress_total, id FROM jobs"
+                  " WHERE id = $1::uuid AND status IN ('succeeded', 'failed', 'canceled')"
+                  " RETURNING id::text, " JOB_JSON,
+                  1, &id, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1) {
+        err = take_text(r, 1, json);
+        if (!err)
+            (void)snprintf(new_id, DB_JOBS_ID_LEN, "%s", db_result_get(r, 0, 0));
+        db_result_free(r);
+        return err;
+    }
+    db_result_free(r);
+    r = NULL;
+    err = db_exec(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    if (!err)
+        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
+                                  size_t *n)
+{
+    char limit_s[24];
+    const char *p[2] = {kind, limit_s};
+    struct db_result *r = NULL;
+    char **out = NULL;
+    size_t rows;
+    enum sk_err err;
+
+    (void)snprintf(limit_s, sizeof(limit_s), "%ld", limit);
+    /* One statement: a job a worker claims meanwhile is no longer queued and is skipped
+     * (SKIP LOCKED keeps this from waiting on a claim in progress). */
+    err = db_exec(db, "jobs_cancel_queued",
+                  "UPDATE jobs SET status = 'canceled', cancel_requested = true,"
+                  " finished_at = now(), updated_at = now()"
+                  " WHERE id IN (SELECT id FROM jobs WHERE status = 'queued'"
+                  " AND ($1::text IS NULL OR kind = $1) ORDER BY created_at"
+                  " LIMIT $2::int FOR UPDATE SKIP LOCKED)"
+                  " RETURNING id::text",
+                  2, p, &r);
+    if (err)
+        return err;
+    rows = (size_t)db_result_rows(r);
+    out = sk_calloc(rows + 1, sizeof(*out));
+    if (!out) {
+        err = SK_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        out[i] = sk_strdup(db_result_get(r, (int)i, 0));
+        if (!out[i]) {
+            err = SK_ENOMEM;
+            goto out;
+        }
+    }
+    *ids = out;
+    *n = rows;
+    out = NULL;
+out:
+    db_jobs_free_ids(out);
+    db_result_free(r);
+    return err;
+}
+
+void db_jobs_free_ids(char **ids)
+{
+    if (!ids)
+        return;
+    for (size_t i = 0; ids[i]; i++)
+        sk_free(ids[i]);
+    sk_free(ids);
+}
+
+enum sk_err db_jobs_history(struct db *db, int minutes, char **json)
+{
+    char minutes_s[16];
+    const char *p = minutes_s;
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    (void)snprintf(minutes_s, sizeof(minutes_s), "%d", minutes);
+    /* One row per minute, oldest first, including empty minutes: jobs that reached each
+     * final status in that minute, and the games of the battle jobs that finished in it. */
+    err = db_exec(
+        db, "jobs_history",
+        "WITH m AS (SELECT generate_series(date_trunc('minute', now()) - ($1::int - 1) *"
+        " interval '1 minute', date_trunc('minute', now()), interval '1 minute') AS t),"
+        " f AS (SELECT date_trunc('minute', finished_at) AS t, status, kind, progress_done"
+        " FROM jobs WHERE finished_at >= date_trunc('minute', now()) - ($1::int - 1) *"
+        " interval '1 minute')"
+        " SELECT json_build_object('minutes', $1::int, 'points', coalesce(json_agg("
+        "json_build_object('t', " TS(
+            "m.t") ","
+                   " 'succeeded', (SELECT count(*) FROM f WHERE f.t = m.t AND status = "
+                   "'succeeded'),"
+                   " 'failed', (SELECT count(*) FROM f WHERE f.t = m.t AND status = 'failed'),"
+                   " 'canceled', (SELECT count(*) FROM f WHERE f.t = m.t AND status = 'canceled'),"
+                   " 'games', (SELECT coalesce(sum(progress_done), 0) FROM f WHERE f.t = m.t"
+                   " AND kind = 'battle')) ORDER BY m.t), '[]'::json))::text FROM m",
+        1, &p, &r);
+    if (err)
+        return err;
+    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_EINTERNAL;
     db_result_free(r);
     return err;
 }

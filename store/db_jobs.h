@@ -175,4 +175,36 @@ enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS]);
  */
 enum sk_err db_jobs_running(struct db *db, int limit, char **json);
 
+/* ===== Operator actions ===== */
+
+/** The document job `id` was submitted with (with its seed), as JSON text in *json (caller
+ *  frees). SK_ENOTFOUND for an unknown or malformed id. */
+enum sk_err db_jobs_document(struct db *db, const char *id, char **json);
+
+/**
+ * A new queued job from final job `id`'s stored document (same kind, seed and size), its
+ * `retry_of` set to `id`. Writes the new id and its resource (*json, caller frees).
+ * SK_ENOTFOUND unknown id; SK_ECONFLICT the job is not final. The caller enqueues it.
+ */
+enum sk_err db_jobs_resubmit(struct db *db, const char *id, char new_id[DB_JOBS_ID_LEN],
+                             char **json);
+
+/**
+ * Cancels at most `limit` queued jobs, oldest first, of `kind` (NULL: any kind). Returns
+ * their ids in *ids, a NULL-terminated array (caller frees with db_jobs_free_ids), and
+ * their number in *n. Running jobs are left alone.
+ */
+enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
+                                  size_t *n);
+
+/** Frees an id array of db_jobs_cancel_queued; NULL-safe. */
+void db_jobs_free_ids(char **ids);
+
+/**
+ * The last `minutes` minutes as JSON text (caller frees): {"minutes", "points": [{"t",
+ * "succeeded", "failed", "canceled", "games"}]}, one point per minute, oldest first, kept
+ * in the jobs table itself (finished_at, status, progress_done).
+ */
+enum sk_err db_jobs_history(struct db *db, int minutes, char **json);
+
 #endif

@@ -7,6 +7,7 @@
 //   node validate.mjs openapi/openapi.json FILE.jsonl...
 //   node validate.mjs --self-test openapi/openapi.json
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -77,7 +78,9 @@ function selfTest(doc) {
     id: '4fdf2267-cff0-4d57-8c57-363ea2dd98c3', kind: 'battle', status: 'queued', seed: 1, attempts: 0,
     progress: { done: 0, total: 10 }, cancel_requested: false, created_at: '2026-01-01T00:00:00.000000Z',
     started_at: null, finished_at: null, updated_at: '2026-01-01T00:00:00.000000Z', error: null,
-    links: { self: '/v1/jobs/x', result: '/v1/jobs/x/result', cancel: '/v1/jobs/x:cancel' },
+    retry_of: null,
+    links: { self: '/v1/jobs/x', result: '/v1/jobs/x/result', cancel: '/v1/jobs/x:cancel',
+             retry: '/v1/jobs/x:retry', document: '/v1/jobs/x/document' },
   };
   const ok = { method: 'GET', path: `/v1/jobs/${job.id}?wait=1`, status: 200, content_type: 'application/json', body: JSON.stringify(job) };
   const bad = [
@@ -104,8 +107,12 @@ function selfTest(doc) {
   console.log('validate.mjs self-test: ok');
 }
 
+// Run as a program (not when imported, as clients/typescript/test does for makeValidator).
 const args = process.argv.slice(2);
-if (args[0] === '--self-test') {
+const main = import.meta.url === pathToFileURL(process.argv[1] || '').href;
+if (!main) {
+  // imported
+} else if (args[0] === '--self-test') {
   selfTest(JSON.parse(readFileSync(args[1], 'utf8')));
 } else {
   const doc = JSON.parse(readFileSync(args[0], 'utf8'));

@@ -11,7 +11,10 @@ export type Progress = components['schemas']['Progress'];
 export type CardList = components['schemas']['CardList'];
 export type SpellList = components['schemas']['SpellList'];
 export type Stats = components['schemas']['Stats'];
+export type History = components['schemas']['History'];
 export type ListQuery = NonNullable<paths['/v1/jobs']['get']['parameters']['query']>;
+export type CancelQueuedQuery = paths['/v1/jobs:cancel']['post']['parameters']['query'];
+export type CancelQueuedResult = paths['/v1/jobs:cancel']['post']['responses'][200]['content']['application/json'];
 export type CardQuery = NonNullable<paths['/v1/cards']['get']['parameters']['query']>;
 /** The statuses after which a job never changes. */
 export declare const FINAL_STATUSES: readonly JobStatus[];
@@ -97,6 +100,16 @@ export declare class SkirmishClient {
     /** POST /v1/jobs/{id}:cancel: at once when queued, at the next chunk when running;
      *  409 SkirmishError (type /problems/job-final) when already final. */
     cancel(id: string, signal?: AbortSignal): Promise<Job>;
+    /** POST /v1/jobs/{id}:retry: a new queued job from a final job's document (same seed),
+     *  its retry_of naming the original; 409 SkirmishError (/problems/job-not-final) for a
+     *  queued or running job. */
+    retry(id: string, signal?: AbortSignal): Promise<Job>;
+    /** GET /v1/jobs/{id}/document: the document the job was submitted with, its seed included. */
+    document(id: string, signal?: AbortSignal): Promise<JobDocument>;
+    /** POST /v1/jobs:cancel?status=queued: cancels the queued jobs matching the filter. */
+    cancelQueued(query?: Omit<CancelQueuedQuery, 'status'>, signal?: AbortSignal): Promise<CancelQueuedResult>;
+    /** GET /v1/stats/history: jobs and games per minute. */
+    history(minutes?: number, signal?: AbortSignal): Promise<History>;
     /** GET /v1/jobs: one page, newest first. */
     list(query?: ListQuery, signal?: AbortSignal): Promise<JobList>;
     /** Every job matching `query`, page after page (`limit` is the page size). */

@@ -139,6 +139,24 @@ export class SkirmishClient {
     async cancel(id, signal) {
         return this.json(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}:cancel`), { method: 'POST', signal }), [202]);
     }
+    /** POST /v1/jobs/{id}:retry: a new queued job from a final job's document (same seed),
+     *  its retry_of naming the original; 409 SkirmishError (/problems/job-not-final) for a
+     *  queued or running job. */
+    async retry(id, signal) {
+        return this.json(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}:retry`), { method: 'POST', signal }), [202]);
+    }
+    /** GET /v1/jobs/{id}/document: the document the job was submitted with, its seed included. */
+    async document(id, signal) {
+        return this.json(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}/document`), { signal }), [200]);
+    }
+    /** POST /v1/jobs:cancel?status=queued: cancels the queued jobs matching the filter. */
+    async cancelQueued(query = {}, signal) {
+        return this.json(await this.fetchFn(this.url('/v1/jobs:cancel', { status: 'queued', ...query }), { method: 'POST', signal }), [200]);
+    }
+    /** GET /v1/stats/history: jobs and games per minute. */
+    async history(minutes, signal) {
+        return this.json(await this.fetchFn(this.url('/v1/stats/history', { minutes }), { signal }), [200]);
+    }
     /** GET /v1/jobs: one page, newest first. */
     async list(query = {}, signal) {
         return this.json(await this.fetchFn(this.url('/v1/jobs', query), { signal }), [200]);

@@ -18,7 +18,11 @@ export type Progress = components['schemas']['Progress'];
 export type CardList = components['schemas']['CardList'];
 export type SpellList = components['schemas']['SpellList'];
 export type Stats = components['schemas']['Stats'];
+export type History = components['schemas']['History'];
 export type ListQuery = NonNullable<paths['/v1/jobs']['get']['parameters']['query']>;
+export type CancelQueuedQuery = paths['/v1/jobs:cancel']['post']['parameters']['query'];
+export type CancelQueuedResult =
+  paths['/v1/jobs:cancel']['post']['responses'][200]['content']['application/json'];
 export type CardQuery = NonNullable<paths['/v1/cards']['get']['parameters']['query']>;
 
 /** The statuses after which a job never changes. */
@@ -201,6 +205,29 @@ export class SkirmishClient {
    *  409 SkirmishError (type /problems/job-final) when already final. */
   async cancel(id: string, signal?: AbortSignal): Promise<Job> {
     return this.json<Job>(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}:cancel`), { method: 'POST', signal }), [202]);
+  }
+
+  /** POST /v1/jobs/{id}:retry: a new queued job from a final job's document (same seed),
+   *  its retry_of naming the original; 409 SkirmishError (/problems/job-not-final) for a
+   *  queued or running job. */
+  async retry(id: string, signal?: AbortSignal): Promise<Job> {
+    return this.json<Job>(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}:retry`), { method: 'POST', signal }), [202]);
+  }
+
+  /** GET /v1/jobs/{id}/document: the document the job was submitted with, its seed included. */
+  async document(id: string, signal?: AbortSignal): Promise<JobDocument> {
+    return this.json<JobDocument>(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}/document`), { signal }), [200]);
+  }
+
+  /** POST /v1/jobs:cancel?status=queued: cancels the queued jobs matching the filter. */
+  async cancelQueued(query: Omit<CancelQueuedQuery, 'status'> = {}, signal?: AbortSignal): Promise<CancelQueuedResult> {
+    return this.json<CancelQueuedResult>(
+      await this.fetchFn(this.url('/v1/jobs:cancel', { status: 'queued', ...query }), { method: 'POST', signal }), [200]);
+  }
+
+  /** GET /v1/stats/history: jobs and games per minute. */
+  async history(minutes?: number, signal?: AbortSignal): Promise<History> {
+    return this.json<History>(await this.fetchFn(this.url('/v1/stats/history', { minutes }), { signal }), [200]);
   }
 
   /** GET /v1/jobs: one page, newest first. */

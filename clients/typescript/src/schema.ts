@@ -236,6 +236,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{id}:retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a final job
+         * @description Makes a new queued job from the document of a final job (succeeded, failed or canceled), with the same seed, so it plays the same games; the new job's `retry_of` names the original. The original is unchanged.
+         */
+        post: operations["retryJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document a job was submitted with
+         * @description The job document as stored, with the seed the job used (drawn by the API when the submission had none), so it can be read, edited and submitted again.
+         */
+        get: operations["getJobDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs:cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the queued jobs matching a filter
+         * @description Cancels, oldest first, at most `limit` queued jobs, of one `kind` if given. Running jobs are not touched (cancel them one by one). Event streams and long polls of the canceled jobs see the change at once.
+         */
+        post: operations["cancelQueuedJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Jobs and games per minute
+         * @description One point per minute over the last `minutes` minutes, oldest first, empty minutes included: the jobs that became succeeded, failed and canceled in that minute, and the games of the battle jobs that finished in it (a job's games count in the minute it finished). Read from the jobs table, so it survives restarts and covers every API and worker.
+         */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -295,10 +375,19 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             error: string | null;
+            /**
+             * Format: uuid
+             * @description the job this one retries (POST /v1/jobs/{id}:retry), else null
+             */
+            retry_of: string | null;
             links: {
                 self: string;
                 result: string;
                 cancel: string;
+                /** @description POST here to run the document again as a new job (final jobs) */
+                retry: string;
+                /** @description GET the document the job was submitted with */
+                document: string;
             };
         };
         JobList: {
@@ -618,6 +707,21 @@ export interface components {
             status: string;
             postgres?: string;
             redis?: string;
+        };
+        History: {
+            minutes: number;
+            points: {
+                /**
+                 * Format: date-time
+                 * @description start of the minute
+                 */
+                t: string;
+                succeeded: number;
+                failed: number;
+                canceled: number;
+                /** @description games of the battle jobs that finished in this minute */
+                games: number;
+            }[];
         };
     };
     responses: {
@@ -1038,10 +1142,13 @@ export interface operations {
                      *           "finished_at": null,
                      *           "updated_at": "2026-11-23T12:00:00.201533Z",
                      *           "error": null,
+                     *           "retry_of": null,
                      *           "links": {
                      *             "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *             "result": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result",
-                     *             "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel"
+                     *             "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel",
+                     *             "retry": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry",
+                     *             "document": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"
                      *           }
                      *         },
                      *         {
@@ -1060,10 +1167,13 @@ export interface operations {
                      *           "finished_at": "2026-11-23T11:59:58.091577Z",
                      *           "updated_at": "2026-11-23T11:59:58.091577Z",
                      *           "error": null,
+                     *           "retry_of": null,
                      *           "links": {
                      *             "self": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83",
                      *             "result": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83/result",
-                     *             "cancel": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83:cancel"
+                     *             "cancel": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83:cancel",
+                     *             "retry": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83:retry",
+                     *             "document": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83/document"
                      *           }
                      *         }
                      *       ],
@@ -1118,10 +1228,13 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:00:00.114301Z",
                      *       "error": null,
+                     *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *         "result": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result",
-                     *         "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel"
+                     *         "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel",
+                     *         "retry": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry",
+                     *         "document": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"
                      *       }
                      *     }
                      */
@@ -1154,10 +1267,13 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:00:00.114301Z",
                      *       "error": null,
+                     *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *         "result": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result",
-                     *         "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel"
+                     *         "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel",
+                     *         "retry": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry",
+                     *         "document": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"
                      *       }
                      *     }
                      */
@@ -1335,14 +1451,14 @@ export interface operations {
                      *
                      *     id: "9b826d607c655543"
                      *     event: status
-                     *     data: {"id":"5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","kind":"battle","status":"running","seed":42,"attempts":1,"progress":{"done":400,"total":1000},"cancel_requested":false,"created_at":"2026-11-23T12:00:00.114301Z","started_at":"2026-11-23T12:00:00.201533Z","finished_at":null,"updated_at":"2026-11-23T12:00:00.201533Z","error":null,"links":{"self":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","result":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result","cancel":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel"}}
+                     *     data: {"id":"5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","kind":"battle","status":"running","seed":42,"attempts":1,"progress":{"done":400,"total":1000},"cancel_requested":false,"created_at":"2026-11-23T12:00:00.114301Z","started_at":"2026-11-23T12:00:00.201533Z","finished_at":null,"updated_at":"2026-11-23T12:00:00.201533Z","error":null,"retry_of":null,"links":{"self":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","result":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result","cancel":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel","retry":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry","document":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"}}
                      *
                      *     event: progress
                      *     data: {"done":500,"total":1000}
                      *
                      *     id: "c8263177fc37f616"
                      *     event: status
-                     *     data: {"id":"5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","kind":"battle","status":"succeeded","seed":42,"attempts":1,"progress":{"done":1000,"total":1000},"cancel_requested":false,"created_at":"2026-11-23T12:00:00.114301Z","started_at":"2026-11-23T12:00:00.201533Z","finished_at":"2026-11-23T12:00:00.262410Z","updated_at":"2026-11-23T12:00:00.262410Z","error":null,"links":{"self":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","result":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result","cancel":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel"}}
+                     *     data: {"id":"5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","kind":"battle","status":"succeeded","seed":42,"attempts":1,"progress":{"done":1000,"total":1000},"cancel_requested":false,"created_at":"2026-11-23T12:00:00.114301Z","started_at":"2026-11-23T12:00:00.201533Z","finished_at":"2026-11-23T12:00:00.262410Z","updated_at":"2026-11-23T12:00:00.262410Z","error":null,"retry_of":null,"links":{"self":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","result":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result","cancel":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel","retry":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry","document":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"}}
                      */
                     "text/event-stream": string;
                 };
@@ -1388,10 +1504,13 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:00:00.201533Z",
                      *       "error": null,
+                     *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *         "result": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result",
-                     *         "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel"
+                     *         "cancel": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel",
+                     *         "retry": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry",
+                     *         "document": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"
                      *       }
                      *     }
                      */
@@ -1417,6 +1536,234 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    retryJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job id (UUID); anything else is a 404 */
+                id: components["parameters"]["JobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new job, queued */
+            202: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d",
+                     *       "kind": "battle",
+                     *       "status": "queued",
+                     *       "seed": 42,
+                     *       "attempts": 0,
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": 1000
+                     *       },
+                     *       "cancel_requested": false,
+                     *       "created_at": "2026-11-23T12:05:00.412733Z",
+                     *       "started_at": null,
+                     *       "finished_at": null,
+                     *       "updated_at": "2026-11-23T12:05:00.412733Z",
+                     *       "error": null,
+                     *       "retry_of": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
+                     *       "links": {
+                     *         "self": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d",
+                     *         "result": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d/result",
+                     *         "cancel": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d:cancel",
+                     *         "retry": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d:retry",
+                     *         "document": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d/document"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description the job is queued or running (`/problems/job-not-final`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/job-not-final",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "the job has not finished; only a final job can be retried"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getJobDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job id (UUID); anything else is a 404 */
+                id: components["parameters"]["JobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "battle",
+                     *       "seed": 1,
+                     *       "params": {
+                     *         "games": 100000,
+                     *         "mode": "fight",
+                     *         "turn_limit": 50,
+                     *         "attacker": {
+                     *           "commander": "Test Commander",
+                     *           "deck": [
+                     *             {
+                     *               "card": "Grunt",
+                     *               "count": 5
+                     *             },
+                     *             {
+                     *               "card": "Brute",
+                     *               "count": 5
+                     *             }
+                     *           ],
+                     *           "play": "random"
+                     *         },
+                     *         "defender": {
+                     *           "commander": "Test Commander",
+                     *           "deck": [
+                     *             {
+                     *               "card": "Brute",
+                     *               "count": 4
+                     *             },
+                     *             {
+                     *               "card": "Grunt",
+                     *               "count": 6
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobDocument"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelQueuedJobs: {
+        parameters: {
+            query: {
+                /** @description must be `queued` */
+                status: "queued";
+                kind?: "battle" | "board";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what was canceled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "canceled": 2,
+                     *       "ids": [
+                     *         "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
+                     *         "9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        canceled: number;
+                        ids: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: {
+                minutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "minutes": 3,
+                     *       "points": [
+                     *         {
+                     *           "t": "2026-11-23T11:55:00.000000Z",
+                     *           "succeeded": 0,
+                     *           "failed": 0,
+                     *           "canceled": 0,
+                     *           "games": 0
+                     *         },
+                     *         {
+                     *           "t": "2026-11-23T11:56:00.000000Z",
+                     *           "succeeded": 4,
+                     *           "failed": 1,
+                     *           "canceled": 2,
+                     *           "games": 400000
+                     *         },
+                     *         {
+                     *           "t": "2026-11-23T11:57:00.000000Z",
+                     *           "succeeded": 1,
+                     *           "failed": 0,
+                     *           "canceled": 0,
+                     *           "games": 100000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["History"];
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            405: components["responses"]["MethodNotAllowed"];
             503: components["responses"]["Unavailable"];
         };
     };

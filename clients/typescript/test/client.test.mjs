@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { harness, Stack } from '../../../tests/browser/stack.mjs';
+import { makeValidator } from '../../../tests/js/validate.mjs';
 import { SkirmishClient, SkirmishError, isFinal } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -76,14 +77,29 @@ describe('generated code', () => {
 describe('client against a live stack', () => {
   const h = harness();
   let stack, client;
+  const deviations = [];
 
   before(async () => {
     stack = new Stack(h, 'tsclient', { SKIRMISH_CHUNK_UNITS: '20000' });
     await stack.start({ workers: 1, workerEnv: { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1' } });
-    client = new SkirmishClient({ baseUrl: stack.url });
+    // Every answer the client gets is also checked against the OpenAPI document.
+    const check = makeValidator(JSON.parse(readFileSync(path.join(root, 'openapi/openapi.json'), 'utf8')));
+    const checked = async (url, init = {}) => {
+      const r = await fetch(url, init);
+      const type = r.headers.get('content-type') || '';
+      if (type.includes('event-stream')) return r;
+      const body = await r.clone().text();
+      const u = new URL(url);
+      const problem = check({ method: init.method || 'GET', path: u.pathname + u.search,
+                              status: r.status, content_type: type, body });
+      if (problem) deviations.push(problem);
+      return r;
+    };
+    client = new SkirmishClient({ baseUrl: stack.url, fetch: checked });
   });
 
   after(async () => {
+    assert.deepEqual(deviations, [], 'answers that deviate from openapi/openapi.json');
     if (stack) {
       const codes = await stack.stop();
       for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
@@ -138,14 +154,48 @@ describe('client against a live stack', () => {
     assert.equal((await client.wait(long.job.id)).status, 'canceled');
   });
 
+  test('retry a canceled job from its document; bulk cancel of queued jobs', async () => {
+    const { job } = await client.submit(battle(300000, 8));
+    // A job still queued or running is not retried.
+    await assert.rejects(client.retry(job.id), (e) => e instanceof SkirmishError &&
+      e.status === 409 && e.problem.type === '/problems/job-not-final');
+    const doc = await client.document(job.id);
+    assert.equal(doc.kind, 'battle');
+    assert.equal(doc.seed, 8);
+    const done = await client.wait(job.id);
+    assert.equal(done.status, 'succeeded');
+    const again = await client.retry(job.id);
+    assert.equal(again.retry_of, job.id);
+    assert.notEqual(again.id, job.id);
+    assert.deepEqual(await client.document(again.id), doc);
+    const first = await client.result(job.id);
+    await client.wait(again.id);
+    const second = await client.result(again.id);
+    assert.equal(second.wins, first.wins); // the same seed plays the same games
+    // Bulk cancel: a long job keeps the worker busy, three more wait in the queue.
+    const long = await client.submit(battle(2_000_000, 9));
+    const queued = [];
+    for (let i = 0; i < 3; i++) queued.push((await client.submit(battle(1000, 10 + i))).job.id);
+    const res = await client.cancelQueued({ kind: 'battle' });
+    for (const id of queued) assert.ok(res.ids.includes(id), JSON.stringify(res));
+    assert.equal(res.canceled, res.ids.length);
+    for (const id of queued) assert.equal((await client.get(id)).status, 'canceled');
+    await client.cancel(long.job.id);
+    await client.wait(long.job.id);
+    const h = await client.history(5);
+    assert.equal(h.points.length, 5);
+    assert.ok(h.points.reduce((n, p) => n + p.succeeded, 0) >= 3);
+    assert.ok(h.points.reduce((n, p) => n + p.canceled, 0) >= 5);
+  });
+
   test('list: filters and every page', async () => {
     const page = await client.list({ status: 'canceled', limit: 1 });
     assert.equal(page.items.length, 1);
     assert.ok(page.next_cursor);
     const all = [];
     for await (const j of client.listAll({ limit: 2 })) all.push(j);
-    assert.equal(all.length, 4);
-    assert.equal(new Set(all.map((j) => j.id)).size, 4);
+    assert.equal(all.length, 10);
+    assert.equal(new Set(all.map((j) => j.id)).size, 10);
     await assert.rejects(client.list({ status: 'done' }), (e) => e.status === 400 &&
       e.problem.errors[0].parameter === 'status');
   });

@@ -100,7 +100,7 @@ static void test_table(void)
 
     for (const struct api_route *r = api_router_routes(); r->method; r++)
         n++;
-    CU_ASSERT_EQUAL(n, 13);
+    CU_ASSERT_EQUAL(n, 17);
 
     CU_ASSERT_TRUE(api_router_match("/v1/jobs/{id}", "/v1/jobs/abc", id));
     CU_ASSERT_STRING_EQUAL(id, "abc");
@@ -110,6 +110,11 @@ static void test_table(void)
     CU_ASSERT_STRING_EQUAL(id, "x");
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs/x/result", id));
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs/x:cancel", id));
+    CU_ASSERT_TRUE(api_router_match("/v1/jobs/{id}:retry", "/v1/jobs/x:retry", id));
+    CU_ASSERT_STRING_EQUAL(id, "x");
+    CU_ASSERT_TRUE(api_router_match("/v1/jobs:cancel", "/v1/jobs:cancel", id));
+    CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs:cancel", id));
+    CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}:cancel", "/v1/jobs:cancel", id));
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs/", id));
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}/events", "/v1/jobs//events", id));
     CU_ASSERT_TRUE(api_router_match("/v1/stats", "/v1/stats", id));
