@@ -61,7 +61,8 @@ static const struct problem problems[] = {
      "Check the id; <code>GET /v1/jobs</code> lists the jobs."},
     {"job-not-finished", 409, "Job has no result",
      "The job has not succeeded (yet), so it has no result; <code>job_status</code> says "
-     "where it is.",
+     "where it is. (A battle job canceled while running keeps the games it played as a result "
+     "marked <code>\"partial\": true</code>; one canceled before it started has none.)",
      "Wait for the job (<code>GET /v1/jobs/{id}?wait=30</code> or the event stream "
      "<code>/v1/jobs/{id}/events</code>) and read the result once it succeeded."},
     {"job-final", 409, "Job already finished",

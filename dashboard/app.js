@@ -378,7 +378,9 @@
     }
     if (state.rendered === id) return;
     renderMeta(job);
-    if (job.status !== 'succeeded') {
+    // A canceled job may keep the counts of what it played: its result, marked partial.
+    const partial = job.status === 'canceled' && job.progress && job.progress.done > 0;
+    if (job.status !== 'succeeded' && !partial) {
       state.rendered = id;
       $('#result-body').replaceChildren(
           el('p', { class: job.status === 'failed' ? 'error' : 'muted',
@@ -389,6 +391,11 @@
     if (!result) {
       const r = await api(`/v1/jobs/${encodeURIComponent(id)}/result`);
       if (id !== state.selected) return;
+      if (partial && r.status === 409) { // canceled before any result was kept
+        state.rendered = id;
+        $('#result-body').replaceChildren(el('p', { class: 'muted', text: 'canceled' }));
+        return;
+      }
       if (r.status !== 200 || !r.body) {
         $('#result-body').replaceChildren(
             el('p', { class: 'error', text: `GET /v1/jobs/${id}/result answered ${r.status}` }));
@@ -400,6 +407,10 @@
     state.rendered = id;
     $('#result-body').replaceChildren(
         job.kind === 'battle' ? battleResult(result) : otherResult(result));
+    if (result.partial)
+      $('#result-body').prepend(el('p', { class: 'partial-note', text:
+          `partial result: the ${fmtInt(result.games)} games played before the cancel ` +
+          `(of ${fmtInt(job.progress.total)})` }));
   }
 
   function otherResult(result) {

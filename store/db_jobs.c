@@ -490,10 +490,11 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
                   3, p);
 }
 
-enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner)
+enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner, const char *partial)
 {
-    const char *p[2] = {id, owner};
-    return fenced(db, "jobs_cancelled", "UPDATE jobs SET status = 'canceled'," ENDED FENCE, 2, p);
+    const char *p[3] = {id, owner, partial};
+    return fenced(db, "jobs_cancelled",
+                  "UPDATE jobs SET status = 'canceled', result = $3::json," ENDED FENCE, 3, p);
 }
 
 enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error)

@@ -114,7 +114,9 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
 /** Ends the job as succeeded with `result` (JSON text). SK_ECONFLICT if the lease is lost. */
 enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
 /** Ends the job as canceled. SK_ECONFLICT if the lease is lost. */
-enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner);
+/* `partial` (JSON text, or NULL) is the result of the units done before the cancel. */
+enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner,
+                              const char *partial);
 /** Ends the job as failed with `error`. SK_ECONFLICT if the lease is lost. */
 enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
 /**

@@ -290,9 +290,11 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
-static enum sk_err run_result(void *data, json_t **out)
+/* The result document of the games played so far: all of them (partial = 0; SK_ECONFLICT
+ * before the last), or the first ones of a run stopped early (partial = 1, at least one
+ * game; the counts of games 0..n-1 do not depend on where the run stopped). */
+static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **out)
 {
-    struct battle_job_run *run = data;
     const struct battle_spec *spec = &run->job->spec;
     const struct battle_counts *c = &run->counts;
     json_t *res = NULL;
@@ -301,13 +303,13 @@ static enum sk_err run_result(void *data, json_t **out)
     uint64_t hist_total = 0;
     enum sk_err err = SK_ENOMEM;
 
-    if (run->done < spec->games)
+    if (partial ? c->games == 0 : run->done < spec->games)
         return SK_ECONFLICT;
     /* Every game must be counted once as an outcome and once in the histogram; anything
      * else is a backend bug, not a result to publish. */
     for (int t = 1; t <= spec->turn_limit; t++)
         hist_total += c->turns[t];
-    if (c->games != spec->games || c->wins + c->stalls + c->losses != c->games ||
+    if ((!partial && c->games != spec->games) || c->wins + c->stalls + c->losses != c->games ||
         hist_total != c->games) {
         snprintf(run->error, sizeof(run->error),
                  "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
@@ -348,6 +350,16 @@ out:
     json_decref(turns);
     json_decref(res);
     return err;
+}
+
+static enum sk_err run_result(void *data, json_t **out)
+{
+    return result_of(data, 0, out);
+}
+
+static enum sk_err run_partial(void *data, json_t **out)
+{
+    return result_of(data, 1, out);
 }
 
 static const char *run_error(const void *data)
@@ -405,6 +417,7 @@ const struct job_kind_ops battle_kind = {
     .run_new = run_new,
     .step = run_step,
     .result = run_result,
+    .partial = run_partial,
     .error = run_error,
     .run_free = run_free,
     .catalog = &cards_catalog,

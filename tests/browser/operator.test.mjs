@@ -178,7 +178,16 @@ describe('operator actions', () => {
     await shot('dashboard-job.png');
     await page.click('#job-actions button.cancel');
     await page.locator('#job-meta .badge.canceled').waitFor({ timeout: 30000 });
-    assert.equal((await getJob(long.id)).status, 'canceled');
+    const final = await getJob(long.id);
+    assert.equal(final.status, 'canceled');
+    // It keeps the games it played as a partial result, drawn like a full one.
+    const res = await (await fetch(`${stack.url}/v1/jobs/${long.id}/result`)).json();
+    assert.equal(res.partial, true);
+    assert.equal(res.games, final.progress.done);
+    await page.waitForSelector('#result-body .partial-note');
+    assert.match(await page.textContent('#result-body .partial-note'),
+                 new RegExp(`the ${final.progress.done.toLocaleString('en-US')} games played`));
+    assert.equal(await page.locator('#rate-chart rect.rate').count(), 3);
   });
 
   test('history: jobs per minute by status and games per second', async () => {

@@ -180,7 +180,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The result of a succeeded job */
+        /**
+         * The result of a succeeded job
+         * @description A canceled battle job that played some games keeps their counts as its result, marked `"partial": true`.
+         */
         get: operations["getJobResult"];
         put?: never;
         post?: never;
@@ -613,6 +616,11 @@ export interface components {
              * @enum {string}
              */
             kind: "battle";
+            /**
+             * @description present (true) only on the result a canceled battle job keeps: the counts of the games it played before the cancel, `games` of them
+             * @constant
+             */
+            partial?: true;
             games: number;
             wins: number;
             stalls: number;

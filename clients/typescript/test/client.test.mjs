@@ -151,7 +151,16 @@ describe('client against a live stack', () => {
     await assert.rejects(client.result(queued.job.id), (e) => e instanceof SkirmishError &&
       e.status === 409 && e.problem.job_status === 'canceled');
     await client.cancel(long.job.id);
-    assert.equal((await client.wait(long.job.id)).status, 'canceled');
+    const canceled = await client.wait(long.job.id);
+    assert.equal(canceled.status, 'canceled');
+    // A battle canceled while running keeps the games it played as a partial result.
+    if (canceled.progress.done > 0) {
+      const partial = await client.result(long.job.id);
+      assert.equal(partial.kind, 'battle');
+      assert.equal(partial.partial, true);
+      assert.equal(partial.games, canceled.progress.done);
+      assert.equal(partial.wins + partial.stalls + partial.losses, partial.games);
+    }
   });
 
   test('retry a canceled job from its document; bulk cancel of queued jobs', async () => {
