@@ -608,29 +608,47 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     sk_free(next);
 }
 
+/* A store connection for a handler acting on job `id`, or NULL after answering 404 for a
+ * malformed id (which no job has). Give it back with api_pool_put. */
+static struct api_slot *slot_for(const struct api_ctx *ctx, const char *id,
+                                 struct api_response *resp)
+{
+    if (!db_jobs_is_id(id)) {
+        not_found(resp, id);
+        return NULL;
+    }
+    return api_pool_get(ctx->pool);
+}
+
+/* Answers the failure `err` of `what` on job `id`: 404, the 409 `slug` with `detail`, or a
+ * store problem. Returns 1 when it answered, 0 for SK_OK. */
+static int answer_error(struct api_response *resp, enum sk_err err, const char *id,
+                        const char *req_id, const char *what, const char *slug, const char *detail)
+{
+    if (err == SK_ENOTFOUND)
+        not_found(resp, id);
+    else if (err == SK_ECONFLICT && slug)
+        api_http_problem(resp, 409, slug, "Conflict", detail, NULL);
+    else if (err)
+        store_problem(resp, err, req_id, what);
+    return err != SK_OK;
+}
+
 void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req, const char *id,
                      struct api_response *resp)
 {
     char *json = NULL;
-    struct api_slot *slot;
+    struct api_slot *slot = slot_for(ctx, id, resp);
     enum sk_err err;
 
-    if (!db_jobs_is_id(id)) {
-        not_found(resp, id);
+    if (!slot)
         return;
-    }
-    slot = api_pool_get(ctx->pool);
     err = db_jobs_cancel(slot->db, id, &json);
     if (!err) /* waiters and event streams see the change at once */
         (void)queue_publish(slot->queue, id, "status");
     api_pool_put(ctx->pool, slot);
-    if (err == SK_ENOTFOUND) {
-        not_found(resp, id);
-    } else if (err == SK_ECONFLICT) {
-        api_http_problem(resp, 409, "job-final", "Conflict", "the job has already finished", NULL);
-    } else if (err) {
-        store_problem(resp, err, req->req_id, "cancel");
-    } else {
+    if (!answer_error(resp, err, id, req->req_id, "cancel", "job-final",
+                      "the job has already finished")) {
         sk_log_info("event=cancel_requested req_id=%s job_id=%s", req->req_id, id);
         job_body(resp, 202, json);
     }
@@ -643,21 +661,14 @@ void api_jobs_document(const struct api_ctx *ctx, const struct api_request *req,
                        struct api_response *resp)
 {
     char *json = NULL;
-    struct api_slot *slot;
+    struct api_slot *slot = slot_for(ctx, id, resp);
     enum sk_err err;
 
-    if (!db_jobs_is_id(id)) {
-        not_found(resp, id);
+    if (!slot)
         return;
-    }
-    slot = api_pool_get(ctx->pool);
     err = db_jobs_document(slot->db, id, &json);
     api_pool_put(ctx->pool, slot);
-    if (err == SK_ENOTFOUND)
-        not_found(resp, id);
-    else if (err)
-        store_problem(resp, err, req->req_id, "document");
-    else
+    if (!answer_error(resp, err, id, req->req_id, "document", NULL, NULL))
         api_http_json_text(resp, 200, json);
     sk_free(json);
 }
@@ -667,27 +678,18 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req, co
 {
     char *json = NULL;
     char new_id[DB_JOBS_ID_LEN];
-    struct api_slot *slot;
+    struct api_slot *slot = slot_for(ctx, id, resp);
     enum sk_err err;
 
-    if (!db_jobs_is_id(id)) {
-        not_found(resp, id);
+    if (!slot)
         return;
-    }
-    slot = api_pool_get(ctx->pool);
     err = db_jobs_resubmit(slot->db, id, new_id, &json);
     /* As for a submission: the row is committed, the reconciler enqueues it if this fails. */
     if (!err && queue_add(slot->queue, new_id, 1))
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s", req->req_id, new_id);
     api_pool_put(ctx->pool, slot);
-    if (err == SK_ENOTFOUND) {
-        not_found(resp, id);
-    } else if (err == SK_ECONFLICT) {
-        api_http_problem(resp, 409, "job-not-final", "Conflict",
-                         "the job has not finished; only a final job can be retried", NULL);
-    } else if (err) {
-        store_problem(resp, err, req->req_id, "retry");
-    } else {
+    if (!answer_error(resp, err, id, req->req_id, "retry", "job-not-final",
+                      "the job has not finished; only a final job can be retried")) {
         sk_log_info("event=job_retried req_id=%s job_id=%s retry_of=%s", req->req_id, new_id, id);
         job_body(resp, 202, json);
         if (resp->status == 202)

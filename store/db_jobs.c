@@ -333,6 +333,19 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     return SK_OK;
 }
 
+/* After a conditional statement changed no row: SK_ECONFLICT when job `id` exists (it was
+ * in the wrong state), SK_ENOTFOUND when it does not, or the store's error. */
+static enum sk_err conflict_or_missing(struct db *db, const char *id)
+{
+    struct db_result *r = NULL;
+    enum sk_err err =
+        db_exec(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    if (!err)
+        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
 enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
 {
     struct db_result *r = NULL;
@@ -356,12 +369,7 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, char **json)
         return err;
     }
     db_result_free(r);
-    r = NULL;
-    err = db_exec(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
-    if (!err)
-        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
-    db_result_free(r);
-    return err;
+    return conflict_or_missing(db, id);
 }
 
 enum sk_err db_jobs_claim(struct db *db, const char *id, const char *owner, long lease_ms,
@@ -734,12 +742,7 @@ enum sk_err db_jobs_resubmit(struct db *db, const char *id, char new_id[DB_JOBS_
         return err;
     }
     db_result_free(r);
-    r = NULL;
-    err = db_exec(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
-    if (!err)
-        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
-    db_result_free(r);
-    return err;
+    return conflict_or_missing(db, id);
 }
 
 enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,

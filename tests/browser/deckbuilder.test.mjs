@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { freePort, harness, launchBrowser, runCli, Stack } from './stack.mjs';
+import { freePort, harness, launchBrowser, runCli, Stack, stopClean } from './stack.mjs';
 
 const h = harness();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -56,10 +56,7 @@ after(async () => {
   await browser?.close();
   allowed?.server.close();
   other?.server.close();
-  if (stack) {
-    const codes = await stack.stop();
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
-  }
+  await stopClean(stack);
 });
 
 describe('deckbuilder example', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { harness, launchBrowser, Stack } from './stack.mjs';
+import { harness, launchBrowser, Stack, stopClean } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const h = harness();
@@ -24,10 +24,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (stack) {
-    const codes = await stack.stop();
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
-  }
+  await stopClean(stack);
 });
 
 // Every slug the API's sources give api_http_problem.
@@ -37,6 +34,9 @@ function slugsInSources() {
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.c'))) {
     const text = readFileSync(path.join(dir, f), 'utf8');
     for (const m of text.matchAll(/api_http_problem\(\s*[^,]+,\s*\d+,\s*"([a-z0-9-]+)"/g))
+      slugs.add(m[1]);
+    // api_jobs.c's answer_error(resp, err, id, req_id, "what", "slug", "detail")
+    for (const m of text.matchAll(/answer_error\([^;]*?"[a-z_]+",\s*"([a-z0-9-]+)"/g))
       slugs.add(m[1]);
   }
   return [...slugs].sort();
@@ -98,7 +98,8 @@ describe('docs', () => {
 
   test('every problem type resolves to a page explaining it', async () => {
     const slugs = slugsInSources();
-    assert.ok(slugs.length >= 10, `slugs found: ${slugs}`);
+    assert.ok(slugs.length >= 14 && slugs.includes('job-final') && slugs.includes('job-not-final'),
+              `slugs found: ${slugs}`);
     for (const slug of slugs) {
       const r = await fetch(`${stack.url}/problems/${slug}`);
       assert.equal(r.status, 200, `/problems/${slug}`);

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { harness, launchBrowser, Stack } from './stack.mjs';
+import { harness, launchBrowser, Stack, stopClean } from './stack.mjs';
 
 const h = harness();
 let stack, browser, page;
@@ -76,10 +76,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (stack) {
-    const codes = await stack.stop();
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
-  }
+  await stopClean(stack);
   assert.deepEqual(problems, []);
 });
 

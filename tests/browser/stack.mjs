@@ -4,6 +4,7 @@
 // ($SKIRMISH_DATABASE_URL, $SKIRMISH_REDIS_URL), with a fresh database and Redis key prefix
 // per stack (as tests/integration/it_support.c does); headless Debian Chromium through
 // playwright-core; the folder for screenshots. Never uses a server left running by hand.
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
@@ -123,6 +124,14 @@ export class Stack {
     } catch { /* best effort: the harness's folder goes away anyway */ }
     return codes;
   }
+}
+
+/** Stops `stack` (when it was made) and fails unless every process exited 0 on SIGTERM
+ *  with nothing but key=value lines in its log (see Stack.stop). */
+export async function stopClean(stack) {
+  if (!stack) return;
+  const codes = await stack.stop();
+  for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
 }
 
 /** Headless Debian Chromium. The flags keep it off the network (this machine has none) and

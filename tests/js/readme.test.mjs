@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { harness, Stack } from '../browser/stack.mjs';
+import { harness, Stack, stopClean } from '../browser/stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -52,10 +52,7 @@ before(async () => {
 });
 
 after(async () => {
-  if (stack) {
-    const codes = await stack.stop();
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
-  }
+  await stopClean(stack);
 });
 
 test('the README walkthrough prints what its comments say', () => {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { harness, Stack } from '../../../tests/browser/stack.mjs';
+import { harness, Stack, stopClean } from '../../../tests/browser/stack.mjs';
 import { makeValidator } from '../../../tests/js/validate.mjs';
 import { SkirmishClient, SkirmishError, isFinal } from '../dist/index.js';
 
@@ -100,10 +100,7 @@ describe('client against a live stack', () => {
 
   after(async () => {
     assert.deepEqual(deviations, [], 'answers that deviate from openapi/openapi.json');
-    if (stack) {
-      const codes = await stack.stop();
-      for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
-    }
+    await stopClean(stack);
   });
 
   test('submit with an Idempotency-Key, wait by long poll, result', async () => {
