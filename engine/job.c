@@ -27,7 +27,8 @@ struct job {
 
 struct job_run {
     const struct job *job;
-    void *data; /* the kind's run, owned */
+    void *data;      /* the kind's run, owned */
+    char error[256]; /* the last failure of a step or the result, "" if none */
 };
 
 static int kind_index(const char *name)
@@ -221,7 +222,7 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
 
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
-    return run->job->ops->step(run->data, max_units, done);
+    return run->job->ops->step(run->data, max_units, done, run->error, sizeof(run->error));
 }
 
 /* The result document `res` (taken) with "kind" first, and "partial": true when it covers
@@ -247,7 +248,7 @@ static enum sk_err finish_result(struct job_run *run, json_t *res, int partial, 
 enum sk_err job_run_result(struct job_run *run, json_t **out)
 {
     json_t *res = NULL;
-    enum sk_err err = run->job->ops->result(run->data, &res);
+    enum sk_err err = run->job->ops->result(run->data, &res, run->error, sizeof(run->error));
 
     if (err)
         return err;
@@ -261,7 +262,7 @@ enum sk_err job_run_partial_result(struct job_run *run, json_t **out)
 
     if (!run->job->ops->partial)
         return SK_ECONFLICT;
-    err = run->job->ops->partial(run->data, &res);
+    err = run->job->ops->partial(run->data, &res, run->error, sizeof(run->error));
     if (err)
         return err;
     return finish_result(run, res, 1, out);
@@ -269,7 +270,7 @@ enum sk_err job_run_partial_result(struct job_run *run, json_t **out)
 
 const char *job_run_error(const struct job_run *run)
 {
-    return run->job->ops->error(run->data);
+    return run->error;
 }
 
 void job_run_free(struct job_run *run)

@@ -48,7 +48,6 @@ struct battle_job_run {
     uint64_t done;                /* games played so far: [0, done) */
     struct battle_counts counts;
     double elapsed_s; /* wall time spent inside run_step */
-    char error[256];
 };
 
 static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
@@ -203,7 +202,8 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
+static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
+                            size_t errlen)
 {
     struct battle_job_run *run = data;
     struct battle_cl *cl = run->eng ? run->eng->cl : NULL;
@@ -221,9 +221,9 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
             pthread_mutex_unlock(&run->eng->lock);
             run->elapsed_s += now_s() - t0;
             if (rc) {
-                snprintf(
-                    run->error, sizeof(run->error), "opencl backend failed on games %llu..%llu: %s",
-                    (unsigned long long)run->done, (unsigned long long)(run->done + n - 1), why);
+                snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
+                         (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
+                         why);
                 return rc;
             }
             run->done += n;
@@ -233,7 +233,7 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
         rc = battle_cpu_run(run->plan, run->done, n, run->threads, &run->counts);
         run->elapsed_s += now_s() - t0;
         if (rc) {
-            snprintf(run->error, sizeof(run->error), "cpu backend failed on games %llu..%llu: %s",
+            snprintf(err, errlen, "cpu backend failed on games %llu..%llu: %s",
                      (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
                      sk_err_str(rc));
             return rc;
@@ -293,7 +293,8 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
 /* The result document of the games played so far: all of them (partial = 0; SK_ECONFLICT
  * before the last), or the first ones of a run stopped early (partial = 1, at least one
  * game; the counts of games 0..n-1 do not depend on where the run stopped). */
-static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **out)
+static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **out, char *why,
+                             size_t whylen)
 {
     const struct battle_spec *spec = &run->job->spec;
     const struct battle_counts *c = &run->counts;
@@ -311,8 +312,7 @@ static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **o
         hist_total += c->turns[t];
     if ((!partial && c->games != spec->games) || c->wins + c->stalls + c->losses != c->games ||
         hist_total != c->games) {
-        snprintf(run->error, sizeof(run->error),
-                 "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
+        snprintf(why, whylen, "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
                  (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
                  (unsigned long long)hist_total);
         return SK_EINTERNAL;
@@ -352,20 +352,14 @@ out:
     return err;
 }
 
-static enum sk_err run_result(void *data, json_t **out)
+static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
 {
-    return result_of(data, 0, out);
+    return result_of(data, 0, out, why, whylen);
 }
 
-static enum sk_err run_partial(void *data, json_t **out)
+static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whylen)
 {
-    return result_of(data, 1, out);
-}
-
-static const char *run_error(const void *data)
-{
-    const struct battle_job_run *run = data;
-    return run->error;
+    return result_of(data, 1, out, why, whylen);
 }
 
 static void run_free(void *data)
@@ -418,7 +412,6 @@ const struct job_kind_ops battle_kind = {
     .step = run_step,
     .result = run_result,
     .partial = run_partial,
-    .error = run_error,
     .run_free = run_free,
     .catalog = &cards_catalog,
 };

@@ -26,7 +26,6 @@ struct board_job_run {
     const struct board_job *job;
     struct board_state *st;
     uint64_t done;
-    char error[256];
 };
 
 /* Checks at start-up that the spell catalog loads: every job reads it. */
@@ -105,7 +104,8 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     return SK_OK;
 }
 
-static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
+static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
+                            size_t errlen)
 {
     struct board_job_run *run = data;
     const struct board_input *in = run->job->in;
@@ -114,11 +114,10 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
     uint64_t stop = max_units == 0 || total - run->done < max_units ? total : run->done + max_units;
 
     while (run->done < stop) {
-        enum sk_err err = board_turn_run(run->st, &plan);
-        if (err) {
-            (void)snprintf(run->error, sizeof(run->error), "turn %d: %s", run->st->turn,
-                           sk_err_str(err));
-            return err;
+        enum sk_err rc = board_turn_run(run->st, &plan);
+        if (rc) {
+            (void)snprintf(err, errlen, "turn %d: %s", run->st->turn, sk_err_str(rc));
+            return rc;
         }
         run->done++;
     }
@@ -126,9 +125,11 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done)
     return SK_OK;
 }
 
-static enum sk_err run_result(void *data, json_t **out)
+static enum sk_err run_result(void *data, json_t **out, char *err, size_t errlen)
 {
     struct board_job_run *run = data;
+    (void)err; /* nothing but memory can fail here */
+    (void)errlen;
     json_t *doc = NULL, *state = NULL, *events = NULL, *spells = NULL;
 
     if (run->done < (uint64_t)run->job->in->turns)
@@ -151,12 +152,6 @@ fail:
     json_decref(events);
     json_decref(spells);
     return SK_ENOMEM;
-}
-
-static const char *run_error(const void *data)
-{
-    const struct board_job_run *run = data;
-    return run->error;
 }
 
 static void run_free(void *data)
@@ -200,7 +195,6 @@ const struct job_kind_ops board_kind = {
     .run_new = run_new,
     .step = run_step,
     .result = run_result,
-    .error = run_error,
     .run_free = run_free,
     .catalog = &spells_catalog,
 };

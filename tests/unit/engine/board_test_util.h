@@ -55,12 +55,14 @@ static inline enum sk_err board_job_run_new(const struct board_job *job, const v
 static inline enum sk_err board_job_run_step(struct board_job_run *run, uint64_t max_units,
                                              uint64_t *done)
 {
-    return board_kind.step(run, max_units, done);
+    char err[256];
+    return board_kind.step(run, max_units, done, err, sizeof(err));
 }
 
 static inline enum sk_err board_job_run_result(struct board_job_run *run, json_t **out)
 {
-    return board_kind.result(run, out);
+    char err[256];
+    return board_kind.result(run, out, err, sizeof(err));
 }
 
 static inline void board_job_run_free(struct board_job_run *run)
