@@ -9,6 +9,7 @@
 #include "job.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_parse.h"
 
 #include "sk_banned.h"
 
@@ -53,6 +54,8 @@ static int check(const struct api_request *req, const struct job_filter *filters
         const struct api_arg *a = &req->args[i];
         const struct job_filter *f = filters;
         char detail[160];
+        if (strcmp(a->key, "limit") == 0 || strcmp(a->key, "cursor") == 0)
+            continue; /* paging: checked by page_args */
         while (f->param && strcmp(f->param, a->key) != 0)
             f++;
         if (!f->param) {
@@ -111,8 +114,14 @@ static int keep(const json_t *e, const struct api_request *req, const struct job
         const char *want = api_http_arg(req, f->param);
         const json_t *v = json_object_get(e, f->field);
         const char *have = json_string_value(v);
+        char num[24];
         if (!want)
             continue;
+        if (json_is_integer(v)) {
+            /* a number member (a card's level) is compared as its decimal text */
+            (void)snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+            have = num;
+        }
         if (f->member) {
             if (!any_has(v, f->member, want))
                 return 0;
@@ -123,19 +132,88 @@ static int keep(const json_t *e, const struct api_request *req, const struct job
     return 1;
 }
 
-/* Answers {"items": the elements `keep` accepts, "count": n}. */
+/* A page of a catalog: the game's cards are about 54,000, too many for one answer. */
+#define PAGE_DEFAULT 100
+#define PAGE_MAX     1000
+
+/* Reads "limit" (1..PAGE_MAX) and "cursor" (an entry position from next_cursor, at most
+ * `n`); answers 400 naming the parameter and returns -1 when one is bad. */
+static int page_args(const struct api_request *req, size_t n, size_t *limit, size_t *start,
+                     struct api_response *resp)
+{
+    const char *l = api_http_arg(req, "limit");
+    const char *c = api_http_arg(req, "cursor");
+    uint64_t v = 0;
+
+    *limit = PAGE_DEFAULT;
+    *start = 0;
+    if (l) {
+        if (sk_parse_u64(l, 1, PAGE_MAX, &v) != SK_OK) {
+            bad_query(resp, "limit", "'limit' must be an integer from 1 to 1000");
+            return -1;
+        }
+        *limit = (size_t)v;
+    }
+    if (c) {
+        /* The position in the catalog's order: the catalog does not change while a process
+         * lives, and every process of a deployment loads the same one. */
+        if (sk_parse_u64(c, 0, n, &v) != SK_OK) {
+            bad_query(resp, "cursor", "'cursor' is not a cursor of this catalog");
+            return -1;
+        }
+        *start = (size_t)v;
+    }
+    return 0;
+}
+
+/* The entries to filter and serve: the loaded JSON array, or, for a kind's catalog served
+ * entry by entry (struct job_catalog's size, match and entry), the kind's own. */
+struct source {
+    json_t *all;                    /* owned; NULL when served entry by entry */
+    const struct job_catalog *each; /* borrowed; NULL when `all` */
+    size_t n;
+};
+
+/* 1 when entry i passes every filter the request uses. */
+static int source_keep(const struct source *src, size_t i, const struct api_request *req,
+                       const struct job_filter *filters)
+{
+    if (src->all)
+        return keep(json_array_get(src->all, i), req, filters);
+    for (const struct job_filter *f = filters; f->param; f++) {
+        const char *want = api_http_arg(req, f->param);
+        if (want && !src->each->match(i, f, want))
+            return 0;
+    }
+    return 1;
+}
+
+/* Answers {"items": a page of the entries that pass the filters, "count": its size,
+ * "total": how many match in all, "next_cursor": where the next page starts, or null}. */
 static void answer(const struct api_request *req, api_catalog_fn *load,
-                   const struct job_filter *filters, struct api_response *resp)
+                   const struct job_catalog *cat, const struct job_filter *filters,
+                   struct api_response *resp)
 {
     char err[256] = "";
-    json_t *all = load ? load(err, sizeof(err)) : NULL;
+    struct source src = {NULL, NULL, 0};
     json_t *items = json_array();
     json_t *doc = NULL;
+    json_t *next = NULL;
     char *text = NULL;
-    size_t i;
-    json_t *e;
+    size_t limit = 0, start = 0, total = 0;
+    long size = -1;
 
-    if (!all || !items) {
+    /* A kind's catalog served entry by entry; a test's own loader is served as loaded. */
+    if (cat && cat->size && load == cat->load) {
+        src.each = cat;
+        size = cat->size(err, sizeof(err));
+        src.n = size < 0 ? 0 : (size_t)size;
+    } else if (load) {
+        src.all = load(err, sizeof(err));
+        src.n = json_array_size(src.all);
+        size = src.all ? (long)src.n : -1;
+    }
+    if (size < 0 || !items) {
         char q[300];
         api_http_problem(resp, 500, NULL, "Internal Server Error", "the catalog did not load",
                          NULL);
@@ -143,8 +221,29 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
                      sk_log_quote(q, sizeof(q), err));
         goto out;
     }
-    json_array_foreach(all, i, e) if (keep(e, req, filters)) json_array_append(items, e);
-    doc = json_pack("{s:O, s:I}", "items", items, "count", (json_int_t)json_array_size(items));
+    if (page_args(req, src.n, &limit, &start, resp))
+        goto out;
+    for (size_t i = 0; i < src.n; i++) {
+        if (!source_keep(&src, i, req, filters))
+            continue;
+        total++;
+        if (i < start)
+            continue;
+        if (json_array_size(items) < limit) {
+            json_t *e = src.all ? json_incref(json_array_get(src.all, i)) : src.each->entry(i);
+            if (json_array_append_new(items, e)) {
+                api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+                goto out;
+            }
+        } else if (!next) {
+            char pos[24];
+            (void)snprintf(pos, sizeof(pos), "%zu", i);
+            next = json_string(pos);
+        }
+    }
+    doc = json_pack("{s:O, s:I, s:I, s:O}", "items", items, "count",
+                    (json_int_t)json_array_size(items), "total", (json_int_t)total, "next_cursor",
+                    next ? next : json_null());
     text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     if (!text)
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
@@ -153,8 +252,9 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
 out:
     sk_free(text);
     json_decref(doc);
+    json_decref(next);
     json_decref(items);
-    json_decref(all);
+    json_decref(src.all);
 }
 
 /* Serves the catalog `name` from `load` (the context's, so tests can pass their own). */
@@ -166,7 +266,7 @@ static void serve(const char *name, api_catalog_fn *load, const struct api_reque
     const struct job_filter *filters = cat ? cat->filters : none;
 
     if (!check(req, filters, resp))
-        answer(req, load, filters, resp);
+        answer(req, load, cat, filters, resp);
 }
 
 void api_catalog_cards(const struct api_ctx *ctx, const struct api_request *req,

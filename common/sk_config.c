@@ -92,6 +92,10 @@ static const struct sk_config_row rows[] = {
      "battle card catalog (JSON, docs/jobs.md) used instead of the built-in cards; empty = "
      "built-in",
      0, 0, OFF(cards_file), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CARDS_DIR", "",
+     "folder of the game's own card files (docs/cards.md) used as the battle card catalog; "
+     "empty = none; not together with SKIRMISH_CARDS_FILE",
+     0, 0, OFF(cards_dir), SK_CONFIG_STR, 0},
     {"SKIRMISH_SPELLS_FILE", "",
      "board spell catalog (JSON like data/spells.json) used instead of the built-in one; empty = "
      "built-in",
@@ -283,8 +287,9 @@ out:
 
 enum sk_err sk_config_export_engine(const struct sk_config *cfg)
 {
-    const char *names[] = {"SKIRMISH_CARDS_FILE", "SKIRMISH_SPELLS_FILE", "SKIRMISH_CL_CACHE"};
-    const char *values[] = {cfg->cards_file, cfg->spells_file, cfg->cl_cache};
+    const char *names[] = {"SKIRMISH_CARDS_FILE", "SKIRMISH_CARDS_DIR", "SKIRMISH_SPELLS_FILE",
+                           "SKIRMISH_CL_CACHE"};
+    const char *values[] = {cfg->cards_file, cfg->cards_dir, cfg->spells_file, cfg->cl_cache};
 
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (!values[i] || !values[i][0] || getenv(names[i]))

@@ -39,6 +39,15 @@ struct job_catalog {
     /* A new JSON array of every entry, or NULL with `err` filled (caller decrefs). */
     json_t *(*load)(char *err, size_t errlen);
     const struct job_filter *filters; /* ends with a NULL param */
+    /* Optional, all three or none: a catalog too large to build whole as JSON per request
+     * (the game's 54,000 cards take about 370 MB as jansson values) is served entry by
+     * entry. `size` is the number of entries (or -1 with `err` filled), `match` is 1 when
+     * entry i passes filter `f` with the query word `value` (with `load`'s meaning of each
+     * filter), and `entry` is entry i as `load` would list it (a new reference, NULL on
+     * failure). */
+    long (*size)(char *err, size_t errlen);
+    int (*match)(size_t i, const struct job_filter *f, const char *value);
+    json_t *(*entry)(size_t i);
 };
 
 struct job_kind_ops {

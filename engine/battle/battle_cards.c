@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "battle_dec.h"
+#include "battle_tu.h"
 
 #include "sk_banned.h"
 
@@ -129,9 +130,11 @@ static int decode_skill(struct battle_dec *d, const json_t *v, int type,
                           rule->types_text);
     if (d->n_err > errs_before)
         return 0;
+    memset(out, 0, sizeof(*out));
     out->id = (enum battle_skill)id;
     out->x = (int)x;
     out->all = all;
+    out->game = battle_tu_skill_of_engine(out->id);
     return 1;
 }
 
@@ -240,6 +243,39 @@ enum sk_err battle_cards_decode(const json_t *v, struct sk_jptr *ptr, struct sk_
     return battle_cards_decode_one(&d, v, out) ? SK_OK : SK_EINVAL;
 }
 
+/* Adds a skill's game options (imported cards) to its object `sk`; 0 on success. */
+static int put_game_options(json_t *sk, const struct battle_skill_spec *s)
+{
+    if (s->id >= BATTLE_SKILL__COUNT && s->x && battle_dec_put(sk, "x", json_integer(s->x)))
+        return 1;
+    if (s->y && battle_dec_put(sk, "y", json_string(battle_tu_faction_name(s->y))))
+        return 1;
+    if (s->n && battle_dec_put(sk, "n", json_integer(s->n)))
+        return 1;
+    if (s->c && battle_dec_put(sk, "c", json_integer(s->c)))
+        return 1;
+    if (s->s && battle_dec_put(sk, "s", json_string(battle_tu_skill_name(s->s - 1))))
+        return 1;
+    if (s->s2 && battle_dec_put(sk, "s2", json_string(battle_tu_skill_name(s->s2 - 1))))
+        return 1;
+    if (s->trigger &&
+        battle_dec_put(sk, "trigger", json_string(battle_tu_trigger_name(s->trigger))))
+        return 1;
+    if (s->card_id && battle_dec_put(sk, "card_id", json_integer(s->card_id)))
+        return 1;
+    return 0;
+}
+
+/* Adds the game's facts of an imported card (id > 0) to its object. */
+static int put_game_card(json_t *obj, const struct battle_card_spec *card)
+{
+    return battle_dec_put(obj, "id", json_integer(card->id)) ||
+           battle_dec_put(obj, "level", json_integer(card->level)) ||
+           battle_dec_put(obj, "faction", json_string(battle_tu_faction_name(card->faction))) ||
+           battle_dec_put(obj, "rarity", json_string(battle_tu_rarity_name(card->rarity))) ||
+           battle_dec_put(obj, "set", json_integer(card->set));
+}
+
 json_t *battle_cards_to_json(const struct battle_card_spec *card)
 {
     json_t *obj = NULL;
@@ -251,7 +287,11 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
     if (!obj || !skills)
         goto out;
     if (battle_dec_put(obj, "name", json_string(card->name)) ||
-        battle_dec_put(obj, "type", json_string(battle_cards_type_name(card->type))))
+        battle_dec_put(
+            obj, "type",
+            json_string(card->dominion ? "dominion" : battle_cards_type_name(card->type))))
+        goto out;
+    if (card->id > 0 && put_game_card(obj, card))
         goto out;
     if (card->type == BATTLE_ASSAULT && battle_dec_put(obj, "attack", json_integer(card->attack)))
         goto out;
@@ -265,11 +305,18 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
         json_t *sk = json_object();
         if (!sk || json_array_append_new(skills, sk))
             goto out;
-        if (battle_dec_put(sk, "name", json_string(battle_cards_skill_name(s->id))))
+        if (s->id >= BATTLE_SKILL__COUNT) {
+            /* A game skill the engine does not simulate: named as players name it. */
+            if (battle_dec_put(sk, "name", json_string(battle_tu_skill_name(s->game))))
+                goto out;
+        } else if (battle_dec_put(sk, "name", json_string(battle_cards_skill_name(s->id))) ||
+                   ((skill_rules[s->id].opts & BATTLE_OPT_X) &&
+                    battle_dec_put(sk, "x", json_integer(s->x)))) {
             goto out;
-        if ((skill_rules[s->id].opts & BATTLE_OPT_X) && battle_dec_put(sk, "x", json_integer(s->x)))
-            goto out;
+        }
         if (s->all && battle_dec_put(sk, "all", json_true()))
+            goto out;
+        if (put_game_options(sk, s))
             goto out;
     }
     if (json_object_set(obj, "skills", skills))

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "battle_cards.h"
+#include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_parse.h"
 
 #include "sk_banned.h"
 
@@ -22,15 +24,92 @@ extern const char battle_catalog_data_json[];
 /* A cards file larger than this is refused before it is read into memory. */
 #define CATALOG_FILE_MAX (16u << 20) /* 16 MiB */
 
+/* A card's name as the peer compares names: lowercase, without spaces and ;:,"'! */
+struct loose_key {
+    char key[BATTLE_NAME_MAX + 1];
+    size_t i; /* index into cards */
+};
+
 struct battle_catalog {
     size_t n;
     struct battle_card_spec *cards; /* owned; sorted by name (strcmp) */
+    size_t *by_id;                  /* owned; indices of the game's cards, sorted by id */
+    size_t n_ids;
+    struct loose_key *by_key;         /* owned; n entries sorted by key, then index */
+    struct battle_tu_recipe *recipes; /* owned; sorted by card id */
+    size_t n_recipes;
+    char source[256];
+    char hash[32];
 };
 
 static int card_cmp(const void *a, const void *b)
 {
     return strcmp(((const struct battle_card_spec *)a)->name,
                   ((const struct battle_card_spec *)b)->name);
+}
+
+static void simplify(const char *name, char *out)
+{
+    size_t n = 0;
+    for (; *name && n < BATTLE_NAME_MAX; name++) {
+        unsigned char c = (unsigned char)*name;
+        if (!strchr(";:,\"'! ", c))
+            out[n++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    out[n] = '\0';
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const struct loose_key *x = a, *y = b;
+    int d = strcmp(x->key, y->key);
+    return d ? d : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Context-free comparators for qsort and bsearch over by_id need the cards: by_id holds
+ * indices, so it is built sorted by (id) through a temporary array of pairs. */
+struct id_pair {
+    int id;
+    size_t i;
+};
+
+static int id_pair_cmp(const void *a, const void *b)
+{
+    const struct id_pair *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Builds by_id and by_key for the sorted cards. */
+static enum sk_err build_indexes(struct battle_catalog *cat)
+{
+    struct id_pair *pairs = NULL;
+    size_t n = 0;
+
+    cat->by_key = sk_calloc(cat->n ? cat->n : 1, sizeof(*cat->by_key));
+    pairs = sk_calloc(cat->n ? cat->n : 1, sizeof(*pairs));
+    cat->by_id = sk_calloc(cat->n ? cat->n : 1, sizeof(*cat->by_id));
+    if (!cat->by_key || !pairs || !cat->by_id) {
+        sk_free(pairs);
+        return SK_ENOMEM;
+    }
+    for (size_t i = 0; i < cat->n; i++) {
+        simplify(cat->cards[i].name, cat->by_key[i].key);
+        cat->by_key[i].i = i;
+        if (cat->cards[i].id > 0)
+            pairs[n++] = (struct id_pair){cat->cards[i].id, i};
+    }
+    qsort(cat->by_key, cat->n, sizeof(*cat->by_key), key_cmp);
+    qsort(pairs, n, sizeof(*pairs), id_pair_cmp);
+    for (size_t k = 0; k < n; k++)
+        cat->by_id[k] = pairs[k].i;
+    cat->n_ids = n;
+    sk_free(pairs);
+    return SK_OK;
+}
+
+static void set_hash(struct battle_catalog *cat, uint64_t h)
+{
+    snprintf(cat->hash, sizeof(cat->hash), "fnv1a64:%016llx", (unsigned long long)h);
 }
 
 enum sk_err battle_catalog_new(const char *text, size_t len, struct battle_catalog **out,
@@ -99,6 +178,11 @@ enum sk_err battle_catalog_new(const char *text, size_t len, struct battle_catal
         goto out;
     }
     qsort(cat->cards, cat->n, sizeof(*cat->cards), card_cmp);
+    err = build_indexes(cat);
+    if (err)
+        goto out;
+    snprintf(cat->source, sizeof(cat->source), "json");
+    set_hash(cat, battle_tu_fnv1a(BATTLE_TU_FNV_SEED, text, len));
     *out = cat;
     cat = NULL;
 out:
@@ -107,11 +191,89 @@ out:
     return err;
 }
 
+static int card_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp((*(const struct battle_card_spec *const *)a)->name,
+                  (*(const struct battle_card_spec *const *)b)->name);
+}
+
+/* Sorts the cards by name. A card is about 500 bytes: qsort would move each many times, so
+ * pointers are sorted and the cards moved once. */
+static enum sk_err sort_cards(struct battle_catalog *cat)
+{
+    struct battle_card_spec **order = sk_malloc((cat->n ? cat->n : 1) * sizeof(*order));
+    struct battle_card_spec *sorted = sk_malloc((cat->n ? cat->n : 1) * sizeof(*sorted));
+
+    if (!order || !sorted) {
+        sk_free(order);
+        sk_free(sorted);
+        return SK_ENOMEM;
+    }
+    for (size_t i = 0; i < cat->n; i++)
+        order[i] = &cat->cards[i];
+    qsort(order, cat->n, sizeof(*order), card_ptr_cmp);
+    for (size_t i = 0; i < cat->n; i++)
+        sorted[i] = *order[i];
+    sk_free(order);
+    sk_free(cat->cards);
+    cat->cards = sorted;
+    return SK_OK;
+}
+
+enum sk_err battle_catalog_from_tu(struct battle_tu_data *data, const char *source,
+                                   struct battle_catalog **out)
+{
+    struct battle_catalog *cat = sk_calloc(1, sizeof(*cat));
+    enum sk_err err = SK_OK;
+    int renamed = 0;
+
+    if (!cat) {
+        battle_tu_data_release(data);
+        return SK_ENOMEM;
+    }
+    cat->cards = data->cards;
+    cat->n = data->n_cards;
+    cat->recipes = data->recipes;
+    cat->n_recipes = data->n_recipes;
+    set_hash(cat, data->hash);
+    snprintf(cat->source, sizeof(cat->source), "%s", source);
+    memset(data, 0, sizeof(*data));
+    err = sort_cards(cat);
+    if (err) {
+        battle_catalog_free(cat);
+        return err;
+    }
+    /* battle_tu names units apart; an upgrade that renames its level could still meet
+     * another card's name: the later id then carries its id, as duplicates do. */
+    for (size_t i = 1; i < cat->n; i++) {
+        if (strcmp(cat->cards[i - 1].name, cat->cards[i].name) == 0) {
+            char name[BATTLE_NAME_MAX + 1];
+            memcpy(name, cat->cards[i].name, sizeof(name));
+            snprintf(cat->cards[i].name, sizeof(cat->cards[i].name), "%.48s [%d]", name,
+                     cat->cards[i].id);
+            renamed = 1;
+        }
+    }
+    if (renamed)
+        err = sort_cards(cat);
+    if (!err)
+        err = build_indexes(cat);
+    if (err) {
+        battle_catalog_free(cat);
+        return err;
+    }
+    *out = cat;
+    return SK_OK;
+}
+
 void battle_catalog_free(struct battle_catalog *cat)
 {
     if (!cat)
         return;
     sk_free(cat->cards);
+    sk_free(cat->by_id);
+    sk_free(cat->by_key);
+    sk_free(cat->recipes);
     sk_free(cat);
 }
 
@@ -137,6 +299,190 @@ const struct battle_card_spec *battle_catalog_find(const struct battle_catalog *
     return bsearch(&key, cat->cards, cat->n, sizeof(*cat->cards), card_cmp);
 }
 
+const struct battle_card_spec *battle_catalog_find_id(const struct battle_catalog *cat, int id)
+{
+    size_t lo = 0, hi = cat->n_ids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int have = cat->cards[cat->by_id[mid]].id;
+        if (have == id)
+            return &cat->cards[cat->by_id[mid]];
+        if (have < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* The first card whose loose key is `key`, or NULL. */
+static const struct battle_card_spec *find_key(const struct battle_catalog *cat, const char *key)
+{
+    size_t lo = 0, hi = cat->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(cat->by_key[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < cat->n && strcmp(cat->by_key[lo].key, key) == 0 ? &cat->cards[cat->by_key[lo].i]
+                                                                : NULL;
+}
+
+const struct battle_card_spec *battle_catalog_find_loose(const struct battle_catalog *cat,
+                                                         const char *name)
+{
+    const struct battle_card_spec *c = battle_catalog_find(cat, name);
+    char key[BATTLE_NAME_MAX + 1];
+    const char *dash;
+    size_t len = strlen(name);
+
+    if (c || len > BATTLE_NAME_MAX)
+        return c;
+    simplify(name, key);
+    c = find_key(cat, key);
+    if (c)
+        return c;
+    /* "Name-N" with N the top level: the top level is written without its number. */
+    dash = strrchr(name, '-');
+    if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
+        char base[BATTLE_NAME_MAX + 1];
+        int64_t level = 0;
+        memcpy(base, name, (size_t)(dash - name));
+        base[dash - name] = '\0';
+        simplify(base, key);
+        c = find_key(cat, key);
+        if (sk_parse_i64(dash + 1, 1, BATTLE_LEVELS_MAX, &level) != SK_OK)
+            return NULL;
+        if (c && c->n_levels > 0 && c->level == c->n_levels && level == c->level)
+            return c;
+    }
+    return NULL;
+}
+
+/* Edit distance between a and b, or a value above `max` once it must exceed it. */
+static size_t distance(const char *a, const char *b, size_t max)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[BATTLE_NAME_MAX + 2];
+
+    if ((la > lb ? la - lb : lb - la) > max)
+        return max + 1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0], best;
+        row[0] = i;
+        best = row[0];
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t v = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < v)
+                v = up + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            row[j] = v;
+            diag = up;
+            if (v < best)
+                best = v;
+        }
+        if (best > max)
+            return max + 1;
+    }
+    return row[lb];
+}
+
+void battle_catalog_suggest(const struct battle_catalog *cat, const char *name, char *out,
+                            size_t outlen)
+{
+    char key[BATTLE_NAME_MAX + 1];
+    size_t best = (size_t)-1, max;
+    const struct battle_card_spec *pick = NULL;
+
+    if (outlen)
+        out[0] = '\0';
+    if (strlen(name) > BATTLE_NAME_MAX || !outlen)
+        return;
+    simplify(name, key);
+    /* A typo, not another word: at most a quarter of the letters, and at least 1. */
+    max = strlen(key) / 4 > 0 ? strlen(key) / 4 : 1;
+    for (size_t i = 0; i < cat->n; i++) {
+        size_t d = distance(key, cat->by_key[i].key, best < max ? best : max);
+        if (d <= max && d < best) {
+            best = d;
+            pick = &cat->cards[cat->by_key[i].i];
+        }
+    }
+    if (pick)
+        snprintf(out, outlen, "%s", pick->name);
+}
+
+const char *battle_catalog_source(const struct battle_catalog *cat)
+{
+    return cat->source;
+}
+
+const char *battle_catalog_hash(const struct battle_catalog *cat)
+{
+    return cat->hash;
+}
+
+static int recipe_id_cmp(const void *a, const void *b)
+{
+    int x = ((const struct battle_tu_recipe *)a)->card_id;
+    int y = ((const struct battle_tu_recipe *)b)->card_id;
+    return (x > y) - (x < y);
+}
+
+static const struct battle_tu_recipe *find_recipe(const struct battle_catalog *cat, int id)
+{
+    struct battle_tu_recipe key;
+    key.card_id = id;
+    return bsearch(&key, cat->recipes, cat->n_recipes, sizeof(key), recipe_id_cmp);
+}
+
+/* Adds the game's facts of card `c` to its JSON object `obj`: levels and fusion recipe. */
+static int put_game_facts(const struct battle_catalog *cat, const struct battle_card_spec *c,
+                          json_t *obj)
+{
+    const struct battle_tu_recipe *r = find_recipe(cat, c->id);
+    json_t *levels = json_array();
+    json_t *fusion = NULL;
+
+    if (!levels || json_object_set_new(obj, "levels", levels))
+        return 1;
+    for (int l = 0; l < c->n_levels; l++) {
+        const struct battle_card_spec *lc = battle_catalog_find_id(cat, c->level_ids[l]);
+        if (json_array_append_new(levels, json_pack("{s:i, s:i, s:s}", "level", l + 1, "id",
+                                                    c->level_ids[l], "name", lc ? lc->name : "")))
+            return 1;
+    }
+    if (!r)
+        return 0;
+    fusion = json_array();
+    if (!fusion || json_object_set_new(obj, "fusion", fusion))
+        return 1;
+    for (int k = 0; k < r->n; k++) {
+        const struct battle_card_spec *rc = battle_catalog_find_id(cat, r->res_id[k]);
+        if (json_array_append_new(fusion, json_pack("{s:i, s:s, s:i}", "id", r->res_id[k], "name",
+                                                    rc ? rc->name : "", "count", r->res_count[k])))
+            return 1;
+    }
+    return 0;
+}
+
+json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i)
+{
+    json_t *card = i < cat->n ? battle_cards_to_json(&cat->cards[i]) : NULL;
+
+    if (card && cat->cards[i].id > 0 && put_game_facts(cat, &cat->cards[i], card)) {
+        json_decref(card);
+        return NULL;
+    }
+    return card;
+}
+
 json_t *battle_catalog_to_json(const struct battle_catalog *cat)
 {
     json_t *arr = json_array();
@@ -144,7 +490,7 @@ json_t *battle_catalog_to_json(const struct battle_catalog *cat)
     if (!arr)
         return NULL;
     for (size_t i = 0; i < cat->n; i++) {
-        if (json_array_append_new(arr, battle_cards_to_json(&cat->cards[i]))) {
+        if (json_array_append_new(arr, battle_catalog_card_json(cat, i))) {
             json_decref(arr);
             return NULL;
         }
@@ -208,15 +554,50 @@ out:
     return rc;
 }
 
+/* Loads the game's folder `dir`; its notes go to the log. */
+static enum sk_err load_dir(const char *dir, struct battle_catalog **out, char *err, size_t errlen)
+{
+    struct battle_tu_data data;
+    struct sk_verr_list notes;
+    enum sk_err rc;
+
+    memset(&data, 0, sizeof(data));
+    sk_verr_list_init(&notes);
+    rc = battle_tu_load(dir, &data, &notes, err, errlen);
+    for (size_t i = 0; i < notes.n; i++) {
+        char q[700];
+        sk_log_warn("event=cards_note dir=%s at=%s note=%s", dir, notes.items[i].pointer,
+                    sk_log_quote(q, sizeof(q), notes.items[i].message));
+    }
+    if (notes.truncated)
+        sk_log_warn("event=cards_note dir=%s note=\"more notes than %d: the rest not shown\"", dir,
+                    SK_VERR_MAX);
+    sk_verr_list_release(&notes);
+    if (rc)
+        return rc;
+    rc = battle_catalog_from_tu(&data, dir, out);
+    if (rc == SK_ENOMEM)
+        snprintf(err, errlen, "out of memory loading the cards folder '%s'", dir);
+    return rc;
+}
+
 enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t errlen)
 {
     const char *path = getenv(BATTLE_CATALOG_ENV);
+    const char *dir = getenv(BATTLE_TU_ENV_DIR);
     const char *source = "built-in cards";
     char *text = NULL;
     size_t len = 0;
     struct sk_verr_list errs;
     enum sk_err rc;
 
+    if (dir && *dir && path && *path) {
+        snprintf(err, errlen, "%s and %s are both set: name one source of cards", BATTLE_TU_ENV_DIR,
+                 BATTLE_CATALOG_ENV);
+        return SK_EINVAL;
+    }
+    if (dir && *dir)
+        return load_dir(dir, out, err, errlen);
     sk_verr_list_init(&errs);
     if (path && *path) {
         rc = read_file(path, &text, &len, err, errlen);
@@ -228,6 +609,8 @@ enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t e
         rc = battle_catalog_new(battle_catalog_data_json, strlen(battle_catalog_data_json), out,
                                 &errs);
     }
+    if (rc == SK_OK)
+        snprintf((*out)->source, sizeof((*out)->source), "%s", path && *path ? path : "built-in");
     if (rc == SK_EINVAL) {
         /* The first problem is enough to find the spot; the rest follow from fixing it. */
         snprintf(err, errlen, "%s: %zu problem(s), first %s: %s", source, errs.n,

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The battle card catalog: the project's named cards (data/cards.json, compiled into the
- * binaries), validated with the same rules as inline cards, looked up by name when a job
- * refers to a card it does not define. It does not decode jobs (battle_codec does). */
+/* The battle card catalog: the named cards a job may refer to. Either the project's own
+ * (data/cards.json, compiled into the binaries, or a JSON file of that shape), validated
+ * with the same rules as inline cards, or the game's (a folder of its files, imported by
+ * battle_tu: about 54,000 cards, one per unit and level). Looked up by exact name, by name
+ * as players write it (case, spaces and punctuation aside, "Name-N" for a level) and by
+ * the game's card id. It does not decode jobs (battle_codec does). */
 #ifndef BATTLE_CATALOG_H
 #define BATTLE_CATALOG_H
 
@@ -9,12 +12,14 @@
 #include <stddef.h>
 
 #include "battle_spec.h"
+#include "battle_tu.h"
 #include "sk_err.h"
 #include "sk_verr.h"
 
 /* Environment variable naming a cards file that replaces the built-in catalog. */
 #define BATTLE_CATALOG_ENV "SKIRMISH_CARDS_FILE"
-/* Most cards in one catalog; a bigger file is rejected rather than slowing every lookup. */
+/* Most cards in one JSON catalog; a bigger file is rejected rather than slowing every
+ * lookup (the game's folder is not limited: its lookups are indexed). */
 #define BATTLE_CATALOG_MAX 4096
 
 struct battle_catalog;
@@ -29,15 +34,25 @@ struct battle_catalog;
 enum sk_err battle_catalog_new(const char *text, size_t len, struct battle_catalog **out,
                                struct sk_verr_list *errs);
 
+/**
+ * Makes a catalog of the game's cards from `data` (its arrays are taken over and `data` is
+ * zeroed, also on failure). `source` (borrowed) names it in results. On SK_OK *out is a
+ * new catalog (caller frees with battle_catalog_free); SK_ENOMEM otherwise.
+ */
+enum sk_err battle_catalog_from_tu(struct battle_tu_data *data, const char *source,
+                                   struct battle_catalog **out);
+
 /** Frees a catalog; NULL-safe. */
 void battle_catalog_free(struct battle_catalog *cat);
 
 /**
- * Loads a fresh catalog from the file named by $SKIRMISH_CARDS_FILE when set (and not
- * empty), otherwise from the copy of data/cards.json built into the binary. On SK_OK *out
- * is a new catalog (caller frees with battle_catalog_free). On failure `err` says why
- * (unreadable file, first validation error with its pointer): SK_EIO when the file cannot
- * be read, SK_EINVAL when it is not a valid catalog, SK_ENOMEM.
+ * Loads a fresh catalog from the game's files in the folder named by $SKIRMISH_CARDS_DIR,
+ * or from the JSON file named by $SKIRMISH_CARDS_FILE, otherwise from the copy of
+ * data/cards.json built into the binary (setting both variables is an error). The
+ * importer's notes are logged as warnings, one line each with its file and line. On SK_OK
+ * *out is a new catalog (caller frees with battle_catalog_free). On failure `err` says why
+ * (unreadable file, first validation error with its pointer, XML error with its line):
+ * SK_EIO when a file cannot be read, SK_EINVAL when it is not a valid catalog, SK_ENOMEM.
  */
 enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t errlen);
 
@@ -60,10 +75,41 @@ const struct battle_card_spec *battle_catalog_find(const struct battle_catalog *
                                                    const char *name);
 
 /**
+ * The card `name` means as players write it (borrowed), or NULL: the exact name first, then
+ * the name without case, spaces and the punctuation ;:,"'! (as the peer compares), then
+ * "Name-N" for the top level N of a card whose top level is plain "Name".
+ */
+const struct battle_card_spec *battle_catalog_find_loose(const struct battle_catalog *cat,
+                                                         const char *name);
+
+/** The game's card `id` (borrowed), or NULL (also for the project's cards, which have none). */
+const struct battle_card_spec *battle_catalog_find_id(const struct battle_catalog *cat, int id);
+
+/**
+ * Writes into `out` (at most `outlen` bytes) the catalog name closest to `name` when one is
+ * close enough to be a likely typo, else "". For "did you mean" in messages.
+ */
+void battle_catalog_suggest(const struct battle_catalog *cat, const char *name, char *out,
+                            size_t outlen);
+
+/** What the catalog was loaded from: "built-in", a file or a folder (borrowed string). */
+const char *battle_catalog_source(const struct battle_catalog *cat);
+
+/** The catalog's content hash, "fnv1a64:<16 hex digits>" of the bytes read (borrowed). */
+const char *battle_catalog_hash(const struct battle_catalog *cat);
+
+/**
  * Returns a new JSON array of every card in name order, each in the shape of an inline
- * card definition (what GET /v1/cards serves), or NULL on allocation failure. Caller
- * decrefs.
+ * card definition plus, for the game's cards, its id, level, faction, rarity, set, its
+ * unit's "levels" ([{"level", "id", "name"}]) and "fusion" recipe ([{"id", "name",
+ * "count"}]), or NULL on allocation failure. What GET /v1/cards serves. Caller decrefs.
  */
 json_t *battle_catalog_to_json(const struct battle_catalog *cat);
+
+/**
+ * Returns a new JSON object for card i (name order) as battle_catalog_to_json lists it, or
+ * NULL when i is out of range or on allocation failure. Caller decrefs.
+ */
+json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i);
 
 #endif

@@ -11,6 +11,8 @@
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_dec.h"
+#include "battle_deck.h"
+#include "battle_tu.h"
 #include "sk_mem.h"
 #include "sk_suggest.h"
 
@@ -34,9 +36,10 @@ struct job_dec {
     struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
 };
 
-/* The known card (inline or in the catalog) whose name is closest to the unknown `name`,
- * or NULL when none looks like a typo of it: a misspelt name gets a suggestion. */
-static const char *suggest_card(const struct job_dec *j, const char *name)
+/* Writes into `out` the known card name closest to the unknown `name` (the job's inline
+ * cards first, then the catalog's, as battle_catalog_suggest judges them), or "" when none
+ * looks like a typo of it: a misspelt name gets a suggestion. */
+static void suggest_card(const struct job_dec *j, const char *name, char *out, size_t outlen)
 {
     struct sk_suggest s;
 
@@ -44,10 +47,15 @@ static const char *suggest_card(const struct job_dec *j, const char *name)
     for (int i = 0; i < j->n_inl; i++)
         if (j->inl[i].named && j->inl[i].valid)
             sk_suggest_add(&s, j->inl[i].card.name);
-    for (size_t i = 0; j->catalog && i < battle_catalog_count(j->catalog); i++)
-        sk_suggest_add(&s, battle_catalog_at(j->catalog, i)->name);
-    return sk_suggest_best(&s);
+    if (sk_suggest_best(&s))
+        (void)snprintf(out, outlen, "%s", sk_suggest_best(&s));
+    else if (j->catalog)
+        battle_catalog_suggest(j->catalog, name, out, outlen);
+    else if (outlen)
+        out[0] = '\0';
 }
+
+static int add_card(struct job_dec *j, const struct battle_card_spec *card);
 
 /* Resolves card `name` (the JSON value at the current position) to an index in
  * spec->cards, adding the card on first use. Returns the index, or -1 after reporting a
@@ -56,7 +64,6 @@ static int resolve(struct job_dec *j, const json_t *v)
 {
     const struct battle_card_spec *card = NULL;
     const char *name = battle_dec_check_name(&j->d, v, "a card name");
-    struct battle_spec *spec = j->spec;
 
     if (!name)
         return -1;
@@ -72,18 +79,37 @@ static int resolve(struct job_dec *j, const json_t *v)
         }
     }
     if (!card && j->catalog)
-        card = battle_catalog_find(j->catalog, name);
+        card = battle_catalog_find_loose(j->catalog, name);
     if (!card) {
-        const char *near = suggest_card(j, name);
-        if (near)
+        char near[BATTLE_NAME_MAX + 1];
+        suggest_card(j, name, near, sizeof(near));
+        if (near[0])
             battle_dec_bad(&j->d, "unknown card \"%s\"; did you mean \"%s\"?", name, near);
         else
             battle_dec_bad(&j->d, "unknown card \"%s\"", name);
         return -1;
     }
+    return add_card(j, card);
+}
+
+/* The index of `card` in spec->cards, adding it on first use; -1 after reporting a problem
+ * at the current position. */
+static int add_card(struct job_dec *j, const struct battle_card_spec *card)
+{
+    struct battle_spec *spec = j->spec;
+
     for (int i = 0; i < spec->n_cards; i++)
-        if (strcmp(spec->cards[i].name, name) == 0)
+        if (strcmp(spec->cards[i].name, card->name) == 0)
             return i;
+    {
+        /* The game's cards keep skills and options the engine does not play yet: such a
+         * card is refused rather than played without them. */
+        char why[160];
+        if (battle_tu_unsupported(card, why, sizeof(why))) {
+            battle_dec_bad(&j->d, "card \"%s\": %s", card->name, why);
+            return -1;
+        }
+    }
     /* Two commanders, four fortresses and two 30-card decks name at most 66 distinct
      * cards; state entries must come from those, so the table cannot overflow. */
     if (spec->n_cards >= BATTLE_CARDS_MAX) {
@@ -192,7 +218,125 @@ static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_sid
         battle_dec_bad(&j->d, "a deck holds at most %d cards, not %lld", BATTLE_DECK_MAX, total);
 }
 
-/* Decodes one side; returns 1 when it is valid (the state is checked against it then). */
+/* ===== Decks as players write them ===== */
+
+/* The card a deck string entry names: the job's inline cards by exact name, then the
+ * catalog as players write names, or by id for "[1234]". NULL after reporting it (with a
+ * "did you mean" from the catalog when a name is close). */
+static const struct battle_card_spec *lookup_entry(struct job_dec *j,
+                                                   const struct battle_deck_entry *e, int k)
+{
+    const struct battle_card_spec *c = NULL;
+    char hint[BATTLE_NAME_MAX + 1] = "";
+
+    if (e->id) {
+        c = j->catalog ? battle_catalog_find_id(j->catalog, e->id) : NULL;
+        if (!c)
+            battle_dec_bad(&j->d, "entry %d: no card has id %d", k, e->id);
+        return c;
+    }
+    for (int i = 0; i < j->n_inl && !c; i++)
+        if (j->inl[i].named && j->inl[i].valid && strcmp(j->inl[i].card.name, e->name) == 0)
+            c = &j->inl[i].card;
+    if (!c && j->catalog)
+        c = battle_catalog_find_loose(j->catalog, e->name);
+    if (c)
+        return c;
+    if (j->catalog)
+        battle_catalog_suggest(j->catalog, e->name, hint, sizeof(hint));
+    if (hint[0])
+        battle_dec_bad(&j->d, "entry %d: unknown card \"%s\" (did you mean \"%s\"?)", k, e->name,
+                       hint);
+    else
+        battle_dec_bad(&j->d, "entry %d: unknown card \"%s\"", k, e->name);
+    return NULL;
+}
+
+/* Places `card` (count times) on `side` as the game does with a deck list: the first
+ * commander commands, fortresses and dominions stand in the fortress slots, the rest is the
+ * deck. `k` numbers the entry (hash cards count from 1 too). Returns 0 after a report. */
+static int place(struct job_dec *j, const struct battle_card_spec *card, int count, int k,
+                 struct battle_side_spec *side, int *have_commander, int *deck_total)
+{
+    int idx;
+
+    if (card->type == BATTLE_COMMANDER) {
+        if (*have_commander || count > 1) {
+            battle_dec_bad(&j->d, "entry %d: \"%s\" is a second commander: a deck has one", k,
+                           card->name);
+            return 0;
+        }
+        idx = add_card(j, card);
+        if (idx < 0)
+            return 0;
+        side->commander = idx;
+        *have_commander = 1;
+        return 1;
+    }
+    if (card->type == BATTLE_FORTRESS) {
+        if (side->n_fortresses + count > BATTLE_FORTRESS_MAX) {
+            battle_dec_bad(&j->d, "entry %d: a side has at most %d fortresses and dominions", k,
+                           BATTLE_FORTRESS_MAX);
+            return 0;
+        }
+        idx = add_card(j, card);
+        for (int c = 0; idx >= 0 && c < count; c++)
+            side->fortresses[side->n_fortresses++] = idx;
+        return idx >= 0;
+    }
+    *deck_total += count;
+    idx = add_card(j, card);
+    for (int c = 0; idx >= 0 && c < count && side->n_deck < BATTLE_DECK_MAX; c++)
+        side->deck[side->n_deck++] = idx;
+    return idx >= 0;
+}
+
+/* Decodes deck string or hash `text` (the value at the current position) into `side`. */
+static void decode_deck_text(struct job_dec *j, const char *text, struct battle_side_spec *side)
+{
+    struct battle_deck_entry entries[BATTLE_DECK_ENTRIES_MAX];
+    int ids[BATTLE_DECK_IDS_MAX];
+    int n = 0, have_commander = 0, deck_total = 0, ok = 1;
+    char why[200];
+
+    if (battle_deck_is_hash(text)) {
+        if (!battle_deck_hash_decode(text, ids, BATTLE_DECK_IDS_MAX, &n, why, sizeof(why))) {
+            battle_dec_bad(&j->d, "malformed deck hash: %s", why);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            const struct battle_card_spec *c =
+                j->catalog ? battle_catalog_find_id(j->catalog, ids[k]) : NULL;
+            if (!c) {
+                battle_dec_bad(&j->d, "deck hash card %d: no card has id %d", k + 1, ids[k]);
+                ok = 0;
+            } else {
+                ok &= place(j, c, 1, k + 1, side, &have_commander, &deck_total);
+            }
+        }
+    } else {
+        if (!battle_deck_split(text, entries, &n, why, sizeof(why))) {
+            battle_dec_bad(&j->d, "malformed deck string: %s", why);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            const struct battle_card_spec *c = lookup_entry(j, &entries[k], k + 1);
+            if (!c)
+                ok = 0;
+            else
+                ok &= place(j, c, entries[k].count, k + 1, side, &have_commander, &deck_total);
+        }
+    }
+    if (ok && !have_commander)
+        battle_dec_bad(&j->d, "the deck names no commander");
+    if (deck_total > BATTLE_DECK_MAX)
+        battle_dec_bad(&j->d, "a deck holds at most %d cards, not %d", BATTLE_DECK_MAX, deck_total);
+}
+
+static const char *const text_side_keys[] = {"deck", "play", NULL};
+
+/* Decodes one side; returns 1 when it is valid (the state is checked against it then). A
+ * side is an object with a deck list, a deck string or hash, or {"deck": string, "play"}. */
 static int decode_side(struct job_dec *j, const json_t *params, const char *key,
                        struct battle_side_spec *side)
 {
@@ -203,6 +347,24 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     int play = BATTLE_PLAY_RANDOM;
 
     sk_jptr_push_key(j->d.ptr, key);
+    if (json_is_string(v)) {
+        decode_deck_text(j, json_string_value(v), side);
+        side->play = BATTLE_PLAY_RANDOM;
+        goto out;
+    }
+    if (json_is_object(v) && json_is_string(json_object_get(v, "deck"))) {
+        battle_dec_check_keys(&j->d, v, text_side_keys);
+        sk_jptr_push_key(j->d.ptr, "deck");
+        decode_deck_text(j, json_string_value(json_object_get(v, "deck")), side);
+        sk_jptr_pop(j->d.ptr);
+        battle_dec_get_enum(&j->d, v, "play", plays, 3, &play);
+        side->play = (enum battle_play)play;
+        goto out;
+    }
+    if (v && !json_is_object(v)) {
+        battle_dec_bad(&j->d, "'%s' must be an object, a deck string or a deck hash", key);
+        goto out;
+    }
     if (!battle_dec_need_object(&j->d, v, key, side_keys))
         goto out;
 
@@ -382,6 +544,19 @@ static void decode_names(struct job_dec *j, const json_t *v, const char *key, in
     sk_jptr_pop(j->d.ptr);
 }
 
+/* The name a written card name resolves to (inline cards by exact name first, then the
+ * catalog as players write names); `name` itself when neither has it. */
+static const char *canonical_name(const struct job_dec *j, const char *name)
+{
+    const struct battle_card_spec *c = NULL;
+    for (int i = 0; i < j->n_inl; i++)
+        if (j->inl[i].named && strcmp(j->inl[i].card.name, name) == 0)
+            return name;
+    if (j->catalog)
+        c = battle_catalog_find_loose(j->catalog, name);
+    return c ? c->name : name;
+}
+
 /* Checks that the deck cards in play, in hand and in the deck of side state `st` are drawn
  * from the side's deck list: each card at most as often as the list has it. The pointer is
  * at the side's state object; the first entry over the count is reported. */
@@ -405,9 +580,10 @@ static void check_multiset(struct job_dec *j, const json_t *v, const struct batt
             const json_t *e = json_array_get(arr, i);
             const char *name = json_is_object(e) ? json_string_value(json_object_get(e, "card"))
                                                  : json_string_value(e);
+            const char *canon = canonical_name(j, name);
             int idx = -1;
             for (int c = 0; c < j->spec->n_cards && idx < 0; c++)
-                if (strcmp(j->spec->cards[c].name, name) == 0)
+                if (strcmp(j->spec->cards[c].name, canon) == 0)
                     idx = c;
             if (idx < 0)
                 continue;
@@ -564,4 +740,141 @@ void battle_codec_spec_release(struct battle_spec *spec)
         return;
     sk_free(spec->cards);
     memset(spec, 0, sizeof(*spec));
+}
+
+/* ===== Weighted defenders ===== */
+
+static const char *const defender_keys[] = {"deck", "weight", NULL};
+
+/* Moves the problems of `from` into `errs`: those under "/params/defender" are re-rooted at
+ * `root` ("/params/defender/2/deck"); the others are kept only when `keep_others`. */
+static void move_errors(const struct sk_verr_list *from, struct sk_verr_list *errs,
+                        const char *root, int keep_others)
+{
+    static const char prefix[] = "/params/defender";
+    const size_t plen = sizeof(prefix) - 1;
+
+    for (size_t i = 0; i < from->n; i++) {
+        const char *p = from->items[i].pointer;
+        if (strncmp(p, prefix, plen) == 0 && (p[plen] == '\0' || p[plen] == '/')) {
+            char np[SK_JPTR_MAX + 64];
+            snprintf(np, sizeof(np), "%s%s", root, p + plen);
+            sk_verr_add(errs, np, "%s", from->items[i].message);
+        } else if (keep_others) {
+            sk_verr_add(errs, p, "%s", from->items[i].message);
+        }
+    }
+    errs->truncated |= from->truncated;
+    errs->oom |= from->oom;
+}
+
+enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
+                                    const struct battle_catalog *catalog, struct sk_jptr *ptr,
+                                    struct sk_verr_list *errs, struct battle_mix *out)
+{
+    const json_t *list = json_is_object(params) ? json_object_get(params, "defender") : NULL;
+    json_t *copy = NULL;
+    size_t i;
+    json_t *e;
+    int bad = 0;
+    enum sk_err err = SK_OK;
+
+    memset(out, 0, sizeof(*out));
+    if (!json_is_array(list)) {
+        err = battle_codec_decode(params, seed, catalog, ptr, errs, &out->specs[0]);
+        if (!err) {
+            out->n = 1;
+            out->weights[0] = 1.0;
+        }
+        return err;
+    }
+    sk_jptr_push_key(ptr, "defender");
+    if (json_array_size(list) < 1 || json_array_size(list) > BATTLE_DEFENDERS_MAX) {
+        sk_verr_add(errs, sk_jptr_str(ptr), "a list of defenders has 1 to %d decks, not %zu",
+                    BATTLE_DEFENDERS_MAX, json_array_size(list));
+        bad = 1;
+    }
+    if (json_object_get(params, "state") && !json_is_null(json_object_get(params, "state"))) {
+        sk_verr_add(errs, "/params/state", "a mid-game state needs one defender, not a list");
+        bad = 1;
+    }
+    sk_jptr_pop(ptr);
+    if (bad)
+        return SK_EINVAL;
+    copy = json_copy((json_t *)params);
+    if (!copy)
+        return SK_ENOMEM;
+    json_array_foreach(list, i, e)
+    {
+        struct sk_verr_list one;
+        char root[64];
+        const json_t *w = json_is_object(e) ? json_object_get(e, "weight") : NULL;
+        enum sk_err rc;
+
+        snprintf(root, sizeof(root), "/params/defender/%zu", i);
+        if (!json_is_object(e)) {
+            sk_verr_add(errs, root, "a defender of the list is {\"deck\", \"weight\"}");
+            bad = 1;
+            continue;
+        }
+        sk_jptr_push_key(ptr, "defender");
+        sk_jptr_push_index(ptr, i);
+        sk_verr_check_keys(errs, ptr, e, defender_keys);
+        sk_jptr_pop(ptr);
+        sk_jptr_pop(ptr);
+        if (!json_is_number(w) || json_number_value(w) <= 0 || json_number_value(w) > 1e6) {
+            char wp[80];
+            snprintf(wp, sizeof(wp), "%s/weight", root);
+            sk_verr_add(errs, wp, "'weight' is required: a number above 0 and at most 1000000");
+            bad = 1;
+        } else {
+            out->weights[i] = json_number_value(w);
+        }
+        if (!json_object_get(e, "deck")) {
+            sk_verr_add(errs, root, "'deck' is required");
+            bad = 1;
+            continue;
+        }
+        if (json_object_set(copy, "defender", json_object_get(e, "deck"))) {
+            err = SK_ENOMEM;
+            break;
+        }
+        sk_verr_list_init(&one);
+        rc = battle_codec_decode(copy, seed, catalog, ptr, &one, &out->specs[i]);
+        snprintf(root + strlen(root), sizeof(root) - strlen(root), "/deck");
+        /* The attacker's problems are the same in every decode: reported once. */
+        move_errors(&one, errs, root, i == 0);
+        sk_verr_list_release(&one);
+        if (rc == SK_ENOMEM) {
+            err = SK_ENOMEM;
+            break;
+        }
+        if (rc) {
+            bad = 1;
+            continue;
+        }
+        out->n = (int)i + 1;
+    }
+    json_decref(copy);
+    if (!err && bad)
+        err = SK_EINVAL;
+    if (err) {
+        /* n counts up to the last good spec; release every one decoded */
+        for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
+            battle_codec_spec_release(&out->specs[k]);
+        memset(out, 0, sizeof(*out));
+        return err;
+    }
+    out->n = (int)json_array_size(list);
+    out->weighted = 1;
+    return SK_OK;
+}
+
+void battle_codec_mix_release(struct battle_mix *mix)
+{
+    if (!mix)
+        return;
+    for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
+        battle_codec_spec_release(&mix->specs[k]);
+    memset(mix, 0, sizeof(*mix));
 }

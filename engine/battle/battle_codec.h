@@ -30,6 +30,32 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
                                 const struct battle_catalog *catalog, struct sk_jptr *ptr,
                                 struct sk_verr_list *errs, struct battle_spec *out);
 
+/* Most decks in a weighted defender list. */
+#define BATTLE_DEFENDERS_MAX 16
+
+/* A battle job whose defender is one deck (n = 1, weight 1) or a weighted list of decks:
+ * one full spec per defender deck, the attacker and the other params the same in each. */
+struct battle_mix {
+    int n;
+    struct battle_spec specs[BATTLE_DEFENDERS_MAX];
+    double weights[BATTLE_DEFENDERS_MAX]; /* as given; > 0 */
+    int weighted;                         /* "defender" was a list (the result says per deck) */
+};
+
+/**
+ * Decodes the "params" object of a battle job as battle_codec_decode does, where
+ * "defender" may also be a list of 1..16 {"deck": side, "weight": number > 0}. Problems of a
+ * listed deck are reported under "/params/defender/<i>/deck"; the others once. A list
+ * cannot be combined with "state". On SK_OK *out is filled (release with
+ * battle_codec_mix_release); SK_EINVAL or SK_ENOMEM otherwise (*out then holds nothing).
+ */
+enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
+                                    const struct battle_catalog *catalog, struct sk_jptr *ptr,
+                                    struct sk_verr_list *errs, struct battle_mix *out);
+
+/** Frees what battle_codec_decode_mix filled; NULL-safe. */
+void battle_codec_mix_release(struct battle_mix *mix);
+
 /** Frees what battle_codec_decode allocated in `spec` and zeroes it; NULL-safe. */
 void battle_codec_spec_release(struct battle_spec *spec);
 

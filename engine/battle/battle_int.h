@@ -15,5 +15,6 @@
 #include "battle_plan.h"
 #include "battle_sim.h"
 #include "battle_spec.h"
+#include "battle_tu.h"
 
 #endif

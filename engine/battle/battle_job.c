@@ -9,9 +9,11 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@
 #include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_plan.h"
+#include "battle_tu.h"
 #include "engine.h"
 #include "job.h"
 #include "sk_log.h"
@@ -36,17 +39,20 @@ struct battle_engine {
     pthread_mutex_t lock;
 };
 
+/* A job: one defender deck, or a weighted list of them (each its own spec, the attacker
+ * and the settings the same). Every deck plays the job's `games` games; deck k's games
+ * are the units [k * games, (k + 1) * games) of the run. */
 struct battle_job {
-    struct battle_spec spec; /* owns spec.cards */
+    struct battle_mix mix; /* owns each spec's cards */
 };
 
 struct battle_job_run {
-    const struct battle_job *job; /* borrowed */
-    struct battle_engine *eng;    /* borrowed */
-    struct battle_plan *plan;     /* owned */
-    int threads;                  /* as asked: 0 = one per online core */
-    uint64_t done;                /* games played so far: [0, done) */
-    struct battle_counts counts;
+    const struct battle_job *job;                    /* borrowed */
+    struct battle_engine *eng;                       /* borrowed */
+    struct battle_plan *plans[BATTLE_DEFENDERS_MAX]; /* owned; one per defender deck */
+    int threads;                                     /* as asked: 0 = one per online core */
+    uint64_t done;                                   /* units played so far: [0, done) */
+    struct battle_counts counts[BATTLE_DEFENDERS_MAX];
     double elapsed_s; /* wall time spent inside run_step */
 };
 
@@ -66,7 +72,7 @@ static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct
     job = sk_calloc(1, sizeof(*job));
     if (!job)
         return SK_ENOMEM;
-    err = battle_codec_decode(params, seed, cat, ptr, errs, &job->spec);
+    err = battle_codec_decode_mix(params, seed, cat, ptr, errs, &job->mix);
     if (err) {
         sk_free(job);
         return err;
@@ -80,14 +86,14 @@ static void job_free_data(void *data)
     struct battle_job *job = data;
     if (!job)
         return;
-    battle_codec_spec_release(&job->spec);
+    battle_codec_mix_release(&job->mix);
     sk_free(job);
 }
 
 static uint64_t job_units(const void *data)
 {
     const struct battle_job *job = data;
-    return job->spec.games;
+    return job->mix.specs[0].games * (uint64_t)job->mix.n;
 }
 
 static void engine_close(void *state)
@@ -185,9 +191,11 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     run->job = job;
     run->eng = state;
     run->threads = opts->threads;
-    rc = battle_plan_new(&job->spec, &run->plan, err, errlen);
-    if (rc)
-        goto out;
+    for (int k = 0; k < job->mix.n; k++) {
+        rc = battle_plan_new(&job->mix.specs[k], &run->plans[k], err, errlen);
+        if (rc)
+            goto out;
+    }
     *out = run;
     run = NULL;
 out:
@@ -202,43 +210,52 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Plays games [first, first + n) of defender deck k on the run's backend. */
+static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first, uint64_t n,
+                              char *err, size_t errlen)
+{
+    struct battle_cl *cl = run->eng ? run->eng->cl : NULL;
+    double t0 = now_s();
+    enum sk_err rc;
+
+    if (cl) {
+        char why[512] = "";
+        pthread_mutex_lock(&run->eng->lock);
+        rc = battle_cl_run(cl, run->plans[k], first, n, &run->counts[k], why, sizeof(why));
+        pthread_mutex_unlock(&run->eng->lock);
+        run->elapsed_s += now_s() - t0;
+        if (rc)
+            snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
+                     (unsigned long long)first, (unsigned long long)(first + n - 1), why);
+        return rc;
+    }
+    rc = battle_cpu_run(run->plans[k], first, n, run->threads, &run->counts[k]);
+    run->elapsed_s += now_s() - t0;
+    if (rc)
+        snprintf(err, errlen, "cpu backend failed on games %llu..%llu: %s",
+                 (unsigned long long)first, (unsigned long long)(first + n - 1), sk_err_str(rc));
+    return rc;
+}
+
 static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
                             size_t errlen)
 {
     struct battle_job_run *run = data;
-    struct battle_cl *cl = run->eng ? run->eng->cl : NULL;
-    uint64_t left = run->job->spec.games - run->done;
+    uint64_t games = run->job->mix.specs[0].games;
+    uint64_t left = games * (uint64_t)run->job->mix.n - run->done;
     uint64_t n = (max_units == 0 || max_units > left) ? left : max_units;
-    double t0;
-    enum sk_err rc = SK_OK;
 
-    if (n > 0) {
-        t0 = now_s();
-        if (cl) {
-            char why[512] = "";
-            pthread_mutex_lock(&run->eng->lock);
-            rc = battle_cl_run(cl, run->plan, run->done, n, &run->counts, why, sizeof(why));
-            pthread_mutex_unlock(&run->eng->lock);
-            run->elapsed_s += now_s() - t0;
-            if (rc) {
-                snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
-                         (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
-                         why);
-                return rc;
-            }
-            run->done += n;
-            *done = run->done;
-            return SK_OK;
-        }
-        rc = battle_cpu_run(run->plan, run->done, n, run->threads, &run->counts);
-        run->elapsed_s += now_s() - t0;
-        if (rc) {
-            snprintf(err, errlen, "cpu backend failed on games %llu..%llu: %s",
-                     (unsigned long long)run->done, (unsigned long long)(run->done + n - 1),
-                     sk_err_str(rc));
+    /* A step may cross from one defender deck to the next; each deck's games keep their own
+     * numbers (and so their random streams), whatever the steps. */
+    while (n > 0) {
+        int k = (int)(run->done / games);
+        uint64_t first = run->done % games;
+        uint64_t m = games - first < n ? games - first : n;
+        enum sk_err rc = play_range(run, k, first, m, err, errlen);
+        if (rc)
             return rc;
-        }
-        run->done += n;
+        run->done += m;
+        n -= m;
     }
     *done = run->done;
     return SK_OK;
@@ -290,66 +307,192 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
 }
 
+/* "catalog": which cards the job's names meant ({"name", "hash"}): the same job on another
+ * catalog is another matchup. */
+static int put_catalog(json_t *res)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, NULL, 0))
+        return 1;
+    return put(res, "catalog",
+               json_pack("{s:s, s:s}", "name", battle_catalog_source(cat), "hash",
+                         battle_catalog_hash(cat)));
+}
+
+/* Checks that every game of `c` was counted once as an outcome and once in the histogram;
+ * anything else is a backend bug, not a result to publish. */
+static int counts_ok(const struct battle_counts *c, const struct battle_spec *spec, int partial,
+                     char *why, size_t whylen)
+{
+    uint64_t hist_total = 0;
+
+    for (int t = 1; t <= spec->turn_limit; t++)
+        hist_total += c->turns[t];
+    if ((partial || c->games == spec->games) && c->wins + c->stalls + c->losses == c->games &&
+        hist_total == c->games)
+        return 1;
+    snprintf(why, whylen, "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
+             (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
+             (unsigned long long)hist_total);
+    return 0;
+}
+
+/* Adds "turns": {"mean", "histogram"} of `c` (turn_limit entries) to `obj`. */
+static int put_turns(json_t *obj, const struct battle_counts *c, int turn_limit, double mean)
+{
+    json_t *hist = json_array();
+    json_t *turns = json_object();
+    int bad = !hist || !turns;
+
+    for (int t = 1; !bad && t <= turn_limit; t++)
+        bad = json_array_append_new(hist, json_integer((json_int_t)c->turns[t])) != 0;
+    bad = bad || put(turns, "mean", json_real(mean)) || json_object_set(turns, "histogram", hist);
+    json_decref(hist);
+    if (bad) {
+        json_decref(turns);
+        return 1;
+    }
+    return put(obj, "turns", turns);
+}
+
+/* Adds the counts, rates with their intervals and turns of `c` to `obj`. */
+static int put_outcome(json_t *obj, const struct battle_counts *c, int turn_limit)
+{
+    return put(obj, "games", json_integer((json_int_t)c->games)) ||
+           put(obj, "wins", json_integer((json_int_t)c->wins)) ||
+           put(obj, "stalls", json_integer((json_int_t)c->stalls)) ||
+           put(obj, "losses", json_integer((json_int_t)c->losses)) ||
+           put_rate(obj, "win_rate", c->wins, c->games) ||
+           put_rate(obj, "stall_rate", c->stalls, c->games) ||
+           put_rate(obj, "loss_rate", c->losses, c->games) ||
+           put_turns(obj, c, turn_limit, (double)c->turns_sum / (double)c->games);
+}
+
+/* Adds the weighted mixture of the decks' rates to `obj`: rate = the sum of w_k * rate_k
+ * over the normalised weights, and as its interval the same weighted sum of the decks'
+ * Wilson bounds: when every deck's rate is inside its bounds the mixture is inside theirs,
+ * so the interval is wider than a 95% one needs to be, never narrower. */
+static int put_mix_rates(json_t *obj, const struct battle_job_run *run)
+{
+    static const char *const names[3] = {"win_rate", "stall_rate", "loss_rate"};
+    const struct battle_mix *mix = &run->job->mix;
+    double wsum = 0;
+
+    for (int k = 0; k < mix->n; k++)
+        wsum += mix->weights[k];
+    for (int r = 0; r < 3; r++) {
+        double rate = 0, lo = 0, hi = 0;
+        char key[32];
+        for (int k = 0; k < mix->n; k++) {
+            const struct battle_counts *c = &run->counts[k];
+            uint64_t hits = r == 0 ? c->wins : r == 1 ? c->stalls : c->losses;
+            double l = 0, h = 0, w = mix->weights[k] / wsum;
+            if (stats_wilson(hits, c->games, STATS_Z95, &l, &h))
+                return 1;
+            rate += w * (double)hits / (double)c->games;
+            lo += w * l;
+            hi += w * h;
+        }
+        snprintf(key, sizeof(key), "%s_ci95", names[r]);
+        /* Rounding may put the sums a hair outside [0, 1] or past the rate. */
+        lo = lo < 0 ? 0 : lo > rate ? rate : lo;
+        hi = hi > 1 ? 1 : hi < rate ? rate : hi;
+        if (put(obj, names[r], json_real(rate)) || put(obj, key, json_pack("[f, f]", lo, hi)))
+            return 1;
+    }
+    return 0;
+}
+
+/* "defenders": each listed deck's weight and outcome. */
+static int put_defenders(json_t *res, const struct battle_job_run *run)
+{
+    const struct battle_mix *mix = &run->job->mix;
+    json_t *arr = json_array();
+
+    if (!arr || json_object_set_new(res, "defenders", arr))
+        return 1;
+    for (int k = 0; k < mix->n; k++) {
+        json_t *d = json_object();
+        if (!d || json_array_append_new(arr, d) || put(d, "weight", json_real(mix->weights[k])) ||
+            put_outcome(d, &run->counts[k], mix->specs[k].turn_limit))
+            return 1;
+    }
+    return 0;
+}
+
+/* The whole job's counts: the decks' added up. */
+static void total_counts(const struct battle_job_run *run, struct battle_counts *all)
+{
+    memset(all, 0, sizeof(*all));
+    for (int k = 0; k < run->job->mix.n; k++) {
+        const struct battle_counts *c = &run->counts[k];
+        all->games += c->games;
+        all->wins += c->wins;
+        all->stalls += c->stalls;
+        all->losses += c->losses;
+        all->turns_sum += c->turns_sum;
+        for (size_t t = 0; t < sizeof(all->turns) / sizeof(all->turns[0]); t++)
+            all->turns[t] += c->turns[t];
+    }
+}
+
 /* The result document of the games played so far: all of them (partial = 0; SK_ECONFLICT
- * before the last), or the first ones of a run stopped early (partial = 1, at least one
- * game; the counts of games 0..n-1 do not depend on where the run stopped). */
+ * before the last), or the first ones of a run stopped early (partial = 1: at least one
+ * game, and one of every deck of a weighted list; the counts of games 0..n-1 do not depend
+ * on where the run stopped). */
 static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **out, char *why,
                              size_t whylen)
 {
-    const struct battle_spec *spec = &run->job->spec;
-    const struct battle_counts *c = &run->counts;
+    const struct battle_mix *mix = &run->job->mix;
+    const struct battle_spec *spec = &mix->specs[0];
+    struct battle_counts all;
     json_t *res = NULL;
-    json_t *turns = NULL;
-    json_t *hist = NULL;
-    uint64_t hist_total = 0;
-    enum sk_err err = SK_ENOMEM;
+    int bad;
 
-    if (partial ? c->games == 0 : run->done < spec->games)
+    if (!partial && run->done < spec->games * (uint64_t)mix->n)
         return SK_ECONFLICT;
-    /* Every game must be counted once as an outcome and once in the histogram; anything
-     * else is a backend bug, not a result to publish. */
-    for (int t = 1; t <= spec->turn_limit; t++)
-        hist_total += c->turns[t];
-    if ((!partial && c->games != spec->games) || c->wins + c->stalls + c->losses != c->games ||
-        hist_total != c->games) {
-        snprintf(why, whylen, "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
-                 (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
-                 (unsigned long long)hist_total);
-        return SK_EINTERNAL;
+    for (int k = 0; k < mix->n; k++) {
+        if (!counts_ok(&run->counts[k], &mix->specs[k], partial, why, whylen))
+            return SK_EINTERNAL;
+        if (partial && mix->weighted && run->counts[k].games == 0)
+            return SK_ECONFLICT; /* a deck without games has no rate to mix */
     }
+    total_counts(run, &all);
+    if (all.games == 0)
+        return SK_ECONFLICT;
     res = json_object();
-    turns = json_object();
-    hist = json_array();
-    if (!res || !turns || !hist)
-        goto out;
-    for (int t = 1; t <= spec->turn_limit; t++)
-        if (json_array_append_new(hist, json_integer((json_int_t)c->turns[t])))
-            goto out;
-    if (put(turns, "mean", json_real((double)c->turns_sum / (double)c->games)) ||
-        json_object_set(turns, "histogram", hist))
-        goto out;
-    if (put(res, "games", json_integer((json_int_t)c->games)) ||
-        put(res, "wins", json_integer((json_int_t)c->wins)) ||
-        put(res, "stalls", json_integer((json_int_t)c->stalls)) ||
-        put(res, "losses", json_integer((json_int_t)c->losses)) ||
-        put_rate(res, "win_rate", c->wins, c->games) ||
-        put_rate(res, "stall_rate", c->stalls, c->games) ||
-        put_rate(res, "loss_rate", c->losses, c->games) || json_object_set(res, "turns", turns) ||
-        put(res, "seed", json_integer((json_int_t)spec->seed)) || put_backend(res, run) ||
-        put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
-        put(res, "games_per_second",
-            run->elapsed_s > 0
-                ? json_integer((json_int_t)llround((double)c->games / run->elapsed_s))
-                : json_null()))
-        goto out;
+    if (!res)
+        return SK_ENOMEM;
+    if (!mix->weighted) {
+        bad = put_outcome(res, &all, spec->turn_limit);
+    } else {
+        /* A list of defenders: counts and histogram are the decks' totals, the rates and
+         * the mean turn their weighted mixture, and "defenders" has each deck's own. */
+        double wsum = 0, mean = 0;
+        for (int k = 0; k < mix->n; k++)
+            wsum += mix->weights[k];
+        for (int k = 0; k < mix->n; k++)
+            mean += mix->weights[k] / wsum * (double)run->counts[k].turns_sum /
+                    (double)run->counts[k].games;
+        bad = put(res, "games", json_integer((json_int_t)all.games)) ||
+              put(res, "wins", json_integer((json_int_t)all.wins)) ||
+              put(res, "stalls", json_integer((json_int_t)all.stalls)) ||
+              put(res, "losses", json_integer((json_int_t)all.losses)) || put_mix_rates(res, run) ||
+              put_turns(res, &all, spec->turn_limit, mean) || put_defenders(res, run);
+    }
+    bad = bad || put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
+          put_backend(res, run) ||
+          put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
+          put(res, "games_per_second",
+              run->elapsed_s > 0
+                  ? json_integer((json_int_t)llround((double)all.games / run->elapsed_s))
+                  : json_null());
+    if (bad) {
+        json_decref(res);
+        return SK_ENOMEM;
+    }
     *out = res;
-    res = NULL;
-    err = SK_OK;
-out:
-    json_decref(hist);
-    json_decref(turns);
-    json_decref(res);
-    return err;
+    return SK_OK;
 }
 
 static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
@@ -367,12 +510,16 @@ static void run_free(void *data)
     struct battle_job_run *run = data;
     if (!run)
         return;
-    battle_plan_free(run->plan);
+    for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
+        battle_plan_free(run->plans[k]);
     sk_free(run);
 }
 
 /* ===== The catalog served at /v1/cards ===== */
 
+/* The whole listing. GET /v1/cards does not use it (catalog_size, catalog_match and
+ * catalog_entry serve the game's 54,000 cards a page at a time); it is for callers that
+ * want every card of a small catalog. */
 static json_t *catalog_load(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
@@ -381,24 +528,120 @@ static json_t *catalog_load(char *err, size_t errlen)
     return battle_catalog_to_json(cat);
 }
 
-static const char *type_word(int i)
+/* The shared catalog for the per-entry calls of the catalog route: it is loaded once and
+ * never changes, so after the first load it is read without the loader's lock (a page
+ * makes one call per card and filter). NULL when it does not load. */
+static const struct battle_catalog *route_catalog(void)
 {
-    return battle_cards_type_name((enum battle_card_type)i);
+    static _Atomic(const struct battle_catalog *) cached;
+    const struct battle_catalog *cat = atomic_load(&cached);
+
+    if (!cat && battle_catalog_shared(&cat, NULL, 0) == SK_OK)
+        atomic_store(&cached, cat);
+    return cat;
 }
 
+static long catalog_size(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, err, errlen))
+        return -1;
+    return (long)battle_catalog_count(cat);
+}
+
+/* Case-insensitive substring test (ASCII), as the route's text filters. */
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+/* 1 when card i passes filter `f` with word `value`: the fields the listing writes, read
+ * from the card itself. */
+static int catalog_match(size_t i, const struct job_filter *f, const char *value)
+{
+    const struct battle_catalog *cat = route_catalog();
+    const struct battle_card_spec *c = cat ? battle_catalog_at(cat, i) : NULL;
+    char num[16];
+
+    if (!c)
+        return 0;
+    if (strcmp(f->param, "name") == 0)
+        return contains_ci(c->name, value);
+    if (strcmp(f->param, "type") == 0)
+        return strcasecmp(c->dominion ? "dominion" : battle_cards_type_name(c->type), value) == 0;
+    if (strcmp(f->param, "skill") == 0) {
+        for (int k = 0; k < c->n_skills; k++) {
+            const struct battle_skill_spec *s = &c->skills[k];
+            const char *name = s->id < BATTLE_SKILL__COUNT ? battle_cards_skill_name(s->id)
+                                                           : battle_tu_skill_name(s->game);
+            if (strcasecmp(name, value) == 0)
+                return 1;
+        }
+        return 0;
+    }
+    /* faction, rarity and level are facts of the game's cards only */
+    if (c->id <= 0)
+        return 0;
+    if (strcmp(f->param, "faction") == 0)
+        return strcasecmp(battle_tu_faction_name(c->faction), value) == 0;
+    if (strcmp(f->param, "rarity") == 0)
+        return strcasecmp(battle_tu_rarity_name(c->rarity), value) == 0;
+    snprintf(num, sizeof(num), "%d", c->level);
+    return strcmp(f->param, "level") == 0 && strcmp(num, value) == 0;
+}
+
+static json_t *catalog_entry(size_t i)
+{
+    const struct battle_catalog *cat = route_catalog();
+    return cat ? battle_catalog_card_json(cat, i) : NULL;
+}
+
+/* Card types as the catalog writes them: the engine's four and the game's dominions. */
+static const char *type_word(int i)
+{
+    return i < BATTLE_CARD_TYPE__COUNT ? battle_cards_type_name((enum battle_card_type)i)
+                                       : "dominion";
+}
+
+/* Every skill of the game (the engine's are among them). */
 static const char *skill_word(int i)
 {
-    return battle_cards_skill_name((enum battle_skill)i);
+    return battle_tu_skill_name(i);
+}
+
+static const char *faction_word(int i)
+{
+    return battle_tu_faction_name(i + 1);
+}
+
+static const char *rarity_word(int i)
+{
+    return battle_tu_rarity_name(i + 1);
+}
+
+static const char *level_word(int i)
+{
+    static const char *const levels[BATTLE_LEVELS_MAX] = {"1", "2", "3", "4", "5",
+                                                          "6", "7", "8", "9", "10"};
+    return levels[i];
 }
 
 static const struct job_filter card_filters[] = {
-    {"type", "type", NULL, type_word, BATTLE_CARD_TYPE__COUNT},
-    {"skill", "skills", "name", skill_word, BATTLE_SKILL__COUNT},
+    {"type", "type", NULL, type_word, BATTLE_CARD_TYPE__COUNT + 1},
+    {"skill", "skills", "name", skill_word, BATTLE_TU_SKILL__COUNT},
+    {"faction", "faction", NULL, faction_word, 6},
+    {"rarity", "rarity", NULL, rarity_word, 6},
+    {"level", "level", NULL, level_word, BATTLE_LEVELS_MAX},
     {"name", "name", NULL, NULL, 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog cards_catalog = {"cards", catalog_load, card_filters};
+static const struct job_catalog cards_catalog = {"cards",      catalog_load,  card_filters,
+                                                 catalog_size, catalog_match, catalog_entry};
 
 const struct job_kind_ops battle_kind = {
     .name = "battle",

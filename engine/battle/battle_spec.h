@@ -27,20 +27,44 @@
 /* Most units in one row: fortresses plus every deck card could end up on the field. */
 #define BATTLE_ROW_MAX (BATTLE_DECK_MAX + BATTLE_FORTRESS_MAX)
 
+/* Levels of one game unit (each level is a card of its own, with its own id). */
+#define BATTLE_LEVELS_MAX 10
+
+/* A skill of a card. `id` is what the engine simulates; the game's cards (battle_tu) may
+ * carry skills and options it does not simulate yet: such a card is kept whole in the
+ * catalog and a job that uses it is refused (battle_tu_unsupported), never played wrong. */
 struct battle_skill_spec {
-    enum battle_skill id;
-    int x;   /* magnitude; 0 for flag skills (wall, jam) */
-    int all; /* 1 when the skill hits every valid target */
+    enum battle_skill id; /* BATTLE_SKILL__COUNT when the engine does not simulate `game` */
+    int x;                /* magnitude; 0 for flag skills (wall, jam) */
+    int all;              /* 1 when the skill hits every valid target */
+    int game;             /* the game's skill (battle_tu_skill_name); read only when `id` is
+                             BATTLE_SKILL__COUNT, since `id` names the others */
+    int y;                /* faction filter 1..6; 0 = any faction */
+    int n;                /* number of targets; 0 = one (or every one with `all`) */
+    int c;                /* cooldown in turns; 0 = none */
+    int s, s2;            /* skill arguments of enhance and evolve: 1 + the game skill;
+                             0 = none (so a zeroed spec has none) */
+    int trigger;          /* 0 activation, 1 on play, 2 on attacked, 3 on death */
+    int card_id;          /* the card summon brings; 0 = none */
 };
 
 struct battle_card_spec {
     char name[BATTLE_NAME_MAX + 1];
-    enum battle_card_type type;
-    int attack; /* assaults only; 0 otherwise */
+    enum battle_card_type type; /* a dominion plays as a fortress */
+    int attack;                 /* assaults only; 0 otherwise */
     int health;
     int delay; /* assaults and structures; 0 for commanders and fortresses */
     int n_skills;
     struct battle_skill_spec skills[BATTLE_CARD_SKILLS_MAX];
+    /* The game's facts (battle_tu); all 0 for the project's own and inline cards. */
+    int id;       /* the game's card id */
+    int level;    /* 1..n_levels */
+    int faction;  /* 1..6 (battle_tu_faction_name) */
+    int rarity;   /* 1..6 (battle_tu_rarity_name) */
+    int set;      /* the game's card set (1000 standard, 2000 fusion, ...) */
+    int dominion; /* 1 for an alpha dominion (type BATTLE_FORTRESS) */
+    int n_levels;
+    int level_ids[BATTLE_LEVELS_MAX]; /* ids of the unit's levels 1..n_levels */
 };
 
 /* One unit on the field in a mid-game state. Its lane is its position in the row. */

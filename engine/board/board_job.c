@@ -182,7 +182,8 @@ static const struct job_filter spell_filters[] = {
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog spells_catalog = {"spells", catalog_load, spell_filters};
+static const struct job_catalog spells_catalog = {"spells", catalog_load, spell_filters,
+                                                  NULL,     NULL,         NULL};
 
 const struct job_kind_ops board_kind = {
     .name = "board",

@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * The battle card catalog
-         * @description Every filter is optional; all given must hold. Values are matched in any case (`type=Assault` is `assault`). Unknown parameters are a 400; a value naming nothing is a 400 whose `errors[0].allowed` lists every value the parameter takes.
+         * @description The card catalog the engine loaded: the built-in cards, a JSON cards file (`SKIRMISH_CARDS_FILE`) or the game's own files (`SKIRMISH_CARDS_DIR`, about 54,000 cards: every unit at every level). Every filter is optional; all given must hold. Values are matched in any case (`type=Assault` is `assault`). Pages of `limit` entries in catalog (name) order; `next_cursor` continues. Unknown parameters are a 400; a value naming nothing is a 400 whose `errors[0].allowed` lists every value the parameter takes.
          */
         get: operations["listCards"];
         put?: never;
@@ -422,17 +422,17 @@ export interface components {
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
             attacker: components["schemas"]["BattleSide"];
-            defender: components["schemas"]["BattleSide"];
+            /** @description side 1: one side, or a weighted list of decks (each plays `games` games; the result is their weighted mixture, with each deck's own in `defenders`) */
+            defender: components["schemas"]["BattleSide"] | {
+                deck: components["schemas"]["BattleSide"];
+                weight: number;
+            }[];
             state?: components["schemas"]["BattleState"] | null;
         };
-        BattleSide: {
-            commander: string;
-            fortresses?: string[];
-            deck: {
-                card: string;
-                /** @default 1 */
-                count?: number;
-            }[];
+        /** @description A side: a commander, fortresses and a deck list; or a deck as players write it (docs/cards.md): a deck string in the peer's syntax (`Commander, Card A#2, Card B-5, [1234]`) or the game's deck hash, alone or as `deck` with `play`. */
+        BattleSide: components["schemas"]["BattleSideList"] | string | {
+            /** @description deck string or deck hash */
+            deck: string;
             /**
              * @default random
              * @enum {string}
@@ -475,8 +475,13 @@ export interface components {
             all?: boolean;
         };
         CardList: {
-            items: components["schemas"]["Card"][];
+            items: components["schemas"]["CatalogCard"][];
+            /** @description entries in this page */
             count: number;
+            /** @description entries matching the filters, in all pages */
+            total: number;
+            /** @description pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
         BoardJob: {
             /**
@@ -605,7 +610,12 @@ export interface components {
         };
         SpellList: {
             items: components["schemas"]["Spell"][];
+            /** @description entries in this page */
             count: number;
+            /** @description entries matching the filters, in all pages */
+            total: number;
+            /** @description pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
         /** @description The result document of a succeeded job, told apart by `kind`: `battle` or `board`. */
         Result: components["schemas"]["BattleResult"] | components["schemas"]["BoardResult"];
@@ -645,6 +655,31 @@ export interface components {
             threads?: number;
             elapsed_ms: number;
             games_per_second: number | null;
+            /** @description the card catalog the job's names were resolved in */
+            catalog: {
+                /** @description `built-in`, the cards file or the game's folder */
+                name: string;
+                /** @description FNV-1a 64 of the files read */
+                hash: string;
+            };
+            /** @description with a list of defenders: each deck's weight and own outcome; the top-level counts are then the decks' totals and the rates their weighted mixture */
+            defenders?: {
+                weight: number;
+                games: number;
+                wins: number;
+                stalls: number;
+                losses: number;
+                win_rate: number;
+                win_rate_ci95: components["schemas"]["Interval"];
+                stall_rate: number;
+                stall_rate_ci95: components["schemas"]["Interval"];
+                loss_rate: number;
+                loss_rate_ci95: components["schemas"]["Interval"];
+                turns: {
+                    mean: number;
+                    histogram: number[];
+                };
+            }[];
         };
         BoardResult: {
             /**
@@ -730,6 +765,82 @@ export interface components {
                 /** @description games of the battle jobs that finished in this minute */
                 games: number;
             }[];
+        };
+        /** @description A skill of a catalog card. The game's cards may carry skills and options the engine does not simulate yet; a job that uses such a card is refused (422). */
+        CatalogSkill: {
+            /** @enum {string} */
+            name: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
+            x?: number;
+            all?: boolean;
+            /**
+             * @description only units of this faction
+             * @enum {string}
+             */
+            y?: "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor";
+            /** @description number of targets */
+            n?: number;
+            /** @description cooldown in turns */
+            c?: number;
+            /**
+             * @description skill argument (enhance, evolve)
+             * @enum {string}
+             */
+            s?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
+            /**
+             * @description second skill argument (evolve)
+             * @enum {string}
+             */
+            s2?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
+            /**
+             * @description when it acts, instead of on activation
+             * @enum {string}
+             */
+            trigger?: "play" | "attacked" | "death";
+            /** @description the card summon brings */
+            card_id?: number;
+        };
+        /** @description A catalog card: the shape of an inline card definition, plus for the game's cards its id, level, faction, rarity, set, its unit's levels and its fusion recipe. */
+        CatalogCard: {
+            /** @description as players write it: `Name` for the top level, `Name-2` for level 2; a second unit of the same name carries its id: `Name [1234]` */
+            name: string;
+            /** @enum {string} */
+            type: "commander" | "fortress" | "assault" | "structure" | "dominion";
+            attack?: number;
+            health: number;
+            delay?: number;
+            skills: components["schemas"]["CatalogSkill"][];
+            id?: number;
+            level?: number;
+            /** @enum {string} */
+            faction?: "none" | "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor";
+            /** @enum {string} */
+            rarity?: "none" | "common" | "rare" | "epic" | "legendary" | "vindicator" | "mythic";
+            set?: number;
+            levels?: {
+                level: number;
+                id: number;
+                name: string;
+            }[];
+            fusion?: {
+                id: number;
+                /** @description empty when the files have no such card */
+                name: string;
+                count: number;
+            }[];
+        };
+        BattleSideList: {
+            commander: string;
+            fortresses?: string[];
+            deck: {
+                card: string;
+                /** @default 1 */
+                count?: number;
+            }[];
+            /**
+             * @default random
+             * @enum {string}
+             */
+            play?: "random" | "ordered" | "exact";
         };
     };
     responses: {
@@ -998,11 +1109,21 @@ export interface operations {
     listCards: {
         parameters: {
             query?: {
-                type?: "commander" | "fortress" | "assault" | "structure";
-                /** @description cards having this skill */
-                skill?: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "strike" | "siege" | "enfeeble" | "weaken" | "jam" | "heal" | "rally" | "protect" | "flurry";
+                type?: "commander" | "fortress" | "assault" | "structure" | "dominion";
+                /** @description cards having this skill (any of the game's 55; the engine simulates 17 of them) */
+                skill?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
+                /** @description the game's cards of this faction */
+                faction?: "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor";
+                /** @description the game's cards of this rarity */
+                rarity?: "common" | "rare" | "epic" | "legendary" | "vindicator" | "mythic";
+                /** @description the game's cards at this level of their unit */
+                level?: "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10";
                 /** @description case-insensitive substring of the name (1..64 bytes) */
                 name?: string;
+                /** @description entries per page */
+                limit?: number;
+                /** @description `next_cursor` of the page before */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1048,7 +1169,9 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "count": 2
+                     *       "count": 2,
+                     *       "total": 42,
+                     *       "next_cursor": "MnxJcm9uIE1haWRlbg"
                      *     }
                      */
                     "application/json": components["schemas"]["CardList"];
@@ -1069,6 +1192,10 @@ export interface operations {
                 action?: "cancel_order" | "random_direction" | "attract" | "set_terrain" | "kill" | "damage" | "leave_group" | "add_max_armor" | "forbid_join" | "terrain_bind" | "ignores_armor" | "deal_no_damage" | "add_damage" | "add_twice_max_armor" | "deflect" | "receive_no_damage" | "kill_victim" | "lower_victim_armor" | "gain_max_armor" | "forbid_move" | "forbid_exit" | "cancel_death" | "damage_killer";
                 /** @description case-insensitive substring of the name (1..64 bytes) */
                 name?: string;
+                /** @description entries per page */
+                limit?: number;
+                /** @description `next_cursor` of the page before */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1099,7 +1226,9 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "count": 1
+                     *       "count": 1,
+                     *       "total": 31,
+                     *       "next_cursor": "MXxCaW5kaW5nIEN1YmU"
                      *     }
                      */
                     "application/json": components["schemas"]["SpellList"];

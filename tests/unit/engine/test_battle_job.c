@@ -176,6 +176,16 @@ static json_t *outcome(json_t *res)
     return o;
 }
 
+/* 1 when results a and b have the same outcome (the machine's fields aside). */
+static int same_outcome(json_t *a, json_t *b)
+{
+    json_t *oa = outcome(a), *ob = outcome(b);
+    int same = json_equal(oa, ob);
+    json_decref(oa);
+    json_decref(ob);
+    return same;
+}
+
 static void test_result_document(void)
 {
     json_t *doc = load_example("battle_reference_1.json");
@@ -216,28 +226,133 @@ static void test_result_document(void)
     CU_ASSERT(json_is_real(json_object_get(res, "elapsed_ms")));
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res, "kind")), "battle");
     CU_ASSERT_STRING_EQUAL(json_object_iter_key(json_object_iter(res)), "kind"); /* first */
-    CU_ASSERT_EQUAL(json_object_size(res), 17);
+    /* the catalog the names meant: the built-in one here */
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(res, "catalog"), "name")), "built-in");
+    CU_ASSERT_EQUAL(
+        strncmp(json_string_value(json_object_get(json_object_get(res, "catalog"), "hash")),
+                "fnv1a64:", 8),
+        0);
+    CU_ASSERT_EQUAL(json_object_size(res), 18);
     json_decref(res);
     job_free(job);
     json_decref(doc);
 }
 
 /* Counts are the same for one step on one thread and for odd steps on three. */
+/* A weighted list of defenders: each deck plays the job's games with the results it has
+ * alone; the rates are the weighted mixture, inside their interval; a split into steps
+ * that cross decks changes nothing; bad lists are 422s at the list's pointers. */
+static void test_weighted_defenders(void)
+{
+    static const char *const single[2] = {
+        "{\"kind\":\"battle\",\"seed\":5,\"params\":{\"games\":2000,"
+        "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","
+        "\"count\":5}]},\"defender\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":"
+        "\"Brute\",\"count\":4}]}}}",
+        "{\"kind\":\"battle\",\"seed\":5,\"params\":{\"games\":2000,"
+        "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","
+        "\"count\":5}]},\"defender\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":"
+        "\"Grunt\",\"count\":5}]}}}"};
+    static const char mixed[] =
+        "{\"kind\":\"battle\",\"seed\":5,\"params\":{\"games\":2000,"
+        "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","
+        "\"count\":5}]},\"defender\":["
+        "{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Brute\","
+        "\"count\":4}]},\"weight\":1},"
+        "{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","
+        "\"count\":5}]},\"weight\":3}]}}";
+    json_t *alone[2], *res, *res2, *defs;
+    double want = 0;
+    json_error_t jerr;
+    json_t *doc;
+    struct job *job;
+
+    for (int k = 0; k < 2; k++) {
+        doc = json_loads(single[k], 0, &jerr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+        job = decode_doc(doc);
+        alone[k] = run_job(job, 0, 1, "cpu");
+        job_free(job);
+        json_decref(doc);
+    }
+    doc = json_loads(mixed, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    job = decode_doc(doc);
+    CU_ASSERT_EQUAL(job_total(job), 4000);
+    res = run_job(job, 0, 1, "cpu");
+    res2 = run_job(job, 1500, 2, "cpu"); /* steps that cross from one deck to the next */
+    defs = json_object_get(res, "defenders");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(defs), 2);
+    for (int k = 0; k < 2; k++) {
+        const json_t *d = json_array_get(defs, (size_t)k);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(d, "wins")),
+                        json_integer_value(json_object_get(alone[k], "wins")));
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(d, "games")), 2000);
+        want += (k ? 0.75 : 0.25) * json_real_value(json_object_get(alone[k], "win_rate"));
+    }
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 4000);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(res, "win_rate")), want, 1e-12);
+    CU_ASSERT(json_real_value(json_array_get(json_object_get(res, "win_rate_ci95"), 0)) <= want);
+    CU_ASSERT(json_real_value(json_array_get(json_object_get(res, "win_rate_ci95"), 1)) >= want);
+    CU_ASSERT_TRUE(same_outcome(res, res2));
+    json_decref(res);
+    json_decref(res2);
+    json_decref(alone[0]);
+    json_decref(alone[1]);
+    job_free(job);
+    json_decref(doc);
+
+    /* bad lists */
+    {
+        static const struct {
+            const char *defender;
+            const char *pointer;
+        } bad[] = {
+            {"[]", "/params/defender"},
+            {"[{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[]}}]",
+             "/params/defender/0/weight"},
+            {"[{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[]},\"weight\":1},"
+             "{\"deck\":{\"commander\":\"Grunt\",\"deck\":[]},\"weight\":1}]",
+             "/params/defender/1/deck/commander"},
+        };
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            char text[1024];
+            struct sk_verr_list errs;
+            struct job *j = NULL;
+            int found = 0;
+            snprintf(text, sizeof(text),
+                     "{\"kind\":\"battle\",\"params\":{\"attacker\":{\"commander\":"
+                     "\"Test Commander\",\"deck\":[]},\"defender\":%s}}",
+                     bad[i].defender);
+            doc = json_loads(text, 0, &jerr);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+            sk_verr_list_init(&errs);
+            CU_ASSERT_EQUAL(job_decode(doc, &j, &errs), SK_EINVAL);
+            for (size_t e = 0; e < errs.n; e++)
+                found |= strcmp(errs.items[e].pointer, bad[i].pointer) == 0;
+            if (!found)
+                for (size_t e = 0; e < errs.n; e++)
+                    fprintf(stderr, "case %zu: %s: %s\n", i, errs.items[e].pointer,
+                            errs.items[e].message);
+            CU_ASSERT_TRUE(found);
+            sk_verr_list_release(&errs);
+            json_decref(doc);
+        }
+    }
+}
+
 static void test_split_independence(void)
 {
     json_t *doc = load_example("battle_seed_state.json");
     struct job *job;
-    json_t *a, *b, *oa, *ob;
+    json_t *a, *b;
 
     json_object_set_new(json_object_get(doc, "params"), "games", json_integer(1000));
     job = decode_doc(doc);
     a = run_job(job, 0, 1, NULL);
     b = run_job(job, 333, 3, NULL);
-    oa = outcome(a);
-    ob = outcome(b);
-    CU_ASSERT_TRUE(json_equal(oa, ob));
-    json_decref(oa);
-    json_decref(ob);
+    CU_ASSERT_TRUE(same_outcome(a, b));
     json_decref(a);
     json_decref(b);
     job_free(job);
@@ -319,6 +434,7 @@ static void test_allocation_failures(void)
 
 static CU_TestInfo battle_job_tests[] = {
     {"every example decodes", test_examples_decode},
+    {"weighted defenders", test_weighted_defenders},
     {"fuzz corpus replay", test_fuzz_corpus_replay},
     {"result document", test_result_document},
     {"results do not depend on steps or threads", test_split_independence},

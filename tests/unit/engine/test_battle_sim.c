@@ -790,7 +790,7 @@ static void test_protect(void)
     tb_run_end(&x);
     /* Protect also reduces Strike: 3 - 2. */
     b.cards[hitter].attack = 0;
-    b.cards[hitter].skills[0] = (struct battle_skill_spec){BATTLE_SKILL_STRIKE, 3, 0};
+    b.cards[hitter].skills[0] = (struct battle_skill_spec){.id = BATTLE_SKILL_STRIKE, .x = 3};
     tb_run_start(&x, &b);
     tb_run_turns(&x, 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 49);

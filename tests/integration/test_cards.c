@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* The game's cards through the API: skirmish-api and skirmish-worker pointed at the game's
+ * files (SKIRMISH_CARDS_DIR=../shared/data/tu, never copied into the repository) serve
+ * GET /v1/cards with paging and filters, run a job whose decks are deck strings and a hash
+ * (same job and seed, same result; the result names the catalog) and one whose defender is
+ * a weighted list of decks, refuse a card with a
+ * skill the engine does not simulate with a 422, and a worker pointed at a folder that is
+ * not there does not start. */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "it_support.h"
+#include "sk_mem.h"
+
+static char dir_env[4200];
+
+static int setup(void)
+{
+    sk_mem_init_json();
+    snprintf(dir_env, sizeof(dir_env), "SKIRMISH_CARDS_DIR=%s/../shared/data/tu", SK_SOURCE_DIR);
+    return 0;
+}
+
+static const char *str(const json_t *j, const char *k)
+{
+    const char *v = json_string_value(json_object_get(j, k));
+    return v ? v : "";
+}
+
+static json_t *get_json(const struct it_stack *s, const char *path, int want_status)
+{
+    struct it_resp r;
+    json_t *doc;
+
+    if (it_http(s, "GET", path, NULL, NULL, 0, &r) != 0)
+        return NULL;
+    if (r.status != want_status)
+        fprintf(stderr, "GET %s: %d %s\n", path, r.status, r.body ? r.body : "");
+    CU_ASSERT_EQUAL(r.status, want_status);
+    doc = it_resp_json(&r);
+    it_resp_free(&r);
+    return doc;
+}
+
+static int start(struct it_stack *s, const char *name, int worker)
+{
+    if (it_stack_init(s, name))
+        return -1;
+    s->env[s->n_env++] = dir_env;
+    if (it_api_start(s))
+        return -1;
+    return worker ? it_worker_start(s, 0) : 0;
+}
+
+static void test_catalog_route(void)
+{
+    struct it_stack s;
+    json_t *page, *next, *items;
+    char path[256];
+    const json_t *card;
+
+    CU_ASSERT_FATAL(start(&s, "cards_route", 0) == 0);
+    page = get_json(&s, "/v1/cards?name=bazooka%20marine&level=3", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    items = json_object_get(page, "items");
+    CU_ASSERT(json_array_size(items) >= 1);
+    card = json_array_get(items, 0);
+    CU_ASSERT_STRING_EQUAL(str(card, "name"), "Bazooka Marine");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(card, "id")), 351);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(card, "levels")), 3);
+    json_decref(page);
+
+    /* pages: five imperial commanders, then the next five, none twice */
+    page = get_json(&s, "/v1/cards?faction=imperial&type=commander&limit=5", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 5);
+    CU_ASSERT(json_integer_value(json_object_get(page, "total")) > 10);
+    CU_ASSERT_FATAL(json_is_string(json_object_get(page, "next_cursor")));
+    snprintf(path, sizeof(path), "/v1/cards?faction=imperial&type=commander&limit=5&cursor=%s",
+             str(page, "next_cursor"));
+    next = get_json(&s, path, 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(next, "items")), 5);
+    CU_ASSERT_STRING_NOT_EQUAL(str(json_array_get(json_object_get(page, "items"), 4), "name"),
+                               str(json_array_get(json_object_get(next, "items"), 0), "name"));
+    CU_ASSERT(strcmp(str(json_array_get(json_object_get(page, "items"), 4), "name"),
+                     str(json_array_get(json_object_get(next, "items"), 0), "name")) < 0);
+    json_decref(page);
+    json_decref(next);
+
+    page = get_json(&s, "/v1/cards?skill=mortar&rarity=legendary&limit=1", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 1);
+    json_decref(page);
+
+    json_decref(get_json(&s, "/v1/cards?level=11", 400));
+    json_decref(get_json(&s, "/v1/cards?cursor=x", 400));
+    json_decref(get_json(&s, "/v1/cards?limit=0", 400));
+    json_decref(get_json(&s, "/v1/cards?faction=orc", 400));
+    it_stack_stop(&s);
+}
+
+#define REAL_DEF "Malika-1, Dread Panzer#2, Trap Setter, Invasion Blockade, Combat Specialist#3"
+
+/* Submits `doc`, waits for it and returns its result (NULL on failure). */
+static json_t *run_job(const struct it_stack *s, const char *doc)
+{
+    char id[37], path[128];
+    json_t *job;
+
+    if (it_submit(s, doc, id) != 0)
+        return NULL;
+    job = it_wait_status(s, id, "succeeded", 120000);
+    CU_ASSERT_PTR_NOT_NULL(job);
+    json_decref(job);
+    if (!job)
+        return NULL;
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    return get_json(s, path, 200);
+}
+
+static void test_real_deck_job(void)
+{
+    static const char doc[] =
+        "{\"kind\": \"battle\", \"seed\": 11, \"params\": {\"games\": 3000,"
+        " \"attacker\": \"Octane-1, Bazooka Marine#3, Rally Infantry, Grunt\","
+        " \"defender\": {\"deck\": \"" REAL_DEF "\", \"play\": \"ordered\"}}}";
+    struct it_stack s;
+    json_t *a, *b, *cat;
+    struct it_resp r;
+    const char *bad = "{\"kind\": \"battle\", \"params\": {\"attacker\": \"Octane-1, "
+                      "Dreadnaught#2\", \"defender\": \"" REAL_DEF "\"}}";
+
+    CU_ASSERT_FATAL(start(&s, "cards_job", 1) == 0);
+    a = run_job(&s, doc);
+    b = run_job(&s, doc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(a, "games")), 3000);
+    CU_ASSERT_TRUE(it_same_result(a, b)); /* same job, same seed */
+    cat = json_object_get(a, "catalog");
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(cat, "name"), "shared/data/tu"));
+    CU_ASSERT_EQUAL(strncmp(str(cat, "hash"), "fnv1a64:", 8), 0);
+    json_decref(a);
+    json_decref(b);
+
+    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/attacker\""));
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "skill 'mortar' is not simulated yet"));
+    it_resp_free(&r);
+    it_stack_stop(&s);
+}
+
+/* A worker pointed at a folder that is not there exits at start. */
+static void test_bad_folder_stops_worker(void)
+{
+    struct it_stack s;
+    int status = -1, exited = 0;
+
+    CU_ASSERT_FATAL(it_stack_init(&s, "cards_bad") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    s.env[s.n_env++] = "SKIRMISH_CARDS_DIR=/nonexistent/tu-files";
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    for (int i = 0; i < 100 && !exited; i++) {
+        exited = waitpid(s.workers[0], &status, WNOHANG) == s.workers[0];
+        if (!exited)
+            it_sleep_ms(100);
+    }
+    if (!exited) {
+        CU_FAIL("a worker with a missing cards folder did not exit");
+        it_worker_signal(&s, 0, SIGKILL, 1);
+    }
+    CU_ASSERT_TRUE(exited && WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    s.workers[0] = 0;
+    it_stack_stop(&s);
+}
+
+static CU_TestInfo cards_tests[] = {
+    {"GET /v1/cards on the game's files: filters, levels, pages", test_catalog_route},
+    {"a real-deck job: deck strings, same seed same result, 422", test_real_deck_job},
+    {"a missing cards folder stops the worker", test_bad_folder_stops_worker},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_cards_suites[] = {
+    {"cards", setup, NULL, NULL, NULL, cards_tests},
+    CU_SUITE_INFO_NULL,
+};
