@@ -22,6 +22,29 @@ static void bad_query(struct api_response *resp, const char *param, const char *
                      json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", param, "detail", detail));
 }
 
+/* Answers 400 for a value of `f` that names none of its words, listing them all in the
+ * detail ("'type' must be one of: assault, structure, ...") and as `allowed`, so a client
+ * can correct the value without reading the document. */
+static void bad_word(struct api_response *resp, const struct job_filter *f)
+{
+    char detail[2048];
+    size_t n;
+    json_t *allowed = json_array();
+
+    n = (size_t)snprintf(detail, sizeof(detail), "'%s' must be one of:", f->param);
+    for (int w = 0; w < f->n_words; w++) {
+        if (n < sizeof(detail))
+            n +=
+                (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %s", w ? "," : "", f->word(w));
+        json_array_append_new(allowed, json_string(f->word(w)));
+    }
+    if (n < sizeof(detail))
+        snprintf(detail + n, sizeof(detail) - n, " (any case)");
+    api_http_problem(resp, 400, "invalid-query", "Bad Request", detail,
+                     json_pack("{s:[{s:s, s:s, s:o}]}", "errors", "parameter", f->param, "detail",
+                               detail, "allowed", allowed));
+}
+
 /* Checks every query parameter against `filters`; answers 400 and returns -1 on the first
  * bad one. */
 static int check(const struct api_request *req, const struct job_filter *filters,
@@ -49,12 +72,10 @@ static int check(const struct api_request *req, const struct job_filter *filters
             continue;
         }
         int w = 0;
-        while (w < f->n_words && strcmp(f->word(w), a->value) != 0)
+        while (w < f->n_words && strcasecmp(f->word(w), a->value) != 0)
             w++;
         if (w == f->n_words) {
-            snprintf(detail, sizeof(detail), "'%s' does not name a %s%s", f->param, f->param,
-                     strcmp(f->param, "type") == 0 ? " of card" : "");
-            bad_query(resp, f->param, detail);
+            bad_word(resp, f);
             return -1;
         }
     }
@@ -71,7 +92,8 @@ static int contains(const char *hay, const char *needle)
     return n == 0;
 }
 
-/* 1 when some element of array `arr` has member `key` equal to `value`. */
+/* 1 when some element of array `arr` has member `key` equal to `value` (ASCII case
+ * ignored, as for every filter: "Armor" finds the skill "armor"). */
 static int any_has(const json_t *arr, const char *key, const char *value)
 {
     size_t i;
@@ -79,7 +101,7 @@ static int any_has(const json_t *arr, const char *key, const char *value)
     json_array_foreach(arr, i, e)
     {
         const char *v = json_string_value(json_object_get(e, key));
-        if (v && strcmp(v, value) == 0)
+        if (v && strcasecmp(v, value) == 0)
             return 1;
     }
     return 0;
@@ -103,7 +125,7 @@ static int keep(const json_t *e, const struct api_request *req, const struct job
         if (f->member) {
             if (!any_has(v, f->member, want))
                 return 0;
-        } else if (!have || (f->n_words ? strcmp(have, want) != 0 : !contains(have, want))) {
+        } else if (!have || (f->n_words ? strcasecmp(have, want) != 0 : !contains(have, want))) {
             return 0;
         }
     }

@@ -24,6 +24,17 @@ int api_cors_allowed(const char *allowed, const char *origin)
     return 0;
 }
 
+int api_cors_refused(const char *allowed, const struct api_request *req)
+{
+    const char *o = req->origin;
+
+    if (!o || !o[0] || api_cors_allowed(allowed, o))
+        return 0;
+    if (req->host && strncmp(o, "http://", 7) == 0 && strcmp(o + 7, req->host) == 0)
+        return 0;
+    return 1;
+}
+
 size_t api_cors_headers(const char *allowed, const struct api_request *req,
                         const struct api_response *resp,
                         struct api_header out[API_CORS_MAX_HEADERS])

@@ -22,6 +22,14 @@ struct api_header {
 int api_cors_allowed(const char *allowed, const char *origin);
 
 /**
+ * 1 when `req` comes from a page of another origin that `allowed` does not list: it has an
+ * Origin header that is neither listed nor the API's own (`http://` + its Host, as the
+ * dashboard's same-origin POSTs send). Such a page's browser refuses the answer, which the
+ * operator cannot see from the page's side, so the server logs it.
+ */
+int api_cors_refused(const char *allowed, const struct api_request *req);
+
+/**
  * Fills `out` with the CORS headers the answer `resp` to `req` needs under the setting
  * `allowed`; returns how many (0 when CORS is off or the origin is not allowed).
  */

@@ -34,6 +34,7 @@ struct api_request {
     const char *idempotency_key;
     const char *last_event_id;
     const char *acr_method; /* Access-Control-Request-Method */
+    const char *host;       /* Host, to tell a same-origin Origin from a foreign one */
     /* long poll: 0 on the first pass; on a pass after a wait, its deadline (monotonic ms)
      * and the reference ETag the first pass chose */
     long long wait_deadline_ms;

@@ -646,36 +646,167 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
     db_jobs_free(items, n_items);
 }
 
+/* A store connection for a handler acting on job `id`, or NULL after answering 404 for a
+ * malformed id (which no job has). Give it back with api_pool_put. */
+static struct api_slot *slot_for(const struct api_ctx *ctx, const char *id,
+                                 struct api_response *resp)
+{
+    if (!db_jobs_is_id(id)) {
+        not_found(resp, id);
+        return NULL;
+    }
+    return api_pool_get(ctx->pool);
+}
+
+/* Answers the failure `err` of `what` on job `id`: 404, the 409 `slug` with `detail`, or a
+ * store problem. Returns 1 when it answered, 0 for SK_OK. */
+static int answer_error(struct api_response *resp, enum sk_err err, const char *id,
+                        const char *req_id, const char *what, const char *slug, const char *detail)
+{
+    if (err == SK_ENOTFOUND)
+        not_found(resp, id);
+    else if (err == SK_ECONFLICT && slug)
+        api_http_problem(resp, 409, slug, "Conflict", detail, NULL);
+    else if (err)
+        store_problem(resp, err, req_id, what);
+    return err != SK_OK;
+}
+
 void api_jobs_cancel(const struct api_ctx *ctx, const struct api_request *req,
                      struct api_response *resp)
 {
     const char *id = req->id;
     struct db_job job = {0};
     char *json = NULL;
-    struct api_slot *slot;
+    struct api_slot *slot = slot_for(ctx, id, resp);
     enum sk_err err;
 
-    if (!db_jobs_is_id(id)) {
-        not_found(resp, id);
+    if (!slot)
         return;
-    }
-    slot = api_pool_get(ctx->pool);
     err = db_jobs_cancel(slot->db, id, &job);
     if (!err && !(json = api_render_job_text(&job)))
         err = SK_ENOMEM;
     if (!err) /* waiters and event streams see the change at once */
         (void)queue_publish(slot->queue, id, "status");
     api_pool_put(ctx->pool, slot);
-    if (err == SK_ENOTFOUND) {
-        not_found(resp, id);
-    } else if (err == SK_ECONFLICT) {
-        api_http_problem(resp, 409, "job-final", "Conflict", "the job has already finished", NULL);
-    } else if (err) {
-        store_problem(resp, err, req->req_id, "cancel");
-    } else {
+    if (!answer_error(resp, err, id, req->req_id, "cancel", "job-final",
+                      "the job has already finished")) {
         sk_log_info("event=cancel_requested req_id=%s job_id=%s", req->req_id, id);
         job_body(resp, 202, json);
     }
     db_job_release(&job);
     sk_free(json);
+}
+
+/* ===== Operator actions: the submitted document, retry, bulk cancel ===== */
+
+void api_jobs_document(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp)
+{
+    const char *id = req->id;
+    char *json = NULL;
+    struct api_slot *slot = slot_for(ctx, id, resp);
+    enum sk_err err;
+
+    if (!slot)
+        return;
+    err = db_jobs_document(slot->db, id, &json);
+    api_pool_put(ctx->pool, slot);
+    if (!answer_error(resp, err, id, req->req_id, "document", NULL, NULL))
+        api_http_json_text(resp, 200, json);
+    sk_free(json);
+}
+
+void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
+                    struct api_response *resp)
+{
+    const char *id = req->id;
+    struct db_job job = {0};
+    char *json = NULL;
+    const char *new_id = job.id;
+    struct api_slot *slot = slot_for(ctx, id, resp);
+    enum sk_err err;
+
+    if (!slot)
+        return;
+    err = db_jobs_resubmit(slot->db, id, &job);
+    if (!err && !(json = api_render_job_text(&job)))
+        err = SK_ENOMEM;
+    /* As for a submission: the row is committed, the reconciler enqueues it if this fails. */
+    if (!err && queue_add(slot->queue, new_id, 1))
+        sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s", req->req_id, new_id);
+    api_pool_put(ctx->pool, slot);
+    if (!answer_error(resp, err, id, req->req_id, "retry", "job-not-final",
+                      "the job has not finished; only a final job can be retried")) {
+        sk_log_info("event=job_retried req_id=%s job_id=%s retry_of=%s", req->req_id, new_id, id);
+        job_body(resp, 202, json);
+        if (resp->status == 202)
+            snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", new_id);
+    }
+    db_job_release(&job);
+    sk_free(json);
+}
+
+void api_jobs_cancel_many(const struct api_ctx *ctx, const struct api_request *req,
+                          struct api_response *resp)
+{
+    const char *status = api_http_arg(req, "status");
+    const char *kind = api_http_arg(req, "kind");
+    const char *limit_s = api_http_arg(req, "limit");
+    int64_t limit = 1000;
+    char **ids = NULL;
+    size_t n = 0;
+    json_t *doc = NULL;
+    json_t *arr = NULL;
+    char *text = NULL;
+    struct api_slot *slot;
+    enum sk_err err;
+
+    for (size_t i = 0; i < req->n_args; i++) {
+        const char *k = req->args[i].key;
+        if (strcmp(k, "status") != 0 && strcmp(k, "kind") != 0 && strcmp(k, "limit") != 0) {
+            bad_query(resp, k, "unknown query parameter");
+            return;
+        }
+    }
+    /* Only queued jobs are canceled in bulk: a running job stops at its next chunk and is
+     * canceled one at a time (POST /v1/jobs/{id}:cancel), so an operator sees each one. */
+    if (!status || strcmp(status, "queued") != 0) {
+        bad_query(resp, "status", "'status' must be queued (bulk cancel takes queued jobs)");
+        return;
+    }
+    if (kind && !ctx->kind_known(kind)) {
+        bad_query(resp, "kind", "'kind' names no job kind");
+        return;
+    }
+    if (limit_s && sk_parse_i64(limit_s, 1, 10000, &limit)) {
+        bad_query(resp, "limit", "'limit' must be an integer in 1..10000");
+        return;
+    }
+    slot = api_pool_get(ctx->pool);
+    err = db_jobs_cancel_queued(slot->db, kind, (long)limit, &ids, &n);
+    for (size_t i = 0; !err && i < n; i++) /* waiters and event streams see it at once */
+        (void)queue_publish(slot->queue, ids[i], "status");
+    api_pool_put(ctx->pool, slot);
+    if (err) {
+        store_problem(resp, err, req->req_id, "cancel_queued");
+        goto out;
+    }
+    arr = json_array();
+    for (size_t i = 0; arr && i < n; i++)
+        json_array_append_new(arr, json_string(ids[i]));
+    doc = arr ? json_pack("{s:I, s:O}", "canceled", (json_int_t)n, "ids", arr) : NULL;
+    text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    if (!text) {
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+        goto out;
+    }
+    sk_log_info("event=jobs_canceled req_id=%s kind=%s count=%zu", req->req_id, kind ? kind : "any",
+                n);
+    api_http_json_text(resp, 200, text);
+out:
+    sk_free(text);
+    json_decref(doc);
+    json_decref(arr);
+    db_jobs_free_ids(ids);
 }

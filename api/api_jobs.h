@@ -71,4 +71,19 @@ int api_jobs_cursor_encode(const char *raw, char *out, size_t len);
  */
 int api_jobs_cursor_decode(const char *in, char *out, size_t len);
 
+/** GET /v1/jobs/{id}/document: the document the job was submitted with (its seed
+ *  included), so it can be read, edited and submitted again; 404 unknown id. */
+void api_jobs_document(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp);
+
+/** POST /v1/jobs/{id}:retry: 202 with a new queued job made from a final job's document
+ *  (same seed), `retry_of` naming the original; 409 job-not-final; 404 unknown id. */
+void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
+                    struct api_response *resp);
+
+/** POST /v1/jobs:cancel?status=queued[&kind=K][&limit=N]: cancels the queued jobs matching
+ *  the filter (at most `limit`, default 1000, oldest first); 200 {"canceled", "ids"}. */
+void api_jobs_cancel_many(const struct api_ctx *ctx, const struct api_request *req,
+                          struct api_response *resp);
+
 #endif

@@ -24,6 +24,8 @@ json_t *api_render_job(const struct db_job *j)
     char self[64];
     char result[80];
     char cancel[80];
+    char retry[80];
+    char document[80];
     json_t *workers = json_array();
 
     for (size_t i = 0; workers && i < j->n_workers; i++)
@@ -34,15 +36,19 @@ json_t *api_render_job(const struct db_job *j)
     snprintf(self, sizeof(self), "/v1/jobs/%s", j->id);
     snprintf(result, sizeof(result), "/v1/jobs/%s/result", j->id);
     snprintf(cancel, sizeof(cancel), "/v1/jobs/%s:cancel", j->id);
+    snprintf(retry, sizeof(retry), "/v1/jobs/%s:retry", j->id);
+    snprintf(document, sizeof(document), "/v1/jobs/%s/document", j->id);
     /* "o" steals every value, NULL included: a failed allocation fails the whole pack */
-    return json_pack("{s:s, s:s, s:s, s:I, s:i, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
-                     " s:{s:s, s:s, s:s}}",
+    return json_pack("{s:s, s:s, s:s, s:I, s:i, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+                     " s:{s:s, s:s, s:s, s:s, s:s}}",
                      "id", j->id, "kind", j->kind, "status", j->status, "seed", (json_int_t)j->seed,
                      "attempts", j->attempts, "progress", progress(j), "cancel_requested",
                      j->cancel_requested, "created_at", ts(j->created_at), "started_at",
                      ts(j->started_at), "finished_at", ts(j->finished_at), "updated_at",
                      ts(j->updated_at), "error", j->error ? json_string(j->error) : json_null(),
-                     "workers", workers, "links", "self", self, "result", result, "cancel", cancel);
+                     "workers", workers, "retry_of",
+                     j->retry_of[0] ? json_string(j->retry_of) : json_null(), "links", "self", self,
+                     "result", result, "cancel", cancel, "retry", retry, "document", document);
 }
 
 char *api_render_job_text(const struct db_job *j)

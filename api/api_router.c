@@ -30,6 +30,7 @@ static const struct api_route routes[] = {
     {"GET", "/openapi.json", openapi_get},
     {"GET", "/metrics", api_stats_metrics},
     {"GET", "/v1/stats", api_stats_get},
+    {"GET", "/v1/stats/history", api_stats_history},
     {"GET", "/v1/cards", api_catalog_cards},
     {"GET", "/v1/spells", api_catalog_spells},
     {"GET", "/v1/jobs", api_jobs_list},
@@ -38,6 +39,9 @@ static const struct api_route routes[] = {
     {"GET", "/v1/jobs/{id}/result", api_jobs_result},
     {"GET", "/v1/jobs/{id}/events", api_jobs_events},
     {"POST", "/v1/jobs/{id}:cancel", api_jobs_cancel},
+    {"POST", "/v1/jobs/{id}:retry", api_jobs_retry},
+    {"GET", "/v1/jobs/{id}/document", api_jobs_document},
+    {"POST", "/v1/jobs:cancel", api_jobs_cancel_many},
     {NULL, NULL, NULL},
 };
 

@@ -138,6 +138,12 @@ static void common_headers(struct api_server *srv, struct MHD_Response *r,
 {
     struct api_header h[API_CORS_MAX_HEADERS];
     size_t n = api_cors_headers(srv->ctx->cfg->cors_origins, req, resp, h);
+    if (n == 0 && api_cors_refused(srv->ctx->cfg->cors_origins, req)) {
+        char q[300];
+        sk_log_warn("event=cors_refused req_id=%s method=%s path=%s origin=%s hint=%s", req_id,
+                    req->method, req->path, sk_log_quote(q, sizeof(q), req->origin),
+                    "\"list the origin in SKIRMISH_CORS_ORIGINS to allow it\"");
+    }
     for (size_t i = 0; i < n; i++)
         MHD_add_response_header(r, h[i].name, h[i].value);
     if (resp->etag[0])
@@ -391,6 +397,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     req.body_too_large = st->too_large;
     req.req_id = st->req_id;
     req.origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    req.host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
     req.if_none_match =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
@@ -478,10 +485,12 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
     srv->ctx = ctx;
     srv->daemon = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL,
-        access_cb, srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE,
-        threads, MHD_OPTION_NOTIFY_COMPLETED, completed_cb, srv, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)30, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096, MHD_OPTION_LISTEN_BACKLOG_SIZE,
-        (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
+        /* The logger first: MHD warns (through its default logger) about any option
+         * placed before it. */
+        access_cb, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED,
+        completed_cb, srv, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)4096, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
     if (!srv->daemon) {
         sk_free(srv);
         return SK_EIO;

@@ -13,6 +13,7 @@
 #include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_parse.h"
 
 #include "sk_banned.h"
 
@@ -216,4 +217,38 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
     }
     sk_buf_release(&b);
     release_figures(&f);
+}
+
+void api_stats_history(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp)
+{
+    const char *minutes_s = api_http_arg(req, "minutes");
+    int64_t minutes = 60;
+    char *json = NULL;
+    struct api_slot *slot;
+    enum sk_err err;
+
+    for (size_t i = 0; i < req->n_args; i++) {
+        if (strcmp(req->args[i].key, "minutes") != 0) {
+            api_http_problem(resp, 400, "invalid-query", "Bad Request", "unknown query parameter",
+                             json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", req->args[i].key,
+                                       "detail", "unknown query parameter"));
+            return;
+        }
+    }
+    if (minutes_s && sk_parse_i64(minutes_s, 1, 1440, &minutes)) {
+        api_http_problem(resp, 400, "invalid-query", "Bad Request",
+                         "'minutes' must be an integer in 1..1440",
+                         json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", "minutes", "detail",
+                                   "'minutes' must be an integer in 1..1440"));
+        return;
+    }
+    slot = api_pool_get(ctx->pool);
+    err = db_jobs_history(slot->db, (int)minutes, &json);
+    api_pool_put(ctx->pool, slot);
+    if (err)
+        unavailable(resp, err, req->req_id);
+    else
+        api_http_json_text(resp, 200, json);
+    sk_free(json);
 }

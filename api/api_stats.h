@@ -18,4 +18,10 @@ void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,
 void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
                        struct api_response *resp);
 
+/** GET /v1/stats/history?minutes=N (1..1440, default 60): per minute, oldest first, the
+ *  jobs that became succeeded, failed and canceled and the games of the battle jobs that
+ *  finished, from the jobs table (db_jobs_history). */
+void api_stats_history(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp);
+
 #endif

@@ -4,7 +4,8 @@
  *   skirmish-api            serve
  *   skirmish-api migrate    apply the migrations and exit
  *   skirmish-api config     print the configuration table (Markdown) and exit
- *   skirmish-api routes     print the route table ("METHOD PATH" lines) and exit */
+ *   skirmish-api routes     print the route table ("METHOD PATH" lines) and exit
+ *   skirmish-api --help     print the usage and exit */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +28,24 @@
 #include "sk_mem.h"
 
 #include "sk_banned.h"
+
+static void usage(FILE *f)
+{
+    (void)fputs("usage: skirmish-api [migrate|config|routes|--help]\n"
+                "\n"
+                "Without a command: applies the migrations, then serves the HTTP API (and the\n"
+                "dashboard at /) until SIGINT or SIGTERM, then exits 0.\n"
+                "\n"
+                "  migrate   apply the database migrations and exit\n"
+                "  config    print the configuration table (Markdown): every SKIRMISH_*\n"
+                "            variable, its default, range and meaning\n"
+                "  routes    print the route table, one \"METHOD PATH\" line per route\n"
+                "  --help    print this help and exit\n"
+                "\n"
+                "Settings come from the environment, or from the file named by\n"
+                "SKIRMISH_CONFIG_FILE (NAME=value lines; the environment wins).\n",
+                f);
+}
 
 /* The engine's codec is the validator: what it accepts is exactly what workers can run. */
 static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct sk_verr_list *errs)
@@ -184,20 +203,30 @@ int main(int argc, char **argv)
 
     sk_mem_init_json();
     sk_log_set_prog("api");
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                     strcmp(argv[1], "help") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 2 || (argc > 1 && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "routes") != 0 &&
+                     strcmp(argv[1], "migrate") != 0)) {
+        usage(stderr);
+        return 2;
+    }
     if (info_command(argc, argv) == 0)
         return 0;
     if (sk_config_load(&cfg, err, sizeof(err))) {
         fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;
     }
+    if (sk_config_export_engine(&cfg)) {
+        fprintf(stderr, "skirmish-api: out of memory\n");
+        sk_config_release(&cfg);
+        return 1;
+    }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
     if (argc > 1 && strcmp(argv[1], "migrate") == 0) {
         status = migrate(&cfg) ? 1 : 0;
-        goto out;
-    }
-    if (argc > 1) {
-        fprintf(stderr, "usage: skirmish-api [migrate|config|routes]\n");
-        status = 2;
         goto out;
     }
     sk_log_info("event=starting version=0.1.0");

@@ -4,7 +4,13 @@
 # served from the API's cache), with latency percentiles.
 #   bench/api.sh                       starts a throw-away PostgreSQL, Redis and skirmish-api
 #                                      (no workers: this measures the API) and benchmarks it
-#   SKIRMISH_URL=http://host:port bench/api.sh   benchmarks a running stack instead
+#   SKIRMISH_URL=http://host:port SK_BENCH_LIVE=1 bench/api.sh
+#                                      benchmarks a running stack instead: this floods its
+#                                      queue with tiny battle jobs (thousands a second for
+#                                      SK_BENCH_SECONDS) that its workers will start running;
+#                                      afterwards every job the benchmark made that has not
+#                                      finished yet is canceled (all stay listed). Without SK_BENCH_LIVE=1
+#                                      it says so and stops.
 #   SK_BENCH_SECONDS (10), SK_BENCH_CONNS (64), SK_BENCH_THREADS (2)
 # Prints wrk's reports; record figures in bench/RESULTS.md with the machine they ran on.
 set -euo pipefail
@@ -16,7 +22,31 @@ threads=${SK_BENCH_THREADS:-2}
 command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install wrk)" >&2; exit 1; }
 
 url=${SKIRMISH_URL:-}
-if [ -z "$url" ]; then
+ids=$(mktemp -d /tmp/skirmish-bench-ids.XXXXXX)
+if [ -n "$url" ]; then
+  if [ "${SK_BENCH_LIVE:-}" != 1 ]; then
+    cat >&2 <<MSG
+bench: SKIRMISH_URL=$url is a live stack. This benchmark floods its queue with tiny battle
+jobs for ${secs} s (thousands a second; its workers start running them) and afterwards
+cancels those not finished yet (all stay listed). Run it again with SK_BENCH_LIVE=1
+to go ahead, or without SKIRMISH_URL to benchmark a throw-away stack.
+MSG
+    rm -rf "$ids"
+    exit 2
+  fi
+  echo "== live stack $url: its queue gets the benchmark's jobs; they are canceled at the end"
+  # Every job made here is recorded (wrk_submit.lua writes the ids) and canceled on exit,
+  # whatever stopped the benchmark.
+  cancel_jobs() {
+    local n
+    n=$(cat "$ids"/* 2>/dev/null | wc -l)
+    echo "== canceling the $n jobs this benchmark made on $url"
+    cat "$ids"/* 2>/dev/null |
+      xargs -r -P 4 -I{} curl -s -o /dev/null -X POST "$url/v1/jobs/{}:cancel" || true
+    rm -rf "$ids"
+  }
+  trap cancel_jobs EXIT
+else
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build build -j "$(nproc)" --target skirmish-api >/dev/null
   tmp=$(mktemp -d /tmp/skirmish-bench.XXXXXX)
@@ -29,7 +59,7 @@ if [ -z "$url" ]; then
     [ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null && wait "$api_pid" 2>/dev/null
     scripts/services.sh redis-stop "$tmp" || true
     scripts/services.sh pg-stop "$tmp" || true
-    rm -rf "$tmp"
+    rm -rf "$tmp" "$ids"
   }
   trap cleanup EXIT
   # Durable commits as in production (every 202 is on disk), with the group commit
@@ -47,12 +77,13 @@ fi
 
 echo "== machine: $(nproc) cores, $(uname -sr); wrk -t$threads -c$conns -d${secs}s"
 echo "== submissions: POST $url/v1/jobs"
-wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_submit.lua "$url/v1/jobs"
+SK_BENCH_IDS="$ids/ids" \
+  wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_submit.lua "$url/v1/jobs"
 
 submit() {
   curl -fsS -X POST "$url/v1/jobs" -H 'Content-Type: application/json' \
     -d '{"kind":"battle","seed":1,"params":{"games":1,"attacker":{"commander":"Test Commander","deck":[]},"defender":{"commander":"Test Commander","deck":[]}}}' |
-    sed -n 's/.*"id" *: *"\([0-9a-f-]*\)".*/\1/p'
+    sed -n 's/.*"id" *: *"\([0-9a-f-]*\)".*/\1/p' | tee -a "$ids/ids.sh"
 }
 id=$(submit)
 echo "== status reads of a queued job (PostgreSQL): GET $url/v1/jobs/$id"

@@ -5,9 +5,27 @@ wrk.body = '{"kind":"battle","seed":1,"params":{"games":1,' ..
   '"attacker":{"commander":"Test Commander","deck":[{"card":"Grunt","count":5}]},' ..
   '"defender":{"commander":"Test Commander","deck":[{"card":"Brute","count":4}]}}}'
 
+-- Each thread appends the ids of its jobs to $SK_BENCH_IDS.<n>, so that bench/api.sh can
+-- cancel them on a live stack afterwards.
+local counter = 0
+setup = function(thread)
+  counter = counter + 1
+  thread:set("n", counter)
+end
+
 local bad = 0
+local out = nil
+init = function(args)
+  local path = os.getenv("SK_BENCH_IDS")
+  if path then out = io.open(path .. "." .. n, "w") end
+end
+
 response = function(status, headers, body)
   if status ~= 202 then bad = bad + 1 end
+  if out then
+    local id = body:match('"id"%s*:%s*"([0-9a-f-]+)"')
+    if id then out:write(id, "\n") end
+  end
 end
 
 done = function(summary, latency, requests)

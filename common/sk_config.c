@@ -88,6 +88,25 @@ static const struct sk_config_row rows[] = {
      60000, OFF(heartbeat_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_WORKER_NAME", "", "consumer name of a worker; empty = host:pid", 0, 0,
      OFF(worker_name), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CARDS_FILE", "",
+     "battle card catalog (JSON, docs/jobs.md) used instead of the built-in cards; empty = "
+     "built-in",
+     0, 0, OFF(cards_file), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CARDS_DIR", "",
+     "folder of the game's own card files (docs/cards.md) used as the battle card catalog; "
+     "empty = none; not together with SKIRMISH_CARDS_FILE",
+     0, 0, OFF(cards_dir), SK_CONFIG_STR, 0},
+    {"SKIRMISH_SPELLS_FILE", "",
+     "board spell catalog (JSON like data/spells.json) used instead of the built-in one; empty = "
+     "built-in",
+     0, 0, OFF(spells_file), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CL_CACHE", "",
+     "folder for compiled OpenCL programs; empty = $XDG_CACHE_HOME/skirmish or "
+     "~/.cache/skirmish",
+     0, 0, OFF(cl_cache), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CONFIG_FILE", "",
+     "file of NAME=value lines read before the environment (which wins); empty = none", 0, 0,
+     OFF(config_file), SK_CONFIG_STR, 0},
     {NULL, NULL, NULL, 0, 0, 0, SK_CONFIG_STR, 0},
 };
 
@@ -273,6 +292,21 @@ out:
     if (rc)
         sk_config_release(cfg);
     return rc;
+}
+
+enum sk_err sk_config_export_engine(const struct sk_config *cfg)
+{
+    const char *names[] = {"SKIRMISH_CARDS_FILE", "SKIRMISH_CARDS_DIR", "SKIRMISH_SPELLS_FILE",
+                           "SKIRMISH_CL_CACHE"};
+    const char *values[] = {cfg->cards_file, cfg->cards_dir, cfg->spells_file, cfg->cl_cache};
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!values[i] || !values[i][0] || getenv(names[i]))
+            continue;
+        if (setenv(names[i], values[i], 0))
+            return SK_ENOMEM;
+    }
+    return SK_OK;
 }
 
 void sk_config_release(struct sk_config *cfg)

@@ -41,6 +41,11 @@ struct sk_config {
     char *log_level; /* owned */
     long heartbeat_ms;
     char *worker_name; /* owned; "" = host:pid */
+    char *cards_file;  /* owned; "" = built-in cards; read by the engine from the environment */
+    char *cards_dir;   /* owned; "" = none; the game's card files, read by the engine likewise */
+    char *spells_file; /* owned; "" = built-in spells; read by the engine likewise */
+    char *cl_cache;    /* owned; "" = engine default folder; read by the engine likewise */
+    char *config_file; /* owned; the file this configuration was read from, "" = none */
 };
 
 /* One row of the table; exposed so the README table can be generated and checked. */
@@ -65,6 +70,14 @@ const struct sk_config_row *sk_config_rows(void);
  * SK_ENOMEM. On SK_OK `cfg` is filled (release with sk_config_release).
  */
 enum sk_err sk_config_load(struct sk_config *cfg, char *err, size_t errlen);
+
+/**
+ * The engine reads SKIRMISH_CARDS_FILE, SKIRMISH_CARDS_DIR, SKIRMISH_SPELLS_FILE and
+ * SKIRMISH_CL_CACHE from the environment itself (it knows nothing of this table); this copies those
+ * that came from SKIRMISH_CONFIG_FILE into the environment so the file works for them too. Call it
+ * at start, before any thread exists (setenv is not thread-safe). Returns SK_ENOMEM or SK_OK.
+ */
+enum sk_err sk_config_export_engine(const struct sk_config *cfg);
 
 /** Frees the strings of `cfg`; NULL-safe. */
 void sk_config_release(struct sk_config *cfg);

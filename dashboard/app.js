@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Skirmish dashboard: polls the API once a second (GET /v1/stats, GET /v1/jobs, /readyz),
-// keeps a live table of recent jobs with progress bars, draws the result of a finished
+// keeps a live table of jobs (filtered by status and kind, paged by cursor, searchable by
+// id) with progress bars and cancel/retry buttons, cancels the queued jobs of a filter in
+// bulk, shows a job page (#/jobs/ID: status, attempts, error, the submitted document, the
+// result) that follows a running job through its event stream (GET /v1/jobs/{id}/events),
+// draws the history of the last hour (GET /v1/stats/history) and the result of a finished
 // battle job (rates with their Wilson intervals, turn histogram) as inline SVG, and submits
 // battles built from the card catalog (GET /v1/cards). Plain browser JavaScript: no
 // framework, no build step, nothing loaded from outside the API. An endpoint that answers
@@ -9,6 +13,7 @@
 
 (() => {
   const POLL_MS = 1000;
+  const HISTORY_MS = 5000;
   const LIST_LIMIT = 20;
   const FINAL = new Set(['succeeded', 'failed', 'canceled']);
   const SVG = 'http://www.w3.org/2000/svg';
@@ -20,6 +25,12 @@
     results: new Map(), // id -> result document (final results never change)
     rendered: null, // id whose final view is drawn (so it is not redrawn every second)
     submitting: false,
+    filter: { status: '', kind: '' },
+    cursor: null, // cursor of the page shown (null: the newest)
+    older: [], // cursors of the pages before it, to go back
+    next: null, // next_cursor of the page shown
+    events: null, // EventSource following the selected job while it is not final
+    history: 0, // time of the last history read (ms)
   };
 
   const $ = (sel, root = document) => root.querySelector(sel);
@@ -146,10 +157,42 @@
     tr.append(el('td', { class: 'mono', title: job.id, text: job.id.slice(0, 8) }),
               el('td', { class: 'kind' }), el('td', { class: 'status' }),
               el('td', { class: 'prog' }, progressBar(job)), el('td', { class: 'attempts' }),
-              el('td', { class: 'created' }));
-    tr.addEventListener('click', () => select(job.id));
-    tr.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(job.id); });
+              el('td', { class: 'created' }), el('td', { class: 'error' }),
+              el('td', { class: 'actions' }));
+    tr.addEventListener('click', (e) => { if (!e.target.closest('button')) open(job.id); });
+    tr.addEventListener('keydown', (e) => { if (e.key === 'Enter') open(job.id); });
     return tr;
+  }
+
+  // The buttons of a job: cancel while it is queued or running, retry once it is final.
+  function actionButtons(job) {
+    const out = [];
+    if (!FINAL.has(job.status) && !job.cancel_requested)
+      out.push(el('button', { type: 'button', class: 'cancel', text: 'cancel' }));
+    if (FINAL.has(job.status)) out.push(el('button', { type: 'button', class: 'retry', text: 'retry' }));
+    for (const b of out)
+      b.addEventListener('click', () => (b.classList.contains('cancel') ? cancelJob : retryJob)(job.id));
+    return out;
+  }
+
+  async function cancelJob(id) {
+    const r = await api(`/v1/jobs/${encodeURIComponent(id)}:cancel`, { method: 'POST' });
+    $('#jobs-action').textContent = r.status === 202 ? `cancel of ${id.slice(0, 8)} requested`
+        : `cancel of ${id.slice(0, 8)}: ${r.body?.detail || r.status}`;
+    state.rendered = null;
+    if (id === state.selected) state.selectedJob = null;
+    poll(true);
+  }
+
+  async function retryJob(id) {
+    const r = await api(`/v1/jobs/${encodeURIComponent(id)}:retry`, { method: 'POST' });
+    if (r.status !== 202 || !r.body) {
+      $('#jobs-action').textContent = `retry of ${id.slice(0, 8)}: ${r.body?.detail || r.status}`;
+      return;
+    }
+    $('#jobs-action').textContent = `retried ${id.slice(0, 8)} as ${r.body.id.slice(0, 8)}`;
+    open(r.body.id);
+    poll(true);
   }
 
   function updateRow(tr, job) {
@@ -159,7 +202,31 @@
     updateBar(tr.querySelector('.bar'), job);
     tr.querySelector('.attempts').textContent = job.attempts ?? '';
     tr.querySelector('.created').textContent = fmtTime(job.created_at);
+    const err = tr.querySelector('.error');
+    err.textContent = job.error || '';
+    err.title = job.error || '';
+    const key = `${job.status}/${job.cancel_requested}`;
+    if (tr.dataset.actions !== key) { // rebuilt only when they change (keeps focus)
+      tr.dataset.actions = key;
+      tr.querySelector('.actions').replaceChildren(...actionButtons(job));
+    }
     tr.classList.toggle('selected', job.id === state.selected);
+  }
+
+  // GET /v1/jobs with the filters and the page's cursor.
+  function listPath() {
+    const q = new URLSearchParams({ limit: String(LIST_LIMIT) });
+    if (state.filter.status) q.set('status', state.filter.status);
+    if (state.filter.kind) q.set('kind', state.filter.kind);
+    if (state.cursor) q.set('cursor', state.cursor);
+    return `/v1/jobs?${q}`;
+  }
+
+  function setPage(cursor, older) {
+    state.cursor = cursor;
+    state.older = older;
+    $('#jobs tbody').replaceChildren();
+    poll(true);
   }
 
   function renderJobs(res) {
@@ -177,14 +244,31 @@
     });
     // Re-append in order: existing rows keep their identity (no flicker, stable focus).
     tbody.replaceChildren(...rows);
-    $('#jobs-note').textContent = items.length ? '' : 'no jobs yet';
+    const filtered = state.filter.status || state.filter.kind;
+    $('#jobs-note').textContent = items.length ? '' : filtered ? 'no job matches' : 'no jobs yet';
+    state.next = res.body.next_cursor || null;
+    $('#jobs-older').disabled = !state.next;
+    $('#jobs-newer').disabled = !state.cursor;
+    $('#jobs-page').textContent = `page ${state.older.length + 1}`;
     const sel = items.find((j) => j.id === state.selected);
     if (sel) state.selectedJob = sel;
   }
 
   // ---- result panel -------------------------------------------------------------------
 
+  // A job page has its own address (#/jobs/ID), so it can be linked and reloaded.
+  function open(id) {
+    if (location.hash !== `#/jobs/${id}`) location.hash = `#/jobs/${id}`;
+    else select(id);
+  }
+
+  function fromHash() {
+    const m = /^#\/jobs\/([0-9a-fA-F-]{36})$/.exec(location.hash);
+    if (m && m[1] !== state.selected) select(m[1]);
+  }
+
   function select(id) {
+    follow(null);
     state.selected = id;
     state.selectedJob = null;
     state.rendered = null;
@@ -192,15 +276,89 @@
       tr.classList.toggle('selected', tr.dataset.jobId === id);
     $('#result-panel').hidden = false;
     $('#result-job').textContent = id;
+    $('#result-job').href = `#/jobs/${id}`;
+    $('#job-meta').replaceChildren();
+    $('#job-actions').replaceChildren();
+    $('#job-document-body').textContent = '';
     $('#result-body').replaceChildren(el('p', { class: 'muted', text: 'loading…' }));
+    loadDocument(id);
     refreshSelected();
+    $('#result-panel').scrollIntoView({ block: 'nearest' });
+  }
+
+  async function loadDocument(id) {
+    const r = await api(`/v1/jobs/${encodeURIComponent(id)}/document`);
+    if (id !== state.selected) return;
+    $('#job-document-body').textContent = r.status === 200 && r.body
+      ? JSON.stringify(r.body, null, 2) : `n/a (GET /v1/jobs/${id}/document answered ${r.status})`;
+  }
+
+  // Follows job `id` through its event stream while it is not final: each status and
+  // progress event updates the job page at once, without polling the job. null stops.
+  function follow(id) {
+    if (state.events && state.events.jobId === id) return;
+    if (state.events) state.events.close();
+    state.events = null;
+    if (!id || typeof EventSource === 'undefined') return;
+    const es = new EventSource(`/v1/jobs/${encodeURIComponent(id)}/events`);
+    es.jobId = id;
+    es.addEventListener('status', (e) => {
+      if (state.selected !== id) return;
+      state.selectedJob = JSON.parse(e.data);
+      renderSelected();
+      if (FINAL.has(state.selectedJob.status)) follow(null);
+    });
+    es.addEventListener('progress', (e) => {
+      const job = state.selectedJob;
+      if (state.selected !== id || !job) return;
+      job.progress = JSON.parse(e.data);
+      renderSelected();
+    });
+    es.onerror = () => { if (es.readyState === EventSource.CLOSED && state.events === es) state.events = null; };
+    state.events = es;
+  }
+
+  function metaRow(name, value) {
+    return el('tr', {}, el('th', { text: name }), el('td', {}, value));
+  }
+
+  function renderMeta(job) {
+    const retryOf = job.retry_of
+      ? el('a', { href: `#/jobs/${job.retry_of}`, class: 'mono', text: job.retry_of }) : '–';
+    $('#job-meta').replaceChildren(el('table', { class: 'meta' },
+        metaRow('status', el('span', { class: `badge ${job.status}`, text: job.status })),
+        metaRow('kind', job.kind), metaRow('seed', String(job.seed)),
+        metaRow('progress', progressBar(job)),
+        metaRow('attempts', String(job.attempts)),
+        metaRow('error', job.error ? el('span', { class: 'error', text: job.error }) : '–'),
+        metaRow('retry of', retryOf),
+        metaRow('created', fmtTime(job.created_at)),
+        metaRow('started', fmtTime(job.started_at) || '–'),
+        metaRow('finished', fmtTime(job.finished_at) || '–')));
+    updateBar($('#job-meta .bar'), job);
+    $('#job-actions').replaceChildren(...actionButtons(job));
+  }
+
+  // Draws the job page from state.selectedJob (and its result once it succeeded).
+  function renderSelected() {
+    const job = state.selectedJob;
+    if (!job) return;
+    renderMeta(job);
+    if (!FINAL.has(job.status)) {
+      const p = progressOf(job);
+      $('#result-body').replaceChildren(
+          el('p', { text: `${job.status}: ${p.percent}% of ${fmtInt(p.total)} units` }));
+    } else if (state.rendered !== job.id) {
+      refreshSelected();
+    }
   }
 
   async function refreshSelected() {
     const id = state.selected;
     if (!id) return;
     let job = state.selectedJob;
-    if (!job || !FINAL.has(job.status)) {
+    // A running job is followed through its event stream; it is read here only once.
+    if (!job || (!FINAL.has(job.status) && !state.events)) {
       const r = await api(`/v1/jobs/${encodeURIComponent(id)}`);
       if (id !== state.selected) return;
       if (r.status !== 200 || !r.body) {
@@ -209,6 +367,8 @@
         return;
       }
       job = state.selectedJob = r.body;
+      renderMeta(job);
+      if (!FINAL.has(job.status)) follow(id);
     }
     if (!FINAL.has(job.status)) {
       const p = progressOf(job);
@@ -217,7 +377,10 @@
       return;
     }
     if (state.rendered === id) return;
-    if (job.status !== 'succeeded') {
+    renderMeta(job);
+    // A canceled job may keep the counts of what it played: its result, marked partial.
+    const partial = job.status === 'canceled' && job.progress && job.progress.done > 0;
+    if (job.status !== 'succeeded' && !partial) {
       state.rendered = id;
       $('#result-body').replaceChildren(
           el('p', { class: job.status === 'failed' ? 'error' : 'muted',
@@ -228,6 +391,11 @@
     if (!result) {
       const r = await api(`/v1/jobs/${encodeURIComponent(id)}/result`);
       if (id !== state.selected) return;
+      if (partial && r.status === 409) { // canceled before any result was kept
+        state.rendered = id;
+        $('#result-body').replaceChildren(el('p', { class: 'muted', text: 'canceled' }));
+        return;
+      }
       if (r.status !== 200 || !r.body) {
         $('#result-body').replaceChildren(
             el('p', { class: 'error', text: `GET /v1/jobs/${id}/result answered ${r.status}` }));
@@ -239,6 +407,10 @@
     state.rendered = id;
     $('#result-body').replaceChildren(
         job.kind === 'battle' ? battleResult(result) : otherResult(result));
+    if (result.partial)
+      $('#result-body').prepend(el('p', { class: 'partial-note', text:
+          `partial result: the ${fmtInt(result.games)} games played before the cancel ` +
+          `(of ${fmtInt(job.progress.total)})` }));
   }
 
   function otherResult(result) {
@@ -516,7 +688,7 @@
       // 202 = new job; 200 = the same Idempotency-Key was already used for this document
       if ((r.status === 202 || r.status === 200) && r.body?.id) {
         status.textContent = `submitted ${r.body.id}`;
-        select(r.body.id);
+        open(r.body.id);
         poll(true);
       } else if (r.status === 0) {
         status.textContent = '';
@@ -557,15 +729,20 @@
     if (polling) return;
     polling = true;
     try {
+      const path = listPath();
       const [ready, stats, jobs] = await Promise.all([
-        api('/readyz'), api('/v1/stats'), api(`/v1/jobs?limit=${LIST_LIMIT}`)]);
+        api('/readyz'), api('/v1/stats'), api(path)]);
       const pill = $('#ready');
       pill.textContent = ready.status === 200 ? 'ready' : ready.status === 0 ? 'unreachable'
                                                                             : 'not ready';
       pill.className = `pill ${ready.status === 200 ? 'ok' : 'bad'}`;
       renderStats(stats);
-      renderJobs(jobs);
+      if (path === listPath()) renderJobs(jobs); // else the filter or page changed meanwhile
       await refreshSelected();
+      if (Date.now() - state.history > HISTORY_MS) {
+        state.history = Date.now();
+        renderHistory(await api('/v1/stats/history?minutes=60'));
+      }
       $('#updated').textContent = `updated ${new Date().toLocaleTimeString('en-GB')}`;
     } finally {
       polling = false;
@@ -573,8 +750,103 @@
     }
   }
 
+  // ---- history ------------------------------------------------------------------------
+
+  // Per-minute bars over the last hour: jobs stacked by final status, and games/s.
+  function renderHistory(res) {
+    if (res.status !== 200 || !res.body || !Array.isArray(res.body.points)) {
+      $('#history-note').textContent = `n/a: GET /v1/stats/history answered ${res.status || 'nothing'}`;
+      return;
+    }
+    const pts = res.body.points;
+    const stack = ['succeeded', 'failed', 'canceled'];
+    $('#history-jobs').replaceChildren(barChart('history-jobs-chart', 'jobs per minute', pts,
+        (p) => stack.map((k) => ({ k, v: p[k] }))));
+    $('#history-games').replaceChildren(barChart('history-games-chart', 'games per second', pts,
+        (p) => [{ k: 'games', v: p.games / 60 }]));
+    const total = (k) => pts.reduce((n, p) => n + p[k], 0);
+    $('#history-note').textContent = `last ${pts.length} min: ` + stack.map(
+        (k) => `${k} ${fmtInt(total(k))}`).join(' · ') + ` · games ${fmtInt(total('games'))}`;
+  }
+
+  function barChart(id, title, pts, parts) {
+    const W = 560, H = 120, left = 44, bottom = 18, top = 16;
+    const plotW = W - left - 6, plotH = H - top - bottom;
+    const sums = pts.map((p) => parts(p).reduce((n, x) => n + x.v, 0));
+    const max = Math.max(1, ...sums);
+    const g = svg('svg', { id, viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img',
+                           'aria-label': title });
+    g.append(svg('text', { x: left, y: 11, class: 'axis' }, title));
+    g.append(svg('text', { x: left - 4, y: top + 8, 'text-anchor': 'end', class: 'axis' },
+                 max >= 100 ? fmtInt(max) : String(Math.round(max * 10) / 10)));
+    g.append(svg('line', { x1: left, y1: top + plotH, x2: left + plotW, y2: top + plotH,
+                           class: 'axis-line' }));
+    const bw = plotW / Math.max(1, pts.length);
+    pts.forEach((p, i) => {
+      let y = top + plotH;
+      for (const { k, v } of parts(p)) {
+        if (!v) continue;
+        const h = (plotH * v) / max;
+        y -= h;
+        g.append(svg('rect', { x: left + i * bw + 0.5, y, width: Math.max(1, bw - 1), height: h,
+                               class: `hist ${k}`, 'data-minute': p.t, 'data-value': v },
+                     ));
+      }
+    });
+    if (pts.length) {
+      g.append(svg('text', { x: left, y: H - 4, class: 'axis' }, fmtTime(pts[0].t)));
+      g.append(svg('text', { x: left + plotW, y: H - 4, 'text-anchor': 'end', class: 'axis' },
+                   fmtTime(pts[pts.length - 1].t)));
+    }
+    return g;
+  }
+
+  // ---- job list controls --------------------------------------------------------------
+
+  function wireJobControls() {
+    const refilter = () => {
+      state.filter = { status: $('#jobs-status').value, kind: $('#jobs-kind').value };
+      setPage(null, []);
+    };
+    $('#jobs-status').addEventListener('change', refilter);
+    $('#jobs-kind').addEventListener('change', refilter);
+    $('#jobs-older').addEventListener('click', () => {
+      if (state.next) setPage(state.next, [...state.older, state.cursor]);
+    });
+    $('#jobs-newer').addEventListener('click', () => {
+      const older = [...state.older];
+      setPage(older.pop() || null, older);
+    });
+    $('#jobs-search-form').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const id = $('#jobs-search').value.trim().toLowerCase();
+      const r = await api(`/v1/jobs/${encodeURIComponent(id)}`);
+      if (r.status === 200) {
+        $('#jobs-action').textContent = '';
+        open(r.body.id);
+      } else {
+        $('#jobs-action').textContent = `no job ${id}`;
+      }
+    });
+    $('#jobs-cancel-queued').addEventListener('click', async () => {
+      const kind = $('#jobs-kind').value;
+      const what = `every queued${kind ? ' ' + kind : ''} job`;
+      if (!window.confirm(`Cancel ${what}?`)) return;
+      const q = new URLSearchParams({ status: 'queued' });
+      if (kind) q.set('kind', kind);
+      const r = await api(`/v1/jobs:cancel?${q}`, { method: 'POST' });
+      $('#jobs-action').textContent = r.status === 200 && r.body
+        ? `canceled ${r.body.canceled} queued job${r.body.canceled === 1 ? '' : 's'}`
+        : `bulk cancel: ${r.body?.detail || r.status}`;
+      poll(true);
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', async () => {
     $('#battle-form').addEventListener('submit', submit);
+    wireJobControls();
+    window.addEventListener('hashchange', fromHash);
+    fromHash();
     await loadCatalog();
     poll();
   });

@@ -225,9 +225,47 @@ enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done
     return run->job->ops->step(run->data, max_units, done, run->error, sizeof(run->error));
 }
 
+/* The result document `res` (taken) with "kind" first, and "partial": true when it covers
+ * only part of the job's units. */
+static enum sk_err finish_result(struct job_run *run, json_t *res, int partial, json_t **out)
+{
+    json_t *doc = NULL;
+
+    /* "kind" first: a client (and the OpenAPI discriminator of Result) tells the result
+     * shapes apart by it without guessing from their fields. */
+    doc = partial ? json_pack("{s:s, s:b}", "kind", job_kind(run->job), "partial", 1)
+                  : json_pack("{s:s}", "kind", job_kind(run->job));
+    if (!doc || json_object_update(doc, res)) {
+        json_decref(doc);
+        json_decref(res);
+        return SK_ENOMEM;
+    }
+    json_decref(res);
+    *out = doc;
+    return SK_OK;
+}
+
 enum sk_err job_run_result(struct job_run *run, json_t **out)
 {
-    return run->job->ops->result(run->data, out, run->error, sizeof(run->error));
+    json_t *res = NULL;
+    enum sk_err err = run->job->ops->result(run->data, &res, run->error, sizeof(run->error));
+
+    if (err)
+        return err;
+    return finish_result(run, res, 0, out);
+}
+
+enum sk_err job_run_partial_result(struct job_run *run, json_t **out)
+{
+    json_t *res = NULL;
+    enum sk_err err;
+
+    if (!run->job->ops->partial)
+        return SK_ECONFLICT;
+    err = run->job->ops->partial(run->data, &res, run->error, sizeof(run->error));
+    if (err)
+        return err;
+    return finish_result(run, res, 1, out);
 }
 
 const char *job_run_error(const struct job_run *run)

@@ -76,6 +76,13 @@ enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done
  */
 enum sk_err job_run_result(struct job_run *run, json_t **out);
 
+/**
+ * The result document of the units done so far by a run stopped before its end, marked
+ * "partial": true (a canceled job keeps it). Returns a new reference in *out (caller
+ * decrefs). SK_ECONFLICT when nothing was done or the kind has no partial result.
+ */
+enum sk_err job_run_partial_result(struct job_run *run, json_t **out);
+
 /** A message describing the last failure of job_run_step, or "" (borrowed, run-owned). */
 const char *job_run_error(const struct job_run *run);
 

@@ -74,6 +74,9 @@ struct job_kind_ops {
                            void **out, char *err, size_t errlen);
     enum sk_err (*step)(void *run, uint64_t max_units, uint64_t *done, char *err, size_t errlen);
     enum sk_err (*result)(void *run, json_t **out, char *err, size_t errlen);
+    /* The result of the units done so far, for a run stopped early (a canceled job keeps
+     * it); SK_ECONFLICT when there is nothing to report. NULL: the kind has none. */
+    enum sk_err (*partial)(void *run, json_t **out, char *err, size_t errlen);
     void (*run_free)(void *run);
 
     const struct job_catalog *catalog; /* NULL when the kind serves none */

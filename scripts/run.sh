@@ -10,6 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+
+# On a terminal, run the stack as a job of its own (job control): the terminal then sends
+# Ctrl-C to that job only, not to make, which would otherwise die of the signal and make
+# `make run` end with status 130 as if it had crashed. The job stops everything and exits 0.
+if [ -t 0 ] && [ -z "${SK_RUN_JOB:-}" ]; then
+  set -m
+  rc=0
+  SK_RUN_JOB=1 "$0" "$@" || rc=$?
+  exit $rc
+fi
 var=$root/var
 
 scripts/deps.sh
@@ -47,10 +57,10 @@ stop_all() {
   echo "run: stopped; data kept in $var"
 }
 trap stop_all EXIT
-# Ctrl-C reaches the API and workers too (same process group) and they exit on their
-# own; the flag tells the wait loop below that this is a requested stop, not a crash.
-interrupted=0
-trap 'interrupted=1' INT TERM
+# Ctrl-C reaches the API and workers too (same process group) and they exit on their own.
+# The trap runs before the wait loop below can see them gone, so a requested stop ends
+# through stop_all with status 0, never as "process exited".
+trap 'exit 0' INT TERM
 
 # Group commit: with many submissions in flight, one WAL flush serves several commits.
 SK_PG_OPTS="${SK_PG_OPTS:-} -c commit_delay=200 -c commit_siblings=2" \
@@ -96,16 +106,19 @@ MSG
 
 # Wait until Ctrl-C, or until a process exits on its own (then stop the rest).
 # `wait` returns at once when a trapped signal arrives, so the stop starts immediately.
+# The API and the workers exit 0 only when asked to stop (SIGINT, SIGTERM from outside).
 while :; do
   sleep 1 &
   wait $! || true
-  if [ $interrupted -eq 1 ]; then
-    exit 0
-  fi
   for p in "${pids[@]}"; do
     if ! kill -0 "$p" 2>/dev/null; then
-      [ $interrupted -eq 1 ] && exit 0
-      echo "run: process $p exited; see $var/log/" >&2
+      rc=0
+      wait "$p" || rc=$?
+      if [ $rc -eq 0 ]; then
+        echo "run: process $p was stopped by a signal; stopping the rest"
+        exit 0
+      fi
+      echo "run: process $p exited with status $rc; see $var/log/" >&2
       exit 1
     fi
   done

@@ -38,8 +38,16 @@ for b in $builds; do
     ;;
   *) extra=(-DCMAKE_BUILD_TYPE=Release) ;;
   esac
+  # The compiler's thousands of progress lines go to a log; the output shows one line per
+  # build, and the log's warnings and errors (its last 60 lines) when the build fails.
+  echo "== build: $b (log: $b/build.log)"
   cmake -S . -B "$b" -DSK_WERROR=ON "${extra[@]}" >/dev/null
-  cmake --build "$b" -j "$jobs" "${targets[@]}"
+  if ! cmake --build "$b" -j "$jobs" "${targets[@]}" >"$b/build.log" 2>&1; then
+    grep -E 'error|warning' "$b/build.log" | head -40 >&2 || true
+    tail -n 60 "$b/build.log" >&2
+    echo "make test: the $b build failed (log: $b/build.log)" >&2
+    exit 1
+  fi
 done
 
 # clang-tidy, zero findings, against the first build's compile commands.
@@ -105,12 +113,16 @@ for b in $builds; do
     echo "browser test screenshots and logs: $SKIRMISH_TEST_ARTIFACTS/browser"
   fi
 done
-# The OpenAPI document: lint (Redocly), then every response the integration tests recorded
-# (responses-*.jsonl) validated against it; the validator first proves it rejects bad ones.
+# The OpenAPI document: lint (Redocly), its examples (one for every request and response,
+# each valid against its schema), then every response the integration tests recorded
+# (responses-*.jsonl) validated against it; each checker first proves it rejects bad input.
 echo "== openapi =="
 if ! node_modules/.bin/redocly lint --config openapi/redocly.yaml openapi/openapi.json; then
   status=1
 elif ! node tests/js/validate.mjs --self-test openapi/openapi.json; then
+  status=1
+elif ! node tests/js/examples.mjs --self-test openapi/openapi.json ||
+     ! node tests/js/examples.mjs openapi/openapi.json; then
   status=1
 else
   shopt -s nullglob

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sk_log.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -46,6 +47,22 @@ static void drop(struct db *db)
     db->n_prepared = 0;
 }
 
+/* PostgreSQL's notices ("relation ... already exists, skipping" from the idempotent
+ * migrations) are expected and say nothing is wrong: libpq would print them raw on stderr,
+ * so they become debug lines in the log's own format instead. */
+static void on_notice(void *arg, const char *msg)
+{
+    char q[1024];
+    size_t n = strlen(msg);
+
+    (void)arg;
+    while (n && msg[n - 1] == '\n')
+        n--;
+    char line[1000];
+    snprintf(line, sizeof(line), "%.*s", (int)n, msg);
+    sk_log_debug("event=pg_notice msg=%s", sk_log_quote(q, sizeof(q), line));
+}
+
 static enum sk_err connect_now(struct db *db)
 {
     PGresult *res;
@@ -63,6 +80,7 @@ static enum sk_err connect_now(struct db *db)
         drop(db);
         return SK_EUNAVAIL;
     }
+    (void)PQsetNoticeProcessor(db->conn, on_notice, NULL);
     /* Timestamps are written in UTC whatever the server's zone; the list cursor relies on
      * the text form of created_at round-tripping exactly. */
     res = PQexec(db->conn, "SET TIME ZONE 'UTC'");

@@ -23,8 +23,9 @@
     " progress_total::text, cancel_requested::text, " TS("created_at") ", " TS(                    \
         "started_at") ", " TS("finished_at") ", " TS("updated_at") ", error,"                      \
                                                                    " array_to_string(attempt_"     \
-                                                                   "workers[1:attempts], E'\\n')"
-#define JOB_NCOLS 14
+                                                                   "workers[1:attempts], "         \
+                                                                   "E'\\n'), retry_of::text"
+#define JOB_NCOLS 15
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -119,6 +120,7 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     err = db_result_get(r, row, col + 12);
     if (err && !(out->error = sk_strdup(err)))
         return SK_ENOMEM;
+    text_into(out->retry_of, sizeof(out->retry_of), db_result_get(r, row, col + 14));
     return split_workers(db_result_get(r, row, col + 13), out);
 }
 
@@ -385,6 +387,19 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     return err;
 }
 
+/* After a conditional statement changed no row: SK_ECONFLICT when job `id` exists (it was
+ * in the wrong state), SK_ENOTFOUND when it does not, or the store's error. */
+static enum sk_err conflict_or_missing(struct db *db, const char *id)
+{
+    struct db_result *r = NULL;
+    enum sk_err err =
+        db_exec_idem(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    if (!err)
+        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
 enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
 {
     struct db_result *r = NULL;
@@ -410,12 +425,7 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
         return err;
     }
     db_result_free(r);
-    r = NULL;
-    err = db_exec_idem(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
-    if (!err)
-        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
-    db_result_free(r);
-    return err;
+    return conflict_or_missing(db, id);
 }
 
 enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
@@ -547,10 +557,11 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
                   3, p);
 }
 
-enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner)
+enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner, const char *partial)
 {
-    const char *p[2] = {id, owner};
-    return fenced(db, "jobs_cancelled", "UPDATE jobs SET status = 'canceled'," ENDED FENCE, 2, p);
+    const char *p[3] = {id, owner, partial};
+    return fenced(db, "jobs_cancelled",
+                  "UPDATE jobs SET status = 'canceled', result = $3::json," ENDED FENCE, 3, p);
 }
 
 enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error)
@@ -736,6 +747,140 @@ enum sk_err db_jobs_running(struct db *db, int limit, struct db_job **out, size_
     if (err)
         return err;
     err = read_jobs(r, limit, out, n);
+    db_result_free(r);
+    return err;
+}
+
+/* ===== Operator actions: the stored document, retry, bulk cancel, history ===== */
+
+enum sk_err db_jobs_document(struct db *db, const char *id, char **json)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    err = db_exec(db, "jobs_document", "SELECT request::text FROM jobs WHERE id = $1::uuid", 1, &id,
+                  &r);
+    if (err)
+        return err;
+    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    /* The stored document already holds the seed the first run used, so the retry plays
+     * the same games (a failed job's retry shows whether the failure was transient). */
+    err = db_exec(db, "jobs_resubmit",
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of)"
+                  " SELECT gen_random_uuid(), kind, request, seed, progress_total, id FROM jobs"
+                  " WHERE id = $1::uuid AND status IN ('succeeded', 'failed', 'canceled')"
+                  " RETURNING " JOB_COLS,
+                  1, &id, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1) {
+        err = read_job(r, 0, 0, out);
+        if (err)
+            db_job_release(out);
+        db_result_free(r);
+        return err;
+    }
+    db_result_free(r);
+    return conflict_or_missing(db, id);
+}
+
+enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
+                                  size_t *n)
+{
+    char limit_s[24];
+    const char *p[2] = {kind, limit_s};
+    struct db_result *r = NULL;
+    char **out = NULL;
+    size_t rows;
+    enum sk_err err;
+
+    snprintf(limit_s, sizeof(limit_s), "%ld", limit);
+    /* One statement: a job a worker claims meanwhile is no longer queued and is skipped
+     * (SKIP LOCKED keeps this from waiting on a claim in progress). */
+    err = db_exec(db, "jobs_cancel_queued",
+                  "UPDATE jobs SET status = 'canceled', cancel_requested = true,"
+                  " finished_at = now(), updated_at = now()"
+                  " WHERE id IN (SELECT id FROM jobs WHERE status = 'queued'"
+                  " AND ($1::text IS NULL OR kind = $1) ORDER BY created_at"
+                  " LIMIT $2::int FOR UPDATE SKIP LOCKED)"
+                  " RETURNING id::text",
+                  2, p, &r);
+    if (err)
+        return err;
+    rows = (size_t)db_result_rows(r);
+    out = sk_calloc(rows + 1, sizeof(*out));
+    if (!out) {
+        err = SK_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        out[i] = sk_strdup(db_result_get(r, (int)i, 0));
+        if (!out[i]) {
+            err = SK_ENOMEM;
+            goto out;
+        }
+    }
+    *ids = out;
+    *n = rows;
+    out = NULL;
+out:
+    db_jobs_free_ids(out);
+    db_result_free(r);
+    return err;
+}
+
+void db_jobs_free_ids(char **ids)
+{
+    if (!ids)
+        return;
+    for (size_t i = 0; ids[i]; i++)
+        sk_free(ids[i]);
+    sk_free(ids);
+}
+
+enum sk_err db_jobs_history(struct db *db, int minutes, char **json)
+{
+    char minutes_s[16];
+    const char *p = minutes_s;
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(minutes_s, sizeof(minutes_s), "%d", minutes);
+    /* One row per minute, oldest first, including empty minutes: jobs that reached each
+     * final status in that minute, and the games of the battle jobs that finished in it. */
+    err = db_exec(
+        db, "jobs_history",
+        "WITH m AS (SELECT generate_series(date_trunc('minute', now()) - ($1::int - 1) *"
+        " interval '1 minute', date_trunc('minute', now()), interval '1 minute') AS t),"
+        " f AS (SELECT date_trunc('minute', finished_at) AS t, status, kind, progress_done"
+        " FROM jobs WHERE finished_at >= date_trunc('minute', now()) - ($1::int - 1) *"
+        " interval '1 minute')"
+        " SELECT json_build_object('minutes', $1::int, 'points', coalesce(json_agg("
+        "json_build_object('t', " TS(
+            "m.t") ","
+                   " 'succeeded', (SELECT count(*) FROM f WHERE f.t = m.t AND status = "
+                   "'succeeded'),"
+                   " 'failed', (SELECT count(*) FROM f WHERE f.t = m.t AND status = 'failed'),"
+                   " 'canceled', (SELECT count(*) FROM f WHERE f.t = m.t AND status = 'canceled'),"
+                   " 'games', (SELECT coalesce(sum(progress_done), 0) FROM f WHERE f.t = m.t"
+                   " AND kind = 'battle')) ORDER BY m.t), '[]'::json))::text FROM m",
+        1, &p, &r);
+    if (err)
+        return err;
+    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_EINTERNAL;
     db_result_free(r);
     return err;
 }

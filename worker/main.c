@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* skirmish-worker: one consumer of the job stream. Loads and prints the configuration,
  * then runs worker_loop until SIGTERM or SIGINT, after which it takes no new job, gives
- * the current one back after its chunk, and exits 0. Run one per core. */
+ * the current one back after its chunk, and exits 0. Run one per core.
+ *   skirmish-worker           run
+ *   skirmish-worker --help    print the usage and exit */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +28,22 @@ static void on_signal(int sig)
     stop_flag = 1;
 }
 
-int main(void)
+static void usage(FILE *f)
+{
+    (void)fputs("usage: skirmish-worker [--help]\n"
+                "\n"
+                "Consumes jobs from the Redis stream and runs them (OpenCL device, else CPU),\n"
+                "writing progress and results to PostgreSQL, until SIGINT or SIGTERM: then it\n"
+                "takes no new job, gives the current one back after its chunk and exits 0.\n"
+                "Run one per core, on any number of hosts sharing PostgreSQL and Redis.\n"
+                "\n"
+                "Settings come from the environment, or from the file named by\n"
+                "SKIRMISH_CONFIG_FILE (NAME=value lines; the environment wins);\n"
+                "`skirmish-api config` prints the table of every SKIRMISH_* variable.\n",
+                f);
+}
+
+int main(int argc, char **argv)
 {
     struct sk_config cfg;
     char err[2048];
@@ -40,9 +57,19 @@ int main(void)
 
     sk_mem_init_json();
     sk_log_set_prog("worker");
+    if (argc > 1) {
+        int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        usage(help ? stdout : stderr);
+        return help ? 0 : 2;
+    }
     if (sk_config_load(&cfg, err, sizeof(err))) {
         fprintf(stderr, "skirmish-worker: invalid configuration:\n%s", err);
         return 2;
+    }
+    if (sk_config_export_engine(&cfg)) {
+        fprintf(stderr, "skirmish-worker: out of memory\n");
+        sk_config_release(&cfg);
+        return 1;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
     memset(&sa, 0, sizeof(sa));

@@ -131,6 +131,28 @@ static enum outcome release(struct worker *w, const char *id, const char *owner,
     return OUT_RELEASED;
 }
 
+/* Ends a job canceled after `done` units, keeping what they counted as its result marked
+ * partial when the kind can tell it (a battle's games so far; none for a board). */
+static enum outcome canceled(struct worker *w, const char *id, const char *owner,
+                             struct job_run *run, uint64_t done)
+{
+    json_t *partial = NULL;
+    char *text = NULL;
+    enum sk_err err;
+    int tries = 0;
+
+    if (job_run_partial_result(run, &partial) == SK_OK)
+        text = sk_json_text(partial);
+    do
+        err = w->io->cancelled(w->db, id, owner, text);
+    while (again(w, err, &tries));
+    sk_log_info("event=job_canceled job_id=%s done=%llu partial_result=%d", id,
+                (unsigned long long)done, text != NULL);
+    sk_free(text);
+    json_decref(partial);
+    return err == SK_ELEASE ? OUT_LOST : OUT_DONE;
+}
+
 /* Runs the job's chunks, writing progress and renewing the lease after each. Returns 1
  * when every unit is done (the caller stores the result), else 0 with *out set: the run
  * failed, was canceled, lost its lease, or was given back on stop. */
@@ -192,12 +214,7 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
                      (unsigned long long)done, (unsigned long long)total);
         if (cancel) {
-            tries = 0;
-            do
-                err = w->io->cancelled(w->db, id, owner);
-            while (again(w, err, &tries));
-            sk_log_info("event=job_canceled job_id=%s done=%llu", id, (unsigned long long)done);
-            *out = err == SK_ELEASE ? OUT_LOST : OUT_DONE;
+            *out = canceled(w, id, owner, run, done);
             return 0;
         }
         if (*w->stop && done < total) {

@@ -14,6 +14,7 @@
 #include "battle_tu.h"
 #include "sk_jdec.h"
 #include "sk_mem.h"
+#include "sk_suggest.h"
 
 #include "sk_banned.h"
 
@@ -34,6 +35,25 @@ struct job_dec {
     int n_inl;
     struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
 };
+
+/* Writes into `out` the known card name closest to the unknown `name` (the job's inline
+ * cards first, then the catalog's, as battle_catalog_suggest judges them), or "" when none
+ * looks like a typo of it: a misspelt name gets a suggestion. */
+static void suggest_card(const struct job_dec *j, const char *name, char *out, size_t outlen)
+{
+    struct sk_suggest s;
+
+    sk_suggest_init(&s, name);
+    for (int i = 0; i < j->n_inl; i++)
+        if (j->inl[i].named && j->inl[i].valid)
+            sk_suggest_add(&s, j->inl[i].card.name);
+    if (sk_suggest_best(&s))
+        snprintf(out, outlen, "%s", sk_suggest_best(&s));
+    else if (j->catalog)
+        battle_catalog_suggest(j->catalog, name, out, outlen);
+    else if (outlen)
+        out[0] = '\0';
+}
 
 static int add_card(struct job_dec *j, const struct battle_card_spec *card);
 
@@ -61,7 +81,12 @@ static int resolve(struct job_dec *j, const json_t *v)
     if (!card && j->catalog)
         card = battle_catalog_find_loose(j->catalog, name);
     if (!card) {
-        sk_jdec_bad(&j->d, "unknown card \"%s\"", name);
+        char near[BATTLE_NAME_MAX + 1];
+        suggest_card(j, name, near, sizeof(near));
+        if (near[0])
+            sk_jdec_bad(&j->d, "unknown card \"%s\"; did you mean \"%s\"?", name, near);
+        else
+            sk_jdec_bad(&j->d, "unknown card \"%s\"", name);
         return -1;
     }
     return add_card(j, card);

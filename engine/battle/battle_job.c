@@ -321,14 +321,14 @@ static int put_catalog(json_t *res)
 
 /* Checks that every game of `c` was counted once as an outcome and once in the histogram;
  * anything else is a backend bug, not a result to publish. */
-static int counts_ok(const struct battle_counts *c, const struct battle_spec *spec, char *why,
-                     size_t whylen)
+static int counts_ok(const struct battle_counts *c, const struct battle_spec *spec, int partial,
+                     char *why, size_t whylen)
 {
     uint64_t hist_total = 0;
 
     for (int t = 1; t <= spec->turn_limit; t++)
         hist_total += c->turns[t];
-    if (c->games == spec->games && c->wins + c->stalls + c->losses == c->games &&
+    if ((partial || c->games == spec->games) && c->wins + c->stalls + c->losses == c->games &&
         hist_total == c->games)
         return 1;
     snprintf(why, whylen, "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
@@ -436,21 +436,30 @@ static void total_counts(const struct battle_job_run *run, struct battle_counts 
     }
 }
 
-static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
+/* The result document of the games played so far: all of them (partial = 0; SK_ECONFLICT
+ * before the last), or the first ones of a run stopped early (partial = 1: at least one
+ * game, and one of every deck of a weighted list; the counts of games 0..n-1 do not depend
+ * on where the run stopped). */
+static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **out, char *why,
+                             size_t whylen)
 {
-    struct battle_job_run *run = data;
     const struct battle_mix *mix = &run->job->mix;
     const struct battle_spec *spec = &mix->specs[0];
     struct battle_counts all;
     json_t *res = NULL;
     int bad;
 
-    if (run->done < spec->games * (uint64_t)mix->n)
+    if (!partial && run->done < spec->games * (uint64_t)mix->n)
         return SK_ECONFLICT;
-    for (int k = 0; k < mix->n; k++)
-        if (!counts_ok(&run->counts[k], &mix->specs[k], why, whylen))
+    for (int k = 0; k < mix->n; k++) {
+        if (!counts_ok(&run->counts[k], &mix->specs[k], partial, why, whylen))
             return SK_EINTERNAL;
+        if (partial && mix->weighted && run->counts[k].games == 0)
+            return SK_ECONFLICT; /* a deck without games has no rate to mix */
+    }
     total_counts(run, &all);
+    if (all.games == 0)
+        return SK_ECONFLICT;
     res = json_object();
     if (!res)
         return SK_ENOMEM;
@@ -484,6 +493,16 @@ static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen
     }
     *out = res;
     return SK_OK;
+}
+
+static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
+{
+    return result_of(data, 0, out, why, whylen);
+}
+
+static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whylen)
+{
+    return result_of(data, 1, out, why, whylen);
 }
 
 static void run_free(void *data)
@@ -635,6 +654,7 @@ const struct job_kind_ops battle_kind = {
     .run_new = run_new,
     .step = run_step,
     .result = run_result,
+    .partial = run_partial,
     .run_free = run_free,
     .catalog = &cards_catalog,
 };

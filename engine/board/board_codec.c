@@ -10,6 +10,7 @@
 #include "board_events.h"
 #include "sk_jdec.h"
 #include "sk_mem.h"
+#include "sk_suggest.h"
 
 #include "sk_banned.h"
 
@@ -518,8 +519,18 @@ static int find_def(struct sk_jdec *d, const json_t *obj, const struct board_inp
         return -1;
     }
     k = board_spells_find(in->defs, in->ndefs, json_string_value(v));
-    if (k < 0)
-        sk_jdec_bad_at(d, "spell", "unknown spell \"%s\"", json_string_value(v));
+    if (k < 0) {
+        /* A misspelt name gets the closest spell of the catalog as a suggestion. */
+        struct sk_suggest s;
+        sk_suggest_init(&s, json_string_value(v));
+        for (int i = 0; i < in->ndefs; i++)
+            sk_suggest_add(&s, in->defs[i].name);
+        if (sk_suggest_best(&s))
+            sk_jdec_bad_at(d, "spell", "unknown spell \"%s\"; did you mean \"%s\"?",
+                           json_string_value(v), sk_suggest_best(&s));
+        else
+            sk_jdec_bad_at(d, "spell", "unknown spell \"%s\"", json_string_value(v));
+    }
     return k;
 }
 

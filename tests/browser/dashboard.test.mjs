@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { harness, launchBrowser, runCli, runCliAsync, Stack } from './stack.mjs';
+import { harness, launchBrowser, runCli, runCliAsync, Stack, stopClean } from './stack.mjs';
 
 // The document the test builds in the form, step by step (see fillBattle).
 const TURN_LIMIT = 50;
@@ -58,11 +58,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (stack) {
-    const codes = await stack.stop();
-    // A clean stop: exit 0 (under ASan, a leak at exit would make it non-zero).
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null }, stack.logs());
-  }
+  await stopClean(stack);
 });
 
 async function newPage() {

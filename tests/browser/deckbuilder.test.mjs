@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// End-to-end test of examples/deckbuilder.html in headless Chromium: the page is served
-// from its own origin (a static server here), the API lists that origin in
-// SKIRMISH_CORS_ORIGINS; the page loads the catalog, a deck is built by clicking, the
-// battle is submitted with an Idempotency-Key and followed by long polls (?wait=30), and the
+// End-to-end test of examples/deckbuilder.html in headless Chromium: the page and the
+// TypeScript client it imports are served from their own origin (a static server here), the
+// API lists that origin in SKIRMISH_CORS_ORIGINS; the page loads the catalog, a deck is
+// built by clicking, the battle is submitted through the client with an Idempotency-Key and
+// followed by long polls (?wait=30), and the
 // rates shown are the engine's for the same document and seed. Served from an origin the
 // API does not list, the page cannot read the catalog.
 import assert from 'node:assert/strict';
@@ -12,20 +13,27 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { freePort, harness, launchBrowser, runCli, Stack } from './stack.mjs';
+import { freePort, harness, launchBrowser, runCli, Stack, stopClean } from './stack.mjs';
 
 const h = harness();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const page = readFileSync(path.join(root, 'examples/deckbuilder.html'));
 let stack, browser, allowed, other;
+// What the example's origin serves, as `python3 -m http.server` from the repository root
+// would: the page and the TypeScript client it imports (clients/typescript/dist).
+const FILES = {
+  '/examples/deckbuilder.html': 'text/html; charset=utf-8',
+  '/clients/typescript/dist/index.js': 'text/javascript; charset=utf-8',
+  '/clients/typescript/dist/schema.js': 'text/javascript; charset=utf-8',
+};
 
-// Serves only deckbuilder.html, on a free loopback port; returns {server, origin}.
+// Serves FILES on a free loopback port; returns {server, origin}.
 async function serveExample() {
   const port = await freePort();
   const server = http.createServer((req, res) => {
-    if (req.url.split('?')[0] === '/deckbuilder.html') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(page);
+    const p = req.url.split('?')[0];
+    if (FILES[p]) {
+      res.writeHead(200, { 'Content-Type': FILES[p] });
+      res.end(readFileSync(path.join(root, p)));
     } else {
       res.writeHead(404);
       res.end();
@@ -48,10 +56,7 @@ after(async () => {
   await browser?.close();
   allowed?.server.close();
   other?.server.close();
-  if (stack) {
-    const codes = await stack.stop();
-    for (const c of codes) assert.deepEqual(c, { code: 0, sig: null }, stack.logs());
-  }
+  await stopClean(stack);
 });
 
 describe('deckbuilder example', () => {
@@ -63,7 +68,7 @@ describe('deckbuilder example', () => {
     const requests = [];
     p.on('request', (r) => requests.push({ method: r.method(), url: r.url(),
                                             headers: r.headers() }));
-    await p.goto(`${allowed.origin}/deckbuilder.html?api=${encodeURIComponent(stack.url)}`);
+    await p.goto(`${allowed.origin}/examples/deckbuilder.html?api=${encodeURIComponent(stack.url)}`);
     const cards = await (await fetch(`${stack.url}/v1/cards`)).json();
     await p.waitForFunction((n) => document.querySelector('#load-status').textContent ===
                                    `${n} cards`, cards.items.length);
@@ -116,10 +121,13 @@ describe('deckbuilder example', () => {
 
   test('an origin the API does not list cannot read the catalog', async () => {
     const p = await browser.newPage();
-    await p.goto(`${other.origin}/deckbuilder.html?api=${encodeURIComponent(stack.url)}`);
+    await p.goto(`${other.origin}/examples/deckbuilder.html?api=${encodeURIComponent(stack.url)}`);
     await p.waitForFunction(() => /could not load the catalog/.test(
         document.querySelector('#load-status').textContent));
     assert.equal(await p.locator('#catalog tbody tr').count(), 0);
     await p.close();
+    // The page cannot tell why; the API's log names the origin it refused.
+    const log = readFileSync(stack.procs[0].logFile, 'utf8');
+    assert.match(log, new RegExp(`event=cors_refused .*origin="?${other.origin}"? `), stack.logs());
   });
 });

@@ -4,6 +4,7 @@
 // ($SKIRMISH_DATABASE_URL, $SKIRMISH_REDIS_URL), with a fresh database and Redis key prefix
 // per stack (as tests/integration/it_support.c does); headless Debian Chromium through
 // playwright-core; the folder for screenshots. Never uses a server left running by hand.
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
@@ -102,14 +103,20 @@ export class Stack {
   }
 
   /** Stops every process (SIGTERM, then SIGKILL after 5 s) and drops the database. Returns
-   * the exit codes, so a test can check a clean stop (ASan leak reports make it non-zero). */
+   * per process its exit code and signal, so a test can check a clean stop (ASan leak
+   * reports make it non-zero), and `stray`: the log lines not in the log's key=value format
+   * (a library printing on stderr, such as libpq's raw "NOTICE:" or libmicrohttpd's option
+   * warnings), which a clean run has none of. */
   async stop() {
     const codes = [];
     for (const p of this.procs) {
       if (p.exitCode === null && p.signalCode === null) p.kill('SIGTERM');
       const t = setTimeout(() => p.kill('SIGKILL'), 5000);
-      codes.push(await p.exited);
+      const c = await p.exited;
       clearTimeout(t);
+      const text = existsSync(p.logFile) ? readFileSync(p.logFile, 'utf8') : '';
+      c.stray = text.split('\n').filter((l) => l !== '' && !l.startsWith('ts='));
+      codes.push(c);
     }
     this.procs = [];
     try {
@@ -117,6 +124,14 @@ export class Stack {
     } catch { /* best effort: the harness's folder goes away anyway */ }
     return codes;
   }
+}
+
+/** Stops `stack` (when it was made) and fails unless every process exited 0 on SIGTERM
+ *  with nothing but key=value lines in its log (see Stack.stop). */
+export async function stopClean(stack) {
+  if (!stack) return;
+  const codes = await stack.stop();
+  for (const c of codes) assert.deepEqual(c, { code: 0, sig: null, stray: [] }, stack.logs());
 }
 
 /** Headless Debian Chromium. The flags keep it off the network (this machine has none) and

@@ -69,7 +69,7 @@ expect 2 syntax-error -- run "$tmp/syntax.json"
 same "$tmp/err" "$tmp/syntax.json:2:13: string or '}' expected near ']'"
 expect 2 invalid-document -- run "$src/tests/cli/bad_job.json"
 same "$tmp/err" "/params/games: 'games' must be between 1 and 1000000000, not 0
-/params/attacker/deck/3/card: unknown card \"Chainslicr\"
+/params/attacker/deck/3/card: unknown card \"Chainslicr\"; did you mean \"Chainslicer\"?
 /params/defender/commander: card \"Grunt\" is an assault card, not a commander"
 same "$tmp/out" ""
 

@@ -7,11 +7,14 @@
 //   node validate.mjs openapi/openapi.json FILE.jsonl...
 //   node validate.mjs --self-test openapi/openapi.json
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 export function makeValidator(doc) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
+  // ajv's discriminator keyword refuses `mapping`, which generators need (without it
+  // OpenAPI takes the schema names as the values); oneOf alone decides validity.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(doc, 'openapi.json');
   const templates = Object.keys(doc.paths).map((t) => ({
@@ -25,6 +28,12 @@ export function makeValidator(doc) {
     const path = rec.path.split('?')[0];
     const hit = templates.find((x) => x.re.test(path));
     if (!hit) return rec.status === 404 ? null : `${rec.method} ${path}: no documented path`;
+    // The CORS preflight is described once (x-cors-preflight), not per path.
+    if (rec.method === 'OPTIONS') {
+      const pf = doc['x-cors-preflight'];
+      if (!pf || !pf.responses[String(rec.status)]) return `OPTIONS ${hit.t}: status ${rec.status} not in x-cors-preflight`;
+      return rec.status === 204 && rec.body ? `OPTIONS ${hit.t}: a body in a 204` : null;
+    }
     const method = (rec.method === 'HEAD' ? 'get' : rec.method).toLowerCase();
     const op = doc.paths[hit.t][method];
     if (!op) return rec.status === 405 ? null : `${rec.method} ${hit.t}: method not documented`;
@@ -69,7 +78,9 @@ function selfTest(doc) {
     id: '4fdf2267-cff0-4d57-8c57-363ea2dd98c3', kind: 'battle', status: 'queued', seed: 1, attempts: 0,
     progress: { done: 0, total: 10 }, cancel_requested: false, created_at: '2026-01-01T00:00:00.000000Z',
     started_at: null, finished_at: null, updated_at: '2026-01-01T00:00:00.000000Z', error: null, workers: [],
-    links: { self: '/v1/jobs/x', result: '/v1/jobs/x/result', cancel: '/v1/jobs/x:cancel' },
+    retry_of: null,
+    links: { self: '/v1/jobs/x', result: '/v1/jobs/x/result', cancel: '/v1/jobs/x:cancel',
+             retry: '/v1/jobs/x:retry', document: '/v1/jobs/x/document' },
   };
   const ok = { method: 'GET', path: `/v1/jobs/${job.id}?wait=1`, status: 200, content_type: 'application/json', body: JSON.stringify(job) };
   const bad = [
@@ -96,8 +107,12 @@ function selfTest(doc) {
   console.log('validate.mjs self-test: ok');
 }
 
+// Run as a program (not when imported, as clients/typescript/test does for makeValidator).
 const args = process.argv.slice(2);
-if (args[0] === '--self-test') {
+const main = import.meta.url === pathToFileURL(process.argv[1] || '').href;
+if (!main) {
+  // imported
+} else if (args[0] === '--self-test') {
   selfTest(JSON.parse(readFileSync(args[1], 'utf8')));
 } else {
   const doc = JSON.parse(readFileSync(args[0], 'utf8'));

@@ -153,11 +153,58 @@ static void test_filter_vocabulary(void)
     }
     CU_ASSERT(words > 40); /* 4 card types, 17 skills, the spell primitives */
     CU_ASSERT_EQUAL(names("/v1/cards", "skill", "armour", NULL, NULL, n, sizeof(n)), 400);
-    CU_ASSERT_EQUAL(names("/v1/spells", "action", "Kill", NULL, NULL, n, sizeof(n)), 400);
+    CU_ASSERT_EQUAL(names("/v1/spells", "action", "Kil", NULL, NULL, n, sizeof(n)), 400);
     CU_ASSERT_EQUAL(names("/v1/spells", "duration", "", NULL, NULL, n, sizeof(n)), 400);
 }
 
+/* Filters ignore case; a value naming no word is a 400 whose detail and `allowed` list
+ * every word of the parameter. */
+static void test_filter_case_and_allowed(void)
+{
+    char n[256];
+    struct api_request req;
+    struct api_response resp;
+    const struct job_filter *type = job_catalog_named("cards")->filters;
+    json_t *doc;
+    json_t *e;
+
+    while (type->param && strcmp(type->param, "type") != 0)
+        type++;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(type->param);
+    CU_ASSERT_EQUAL(names("/v1/cards", "type", "ASSAULT", NULL, NULL, n, sizeof(n)), 200);
+    CU_ASSERT_STRING_EQUAL(n, "Grunt,Plated Grunt");
+    CU_ASSERT_EQUAL(names("/v1/cards", "skill", "Wall", NULL, NULL, n, sizeof(n)), 200);
+    CU_ASSERT_STRING_EQUAL(n, "Barricade");
+    CU_ASSERT_EQUAL(names("/v1/spells", "target", "Group", "duration", "TEMPORARY", n, sizeof(n)),
+                    200);
+    CU_ASSERT_STRING_EQUAL(n, "Rooted");
+
+    memset(&req, 0, sizeof(req));
+    req.method = "GET";
+    req.path = "/v1/cards";
+    req.req_id = "t";
+    req.args[0].key = "type";
+    req.args[0].value = "wizard";
+    req.n_args = 1;
+    api_http_response_init(&resp);
+    api_router_handle(&ctx, &req, &resp);
+    CU_ASSERT_EQUAL(resp.status, 400);
+    doc = json_loadb(resp.body, resp.body_len, 0, NULL);
+    e = json_array_get(json_object_get(doc, "errors"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "parameter")), "type");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(e, "allowed")), (size_t)type->n_words);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(e, "allowed"), 0)),
+                           type->word(0));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(json_string_value(json_object_get(doc, "detail")), "'type' must be one of: "));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(json_string_value(json_object_get(doc, "detail")), type->word(type->n_words - 1)));
+    json_decref(doc);
+    api_http_response_release(&resp);
+}
+
 static CU_TestInfo catalog_tests[] = {
+    {"filters ignore case; a bad value lists the allowed ones", test_filter_case_and_allowed},
     {"cards: type, skill, name filters and a broken catalog", test_cards},
     {"spells: target, duration, event, action, name filters", test_spells},
     {"filters accept exactly the engine's names", test_filter_vocabulary},

@@ -100,7 +100,7 @@ static void test_table(void)
 
     for (const struct api_route *r = api_router_routes(); r->method; r++)
         n++;
-    CU_ASSERT_EQUAL(n, 13);
+    CU_ASSERT_EQUAL(n, 17);
 
     CU_ASSERT_TRUE(api_router_match("/v1/jobs/{id}", "/v1/jobs/abc", id));
     CU_ASSERT_STRING_EQUAL(id, "abc");
@@ -110,6 +110,11 @@ static void test_table(void)
     CU_ASSERT_STRING_EQUAL(id, "x");
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs/x/result", id));
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs/x:cancel", id));
+    CU_ASSERT_TRUE(api_router_match("/v1/jobs/{id}:retry", "/v1/jobs/x:retry", id));
+    CU_ASSERT_STRING_EQUAL(id, "x");
+    CU_ASSERT_TRUE(api_router_match("/v1/jobs:cancel", "/v1/jobs:cancel", id));
+    CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs:cancel", id));
+    CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}:cancel", "/v1/jobs:cancel", id));
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}", "/v1/jobs/", id));
     CU_ASSERT_FALSE(api_router_match("/v1/jobs/{id}/events", "/v1/jobs//events", id));
     CU_ASSERT_TRUE(api_router_match("/v1/stats", "/v1/stats", id));
@@ -251,7 +256,7 @@ static void test_bad_parameters(void)
     CU_ASSERT_STRING_EQUAL(p, "colour");
     CU_ASSERT_EQUAL(get_args("/v1/cards", "type", "wizard", NULL, NULL, p), 400);
     CU_ASSERT_STRING_EQUAL(p, "type");
-    CU_ASSERT_EQUAL(get_args("/v1/cards", "skill", "Armor", NULL, NULL, p), 400);
+    CU_ASSERT_EQUAL(get_args("/v1/cards", "skill", "Armr", NULL, NULL, p), 400);
     CU_ASSERT_STRING_EQUAL(p, "skill");
     CU_ASSERT_EQUAL(get_args("/v1/cards", "name", "", NULL, NULL, p), 400);
     CU_ASSERT_STRING_EQUAL(p, "name");
@@ -269,8 +274,25 @@ static void test_bad_parameters(void)
     CU_ASSERT_STRING_EQUAL(p, "x");
 }
 
+/* A refused origin is one the browser will block: not listed, and not the API's own. */
+static void test_cors_refused(void)
+{
+    struct api_request req;
+    memset(&req, 0, sizeof(req));
+    CU_ASSERT_FALSE(api_cors_refused("http://deck.example", &req)); /* no Origin: not a page */
+    req.origin = "http://deck.example";
+    CU_ASSERT_FALSE(api_cors_refused("http://deck.example", &req));
+    CU_ASSERT_TRUE(api_cors_refused("", &req));
+    CU_ASSERT_TRUE(api_cors_refused("http://other.example", &req));
+    req.host = "deck.example"; /* the dashboard's own POSTs */
+    CU_ASSERT_FALSE(api_cors_refused("", &req));
+    req.host = "127.0.0.1:8080";
+    CU_ASSERT_TRUE(api_cors_refused("", &req));
+}
+
 static CU_TestInfo cors_tests[] = {
     {"CORS: exact origins, expose and preflight headers", test_cors},
+    {"CORS: a foreign origin that is not listed is refused", test_cors_refused},
     {"route table: templates, preflight, 405 with Allow", test_table},
     {"ETag and If-None-Match", test_etag},
     {"Idempotency-Key parsing and its 255 limit", test_idempotency_key},

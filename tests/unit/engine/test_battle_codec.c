@@ -85,7 +85,8 @@ static const struct bad_case bad_cases[] = {
     /* 11 */ {"{'attacker':{'deck':[]}," DEF "}",
         {"/params/attacker/commander: 'commander' is required"}},
     /* 12 */ {"{'attacker':{'commander':'Test Comander','deck':[]}," DEF "}",
-        {"/params/attacker/commander: unknown card \"Test Comander\""}},
+        {"/params/attacker/commander: unknown card \"Test Comander\"; did you mean \"Test "
+         "Commander\"?"}},
     /* 13 */ {"{'attacker':{'commander':'Grunt','deck':[]}," DEF "}",
         {"/params/attacker/commander: card \"Grunt\" is an assault card, not a commander"}},
     /* 14 */ {"{'attacker':{'commander':'Barracus','fortresses':['Lightning Cannon',"
@@ -112,7 +113,8 @@ static const struct bad_case bad_cases[] = {
          "or structure"}},
     /* 21 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt'},"
               "{'card':'Brute'},{'card':'Anvil'},{'card':'Chainslicr'}]}," DEF "}",
-        {"/params/attacker/deck/3/card: unknown card \"Chainslicr\""}},
+        {"/params/attacker/deck/3/card: unknown card \"Chainslicr\"; did you mean "
+         "\"Chainslicer\"?"}},
     /* 22 */ {"{'attacker':{'commander':'Test Commander','deck':['Grunt']}," DEF "}",
         {"/params/attacker/deck/0: a deck entry must be an object {\"card\", \"count\"}"}},
     /* 23 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','cnt':2}]},"

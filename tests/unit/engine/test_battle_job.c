@@ -224,6 +224,8 @@ static void test_result_document(void)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res, "backend")), "cpu");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "threads")), 2);
     CU_ASSERT(json_is_real(json_object_get(res, "elapsed_ms")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res, "kind")), "battle");
+    CU_ASSERT_STRING_EQUAL(json_object_iter_key(json_object_iter(res)), "kind"); /* first */
     /* the catalog the names meant: the built-in one here */
     CU_ASSERT_STRING_EQUAL(
         json_string_value(json_object_get(json_object_get(res, "catalog"), "name")), "built-in");
@@ -231,7 +233,7 @@ static void test_result_document(void)
         strncmp(json_string_value(json_object_get(json_object_get(res, "catalog"), "hash")),
                 "fnv1a64:", 8),
         0);
-    CU_ASSERT_EQUAL(json_object_size(res), 17);
+    CU_ASSERT_EQUAL(json_object_size(res), 18);
     json_decref(res);
     job_free(job);
     json_decref(doc);

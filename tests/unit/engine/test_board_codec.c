@@ -98,8 +98,8 @@ static void test_bad_spells_in_play(void)
         "{\"minion\": \"a1\"}}, {\"spell\": \"Ostracize\", \"caster\": \"red\", \"target\": "
         "{\"minion\": \"a1\"}}, {\"spell\": \"Spirit Sword\", \"caster\": \"red\", \"target\": "
         "{\"minion\": \"zz\"}, \"turns_left\": 2}]}}");
-    CU_ASSERT_TRUE(
-        bt_has_error(errs, "/params/state/spells/0/spell", "unknown spell \"Ogi's Armour\""));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/spells/0/spell",
+                                "unknown spell \"Ogi's Armour\"; did you mean \"Ogi's Armor\"?"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/spells/1/spell", "never stays in play"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/state/spells/2/target", "{\"group\": ...}"));
     CU_ASSERT_TRUE(
@@ -125,7 +125,8 @@ static void test_bad_orders_and_casts(void)
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/3/turn", "between 1 and 2"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/orders/4/group", "it never moves"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/0/player", "never casts"));
-    CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/1/spell", "unknown spell \"Fireblast\""));
+    CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/1/spell",
+                                "unknown spell \"Fireblast\"; did you mean \"Fireball\"?"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/2/target/square", "outside the board"));
     CU_ASSERT_TRUE(bt_has_error(errs, "/params/casts/3/target", "{\"group\": ...}"));
     json_decref(errs);

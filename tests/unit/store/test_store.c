@@ -270,7 +270,7 @@ static void test_release_and_cancel(void)
     CU_ASSERT_STRING_EQUAL(status, "running");
     CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 1);
-    CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w2/1"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w2/1", NULL), SK_OK);
     CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_ECONFLICT);
     CU_ASSERT_EQUAL(db_jobs_cancel(db, "00000000-0000-4000-8000-000000000000", &job), SK_ENOTFOUND);
     CU_ASSERT_EQUAL(db_jobs_get(db, "nope", &job), SK_ENOTFOUND);

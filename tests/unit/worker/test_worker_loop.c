@@ -67,9 +67,10 @@ static enum sk_err f_succeed(struct db *db, const char *id, const char *owner, c
     return rc;
 }
 
-static enum sk_err f_cancelled(struct db *db, const char *id, const char *owner)
+static enum sk_err f_cancelled(struct db *db, const char *id, const char *owner,
+                               const char *partial)
 {
-    (void)db, (void)id, (void)owner;
+    (void)db, (void)id, (void)owner, (void)partial;
     fake.cancels++;
     return SK_OK;
 }

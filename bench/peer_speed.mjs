@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Games per second on one CPU core, Skirmish against the peer simulator, side by side on
+// the real-card matchups of tests/data/peer/real_cards.json. The peer is a binary the user
+// built (never built, fetched or shipped by this repository), named by SKIRMISH_PEER; it
+// runs with its data folder linked to the game's files and its result database off. Both run single-threaded
+// (`skirmish run --device cpu --threads 1`, `tuo ... -t 1`); each is timed on a short and a
+// long run and the difference is used, so loading the cards (about 0.2 s and 0.5–0.9 s)
+// does not count. Rounds alternate between the two, so a noisy machine weighs on both.
+//   SKIRMISH_PEER=/path/to/tuo node bench/peer_speed.mjs [MATCHUPS=10] [GAMES=200000]
+//   [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
+// Prints a table and the geometric mean of the ratios; asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const peer = process.env.SKIRMISH_PEER;
+if (!peer) {
+  console.error('peer_speed: set SKIRMISH_PEER to the peer simulator binary (tuo)');
+  process.exit(2);
+}
+const count = Number(process.argv[2] || 10);
+const games = Number(process.argv[3] || 200000);
+const cardsDir = resolve(process.argv[4] || join(root, '../shared/data/tu'));
+const bin = process.argv[5] || join(root, 'build/skirmish');
+const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
+const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-speed-'));
+// The peer reads data/ below its working folder and keeps a result database there
+// (data/database.yml): its data/ is a folder of links to the game's files, so nothing is
+// written next to them, and `no-db` keeps it from answering from earlier runs.
+mkdirSync(join(tmp, 'peer', 'data'), { recursive: true });
+for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(tmp, 'peer', 'data', f));
+
+function seconds(fn) {
+  const t0 = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+function ours(m, n) {
+  const file = join(tmp, 'job.json');
+  writeFileSync(file, JSON.stringify({ kind: 'battle', seed: 1, params: {
+    games: n, mode: m.mode, attacker: m.attacker, defender: m.defender } }));
+  return seconds(() => execFileSync(bin, ['run', '--device', 'cpu', '--threads', '1', file], {
+    env: { ...process.env, SKIRMISH_CARDS_DIR: cardsDir }, stdio: 'ignore' }));
+}
+
+function theirs(m, n) {
+  const args = [m.attacker, m.defender, '-t', '1', ...(m.mode === 'surge' ? ['-s'] : []), 'no-db',
+                'sim', String(n)];
+  return seconds(() => execFileSync(peer, args, { cwd: join(tmp, 'peer'), stdio: 'ignore' }));
+}
+
+const rows = [];
+let logSum = 0;
+for (const m of ref.matchups.slice(0, count)) {
+  const short = Math.max(1, Math.round(games / 10));
+  const a = (ours(m, games) - ours(m, short)) / (games - short);
+  const b = (theirs(m, games) - theirs(m, short)) / (games - short);
+  const ratio = b / a;
+  logSum += Math.log(ratio);
+  rows.push(`| ${m.name} | ${m.mode} | ${Math.round(1 / a).toLocaleString('en')} | ` +
+            `${Math.round(1 / b).toLocaleString('en')} | ${ratio.toFixed(1)}× |`);
+}
+rmSync(tmp, { recursive: true, force: true });
+console.log(`games/s on one core, ${games} games (less a ${games / 10}-game run); peer: ${peer}`);
+console.log('| matchup | mode | skirmish | peer | ratio |');
+console.log('|---|---|---:|---:|---:|');
+for (const r of rows) console.log(r);
+console.log(`\ngeometric mean ratio: ${Math.exp(logSum / rows.length).toFixed(2)}×`);
