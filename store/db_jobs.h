@@ -40,200 +40,198 @@ struct db_job {
 };
 
 /** Frees the strings of `j` (not `j` itself); NULL-safe and idempotent. */
-    void db_job_release(struct db_job *j);
-    /** Releases `n` rows and frees the array; NULL-safe. */
-    void db_jobs_free(struct db_job *jobs, size_t n);
+void db_job_release(struct db_job *j);
+/** Releases `n` rows and frees the array; NULL-safe. */
+void db_jobs_free(struct db_job *jobs, size_t n);
 
-    /** 1 when `s` is a UUID in its canonical text form (36 hex digits and dashes). */
-    int db_jobs_is_id(const char *s);
+/** 1 when `s` is a UUID in its canonical text form (36 hex digits and dashes). */
+int db_jobs_is_id(const char *s);
 
-    /**
-     * Inserts a queued job and commits it. `request` is the JSON text stored (with the seed
-     * filled in). On SK_OK *out is the new row (release with db_job_release).
-     */
-    enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
-                               uint64_t total, struct db_job *out);
+/**
+ * Inserts a queued job and commits it. `request` is the JSON text stored (with the seed
+ * filled in). On SK_OK *out is the new row (release with db_job_release).
+ */
+enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
+                           uint64_t total, struct db_job *out);
 
-    /** Writes a new random (version 4) UUID into `id`. Never fails. */
-    void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
+/** Writes a new random (version 4) UUID into `id`. Never fails. */
+void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
 
-    /* One row of db_jobs_insert_many. */
-    struct db_jobs_new {
-        const char *kind;    /* borrowed */
-        const char *request; /* borrowed JSON text */
-        uint64_t seed, total;
-        char id[DB_JOBS_ID_LEN]; /* set by the caller (db_jobs_new_id) */
-        int got;                 /* OUT: 1 when job is set */
-        struct db_job job;       /* OUT: the new row (db_job_release), set on SK_OK only */
-    };
+/* One row of db_jobs_insert_many. */
+struct db_jobs_new {
+    const char *kind;    /* borrowed */
+    const char *request; /* borrowed JSON text */
+    uint64_t seed, total;
+    char id[DB_JOBS_ID_LEN]; /* set by the caller (db_jobs_new_id) */
+    int got;                 /* OUT: 1 when job is set */
+    struct db_job job;       /* OUT: the new row (db_job_release), set on SK_OK only */
+};
 
-    /**
-     * Inserts `n` queued jobs in one statement and one commit (group commit by the
-     * application: one WAL flush for the whole batch). The rows' got must be 0 on entry. On
-     * SK_OK every row's job is set; on failure no row is inserted and no job is set.
-     */
-    enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n);
+/**
+ * Inserts `n` queued jobs in one statement and one commit (group commit by the
+ * application: one WAL flush for the whole batch). The rows' got must be 0 on entry. On
+ * SK_OK every row's job is set; on failure no row is inserted and no job is set.
+ */
+enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n);
 
-    /** The row of job `id` in *out (release with db_job_release). SK_ENOTFOUND if none. */
-    enum sk_err db_jobs_get(struct db *db, const char *id, struct db_job *out);
+/** The row of job `id` in *out (release with db_job_release). SK_ENOTFOUND if none. */
+enum sk_err db_jobs_get(struct db *db, const char *id, struct db_job *out);
 
-    /** 1 when `status` is final (succeeded, failed, canceled): the row never changes again. */
-    int db_jobs_is_final(const char *status);
+/** 1 when `status` is final (succeeded, failed, canceled): the row never changes again. */
+int db_jobs_is_final(const char *status);
 
-    /**
-     * The result document of `id` in *json (new string). SK_ENOTFOUND if no such job;
-     * SK_ECONFLICT if it has not succeeded, with its status copied into `status` (16 bytes).
-     */
-    enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char status[16]);
+/**
+ * The result document of `id` in *json (new string). SK_ENOTFOUND if no such job;
+ * SK_ECONFLICT if it has not succeeded, with its status copied into `status` (16 bytes).
+ */
+enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char status[16]);
 
-    /**
-     * One page of at most `limit` jobs, newest first, in *items (a new array of *n_items rows,
-     * free with db_jobs_free); *more is 1 when more jobs follow the last. `status` and `kind`
-     * filter when non-NULL. `after_ts`/`after_id` (both or neither) continue after the job with
-     * that created_at and id (a row's created_at text reads back exactly). SK_EINVAL when they
-     * are not a timestamp and a UUID.
-     */
-    enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
-                             const char *after_ts, const char *after_id, struct db_job **items,
-                             size_t *n_items, int *more);
+/**
+ * One page of at most `limit` jobs, newest first, in *items (a new array of *n_items rows,
+ * free with db_jobs_free); *more is 1 when more jobs follow the last. `status` and `kind`
+ * filter when non-NULL. `after_ts`/`after_id` (both or neither) continue after the job with
+ * that created_at and id (a row's created_at text reads back exactly). SK_EINVAL when they
+ * are not a timestamp and a UUID.
+ */
+enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
+                         const char *after_ts, const char *after_id, struct db_job **items,
+                         size_t *n_items, int *more);
 
-    /**
-     * Requests cancellation: a queued job becomes canceled at once; a running one is flagged
-     * and the worker stops it at the next chunk. *out is the row after the change (release with
-     * db_job_release). SK_ENOTFOUND; SK_ECONFLICT when the job is already final.
-     */
-    enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out);
+/**
+ * Requests cancellation: a queued job becomes canceled at once; a running one is flagged
+ * and the worker stops it at the next chunk. *out is the row after the change (release with
+ * db_job_release). SK_ENOTFOUND; SK_ECONFLICT when the job is already final.
+ */
+enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out);
 
-    /* What a claim did. */
-    enum db_claim_state {
-        DB_CLAIM_RUNNING = 0, /* the caller holds the lease and must run the job */
-        DB_CLAIM_SKIPPED,     /* not claimable now: final, leased by a live worker, or delayed */
-        DB_CLAIM_ENDED,       /* the claim ended the job: canceled (flagged) or out of attempts */
-    };
+/* What a claim did. */
+enum db_claim_state {
+    DB_CLAIM_RUNNING = 0, /* the caller holds the lease and must run the job */
+    DB_CLAIM_SKIPPED,     /* not claimable now: final, leased by a live worker, or delayed */
+    DB_CLAIM_ENDED,       /* the claim ended the job: canceled (flagged) or out of attempts */
+};
 
-    struct db_claim {
-        enum db_claim_state state;
-        int attempts; /* attempts including this one */
-        char kind[16];
-        char *request; /* owned JSON text when RUNNING; free with db_jobs_claim_release */
-    };
+struct db_claim {
+    enum db_claim_state state;
+    int attempts; /* attempts including this one */
+    char kind[16];
+    char *request; /* owned JSON text when RUNNING; free with db_jobs_claim_release */
+};
 
-    /**
-     * Claims job `id` for worker `worker` (its consumer name, recorded as the worker of this
-     * attempt) and `owner` (a token unique to this claim) with a lease of `lease_ms`:
-     * a queued job whose retry delay has passed, or a running one whose lease has expired.
-     * A flagged cancel ends the job as canceled; a job that already used `max_attempts` ends
-     * as failed with its last error kept. Result in *out (release with db_jobs_claim_release).
-     */
-    enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
-                              long lease_ms, long max_attempts, struct db_claim *out);
-    /** Frees the strings of a claim; NULL-safe. */
-    void db_jobs_claim_release(struct db_claim *c);
+/**
+ * Claims job `id` for worker `worker` (its consumer name, recorded as the worker of this
+ * attempt) and `owner` (a token unique to this claim) with a lease of `lease_ms`:
+ * a queued job whose retry delay has passed, or a running one whose lease has expired.
+ * A flagged cancel ends the job as canceled; a job that already used `max_attempts` ends
+ * as failed with its last error kept. Result in *out (release with db_jobs_claim_release).
+ */
+enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
+                          long lease_ms, long max_attempts, struct db_claim *out);
+/** Frees the strings of a claim; NULL-safe. */
+void db_jobs_claim_release(struct db_claim *c);
 
-    /**
-     * Records `done` units and renews the lease for `lease_ms`. *cancel is set to 1 when a
-     * cancel was requested. SK_ELEASE when `owner` no longer holds the lease.
-     */
-    enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
-                                 long lease_ms, int *cancel);
+/**
+ * Records `done` units and renews the lease for `lease_ms`. *cancel is set to 1 when a
+ * cancel was requested. SK_ELEASE when `owner` no longer holds the lease.
+ */
+enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
+                             long lease_ms, int *cancel);
 
-    /** Ends the job as succeeded with `result` (JSON text). SK_ELEASE if the lease is lost. */
-    enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner,
-                                const char *result);
-    /** Ends the job as canceled. SK_ELEASE if the lease is lost. */
-    /* `partial` (JSON text, or NULL) is the result of the units done before the cancel. */
-    enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner,
-                                  const char *partial);
-    /** Ends the job as failed with `error`. SK_ELEASE if the lease is lost. */
-    enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
-    /**
-     * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
-     * keeping `error`. SK_ELEASE if the lease is lost.
-     */
-    enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
-                              const char *error);
-    /**
-     * Gives the job back (graceful shutdown): queued, runnable at once, and the attempt is not
-     * counted. SK_ELEASE if the lease is lost.
-     */
-    enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
+/** Ends the job as succeeded with `result` (JSON text). SK_ELEASE if the lease is lost. */
+enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
+/** Ends the job as canceled. SK_ELEASE if the lease is lost. */
+/* `partial` (JSON text, or NULL) is the result of the units done before the cancel. */
+enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner,
+                              const char *partial);
+/** Ends the job as failed with `error`. SK_ELEASE if the lease is lost. */
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
+/**
+ * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
+ * keeping `error`. SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
+                          const char *error);
+/**
+ * Gives the job back (graceful shutdown): queued, runnable at once, and the attempt is not
+ * counted. SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
 
-    typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
+typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
 
-    /**
-     * Calls `fn` for up to `limit` jobs that should be in the stream: queued ones older than
-     * `age_ms` (or whose retry delay has passed) and running ones whose lease expired more
-     * than `age_ms` ago. Oldest first.
-     */
-    enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
-                                     void *arg);
+/**
+ * Calls `fn` for up to `limit` jobs that should be in the stream: queued ones older than
+ * `age_ms` (or whose retry delay has passed) and running ones whose lease expired more
+ * than `age_ms` ago. Oldest first.
+ */
+enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
+                                 void *arg);
 
-    /* What db_jobs_insert_keyed did. */
-    enum db_keyed {
-        DB_KEYED_NEW = 0,  /* the key was new (or expired): a job was made */
-        DB_KEYED_REPLAY,   /* the key names a job made from the same document: that job */
-        DB_KEYED_MISMATCH, /* the key names a job made from another document */
-    };
+/* What db_jobs_insert_keyed did. */
+enum db_keyed {
+    DB_KEYED_NEW = 0,  /* the key was new (or expired): a job was made */
+    DB_KEYED_REPLAY,   /* the key names a job made from the same document: that job */
+    DB_KEYED_MISMATCH, /* the key names a job made from another document */
+};
 
-    /**
-     * Inserts a queued job under Idempotency-Key `key`, atomically: when the key is new (or
-     * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
-     * made and the key's job is returned. `canonical` is the request document in a canonical
-     * text form (its SHA-256 is what is compared). On SK_OK *out (the key's job, release with
-     * db_job_release) and *outcome are written. SK_ECONFLICT when the key vanished between the
-     * two statements (pruned): call again.
-     */
-    enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical,
-                                     long ttl_s, const char *kind, const char *request,
-                                     uint64_t seed, uint64_t total, struct db_job *out,
-                                     enum db_keyed *outcome);
+/**
+ * Inserts a queued job under Idempotency-Key `key`, atomically: when the key is new (or
+ * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
+ * made and the key's job is returned. `canonical` is the request document in a canonical
+ * text form (its SHA-256 is what is compared). On SK_OK *out (the key's job, release with
+ * db_job_release) and *outcome are written. SK_ECONFLICT when the key vanished between the
+ * two statements (pruned): call again.
+ */
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
+                                 const char *kind, const char *request, uint64_t seed,
+                                 uint64_t total, struct db_job *out, enum db_keyed *outcome);
 
-    /** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them.
-     */
-    enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted);
+/** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them.
+ */
+enum sk_err db_jobs_prune_keys(struct db *db, long ttl_s, long *deleted);
 
 #define DB_JOBS_N_STATUS 5
 /* The statuses from this index on are final: the row never changes again. */
 #define DB_JOBS_FIRST_FINAL 2
-    /** The statuses in the order db_jobs_counts uses: queued, running, succeeded, failed, canceled.
-     */
-    extern const char *const db_jobs_statuses[DB_JOBS_N_STATUS];
+/** The statuses in the order db_jobs_counts uses: queued, running, succeeded, failed, canceled.
+ */
+extern const char *const db_jobs_statuses[DB_JOBS_N_STATUS];
 
-    /** Number of jobs in each status (order of db_jobs_statuses). */
-    enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS]);
+/** Number of jobs in each status (order of db_jobs_statuses). */
+enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS]);
 
-    /** The running jobs, oldest first, at most `limit`, in *out (*n rows, db_jobs_free). */
-    enum sk_err db_jobs_running(struct db *db, int limit, struct db_job **out, size_t *n);
+/** The running jobs, oldest first, at most `limit`, in *out (*n rows, db_jobs_free). */
+enum sk_err db_jobs_running(struct db *db, int limit, struct db_job **out, size_t *n);
 
-    /* ===== Operator actions ===== */
+/* ===== Operator actions ===== */
 
-    /** The document job `id` was submitted with (with its seed), as JSON text in *json (caller
-     *  frees). SK_ENOTFOUND for an unknown or malformed id. */
-    enum sk_err db_jobs_document(struct db *db, const char *id, char **json);
+/** The document job `id` was submitted with (with its seed), as JSON text in *json (caller
+ *  frees). SK_ENOTFOUND for an unknown or malformed id. */
+enum sk_err db_jobs_document(struct db *db, const char *id, char **json);
 
-    /**
-     * A new queued job from final job `id`'s stored document (same kind, seed and size), its
-     * `retry_of` set to `id`, in *out (release with db_job_release). SK_ENOTFOUND unknown id;
-     * SK_ECONFLICT the job is not final. The caller enqueues it.
-     */
-    enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out);
+/**
+ * A new queued job from final job `id`'s stored document (same kind, seed and size), its
+ * `retry_of` set to `id`, in *out (release with db_job_release). SK_ENOTFOUND unknown id;
+ * SK_ECONFLICT the job is not final. The caller enqueues it.
+ */
+enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out);
 
-    /**
-     * Cancels at most `limit` queued jobs, oldest first, of `kind` (NULL: any kind). Returns
-     * their ids in *ids, a NULL-terminated array (caller frees with db_jobs_free_ids), and
-     * their number in *n. Running jobs are left alone.
-     */
-    enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
-                                      size_t *n);
+/**
+ * Cancels at most `limit` queued jobs, oldest first, of `kind` (NULL: any kind). Returns
+ * their ids in *ids, a NULL-terminated array (caller frees with db_jobs_free_ids), and
+ * their number in *n. Running jobs are left alone.
+ */
+enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
+                                  size_t *n);
 
-    /** Frees an id array of db_jobs_cancel_queued; NULL-safe. */
-    void db_jobs_free_ids(char **ids);
+/** Frees an id array of db_jobs_cancel_queued; NULL-safe. */
+void db_jobs_free_ids(char **ids);
 
-    /**
-     * The last `minutes` minutes as JSON text (caller frees): {"minutes", "points": [{"t",
-     * "succeeded", "failed", "canceled", "games"}]}, one point per minute, oldest first, kept
-     * in the jobs table itself (finished_at, status, progress_done).
-     */
-    enum sk_err db_jobs_history(struct db *db, int minutes, char **json);
+/**
+ * The last `minutes` minutes as JSON text (caller frees): {"minutes", "points": [{"t",
+ * "succeeded", "failed", "canceled", "games"}]}, one point per minute, oldest first, kept
+ * in the jobs table itself (finished_at, status, progress_done).
+ */
+enum sk_err db_jobs_history(struct db *db, int minutes, char **json);
 
 #endif
