@@ -1281,6 +1281,9 @@ export interface operations {
                      *           "finished_at": null,
                      *           "updated_at": "2026-11-23T12:00:00.201533Z",
                      *           "error": null,
+                     *           "workers": [
+                     *             "worker-1:4242"
+                     *           ],
                      *           "retry_of": null,
                      *           "links": {
                      *             "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1306,6 +1309,9 @@ export interface operations {
                      *           "finished_at": "2026-11-23T11:59:58.091577Z",
                      *           "updated_at": "2026-11-23T11:59:58.091577Z",
                      *           "error": null,
+                     *           "workers": [
+                     *             "worker-1:4242"
+                     *           ],
                      *           "retry_of": null,
                      *           "links": {
                      *             "self": "/v1/jobs/0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83",
@@ -1367,6 +1373,7 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:00:00.114301Z",
                      *       "error": null,
+                     *       "workers": [],
                      *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1406,6 +1413,7 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:00:00.114301Z",
                      *       "error": null,
+                     *       "workers": [],
                      *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1643,6 +1651,9 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:00:00.201533Z",
                      *       "error": null,
+                     *       "workers": [
+                     *         "worker-1:4242"
+                     *       ],
                      *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1714,6 +1725,7 @@ export interface operations {
                      *       "finished_at": null,
                      *       "updated_at": "2026-11-23T12:05:00.412733Z",
                      *       "error": null,
+                     *       "workers": [],
                      *       "retry_of": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *       "links": {
                      *         "self": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d",
