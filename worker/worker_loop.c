@@ -190,6 +190,11 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             /* the lease is renewed between chunks only: a chunk this long risks it */
             sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
                         worker_loop_now_ms() - t0, w->cfg->lease_ms);
+        if (err == SK_ENOMEM) { /* this worker's trouble: the job goes back uncounted */
+            sk_log_error("event=step_failed job_id=%s err=%s", id, sk_err_str(err));
+            *out = release(w, id, owner, c->attempts);
+            return 0;
+        }
         if (err) {
             snprintf(msg, sizeof(msg), "%s",
                      job_run_error(run)[0] ? job_run_error(run) : sk_err_str(err));
@@ -236,6 +241,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct job *job = NULL;
     struct job_run *run = NULL;
     struct sk_verr_list errs;
+    json_error_t jerr;
     struct job_run_opts opts = {(int)w->cfg->engine_threads};
     char msg[512] = "";
     uint64_t total;
@@ -244,8 +250,16 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     int tries = 0;
 
     sk_verr_list_init(&errs);
-    doc = json_loads(c->request, 0, NULL);
-    err = doc ? job_decode(doc, &job, &errs) : SK_EINVAL;
+    doc = json_loads(c->request, 0, &jerr);
+    if (!doc) {
+        /* The API parsed this text before storing it: failing now is this process's
+         * trouble (memory) far more likely than a corrupt row, so it is retried, and only
+         * attempts running out fail the job. */
+        snprintf(msg, sizeof(msg), "the stored request does not parse: %s", jerr.text);
+        out = attempt_failed(w, id, owner, c->attempts, 1, msg);
+        goto out;
+    }
+    err = job_decode(doc, &job, &errs);
     if (err && err != SK_EINVAL) {
         /* Not the document's fault (memory, the engine): this worker gives the job back
          * for another attempt, here or on another worker, without counting one. */
@@ -262,9 +276,13 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     }
     total = job_total(job);
     err = job_run_new(w->engine, job, &opts, &run, msg, sizeof(msg));
-    if (err) {
-        out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err),
-                             msg[0] ? msg : sk_err_str(err));
+    if (err == SK_EINVAL) { /* the job asks for what the engine cannot do */
+        out = attempt_failed(w, id, owner, c->attempts, 0, msg[0] ? msg : sk_err_str(err));
+        goto out;
+    }
+    if (err) { /* this worker's trouble (memory): the job goes back, no attempt counted */
+        sk_log_error("event=run_setup_failed job_id=%s err=%s", id, sk_err_str(err));
+        out = release(w, id, owner, c->attempts);
         goto out;
     }
     if (!run_chunks(w, e, owner, c, run, total, &out))

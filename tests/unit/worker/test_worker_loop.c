@@ -298,6 +298,26 @@ static void test_cancel_seen_at_progress(void)
     reset(NULL); /* frees the last result */
 }
 
+/* Fault 3: running out of memory while a valid job is set up is this worker's trouble,
+ * never the job's: at every point where an allocation fails, the job is given back or
+ * retried, never failed permanently. */
+static void test_memory_failure_never_fails_the_job(void)
+{
+    int hit_release = 0;
+    for (long n = 0; n < 400; n++) {
+        reset(GOOD_JOB);
+        sk_mem_fail_after(n);
+        run_entry();
+        sk_mem_fail_after(-1);
+        CU_ASSERT_EQUAL(fake.fails, 0);
+        if (fake.fails)
+            fprintf(stderr, "allocation %ld: %s\n", n, fake.error);
+        hit_release |= fake.releases > 0;
+    }
+    CU_ASSERT_TRUE(hit_release);
+    reset(NULL);
+}
+
 static CU_TestInfo loop_tests[] = {
     {"a job runs, its result is stored, the entry acknowledged", test_runs_and_acknowledges},
     {"a deadlock at the result write is retried, not a lost lease",
@@ -305,6 +325,7 @@ static CU_TestInfo loop_tests[] = {
     {"a lost lease leaves the entry alone", test_lost_lease_leaves_the_entry},
     {"an invalid stored request fails at once, without retry", test_invalid_request_fails_once},
     {"a cancel request seen at progress ends the job", test_cancel_seen_at_progress},
+    {"running out of memory never fails a valid job", test_memory_failure_never_fails_the_job},
     CU_TEST_INFO_NULL,
 };
 
