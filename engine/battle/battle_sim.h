@@ -73,6 +73,7 @@ struct battle_unit {
     clc_i16 enfeeble; /* until the end of the caster's turn */
     clc_i16 protect;  /* until the end of the next enemy turn */
     clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */
+    clc_i16 hp_gain;  /* permanent max-health gain (Leech): max health = card's + this */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -184,10 +185,17 @@ CLC_FN void battle_sim_hurt(CLC_PRIVATE struct battle_side *side, CLC_PRIVATE st
     }
 }
 
+/* Max health: the card's plus permanent gains. */
+CLC_FN clc_i32 battle_sim_max_hp(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE const struct battle_unit *u)
+{
+    return (clc_i32)p->cards[u->card].health + u->hp_gain;
+}
+
 CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    clc_i32 max = p->cards[u->card].health;
+    clc_i32 max = battle_sim_max_hp(p, u);
     clc_i32 hp = (clc_i32)u->hp + x;
     u->hp = (clc_i16)(hp < max ? hp : max);
 }
@@ -371,7 +379,7 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
     case BATTLE_WHEN_ACTS:
         return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_WHEN_DAMAGED:
-        return u->hp < p->cards[u->card].health;
+        return u->hp < battle_sim_max_hp(p, u);
     case BATTLE_WHEN_READY:
         return u->delay == 0 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
     default:
@@ -511,14 +519,20 @@ CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         if (c > 0)
             battle_sim_hurt(me, u, c);
     }
-    if (dmg > 0 && battle_sim_alive(u)) {
-        if (ac->leech)
-            battle_sim_heal(p, u, ac->leech < dmg ? ac->leech : dmg);
-        if (ac->berserk)
-            u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
-        if (dc->poison)
-            u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
+    if (!battle_sim_alive(u))
+        return 1;
+    /* Leech, on a hit that did damage to an assault only: it raises max health by what it
+     * heals, so the unit gains min(X, damage) health whatever it had. */
+    if (dmg > 0 && ac->leech && dc->type == BATTLE_ASSAULT) {
+        clc_i32 v = ac->leech < dmg ? ac->leech : dmg;
+        u->hp_gain = battle_sim_sat((clc_i32)u->hp_gain + v);
+        u->hp = battle_sim_sat((clc_i32)u->hp + v);
     }
+    if (dmg > 0 && ac->berserk)
+        u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
+    /* Poison poisons whoever attacks it, even when the hit was fully blocked. */
+    if (dc->poison)
+        u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
     return 1;
 }
 
@@ -575,6 +589,7 @@ CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
     u->enfeeble = 0;
     u->protect = 0;
     u->poison = 0;
+    u->hp_gain = 0;
 }
 
 /** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
@@ -620,27 +635,26 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     }
 
     /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. A
-     * unit counts as having attacked (for Rally) once all its actions are done, as in
-     * tuo. */
+     * unit counts as having attacked (for Rally) once its turn in the row is over, whether
+     * it attacked or not (with 0 power, say), as in the game: a later Rally is never spent
+     * on it. */
     n = me->n_assaults;
     for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
-        int attacked = 0;
         if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED))
             continue;
         for (clc_u32 a = 0; a <= c->flurry && battle_sim_alive(u); a++) {
             if (c->n_act)
                 battle_sim_skills(p, g, s, c);
-            attacked |= battle_sim_attack(p, g, s, i);
+            battle_sim_attack(p, g, s, i);
             if (g->over) {
                 out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
                 out->turn = g->turn;
                 return 1;
             }
         }
-        if (attacked)
-            u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
+        u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
     }
 
     /* 6. End: poison on own assaults, expiry of modifiers, compression. */
