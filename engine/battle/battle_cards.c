@@ -289,9 +289,9 @@ int battle_cards_decode_one(struct sk_jdec *d, const json_t *v, struct battle_ca
     if (sk_jdec_need_int(d, v, "health", 1, BATTLE_STAT_MAX, &n) > 0)
         card.health = (int)n;
 
-    if (type == BATTLE_COMMANDER || type == BATTLE_FORTRESS) {
+    if (type == BATTLE_COMMANDER) {
         if (json_object_get(v, "delay"))
-            sk_jdec_bad_at(d, "delay", "'delay' is only for assault and structure cards");
+            sk_jdec_bad_at(d, "delay", "'delay' is not for commander cards");
     } else if (sk_jdec_get_int(d, v, "delay", 0, BATTLE_DELAY_MAX, &n) > 0) {
         card.delay = (int)n;
     }
@@ -365,8 +365,7 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
         goto out;
     if (sk_jdec_put(obj, "health", json_integer(card->health)))
         goto out;
-    if ((card->type == BATTLE_ASSAULT || card->type == BATTLE_STRUCTURE) &&
-        sk_jdec_put(obj, "delay", json_integer(card->delay)))
+    if (card->type != BATTLE_COMMANDER && sk_jdec_put(obj, "delay", json_integer(card->delay)))
         goto out;
     for (int i = 0; i < card->n_skills; i++) {
         const struct battle_skill_spec *s = &card->skills[i];

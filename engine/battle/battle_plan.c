@@ -81,8 +81,9 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
     cd->attack = (clc_i16)(cs->type == BATTLE_ASSAULT ? cs->attack : 0);
     cd->health = (clc_i16)cs->health;
     cd->type = (clc_u8)cs->type;
-    cd->delay =
-        (clc_u8)(cs->type == BATTLE_ASSAULT || cs->type == BATTLE_STRUCTURE ? cs->delay : 0);
+    /* Fortresses and dominions are structures in play from the start: they too wait their
+     * delay (the game's cost, 4 for most) before they act. */
+    cd->delay = (clc_u8)(cs->type != BATTLE_COMMANDER ? cs->delay : 0);
     cd->faction = (clc_u8)(cs->faction >= 0 && cs->faction <= 6 ? cs->faction : 0);
     cd->flurry_c = 1;
     for (int k = 0; k < cs->n_skills; k++) {
