@@ -870,9 +870,9 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
      * their delay down (or their cooldowns). Structures summoned meanwhile tick too (the
      * row is read as it grows, as in tuo); assaults summoned do not. */
     me->commander_cd = battle_sim_cd_tick(me->commander_cd);
+    n = me->n_assaults;
     for (clc_u32 i = 0; i < me->n_structures; i++)
         battle_sim_tick(p, g, s, &me->structures[i]);
-    n = me->n_assaults;
     for (clc_u32 i = 0; i < n; i++)
         battle_sim_tick(p, g, s, &me->assaults[i]);
     if (g->pending)
