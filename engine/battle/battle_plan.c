@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "battle_cards.h"
 #include "battle_sim.h"
 #include "sk_mem.h"
 
@@ -96,6 +97,11 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
             snprintf(err, errlen, "card %d \"%s\": skill %d out of range", idx, cs->name, k);
             return SK_EINVAL;
         }
+        /* An activation skill that takes X but has none (the game's files have a few)
+         * does nothing in the game: it is left out. */
+        if (!ss->x && battle_cards_skill_kind(ss->id) == BATTLE_SK_ACTIVATION &&
+            (battle_cards_skill_opts(ss->id) & BATTLE_OPT_X))
+            continue;
         /* Repeated passives add up; activation skills keep card order. */
         switch (ss->id) {
 #define FOLD_ADD(field)  cd->field = add_u8(cd->field, ss->x)
