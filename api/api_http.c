@@ -8,6 +8,7 @@
 
 #include "sk_hash.h"
 #include "sk_mem.h"
+#include "sk_utf8.h"
 
 #include "sk_banned.h"
 
@@ -68,10 +69,18 @@ void api_http_problem(struct api_response *resp, int status, const char *slug, c
     json_t *doc = NULL;
     char *text = NULL;
 
+    char safe[1024];
+
     if (slug)
         snprintf(type, sizeof(type), "/problems/%s", slug);
     else
         snprintf(type, sizeof(type), "about:blank");
+    /* A detail quoting the client (an id, a name) cut by a bounded snprintf may end inside
+     * a character, and jansson refuses text that is not UTF-8: made valid and one line. */
+    if (sk_utf8_needs_escape(detail, strlen(detail), 0)) {
+        sk_utf8_escape(safe, sizeof(safe), detail, strlen(detail), 0);
+        detail = safe;
+    }
     doc = json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", title, "status", status,
                     "detail", detail);
     if (!doc || (ext && json_object_update(doc, ext)))

@@ -65,6 +65,7 @@ struct api_response {
     char sse_status[16];
     unsigned long long sse_done;
     const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
+    int close;       /* 1 = "Connection: close": the request's framing cannot be trusted */
 };
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */

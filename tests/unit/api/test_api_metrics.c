@@ -117,9 +117,9 @@ static void test_watch(void)
     api_watch_release(w);
     CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, fn, &a), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, fn, &b), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, fn, &c), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, -1, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, -1, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, -1, fn, &c), 0);
     CU_ASSERT_EQUAL(a.suspended + b.suspended + c.suspended, 3);
     CU_ASSERT_EQUAL(a.fired + b.fired + c.fired, 0);
 
@@ -135,10 +135,10 @@ static void test_watch(void)
     api_watch_expire(w, 5000);
     CU_ASSERT_EQUAL(b.fired, 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), 0);
     api_watch_close(w); /* fires what is left and refuses new waits */
     CU_ASSERT_EQUAL(a.fired, 2);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), -1);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), -1);
     CU_ASSERT_EQUAL(a.suspended, 2);
     api_watch_free(w);
 }
