@@ -208,6 +208,7 @@ struct head_scan {
     const char *length; /* the first one */
     int length_differs; /* another one has a different value */
     const char *te;     /* Transfer-Encoding */
+    int host;           /* a Host field */
     int expect_continue;
 };
 
@@ -227,6 +228,8 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
             h->length_differs = 1;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
         h->te = value;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        h->host = 1;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_EXPECT) == 0) {
         h->expect_continue = strcasecmp(value, "100-continue") == 0;
     }
@@ -239,7 +242,7 @@ static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const cha
  * smuggling behind a proxy is made of). Fills `resp` and returns 1 when it is refused now;
  * sets st->refuse for a body to drop before refusing it. */
 static int check_head(struct api_server *srv, struct MHD_Connection *conn, struct conn_state *st,
-                      size_t target_len, struct api_response *resp)
+                      const char *version, size_t target_len, struct api_response *resp)
 {
     const struct sk_config *cfg = srv->ctx->cfg;
     struct head_scan h;
@@ -263,6 +266,10 @@ static int check_head(struct api_server *srv, struct MHD_Connection *conn, struc
                  cfg->max_header_bytes);
         api_http_problem(resp, 431, "header-too-large", "Request Header Fields Too Large", detail,
                          NULL);
+    } else if (!h.host && strcmp(version, MHD_HTTP_VERSION_1_1) == 0) {
+        /* RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without Host */
+        api_http_problem(resp, 400, "invalid-request", "Bad Request",
+                         "an HTTP/1.1 request must have a Host field", NULL);
     } else if (h.length_differs) {
         api_http_problem(resp, 400, "invalid-request", "Bad Request",
                          "the request has Content-Length fields with different values", NULL);
@@ -576,7 +583,6 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     enum MHD_Result ret;
     size_t max = (size_t)srv->ctx->cfg->max_body_bytes;
     int early = 0;
-    (void)version;
 
     api_http_response_init(&resp);
     if (!st) {
@@ -592,7 +598,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         if (api_guard_refused(st->gconn))
             return MHD_NO; /* answered by the guard already (a cap, a deadline) */
         api_guard_phase(srv->guard, st->gconn, API_GUARD_BODY);
-        early = check_head(srv, conn, st, target_len(conn, url), &resp);
+        early = check_head(srv, conn, st, version, target_len(conn, url), &resp);
         if (!early)
             return MHD_YES;
     }
@@ -635,7 +641,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         if (!req.args[i].key || !req.args[i].value)
             req.path = NULL;
     }
-    if (early) {
+    if (early && resp.status) {
         /* resp holds the answer to the header already */
     } else if (!req.path) {
         api_http_problem(&resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
