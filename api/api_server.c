@@ -60,12 +60,6 @@ struct conn_state {
     char ref[24];
 };
 
-/* Strings of one pass of the access handler made safe for JSON and logs (sk_utf8_escape),
- * freed at the end of the pass. */
-struct safe_strs {
-    char *owned[2 * API_MAX_ARGS + 1];
-    size_t n;
-};
 
 /* An event stream: the state of the job last sent, and text not sent yet. */
 struct sse {
@@ -100,33 +94,6 @@ static int valid_req_id(const char *s)
             return 0;
     }
     return n > 0;
-}
-
-/* `s` itself when it is valid UTF-8 without control characters, else a copy with the
- * offending bytes written as %XX (kept in `ss`; NULL when out of memory). A path or query
- * parameter that is not such text names no route, job or parameter, so nothing is lost;
- * what the client sent can then be quoted in a problem and a log line. */
-static const char *safe(struct safe_strs *ss, const char *s)
-{
-    size_t n = strlen(s);
-    char *out;
-    if (!sk_utf8_needs_escape(s, n, 0))
-        return s;
-    if (ss->n == sizeof(ss->owned) / sizeof(ss->owned[0]))
-        return NULL;
-    out = sk_malloc(3 * n + 1);
-    if (!out)
-        return NULL;
-    sk_utf8_escape(out, 3 * n + 1, s, n, 0);
-    ss->owned[ss->n++] = out;
-    return out;
-}
-
-static void safe_release(struct safe_strs *ss)
-{
-    for (size_t i = 0; i < ss->n; i++)
-        sk_free(ss->owned[i]);
-    ss->n = 0;
 }
 
 static void make_req_id(struct MHD_Connection *conn, struct conn_state *st)
@@ -579,7 +546,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     struct conn_state *st = *con_cls;
     struct api_request req;
     struct api_response resp;
-    struct safe_strs ss = {{NULL}, 0};
+    struct api_http_safe ss = {{NULL}, 0};
+    int oom = 0;
     enum MHD_Result ret;
     size_t max = (size_t)srv->ctx->cfg->max_body_bytes;
     int early = 0;
@@ -614,7 +582,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
 
     memset(&req, 0, sizeof(req));
     req.method = method;
-    req.path = safe(&ss, url);
+    req.path = url;
     req.content_type =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     req.body = st->body.p;
@@ -635,15 +603,10 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         req.wait_ref = st->ref;
     }
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
-    for (size_t i = 0; i < req.n_args; i++) {
-        req.args[i].key = safe(&ss, req.args[i].key);
-        req.args[i].value = safe(&ss, req.args[i].value);
-        if (!req.args[i].key || !req.args[i].value)
-            req.path = NULL;
-    }
+    oom = api_http_safe_request(&req, &ss);
     if (early && resp.status) {
         /* resp holds the answer to the header already */
-    } else if (!req.path) {
+    } else if (oom) {
         api_http_problem(&resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
     } else if (req.too_many_args) {
         api_http_problem(&resp, 400, "invalid-query", "Bad Request", "too many query parameters",
@@ -656,12 +619,10 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     } else {
         api_router_handle(srv->ctx, &req, &resp);
     }
-    if (!req.path)
-        req.path = "-";
     if (st->refuse)
         resp.close = 1; /* the rest of what the client sends is not read */
     if (resp.wait && start_wait(srv, conn, st, &req, &resp)) {
-        safe_release(&ss);
+        api_http_safe_release(&ss);
         return MHD_YES; /* suspended: called again once the job changes */
     }
     api_metrics_observe(srv->ctx->metrics, resp.route, method, resp.status,
@@ -681,7 +642,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     else
         ret = send_response(srv, conn, &req, &resp, st->req_id);
     api_http_response_release(&resp);
-    safe_release(&ss);
+    api_http_safe_release(&ss);
     return ret;
 }
 

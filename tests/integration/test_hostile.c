@@ -97,6 +97,11 @@ static void send_all(int fd, const char *data, size_t n)
     }
 }
 
+static void send_str(int fd, const char *s)
+{
+    send_all(fd, s, strlen(s));
+}
+
 static void read_answer(int fd, struct raw_resp *r)
 {
     struct sk_buf b;
@@ -243,17 +248,23 @@ static struct hcase *add_get(struct cases *c, const char *name, const char *meth
     return add(c, name, req, (size_t)n, status, type);
 }
 
-/* A battle document: `params` is spliced after "games" and the sides; `top` after params. */
-static const char *battle(const char *params, const char *top)
+/* A battle document with seed `seed`: `params` is spliced after the sides; `top` after
+ * params. */
+static const char *battle_seed(const char *seed, const char *params, const char *top)
 {
     static char doc[300000];
     snprintf(doc, sizeof(doc),
-             "{\"kind\":\"battle\",\"seed\":1,\"params\":{\"attacker\":{\"commander\":\"Test "
+             "{\"kind\":\"battle\",\"seed\":%s,\"params\":{\"attacker\":{\"commander\":\"Test "
              "Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":5}]},\"defender\":{"
              "\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}%s%s}"
              "%s%s}",
-             params[0] ? "," : "", params, top[0] ? "," : "", top);
+             seed, params[0] ? "," : "", params, top[0] ? "," : "", top);
     return doc;
+}
+
+static const char *battle(const char *params, const char *top)
+{
+    return battle_seed("1", params, top);
 }
 
 /* One field at a limit: `in` = 1 when the value is accepted (then only /x_reject is
@@ -631,16 +642,7 @@ static void json_cases(struct cases *c)
                 body = battle(params, "");
             }
         } else if (!body) {
-            char doc[2048];
-            snprintf(doc, sizeof(doc), "%s", battle("", ""));
-            /* "seed":1 -> "seed":<value> */
-            body = strstr(doc, "\"seed\":1,");
-            if (body) {
-                static char out[2048];
-                snprintf(out, sizeof(out), "%.*s\"seed\":%s,%s", (int)(body - doc), doc,
-                         seed_vals[si++], body + 9);
-                body = out;
-            }
+            body = battle_seed(seed_vals[si++], "", "");
         }
         h = add_post(c, docs[i].name, body ? body : "", docs[i].status, docs[i].type);
         if (docs[i].pointer)
@@ -729,25 +731,9 @@ static void battle_limit_cases(struct cases *c)
     field(c, "seed -1",
           "{\"kind\":\"battle\",\"seed\":-1,\"params\":{\"attacker\":\"x\",\"defender\":\"x\"}}",
           "/seed", 0);
-    field(c, "seed 0", battle_side("{\"commander\":\"Test Commander\",\"deck\":[]}", "",
-                                   "\"x_reject\":1"),
-          "/seed", 1);
-    {
-        char doc[4096];
-        snprintf(doc, sizeof(doc), "%s", battle("", "\"x_reject\":1"));
-        char *p = strstr(doc, "\"seed\":1,");
-        char out[4200];
-        if (p) {
-            snprintf(out, sizeof(out), "%.*s\"seed\":9007199254740991,%s", (int)(p - doc), doc,
-                     p + 9);
-            field(c, "seed 2^53-1", out, "/seed", 1);
-            snprintf(doc, sizeof(doc), "%s", battle("", ""));
-            p = strstr(doc, "\"seed\":1,");
-            snprintf(out, sizeof(out), "%.*s\"seed\":9007199254740992,%s", (int)(p - doc), doc,
-                     p + 9);
-            field(c, "seed 2^53", out, "/seed", 0);
-        }
-    }
+    field(c, "seed 0", battle_seed("0", "", "\"x_reject\":1"), "/seed", 1);
+    field(c, "seed 2^53-1", battle_seed("9007199254740991", "", "\"x_reject\":1"), "/seed", 1);
+    field(c, "seed 2^53", battle_seed("9007199254740992", "", ""), "/seed", 0);
     /* inline cards: count 128/129, each field at its limits */
     {
         static char params[200100];
@@ -1137,6 +1123,9 @@ static void test_hostile_inputs(void)
     char log[1024];
 
     CU_ASSERT_FATAL(it_stack_init(&s, "hostile") == 0);
+    /* the log is read at the end: only this run's lines */
+    snprintf(log, sizeof(log), "%s/hostile-api.log", it_env("SKIRMISH_TEST_DIR"));
+    (void)unlink(log);
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
     CU_ASSERT_FATAL(queue_new(it_env("SKIRMISH_REDIS_URL"), s.prefix, &q) == SK_OK);
     framing_cases(&c);
@@ -1200,7 +1189,6 @@ static void test_hostile_inputs(void)
     sk_free(c.v);
     /* a clean exit: under ASan, a leak makes the status non-zero */
     CU_ASSERT_EQUAL(it_api_stop(&s), 0);
-    snprintf(log, sizeof(log), "%s/hostile-api.log", it_env("SKIRMISH_TEST_DIR"));
     CU_ASSERT_EQUAL(count_in_file(log, "AddressSanitizer"), 0);
     CU_ASSERT_EQUAL(count_in_file(log, "runtime error"), 0);
     CU_ASSERT_EQUAL(count_in_file(log, "LeakSanitizer"), 0);
@@ -1220,13 +1208,398 @@ static void test_hostile_inputs(void)
     it_stack_stop(&s);
 }
 
+/* ---- limits on slow and hostile clients, one API each with a small limit ------------- */
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#define GET_HEALTHZ "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+#define GET_METRICS "GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+
+static int start_with(struct it_stack *s, const char *name, const char *const *env)
+{
+    if (it_stack_init(s, name))
+        return -1;
+    for (; *env; env++)
+        s->env[s->n_env++] = *env;
+    return it_api_start(s);
+}
+
+/* The problem type of an answer ("" when none). */
+static const char *type_of(const struct raw_resp *r, char out[64])
+{
+    json_t *d = r->body ? json_loadb(r->body, r->body_len, 0, NULL) : NULL;
+    snprintf(out, 64, "%s", str(d, "type"));
+    json_decref(d);
+    return out;
+}
+
+static void test_header_and_body_timeouts(void)
+{
+    static const char *const env[] = {"SKIRMISH_HEADER_TIMEOUT_S=1", "SKIRMISH_BODY_TIMEOUT_S=2",
+                                      NULL};
+    static const char body_head[] =
+        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Content-Length: 100\r\n\r\n{";
+    struct it_stack s;
+    struct raw_resp r;
+    char t[64];
+    long long t0, dt;
+    int fd;
+
+    CU_ASSERT_FATAL(start_with(&s, "timeouts", env) == 0);
+    /* a header that never ends: 408 after about a second, then the end of the stream */
+    fd = connect_to(s.port, 10);
+    CU_ASSERT_FATAL(fd >= 0);
+    t0 = now_ms();
+    send_str(fd, "GET /healthz HTTP/1.1\r\nHost: t\r\n");
+    read_answer(fd, &r);
+    dt = now_ms() - t0;
+    close(fd);
+    CU_ASSERT_EQUAL(r.status, 408);
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/request-timeout");
+    CU_ASSERT(head_has(&r, "Connection: close"));
+    CU_ASSERT(dt >= 900 && dt < 5000);
+    raw_free(&r);
+    /* slowloris: a header byte every 300 ms still ends at the deadline */
+    fd = connect_to(s.port, 10);
+    CU_ASSERT_FATAL(fd >= 0);
+    t0 = now_ms();
+    send_str(fd, "GET /healthz HTTP/1.1\r\n");
+    for (int i = 0; i < 20 && now_ms() - t0 < 3000; i++) {
+        send_str(fd, "X");
+        it_sleep_ms(300);
+    }
+    read_answer(fd, &r);
+    dt = now_ms() - t0;
+    close(fd);
+    CU_ASSERT_EQUAL(r.status, 408);
+    CU_ASSERT(dt < 5000);
+    raw_free(&r);
+    /* a body trickled a byte every 300 ms: 408 at the body deadline */
+    fd = connect_to(s.port, 10);
+    CU_ASSERT_FATAL(fd >= 0);
+    t0 = now_ms();
+    send_all(fd, body_head, sizeof(body_head) - 1);
+    for (int i = 0; i < 20 && now_ms() - t0 < 4000; i++) {
+        send_str(fd, " ");
+        it_sleep_ms(300);
+    }
+    read_answer(fd, &r);
+    dt = now_ms() - t0;
+    close(fd);
+    CU_ASSERT_EQUAL(r.status, 408);
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/request-timeout");
+    CU_ASSERT(dt >= 1800 && dt < 6000);
+    raw_free(&r);
+    /* a prompt client on a kept-alive connection is not affected */
+    fd = connect_to(s.port, 10);
+    for (int i = 0; i < 3; i++) {
+        send_str(fd, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
+        read_answer(fd, &r);
+        CU_ASSERT_EQUAL(r.status, 200);
+        raw_free(&r);
+        it_sleep_ms(400);
+    }
+    close(fd);
+    CU_ASSERT_TRUE(it_alive(s.api));
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+static void test_connection_caps(void)
+{
+    static const char *const env[] = {"SKIRMISH_MAX_CONNECTIONS_PER_ADDR=4",
+                                      "SKIRMISH_HEADER_TIMEOUT_S=30", NULL};
+    static const char *const env_total[] = {"SKIRMISH_MAX_CONNECTIONS=16", NULL};
+    struct it_stack s;
+    struct raw_resp r;
+    char t[64];
+    int held[20];
+    int fd;
+
+    /* per address: the fifth connection of 127.0.0.1 is answered 429 and closed, while the
+     * four it holds (idle, without a request) stay usable */
+    CU_ASSERT_FATAL(start_with(&s, "conncap", env) == 0);
+    for (int i = 0; i < 4; i++) {
+        held[i] = connect_to(s.port, 10);
+        CU_ASSERT_FATAL(held[i] >= 0);
+    }
+    it_sleep_ms(200);
+    fd = connect_to(s.port, 10);
+    send_str(fd, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
+    read_answer(fd, &r);
+    close(fd);
+    CU_ASSERT_EQUAL(r.status, 429);
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/client-limit");
+    CU_ASSERT(head_has(&r, "Retry-After: 5"));
+    raw_free(&r);
+    send_str(held[0], "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
+    read_answer(held[0], &r);
+    CU_ASSERT_EQUAL(r.status, 200);
+    raw_free(&r);
+    for (int i = 0; i < 4; i++)
+        close(held[i]);
+    it_sleep_ms(300);
+    /* closed ones are counted out: a new connection is served */
+    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r),
+                    0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    raw_free(&r);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+
+    /* in total: past 16 connections, 503 */
+    CU_ASSERT_FATAL(start_with(&s, "conntotal", env_total) == 0);
+    for (int i = 0; i < 16; i++)
+        held[i] = connect_to(s.port, 10);
+    it_sleep_ms(200);
+    fd = connect_to(s.port, 10);
+    send_str(fd, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
+    read_answer(fd, &r);
+    close(fd);
+    CU_ASSERT_EQUAL(r.status, 503);
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/server-busy");
+    raw_free(&r);
+    for (int i = 0; i < 16; i++)
+        if (held[i] >= 0)
+            close(held[i]);
+    CU_ASSERT_TRUE(it_alive(s.api));
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+static void test_header_limits(void)
+{
+    static const char *const env[] = {"SKIRMISH_MAX_HEADERS=8", "SKIRMISH_MAX_HEADER_BYTES=1024",
+                                      NULL};
+    struct it_stack s;
+    struct raw_resp r;
+    struct sk_buf b;
+    char t[64];
+
+    CU_ASSERT_FATAL(start_with(&s, "headerlim", env) == 0);
+    sk_buf_init(&b, 0);
+    sk_buf_adds(&b, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n");
+    for (int i = 0; i < 7; i++)
+        sk_buf_printf(&b, "X-%d: v\r\n", i);
+    sk_buf_adds(&b, "\r\n");
+    CU_ASSERT_EQUAL(raw_exchange(s.port, b.p, b.len, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 431); /* 9 fields */
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/header-too-large");
+    raw_free(&r);
+    sk_buf_release(&b);
+    sk_buf_init(&b, 0);
+    sk_buf_adds(&b, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-A: ");
+    for (int i = 0; i < 1100; i++)
+        sk_buf_adds(&b, "a");
+    sk_buf_adds(&b, "\r\n\r\n");
+    CU_ASSERT_EQUAL(raw_exchange(s.port, b.p, b.len, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 431);
+    raw_free(&r);
+    sk_buf_release(&b);
+    sk_buf_init(&b, 0);
+    sk_buf_adds(&b, "GET /v1/jobs?cursor=");
+    for (int i = 0; i < 1100; i++)
+        sk_buf_adds(&b, "a");
+    sk_buf_adds(&b, " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    CU_ASSERT_EQUAL(raw_exchange(s.port, b.p, b.len, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 414);
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/uri-too-long");
+    raw_free(&r);
+    sk_buf_release(&b);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r),
+                    0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    raw_free(&r);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* Opens an event stream or long poll of job `id` and reads its status line. */
+static int open_waiter(int port, const char *id, int stream, struct raw_resp *first)
+{
+    char req[256];
+    char buf[512];
+    int fd = connect_to(port, 10);
+    int n = snprintf(req, sizeof(req), "GET /v1/jobs/%s%s HTTP/1.1\r\nHost: t\r\n\r\n", id,
+                     stream ? "/events" : "?wait=30");
+    ssize_t k;
+    memset(first, 0, sizeof(*first));
+    if (fd < 0)
+        return -1;
+    send_all(fd, req, (size_t)n);
+    if (stream) {
+        /* the stream's head and first event arrive at once */
+        k = recv(fd, buf, sizeof(buf) - 1, 0);
+        if (k > 0) {
+            buf[k] = '\0';
+            sscanf(buf, "HTTP/1.1 %d", &first->status);
+        }
+    }
+    return fd;
+}
+
+static void test_waiter_slots(void)
+{
+    static const char *const env[] = {"SKIRMISH_MAX_WAITERS=3", "SKIRMISH_MAX_WAITERS_PER_ADDR=2",
+                                      NULL};
+    struct it_stack s;
+    struct raw_resp r;
+    char id[37];
+    char req[256];
+    char t[64];
+    int a, b, fd;
+    long long t0;
+
+    CU_ASSERT_FATAL(start_with(&s, "slots", env) == 0);
+    /* no worker: the job stays queued, so its waiters wait */
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(100, 1), id) == 0);
+    a = open_waiter(s.port, id, 1, &r);
+    CU_ASSERT_EQUAL(r.status, 200);
+    b = open_waiter(s.port, id, 0, &r);
+    it_sleep_ms(200);
+    /* a third from the same address: 429 */
+    snprintf(req, sizeof(req), "GET /v1/jobs/%s?wait=30 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", id);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, req, strlen(req), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 429);
+    CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/client-limit");
+    raw_free(&r);
+    /* the stream's client goes away: its slot is free within a fraction of a second, not
+     * at the next heartbeat or deadline */
+    close(a);
+    t0 = now_ms();
+    for (;;) {
+        struct raw_resp w;
+        fd = open_waiter(s.port, id, 1, &w);
+        if (w.status == 200 || now_ms() - t0 > 3000) {
+            CU_ASSERT_EQUAL(w.status, 200);
+            break;
+        }
+        close(fd);
+        it_sleep_ms(50);
+    }
+    fprintf(stderr, "\nslots: a closed stream's slot was free again after %lld ms\n",
+            now_ms() - t0);
+    CU_ASSERT(now_ms() - t0 < 1500);
+    close(fd);
+    /* the same for a long poll */
+    close(b);
+    it_sleep_ms(500);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_METRICS, strlen(GET_METRICS), &r), 0);
+    CU_ASSERT(r.body && strstr(r.body, "skirmish_waiters_open 0") != NULL);
+    raw_free(&r);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+static void test_body_memory(void)
+{
+    static const char *const env[] = {"SKIRMISH_BODY_MEMORY_BYTES=2097152", NULL};
+    static const char head[] = "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                               "Connection: close\r\nContent-Length: 1000000\r\n\r\n";
+    struct it_stack s;
+    struct raw_resp r;
+    char *pad = sk_malloc(1000000);
+    int fd[3];
+    int n503 = 0, n400 = 0;
+    char t[64];
+
+    CU_ASSERT_FATAL(pad != NULL);
+    memset(pad, ' ', 1000000);
+    CU_ASSERT_FATAL(start_with(&s, "bodymem", env) == 0);
+    /* three unfinished bodies of 900 KB: the third does not fit in 2 MiB */
+    for (int i = 0; i < 3; i++) {
+        fd[i] = connect_to(s.port, 10);
+        send_all(fd[i], head, sizeof(head) - 1);
+        send_all(fd[i], pad, 900000);
+        it_sleep_ms(200);
+    }
+    for (int i = 0; i < 3; i++) {
+        send_all(fd[i], pad, 100000);
+        read_answer(fd[i], &r);
+        close(fd[i]);
+        if (r.status == 503 && strcmp(type_of(&r, t), "/problems/server-busy") == 0 &&
+            head_has(&r, "Retry-After: 1"))
+            n503++;
+        if (r.status == 400)
+            n400++; /* read whole: all spaces is malformed JSON */
+        raw_free(&r);
+    }
+    CU_ASSERT_EQUAL(n503, 1);
+    CU_ASSERT_EQUAL(n400, 2);
+    /* the memory came back: two more whole bodies fit */
+    for (int i = 0; i < 2; i++) {
+        fd[i] = connect_to(s.port, 10);
+        send_all(fd[i], head, sizeof(head) - 1);
+        send_all(fd[i], pad, 1000000);
+        read_answer(fd[i], &r);
+        close(fd[i]);
+        CU_ASSERT_EQUAL(r.status, 400);
+        raw_free(&r);
+    }
+    sk_free(pad);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* 2 MiB bodies on 12 connections at once: every client reads its 413. */
+static void test_413_under_load(void)
+{
+    static const char *const env[] = {NULL};
+    static const char head[] = "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                               "Content-Length: 2097152\r\n\r\n";
+    struct it_stack s;
+    struct raw_resp r;
+    char *pad = sk_malloc(65536);
+    int fd[12];
+    int ok = 0;
+
+    CU_ASSERT_FATAL(pad != NULL);
+    memset(pad, ' ', 65536);
+    CU_ASSERT_FATAL(start_with(&s, "load413", env) == 0);
+    for (int i = 0; i < 12; i++) {
+        fd[i] = connect_to(s.port, 20);
+        send_all(fd[i], head, sizeof(head) - 1);
+    }
+    /* interleaved: every connection has part of its body in flight at any time */
+    for (int k = 0; k < 32; k++)
+        for (int i = 0; i < 12; i++)
+            send_all(fd[i], pad, 65536);
+    for (int i = 0; i < 12; i++) {
+        read_answer(fd[i], &r);
+        close(fd[i]);
+        ok += r.status == 413 && !r.reset;
+        raw_free(&r);
+    }
+    CU_ASSERT_EQUAL(ok, 12);
+    sk_free(pad);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
 static CU_TestInfo hostile_tests[] = {
     {"hostile inputs: framing, headers, JSON, field limits, query parameters",
      test_hostile_inputs},
     CU_TEST_INFO_NULL,
 };
 
+static CU_TestInfo limit_tests[] = {
+    {"header and body timeouts answer 408", test_header_and_body_timeouts},
+    {"connections per address (429) and in total (503)", test_connection_caps},
+    {"header field count and size (431), target length (414)", test_header_limits},
+    {"waiter slots per address; a closed stream frees its slot at once", test_waiter_slots},
+    {"memory of unfinished bodies is bounded (503) and given back", test_body_memory},
+    {"413 readable by every client of 2 MiB bodies under load", test_413_under_load},
+    CU_TEST_INFO_NULL,
+};
+
 CU_SuiteInfo test_hostile_suites[] = {
     {"hostile", setup, NULL, NULL, NULL, hostile_tests},
+    {"limits", setup, NULL, NULL, NULL, limit_tests},
     CU_SUITE_INFO_NULL,
 };
