@@ -34,7 +34,7 @@ struct api_guard_conn {
 
 struct api_guard {
     struct api_guard_limits lim;
-    char *answer[3]; /* timeout, per_addr, too_many (owned) */
+    char *answer[3];      /* timeout, per_addr, too_many (owned) */
     pthread_mutex_t lock; /* protects everything below and every connection's fields */
     struct addr_count *table[BUCKETS];
     struct api_guard_conn *conns;

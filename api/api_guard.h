@@ -27,9 +27,9 @@ struct api_guard_limits {
 
 /* Prepared answers the guard writes itself (complete HTTP/1.1 responses, copied). */
 struct api_guard_answers {
-    const char *timeout;   /* 408, a deadline passed */
-    const char *per_addr;  /* 429, too many connections from one address */
-    const char *too_many;  /* 503, too many connections */
+    const char *timeout;  /* 408, a deadline passed */
+    const char *per_addr; /* 429, too many connections from one address */
+    const char *too_many; /* 503, too many connections */
 };
 
 /* What a connection is doing, for its deadline. */

@@ -60,7 +60,6 @@ struct conn_state {
     char ref[24];
 };
 
-
 /* An event stream: the state of the job last sent, and text not sent yet. */
 struct sse {
     struct api_server *srv;
@@ -72,8 +71,8 @@ struct sse {
     char *pending; /* owned */
     size_t plen, poff;
     long long next_beat_ms;
-    int fired; /* 1 or 2 (client gone); written under the watch lock, read by the connection's
-                  thread */
+    int fired;     /* 1 or 2 (client gone); written under the watch lock, read by the connection's
+                      thread */
     int fd;        /* the connection's socket, watched for the client closing it */
     uint32_t addr; /* client address, counted as a waiter */
     int final;
@@ -170,8 +169,8 @@ static size_t target_len(struct MHD_Connection *conn, const char *url)
 
 /* What the header fields of a request tell about its framing and size. */
 struct head_scan {
-    size_t n, bytes;   /* fields, and their bytes as sent ("Name: value\r\n") */
-    int n_length;      /* Content-Length fields */
+    size_t n, bytes;    /* fields, and their bytes as sent ("Name: value\r\n") */
+    int n_length;       /* Content-Length fields */
     const char *length; /* the first one */
     int length_differs; /* another one has a different value */
     const char *te;     /* Transfer-Encoding */
@@ -538,6 +537,49 @@ static struct api_guard_conn *guard_of(struct MHD_Connection *conn)
     return ci && ci->socket_context ? ci->socket_context : NULL;
 }
 
+/* The request as plain data for the handlers (strings borrowed from MHD and `st`). */
+static void fill_request(struct MHD_Connection *conn, const struct conn_state *st,
+                         const char *method, const char *url, struct api_request *req)
+{
+    memset(req, 0, sizeof(*req));
+    req->method = method;
+    req->path = url;
+    req->content_type =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    req->body = st->body.p;
+    req->body_len = st->body.len;
+    req->body_too_large = st->refuse == 413;
+    req->req_id = st->req_id;
+    req->origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    req->host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+    req->if_none_match =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    req->idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
+    req->last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
+    req->acr_method =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
+    req->now_ms = api_watch_now_ms();
+    if (st->waiting) {
+        req->wait_deadline_ms = st->deadline_ms;
+        req->wait_ref = st->ref;
+    }
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, req);
+}
+
+/* One access log line; the path as a quoted value, so a control byte in it cannot start a
+ * forged line. */
+static void log_request(const struct conn_state *st, const char *method, const char *url,
+                        int status)
+{
+    struct timespec now;
+    char q[600];
+    long us;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    us = (now.tv_sec - st->start.tv_sec) * 1000000L + (now.tv_nsec - st->start.tv_nsec) / 1000L;
+    sk_log_info("event=request req_id=%s method=%s path=%s status=%d dur_us=%ld", st->req_id,
+                method, sk_log_quote(q, 220, url), status, us);
+}
+
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url,
                                  const char *method, const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls)
@@ -580,29 +622,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         return MHD_NO; /* the waiting client went away: nothing to answer */
     api_guard_phase(srv->guard, st->gconn, API_GUARD_BUSY);
 
-    memset(&req, 0, sizeof(req));
-    req.method = method;
-    req.path = url;
-    req.content_type =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    req.body = st->body.p;
-    req.body_len = st->body.len;
-    req.body_too_large = st->refuse == 413;
-    req.req_id = st->req_id;
-    req.origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
-    req.host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
-    req.if_none_match =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
-    req.last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
-    req.acr_method =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
-    req.now_ms = api_watch_now_ms();
-    if (st->waiting) {
-        req.wait_deadline_ms = st->deadline_ms;
-        req.wait_ref = st->ref;
-    }
-    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
+    fill_request(conn, st, method, url, &req);
     oom = api_http_safe_request(&req, &ss);
     if (early && resp.status) {
         /* resp holds the answer to the header already */
@@ -627,16 +647,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     }
     api_metrics_observe(srv->ctx->metrics, resp.route, method, resp.status,
                         seconds_since(&st->start));
-    if (srv->ctx->cfg->access_log) {
-        struct timespec now;
-        char q[600];
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long us =
-            (now.tv_sec - st->start.tv_sec) * 1000000L + (now.tv_nsec - st->start.tv_nsec) / 1000L;
-        /* the path as a quoted value: a control byte in it cannot start a forged line */
-        sk_log_info("event=request req_id=%s method=%s path=%s status=%d dur_us=%ld", st->req_id,
-                    method, sk_log_quote(q, 220, url), resp.status, us);
-    }
+    if (srv->ctx->cfg->access_log)
+        log_request(st, method, url, resp.status);
     if (resp.sse && resp.status == 200)
         ret = send_stream(srv, conn, st, &req, &resp, st->req_id);
     else
@@ -730,12 +742,9 @@ static char *canned(int status, const char *reason, const char *slug, const char
 
 static enum sk_err make_guard(const struct sk_config *cfg, struct api_guard **out)
 {
-    struct api_guard_limits lim = {cfg->max_connections,
-                                   cfg->max_connections_per_addr,
-                                   cfg->header_timeout_s * 1000,
-                                   cfg->body_timeout_s * 1000,
-                                   cfg->max_waiters_per_addr,
-                                   cfg->body_memory_bytes};
+    struct api_guard_limits lim = {cfg->max_connections,         cfg->max_connections_per_addr,
+                                   cfg->header_timeout_s * 1000, cfg->body_timeout_s * 1000,
+                                   cfg->max_waiters_per_addr,    cfg->body_memory_bytes};
     struct api_guard_answers ans;
     char *t = canned(408, "Request Timeout", "request-timeout", "Request Timeout",
                      "the request was not received in time");
