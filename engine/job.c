@@ -273,11 +273,13 @@ enum sk_err job_run_partial_result(struct job_run *run, json_t **out)
  * "SKCP", the format version, a byte-order probe, the kind's name (NUL-padded), the seed and
  * the job's units. A checkpoint of another job, another version or another byte order
  * fails the comparison and is not used. */
-#define CKPT_MAGIC     "SKCP"
-#define CKPT_VERSION   1u
-#define CKPT_PROBE     0x01020304u
-#define CKPT_KIND_LEN  16
-#define CKPT_HEAD_LEN  (4 + 4 + 4 + CKPT_KIND_LEN + 8 + 8)
+#define CKPT_MAGIC    "SKCP"
+#define CKPT_VERSION  1u
+#define CKPT_PROBE    0x01020304u
+#define CKPT_KIND_LEN 16
+#define CKPT_HEAD_LEN (4 + 4 + 4 + CKPT_KIND_LEN + 8 + 8)
+
+static const unsigned char ckpt_magic[4] = {'S', 'K', 'C', 'P'};
 
 static void ckpt_head(const struct job_run *run, unsigned char head[CKPT_HEAD_LEN])
 {
@@ -286,7 +288,7 @@ static void ckpt_head(const struct job_run *run, unsigned char head[CKPT_HEAD_LE
     size_t len = strlen(run->job->ops->name);
 
     memset(head, 0, CKPT_HEAD_LEN);
-    memcpy(head, CKPT_MAGIC, 4);
+    memcpy(head, ckpt_magic, sizeof(ckpt_magic));
     memcpy(head + 4, &version, 4);
     memcpy(head + 8, &probe, 4);
     memcpy(head + 12, run->job->ops->name, len < CKPT_KIND_LEN ? len : CKPT_KIND_LEN - 1);

@@ -572,8 +572,8 @@ static enum sk_err fenced(struct db *db, const char *name, const char *sql, int 
 
 #define FENCE " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' RETURNING 1"
 #define ENDED                                                                                      \
-    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"                          \
-    " checkpoint = CASE WHEN parent_id IS NULL THEN NULL ELSE checkpoint END,"                    \
+    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"                           \
+    " checkpoint = CASE WHEN parent_id IS NULL THEN NULL ELSE checkpoint END,"                     \
     " updated_at = now()"
 
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,

@@ -166,9 +166,8 @@ static enum outcome canceled(struct worker *w, const char *id, const char *owner
 /* Progress to PostgreSQL after `done` units of an attempt that started at `from`, with the
  * run's checkpoint when the kind keeps one and units remain (the result follows the last
  * chunk). Errors as db_jobs_progress, retried as `again` says. */
-static enum sk_err report(struct worker *w, const char *id, const char *owner,
-                          struct job_run *run, uint64_t from, uint64_t done, uint64_t total,
-                          int *cancel)
+static enum sk_err report(struct worker *w, const char *id, const char *owner, struct job_run *run,
+                          uint64_t from, uint64_t done, uint64_t total, int *cancel)
 {
     struct db_progress pr = {from, NULL, 0};
     struct sk_buf ckpt;
@@ -259,6 +258,31 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     return 1;
 }
 
+/* Restores the checkpoint an earlier attempt stored into the new `run` and sets *from to
+ * its units. One this build cannot read (another job layout, damaged) is no error: *from
+ * stays 0 and the run starts from zero. Returns 0 with *out set when the job had to be
+ * given back (memory). */
+static int resume(struct worker *w, const char *id, const char *owner, const struct db_claim *c,
+                  struct job_run *run, uint64_t total, uint64_t *from, enum outcome *out)
+{
+    enum sk_err err = job_run_restore(run, c->checkpoint, c->checkpoint_len, from);
+
+    if (err == SK_ENOMEM) {
+        sk_log_error("event=restore_failed job_id=%s err=%s", id, sk_err_str(err));
+        *out = release(w, id, owner, c->attempts);
+        return 0;
+    }
+    if (err) {
+        *from = 0;
+        sk_log_warn("event=checkpoint_unused job_id=%s done=%llu err=%s", id,
+                    (unsigned long long)c->checkpoint_done, sk_err_str(err));
+    } else {
+        sk_log_info("event=job_resumed job_id=%s from=%llu total=%llu", id,
+                    (unsigned long long)*from, (unsigned long long)total);
+    }
+    return 1;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
@@ -315,24 +339,8 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         out = release(w, id, owner, c->attempts);
         goto out;
     }
-    if (c->checkpoint) {
-        /* An earlier attempt's checkpoint: go on from there. One this build cannot read
-         * (another job layout, damaged) is no error: the run starts from zero instead. */
-        err = job_run_restore(run, c->checkpoint, c->checkpoint_len, &from);
-        if (err == SK_ENOMEM) {
-            sk_log_error("event=restore_failed job_id=%s err=%s", id, sk_err_str(err));
-            out = release(w, id, owner, c->attempts);
-            goto out;
-        }
-        if (err)
-            from = 0;
-        if (err)
-            sk_log_warn("event=checkpoint_unused job_id=%s done=%llu err=%s", id,
-                        (unsigned long long)c->checkpoint_done, sk_err_str(err));
-        else
-            sk_log_info("event=job_resumed job_id=%s from=%llu total=%llu", id,
-                        (unsigned long long)from, (unsigned long long)total);
-    }
+    if (c->checkpoint && !resume(w, id, owner, c, run, total, &from, &out))
+        goto out;
     if (!run_chunks(w, e, owner, c, run, from, total, &out))
         goto out;
     err = job_run_result(run, &result);

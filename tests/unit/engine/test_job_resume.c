@@ -16,7 +16,7 @@
 #include "sk_banned.h"
 
 #define MIXED                                                                                      \
-    "{\"kind\":\"battle\",\"seed\":%d,\"params\":{\"games\":%d,"                                  \
+    "{\"kind\":\"battle\",\"seed\":%d,\"params\":{\"games\":%d,"                                   \
     "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","                \
     "\"count\":5}]},\"defender\":["                                                                \
     "{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Brute\","                   \
@@ -126,10 +126,11 @@ static void check_cut(const struct job *job, uint64_t cut)
 
 static void test_battle_resumes(void)
 {
-    struct job *job = decode_text("{\"kind\":\"battle\",\"seed\":11,\"params\":{\"games\":1000,"
-                                  "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{"
-                                  "\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":"
-                                  "\"Test Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}");
+    struct job *job =
+        decode_text("{\"kind\":\"battle\",\"seed\":11,\"params\":{\"games\":1000,"
+                    "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{"
+                    "\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":"
+                    "\"Test Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}");
     check_cut(job, 1);
     check_cut(job, 333);
     check_cut(job, 999);
