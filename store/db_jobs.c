@@ -16,7 +16,8 @@
 /* The columns of struct db_job, in the order read_job reads them. Timestamps are UTC
  * (db.c) in RFC 3339 with microseconds, the precision PostgreSQL keeps, so the text of
  * created_at in a list cursor reads back as the very same instant. Worker names hold no
- * newline (sk_config refuses one), so one text carries the array. */
+ * newline (sk_config refuses one), so one text carries the array; errors may hold anything,
+ * so theirs comes as the array's own text form (db_text_array). */
 #define TS(col) "to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
 #define JOB_COLS                                                                                   \
     "id::text, kind, status, seed::text, attempts::text, progress_done::text,"                     \
@@ -24,10 +25,14 @@
         "started_at") ", " TS("finished_at") ", " TS("updated_at") ", error,"                      \
                                                                    " array_to_string(attempt_"     \
                                                                    "workers[1:attempts], "         \
-                                                                   "E'\\n'), retry_of::text"
-#define JOB_NCOLS 15
+                                                                   "E'\\n'), retry_of::text,"      \
+                                                                   " attempt_errors[1:attempts]"
+#define JOB_NCOLS 16
 
 #define MS(p) "(" p " * interval '1 millisecond')"
+
+/* DB_JOBS_LEASE_EXPIRED as an SQL literal (it holds no quote) */
+#define LEASE_EXPIRED "'" DB_JOBS_LEASE_EXPIRED "'"
 
 int db_jobs_is_id(const char *s)
 {
@@ -121,6 +126,8 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     if (err && !(out->error = sk_strdup(err)))
         return SK_ENOMEM;
     text_into(out->retry_of, sizeof(out->retry_of), db_result_get(r, row, col + 14));
+    if (db_text_array(db_result_get(r, row, col + 15), &out->errors, &out->n_errors) == SK_ENOMEM)
+        return SK_ENOMEM; /* a malformed array (never seen) reads as none */
     return split_workers(db_result_get(r, row, col + 13), out);
 }
 
@@ -130,9 +137,12 @@ void db_job_release(struct db_job *j)
         return;
     sk_free(j->error);
     sk_free(j->workers);
+    sk_free(j->errors);
     j->error = NULL;
     j->workers = NULL;
     j->n_workers = 0;
+    j->errors = NULL;
+    j->n_errors = 0;
 }
 
 void db_jobs_free(struct db_job *jobs, size_t n)
@@ -503,19 +513,28 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           " attempt_workers = CASE WHEN cancel_requested OR attempts >= $4::int"
                           "   THEN attempt_workers ELSE attempt_workers[1:attempts] || $5::text "
                           "END,"
+                          /* a take-over from a dead worker ends that attempt with the lease error;
+                           * a new attempt starts with no error (its slot is what its end writes) */
+                          " attempt_errors = CASE WHEN status = 'running'"
+                          "   THEN array_append(attempt_errors[1:attempts - 1], " LEASE_EXPIRED ")"
+                          "   ELSE attempt_errors[1:attempts] END"
+                          "   || CASE WHEN cancel_requested OR attempts >= $4::int THEN "
+                          "'{}'::text[]"
+                          "   ELSE ARRAY[NULL::text] END,"
                           " finished_at = CASE WHEN cancel_requested OR attempts >= $4::int THEN "
                           "now() END,"
-                          " error = CASE WHEN NOT cancel_requested AND attempts >= $4::int THEN"
-                          "   'failed after ' || attempts || ' attempts: ' ||"
-                          "   coalesce(error, 'the worker running it stopped (lease expired)') "
-                          "ELSE error END,"
+                          " error = CASE WHEN NOT cancel_requested AND attempts >= $4::int"
+                          "   THEN 'failed after ' || attempts || ' attempts: ' ||"
+                          "   CASE WHEN status = 'running' THEN " LEASE_EXPIRED
+                          " ELSE coalesce(error, " LEASE_EXPIRED ") END"
+                          "   WHEN status = 'running' THEN " LEASE_EXPIRED " ELSE error END,"
                           " progress_done = checkpoint_done, resumed_from = checkpoint_done,"
                           " checkpoint = CASE WHEN (cancel_requested OR attempts >= $4::int)"
                           "   AND parent_id IS NULL THEN NULL ELSE checkpoint END,"
                           " run_after = NULL, updated_at = now()"
                           " WHERE id = $1::uuid AND shards = 0"
-                          "   AND ((status = 'queued' AND (run_after IS NULL OR "
-                          "run_after <= now()))"
+                          "   AND ((status = 'queued' AND (run_after IS NULL OR"
+                          " run_after <= now()))"
                           "   OR (status = 'running' AND lease_expires_at < now()))"
                           " RETURNING status, attempts, kind, request::text,"
                           " encode(checkpoint, 'hex'), checkpoint_done::text",
@@ -634,11 +653,17 @@ enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner, 
                   "UPDATE jobs SET status = 'canceled', result = $3::json," ENDED FENCE, 3, p);
 }
 
-enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error)
+/* The end of the attempt in progress (attempts), written with `p` as its error */
+#define ATTEMPT_ERROR(p) " attempt_errors = array_append(attempt_errors[1:attempts - 1], " p "),"
+
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error,
+                         const char *attempt_error)
 {
-    const char *p[3] = {id, owner, error};
-    return fenced(db, "jobs_fail", "UPDATE jobs SET status = 'failed', error = $3," ENDED FENCE, 3,
-                  p);
+    const char *p[4] = {id, owner, error, attempt_error};
+    return fenced(db, "jobs_fail",
+                  "UPDATE jobs SET status = 'failed', error = $3," ATTEMPT_ERROR("$4::text")
+                      ENDED FENCE,
+                  4, p);
 }
 
 enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
@@ -649,10 +674,8 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
     snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
     return fenced(
         db, "jobs_retry",
-        "UPDATE jobs SET status = 'queued', error = $4, progress_done = checkpoint_done,"
-        " run_after = now() + " MS(
-            "$3::bigint") ","
-                          " lease_owner = NULL, lease_expires_at = NULL, updated_at = now()" FENCE,
+        "UPDATE jobs SET status = 'queued', error = $4," ATTEMPT_ERROR(
+            "$4::text") " progress_done = checkpoint_done, run_after = now() + " MS("$3::bigint") ", lease_owner = NULL, lease_expires_at = NULL, updated_at = now()" FENCE,
         4, p);
 }
 

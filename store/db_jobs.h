@@ -37,6 +37,10 @@ struct db_job {
     char retry_of[DB_JOBS_ID_LEN]; /* the job this one retries (POST :retry); "" = none */
     char **workers;   /* owned (one allocation): the worker of attempt i+1 at [i]; NULL if none */
     size_t n_workers; /* entries of workers: attempts, or fewer for rows older than 0006 */
+    /* owned (one allocation): what ended attempt i+1 at [i], NULL while it runs and for an
+     * attempt that succeeded or was canceled; NULL if none */
+    char **errors;
+    size_t n_errors; /* entries of errors: attempts */
 };
 
 /** Frees the strings of `j` (not `j` itself); NULL-safe and idempotent. */
@@ -104,6 +108,9 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
  */
 enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out);
 
+/* The error of an attempt whose worker stopped renewing its lease (killed, host lost). */
+#define DB_JOBS_LEASE_EXPIRED "the worker running it stopped (lease expired)"
+
 /* What a claim did. */
 enum db_claim_state {
     DB_CLAIM_RUNNING = 0, /* the caller holds the lease and must run the job */
@@ -126,7 +133,8 @@ struct db_claim {
 /**
  * Claims job `id` for worker `worker` (its consumer name, recorded as the worker of this
  * attempt) and `owner` (a token unique to this claim) with a lease of `lease_ms`:
- * a queued job whose retry delay has passed, or a running one whose lease has expired.
+ * a queued job whose retry delay has passed, or a running one whose lease has expired
+ * (DB_JOBS_LEASE_EXPIRED becomes the error of that attempt and of the job).
  * A flagged cancel ends the job as canceled; a job that already used `max_attempts` ends
  * as failed with its last error kept. Result in *out (release with db_jobs_claim_release).
  */
@@ -158,12 +166,16 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
 /* `partial` (JSON text, or NULL) is the result of the units done before the cancel. */
 enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner,
                               const char *partial);
-/** Ends the job as failed with `error`. SK_ELEASE if the lease is lost. */
-enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
+/**
+ * Ends the job as failed with `error` (the job's), recording `attempt_error` as the error of
+ * this attempt. SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error,
+                         const char *attempt_error);
 /**
  * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
- * keeping `error` (and the checkpoint: the next attempt resumes it). SK_ELEASE if the lease
- * is lost.
+ * keeping `error` as the job's and this attempt's error, and the checkpoint (the next
+ * attempt resumes it). SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
                           const char *error);

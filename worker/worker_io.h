@@ -24,7 +24,8 @@ struct worker_io {
                             const struct db_progress *p, long lease_ms, int *cancel);
     enum sk_err (*succeed)(struct db *db, const char *id, const char *owner, const char *result);
     enum sk_err (*cancelled)(struct db *db, const char *id, const char *owner, const char *partial);
-    enum sk_err (*fail)(struct db *db, const char *id, const char *owner, const char *error);
+    enum sk_err (*fail)(struct db *db, const char *id, const char *owner, const char *error,
+                        const char *attempt_error);
     enum sk_err (*retry)(struct db *db, const char *id, const char *owner, long delay_ms,
                          const char *error);
     enum sk_err (*release)(struct db *db, const char *id, const char *owner);

@@ -114,7 +114,7 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
                  transient ? "failed" : "failed permanently", attempts, attempts == 1 ? "" : "s",
                  msg);
         do
-            err = w->io->fail(w->db, id, owner, final);
+            err = w->io->fail(w->db, id, owner, final, msg);
         while (again(w, err, &tries));
         sk_log_error("event=job_failed job_id=%s attempts=%d err=%s", id, attempts,
                      sk_log_quote(q, sizeof(q), final));

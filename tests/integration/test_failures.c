@@ -138,6 +138,11 @@ static void test_attempts_exhausted(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
     CU_ASSERT_STRING_EQUAL(str(job, "error"), "failed after 1 attempts: the worker running it "
                                               "stopped (lease expired)");
+    /* the attempt's own error, next to its worker (the one killed) */
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(job, "errors")), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(job, "errors"), 0)),
+                           "the worker running it stopped (lease expired)");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(job, "workers")), 1);
     json_decref(job);
     it_stack_stop(&s);
 }

@@ -30,6 +30,7 @@ static struct {
     int claims, progress, succeeds, fails, retries, releases, cancels, acks;
     char worker[128];
     char error[512];
+    char attempt_error[512]; /* the attempt's own error of the last fail */
     char *result;
     /* checkpoints: the one the claim hands out (owned copy), the first one stored, and the
      * first progress report's units and starting unit */
@@ -107,11 +108,13 @@ static enum sk_err f_cancelled(struct db *db, const char *id, const char *owner,
     return SK_OK;
 }
 
-static enum sk_err f_fail(struct db *db, const char *id, const char *owner, const char *error)
+static enum sk_err f_fail(struct db *db, const char *id, const char *owner, const char *error,
+                          const char *attempt_error)
 {
     (void)db, (void)id, (void)owner;
     fake.fails++;
     snprintf(fake.error, sizeof(fake.error), "%s", error);
+    snprintf(fake.attempt_error, sizeof(fake.attempt_error), "%s", attempt_error);
     return SK_OK;
 }
 
@@ -318,6 +321,9 @@ static void test_invalid_request_fails_once(void)
     CU_ASSERT_EQUAL(fake.fails, 1);
     CU_ASSERT_EQUAL(fake.retries, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, "failed permanently after 1 attempt"));
+    /* the attempt keeps its own error, without the job's summary around it */
+    CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, fake.attempt_error));
+    CU_ASSERT_EQUAL(strncmp(fake.attempt_error, "the stored request is no longer valid", 37), 0);
     CU_ASSERT_EQUAL(fake.acks, 1);
 }
 
