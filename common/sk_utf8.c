@@ -62,7 +62,7 @@ size_t sk_utf8_cut(const char *s, size_t n)
         i--;
     if (i == 0 || p[i - 1] < 0x80)
         return n; /* ends on ASCII, or only continuation bytes: nothing to gain */
-    i--; /* the lead byte */
+    i--;          /* the lead byte */
     return sk_utf8_seq(s + i, n - i) == n - i ? n : i;
 }
 

@@ -181,8 +181,8 @@ struct cases {
     size_t n, cap;
 };
 
-static struct hcase *add(struct cases *c, const char *name, const char *req, size_t len,
-                         int status, const char *type)
+static struct hcase *add(struct cases *c, const char *name, const char *req, size_t len, int status,
+                         const char *type)
 {
     struct hcase *h;
     if (c->n == c->cap) {
@@ -338,14 +338,13 @@ static const char *cards(int n)
 }
 
 /* An inline card `C` with `extra` members, used by the attacker's deck. */
-static void card_field(struct cases *c, const char *name, const char *card, const char *ptr,
-                       int in)
+static void card_field(struct cases *c, const char *name, const char *card, const char *ptr, int in)
 {
     char params[4096];
     snprintf(params, sizeof(params), "\"cards\":[%s]", card);
     side_field(c, name,
-               "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"C\",\"count\":1}]}",
-               params, ptr, in);
+               "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"C\",\"count\":1}]}", params,
+               ptr, in);
 }
 
 static const char *board(const char *params, const char *state, const char *top)
@@ -548,13 +547,14 @@ static void header_cases(struct cases *c)
     names(add_post_n(c, "X-Request-Id with invalid UTF-8", "X-Request-Id: \xff\xfe\r\n", "{}", 2,
                      422, "/problems/validation-error"),
           "pointer", "/kind");
-    names(add_post_n(c, "X-Request-Id of 300 bytes",
-                     "X-Request-Id: "
-                     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-                     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-                     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-                     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n",
-                     "{}", 2, 422, "/problems/validation-error"),
+    names(add_post_n(
+              c, "X-Request-Id of 300 bytes",
+              "X-Request-Id: "
+              "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+              "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+              "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+              "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n",
+              "{}", 2, 422, "/problems/validation-error"),
           "pointer", "/kind");
     names(add_post_n(c, "Origin with control bytes and invalid UTF-8",
                      "Origin: http://evil\x01\xff.example\r\n", "{}", 2, 422,
@@ -587,8 +587,7 @@ static void json_cases(struct cases *c)
         {"invalid UTF-8 in a string", "{\"kind\":\"b\xff\"}", 400, "/problems/malformed-json",
          NULL},
         {"overlong UTF-8", "{\"kind\":\"\xc0\xaf\"}", 400, "/problems/malformed-json", NULL},
-        {"lone surrogate escape", "{\"kind\":\"\\ud800\"}", 400, "/problems/malformed-json",
-         NULL},
+        {"lone surrogate escape", "{\"kind\":\"\\ud800\"}", 400, "/problems/malformed-json", NULL},
         {"NUL escape in a key", "{\"k\\u0000\":1}", 400, "/problems/malformed-json", NULL},
         {"raw control byte in a string", "{\"kind\":\"a\x01\"}", 400, "/problems/malformed-json",
          NULL},
@@ -679,9 +678,9 @@ static void json_cases(struct cases *c)
     for (int i = 0; i < 900000; i++)
         sk_buf_adds(&b, "b");
     sk_buf_adds(&b, "\",\"params\":{}}");
-    names(add_post_n(c, "kind of 900000 bytes", NULL, b.p, b.len, 422,
-                     "/problems/validation-error"),
-          "pointer", "/kind");
+    names(
+        add_post_n(c, "kind of 900000 bytes", NULL, b.p, b.len, 422, "/problems/validation-error"),
+        "pointer", "/kind");
     sk_buf_release(&b);
     /* a long UTF-8 key: its message is cut on a character boundary, errors[] is not empty */
     sk_buf_init(&b, 0);
@@ -742,9 +741,11 @@ static void battle_limit_cases(struct cases *c)
         snprintf(params, sizeof(params), "\"cards\":[%s]", cards(129));
         battle_field(c, "129 inline cards", params, "/params/cards", 0);
     }
-    card_field(c, "card attack -1", "{\"name\":\"C\",\"type\":\"assault\",\"attack\":-1,\"health\":1}",
+    card_field(c, "card attack -1",
+               "{\"name\":\"C\",\"type\":\"assault\",\"attack\":-1,\"health\":1}",
                "/params/cards/0/attack", 0);
-    card_field(c, "card attack 0", "{\"name\":\"C\",\"type\":\"assault\",\"attack\":0,\"health\":1}",
+    card_field(c, "card attack 0",
+               "{\"name\":\"C\",\"type\":\"assault\",\"attack\":0,\"health\":1}",
                "/params/cards/0/attack", 1);
     card_field(c, "card attack 999",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":999,\"health\":1}",
@@ -752,9 +753,11 @@ static void battle_limit_cases(struct cases *c)
     card_field(c, "card attack 1000",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1000,\"health\":1}",
                "/params/cards/0/attack", 0);
-    card_field(c, "card health 0", "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":0}",
+    card_field(c, "card health 0",
+               "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":0}",
                "/params/cards/0/health", 0);
-    card_field(c, "card health 1", "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1}",
+    card_field(c, "card health 1",
+               "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1}",
                "/params/cards/0/health", 1);
     card_field(c, "card health 999",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":999}",
@@ -810,8 +813,7 @@ static void battle_limit_cases(struct cases *c)
     card_field(c, "card type unknown", "{\"name\":\"C\",\"type\":\"hero\",\"health\":1}",
                "/params/cards/0/type", 0);
     /* card names: 1..64 bytes */
-    side_field(c, "card name empty",
-               "{\"commander\":\"Test Commander\",\"deck\":[]}",
+    side_field(c, "card name empty", "{\"commander\":\"Test Commander\",\"deck\":[]}",
                "\"cards\":[{\"name\":\"\",\"type\":\"assault\",\"attack\":1,\"health\":1}]",
                "/params/cards/0/name", 0);
     {
@@ -1048,8 +1050,8 @@ static void query_cases(struct cases *c)
                                               : "about:blank";
         char name[96];
         snprintf(name, sizeof(name), "GET %.80s", q[i].target);
-        names(add_get(c, name, "GET", q[i].target, q[i].status, type), q[i].parameter ? "parameter" : NULL,
-              q[i].parameter ? q[i].parameter : "");
+        names(add_get(c, name, "GET", q[i].target, q[i].status, type),
+              q[i].parameter ? "parameter" : NULL, q[i].parameter ? q[i].parameter : "");
     }
     add_get(c, "POST :cancel on an invalid id", "POST", "/v1/jobs/%FF:cancel", 404,
             "/problems/job-not-found");
@@ -1079,8 +1081,8 @@ static int names_it(const json_t *doc, const char *member, const char *value)
     json_t *errors = json_object_get(doc, "errors");
     int prefix = strcmp(member, "pointer-prefix") == 0;
     for (size_t i = 0; i < json_array_size(errors); i++) {
-        const char *v =
-            json_string_value(json_object_get(json_array_get(errors, i), prefix ? "pointer" : member));
+        const char *v = json_string_value(
+            json_object_get(json_array_get(errors, i), prefix ? "pointer" : member));
         if (v && (prefix ? strncmp(v, value, strlen(value)) == 0 : strcmp(v, value) == 0))
             return 1;
     }
@@ -1092,8 +1094,8 @@ static int stored(const struct it_stack *s, struct queue *q)
 {
     char n[32];
     long long len = -1;
-    if (it_sql(s, "SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM idempotency_keys)",
-               n, sizeof(n)))
+    if (it_sql(s, "SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM idempotency_keys)", n,
+               sizeof(n)))
         return -1;
     if (!q || queue_length(q, &len) != SK_OK)
         return -1;
@@ -1155,9 +1157,9 @@ static void test_hostile_inputs(void)
             if (r.status != h->status) {
                 snprintf(why, sizeof(why), "status %d, not %d: %.120s", r.status, h->status,
                          r.body);
-            } else if (h->type && (!head_has(&r, "Content-Type: application/problem+json") ||
-                                   !doc || json_integer_value(json_object_get(doc, "status")) !=
-                                               h->status)) {
+            } else if (h->type &&
+                       (!head_has(&r, "Content-Type: application/problem+json") || !doc ||
+                        json_integer_value(json_object_get(doc, "status")) != h->status)) {
                 snprintf(why, sizeof(why), "not a problem+json of status %d", h->status);
             } else if (h->type && strcmp(str(doc, "type"), h->type) != 0) {
                 snprintf(why, sizeof(why), "type %s, not %s", str(doc, "type"), h->type);
@@ -1346,8 +1348,7 @@ static void test_connection_caps(void)
         close(held[i]);
     it_sleep_ms(300);
     /* closed ones are counted out: a new connection is served */
-    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r),
-                    0);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r), 0);
     CU_ASSERT_EQUAL(r.status, 200);
     raw_free(&r);
     CU_ASSERT_EQUAL(it_api_stop(&s), 0);
@@ -1412,8 +1413,7 @@ static void test_header_limits(void)
     CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/uri-too-long");
     raw_free(&r);
     sk_buf_release(&b);
-    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r),
-                    0);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r), 0);
     CU_ASSERT_EQUAL(r.status, 200);
     raw_free(&r);
     CU_ASSERT_EQUAL(it_api_stop(&s), 0);
@@ -1464,7 +1464,8 @@ static void test_waiter_slots(void)
     b = open_waiter(s.port, id, 0, &r);
     it_sleep_ms(200);
     /* a third from the same address: 429 */
-    snprintf(req, sizeof(req), "GET /v1/jobs/%s?wait=30 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", id);
+    snprintf(req, sizeof(req),
+             "GET /v1/jobs/%s?wait=30 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", id);
     CU_ASSERT_EQUAL(raw_exchange(s.port, req, strlen(req), &r), 0);
     CU_ASSERT_EQUAL(r.status, 429);
     CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/client-limit");
@@ -1500,8 +1501,9 @@ static void test_waiter_slots(void)
 static void test_body_memory(void)
 {
     static const char *const env[] = {"SKIRMISH_BODY_MEMORY_BYTES=2097152", NULL};
-    static const char head[] = "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                               "Connection: close\r\nContent-Length: 1000000\r\n\r\n";
+    static const char head[] =
+        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Connection: close\r\nContent-Length: 1000000\r\n\r\n";
     struct it_stack s;
     struct raw_resp r;
     char *pad = sk_malloc(1000000);
@@ -1551,8 +1553,9 @@ static void test_body_memory(void)
 static void test_413_under_load(void)
 {
     static const char *const env[] = {NULL};
-    static const char head[] = "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                               "Content-Length: 2097152\r\n\r\n";
+    static const char head[] =
+        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Content-Length: 2097152\r\n\r\n";
     struct it_stack s;
     struct raw_resp r;
     char *pad = sk_malloc(65536);
@@ -1583,8 +1586,7 @@ static void test_413_under_load(void)
 }
 
 static CU_TestInfo hostile_tests[] = {
-    {"hostile inputs: framing, headers, JSON, field limits, query parameters",
-     test_hostile_inputs},
+    {"hostile inputs: framing, headers, JSON, field limits, query parameters", test_hostile_inputs},
     CU_TEST_INFO_NULL,
 };
 

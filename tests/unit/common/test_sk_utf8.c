@@ -16,18 +16,18 @@ static void test_valid(void)
 {
     CU_ASSERT_TRUE(sk_utf8_valid("", 0));
     CU_ASSERT_TRUE(sk_utf8_valid("abc", 3));
-    CU_ASSERT_TRUE(sk_utf8_valid("\xc3\xa9", 2));             /* é */
-    CU_ASSERT_TRUE(sk_utf8_valid("\xe2\x82\xac", 3));         /* € */
-    CU_ASSERT_TRUE(sk_utf8_valid("\xf0\x9f\x82\xa1", 4));     /* a playing card */
-    CU_ASSERT_TRUE(sk_utf8_valid("\xf4\x8f\xbf\xbf", 4));     /* U+10FFFF */
+    CU_ASSERT_TRUE(sk_utf8_valid("\xc3\xa9", 2));         /* é */
+    CU_ASSERT_TRUE(sk_utf8_valid("\xe2\x82\xac", 3));     /* € */
+    CU_ASSERT_TRUE(sk_utf8_valid("\xf0\x9f\x82\xa1", 4)); /* a playing card */
+    CU_ASSERT_TRUE(sk_utf8_valid("\xf4\x8f\xbf\xbf", 4)); /* U+10FFFF */
     CU_ASSERT_FALSE(sk_utf8_valid("\xff", 1));
-    CU_ASSERT_FALSE(sk_utf8_valid("\xc3", 1));                /* cut */
-    CU_ASSERT_FALSE(sk_utf8_valid("\xe2\x82", 2));            /* cut */
-    CU_ASSERT_FALSE(sk_utf8_valid("\xc0\xaf", 2));            /* overlong '/' */
-    CU_ASSERT_FALSE(sk_utf8_valid("\xe0\x80\xaf", 3));        /* overlong '/' */
-    CU_ASSERT_FALSE(sk_utf8_valid("\xed\xa0\x80", 3));        /* surrogate */
-    CU_ASSERT_FALSE(sk_utf8_valid("\xf4\x90\x80\x80", 4));    /* past U+10FFFF */
-    CU_ASSERT_FALSE(sk_utf8_valid("\x80", 1));                /* lone continuation */
+    CU_ASSERT_FALSE(sk_utf8_valid("\xc3", 1));             /* cut */
+    CU_ASSERT_FALSE(sk_utf8_valid("\xe2\x82", 2));         /* cut */
+    CU_ASSERT_FALSE(sk_utf8_valid("\xc0\xaf", 2));         /* overlong '/' */
+    CU_ASSERT_FALSE(sk_utf8_valid("\xe0\x80\xaf", 3));     /* overlong '/' */
+    CU_ASSERT_FALSE(sk_utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
+    CU_ASSERT_FALSE(sk_utf8_valid("\xf4\x90\x80\x80", 4)); /* past U+10FFFF */
+    CU_ASSERT_FALSE(sk_utf8_valid("\x80", 1));             /* lone continuation */
     CU_ASSERT_FALSE(sk_utf8_valid("a\xc3(", 3));
 }
 
