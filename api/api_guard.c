@@ -219,9 +219,15 @@ void api_guard_close(struct api_guard *g, struct api_guard_conn *c)
     sk_free(c);
 }
 
-int api_guard_refused(const struct api_guard_conn *c)
+int api_guard_refused(struct api_guard *g, const struct api_guard_conn *c)
 {
-    return c && c->refused;
+    int r;
+    if (!c)
+        return 0;
+    pthread_mutex_lock(&g->lock); /* the reaper sets it */
+    r = c->refused;
+    pthread_mutex_unlock(&g->lock);
+    return r;
 }
 
 void api_guard_phase(struct api_guard *g, struct api_guard_conn *c, enum api_guard_phase p)

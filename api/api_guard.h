@@ -56,8 +56,8 @@ void api_guard_free(struct api_guard *g);
 struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr, int *refused);
 /** Unregisters a connection, before its socket is closed; NULL-safe. */
 void api_guard_close(struct api_guard *g, struct api_guard_conn *c);
-/** 1 when the connection was refused by a cap or its deadline passed. */
-int api_guard_refused(const struct api_guard_conn *c);
+/** 1 when the connection was refused by a cap or its deadline passed; NULL-safe. */
+int api_guard_refused(struct api_guard *g, const struct api_guard_conn *c);
 /** Sets the phase (and with it the deadline, counted from now). */
 void api_guard_phase(struct api_guard *g, struct api_guard_conn *c, enum api_guard_phase p);
 

@@ -605,7 +605,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         st->gconn = guard_of(conn);
         st->addr = api_guard_addr(st->gconn);
         *con_cls = st;
-        if (api_guard_refused(st->gconn))
+        if (api_guard_refused(srv->guard, st->gconn))
             return MHD_NO; /* answered by the guard already (a cap, a deadline) */
         api_guard_phase(srv->guard, st->gconn, API_GUARD_BODY);
         early = check_head(srv, conn, st, version, target_len(conn, url), &resp);
