@@ -438,6 +438,47 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
     return conflict_or_missing(db, id);
 }
 
+/* The bytes of hex text `hex` (even length, as encode(..., 'hex') writes) in a new
+ * allocation *out of *len bytes. */
+static enum sk_err from_hex(const char *hex, unsigned char **out, size_t *len)
+{
+    size_t n = strlen(hex) / 2;
+    unsigned char *b = sk_malloc(n ? n : 1);
+
+    if (!b)
+        return SK_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int h = 0; h < 2; h++) {
+            char ch = hex[2 * i + (size_t)h];
+            v = v * 16 + (unsigned)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
+        }
+        b[i] = (unsigned char)v;
+    }
+    *out = b;
+    *len = n;
+    return SK_OK;
+}
+
+/* `len` bytes at `data` as a bytea literal in hex form ("\x..."), a new string. */
+static char *to_hex(const void *data, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    const unsigned char *p = data;
+    char *s = sk_malloc(2 * len + 3);
+
+    if (!s)
+        return NULL;
+    s[0] = '\\';
+    s[1] = 'x';
+    for (size_t i = 0; i < len; i++) {
+        s[2 + 2 * i] = digits[p[i] >> 4];
+        s[3 + 2 * i] = digits[p[i] & 15];
+    }
+    s[2 + 2 * len] = '\0';
+    return s;
+}
+
 enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
                           long lease_ms, long max_attempts, struct db_claim *out)
 {
@@ -487,11 +528,16 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           "   CASE WHEN status = 'running' THEN " LEASE_EXPIRED
                           " ELSE coalesce(error, " LEASE_EXPIRED ") END"
                           "   WHEN status = 'running' THEN " LEASE_EXPIRED " ELSE error END,"
-                          " progress_done = 0, run_after = NULL, updated_at = now()"
-                          " WHERE id = $1::uuid AND ((status = 'queued' AND (run_after IS NULL OR"
+                          " progress_done = checkpoint_done, resumed_from = checkpoint_done,"
+                          " checkpoint = CASE WHEN (cancel_requested OR attempts >= $4::int)"
+                          "   AND parent_id IS NULL THEN NULL ELSE checkpoint END,"
+                          " run_after = NULL, updated_at = now()"
+                          " WHERE id = $1::uuid AND shards = 0"
+                          "   AND ((status = 'queued' AND (run_after IS NULL OR"
                           " run_after <= now()))"
                           "   OR (status = 'running' AND lease_expires_at < now()))"
-                          " RETURNING status, attempts, kind, request::text",
+                          " RETURNING status, attempts, kind, request::text,"
+                          " encode(checkpoint, 'hex'), checkpoint_done::text",
         5, p, &r);
     if (err)
         return err;
@@ -506,10 +552,16 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
         c.request = sk_strdup(db_result_get(r, 0, 3));
         if (!c.request)
             err = SK_ENOMEM;
+        if (!err && db_result_get(r, 0, 4)) {
+            err = from_hex(db_result_get(r, 0, 4), &c.checkpoint, &c.checkpoint_len);
+            c.checkpoint_done = (uint64_t)num(db_result_get(r, 0, 5));
+        }
     }
     db_result_free(r);
     if (!err)
         *out = c;
+    else
+        db_jobs_claim_release(&c);
     return err;
 }
 
@@ -518,7 +570,10 @@ void db_jobs_claim_release(struct db_claim *c)
     if (!c)
         return;
     sk_free(c->request);
+    sk_free(c->checkpoint);
     c->request = NULL;
+    c->checkpoint = NULL;
+    c->checkpoint_len = 0;
 }
 
 /* Runs a fenced UPDATE: SK_ELEASE when no row matched (the lease is lost). */
@@ -536,27 +591,42 @@ static enum sk_err fenced(struct db *db, const char *name, const char *sql, int 
 
 #define FENCE " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' RETURNING 1"
 #define ENDED                                                                                      \
-    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL, updated_at = now()"
+    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"                           \
+    " checkpoint = CASE WHEN parent_id IS NULL THEN NULL ELSE checkpoint END,"                     \
+    " updated_at = now()"
 
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
-                             long lease_ms, int *cancel)
+                             const struct db_progress *pr, long lease_ms, int *cancel)
 {
     char done_s[24];
     char lease_s[24];
-    const char *p[4] = {id, owner, done_s, lease_s};
+    char from_s[24];
+    char *ckpt = NULL;
+    const char *p[6] = {id, owner, done_s, lease_s, from_s, NULL};
     struct db_result *r = NULL;
     enum sk_err err;
 
     snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
     snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    snprintf(from_s, sizeof(from_s), "%llu", (unsigned long long)(pr ? pr->from : 0));
+    if (pr && pr->checkpoint) {
+        ckpt = to_hex(pr->checkpoint, pr->checkpoint_len);
+        if (!ckpt)
+            return SK_ENOMEM;
+        p[5] = ckpt;
+    }
+    /* The checkpoint and its units change together: a report without one keeps both. */
     err = db_exec_idem(
         db, "jobs_progress",
-        "UPDATE jobs SET progress_done = $3::bigint,"
+        "UPDATE jobs SET progress_done = $3::bigint, resumed_from = $5::bigint,"
+        " checkpoint = coalesce($6::bytea, checkpoint),"
+        " checkpoint_done = CASE WHEN $6::bytea IS NULL THEN checkpoint_done ELSE $3::bigint END,"
         " lease_expires_at = now() + " MS(
             "$4::bigint") ", updated_at = now()"
                           " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running'"
                           " RETURNING cancel_requested",
-        4, p, &r);
+        6, p, &r);
+    sk_free(ckpt);
     if (err)
         return err;
     if (db_result_rows(r) == 1)
@@ -605,13 +675,7 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
     return fenced(
         db, "jobs_retry",
         "UPDATE jobs SET status = 'queued', error = $4," ATTEMPT_ERROR(
-            "$4::text") " progress_done = 0, run_after = now() + " MS("$3::bigint") ","
-                                                                                    " lease_owner "
-                                                                                    "= NULL, "
-                                                                                    "lease_expires_"
-                                                                                    "at = NULL, "
-                                                                                    "updated_at = "
-                                                                                    "now()" FENCE,
+            "$4::text") " progress_done = checkpoint_done, run_after = now() + " MS("$3::bigint") ", lease_owner = NULL, lease_expires_at = NULL, updated_at = now()" FENCE,
         4, p);
 }
 
@@ -619,7 +683,8 @@ enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner)
 {
     const char *p[2] = {id, owner};
     return fenced(db, "jobs_release",
-                  "UPDATE jobs SET status = 'queued', attempts = attempts - 1, progress_done = 0,"
+                  "UPDATE jobs SET status = 'queued', attempts = attempts - 1,"
+                  " progress_done = checkpoint_done,"
                   " run_after = NULL, lease_owner = NULL, lease_expires_at = NULL,"
                   " updated_at = now()" FENCE,
                   2, p);

@@ -123,6 +123,11 @@ struct db_claim {
     int attempts; /* attempts including this one */
     char kind[16];
     char *request; /* owned JSON text when RUNNING; free with db_jobs_claim_release */
+    /* The checkpoint an earlier attempt stored (db_jobs_progress), owned; NULL = none:
+     * the run starts from zero. checkpoint_done is its units. */
+    unsigned char *checkpoint;
+    size_t checkpoint_len;
+    uint64_t checkpoint_done;
 };
 
 /**
@@ -138,12 +143,22 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
 /** Frees the strings of a claim; NULL-safe. */
 void db_jobs_claim_release(struct db_claim *c);
 
+/* What a progress report stores besides the units done. */
+struct db_progress {
+    uint64_t from; /* the unit this attempt started at (the checkpoint it resumed), or 0 */
+    /* The run's checkpoint after `done` units (borrowed bytes, job_run_save), stored with
+     * them; NULL keeps the stored one (and its units): it stays a valid place to resume. */
+    const void *checkpoint;
+    size_t checkpoint_len;
+};
+
 /**
- * Records `done` units and renews the lease for `lease_ms`. *cancel is set to 1 when a
+ * Records `done` units and what `p` holds (NULL: nothing more) and renews the lease for
+ * `lease_ms`, in one statement only the lease holder can make. *cancel is set to 1 when a
  * cancel was requested. SK_ELEASE when `owner` no longer holds the lease.
  */
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
-                             long lease_ms, int *cancel);
+                             const struct db_progress *p, long lease_ms, int *cancel);
 
 /** Ends the job as succeeded with `result` (JSON text). SK_ELEASE if the lease is lost. */
 enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
@@ -159,13 +174,14 @@ enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const
                          const char *attempt_error);
 /**
  * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
- * keeping `error` as the job's and this attempt's error. SK_ELEASE if the lease is lost.
+ * keeping `error` as the job's and this attempt's error, and the checkpoint (the next
+ * attempt resumes it). SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
                           const char *error);
 /**
  * Gives the job back (graceful shutdown): queued, runnable at once, and the attempt is not
- * counted. SK_ELEASE if the lease is lost.
+ * counted; the checkpoint stays for the next attempt. SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
 

@@ -164,10 +164,10 @@ static void test_lease_fencing(void)
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     /* nobody but the holder can write */
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, 60000, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, NULL, 60000, &cancel), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{\"r\":2}"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w2/1", "x", "x"), SK_ELEASE);
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 50, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 50, NULL, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 0);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":1}"), SK_OK);
     /* final: the holder itself cannot write twice, and a redelivery claims nothing */
@@ -197,7 +197,7 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_EQUAL(c.attempts, 2);
     db_jobs_claim_release(&c);
     /* the first worker woke up late: fenced off */
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, NULL, 60000, &cancel), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{}"), SK_OK);
     get(id, &job, status);
@@ -215,6 +215,74 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_PTR_NULL(job.errors[1]);
     CU_ASSERT_PTR_NULL(job.error);
     db_job_release(&job);
+}
+
+/* The SQL expression `expr` over job `id`'s row, as text in `out`; 0 on success. */
+static int column_text(const char *id, const char *expr, char *out, size_t len)
+{
+    char sql[256];
+    struct db_result *r = NULL;
+    int rc;
+
+    snprintf(sql, sizeof(sql), "SELECT %s FROM jobs WHERE id = $1::uuid", expr);
+    rc = db_exec(db, NULL, sql, 1, &id, &r) != SK_OK || db_result_rows(r) != 1;
+    if (!rc)
+        snprintf(out, len, "%s", db_result_get(r, 0, 0) ? db_result_get(r, 0, 0) : "");
+    db_result_free(r);
+    return rc;
+}
+
+/* Resume: a checkpoint is stored with progress by the lease holder only; the claim after
+ * the lease expired hands it out with its units; a report without one keeps it; a retry
+ * and a release keep it; the end of the job drops it. */
+static void test_checkpoint_under_lease(void)
+{
+    static const unsigned char a[] = {0, 1, 2, 0xfe, 0xff, 'x'};
+    static const unsigned char b[] = {9, 8, 7};
+    struct db_progress pa = {0, a, sizeof(a)};
+    struct db_progress pb = {0, b, sizeof(b)};
+    struct db_progress none = {40, NULL, 0};
+    char id[DB_JOBS_ID_LEN];
+    char v[64];
+    struct db_claim c = {0};
+    int cancel = 0;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 1, 5, &c), SK_OK);
+    CU_ASSERT_PTR_NULL(c.checkpoint); /* nothing stored yet: from zero */
+    db_jobs_claim_release(&c);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 1, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    /* the stale holder's checkpoint is refused, the holder's stored */
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 30, &pb, 1, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 20, &pa, 1, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 25, NULL, 1, &cancel), SK_OK);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3", "w3/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_EQUAL(c.checkpoint_done, 20);
+    CU_ASSERT_EQUAL_FATAL(c.checkpoint_len, sizeof(a));
+    CU_ASSERT_EQUAL(memcmp(c.checkpoint, a, sizeof(a)), 0);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(column_text(id, "progress_done::text", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "20"); /* the new attempt starts at the checkpoint */
+    /* a report without a checkpoint keeps the stored one and records where it started */
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w3/1", 40, &none, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(column_text(id, "checkpoint_done || ' ' || resumed_from", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "20 40");
+    CU_ASSERT_EQUAL(db_jobs_retry(db, id, "w3/1", 0, "device lost"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w4", "w4/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.checkpoint_done, 20);
+    CU_ASSERT_EQUAL(c.checkpoint_len, sizeof(a));
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_release(db, id, "w4/1"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w5", "w5/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.checkpoint_len, sizeof(a));
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w5/1", "{}"), SK_OK);
+    CU_ASSERT_EQUAL(column_text(id, "(checkpoint IS NULL)::text", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "true");
 }
 
 static void test_exhausted_and_retry(void)
@@ -351,7 +419,7 @@ static void test_release_and_cancel(void)
     db_job_release(&job);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
     CU_ASSERT_STRING_EQUAL(status, "running");
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, NULL, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 1);
     CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w2/1", NULL), SK_OK);
     CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_ECONFLICT);
@@ -683,6 +751,8 @@ static void test_insert_many(void)
 }
 
 static CU_TestInfo store_tests[] = {
+    {"a checkpoint is stored under the lease and handed to the next attempt",
+     test_checkpoint_under_lease},
     {"insert many in one statement", test_insert_many},
     {"SQLSTATE classes, server down", test_sqlstate_classes},
     {"db_run_tx retries serialization failures", test_run_tx_retries},
