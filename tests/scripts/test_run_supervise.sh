@@ -13,11 +13,24 @@ bin=$1
 svc=$root/scripts/services.sh
 tmp=$(mktemp -d /tmp/skirmish-run.XXXXXX)
 chmod 755 "$tmp"
-http=$("$svc" free-port)
-pg=$("$svc" free-port)
-redis=$("$svc" free-port)
-while [ "$pg" = "$http" ]; do pg=$("$svc" free-port); done
-while [ "$redis" = "$http" ] || [ "$redis" = "$pg" ]; do redis=$("$svc" free-port); done
+# Free ports below Linux's ephemeral range (32768 and up), which outgoing connections of
+# other processes may take between this check and the bind.
+port() {
+  local p
+  for _ in $(seq 1 100); do
+    p=$("$svc" free-port)
+    if [ "$p" -lt 32768 ] && [ "$p" != "${http:-}" ] && [ "$p" != "${pg:-}" ]; then
+      echo "$p"
+      return
+    fi
+  done
+  echo "run_supervise: no free port" >&2
+  exit 1
+}
+http=$(port)
+pg=$(port)
+redis=$(port)
+[ -n "$http" ] && [ -n "$pg" ] && [ -n "$redis" ] || exit 1
 api=http://127.0.0.1:$http
 make_pid=
 probe_pid=
@@ -27,7 +40,7 @@ probe_pid=
 child_pids() {
   local parent=$1 name=$2 f stat comm fields
   for f in /proc/[0-9]*; do
-    read -r stat <"$f/stat" 2>/dev/null || continue
+    read -r stat 2>/dev/null <"$f/stat" || continue
     comm=${stat#*(}
     comm=${comm%%)*}
     read -ra fields <<<"${stat##*) }" # state ppid pgrp session ...
@@ -42,7 +55,7 @@ child_pids() {
 session_left() {
   local f stat fields
   for f in /proc/[0-9]*; do
-    read -r stat <"$f/stat" 2>/dev/null || continue
+    read -r stat 2>/dev/null <"$f/stat" || continue
     read -ra fields <<<"${stat##*) }"
     [ "${fields[3]}" = "$make_pid" ] && echo "${stat%%)*})"
   done
