@@ -369,6 +369,8 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
         if (rc)
             goto out;
+        if (plan->data.cards[i].scavenge || plan->data.cards[i].avenge)
+            plan->data.death_fx = 1;
     }
     for (int s = 0; s < 2; s++) {
         rc = build_side(spec, s, &plan->data, err, errlen);

@@ -33,7 +33,7 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_JAMMED   2u
 #define BATTLE_SIM_ATTACKED 4u  /* its turn in the assault row is over */
 #define BATTLE_SIM_ACTING   8u  /* taking its turn in the assault row now */
-#define BATTLE_SIM_DYING    16u /* died; its on-death skills are still to be cast */
+#define BATTLE_SIM_DYING    16u /* died; its death's effects and skills are still to come */
 #define BATTLE_SIM_FRESH    32u /* summoned; its on-play skills are still to be cast */
 
 /* Skill triggers (battle_skill_spec.trigger). */
@@ -73,6 +73,21 @@ struct battle_card_data {
     clc_u8 evade;
     clc_u8 wall; /* 1 when the card has Wall */
     clc_u8 flurry;
+    clc_u8 legion;     /* + X attack damage per other living own assault of its faction */
+    clc_u8 coalition;  /* + X attack damage per faction among own living assaults */
+    clc_u8 rupture;    /* + X attack damage, and X less damage reduction */
+    clc_u8 venom;      /* + X attack damage on a poisoned target; X poison on a hit */
+    clc_u8 swipe;      /* X damage to the target's neighbours */
+    clc_u8 drain;      /* as Swipe, and heals what the attack and it did */
+    clc_u8 hunt;       /* after its attack, X damage to the first living enemy assault */
+    clc_u8 allegiance; /* + X attack and max health when its owner plays its faction */
+    clc_u8 avenge;     /* + X attack and max health when an own assault dies */
+    clc_u8 scavenge;   /* + X max health when any unit dies */
+    clc_u8 refresh;    /* heals X at the end of its own turn */
+    clc_u8 valor;      /* + X attack on becoming active opposite a stronger assault */
+    clc_u8 bravery;    /* as Valor, at each own turn start */
+    clc_u8 barrier;    /* + X Protect at each own turn start and when played */
+    clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
     clc_u8 n_act;
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
     clc_u8 act_x[BATTLE_SIM_ACTS];  /* X; for Summon, the card it brings */
@@ -130,6 +145,8 @@ struct battle_plan_data {
     clc_u8 turn_limit; /* last turn played, 1..200 */
     clc_u8 first_turn; /* 1, or the turn of a mid-game state */
     clc_u8 n_cards;
+    clc_u8 death_fx; /* 1: a card has Scavenge or Avenge, so every death has effects */
+    clc_u8 pad[3];
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -226,7 +243,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
         u->hp = 0;
         u->flags = (clc_u8)(u->flags & ~BATTLE_SIM_ALIVE);
         g->sides[s].died = 1;
-        if (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH)) {
+        if (p->death_fx || (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH))) {
             u->flags = (clc_u8)(u->flags | BATTLE_SIM_DYING);
             g->pending++;
         }
@@ -267,6 +284,25 @@ CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
     clc_i32 max = battle_sim_max_hp(p, u);
     clc_i32 hp = (clc_i32)u->hp + x;
     u->hp = (clc_i16)(hp < max ? hp : max);
+}
+
+/* A permanent gain of X max health, and as much health (Leech, Fortify, Allegiance,
+ * Avenge, Scavenge: the game's ext_hp). */
+CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    u->hp_gain = battle_sim_sat((clc_i32)u->hp_gain + x);
+    u->hp = battle_sim_sat((clc_i32)u->hp + x);
+}
+
+/* Damage X + Enfeeble - Protect, at least 0, to a unit of side `s` (Strike's formula, also
+ * Swipe, Drain and Hunt). */
+CLC_FN void battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s,
+                              CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    clc_i32 d = x + u->enfeeble - u->protect;
+    if (d > 0)
+        battle_sim_hurt(p, g, s, u, d);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -501,9 +537,17 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
     switch (id) {
     case BATTLE_SKILL_STRIKE:
     case BATTLE_SKILL_SIEGE:
-        d = x + u->enfeeble - u->protect;
-        if (d > 0)
-            battle_sim_hurt(p, g, ts, u, d);
+        battle_sim_strike(p, g, ts, u, x);
+        break;
+    case BATTLE_SKILL_MORTAR:
+        /* X on a structure; on an assault (no structure to aim at) half, rounded up. */
+        battle_sim_strike(p, g, ts, u, p->cards[u->card].type == BATTLE_ASSAULT ? (x + 1) / 2 : x);
+        break;
+    case BATTLE_SKILL_MEND:
+        battle_sim_heal(p, u, x);
+        break;
+    case BATTLE_SKILL_FORTIFY:
+        battle_sim_gain_hp(u, x);
         break;
     case BATTLE_SKILL_ENFEEBLE:
         u->enfeeble = battle_sim_sat((clc_i32)u->enfeeble + x);
@@ -536,28 +580,43 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
  * one, else `n` (0 counts as 1) are drawn without repetition and applied in lane order.
  * Returns whether any application took effect (a cooldown starts only then, as in tuo). */
 CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 id, clc_i32 x,
-                            clc_u32 all, clc_u32 y, clc_u32 n)
+                            CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane, clc_u32 id,
+                            clc_i32 x, clc_u32 all, clc_u32 y, clc_u32 n)
 {
     int hostile = battle_sim_hostile(id);
     int ts = hostile ? 1 - s : s;
     int structures = battle_sim_row(id) == BATTLE_ROW_STRUCTURES;
     int active = ts == battle_sim_active(p->mode, g->turn);
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
-    CLC_PRIVATE struct battle_unit *row = structures ? tside->structures : tside->assaults;
-    clc_u32 nrow = structures ? tside->n_structures : tside->n_assaults;
+    CLC_PRIVATE struct battle_unit *row;
+    clc_u32 nrow;
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
     int done = 0;
-    for (clc_u32 i = 0; i < nrow; i++) {
-        clc_u32 f = p->cards[row[i].card].faction;
-        if (y && f != y && f != BATTLE_SIM_PROGENITOR)
-            continue;
-        if (battle_sim_valid_on(p, id, &row[i], active, g->act))
-            cand[nc++] = (clc_u8)i;
+    /* Mortar aims at structures; with none to aim at, at assaults (as Strike). */
+    for (int pass = 0; pass < 2 && nc == 0; pass++) {
+        if (pass && id != BATTLE_SKILL_MORTAR)
+            break;
+        if (pass)
+            structures = 0;
+        row = structures ? tside->structures : tside->assaults;
+        nrow = structures ? tside->n_structures : tside->n_assaults;
+        for (clc_u32 i = 0; i < nrow; i++) {
+            clc_u32 f = p->cards[row[i].card].faction;
+            /* Mend and Fortify act on the caster's two neighbours, both. */
+            if ((id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY) &&
+                ((clc_i32)i != lane - 1 && (clc_i32)i != lane + 1))
+                continue;
+            if (y && f != y && f != BATTLE_SIM_PROGENITOR)
+                continue;
+            if (battle_sim_valid_on(p, id, &row[i], active, g->act))
+                cand[nc++] = (clc_u8)i;
+        }
     }
     if (nc == 0)
         return 0;
+    if (id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY)
+        all = 1;
     if (n < 1)
         n = 1;
     if (!all && n == 1) {
@@ -589,33 +648,82 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
     return done;
 }
 
-/* Side `s` puts card `card` into play for free (Summon), at the right-hand end of its row;
- * a full row takes nothing. `tower` (summoned by a structure's activation Summon) starts
- * it one turn nearer to acting, as in the game. Its on-play skills are cast at the next
- * resolution of triggers (battle_sim_triggers). */
-CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 card, int tower)
+/* Valor or Bravery X of assault `lane` of side `s`: + X permanent attack when the enemy
+ * assault opposite lives and is stronger. */
+CLC_FN void battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
+{
+    CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    if (!x || lane >= en->n_assaults || !battle_sim_alive(&en->assaults[lane]) ||
+        battle_sim_power(p, &en->assaults[lane]) <= battle_sim_power(p, u))
+        return;
+    u->berserk = battle_sim_sat((clc_i32)u->berserk + x);
+}
+
+/* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
+ * Bravery and Valor when it is active at once, and (unless `summoned`) the Allegiance of
+ * the own assaults of its faction. Returns its lane, or -1 when the row is full (only
+ * summons can fill one): then nothing enters. `tower`: summoned by a structure's
+ * activation Summon, it starts one turn nearer to acting, as in the game. The caller casts
+ * its on-play skills. */
+CLC_FN clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE struct battle_game *g, int s, clc_u32 card,
+                                int summoned, int tower)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[card];
     int structure = c->type == BATTLE_STRUCTURE;
+    clc_u32 lane = structure ? me->n_structures : me->n_assaults;
     CLC_PRIVATE struct battle_unit *u;
-    if ((structure ? me->n_structures : me->n_assaults) >= BATTLE_SIM_ROW)
-        return;
-    u = structure ? &me->structures[me->n_structures++] : &me->assaults[me->n_assaults++];
+    if (lane >= BATTLE_SIM_ROW)
+        return -1;
+    u = structure ? &me->structures[lane] : &me->assaults[lane];
+    if (structure)
+        me->n_structures++;
+    else
+        me->n_assaults++;
     battle_sim_fresh(p, u, card);
     if (tower && u->delay)
         u->delay--;
-    if (c->trig & (1u << BATTLE_SIM_TRIG_PLAY)) {
-        u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
-        g->pending++;
+    if (c->barrier)
+        u->protect = c->barrier;
+    if (!structure && !u->delay) {
+        battle_sim_brave(p, g, s, lane, c->bravery);
+        battle_sim_brave(p, g, s, lane, c->valor);
     }
+    if (!summoned)
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
+            clc_i32 x = p->cards[a->card].allegiance;
+            if (x && a != u && battle_sim_alive(a) && p->cards[a->card].faction == c->faction) {
+                a->berserk = battle_sim_sat((clc_i32)a->berserk + x);
+                battle_sim_gain_hp(a, x);
+            }
+        }
+    return (clc_i32)lane;
+}
+
+/* Side `s` puts card `card` into play for free (Summon); its on-play skills are cast at the
+ * next resolution of triggers (battle_sim_triggers). */
+CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 card, int tower)
+{
+    clc_i32 lane = battle_sim_enter(p, g, s, card, 1, tower);
+    CLC_PRIVATE struct battle_unit *u;
+    if (lane < 0 || !(p->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY)))
+        return;
+    u = p->cards[card].type == BATTLE_STRUCTURE ? &g->sides[s].structures[lane]
+                                                : &g->sides[s].assaults[lane];
+    u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
+    g->pending++;
 }
 
 /* Side `s` casts the skills of card `c` that have trigger `trig` (on play, on attacked, on
- * death), in card order; the caster may be dead (on death) or jammed. */
+ * death), in card order; the caster (at assault lane `lane`, -1 for other rows) may be dead
+ * (on death) or jammed. */
 CLC_FN void battle_sim_cast(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s,
+                            CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                             CLC_GLOBAL const struct battle_card_data *c, clc_u32 trig)
 {
     if (!(c->trig & (1u << trig)))
@@ -626,17 +734,47 @@ CLC_FN void battle_sim_cast(CLC_GLOBAL const struct battle_plan_data *p,
         if (c->act_id[k] == BATTLE_SKILL_SUMMON)
             battle_sim_summon(p, g, s, c->act_x[k], 0);
         else
-            battle_sim_skill(p, g, s, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
+            battle_sim_skill(p, g, s, lane, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
                              c->act_n[k]);
     }
 }
 
-/* Casts the pending triggered skills: the on-death skills of units that died and the
+/* What the death of unit `lane` of side `s` (row `assault` or structures) sets off besides
+ * its on-death skills: every living unit with Scavenge X gains X max health; when an
+ * assault died, every other living own assault with Avenge X gains X attack and X max
+ * health (half, rounded up, beyond the next lane). */
+CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
+{
+    for (int k = 0; k < 2; k++)
+        for (clc_u32 r = 0; r < 2; r++) {
+            CLC_PRIVATE struct battle_side *side = &g->sides[k];
+            CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+            clc_u32 n = r ? side->n_assaults : side->n_structures;
+            for (clc_u32 i = 0; i < n; i++)
+                if (p->cards[row[i].card].scavenge && battle_sim_alive(&row[i]))
+                    battle_sim_gain_hp(&row[i], p->cards[row[i].card].scavenge);
+        }
+    if (!assault)
+        return;
+    for (clc_u32 i = 0; i < g->sides[s].n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *a = &g->sides[s].assaults[i];
+        clc_i32 x = p->cards[a->card].avenge;
+        if (!x || i == lane || !battle_sim_alive(a))
+            continue;
+        if (i + 1 < lane || i > lane + 1)
+            x = (x + 1) / 2;
+        a->berserk = battle_sim_sat((clc_i32)a->berserk + x);
+        battle_sim_gain_hp(a, x);
+    }
+}
+
+/* Resolves what is pending: the effects and on-death skills of units that died and the
  * on-play skills of units summoned since the last call, and those of the units these kill
  * or summon, until none is left. Each unit dies once and a full row summons nothing, so it
  * ends. Order: the side whose turn it is first, its structures then assaults, lane order
  * (tuo keeps a queue in the order of the events; the two differ only in which of several
- * such skills draws its random targets first). */
+ * such events draws its random targets first). */
 CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_PRIVATE struct battle_game *g)
 {
@@ -655,9 +793,15 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                         continue;
                     u->flags = (clc_u8)(f & ~(BATTLE_SIM_DYING | BATTLE_SIM_FRESH));
                     g->pending--;
-                    battle_sim_cast(p, g, s, &p->cards[u->card],
-                                    (f & BATTLE_SIM_DYING) ? BATTLE_SIM_TRIG_DEATH
-                                                           : BATTLE_SIM_TRIG_PLAY);
+                    if (f & BATTLE_SIM_DYING) {
+                        if (p->death_fx)
+                            battle_sim_death_fx(p, g, s, i, (int)r);
+                        battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
+                                        BATTLE_SIM_TRIG_DEATH);
+                    } else {
+                        battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
+                                        BATTLE_SIM_TRIG_PLAY);
+                    }
                 }
             }
         }
@@ -666,16 +810,17 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
 
 /* A unit's (or, with `cd` of the commander, the commander's) activation skills, in card
  * order, each resolved with the triggers it sets off; a skill still cooling down is
- * skipped, and one that took effect starts its cooldown. */
+ * skipped, and one that took effect starts its cooldown. `lane`: the unit's assault lane,
+ * -1 for other rows. */
 CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s,
+                              CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                               CLC_GLOBAL const struct battle_card_data *c, CLC_PRIVATE clc_u32 *cd)
 {
     for (clc_u32 k = 0; k < c->n_act; k++) {
         if (c->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE || c->act_id[k] == BATTLE_SKILL_SUMMON ||
             battle_sim_cd(*cd, k))
             continue;
-        if (battle_sim_skill(p, g, s, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
+        if (battle_sim_skill(p, g, s, lane, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
                              c->act_n[k]) &&
             c->act_c[k])
             *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
@@ -700,6 +845,44 @@ CLC_FN clc_u32 battle_sim_flurry(CLC_GLOBAL const struct battle_card_data *c,
  * The attack
  * ------------------------------------------------------------------------------------- */
 
+CLC_FN clc_u32 battle_sim_bits(clc_u32 v)
+{
+    clc_u32 n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* What the attack of `u` (side `s`) adds to its power: Legion X per other living own
+ * assault of its faction, Coalition X per faction among own living assaults, Rupture X,
+ * Venom X on a poisoned target `t` (0: the commander). */
+CLC_FN clc_i32 battle_sim_bonus(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE struct battle_game *g, int s,
+                                CLC_PRIVATE const struct battle_unit *u,
+                                CLC_PRIVATE const struct battle_unit *t)
+{
+    CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    clc_i32 b = ac->rupture;
+    if (ac->legion || ac->coalition) {
+        clc_u32 same = 0, factions = 0;
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            CLC_PRIVATE const struct battle_unit *a = &me->assaults[i];
+            if (!battle_sim_alive(a))
+                continue;
+            factions |= 1u << p->cards[a->card].faction;
+            if (a != u && p->cards[a->card].faction == ac->faction)
+                same++;
+        }
+        b += (clc_i32)(ac->legion * same);
+        if (ac->coalition)
+            b += (clc_i32)(ac->coalition * battle_sim_bits(factions));
+    }
+    if (ac->venom && t && t->poison > 0)
+        b += ac->venom;
+    return b;
+}
+
 /* Assault `lane` of side `s` attacks (nothing when its power is 0). Sets g->over when a
  * commander falls. */
 /* NOLINTNEXTLINE(readability-function-size): the attack's steps in the game's order */
@@ -714,6 +897,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_unit *t = 0;
     clc_i32 power = battle_sim_power(p, u);
     clc_i32 dmg, red;
+    int on_assault;
     if (power == 0)
         return;
     /* Target: the living assault opposite, else the first living Wall, else the
@@ -729,55 +913,82 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
             }
         }
     }
+    dc = t ? &p->cards[t->card] : &p->cards[p->sides[1 - s].commander];
+    on_assault = t && dc->type == BATTLE_ASSAULT;
+    /* Flying dodges with probability 1/2 (a draw only when the target has it). */
+    if (dc->flying && rng_below(&g->rng, 2) == 0)
+        return;
+    dmg = power + battle_sim_bonus(p, g, s, u, t);
     if (t) {
-        dc = &p->cards[t->card];
-        red = (dc->type == BATTLE_ASSAULT ? dc->armor : 0) + t->protect - ac->pierce;
-        dmg = power + t->enfeeble - (red > 0 ? red : 0);
+        red = (on_assault ? dc->armor : 0) + t->protect - ac->pierce - ac->rupture;
+        dmg += t->enfeeble - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
         battle_sim_hurt(p, g, 1 - s, t, dmg);
+        /* Venom poisons an assault it hit. */
+        if (dmg > 0 && on_assault && ac->venom)
+            t->poison = battle_sim_sat((clc_i32)t->poison + ac->venom);
     } else {
-        clc_i32 hp;
-        dc = &p->cards[p->sides[1 - s].commander];
-        dmg = power;
-        hp = (clc_i32)en->commander_hp - dmg;
+        clc_i32 hp = (clc_i32)en->commander_hp - dmg;
         en->commander_hp = (clc_i16)(hp > 0 ? hp : 0);
         if (hp <= 0) {
             g->over = (clc_u8)(2 - s);
             return;
         }
     }
-    /* The target's on-death skills, then its on-attacked ones (even at 0 damage, even when
-     * it died), each with what they set off. */
+    /* The target's death, then its on-attacked skills (even at 0 damage, even when it
+     * died), each with what they set off. */
     if (g->pending)
         battle_sim_triggers(p, g);
-    battle_sim_cast(p, g, 1 - s, dc, BATTLE_SIM_TRIG_ATTACKED);
+    battle_sim_cast(p, g, 1 - s, on_assault ? (clc_i32)lane : -1, dc, BATTLE_SIM_TRIG_ATTACKED);
     if (g->pending)
         battle_sim_triggers(p, g);
-    if (!battle_sim_alive(u))
-        return;
     /* Counter fires even when the hit did 0. */
-    if (dc->counter) {
+    if (dc->counter && battle_sim_alive(u)) {
         clc_i32 c = (clc_i32)dc->counter + u->enfeeble - u->protect;
         if (c > 0)
             battle_sim_hurt(p, g, s, u, c);
         if (g->pending)
             battle_sim_triggers(p, g);
     }
-    if (!battle_sim_alive(u))
-        return;
     /* Leech, on a hit that did damage to an assault only: it raises max health by what it
      * heals, so the unit gains min(X, damage) health whatever it had. */
-    if (dmg > 0 && ac->leech && dc->type == BATTLE_ASSAULT) {
-        clc_i32 v = ac->leech < dmg ? ac->leech : dmg;
-        u->hp_gain = battle_sim_sat((clc_i32)u->hp_gain + v);
-        u->hp = battle_sim_sat((clc_i32)u->hp + v);
+    if (dmg > 0 && ac->leech && on_assault && battle_sim_alive(u))
+        battle_sim_gain_hp(u, ac->leech < dmg ? ac->leech : dmg);
+    /* Swipe and Drain hit the target's neighbours (an assault target only, even at 0
+     * damage, even when the attacker died); Drain heals what the attack and they did. */
+    if ((ac->swipe || ac->drain) && on_assault) {
+        clc_i32 total = dmg;
+        for (clc_u32 i = lane > 0 ? lane - 1 : 0; i <= lane + 1 && i < en->n_assaults; i++) {
+            CLC_PRIVATE struct battle_unit *a = &en->assaults[i];
+            clc_i32 d = ac->swipe + ac->drain + a->enfeeble - a->protect;
+            if (i == lane || !battle_sim_alive(a))
+                continue;
+            if (d > 0) {
+                battle_sim_hurt(p, g, 1 - s, a, d);
+                total += d;
+            }
+        }
+        if (ac->drain && battle_sim_alive(u))
+            battle_sim_heal(p, u, total);
+        if (g->pending)
+            battle_sim_triggers(p, g);
     }
-    if (dmg > 0 && ac->berserk)
+    if (dmg > 0 && ac->berserk && battle_sim_alive(u))
         u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
     /* Poison poisons whoever attacks it, even when the hit was fully blocked. */
-    if (dc->poison)
+    if (dc->poison && battle_sim_alive(u))
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
+    /* Hunt: X to the first living enemy assault, whatever became of the attacker. */
+    if (ac->hunt) {
+        for (clc_u32 i = 0; i < en->n_assaults; i++)
+            if (battle_sim_alive(&en->assaults[i])) {
+                battle_sim_strike(p, g, 1 - s, &en->assaults[i], ac->hunt);
+                break;
+            }
+        if (g->pending)
+            battle_sim_triggers(p, g);
+    }
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -815,37 +1026,40 @@ CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u32 e = battle_sim_select(p, g, s);
     CLC_GLOBAL const struct battle_card_data *c;
     clc_u32 card;
+    clc_i32 lane;
     me->last_played = (clc_u8)e;
     if (e == BATTLE_SIM_NONE)
         return;
     card = p->sides[s].seq_card[e];
     c = &p->cards[card];
-    if (c->type == BATTLE_STRUCTURE) {
-        if (me->n_structures >= BATTLE_SIM_ROW)
-            return;
-        battle_sim_fresh(p, &me->structures[me->n_structures++], card);
-    } else {
-        if (me->n_assaults >= BATTLE_SIM_ROW)
-            return;
-        battle_sim_fresh(p, &me->assaults[me->n_assaults++], card);
-    }
-    battle_sim_cast(p, g, s, c, BATTLE_SIM_TRIG_PLAY);
+    lane = battle_sim_enter(p, g, s, card, 0, 0);
+    if (lane < 0)
+        return;
+    battle_sim_cast(p, g, s, c->type == BATTLE_STRUCTURE ? -1 : lane, c, BATTLE_SIM_TRIG_PLAY);
     if (g->pending)
         battle_sim_triggers(p, g);
 }
 
-/* Turn start for one unit of the active side: a delay above 0 goes down by 1 (reaching 0
- * sets off its activation Summon, a structure's starting the summoned card one turn
+/* Turn start for unit `lane` of a row of the active side: Barrier adds its Protect and
+ * Bravery checks the enemy opposite; then a delay above 0 goes down by 1 (reaching 0 sets
+ * off Valor and its activation Summon, a structure's starting the summoned card one turn
  * nearer); at delay 0 its cooldowns tick instead. */
 CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s,
-                            CLC_PRIVATE struct battle_unit *u)
+                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
 {
+    CLC_PRIVATE struct battle_unit *u =
+        assault ? &g->sides[s].assaults[lane] : &g->sides[s].structures[lane];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
     if (!battle_sim_alive(u))
         return;
+    if (c->barrier)
+        u->protect = battle_sim_sat((clc_i32)u->protect + c->barrier);
+    if (assault && c->bravery)
+        battle_sim_brave(p, g, s, lane, c->bravery);
     if (u->delay) {
         u->delay--;
+        if (!u->delay && assault && c->valor)
+            battle_sim_brave(p, g, s, lane, c->valor);
         if (!u->delay && c->summon_act)
             battle_sim_summon(p, g, s, c->summon_act - 1u, c->type == BATTLE_STRUCTURE);
     } else if (u->cd) {
@@ -872,9 +1086,9 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     me->commander_cd = battle_sim_cd_tick(me->commander_cd);
     n = me->n_assaults;
     for (clc_u32 i = 0; i < me->n_structures; i++)
-        battle_sim_tick(p, g, s, &me->structures[i]);
+        battle_sim_tick(p, g, s, i, 0);
     for (clc_u32 i = 0; i < n; i++)
-        battle_sim_tick(p, g, s, &me->assaults[i]);
+        battle_sim_tick(p, g, s, i, 1);
     if (g->pending)
         battle_sim_triggers(p, g);
 
@@ -886,7 +1100,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
         clc_u32 due = 1;
         for (clc_u32 a = 0; a < due; a++) {
-            battle_sim_skills(p, g, s, c, &me->commander_cd);
+            battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
             due = battle_sim_flurry(c, &me->commander_cd, due);
         }
     }
@@ -899,7 +1113,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED) || !c->n_act)
             continue;
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
-            battle_sim_skills(p, g, s, c, &u->cd);
+            battle_sim_skills(p, g, s, -1, c, &u->cd);
             due = battle_sim_flurry(c, &u->cd, due);
         }
     }
@@ -919,7 +1133,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             g->act = (clc_u8)a;
-            battle_sim_skills(p, g, s, c, &u->cd);
+            battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
             if (!battle_sim_alive(u) || (u->flags & BATTLE_SIM_JAMMED))
                 break;
             battle_sim_attack(p, g, s, i);
@@ -936,11 +1150,15 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->flags = (clc_u8)((u->flags & ~BATTLE_SIM_ACTING) | BATTLE_SIM_ATTACKED);
     }
 
-    /* 6. End: poison on own assaults (and the on-death skills it sets off), expiry of
-     * modifiers, compression. */
+    /* 6. End: Refresh, then poison on own assaults (and what their deaths set off),
+     * expiry of modifiers, compression. */
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
-        if (u->poison && battle_sim_alive(u)) {
+        if (!battle_sim_alive(u))
+            continue;
+        if (p->cards[u->card].refresh)
+            battle_sim_heal(p, u, p->cards[u->card].refresh);
+        if (u->poison) {
             battle_sim_hurt(p, g, s, u, u->poison);
             u->poison = (clc_i16)(u->poison >> 1);
         }

@@ -98,6 +98,38 @@ enum battle_skill_when {
     X(EVADE, "evade", PASSIVE, ADD, evade, 0, NONE, ALIVE, BATTLE_OPT_X,                           \
       BATTLE_T_FORTRESS | BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,                                   \
       "fortress, assault and structure")                                                           \
+    X(LEGION, "legion", PASSIVE, ADD, legion, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,      \
+      "assault")                                                                                   \
+    X(COALITION, "coalition", PASSIVE, ADD, coalition, 0, NONE, ALIVE, BATTLE_OPT_X,               \
+      BATTLE_T_ASSAULT, "assault")                                                                 \
+    X(RUPTURE, "rupture", PASSIVE, ADD, rupture, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(VENOM, "venom", PASSIVE, ADD, venom, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
+      "assault")                                                                                   \
+    X(SWIPE, "swipe", PASSIVE, ADD, swipe, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
+      "assault")                                                                                   \
+    X(DRAIN, "drain", PASSIVE, ADD, drain, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
+      "assault")                                                                                   \
+    X(HUNT, "hunt", PASSIVE, ADD, hunt, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT, "assault") \
+    X(ALLEGIANCE, "allegiance", PASSIVE, ADD, allegiance, 0, NONE, ALIVE, BATTLE_OPT_X,            \
+      BATTLE_T_ASSAULT, "assault")                                                                 \
+    X(AVENGE, "avenge", PASSIVE, ADD, avenge, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,      \
+      "assault")                                                                                   \
+    X(SCAVENGE, "scavenge", PASSIVE, ADD, scavenge, 0, NONE, ALIVE, BATTLE_OPT_X,                  \
+      BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,                                   \
+      "assault, structure and fortress")                                                           \
+    X(REFRESH, "refresh", PASSIVE, ADD, refresh, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(VALOR, "valor", PASSIVE, ADD, valor, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
+      "assault")                                                                                   \
+    X(BRAVERY, "bravery", PASSIVE, ADD, bravery, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(BARRIER, "barrier", PASSIVE, ADD, barrier, 0, NONE, ALIVE, BATTLE_OPT_X,                     \
+      BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,                                   \
+      "assault, structure and fortress")                                                           \
+    X(FLYING, "flying", PASSIVE, FLAG, flying, 0, NONE, ALIVE, 0,                                  \
+      BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,                                   \
+      "assault, structure and fortress")                                                           \
     X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
       0)                                                                                           \
     X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
@@ -114,6 +146,12 @@ enum battle_skill_when {
       0)                                                                                           \
     X(PROTECT, "protect", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED,             \
       BATTLE_T_ANY, 0)                                                                             \
+    X(MORTAR, "mortar", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_TARGETED,             \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(MEND, "mend", ACTIVATION, ACT, -, 0, ASSAULTS, DAMAGED, BATTLE_OPT_X | BATTLE_OPT_TRIGGER,   \
+      BATTLE_T_ASSAULT, "assault")                                                                 \
+    X(FORTIFY, "fortify", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE,                                  \
+      BATTLE_OPT_X | BATTLE_OPT_TRIGGER, BATTLE_T_ASSAULT, "assault")                              \
     X(SUMMON, "summon", ACTIVATION, ACT, -, 0, NONE, ALIVE, BATTLE_OPT_CARD | BATTLE_OPT_TRIGGER,  \
       BATTLE_T_ANY, 0)                                                                             \
     X(FLURRY, "flurry", PASSIVE, ADD, flurry, 0, NONE, ALIVE, BATTLE_OPT_X | BATTLE_OPT_C,         \
