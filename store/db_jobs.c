@@ -845,7 +845,7 @@ enum sk_err db_jobs_shards(struct db *db, const char *parent, struct db_shard **
     err = db_exec_idem(db, "jobs_shards",
                        "SELECT status, unit_first::text, progress_total::text,"
                        " encode(checkpoint, 'hex'), error FROM jobs"
-                       " WHERE parent_id = $1::uuid ORDER BY unit_first",
+                       " WHERE parent_id = $1::uuid ORDER BY jobs.unit_first",
                        1, &parent, &r);
     if (err)
         return err;
