@@ -370,14 +370,49 @@ static enum outcome shard_done(struct worker *w, const char *id, const char *own
     return OUT_DONE;
 }
 
+/* Stores the result of a job whose `total` units are all played, with the write only the
+ * lease holder can make. */
+static enum outcome job_done(struct worker *w, const char *id, const char *owner,
+                             const struct db_claim *c, struct job_run *run, uint64_t total)
+{
+    json_t *result = NULL;
+    char *text = NULL;
+    enum outcome out = OUT_DONE;
+    enum sk_err err;
+    int tries = 0;
+
+    err = job_run_result(run, &result);
+    if (!err && !(text = sk_json_text(result)))
+        err = SK_ENOMEM;
+    if (err) {
+        out = attempt_failed(w, id, owner, c->attempts, 1, "the result could not be built");
+        goto out;
+    }
+    do
+        err = w->io->succeed(w->db, id, owner, text);
+    while (again(w, err, &tries));
+    if (err == SK_ELEASE) {
+        sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
+        out = OUT_LOST;
+    } else if (err) {
+        sk_log_error("event=result_write_failed job_id=%s err=%s", id, sk_err_str(err));
+        out = OUT_LOST; /* leave the entry pending: the job runs again after the lease */
+    } else {
+        sk_log_info("event=job_succeeded job_id=%s attempts=%d units=%llu", id, c->attempts,
+                    (unsigned long long)total);
+    }
+out:
+    sk_free(text);
+    json_decref(result);
+    return out;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
 {
     const char *id = e->job_id;
     json_t *doc = NULL;
-    json_t *result = NULL;
-    char *text = NULL;
     struct job *job = NULL;
     struct job_run *run = NULL;
     struct sk_verr_list errs;
@@ -388,7 +423,6 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     uint64_t from = 0;
     enum outcome out = OUT_DONE;
     enum sk_err err;
-    int tries = 0;
 
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, &jerr);
@@ -447,30 +481,8 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         out = shard_done(w, id, owner, c, run);
         goto out;
     }
-    err = job_run_result(run, &result);
-    if (!err && !(text = sk_json_text(result)))
-        err = SK_ENOMEM;
-    if (err) {
-        out = attempt_failed(w, id, owner, c->attempts, 1, "the result could not be built");
-        goto out;
-    }
-    tries = 0;
-    do
-        err = w->io->succeed(w->db, id, owner, text);
-    while (again(w, err, &tries));
-    if (err == SK_ELEASE) {
-        sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
-        out = OUT_LOST;
-    } else if (err) {
-        sk_log_error("event=result_write_failed job_id=%s err=%s", id, sk_err_str(err));
-        out = OUT_LOST; /* leave the entry pending: the job runs again after the lease */
-    } else {
-        sk_log_info("event=job_succeeded job_id=%s attempts=%d units=%llu", id, c->attempts,
-                    (unsigned long long)total);
-    }
+    out = job_done(w, id, owner, c, run, total);
 out:
-    sk_free(text);
-    json_decref(result);
     job_run_free(run);
     job_free(job);
     json_decref(doc);
