@@ -57,7 +57,8 @@ struct api_response {
      * wait_deadline_ms (monotonic), passing wait_ref back in the request */
     int wait;
     /* sse = 1: the body (may be empty) starts an event stream of job `wait_job`, whose
-     * state is wait_ref (ETag), sse_status and sse_done */
+     * state is wait_ref (ETag), sse_status and sse_done; wait_job "*" is the stream of
+     * every job (GET /v1/events) */
     int sse;
     char wait_job[40];
     long long wait_deadline_ms;

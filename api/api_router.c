@@ -42,6 +42,7 @@ static const struct api_route routes[] = {
     {"POST", "/v1/jobs/{id}:retry", api_jobs_retry},
     {"GET", "/v1/jobs/{id}/document", api_jobs_document},
     {"POST", "/v1/jobs:cancel", api_jobs_cancel_many},
+    {"GET", "/v1/events", api_jobs_feed},
     {NULL, NULL, NULL},
 };
 

@@ -58,6 +58,7 @@ struct sse {
     long long next_beat_ms;
     int fired; /* written under the watch lock, read by the connection's thread */
     int final;
+    struct api_watch_feed *feed; /* the stream of every job (GET /v1/events); else NULL */
 };
 
 /* Seconds between heartbeat comments on an idle event stream. */
@@ -215,6 +216,25 @@ static void sse_set(struct sse *s, char *text)
     s->poff = 0;
 }
 
+/* The events of the jobs a feed gathered since the last call (api_jobs_feed_events):
+ * 0 with *text (NULL when none), -1 out of memory. */
+static int feed_next(struct sse *s, char **text)
+{
+    const struct api_ctx *ctx = s->srv->ctx;
+    char(*ids)[40] = sk_malloc(API_WATCH_FEED_MAX * sizeof(*ids));
+    int overflow = 0;
+    size_t n;
+    int rc;
+
+    *text = NULL;
+    if (!ids)
+        return -1;
+    n = api_watch_feed_take(ctx->watch, s->feed, ids, &overflow);
+    rc = api_jobs_feed_events(ctx, (const char(*)[40])ids, n, overflow, text);
+    sk_free(ids);
+    return rc;
+}
+
 /* MHD asks for more of an event stream: pending text first; after a fire, the job's
  * changes or a heartbeat; when there is nothing, the connection is suspended until the
  * job changes or the next heartbeat is due. */
@@ -237,11 +257,15 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         now = api_watch_now_ms();
         if (s->fired) {
             char *text = NULL;
+            int rc;
             s->fired = 0;
-            if (api_jobs_events_next(ctx, s->job, s->etag, s->status, &s->done, &text) == 0 &&
-                text) {
+            rc = s->feed ? feed_next(s, &text)
+                         : api_jobs_events_next(ctx, s->job, s->etag, s->status, &s->done, &text);
+            if (rc < 0 && s->feed) /* changes were taken and cannot be sent: the client reloads */
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            if (rc == 0 && text) {
                 sse_set(s, text);
-                s->final = db_jobs_is_final(s->status);
+                s->final = !s->feed && db_jobs_is_final(s->status);
                 continue;
             }
             if (now >= s->next_beat_ms) {
@@ -250,6 +274,18 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
                 if (s->pending)
                     continue;
             }
+        }
+        if (s->feed) {
+            int rc = ctx->watch
+                         ? api_watch_feed_wait(ctx->watch, s->feed, s->next_beat_ms, sse_fire, s)
+                         : -1;
+            if (rc > 0) { /* changes came while the last ones were sent */
+                s->fired = 1;
+                continue;
+            }
+            if (rc < 0)
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            return 0;
         }
         /* the server is stopping (or out of memory): end the stream */
         if (!ctx->watch || api_watch_add(ctx->watch, s->job, s->next_beat_ms, sse_fire, s))
@@ -261,8 +297,10 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void sse_free(void *cls)
 {
     struct sse *s = cls;
-    if (s->srv->ctx->watch)
+    if (s->srv->ctx->watch) {
+        api_watch_feed_close(s->srv->ctx->watch, s->feed);
         api_watch_release(s->srv->ctx->watch);
+    }
     sk_free(s->pending);
     sk_free(s);
 }
@@ -297,6 +335,12 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     s->done = resp->sse_done;
     s->final = db_jobs_is_final(s->status);
     s->next_beat_ms = api_watch_now_ms() + SSE_BEAT_MS;
+    /* the stream of every job: a feed gathers the changes from now on */
+    if (strcmp(s->job, "*") == 0 && !(s->feed = api_watch_feed_open(srv->ctx->watch))) {
+        api_watch_release(srv->ctx->watch);
+        sk_free(s);
+        return MHD_NO;
+    }
     /* "retry:" asks a reconnecting browser to wait 2 s */
     {
         const char *first = resp->body ? resp->body : "";

@@ -16,16 +16,24 @@
 #include "sk_banned.h"
 
 struct entry {
-    char job_id[40];
+    char job_id[40]; /* "" = any job (a feed's wait) */
     long long deadline_ms;
     api_watch_fn *fn;
     void *arg;
     struct entry *next;
 };
 
+struct api_watch_feed {
+    char ids[API_WATCH_FEED_MAX][40];
+    size_t n;
+    int overflow;
+    struct api_watch_feed *next;
+};
+
 struct api_watch {
-    pthread_mutex_t lock; /* protects head and closing; held while calling fn */
+    pthread_mutex_t lock; /* protects head, feeds and closing; held while calling fn */
     struct entry *head;
+    struct api_watch_feed *feeds;
     int closing;
     size_t max;
     atomic_size_t open;
@@ -41,15 +49,39 @@ long long api_watch_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Adds `job_id` to every feed ("" = everything may have changed: overflow). Under the lock. */
+static void feed_all(struct api_watch *w, const char *job_id)
+{
+    if (w->closing) /* the streams end: nothing to reload */
+        return;
+    for (struct api_watch_feed *f = w->feeds; f; f = f->next) {
+        size_t i = 0;
+        if (!job_id[0]) {
+            f->overflow = 1;
+            continue;
+        }
+        while (i < f->n && strcmp(f->ids[i], job_id) != 0)
+            i++;
+        if (i < f->n)
+            continue; /* already waiting to be taken: read once, in its latest state */
+        if (f->n == API_WATCH_FEED_MAX)
+            f->overflow = 1;
+        else
+            snprintf(f->ids[f->n++], sizeof(f->ids[0]), "%s", job_id);
+    }
+}
+
 /* Fires and unlinks every entry `pick` selects (job_id NULL = deadline test, "" = all). */
 static void fire(struct api_watch *w, const char *job_id, long long now_ms)
 {
     pthread_mutex_lock(&w->lock);
     struct entry **pp = &w->head;
+    if (job_id)
+        feed_all(w, job_id); /* under the same lock as a feed's wait: no change is missed */
     while (*pp) {
         struct entry *e = *pp;
-        int hit =
-            job_id ? (!job_id[0] || strcmp(e->job_id, job_id) == 0) : e->deadline_ms <= now_ms;
+        int hit = job_id ? (!job_id[0] || !e->job_id[0] || strcmp(e->job_id, job_id) == 0)
+                         : e->deadline_ms <= now_ms;
         if (hit) {
             *pp = e->next;
             e->fn(e->arg, 1);
@@ -101,6 +133,74 @@ int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms
     e->next = w->head;
     w->head = e;
     /* suspended under the lock: no fire can reach this entry before the suspend is done */
+    fn(arg, 0);
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+struct api_watch_feed *api_watch_feed_open(struct api_watch *w)
+{
+    struct api_watch_feed *f = sk_calloc(1, sizeof(*f));
+    if (!f)
+        return NULL;
+    pthread_mutex_lock(&w->lock);
+    if (w->closing) {
+        pthread_mutex_unlock(&w->lock);
+        sk_free(f);
+        return NULL;
+    }
+    f->next = w->feeds;
+    w->feeds = f;
+    pthread_mutex_unlock(&w->lock);
+    return f;
+}
+
+void api_watch_feed_close(struct api_watch *w, struct api_watch_feed *f)
+{
+    if (!f)
+        return;
+    pthread_mutex_lock(&w->lock);
+    for (struct api_watch_feed **pp = &w->feeds; *pp; pp = &(*pp)->next)
+        if (*pp == f) {
+            *pp = f->next;
+            break;
+        }
+    pthread_mutex_unlock(&w->lock);
+    sk_free(f);
+}
+
+size_t api_watch_feed_take(struct api_watch *w, struct api_watch_feed *f, char (*ids)[40],
+                           int *overflow)
+{
+    size_t n;
+    pthread_mutex_lock(&w->lock);
+    n = f->n;
+    memcpy(ids, f->ids, n * sizeof(f->ids[0]));
+    *overflow = f->overflow;
+    f->n = 0;
+    f->overflow = 0;
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
+int api_watch_feed_wait(struct api_watch *w, struct api_watch_feed *f, long long deadline_ms,
+                        api_watch_fn *fn, void *arg)
+{
+    struct entry *e = sk_calloc(1, sizeof(*e));
+    if (!e)
+        return -1;
+    e->deadline_ms = deadline_ms;
+    e->fn = fn;
+    e->arg = arg;
+    pthread_mutex_lock(&w->lock);
+    if (w->closing || f->n || f->overflow) {
+        int closing = w->closing;
+        pthread_mutex_unlock(&w->lock);
+        sk_free(e);
+        return closing ? -1 : 1;
+    }
+    e->next = w->head;
+    w->head = e;
     fn(arg, 0);
     pthread_mutex_unlock(&w->lock);
     return 0;
@@ -207,6 +307,7 @@ void api_watch_free(struct api_watch *w)
         w->head = e->next;
         sk_free(e);
     }
+
     pthread_mutex_destroy(&w->lock);
     sk_free(w);
 }

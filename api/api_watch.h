@@ -42,6 +42,39 @@ size_t api_watch_open(struct api_watch *w);
 int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, api_watch_fn *fn,
                   void *arg);
 
+/* ===== Feeds: every job's changes, for the event stream of the whole list ===== */
+
+/* Job ids a feed holds between two takes; more set its overflow flag instead (the
+ * client reloads what it shows). */
+#define API_WATCH_FEED_MAX 256
+
+struct api_watch_feed;
+
+/**
+ * Opens a feed: from now on every notification adds its job id (once) to the feed until it
+ * is taken. Returns NULL when the registry is closing or out of memory. Close with
+ * api_watch_feed_close.
+ */
+struct api_watch_feed *api_watch_feed_open(struct api_watch *w);
+/** Closes and frees a feed; NULL-safe. Its waiting registration must have fired. */
+void api_watch_feed_close(struct api_watch *w, struct api_watch_feed *f);
+
+/**
+ * Moves the job ids gathered since the last take into `ids` (at most API_WATCH_FEED_MAX)
+ * and returns their number; *overflow is 1 when ids were dropped since the last take (too
+ * many, or the subscriber was lost and changes may have been missed).
+ */
+size_t api_watch_feed_take(struct api_watch *w, struct api_watch_feed *f, char (*ids)[40],
+                           int *overflow);
+
+/**
+ * Waits for the feed: like api_watch_add for "any job" until `deadline_ms`. Returns 1
+ * without registering (fn not called) when ids are already waiting to be taken, 0 when
+ * registered, -1 when closing or out of memory.
+ */
+int api_watch_feed_wait(struct api_watch *w, struct api_watch_feed *f, long long deadline_ms,
+                        api_watch_fn *fn, void *arg);
+
 /** Fires every registration for `job_id`. */
 void api_watch_notify(struct api_watch *w, const char *job_id);
 /** Fires every registration whose deadline is at or before `now_ms`. */
