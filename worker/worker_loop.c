@@ -267,7 +267,8 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         if (c->parent[0])
             parent_progress(w, c->parent);
         worker_beat_units(w, c->kind, done - before);
-        worker_beat_notify(w, id, "progress");
+        if (!c->parent[0]) /* a shard's watchers are its job's (parent_progress) */
+            worker_beat_notify(w, id, "progress");
         worker_beat(w, 0);
         if (w->io->renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
             sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
@@ -520,7 +521,8 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     if (c.state == DB_CLAIM_ENDED) {
         sk_log_info("event=job_ended_at_claim job_id=%s", e->job_id);
-        worker_beat_notify(w, e->job_id, "status");
+        if (!c.parent[0]) /* shards are not announced: event streams show their job */
+            worker_beat_notify(w, e->job_id, "status");
         ack(w, e);
         if (c.parent[0]) /* a canceled or exhausted shard may be its job's last */
             worker_shard_finish(w, c.parent);
@@ -529,7 +531,8 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
                 c.kind, owner);
     snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
-    worker_beat_notify(w, e->job_id, "status");
+    if (!c.parent[0])
+        worker_beat_notify(w, e->job_id, "status");
     worker_beat(w, 1);
     {
         long long t0 = worker_loop_now_ms();
@@ -537,7 +540,8 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         struct db_job job = {0};
         if (out != OUT_LOST)
             ack(w, e);
-        worker_beat_notify(w, e->job_id, "status");
+        if (!c.parent[0])
+            worker_beat_notify(w, e->job_id, "status");
         if (out == OUT_DONE && c.parent[0]) /* the shard ended (or was retried): its job? */
             worker_shard_finish(w, c.parent);
         /* only attempts that ended the job count as job durations (not retries, shards) */
