@@ -66,7 +66,26 @@ struct api_response {
     char sse_status[16];
     unsigned long long sse_done;
     const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
+    int close;       /* 1 = "Connection: close": the request's framing cannot be trusted */
 };
+
+/* Copies made by api_http_safe_request, freed together by api_http_safe_release. */
+struct api_http_safe {
+    char *owned[2 * API_MAX_ARGS + 1];
+    size_t n;
+};
+
+/**
+ * Makes the path and every query name and value of `req` valid UTF-8 without control
+ * characters, replacing each that is not with a copy where the offending bytes are written
+ * as %XX (sk_utf8_escape; the copies are kept in `ss`). Such a string names no route, job or
+ * parameter, so nothing is lost, and what the client sent can then be quoted in a problem
+ * (jansson refuses invalid UTF-8) and a log line (a control byte could forge one). The
+ * server calls it on every request where it enters. Returns 0, or -1 when out of memory.
+ */
+int api_http_safe_request(struct api_request *req, struct api_http_safe *ss);
+/** Frees the copies of api_http_safe_request; the request's strings then dangle. */
+void api_http_safe_release(struct api_http_safe *ss);
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */
 const char *api_http_arg(const struct api_request *req, const char *key);

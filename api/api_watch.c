@@ -2,10 +2,12 @@
 /* Waiting requests and the Redis subscriber (see api_watch.h). */
 #include "api_watch.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "queue.h"
@@ -18,6 +20,7 @@
 struct entry {
     char job_id[40]; /* "" = any job (a feed's wait) */
     long long deadline_ms;
+    int fd; /* the waiting client's socket, or -1 */
     api_watch_fn *fn;
     void *arg;
     struct entry *next;
@@ -49,6 +52,18 @@ long long api_watch_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* 1 when the client of a suspended connection has closed it (or half-closed it: it can
+ * send no further request). A suspended connection is not polled by the HTTP server. */
+static int hung_up(int fd)
+{
+    char c;
+    ssize_t n;
+    if (fd < 0)
+        return 0;
+    n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 /* Adds `job_id` to every feed ("" = everything may have changed: overflow). Under the lock. */
 static void feed_all(struct api_watch *w, const char *job_id)
 {
@@ -71,7 +86,8 @@ static void feed_all(struct api_watch *w, const char *job_id)
     }
 }
 
-/* Fires and unlinks every entry `pick` selects (job_id NULL = deadline test, "" = all). */
+/* Fires and unlinks every entry `pick` selects (job_id NULL = deadline or hang-up test,
+ * "" = all). */
 static void fire(struct api_watch *w, const char *job_id, long long now_ms)
 {
     pthread_mutex_lock(&w->lock);
@@ -80,11 +96,12 @@ static void fire(struct api_watch *w, const char *job_id, long long now_ms)
         feed_all(w, job_id); /* under the same lock as a feed's wait: no change is missed */
     while (*pp) {
         struct entry *e = *pp;
+        int hup = !job_id && hung_up(e->fd);
         int hit = job_id ? (!job_id[0] || !e->job_id[0] || strcmp(e->job_id, job_id) == 0)
-                         : e->deadline_ms <= now_ms;
+                         : hup || e->deadline_ms <= now_ms;
         if (hit) {
             *pp = e->next;
-            e->fn(e->arg, 1);
+            e->fn(e->arg, hup ? 2 : 1);
             sk_free(e);
         } else {
             pp = &e->next;
@@ -114,14 +131,15 @@ void api_watch_close(struct api_watch *w)
     fire(w, "", 0);
 }
 
-int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, api_watch_fn *fn,
-                  void *arg)
+int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, int fd,
+                  api_watch_fn *fn, void *arg)
 {
     struct entry *e = sk_calloc(1, sizeof(*e));
     if (!e)
         return -1;
     snprintf(e->job_id, sizeof(e->job_id), "%s", job_id);
     e->deadline_ms = deadline_ms;
+    e->fd = fd;
     e->fn = fn;
     e->arg = arg;
     pthread_mutex_lock(&w->lock);
@@ -184,12 +202,13 @@ size_t api_watch_feed_take(struct api_watch *w, struct api_watch_feed *f, char (
 }
 
 int api_watch_feed_wait(struct api_watch *w, struct api_watch_feed *f, long long deadline_ms,
-                        api_watch_fn *fn, void *arg)
+                        int fd, api_watch_fn *fn, void *arg)
 {
     struct entry *e = sk_calloc(1, sizeof(*e));
     if (!e)
         return -1;
     e->deadline_ms = deadline_ms;
+    e->fd = fd;
     e->fn = fn;
     e->arg = arg;
     pthread_mutex_lock(&w->lock);

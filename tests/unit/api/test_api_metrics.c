@@ -117,9 +117,9 @@ static void test_watch(void)
     api_watch_release(w);
     CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, fn, &a), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, fn, &b), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, fn, &c), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, -1, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, -1, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, -1, fn, &c), 0);
     CU_ASSERT_EQUAL(a.suspended + b.suspended + c.suspended, 3);
     CU_ASSERT_EQUAL(a.fired + b.fired + c.fired, 0);
 
@@ -135,10 +135,10 @@ static void test_watch(void)
     api_watch_expire(w, 5000);
     CU_ASSERT_EQUAL(b.fired, 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), 0);
     api_watch_close(w); /* fires what is left and refuses new waits */
     CU_ASSERT_EQUAL(a.fired, 2);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), -1);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), -1);
     CU_ASSERT_EQUAL(a.suspended, 2);
     api_watch_free(w);
 }
@@ -159,15 +159,15 @@ static void test_watch_feed(void)
     g = api_watch_feed_open(w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, fn, &a), 0); /* nothing yet: suspended */
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 0); /* nothing yet: suspended */
     CU_ASSERT_EQUAL(a.suspended, 1);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-9", 9000, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-9", 9000, -1, fn, &b), 0);
     api_watch_notify(w, "job-1"); /* any job wakes the feed's wait; job-9's waits on */
     CU_ASSERT_EQUAL(a.fired, 1);
     CU_ASSERT_EQUAL(b.fired, 0);
     api_watch_notify(w, "job-2"); /* while the stream sends: gathered, not lost */
     api_watch_notify(w, "job-1"); /* once, read in its latest state */
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, fn, &a), 1); /* ids wait: no suspend */
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 1); /* ids wait: no suspend */
     CU_ASSERT_EQUAL(a.suspended, 1);
     CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), 2);
     CU_ASSERT_STRING_EQUAL(ids[0], "job-1");
@@ -184,14 +184,14 @@ static void test_watch_feed(void)
     CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), API_WATCH_FEED_MAX);
     CU_ASSERT_EQUAL(overflow, 1);
     /* a deadline fires the feed's wait too (the heartbeat) */
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 0);
     api_watch_expire(w, 1000);
     CU_ASSERT_EQUAL(a.fired, 2);
     api_watch_feed_close(w, g);
     api_watch_close(w); /* closing: no new feed, no new wait */
     CU_ASSERT_PTR_NULL(api_watch_feed_open(w));
     (void)api_watch_feed_take(w, f, ids, &overflow);
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, fn, &a), -1);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), -1);
     CU_ASSERT_EQUAL(b.fired, 1);
     api_watch_feed_close(w, f);
     api_watch_free(w);
