@@ -750,8 +750,7 @@ const struct battle_enemy *battle_catalog_find_enemy_id(const struct battle_cata
     for (size_t lo = 0, hi = cat->n_enemies; lo < hi;) {
         size_t mid = lo + (hi - lo) / 2;
         const struct battle_enemy *e = &cat->enemies[mid];
-        int d = e->kind != kind ? (e->kind > kind) - (e->kind < kind)
-                                : (e->id > id) - (e->id < id);
+        int d = e->kind != kind ? (e->kind > kind) - (e->kind < kind) : (e->id > id) - (e->id < id);
         if (d == 0)
             return e;
         if (d < 0)
@@ -785,8 +784,8 @@ static const struct battle_enemy *find_enemy_key(const struct battle_catalog *ca
 }
 
 const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog *cat,
-                                                     enum battle_enemy_kind kind,
-                                                     const char *name, int *level)
+                                                     enum battle_enemy_kind kind, const char *name,
+                                                     int *level)
 {
     char key[BATTLE_NAME_MAX + 1];
     const struct battle_enemy *e;
@@ -848,8 +847,7 @@ static const struct battle_card_spec *upgraded(const struct battle_catalog *cat,
 
 int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct battle_enemy *e,
                                int level, const struct battle_card_spec **commander,
-                               const struct battle_card_spec **cards, int max, int *n,
-                               int *n_forts)
+                               const struct battle_card_spec **cards, int max, int *n, int *n_forts)
 {
     /* The peer plays a record at its top level with every card at its top level and the
      * commander up to <commander_max_level> (xml.cpp read_deck); at level 1 as listed. */
@@ -877,9 +875,8 @@ int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct ba
     return 1;
 }
 
-int battle_catalog_enemy_unsupported(const struct battle_catalog *cat,
-                                     const struct battle_enemy *e, int level, char *why,
-                                     size_t whylen)
+int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                     int level, char *why, size_t whylen)
 {
     if (level < 1 || level > e->levels) {
         snprintf(why, whylen, "it has levels 1 to %d, not %d", e->levels, level);
@@ -955,8 +952,8 @@ int battle_catalog_enemy_unsupported(const struct battle_catalog *cat,
 static int put_card_ref(const struct battle_catalog *cat, json_t *arr, int id)
 {
     const struct battle_card_spec *c = battle_catalog_find_id(cat, id);
-    return json_array_append_new(arr, json_pack("{s:i, s:s?}", "id", id, "name",
-                                                c ? c->name : NULL));
+    return json_array_append_new(arr,
+                                 json_pack("{s:i, s:s?}", "id", id, "name", c ? c->name : NULL));
 }
 
 json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct battle_enemy *e)

@@ -140,8 +140,8 @@ const struct battle_enemy *battle_catalog_find_enemy_id(const struct battle_cata
  * the peer's "Name-N" for level N.
  */
 const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog *cat,
-                                                     enum battle_enemy_kind kind,
-                                                     const char *name, int *level);
+                                                     enum battle_enemy_kind kind, const char *name,
+                                                     int *level);
 
 /** Writes into `out` the `kind` name closest to `name` when one looks like a typo of it,
  * else "". */
@@ -161,9 +161,8 @@ json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct
  * into `why` and returns 1 (a card pool, a battleground effect, a level between the first
  * and the top, a card the catalog lacks, too many cards); 0 when it can.
  */
-int battle_catalog_enemy_unsupported(const struct battle_catalog *cat,
-                                     const struct battle_enemy *e, int level, char *why,
-                                     size_t whylen);
+int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                     int level, char *why, size_t whylen);
 
 /**
  * The cards record `e` plays at `level` (1 = as listed, e->levels = every card at its top

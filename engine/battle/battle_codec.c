@@ -339,6 +339,46 @@ static const char *const text_side_keys[] = {"deck", "play", NULL};
 
 static const char *const enemy_side_keys[] = {"mission", "raid", "level", "play", NULL};
 
+/* The `kind` record `who` (the value at the current position: a name or an id) names, with
+ * *name_level the level a "Name-N" says (0 = none); NULL after reporting it. */
+static const struct battle_enemy *find_enemy(struct job_dec *j, const json_t *who,
+                                             enum battle_enemy_kind kind, int *name_level)
+{
+    const char *key = battle_enemy_kind_name(kind);
+
+    if (json_is_integer(who)) {
+        json_int_t id = json_integer_value(who);
+        const struct battle_enemy *e = j->catalog && id > 0 && id <= 1000000000
+                                           ? battle_catalog_find_enemy_id(j->catalog, kind, (int)id)
+                                           : NULL;
+        if (!e)
+            sk_jdec_bad(&j->d, "no %s has id %lld", key, (long long)id);
+        return e;
+    }
+    if (json_is_string(who)) {
+        const char *name = json_string_value(who);
+        const struct battle_enemy *e =
+            j->catalog ? battle_catalog_find_enemy(j->catalog, kind, name, name_level) : NULL;
+        if (!e) {
+            char near[BATTLE_NAME_MAX + 1] = "";
+            if (j->catalog)
+                battle_catalog_suggest_enemy(j->catalog, kind, name, near, sizeof(near));
+            if (near[0])
+                sk_jdec_bad(&j->d, "unknown %s \"%s\"; did you mean \"%s\"?", key, name, near);
+            else if (!j->catalog || battle_catalog_enemy_count(j->catalog) == 0)
+                sk_jdec_bad(&j->d,
+                            "unknown %s \"%s\": missions and raids come with the game's files "
+                            "(SKIRMISH_CARDS_DIR)",
+                            key, name);
+            else
+                sk_jdec_bad(&j->d, "unknown %s \"%s\"", key, name);
+        }
+        return e;
+    }
+    sk_jdec_bad(&j->d, "'%s' must be the %s's name or id", key, key);
+    return NULL;
+}
+
 /* Decodes {"mission" | "raid": name or id, "level", "play"} (the object at the current
  * position) into `side`: the game's enemy deck, refused with the reason when the engine
  * cannot play it as the game does (a card pool, a battleground effect, ...). */
@@ -363,33 +403,7 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, struct battle_
     if (sk_jdec_get_int(&j->d, v, "level", 1, BATTLE_ENEMY_LEVELS_MAX, &level) < 0)
         return;
     sk_jptr_push_key(j->d.ptr, key);
-    if (json_is_integer(who)) {
-        json_int_t id = json_integer_value(who);
-        e = j->catalog && id > 0 && id <= 1000000000
-                ? battle_catalog_find_enemy_id(j->catalog, kind, (int)id)
-                : NULL;
-        if (!e)
-            sk_jdec_bad(&j->d, "no %s has id %lld", key, (long long)id);
-    } else if (json_is_string(who)) {
-        const char *name = json_string_value(who);
-        e = j->catalog ? battle_catalog_find_enemy(j->catalog, kind, name, &name_level) : NULL;
-        if (!e) {
-            char near[BATTLE_NAME_MAX + 1] = "";
-            if (j->catalog)
-                battle_catalog_suggest_enemy(j->catalog, kind, name, near, sizeof(near));
-            if (near[0])
-                sk_jdec_bad(&j->d, "unknown %s \"%s\"; did you mean \"%s\"?", key, name, near);
-            else if (!j->catalog || battle_catalog_enemy_count(j->catalog) == 0)
-                sk_jdec_bad(&j->d,
-                            "unknown %s \"%s\": missions and raids come with the game's files "
-                            "(SKIRMISH_CARDS_DIR)",
-                            key, name);
-            else
-                sk_jdec_bad(&j->d, "unknown %s \"%s\"", key, name);
-        }
-    } else {
-        sk_jdec_bad(&j->d, "'%s' must be the %s's name or id", key, key);
-    }
+    e = find_enemy(j, who, kind, &name_level);
     sk_jptr_pop(j->d.ptr);
     if (!e)
         return;
@@ -407,8 +421,8 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, struct battle_
                                     (int)(sizeof(cards) / sizeof(cards[0])), &n, &n_forts))
         return; /* unsupported() said no card is missing */
     if (cmd->type != BATTLE_COMMANDER) {
-        sk_jdec_bad(&j->d, "%s \"%s\": its commander \"%s\" is %s card", key, e->name,
-                    cmd->name, battle_cards_a_type(cmd->type));
+        sk_jdec_bad(&j->d, "%s \"%s\": its commander \"%s\" is %s card", key, e->name, cmd->name,
+                    battle_cards_a_type(cmd->type));
         return;
     }
     idx = add_card(j, cmd);
@@ -465,8 +479,9 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         goto out;
     }
     if (v && !json_is_object(v)) {
-        sk_jdec_bad(&j->d, "'%s' must be an object, a deck string, a deck hash or a mission "
-                           "or raid ({\"mission\": name})",
+        sk_jdec_bad(&j->d,
+                    "'%s' must be an object, a deck string, a deck hash or a mission "
+                    "or raid ({\"mission\": name})",
                     key);
         goto out;
     }

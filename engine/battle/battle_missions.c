@@ -60,8 +60,7 @@ static void note(struct ms_load *L, long line, const char *fmt, ...)
 
 /* Reads dir/name into a new NUL-terminated buffer and hashes it. *missing = 1 (and
  * SK_EIO) when the file does not exist; other failures fill `err`. */
-static enum sk_err slurp(struct ms_load *L, const char *name, char **out, size_t *len,
-                         int *missing)
+static enum sk_err slurp(struct ms_load *L, const char *name, char **out, size_t *len, int *missing)
 {
     char path[4096];
     struct stat st;
@@ -264,11 +263,11 @@ static int read_effects(struct ms_load *L, const xmlNode *fx, struct battle_enem
 /* Elements of a record that are the game's presentation, rewards and progression: a
  * simulation does not need them, so they are skipped without a note. */
 static const char *const skipped[] = {
-    "picture",  "location_id", "combatBG", "energy",      "x",          "y",
-    "desc",     "speech",      "rewards",  "req",         "mission_req", "splash",
-    "mission_type", "monster", "start_time", "end_time", "event_req",  "phase_id",
-    "is_mutant", "map",        "mapBG",    "asset_bundle", "sp",        "elo",
-    "ai_rival", "portal",      "destination_id", "star_type", NULL};
+    "picture",      "location_id", "combatBG",       "energy",       "x",           "y",
+    "desc",         "speech",      "rewards",        "req",          "mission_req", "splash",
+    "mission_type", "monster",     "start_time",     "end_time",     "event_req",   "phase_id",
+    "is_mutant",    "map",         "mapBG",          "asset_bundle", "sp",          "elo",
+    "ai_rival",     "portal",      "destination_id", "star_type",    NULL};
 
 static int is_skipped(const xmlNode *n)
 {
@@ -345,13 +344,16 @@ static int read_record(struct ms_load *L, const xmlNode *r, enum battle_enemy_ki
         } else if (is(c, "effects")) {
             ok = read_effects(L, c, e);
         } else if (!is_skipped(c)) {
-            note(L, xmlGetLineNo(c), "unknown element <%s> of a %s: ignored",
-                 (const char *)c->name, kind_names[kind]);
+            note(L, xmlGetLineNo(c), "unknown element <%s> of a %s: ignored", (const char *)c->name,
+                 kind_names[kind]);
         }
     }
     if (ok && (!e->id || !e->name[0] || !e->commander || !have_deck)) {
         note(L, e->line, "a %s without %s", kind_names[kind],
-             !e->id ? "<id>" : !e->name[0] ? "<name>" : !e->commander ? "<commander>" : "<deck>");
+             !e->id          ? "<id>"
+             : !e->name[0]   ? "<name>"
+             : !e->commander ? "<commander>"
+                             : "<deck>");
         ok = 0;
     }
     if (!ok)
@@ -397,10 +399,9 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
     }
     for (const xmlNode *c = root->children; c; c = c->next) {
         if (is(c, kind_names[kind])) {
-            size_t cap = L->cap;
             if (L->n == L->cap) {
                 struct battle_enemy *nb;
-                cap = L->cap ? L->cap * 2 : 1024;
+                size_t cap = L->cap ? L->cap * 2 : 1024;
                 nb = sk_realloc(L->items, cap * sizeof(*nb));
                 if (!nb) {
                     rc = SK_ENOMEM;
@@ -425,9 +426,8 @@ out:
     return rc;
 }
 
-enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out,
-                                 uint64_t *hash, struct sk_verr_list *notes, char *err,
-                                 size_t errlen)
+enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out, uint64_t *hash,
+                                 struct sk_verr_list *notes, char *err, size_t errlen)
 {
     struct ms_load L;
     size_t missions;

@@ -22,7 +22,7 @@ enum battle_enemy_kind { BATTLE_ENEMY_MISSION = 0, BATTLE_ENEMY_RAID = 1, BATTLE
 /* Fixed fortresses kept of one record (the files have at most 2). */
 #define BATTLE_ENEMY_FORTS_MAX 4
 /* Battleground effects (<effects><skill id=...>) named per record. */
-#define BATTLE_ENEMY_EFFECTS_MAX 8
+#define BATTLE_ENEMY_EFFECTS_MAX     8
 #define BATTLE_ENEMY_EFFECT_NAME_MAX 31
 /* The level of a record without <levels>: the peer's default for missions. */
 #define BATTLE_ENEMY_LEVELS_DEF 10
@@ -34,12 +34,12 @@ struct battle_enemy {
     enum battle_enemy_kind kind;
     int id;
     char name[BATTLE_NAME_MAX + 1];
-    long line;           /* where the record starts in its file */
-    int commander;       /* card id, the commander as listed (its level 1 version, mostly) */
-    int commander_max;   /* <commander_max_level>; 0 = the commander's top level */
-    int levels;          /* <levels>, else BATTLE_ENEMY_LEVELS_DEF */
-    int n_cards;         /* fixed deck cards (<deck><card> or <always_include>), expanded */
-    int cards_total;     /* the same, counting past BATTLE_ENEMY_CARDS_MAX */
+    long line;         /* where the record starts in its file */
+    int commander;     /* card id, the commander as listed (its level 1 version, mostly) */
+    int commander_max; /* <commander_max_level>; 0 = the commander's top level */
+    int levels;        /* <levels>, else BATTLE_ENEMY_LEVELS_DEF */
+    int n_cards;       /* fixed deck cards (<deck><card> or <always_include>), expanded */
+    int cards_total;   /* the same, counting past BATTLE_ENEMY_CARDS_MAX */
     int cards[BATTLE_ENEMY_CARDS_MAX];
     int n_forts; /* fixed fortresses (<fortress_card id=...>) */
     int forts_total;
@@ -70,9 +70,8 @@ const char *battle_enemy_kind_name(int kind);
  * filled (release with battle_missions_release). SK_EIO (a file that cannot be read) and
  * SK_EINVAL (XML libxml2 cannot recover) come with `err` naming the file and line; SK_ENOMEM.
  */
-enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out,
-                                 uint64_t *hash, struct sk_verr_list *notes, char *err,
-                                 size_t errlen);
+enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out, uint64_t *hash,
+                                 struct sk_verr_list *notes, char *err, size_t errlen);
 
 /** Frees what battle_missions_load filled and zeroes `data`; NULL-safe. */
 void battle_missions_release(struct battle_missions_data *data);
