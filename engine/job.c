@@ -71,9 +71,13 @@ const char *job_kind_names(void)
 
 const struct job_catalog *job_catalog_named(const char *name)
 {
-    for (size_t k = 0; k < job_kinds_n; k++)
+    for (size_t k = 0; k < job_kinds_n; k++) {
         if (job_kinds[k]->catalog && strcmp(job_kinds[k]->catalog->name, name) == 0)
             return job_kinds[k]->catalog;
+        for (const struct job_catalog *const *c = job_kinds[k]->more_catalogs; c && *c; c++)
+            if (strcmp((*c)->name, name) == 0)
+                return *c;
+    }
     return NULL;
 }
 
@@ -319,6 +323,31 @@ enum sk_err job_run_restore(struct job_run *run, const void *data, size_t len, u
         return SK_EINVAL;
     return run->job->ops->restore(run->data, (const unsigned char *)data + sizeof(head),
                                   len - sizeof(head), done);
+}
+
+int job_shardable(const struct job *job)
+{
+    return job->ops->seek && job->ops->merge && job->ops->save && job->ops->restore;
+}
+
+enum sk_err job_run_seek(struct job_run *run, uint64_t first)
+{
+    if (!job_shardable(run->job))
+        return SK_ECONFLICT;
+    return run->job->ops->seek(run->data, first);
+}
+
+enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len)
+{
+    unsigned char head[CKPT_HEAD_LEN];
+
+    if (!job_shardable(run->job))
+        return SK_ECONFLICT;
+    ckpt_head(run, head);
+    if (len < sizeof(head) || memcmp(data, head, sizeof(head)) != 0)
+        return SK_EINVAL;
+    return run->job->ops->merge(run->data, (const unsigned char *)data + sizeof(head),
+                                len - sizeof(head));
 }
 
 const char *job_run_error(const struct job_run *run)
