@@ -113,6 +113,8 @@ struct battle_unit {
     clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */
     clc_i16 hp_gain;  /* permanent max-health gain (Leech): max health = card's + this */
     clc_u32 cd;       /* cooldowns (BATTLE_SIM_CD_*) */
+    clc_u8 hits;      /* times it took damage in the current action (Barrier) */
+    clc_u8 spare;
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -177,6 +179,7 @@ struct battle_game {
     clc_u8 over;    /* 0 while both commanders live; else 1 + the side whose commander fell */
     clc_u8 pending; /* units flagged DYING or FRESH: triggered skills still to be cast */
     clc_u8 act;     /* the index of the acting assault's current action (Flurry) */
+    clc_u8 hit;     /* a unit with Barrier took damage in the current action */
     struct battle_side sides[2];
 };
 
@@ -239,6 +242,10 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_unit *u, clc_i32 dmg)
 {
     clc_i32 hp = (clc_i32)u->hp - dmg;
+    if (dmg > 0 && p->cards[u->card].barrier) {
+        u->hits = (clc_u8)(u->hits < 255 ? u->hits + 1 : 255);
+        g->hit = 1;
+    }
     if (hp <= 0) {
         u->hp = 0;
         u->flags = (clc_u8)(u->flags & ~BATTLE_SIM_ALIVE);
@@ -269,6 +276,8 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->poison = 0;
     u->hp_gain = 0;
     u->cd = 0;
+    u->hits = 0;
+    u->spare = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -321,6 +330,7 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     g->over = 0;
     g->pending = 0;
     g->act = 0;
+    g->hit = 0;
     for (int s = 0; s < 2; s++) {
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
@@ -808,6 +818,33 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* The end of an action (a unit's round of skills and attack, the play of a card, the turn
+ * start): every living unit with Barrier X that took damage N times during it gains N * X
+ * Protect (the game's Barrier besides its Protect each turn); `apply` 0 drops the count
+ * (damage at the end of a turn does not count). */
+CLC_FN void battle_sim_action_end(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int apply)
+{
+    if (!g->hit)
+        return;
+    g->hit = 0;
+    for (int k = 0; k < 2; k++)
+        for (clc_u32 r = 0; r < 2; r++) {
+            CLC_PRIVATE struct battle_side *side = &g->sides[k];
+            CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+            clc_u32 n = r ? side->n_assaults : side->n_structures;
+            for (clc_u32 i = 0; i < n; i++) {
+                CLC_PRIVATE struct battle_unit *u = &row[i];
+                if (!u->hits)
+                    continue;
+                if (apply && battle_sim_alive(u))
+                    u->protect = battle_sim_sat((clc_i32)u->protect +
+                                                (clc_i32)u->hits * p->cards[u->card].barrier);
+                u->hits = 0;
+            }
+        }
+}
+
 /* A unit's (or, with `cd` of the commander, the commander's) activation skills, in card
  * order, each resolved with the triggers it sets off; a skill still cooling down is
  * skipped, and one that took effect starts its cooldown. `lane`: the unit's assault lane,
@@ -1091,9 +1128,11 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_tick(p, g, s, i, 1);
     if (g->pending)
         battle_sim_triggers(p, g);
+    battle_sim_action_end(p, g, 1);
 
     /* 2. Play one card. */
     battle_sim_play_card(p, g, s);
+    battle_sim_action_end(p, g, 1);
 
     /* 3. Commander: its skills, then Flurry's extra rounds. */
     {
@@ -1101,6 +1140,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         clc_u32 due = 1;
         for (clc_u32 a = 0; a < due; a++) {
             battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
+            battle_sim_action_end(p, g, 1);
             due = battle_sim_flurry(c, &me->commander_cd, due);
         }
     }
@@ -1114,6 +1154,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             battle_sim_skills(p, g, s, -1, c, &u->cd);
+            battle_sim_action_end(p, g, 1);
             due = battle_sim_flurry(c, &u->cd, due);
         }
     }
@@ -1134,14 +1175,14 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             g->act = (clc_u8)a;
             battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
-            if (!battle_sim_alive(u) || (u->flags & BATTLE_SIM_JAMMED))
-                break;
-            battle_sim_attack(p, g, s, i);
+            if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
+                battle_sim_attack(p, g, s, i);
             if (g->over) {
                 out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
                 out->turn = g->turn;
                 return 1;
             }
+            battle_sim_action_end(p, g, 1);
             if (!battle_sim_alive(u) || (u->flags & BATTLE_SIM_JAMMED))
                 break;
             due = battle_sim_flurry(c, &u->cd, due);
@@ -1165,6 +1206,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     }
     if (g->pending)
         battle_sim_triggers(p, g);
+    battle_sim_action_end(p, g, 0);
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;

@@ -204,6 +204,25 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     opts(b, c->thorn, 0, 0, 0, BATTLE_SIM_TRIG_ATTACKED, 0);
     tb_skill(b, c->thorn, BATTLE_SKILL_HEAL, 1, 1);
     opts(b, c->thorn, 0, 0, 0, BATTLE_SIM_TRIG_DEATH, 0);
+    /* The skills of the attack, of play and of death, and Mortar, Mend, Fortify. */
+    tb_skill(b, c->armored, BATTLE_SKILL_BARRIER, 1, 0);
+    tb_skill(b, c->piercer, BATTLE_SKILL_LEGION, 1, 0);
+    tb_skill(b, c->piercer, BATTLE_SKILL_COALITION, 1, 0);
+    tb_skill(b, c->leecher, BATTLE_SKILL_VENOM, 1, 0);
+    tb_skill(b, c->leecher, BATTLE_SKILL_SWIPE, 1, 0);
+    tb_skill(b, c->leecher, BATTLE_SKILL_DRAIN, 1, 0);
+    tb_skill(b, c->evader, BATTLE_SKILL_HUNT, 1, 0);
+    tb_skill(b, c->evader, BATTLE_SKILL_FLYING, 0, 0);
+    tb_skill(b, c->jammer, BATTLE_SKILL_ALLEGIANCE, 1, 0);
+    tb_skill(b, c->jammer, BATTLE_SKILL_AVENGE, 1, 0);
+    tb_skill(b, c->healer, BATTLE_SKILL_SCAVENGE, 1, 0);
+    tb_skill(b, c->healer, BATTLE_SKILL_REFRESH, 1, 0);
+    tb_skill(b, c->rallier, BATTLE_SKILL_VALOR, 1, 0);
+    tb_skill(b, c->rallier, BATTLE_SKILL_BRAVERY, 1, 0);
+    tb_skill(b, c->flurrier, BATTLE_SKILL_RUPTURE, 1, 0);
+    tb_skill(b, c->sieger, BATTLE_SKILL_MORTAR, 2, 0);
+    tb_skill(b, c->thorn, BATTLE_SKILL_MEND, 1, 0);
+    tb_skill(b, c->thorn, BATTLE_SKILL_FORTIFY, 1, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/* Scenario tests of the skills of the attack, of play and of death, and Mortar, Mend and
+ * Fortify (docs/rules/battle.md, "Passive skills of the attack, of play and of death"):
+ * each states the whole battle and the exact values it expects. Exact play, both
+ * commanders at 50; side 0 plays on odd turns. */
+#include <CUnit/CUnit.h>
+
+#include "battle_testlib.h"
+
+static void duel(struct tb *b)
+{
+    tb_init(b);
+    tb_side(b, 0, tb_card(b, "Boss A", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    tb_side(b, 1, tb_card(b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+}
+
+static int unit(struct tb *b, const char *name, int attack, int health, int faction)
+{
+    int c = tb_card(b, name, BATTLE_ASSAULT, attack, health, 0);
+    b->cards[c].faction = faction;
+    return c;
+}
+
+/* Legion 2 with two other living assaults of its faction (one of another): 1 + 4; then
+ * Coalition 1 over three factions: 1 + 3. */
+static void test_legion_coalition(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int legion, coal;
+    duel(&b);
+    tb_deck(&b, 0, unit(&b, "Kin A", 0, 10, 1), 1);
+    tb_deck(&b, 0, unit(&b, "Kin B", 0, 10, 1), 1);
+    tb_deck(&b, 0, unit(&b, "Other", 0, 10, 2), 1);
+    legion = unit(&b, "Legionnaire", 1, 10, 1);
+    tb_skill(&b, legion, BATTLE_SKILL_LEGION, 2, 0);
+    tb_deck(&b, 0, legion, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 7);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 45);
+    tb_run_end(&x);
+
+    duel(&b);
+    tb_deck(&b, 0, unit(&b, "Kin A", 0, 10, 1), 1);
+    tb_deck(&b, 0, unit(&b, "Other", 0, 10, 2), 1);
+    coal = unit(&b, "Coalition", 1, 10, 3);
+    tb_skill(&b, coal, BATTLE_SKILL_COALITION, 1, 0);
+    tb_deck(&b, 0, coal, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 5);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 46);
+    tb_run_end(&x);
+}
+
+/* Rupture 2 against Armor 3: 2 + 2 - (3 - 2) = 3. Venom 2 on an unpoisoned target: 2,
+ * and 2 stacks; the next hit on the poisoned target: 2 + 2. */
+static void test_rupture_venom(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int rup, wall, ven;
+    duel(&b);
+    rup = unit(&b, "Rupturer", 2, 20, 0);
+    tb_skill(&b, rup, BATTLE_SKILL_RUPTURE, 2, 0);
+    tb_deck(&b, 0, rup, 1);
+    wall = unit(&b, "Plated", 0, 30, 0);
+    tb_skill(&b, wall, BATTLE_SKILL_ARMOR, 3, 0);
+    tb_deck(&b, 1, wall, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
+    tb_run_end(&x);
+
+    duel(&b);
+    ven = unit(&b, "Venomous", 2, 20, 0);
+    tb_skill(&b, ven, BATTLE_SKILL_VENOM, 2, 0);
+    tb_deck(&b, 0, ven, 1);
+    tb_deck(&b, 1, unit(&b, "Target", 0, 30, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3); /* turn 3: 2 damage, 2 stacks */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 28);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, 2);
+    tb_run_turns(&x, 1); /* turn 4: its own turn: poison 2, halves to 1 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 26);
+    tb_run_turns(&x, 1); /* turn 5: poisoned: 2 + 2, then 2 more stacks */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 22);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, 3);
+    tb_run_end(&x);
+}
+
+/* The Swiper (lane 1: Swipe 1, Drain 2, Hunt 4) attacks the commander on turn 3 (lane 1
+ * is empty: no Swipe, but Hunt 4 on Left), then Middle on turns 5 and 7: 2 to it, 3 to
+ * each living neighbour, Hunt 4 on Left each time; Drain heals it back from Middle's
+ * Counter 5. */
+static void test_swipe_drain_hunt(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int sw, thorny;
+    duel(&b);
+    tb_deck(&b, 0, unit(&b, "Filler", 0, 10, 0), 1);
+    sw = unit(&b, "Swiper", 2, 20, 0);
+    tb_skill(&b, sw, BATTLE_SKILL_SWIPE, 1, 0);
+    tb_skill(&b, sw, BATTLE_SKILL_DRAIN, 2, 0);
+    tb_skill(&b, sw, BATTLE_SKILL_HUNT, 4, 0);
+    tb_deck(&b, 0, sw, 1);
+    tb_deck(&b, 1, unit(&b, "Left", 0, 30, 0), 1);
+    thorny = unit(&b, "Middle", 0, 30, 0);
+    tb_skill(&b, thorny, BATTLE_SKILL_COUNTER, 5, 0);
+    tb_deck(&b, 1, thorny, 1);
+    tb_deck(&b, 1, unit(&b, "Right", 0, 30, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 7);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 26);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).hp, 27);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 30 - 4 - 2 * (3 + 4));
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20);
+    tb_run_end(&x);
+}
+
+/* Allegiance 2: playing two more cards of its faction (one of another faction does
+ * nothing) gives 4 attack and 4 max health. */
+static void test_allegiance(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int al;
+    duel(&b);
+    al = unit(&b, "Loyal", 1, 10, 4);
+    tb_skill(&b, al, BATTLE_SKILL_ALLEGIANCE, 2, 0);
+    b.cards[al].delay = 9;
+    tb_deck(&b, 0, al, 1);
+    tb_deck(&b, 0, unit(&b, "Xeno A", 0, 10, 4), 1);
+    tb_deck(&b, 0, unit(&b, "Imperial", 0, 10, 1), 1);
+    tb_deck(&b, 0, unit(&b, "Xeno B", 0, 10, 4), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 7);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 4);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 14);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 4);
+    tb_run_end(&x);
+}
+
+/* A tower's Strike 2 on all (turn 9) kills the Victim (lane 1): Scavenge 2 on the Far
+ * Avenger; Avenge 3 on the next lanes (0 and 2), half (2) on lane 3. */
+static void test_avenge_scavenge(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int av, far, tower;
+    duel(&b);
+    av = unit(&b, "Avenger", 0, 20, 0);
+    tb_skill(&b, av, BATTLE_SKILL_AVENGE, 3, 0);
+    far = unit(&b, "Far Avenger", 0, 20, 0);
+    tb_skill(&b, far, BATTLE_SKILL_AVENGE, 3, 0);
+    tb_skill(&b, far, BATTLE_SKILL_SCAVENGE, 2, 0);
+    tb_deck(&b, 1, av, 1);
+    tb_deck(&b, 1, unit(&b, "Victim", 0, 2, 0), 1);
+    tb_deck(&b, 1, av, 1);
+    tb_deck(&b, 1, far, 1);
+    tower = tb_card(&b, "Tower", BATTLE_STRUCTURE, 0, 30, 4);
+    tb_skill(&b, tower, BATTLE_SKILL_STRIKE, 2, 1);
+    tb_deck(&b, 0, tower, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 9);
+    /* The Victim left the row at the turn's end: the others closed ranks. */
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 21);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).berserk, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 21);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).hp, 22);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).berserk, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).hp_gain, 4);
+    tb_run_end(&x);
+}
+
+/* Refresh 3 heals at the end of its own turn: Counter 4 hits it (10 - 4), Refresh brings
+ * it to 9. Barrier 2: Protect 2 when played and at its turn start, and 2 more after an
+ * action in which it took damage (cleared, as Protect is, at the end of that enemy turn). */
+static void test_refresh_barrier(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int fresh, spiky, bar;
+    duel(&b);
+    fresh = unit(&b, "Refresher", 1, 10, 0);
+    tb_skill(&b, fresh, BATTLE_SKILL_REFRESH, 3, 0);
+    tb_deck(&b, 0, fresh, 1);
+    spiky = unit(&b, "Spiky", 0, 30, 0);
+    tb_skill(&b, spiky, BATTLE_SKILL_COUNTER, 4, 0);
+    tb_deck(&b, 1, spiky, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 9);
+    tb_run_end(&x);
+
+    duel(&b);
+    tb_deck(&b, 0, unit(&b, "Poker", 5, 30, 0), 1);
+    bar = unit(&b, "Barrier", 0, 30, 0);
+    tb_skill(&b, bar, BATTLE_SKILL_BARRIER, 2, 0);
+    tb_deck(&b, 1, bar, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2); /* played with Protect 2 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 2);
+    tb_run_turns(&x, 1); /* turn 3: hit for 5 - 2; after the Poker's action, +2 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 0); /* ...which the turn's end clears */
+    tb_run_turns(&x, 1); /* turn 4: its turn start: Protect 2 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 2);
+    tb_run_end(&x);
+}
+
+/* Valor 3 when its delay reaches 0 opposite a stronger assault; Bravery 2 at each turn
+ * start while the one opposite is stronger. */
+static void test_valor_bravery(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int val, brave;
+    duel(&b);
+    val = unit(&b, "Valiant", 1, 30, 0);
+    b.cards[val].delay = 1;
+    tb_skill(&b, val, BATTLE_SKILL_VALOR, 3, 0);
+    tb_deck(&b, 0, val, 1);
+    tb_deck(&b, 1, tb_card(&b, "Big", BATTLE_ASSAULT, 2, 99, 9), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3); /* turn 3: delay 0, the Big (2) is stronger than 1: +3 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 3);
+    tb_run_turns(&x, 2); /* Valor fires once */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 3);
+    tb_run_end(&x);
+
+    duel(&b);
+    brave = unit(&b, "Brave", 1, 30, 0);
+    b.cards[brave].delay = 9;
+    tb_skill(&b, brave, BATTLE_SKILL_BRAVERY, 2, 0);
+    tb_deck(&b, 0, brave, 1);
+    tb_deck(&b, 1, tb_card(&b, "Big", BATTLE_ASSAULT, 4, 99, 9), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 5); /* turns 3 and 5: 1 < 4, then 3 < 4: +2 each */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 4);
+    tb_run_turns(&x, 2); /* turn 7: 5 is not below 4: nothing */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 4);
+    tb_run_end(&x);
+}
+
+/* Mortar 5: on the enemy structure for 5; with none, on an assault for 3. */
+static void test_mortar(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int mortar;
+    duel(&b);
+    mortar = unit(&b, "Mortar", 0, 30, 0);
+    tb_skill(&b, mortar, BATTLE_SKILL_MORTAR, 5, 0);
+    tb_deck(&b, 0, mortar, 1);
+    tb_deck(&b, 1, unit(&b, "Target", 0, 20, 0), 1);
+    tb_deck(&b, 1, tb_card(&b, "Keep", BATTLE_STRUCTURE, 0, 20, 9), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 17);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 17);
+    CU_ASSERT_EQUAL(TB_STR(&x, 1, 0).hp, 15);
+    tb_run_end(&x);
+}
+
+/* Mend 2 heals both damaged neighbours; Fortify 3 raises both neighbours' max health,
+ * not its own and not a unit two lanes away. */
+static void test_mend_fortify(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int fort, tower;
+    duel(&b);
+    tb_deck(&b, 0, unit(&b, "Left", 0, 20, 0), 1);
+    fort = unit(&b, "Fortifier", 0, 20, 0);
+    tb_skill(&b, fort, BATTLE_SKILL_FORTIFY, 3, 0);
+    tb_skill(&b, fort, BATTLE_SKILL_MEND, 2, 0);
+    b.cards[fort].delay = 4;
+    tb_deck(&b, 0, fort, 1);
+    tb_deck(&b, 0, unit(&b, "Right", 0, 20, 0), 1);
+    tb_deck(&b, 0, unit(&b, "Far", 0, 20, 0), 1);
+    tower = tb_card(&b, "Tower", BATTLE_STRUCTURE, 0, 30, 0);
+    tb_skill(&b, tower, BATTLE_SKILL_STRIKE, 1, 1);
+    tb_deck(&b, 1, tower, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 10); /* Strike 1 on all on turns 2..10: Left 15, Right 17, Far 18 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 15);
+    tb_run_turns(&x, 1); /* turn 11: the Fortifier (lane 1) acts: Fortify 3, Mend 2 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 20);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).hp_gain, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).hp, 22);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp_gain, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 3).hp_gain, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 3).hp, 18);
+    tb_run_end(&x);
+}
+
+/* Flying: over 200 games some attacks on it miss and some hit; without it all hit. */
+static void test_flying(void)
+{
+    int missed = 0, hit = 0;
+    for (int flying = 1; flying >= 0; flying--) {
+        for (int seed = 1; seed <= 200; seed++) {
+            struct tb b;
+            struct tb_run x;
+            int fly;
+            duel(&b);
+            b.spec.seed = (uint64_t)seed;
+            tb_deck(&b, 0, unit(&b, "Hitter", 3, 30, 0), 1);
+            fly = unit(&b, "Bird", 0, 30, 0);
+            if (flying)
+                tb_skill(&b, fly, BATTLE_SKILL_FLYING, 0, 0);
+            tb_deck(&b, 1, fly, 1);
+            tb_run_start(&x, &b);
+            tb_run_turns(&x, 3);
+            if (TB_ASL(&x, 1, 0).hp == 30)
+                missed++;
+            else
+                hit++;
+            tb_run_end(&x);
+        }
+        if (flying) {
+            CU_ASSERT(missed > 70 && missed < 130);
+            missed = hit = 0;
+        } else {
+            CU_ASSERT_EQUAL(missed, 0);
+        }
+    }
+}
+
+static CU_TestInfo skills2_tests[] = {
+    {"legion and coalition", test_legion_coalition},
+    {"rupture and venom", test_rupture_venom},
+    {"swipe, drain and hunt", test_swipe_drain_hunt},
+    {"allegiance", test_allegiance},
+    {"avenge and scavenge", test_avenge_scavenge},
+    {"refresh and barrier", test_refresh_barrier},
+    {"valor and bravery", test_valor_bravery},
+    {"mortar", test_mortar},
+    {"mend and fortify", test_mend_fortify},
+    {"flying", test_flying},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_skills2_suites[] = {
+    {"battle_skills2", NULL, NULL, NULL, NULL, skills2_tests},
+    CU_SUITE_INFO_NULL,
+};
