@@ -122,7 +122,7 @@ static void test_run_tx_retries(void)
 static void insert(char id[DB_JOBS_ID_LEN])
 {
     struct db_job job = {0};
-    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, "battle", "{\"kind\":\"battle\"}", 7, 100, &job),
+    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, NULL, "battle", "{\"kind\":\"battle\"}", 7, 100, &job),
                           SK_OK);
     CU_ASSERT_STRING_EQUAL(job.status, "queued");
     CU_ASSERT_STRING_EQUAL(job.kind, "battle");
@@ -415,7 +415,7 @@ static void test_dead_connection_reconnects(void)
             CU_ASSERT_EQUAL(db_ping(db), SK_OK);
         } else {
             enum db_keyed outcome = DB_KEYED_MISMATCH;
-            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, "restart-key", "{}", 60, "battle", "{}", 1, 1,
+            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, NULL, "restart-key", "{}", 60, "battle", "{}", 1, 1,
                                                  &job, &outcome),
                             SK_OK);
             CU_ASSERT_EQUAL(outcome, DB_KEYED_NEW);
