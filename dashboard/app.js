@@ -29,7 +29,8 @@
     cursor: null, // cursor of the page shown (null: the newest)
     older: [], // cursors of the pages before it, to go back
     next: null, // next_cursor of the page shown
-    events: null, // EventSource following the selected job while it is not final
+    events: null, // the event stream following the selected job while it is not final
+    key: '', // API key sent as Authorization: Bearer (see keyFromHash)
     history: 0, // time of the last history read (ms)
   };
 
@@ -54,10 +55,42 @@
     return e;
   }
 
-  // GET/POST returning {status, body}; status 0 when the API could not be reached.
+  // ---- API key (docs/security.md) -----------------------------------------------------
+  // The key comes from the address (#key=sk_..., as `make run` prints it) or from the
+  // key field, and is kept in this browser's localStorage for this origin only. It is
+  // taken out of the address at once, so it does not stay in the history or get copied
+  // with a link. With SKIRMISH_AUTH off no key is needed and none is sent.
+  const KEY_STORE = 'skirmish.key';
+
+  function storedKey() {
+    try { return localStorage.getItem(KEY_STORE) || ''; } catch { return ''; }
+  }
+
+  function storeKey(key) {
+    try {
+      if (key) localStorage.setItem(KEY_STORE, key); else localStorage.removeItem(KEY_STORE);
+    } catch { /* storage off: the key lasts until the page is left */ }
+    state.key = key;
+  }
+
+  function keyFromHash() {
+    const m = /^#key=([A-Za-z0-9_]+)$/.exec(location.hash);
+    if (!m) return;
+    storeKey(m[1]);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  function authHeaders(extra = {}) {
+    return state.key ? { ...extra, Authorization: `Bearer ${state.key}` } : extra;
+  }
+
+  // GET/POST returning {status, body}; status 0 when the API could not be reached. A 401
+  // shows the key field's note.
   async function api(path, options = {}) {
     try {
-      const r = await fetch(path, { cache: 'no-store', ...options });
+      const r = await fetch(path, { cache: 'no-store', ...options,
+                                    headers: authHeaders(options.headers || {}) });
+      if (r.status === 401) keyNote('this API needs a key: paste one above (make run prints it)');
       const ct = r.headers.get('Content-Type') || '';
       let body = null;
       if (ct.includes('json')) body = await r.json().catch(() => null);
@@ -294,28 +327,54 @@
   }
 
   // Follows job `id` through its event stream while it is not final: each status and
-  // progress event updates the job page at once, without polling the job. null stops.
+  // progress event updates the job page at once, without polling the job. null stops. The
+  // stream is read with fetch (EventSource cannot send the Authorization header); when it
+  // ends early, the next refresh of a job that is not final follows it again.
   function follow(id) {
     if (state.events && state.events.jobId === id) return;
     if (state.events) state.events.close();
     state.events = null;
-    if (!id || typeof EventSource === 'undefined') return;
-    const es = new EventSource(`/v1/jobs/${encodeURIComponent(id)}/events`);
-    es.jobId = id;
-    es.addEventListener('status', (e) => {
-      if (state.selected !== id) return;
-      state.selectedJob = JSON.parse(e.data);
-      renderSelected();
-      if (FINAL.has(state.selectedJob.status)) follow(null);
-    });
-    es.addEventListener('progress', (e) => {
-      const job = state.selectedJob;
-      if (state.selected !== id || !job) return;
-      job.progress = JSON.parse(e.data);
-      renderSelected();
-    });
-    es.onerror = () => { if (es.readyState === EventSource.CLOSED && state.events === es) state.events = null; };
+    if (!id || typeof ReadableStream === 'undefined') return;
+    const ctrl = new AbortController();
+    const es = { jobId: id, close: () => ctrl.abort() };
     state.events = es;
+    const onEvent = (type, data) => {
+      if (state.selected !== id) return;
+      if (type === 'status') {
+        state.selectedJob = JSON.parse(data);
+        renderSelected();
+        if (FINAL.has(state.selectedJob.status)) follow(null);
+      } else if (type === 'progress' && state.selectedJob) {
+        state.selectedJob.progress = JSON.parse(data);
+        renderSelected();
+      }
+    };
+    (async () => {
+      try {
+        const r = await fetch(`/v1/jobs/${encodeURIComponent(id)}/events`,
+                              { cache: 'no-store', headers: authHeaders(), signal: ctrl.signal });
+        if (!r.ok || !r.body) return;
+        const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value;
+          for (let i; (i = buf.indexOf('\n\n')) >= 0;) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            let type = 'message';
+            const data = [];
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event:')) type = line.slice(6).trim();
+              else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+            }
+            if (data.length) onEvent(type, data.join('\n'));
+          }
+        }
+      } catch { /* stopped (follow) or the connection broke */ }
+      if (state.events === es) state.events = null;
+    })();
   }
 
   function metaRow(name, value) {
@@ -842,7 +901,26 @@
     });
   }
 
+  function keyNote(text) {
+    const n = $('#key-note');
+    if (n) n.textContent = text;
+  }
+
+  function wireKey() {
+    keyFromHash();
+    state.key = state.key || storedKey();
+    $('#api-key').value = state.key;
+    $('#key-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      storeKey($('#api-key').value.trim());
+      keyNote(state.key ? 'key saved in this browser' : 'key removed');
+      loadCatalog();
+      poll(true);
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', async () => {
+    wireKey();
     $('#battle-form').addEventListener('submit', submit);
     wireJobControls();
     window.addEventListener('hashchange', fromHash);

@@ -245,3 +245,16 @@ enum sk_err db_keys_auth(struct db *db, const char *token, const char *job_id,
     db_result_free(r);
     return SK_OK;
 }
+
+enum sk_err db_keys_tenant_active(struct db *db, const char *tenant, long long *n)
+{
+    struct db_result *r = NULL;
+    enum sk_err err = db_exec_idem(db, "tenant_active",
+                                   "SELECT count(*) FROM jobs WHERE tenant = $1"
+                                   " AND status IN ('queued', 'running')",
+                                   1, &tenant, &r);
+    if (!err)
+        *n = strtoll(db_result_get(r, 0, 0), NULL, 10);
+    db_result_free(r);
+    return err;
+}

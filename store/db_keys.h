@@ -71,4 +71,7 @@ enum sk_err db_keys_active(struct db *db, long long *n);
 enum sk_err db_keys_auth(struct db *db, const char *token, const char *job_id,
                          struct db_key_auth *out);
 
+/** Number of queued and running jobs of `tenant`, in *n (the tenant's quota). */
+enum sk_err db_keys_tenant_active(struct db *db, const char *tenant, long long *n);
+
 #endif

@@ -24,4 +24,16 @@ struct queue_limit {
 enum sk_err queue_limit_take(struct queue *q, const char *name, long rate_per_s, long burst,
                              struct queue_limit *out);
 
+/**
+ * Counts `units` against the tenant's budget of `limit` units per UTC day (the key
+ * PREFIX:units:<tenant>:<day>, kept two days), atomically: when the day's count plus
+ * `units` exceeds `limit` nothing is counted and *allowed is 0. *used is the day's count
+ * (after the add when allowed), *reset_s the seconds until the day ends.
+ */
+enum sk_err queue_limit_units(struct queue *q, const char *tenant, long long units, long long limit,
+                              int *allowed, long long *used, long long *reset_s);
+
+/** Gives back `units` counted by queue_limit_units today (the job was not stored). */
+enum sk_err queue_limit_units_undo(struct queue *q, const char *tenant, long long units);
+
 #endif
