@@ -62,9 +62,12 @@ void api_jobs_delete(const struct api_ctx *ctx, const struct api_request *req,
     }
 }
 
+/* A deleted job: its progress hash goes, and every API process hears of it (its cache
+ * forgets the job, open event streams see it gone). */
 static void forget(const char *id, void *arg)
 {
     (void)queue_progress_forget(arg, id);
+    (void)queue_publish(arg, id, "deleted");
 }
 
 static void sleep_ms(long ms)

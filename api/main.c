@@ -193,6 +193,7 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
         sk_log_error("event=start_failed reason=watch");
         return -1;
     }
+    api_watch_set_cache(p->watch, p->cache);
     if (api_retention_start(cfg, &p->retention)) {
         sk_log_error("event=start_failed reason=retention");
         return -1;
