@@ -27,11 +27,18 @@ json_t *api_render_job(const struct db_job *j)
     char retry[80];
     char document[80];
     json_t *workers = json_array();
+    json_t *errors = json_array();
 
     for (size_t i = 0; workers && i < j->n_workers; i++)
         if (json_array_append_new(workers, json_string(j->workers[i]))) {
             json_decref(workers);
-            return NULL;
+            workers = NULL;
+        }
+    /* jansson escapes whatever an error holds (newlines, quotes) */
+    for (size_t i = 0; errors && i < j->n_errors; i++)
+        if (json_array_append_new(errors, j->errors[i] ? json_string(j->errors[i]) : json_null())) {
+            json_decref(errors);
+            errors = NULL;
         }
     snprintf(self, sizeof(self), "/v1/jobs/%s", j->id);
     snprintf(result, sizeof(result), "/v1/jobs/%s/result", j->id);
@@ -40,14 +47,14 @@ json_t *api_render_job(const struct db_job *j)
     snprintf(document, sizeof(document), "/v1/jobs/%s/document", j->id);
     /* "o" steals every value, NULL included: a failed allocation fails the whole pack */
     return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-                     " s:{s:s, s:s, s:s, s:s, s:s}}",
+                     " s:o, s:{s:s, s:s, s:s, s:s, s:s}}",
                      "id", j->id, "kind", j->kind, "status", j->status, "tenant",
                      j->tenant[0] ? j->tenant : DB_JOBS_TENANT, "seed", (json_int_t)j->seed,
                      "attempts", j->attempts, "progress", progress(j), "cancel_requested",
                      j->cancel_requested, "created_at", ts(j->created_at), "started_at",
                      ts(j->started_at), "finished_at", ts(j->finished_at), "updated_at",
                      ts(j->updated_at), "error", j->error ? json_string(j->error) : json_null(),
-                     "workers", workers, "retry_of",
+                     "workers", workers, "errors", errors, "retry_of",
                      j->retry_of[0] ? json_string(j->retry_of) : json_null(), "links", "self", self,
                      "result", result, "cancel", cancel, "retry", retry, "document", document);
 }

@@ -11,6 +11,7 @@
 #include "battle.h"
 #include "board.h"
 #include "engine_int.h"
+#include "sk_buf.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -266,6 +267,58 @@ enum sk_err job_run_partial_result(struct job_run *run, json_t **out)
     if (err)
         return err;
     return finish_result(run, res, 1, out);
+}
+
+/* A checkpoint starts with this header, each field at its offset in native byte order:
+ * "SKCP", the format version, a byte-order probe, the kind's name (NUL-padded), the seed and
+ * the job's units. A checkpoint of another job, another version or another byte order
+ * fails the comparison and is not used. */
+#define CKPT_MAGIC    "SKCP"
+#define CKPT_VERSION  1u
+#define CKPT_PROBE    0x01020304u
+#define CKPT_KIND_LEN 16
+#define CKPT_HEAD_LEN (4 + 4 + 4 + CKPT_KIND_LEN + 8 + 8)
+
+static const unsigned char ckpt_magic[4] = {'S', 'K', 'C', 'P'};
+
+static void ckpt_head(const struct job_run *run, unsigned char head[CKPT_HEAD_LEN])
+{
+    uint32_t version = CKPT_VERSION, probe = CKPT_PROBE;
+    uint64_t seed = run->job->seed, total = job_total(run->job);
+    size_t len = strlen(run->job->ops->name);
+
+    memset(head, 0, CKPT_HEAD_LEN);
+    memcpy(head, ckpt_magic, sizeof(ckpt_magic));
+    memcpy(head + 4, &version, 4);
+    memcpy(head + 8, &probe, 4);
+    memcpy(head + 12, run->job->ops->name, len < CKPT_KIND_LEN ? len : CKPT_KIND_LEN - 1);
+    memcpy(head + 12 + CKPT_KIND_LEN, &seed, 8);
+    memcpy(head + 20 + CKPT_KIND_LEN, &total, 8);
+}
+
+enum sk_err job_run_save(struct job_run *run, struct sk_buf *out)
+{
+    unsigned char head[CKPT_HEAD_LEN];
+
+    if (!run->job->ops->save)
+        return SK_ECONFLICT;
+    ckpt_head(run, head);
+    if (sk_buf_add(out, head, sizeof(head)))
+        return out->err;
+    return run->job->ops->save(run->data, out);
+}
+
+enum sk_err job_run_restore(struct job_run *run, const void *data, size_t len, uint64_t *done)
+{
+    unsigned char head[CKPT_HEAD_LEN];
+
+    if (!run->job->ops->restore)
+        return SK_ECONFLICT;
+    ckpt_head(run, head);
+    if (len < sizeof(head) || memcmp(data, head, sizeof(head)) != 0)
+        return SK_EINVAL;
+    return run->job->ops->restore(run->data, (const unsigned char *)data + sizeof(head),
+                                  len - sizeof(head), done);
 }
 
 const char *job_run_error(const struct job_run *run)

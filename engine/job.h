@@ -16,6 +16,7 @@
 #include "sk_verr.h"
 
 struct engine;
+struct sk_buf;
 
 /* Seeds are kept below 2^53 so that browsers (JavaScript numbers) read them exactly. */
 #define JOB_SEED_MAX 9007199254740991ULL
@@ -82,6 +83,23 @@ enum sk_err job_run_result(struct job_run *run, json_t **out);
  * decrefs). SK_ECONFLICT when nothing was done or the kind has no partial result.
  */
 enum sk_err job_run_partial_result(struct job_run *run, json_t **out);
+
+/**
+ * Appends to `out` a checkpoint of `run`: its state after the units done so far, with the
+ * job's kind, seed and size, in a binary form for job_run_restore on any worker of the
+ * same build layout (docs/operations.md, "Resume from the last chunk"). SK_ECONFLICT when
+ * the kind keeps no checkpoints; SK_ENOMEM. `out` is the caller's (sk_buf_init'ed).
+ */
+enum sk_err job_run_save(struct job_run *run, struct sk_buf *out);
+
+/**
+ * Sets a new run of the same job (not yet stepped) to the checkpoint `data` (`len` bytes,
+ * borrowed) and sets *done to its units: stepping on then gives exactly the result of a
+ * run that never stopped. SK_EINVAL when `data` is not a checkpoint of this job (another
+ * kind, seed or size, a layout of another version, damaged); the run is then unchanged and
+ * starts from zero. SK_ECONFLICT when the kind keeps no checkpoints; SK_ENOMEM.
+ */
+enum sk_err job_run_restore(struct job_run *run, const void *data, size_t len, uint64_t *done);
 
 /** A message describing the last failure of job_run_step, or "" (borrowed, run-owned). */
 const char *job_run_error(const struct job_run *run);

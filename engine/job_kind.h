@@ -19,6 +19,7 @@
 struct engine_opts;
 struct engine_info;
 struct job_run_opts;
+struct sk_buf;
 
 /* One query filter of a catalog route: `param` narrows the entries to those whose string
  * member `field` equals the given word (member == NULL), or whose array `field` has an
@@ -78,6 +79,14 @@ struct job_kind_ops {
      * it); SK_ECONFLICT when there is nothing to report. NULL: the kind has none. */
     enum sk_err (*partial)(void *run, json_t **out, char *err, size_t errlen);
     void (*run_free)(void *run);
+    /* Resume (optional, both or neither): `save` appends to `out` the run's state after
+     * the units done so far, in the kind's own binary form (the worker stores it with each
+     * progress report); `restore` sets a new run, not yet stepped, to a state saved from a
+     * run of the same job and sets *done to its units, so that stepping on gives exactly
+     * the result of a run that never stopped. SK_EINVAL when the bytes are not such a
+     * state (another job, another version of the layout): the caller starts from zero. */
+    enum sk_err (*save)(void *run, struct sk_buf *out);
+    enum sk_err (*restore)(void *run, const unsigned char *data, size_t len, uint64_t *done);
 
     const struct job_catalog *catalog; /* NULL when the kind serves none */
 };

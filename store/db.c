@@ -280,3 +280,68 @@ enum sk_err db_run_tx(struct db *db, int max_tries, db_tx_fn *fn, void *arg)
     }
     return err;
 }
+
+enum sk_err db_text_array(const char *literal, char ***items, size_t *n)
+{
+    const char *p = literal ? strchr(literal, '{') : NULL;
+    size_t cap = 1;
+    size_t count = 0;
+    char **v;
+    char *s;
+
+    *items = NULL;
+    *n = 0;
+    if (!literal)
+        return SK_OK;
+    if (!p) /* a lower bound other than 1 comes as "[2:3]={...}": skipped to the brace */
+        return SK_EINVAL;
+    if (strcmp(p, "{}") == 0)
+        return SK_OK;
+    for (const char *q = p; *q; q++)
+        cap += *q == ',';
+    /* every element consumes at least one input character (a delimiter or a quote) for
+     * the NUL it adds, so the strings fit in the literal's length */
+    v = sk_malloc(cap * sizeof(*v) + strlen(p) + 1);
+    if (!v)
+        return SK_ENOMEM;
+    s = (char *)(v + cap);
+    for (p++;;) {
+        if (count == cap)
+            goto bad;
+        if (*p == '"') { /* quoted: backslash escapes the next character */
+            v[count++] = s;
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\\' && p[1])
+                    p++;
+                *s++ = *p;
+            }
+            if (*p++ != '"')
+                goto bad;
+            *s++ = '\0';
+        } else {
+            const char *start = p;
+            size_t len;
+            while (*p && *p != ',' && *p != '}')
+                p++;
+            len = (size_t)(p - start);
+            if (len == 4 && memcmp(start, "NULL", 4) == 0) { /* a quoted "NULL" is text */
+                v[count++] = NULL;
+            } else {
+                v[count++] = s;
+                memcpy(s, start, len);
+                s += len;
+                *s++ = '\0';
+            }
+        }
+        if (*p == '}' && p[1] == '\0')
+            break;
+        if (*p++ != ',')
+            goto bad;
+    }
+    *items = v;
+    *n = count;
+    return SK_OK;
+bad:
+    sk_free(v);
+    return SK_EINVAL;
+}

@@ -63,6 +63,14 @@ const char *db_result_get(const struct db_result *r, int row, int col);
 /** Frees a result; NULL-safe. */
 void db_result_free(struct db_result *r);
 
+/**
+ * Parses the text form of a one-dimensional text[] value (`{a,"b c",NULL}`, as
+ * db_result_get returns it) into *items, one allocation (free with sk_free) holding the
+ * *n element pointers and their strings; a SQL NULL element is a NULL pointer. `literal`
+ * NULL or `{}` gives *items = NULL, *n = 0. SK_EINVAL when it is not such a value.
+ */
+enum sk_err db_text_array(const char *literal, char ***items, size_t *n);
+
 typedef enum sk_err db_tx_fn(struct db *db, void *arg);
 
 /**

@@ -16,7 +16,8 @@
 /* The columns of struct db_job, in the order read_job reads them. Timestamps are UTC
  * (db.c) in RFC 3339 with microseconds, the precision PostgreSQL keeps, so the text of
  * created_at in a list cursor reads back as the very same instant. Worker names hold no
- * newline (sk_config refuses one), so one text carries the array. */
+ * newline (sk_config refuses one), so one text carries the array; errors may hold anything,
+ * so theirs comes as the array's own text form (db_text_array). */
 #define TS(col) "to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
 #define JOB_COLS                                                                                   \
     "id::text, kind, status, seed::text, attempts::text, progress_done::text,"                     \
@@ -24,10 +25,15 @@
         "started_at") ", " TS("finished_at") ", " TS("updated_at") ", error,"                      \
                                                                    " array_to_string(attempt_"     \
                                                                    "workers[1:attempts], "         \
-                                                                   "E'\\n'), retry_of::text, tenant"
-#define JOB_NCOLS 16
+                                                                   "E'\\n'), retry_of::text,"      \
+                                                                   " attempt_errors[1:attempts],"  \
+                                                                   " tenant"
+#define JOB_NCOLS 17
 
 #define MS(p) "(" p " * interval '1 millisecond')"
+
+/* DB_JOBS_LEASE_EXPIRED as an SQL literal (it holds no quote) */
+#define LEASE_EXPIRED "'" DB_JOBS_LEASE_EXPIRED "'"
 
 int db_jobs_is_id(const char *s)
 {
@@ -121,7 +127,9 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     if (err && !(out->error = sk_strdup(err)))
         return SK_ENOMEM;
     text_into(out->retry_of, sizeof(out->retry_of), db_result_get(r, row, col + 14));
-    text_into(out->tenant, sizeof(out->tenant), db_result_get(r, row, col + 15));
+    text_into(out->tenant, sizeof(out->tenant), db_result_get(r, row, col + 16));
+    if (db_text_array(db_result_get(r, row, col + 15), &out->errors, &out->n_errors) == SK_ENOMEM)
+        return SK_ENOMEM; /* a malformed array (never seen) reads as none */
     return split_workers(db_result_get(r, row, col + 13), out);
 }
 
@@ -131,9 +139,12 @@ void db_job_release(struct db_job *j)
         return;
     sk_free(j->error);
     sk_free(j->workers);
+    sk_free(j->errors);
     j->error = NULL;
     j->workers = NULL;
     j->n_workers = 0;
+    j->errors = NULL;
+    j->n_errors = 0;
 }
 
 void db_jobs_free(struct db_job *jobs, size_t n)
@@ -436,6 +447,47 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
     return conflict_or_missing(db, id);
 }
 
+/* The bytes of hex text `hex` (even length, as encode(..., 'hex') writes) in a new
+ * allocation *out of *len bytes. */
+static enum sk_err from_hex(const char *hex, unsigned char **out, size_t *len)
+{
+    size_t n = strlen(hex) / 2;
+    unsigned char *b = sk_malloc(n ? n : 1);
+
+    if (!b)
+        return SK_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int h = 0; h < 2; h++) {
+            char ch = hex[2 * i + (size_t)h];
+            v = v * 16 + (unsigned)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
+        }
+        b[i] = (unsigned char)v;
+    }
+    *out = b;
+    *len = n;
+    return SK_OK;
+}
+
+/* `len` bytes at `data` as a bytea literal in hex form ("\x..."), a new string. */
+static char *to_hex(const void *data, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    const unsigned char *p = data;
+    char *s = sk_malloc(2 * len + 3);
+
+    if (!s)
+        return NULL;
+    s[0] = '\\';
+    s[1] = 'x';
+    for (size_t i = 0; i < len; i++) {
+        s[2 + 2 * i] = digits[p[i] >> 4];
+        s[3 + 2 * i] = digits[p[i] & 15];
+    }
+    s[2 + 2 * len] = '\0';
+    return s;
+}
+
 enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
                           long lease_ms, long max_attempts, struct db_claim *out)
 {
@@ -470,17 +522,31 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           " attempt_workers = CASE WHEN cancel_requested OR attempts >= $4::int"
                           "   THEN attempt_workers ELSE attempt_workers[1:attempts] || $5::text "
                           "END,"
+                          /* a take-over from a dead worker ends that attempt with the lease error;
+                           * a new attempt starts with no error (its slot is what its end writes) */
+                          " attempt_errors = CASE WHEN status = 'running'"
+                          "   THEN array_append(attempt_errors[1:attempts - 1], " LEASE_EXPIRED ")"
+                          "   ELSE attempt_errors[1:attempts] END"
+                          "   || CASE WHEN cancel_requested OR attempts >= $4::int THEN "
+                          "'{}'::text[]"
+                          "   ELSE ARRAY[NULL::text] END,"
                           " finished_at = CASE WHEN cancel_requested OR attempts >= $4::int THEN "
                           "now() END,"
-                          " error = CASE WHEN NOT cancel_requested AND attempts >= $4::int THEN"
-                          "   'failed after ' || attempts || ' attempts: ' ||"
-                          "   coalesce(error, 'the worker running it stopped (lease expired)') "
-                          "ELSE error END,"
-                          " progress_done = 0, run_after = NULL, updated_at = now()"
-                          " WHERE id = $1::uuid AND ((status = 'queued' AND (run_after IS NULL OR "
-                          "run_after <= now()))"
+                          " error = CASE WHEN NOT cancel_requested AND attempts >= $4::int"
+                          "   THEN 'failed after ' || attempts || ' attempts: ' ||"
+                          "   CASE WHEN status = 'running' THEN " LEASE_EXPIRED
+                          " ELSE coalesce(error, " LEASE_EXPIRED ") END"
+                          "   WHEN status = 'running' THEN " LEASE_EXPIRED " ELSE error END,"
+                          " progress_done = checkpoint_done, resumed_from = checkpoint_done,"
+                          " checkpoint = CASE WHEN (cancel_requested OR attempts >= $4::int)"
+                          "   AND parent_id IS NULL THEN NULL ELSE checkpoint END,"
+                          " run_after = NULL, updated_at = now()"
+                          " WHERE id = $1::uuid AND shards = 0"
+                          "   AND ((status = 'queued' AND (run_after IS NULL OR"
+                          " run_after <= now()))"
                           "   OR (status = 'running' AND lease_expires_at < now()))"
-                          " RETURNING status, attempts, kind, request::text",
+                          " RETURNING status, attempts, kind, request::text,"
+                          " encode(checkpoint, 'hex'), checkpoint_done::text",
         5, p, &r);
     if (err)
         return err;
@@ -495,10 +561,16 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
         c.request = sk_strdup(db_result_get(r, 0, 3));
         if (!c.request)
             err = SK_ENOMEM;
+        if (!err && db_result_get(r, 0, 4)) {
+            err = from_hex(db_result_get(r, 0, 4), &c.checkpoint, &c.checkpoint_len);
+            c.checkpoint_done = (uint64_t)num(db_result_get(r, 0, 5));
+        }
     }
     db_result_free(r);
     if (!err)
         *out = c;
+    else
+        db_jobs_claim_release(&c);
     return err;
 }
 
@@ -507,7 +579,10 @@ void db_jobs_claim_release(struct db_claim *c)
     if (!c)
         return;
     sk_free(c->request);
+    sk_free(c->checkpoint);
     c->request = NULL;
+    c->checkpoint = NULL;
+    c->checkpoint_len = 0;
 }
 
 /* Runs a fenced UPDATE: SK_ELEASE when no row matched (the lease is lost). */
@@ -525,27 +600,42 @@ static enum sk_err fenced(struct db *db, const char *name, const char *sql, int 
 
 #define FENCE " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' RETURNING 1"
 #define ENDED                                                                                      \
-    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL, updated_at = now()"
+    " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"                           \
+    " checkpoint = CASE WHEN parent_id IS NULL THEN NULL ELSE checkpoint END,"                     \
+    " updated_at = now()"
 
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
-                             long lease_ms, int *cancel)
+                             const struct db_progress *pr, long lease_ms, int *cancel)
 {
     char done_s[24];
     char lease_s[24];
-    const char *p[4] = {id, owner, done_s, lease_s};
+    char from_s[24];
+    char *ckpt = NULL;
+    const char *p[6] = {id, owner, done_s, lease_s, from_s, NULL};
     struct db_result *r = NULL;
     enum sk_err err;
 
     snprintf(done_s, sizeof(done_s), "%llu", (unsigned long long)done);
     snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    snprintf(from_s, sizeof(from_s), "%llu", (unsigned long long)(pr ? pr->from : 0));
+    if (pr && pr->checkpoint) {
+        ckpt = to_hex(pr->checkpoint, pr->checkpoint_len);
+        if (!ckpt)
+            return SK_ENOMEM;
+        p[5] = ckpt;
+    }
+    /* The checkpoint and its units change together: a report without one keeps both. */
     err = db_exec_idem(
         db, "jobs_progress",
-        "UPDATE jobs SET progress_done = $3::bigint,"
+        "UPDATE jobs SET progress_done = $3::bigint, resumed_from = $5::bigint,"
+        " checkpoint = coalesce($6::bytea, checkpoint),"
+        " checkpoint_done = CASE WHEN $6::bytea IS NULL THEN checkpoint_done ELSE $3::bigint END,"
         " lease_expires_at = now() + " MS(
             "$4::bigint") ", updated_at = now()"
                           " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running'"
                           " RETURNING cancel_requested",
-        4, p, &r);
+        6, p, &r);
+    sk_free(ckpt);
     if (err)
         return err;
     if (db_result_rows(r) == 1)
@@ -572,11 +662,17 @@ enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner, 
                   "UPDATE jobs SET status = 'canceled', result = $3::json," ENDED FENCE, 3, p);
 }
 
-enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error)
+/* The end of the attempt in progress (attempts), written with `p` as its error */
+#define ATTEMPT_ERROR(p) " attempt_errors = array_append(attempt_errors[1:attempts - 1], " p "),"
+
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error,
+                         const char *attempt_error)
 {
-    const char *p[3] = {id, owner, error};
-    return fenced(db, "jobs_fail", "UPDATE jobs SET status = 'failed', error = $3," ENDED FENCE, 3,
-                  p);
+    const char *p[4] = {id, owner, error, attempt_error};
+    return fenced(db, "jobs_fail",
+                  "UPDATE jobs SET status = 'failed', error = $3," ATTEMPT_ERROR("$4::text")
+                      ENDED FENCE,
+                  4, p);
 }
 
 enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
@@ -587,10 +683,8 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
     snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
     return fenced(
         db, "jobs_retry",
-        "UPDATE jobs SET status = 'queued', error = $4, progress_done = 0,"
-        " run_after = now() + " MS(
-            "$3::bigint") ","
-                          " lease_owner = NULL, lease_expires_at = NULL, updated_at = now()" FENCE,
+        "UPDATE jobs SET status = 'queued', error = $4," ATTEMPT_ERROR(
+            "$4::text") " progress_done = checkpoint_done, run_after = now() + " MS("$3::bigint") ", lease_owner = NULL, lease_expires_at = NULL, updated_at = now()" FENCE,
         4, p);
 }
 
@@ -598,7 +692,8 @@ enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner)
 {
     const char *p[2] = {id, owner};
     return fenced(db, "jobs_release",
-                  "UPDATE jobs SET status = 'queued', attempts = attempts - 1, progress_done = 0,"
+                  "UPDATE jobs SET status = 'queued', attempts = attempts - 1,"
+                  " progress_done = checkpoint_done,"
                   " run_after = NULL, lease_owner = NULL, lease_expires_at = NULL,"
                   " updated_at = now()" FENCE,
                   2, p);

@@ -37,6 +37,10 @@ struct db_job {
     char retry_of[DB_JOBS_ID_LEN]; /* the job this one retries (POST :retry); "" = none */
     char **workers;   /* owned (one allocation): the worker of attempt i+1 at [i]; NULL if none */
     size_t n_workers; /* entries of workers: attempts, or fewer for rows older than 0006 */
+    /* owned (one allocation): what ended attempt i+1 at [i], NULL while it runs and for an
+     * attempt that succeeded or was canceled; NULL if none */
+    char **errors;
+    size_t n_errors;  /* entries of errors: attempts */
     char tenant[64];  /* the tenant of the key that submitted it (docs/security.md) */
 };
 
@@ -110,6 +114,9 @@ enum sk_err db_jobs_list(struct db *db, const char *tenant, const char *status, 
  */
 enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out);
 
+/* The error of an attempt whose worker stopped renewing its lease (killed, host lost). */
+#define DB_JOBS_LEASE_EXPIRED "the worker running it stopped (lease expired)"
+
 /* What a claim did. */
 enum db_claim_state {
     DB_CLAIM_RUNNING = 0, /* the caller holds the lease and must run the job */
@@ -122,12 +129,18 @@ struct db_claim {
     int attempts; /* attempts including this one */
     char kind[16];
     char *request; /* owned JSON text when RUNNING; free with db_jobs_claim_release */
+    /* The checkpoint an earlier attempt stored (db_jobs_progress), owned; NULL = none:
+     * the run starts from zero. checkpoint_done is its units. */
+    unsigned char *checkpoint;
+    size_t checkpoint_len;
+    uint64_t checkpoint_done;
 };
 
 /**
  * Claims job `id` for worker `worker` (its consumer name, recorded as the worker of this
  * attempt) and `owner` (a token unique to this claim) with a lease of `lease_ms`:
- * a queued job whose retry delay has passed, or a running one whose lease has expired.
+ * a queued job whose retry delay has passed, or a running one whose lease has expired
+ * (DB_JOBS_LEASE_EXPIRED becomes the error of that attempt and of the job).
  * A flagged cancel ends the job as canceled; a job that already used `max_attempts` ends
  * as failed with its last error kept. Result in *out (release with db_jobs_claim_release).
  */
@@ -136,12 +149,22 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
 /** Frees the strings of a claim; NULL-safe. */
 void db_jobs_claim_release(struct db_claim *c);
 
+/* What a progress report stores besides the units done. */
+struct db_progress {
+    uint64_t from; /* the unit this attempt started at (the checkpoint it resumed), or 0 */
+    /* The run's checkpoint after `done` units (borrowed bytes, job_run_save), stored with
+     * them; NULL keeps the stored one (and its units): it stays a valid place to resume. */
+    const void *checkpoint;
+    size_t checkpoint_len;
+};
+
 /**
- * Records `done` units and renews the lease for `lease_ms`. *cancel is set to 1 when a
+ * Records `done` units and what `p` holds (NULL: nothing more) and renews the lease for
+ * `lease_ms`, in one statement only the lease holder can make. *cancel is set to 1 when a
  * cancel was requested. SK_ELEASE when `owner` no longer holds the lease.
  */
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
-                             long lease_ms, int *cancel);
+                             const struct db_progress *p, long lease_ms, int *cancel);
 
 /** Ends the job as succeeded with `result` (JSON text). SK_ELEASE if the lease is lost. */
 enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
@@ -149,17 +172,22 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
 /* `partial` (JSON text, or NULL) is the result of the units done before the cancel. */
 enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner,
                               const char *partial);
-/** Ends the job as failed with `error`. SK_ELEASE if the lease is lost. */
-enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error);
+/**
+ * Ends the job as failed with `error` (the job's), recording `attempt_error` as the error of
+ * this attempt. SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const char *error,
+                         const char *attempt_error);
 /**
  * Puts the job back to queued after a transient failure, runnable again in `delay_ms`,
- * keeping `error`. SK_ELEASE if the lease is lost.
+ * keeping `error` as the job's and this attempt's error, and the checkpoint (the next
+ * attempt resumes it). SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long delay_ms,
                           const char *error);
 /**
  * Gives the job back (graceful shutdown): queued, runnable at once, and the attempt is not
- * counted. SK_ELEASE if the lease is lost.
+ * counted; the checkpoint stays for the next attempt. SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
 

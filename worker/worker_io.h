@@ -21,10 +21,11 @@ struct worker_io {
     enum sk_err (*claim)(struct db *db, const char *id, const char *worker, const char *owner,
                          long lease_ms, long max_attempts, struct db_claim *out);
     enum sk_err (*progress)(struct db *db, const char *id, const char *owner, uint64_t done,
-                            long lease_ms, int *cancel);
+                            const struct db_progress *p, long lease_ms, int *cancel);
     enum sk_err (*succeed)(struct db *db, const char *id, const char *owner, const char *result);
     enum sk_err (*cancelled)(struct db *db, const char *id, const char *owner, const char *partial);
-    enum sk_err (*fail)(struct db *db, const char *id, const char *owner, const char *error);
+    enum sk_err (*fail)(struct db *db, const char *id, const char *owner, const char *error,
+                        const char *attempt_error);
     enum sk_err (*retry)(struct db *db, const char *id, const char *owner, long delay_ms,
                          const char *error);
     enum sk_err (*release)(struct db *db, const char *id, const char *owner);

@@ -9,6 +9,7 @@
 #include "db_jobs.h"
 #include "job.h"
 #include "queue_telemetry.h"
+#include "sk_buf.h"
 #include "sk_json.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -21,6 +22,12 @@
 
 /* Entries the reaper takes over per pass; the rest wait for the next pass. */
 #define REAP_MAX 16
+
+/* The largest checkpoint stored with a progress report. A battle's is a few kilobytes; a
+ * board's holds its event log, which a long game could grow past what is worth writing
+ * every chunk: past this the stored checkpoint stays the older one (still a valid place to
+ * resume from). */
+#define CHECKPOINT_MAX (4u << 20)
 
 /* How a run ended, for the caller to acknowledge (or not). */
 enum outcome {
@@ -107,7 +114,7 @@ static enum outcome attempt_failed(struct worker *w, const char *id, const char 
                  transient ? "failed" : "failed permanently", attempts, attempts == 1 ? "" : "s",
                  msg);
         do
-            err = w->io->fail(w->db, id, owner, final);
+            err = w->io->fail(w->db, id, owner, final, msg);
         while (again(w, err, &tries));
         sk_log_error("event=job_failed job_id=%s attempts=%d err=%s", id, attempts,
                      sk_log_quote(q, sizeof(q), final));
@@ -156,20 +163,44 @@ static enum outcome canceled(struct worker *w, const char *id, const char *owner
 /* Runs the job's chunks, writing progress and renewing the lease after each. Returns 1
  * when every unit is done (the caller stores the result), else 0 with *out set: the run
  * failed, was canceled, lost its lease, or was given back on stop. */
+/* Progress to PostgreSQL after `done` units of an attempt that started at `from`, with the
+ * run's checkpoint when the kind keeps one and units remain (the result follows the last
+ * chunk). Errors as db_jobs_progress, retried as `again` says. */
+static enum sk_err report(struct worker *w, const char *id, const char *owner, struct job_run *run,
+                          uint64_t from, uint64_t done, uint64_t total, int *cancel)
+{
+    struct db_progress pr = {from, NULL, 0};
+    struct sk_buf ckpt;
+    enum sk_err err;
+    int tries = 0;
+
+    sk_buf_init(&ckpt, CHECKPOINT_MAX);
+    if (done < total && job_run_save(run, &ckpt) == SK_OK) {
+        pr.checkpoint = ckpt.p;
+        pr.checkpoint_len = ckpt.len;
+    } else if (ckpt.err) {
+        sk_log_debug("event=checkpoint_skipped job_id=%s err=%s", id, sk_err_str(ckpt.err));
+    }
+    do
+        err = w->io->progress(w->db, id, owner, done, &pr, w->cfg->lease_ms, cancel);
+    while (again(w, err, &tries));
+    sk_buf_release(&ckpt);
+    return err;
+}
+
 static int run_chunks(struct worker *w, const struct queue_entry *e, const char *owner,
-                      const struct db_claim *c, struct job_run *run, uint64_t total,
+                      const struct db_claim *c, struct job_run *run, uint64_t from, uint64_t total,
                       enum outcome *out)
 {
     const char *id = e->job_id;
     char msg[512];
-    uint64_t done = 0;
+    uint64_t done = from;
     uint64_t last_units = 0;
     long long last_ms = 0;
     /* chunks grow to the configured duration, but stay well inside the lease */
     long target_ms =
         w->cfg->chunk_ms < w->cfg->lease_ms / 4 ? w->cfg->chunk_ms : w->cfg->lease_ms / 4;
     enum sk_err err;
-    int tries;
 
     while (done < total) {
         int cancel = 0;
@@ -201,10 +232,7 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             *out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
             return 0;
         }
-        tries = 0;
-        do
-            err = w->io->progress(w->db, id, owner, done, w->cfg->lease_ms, &cancel);
-        while (again(w, err, &tries));
+        err = report(w, id, owner, run, from, done, total, &cancel);
         if (err) {
             sk_log_warn("event=lease_lost job_id=%s owner=%s err=%s", id, owner, sk_err_str(err));
             *out = OUT_LOST;
@@ -230,6 +258,31 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     return 1;
 }
 
+/* Restores the checkpoint an earlier attempt stored into the new `run` and sets *from to
+ * its units. One this build cannot read (another job layout, damaged) is no error: *from
+ * stays 0 and the run starts from zero. Returns 0 with *out set when the job had to be
+ * given back (memory). */
+static int resume(struct worker *w, const char *id, const char *owner, const struct db_claim *c,
+                  struct job_run *run, uint64_t total, uint64_t *from, enum outcome *out)
+{
+    enum sk_err err = job_run_restore(run, c->checkpoint, c->checkpoint_len, from);
+
+    if (err == SK_ENOMEM) {
+        sk_log_error("event=restore_failed job_id=%s err=%s", id, sk_err_str(err));
+        *out = release(w, id, owner, c->attempts);
+        return 0;
+    }
+    if (err) {
+        *from = 0;
+        sk_log_warn("event=checkpoint_unused job_id=%s done=%llu err=%s", id,
+                    (unsigned long long)c->checkpoint_done, sk_err_str(err));
+    } else {
+        sk_log_info("event=job_resumed job_id=%s from=%llu total=%llu", id,
+                    (unsigned long long)*from, (unsigned long long)total);
+    }
+    return 1;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
@@ -245,6 +298,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct job_run_opts opts = {(int)w->cfg->engine_threads};
     char msg[512] = "";
     uint64_t total;
+    uint64_t from = 0;
     enum outcome out = OUT_DONE;
     enum sk_err err;
     int tries = 0;
@@ -285,7 +339,9 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         out = release(w, id, owner, c->attempts);
         goto out;
     }
-    if (!run_chunks(w, e, owner, c, run, total, &out))
+    if (c->checkpoint && !resume(w, id, owner, c, run, total, &from, &out))
+        goto out;
+    if (!run_chunks(w, e, owner, c, run, from, total, &out))
         goto out;
     err = job_run_result(run, &result);
     if (!err && !(text = sk_json_text(result)))

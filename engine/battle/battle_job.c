@@ -26,6 +26,7 @@
 #include "battle_tu.h"
 #include "engine.h"
 #include "job.h"
+#include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "stats.h"
@@ -505,6 +506,64 @@ static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whyle
     return result_of(data, 1, out, why, whylen);
 }
 
+/* The checkpoint (job_kind.h save/restore): the units done, the time spent, then each
+ * defender deck's struct battle_counts. The games are numbered, so the counts of games
+ * [0, done) and the game number to go on from are the whole state of a run. */
+static enum sk_err run_save(void *data, struct sk_buf *out)
+{
+    const struct battle_job_run *run = data;
+
+    (void)sk_buf_add(out, &run->done, sizeof(run->done));
+    (void)sk_buf_add(out, &run->elapsed_s, sizeof(run->elapsed_s));
+    (void)sk_buf_add(out, run->counts, (size_t)run->job->mix.n * sizeof(run->counts[0]));
+    return out->err;
+}
+
+/* 1 when `c` could be the counts of `games` games of a deck whose turn limit is `limit`. */
+static int counts_fit(const struct battle_counts *c, uint64_t games, int limit)
+{
+    uint64_t hist = 0;
+
+    for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++) {
+        if ((t == 0 || t > limit) && c->turns[t])
+            return 0;
+        hist += c->turns[t];
+    }
+    return c->games == games && c->wins + c->stalls + c->losses == games && hist == games &&
+           c->turns_sum >= games && c->turns_sum <= games * (uint64_t)limit;
+}
+
+static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)
+{
+    struct battle_job_run *run = data;
+    const struct battle_mix *mix = &run->job->mix;
+    uint64_t games = mix->specs[0].games;
+    uint64_t at;
+    double elapsed;
+
+    if (len != sizeof(at) + sizeof(elapsed) + (size_t)mix->n * sizeof(run->counts[0]))
+        return SK_EINVAL;
+    memcpy(&at, p, sizeof(at));
+    memcpy(&elapsed, p + sizeof(at), sizeof(elapsed));
+    if (at > games * (uint64_t)mix->n || !(elapsed >= 0))
+        return SK_EINVAL;
+    for (int k = 0; k < mix->n; k++) {
+        struct battle_counts c;
+        /* deck k's games are the units [k * games, (k + 1) * games) */
+        uint64_t played = at <= (uint64_t)k * games         ? 0
+                          : at >= (uint64_t)(k + 1) * games ? games
+                                                            : at - (uint64_t)k * games;
+        memcpy(&c, p + sizeof(at) + sizeof(elapsed) + (size_t)k * sizeof(c), sizeof(c));
+        if (!counts_fit(&c, played, mix->specs[k].turn_limit))
+            return SK_EINVAL;
+    }
+    memcpy(run->counts, p + sizeof(at) + sizeof(elapsed), (size_t)mix->n * sizeof(run->counts[0]));
+    run->done = at;
+    run->elapsed_s = elapsed;
+    *done = at;
+    return SK_OK;
+}
+
 static void run_free(void *data)
 {
     struct battle_job_run *run = data;
@@ -656,5 +715,7 @@ const struct job_kind_ops battle_kind = {
     .result = run_result,
     .partial = run_partial,
     .run_free = run_free,
+    .save = run_save,
+    .restore = run_restore,
     .catalog = &cards_catalog,
 };

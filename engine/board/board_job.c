@@ -6,6 +6,7 @@
 #include "board.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "board_codec.h"
 #include "board_model.h"
@@ -13,6 +14,7 @@
 #include "board_turn.h"
 #include "engine.h"
 #include "job.h"
+#include "sk_buf.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -154,6 +156,44 @@ fail:
     return SK_ENOMEM;
 }
 
+/* The checkpoint (job_kind.h save/restore): the turns done, then the state they left
+ * (board_state_save). Each turn draws from a stream seeded by the job's seed and the turn
+ * number, so the state is all a run needs to go on. */
+static enum sk_err run_save(void *data, struct sk_buf *out)
+{
+    const struct board_job_run *run = data;
+
+    (void)sk_buf_add(out, &run->done, sizeof(run->done));
+    return board_state_save(run->st, out);
+}
+
+static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)
+{
+    struct board_job_run *run = data;
+    struct board_state *st = NULL;
+    uint64_t at;
+    enum sk_err rc;
+
+    if (len < sizeof(at))
+        return SK_EINVAL;
+    memcpy(&at, p, sizeof(at));
+    if (at > (uint64_t)run->job->in->turns)
+        return SK_EINVAL;
+    rc = board_state_load(p + sizeof(at), len - sizeof(at), run->job->in->st, &st);
+    if (rc)
+        return rc;
+    /* the state's next turn is the job's first turn plus the turns done */
+    if ((uint64_t)(st->turn - run->job->in->st->turn) != at) {
+        board_state_free(st);
+        return SK_EINVAL;
+    }
+    board_state_free(run->st);
+    run->st = st;
+    run->done = at;
+    *done = at;
+    return SK_OK;
+}
+
 static void run_free(void *data)
 {
     struct board_job_run *run = data;
@@ -197,5 +237,7 @@ const struct job_kind_ops board_kind = {
     .step = run_step,
     .result = run_result,
     .run_free = run_free,
+    .save = run_save,
+    .restore = run_restore,
     .catalog = &spells_catalog,
 };

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "sk_buf.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -183,6 +184,102 @@ struct board_state *board_state_clone(const struct board_state *st)
         return NULL;
     }
     return c;
+}
+
+enum sk_err board_state_save(const struct board_state *st, struct sk_buf *out)
+{
+    struct board_state h = *st;
+    size_t n = (size_t)st->rows * (size_t)st->cols;
+
+    /* the fixed fields, the pointers cleared: they mean nothing in another process */
+    h.offmap = h.terrain = h.structure = h.sowner = NULL;
+    h.groups = NULL;
+    h.spells = NULL;
+    h.dead = NULL;
+    h.sqspells = NULL;
+    h.defs = NULL;
+    h.log = NULL;
+    (void)sk_buf_add(out, &h, sizeof(h));
+    (void)sk_buf_add(out, st->offmap, n);
+    (void)sk_buf_add(out, st->terrain, n);
+    (void)sk_buf_add(out, st->structure, n);
+    (void)sk_buf_add(out, st->sowner, n);
+    (void)sk_buf_add(out, st->sqspells, n * sizeof(*st->sqspells));
+    (void)sk_buf_add(out, st->groups, (size_t)st->ngroups * sizeof(*st->groups));
+    (void)sk_buf_add(out, st->spells, (size_t)st->nspells * sizeof(*st->spells));
+    (void)sk_buf_add(out, st->dead, (size_t)st->ndead * sizeof(*st->dead));
+    (void)sk_buf_add(out, st->log, st->nlog * sizeof(*st->log));
+    return out->err;
+}
+
+/* Copies `size` bytes at *p into a new allocation of at least one byte (*dst), advancing
+ * *p; 1 on failure (memory). */
+static int take(void **dst, const unsigned char **p, size_t size)
+{
+    *dst = sk_malloc(size ? size : 1);
+    if (!*dst)
+        return 1;
+    memcpy(*dst, *p, size);
+    *p += size;
+    return 0;
+}
+
+enum sk_err board_state_load(const unsigned char *p, size_t len, const struct board_state *like,
+                             struct board_state **out)
+{
+    struct board_state h;
+    struct board_state *st = NULL;
+    size_t n = (size_t)like->rows * (size_t)like->cols;
+    size_t want;
+    void *a[9] = {0};
+
+    if (len < sizeof(h))
+        return SK_EINVAL;
+    memcpy(&h, p, sizeof(h));
+    p += sizeof(h);
+    if (h.rows != like->rows || h.cols != like->cols || h.ngroups < 0 ||
+        h.ngroups > BOARD_MAX_GROUPS * 2 || h.nspells < 0 || h.nspells > BOARD_MAX_SPELLS ||
+        h.ndead < 0 || h.ndead > BOARD_MAX_GRAVEYARD * 2 || h.nlog > BOARD_MAX_EVENTS)
+        return SK_EINVAL;
+    want = sizeof(h) + n * (4 + sizeof(*h.sqspells)) + (size_t)h.ngroups * sizeof(*h.groups) +
+           (size_t)h.nspells * sizeof(*h.spells) + (size_t)h.ndead * sizeof(*h.dead) +
+           h.nlog * sizeof(*h.log);
+    if (len != want)
+        return SK_EINVAL;
+    st = sk_malloc(sizeof(*st));
+    if (!st)
+        return SK_ENOMEM;
+    *st = h;
+    if (take(&a[0], &p, n) || take(&a[1], &p, n) || take(&a[2], &p, n) || take(&a[3], &p, n) ||
+        take(&a[4], &p, n * sizeof(*h.sqspells)) ||
+        take(&a[5], &p, (size_t)h.ngroups * sizeof(*h.groups)) ||
+        take(&a[6], &p, (size_t)h.nspells * sizeof(*h.spells)) ||
+        take(&a[7], &p, (size_t)h.ndead * sizeof(*h.dead)) ||
+        take(&a[8], &p, h.nlog * sizeof(*h.log))) {
+        for (int i = 0; i < 9; i++)
+            sk_free(a[i]);
+        sk_free(st);
+        return SK_ENOMEM;
+    }
+    st->offmap = a[0];
+    st->terrain = a[1];
+    st->structure = a[2];
+    st->sowner = a[3];
+    st->sqspells = a[4];
+    st->groups = a[5];
+    st->spells = a[6];
+    st->dead = a[7];
+    st->log = a[8];
+    /* each array holds what is used; the growers (reserve, add) make room from there */
+    st->gcap = h.ngroups;
+    st->scap = h.nspells;
+    st->dcap = h.ndead;
+    st->logcap = h.nlog;
+    st->defs = like->defs;
+    st->ndefs = like->ndefs;
+    st->oom = SK_OK;
+    *out = st;
+    return SK_OK;
 }
 
 /* The classic mask (rules/board.md): row+col <= 5, row+col >= 17, and eight more. */

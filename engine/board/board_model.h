@@ -241,6 +241,19 @@ void board_state_free(struct board_state *st);
 /** A deep copy (log included); NULL on ENOMEM. */
 struct board_state *board_state_clone(const struct board_state *st);
 
+struct sk_buf;
+
+/** Appends a snapshot of `st` (every field and array, the log included) to `out`; returns
+ *  out's error (SK_OK, SK_ENOMEM). Native layout: read back by the same build only. */
+enum sk_err board_state_save(const struct board_state *st, struct sk_buf *out);
+/**
+ * A new state (*out, board_state_free) from the snapshot `p` (`len` bytes) of a state of
+ * the same board as `like` (its size; its spell definitions are borrowed as `like`'s are).
+ * SK_EINVAL when the bytes are not such a snapshot; SK_ENOMEM.
+ */
+enum sk_err board_state_load(const unsigned char *p, size_t len, const struct board_state *like,
+                             struct board_state **out);
+
 /** Applies the "classic" 12x12 mask and default Sancta (red (10,1), blue (1,10)). */
 void board_model_classic_mask(struct board_state *st, int with_sancta);
 /** 1 if `mask` is exactly the classic one for a 12x12 board. */

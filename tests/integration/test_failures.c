@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -72,10 +73,12 @@ static void test_kill9_worker(void)
     char id[37];
     char path[128];
     char n[16];
+    char sql[128];
     struct it_resp r;
     const char *doc;
     json_t *job, *got, *want;
     long games = it_games_for_ms(3000);
+    long at_kill;
 
     CU_ASSERT_FATAL(fast_stack(&s, "kill9") == 0);
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
@@ -84,12 +87,22 @@ static void test_kill9_worker(void)
     CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
     CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
     it_worker_signal(&s, 0, SIGKILL, 1); /* mid-job, no cleanup at all */
+    /* the killed attempt left a checkpoint with its last progress report */
+    snprintf(sql, sizeof(sql), "SELECT checkpoint_done FROM jobs WHERE id = '%s'", id);
+    CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
+    at_kill = strtol(n, NULL, 10);
+    CU_ASSERT(at_kill > 0 && at_kill < games);
     CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
     job = it_wait_status(&s, id, NULL, 120000);
     CU_ASSERT_PTR_NOT_NULL_FATAL(job);
     CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 2);
     json_decref(job);
+    /* resume: the second attempt started at that checkpoint, so it played fewer games than
+     * the job has, and the counts below still equal an uninterrupted run's */
+    snprintf(sql, sizeof(sql), "SELECT resumed_from FROM jobs WHERE id = '%s'", id);
+    CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
+    CU_ASSERT_EQUAL(strtol(n, NULL, 10), at_kill);
     snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
     CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
     got = it_resp_json(&r);
@@ -125,6 +138,11 @@ static void test_attempts_exhausted(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
     CU_ASSERT_STRING_EQUAL(str(job, "error"), "failed after 1 attempts: the worker running it "
                                               "stopped (lease expired)");
+    /* the attempt's own error, next to its worker (the one killed) */
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(job, "errors")), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(job, "errors"), 0)),
+                           "the worker running it stopped (lease expired)");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(job, "workers")), 1);
     json_decref(job);
     it_stack_stop(&s);
 }
@@ -321,7 +339,9 @@ static void test_misconfigured_worker_refuses_to_start(void)
 }
 
 static CU_TestInfo failure_tests[] = {
-    {"kill -9 of a worker mid-job: succeeds once, 2 attempts", test_kill9_worker},
+    {"kill -9 of a worker mid-job: resumes from the last chunk, succeeds once with the "
+     "uninterrupted counts, 2 attempts",
+     test_kill9_worker},
     {"kill -9 with attempts exhausted: failed with the error kept", test_attempts_exhausted},
     {"SIGTERM mid-job: exit 0, job given back and completed", test_sigterm_gives_back},
     {"Redis stopped and restarted empty: every job completes", test_redis_restart},

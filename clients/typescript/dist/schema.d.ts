@@ -450,6 +450,8 @@ export interface components {
             error: string | null;
             /** @description The worker of each attempt, in order: element i is the consumer name (SKIRMISH_WORKER_NAME, else host:pid) of the worker that ran attempt i + 1. As long as `attempts`, except for jobs made before the service recorded workers. An attempt given back by a stopping worker is not counted, and its entry is replaced by the next attempt's. */
             workers: string[];
+            /** @description The error of each attempt, parallel to `workers`: element i is what ended attempt i + 1 (the engine's or the store's message, possibly several lines; `the worker running it stopped (lease expired)` when another worker took the job over from one that died), null while that attempt runs and for one that succeeded or was canceled. `error` is the job's: the last attempt's, or a summary once the job failed. As long as `attempts`; an attempt given back uncounted (a stopping worker, a worker out of memory) leaves no entry. */
+            errors: (string | null)[];
             /**
              * Format: uuid
              * @description the job this one retries (POST /v1/jobs/{id}:retry), else null
@@ -1462,6 +1464,9 @@ export interface operations {
                      *           "workers": [
                      *             "worker-1:4242"
                      *           ],
+                     *           "errors": [
+                     *             null
+                     *           ],
                      *           "retry_of": null,
                      *           "links": {
                      *             "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1490,6 +1495,9 @@ export interface operations {
                      *           "error": null,
                      *           "workers": [
                      *             "worker-1:4242"
+                     *           ],
+                     *           "errors": [
+                     *             null
                      *           ],
                      *           "retry_of": null,
                      *           "links": {
@@ -1556,6 +1564,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T12:00:00.114301Z",
                      *       "error": null,
                      *       "workers": [],
+                     *       "errors": [],
                      *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1597,6 +1606,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T12:00:00.114301Z",
                      *       "error": null,
                      *       "workers": [],
+                     *       "errors": [],
                      *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1901,6 +1911,9 @@ export interface operations {
                      *       "workers": [
                      *         "worker-1:4242"
                      *       ],
+                     *       "errors": [
+                     *         null
+                     *       ],
                      *       "retry_of": null,
                      *       "links": {
                      *         "self": "/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
@@ -1976,6 +1989,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T12:05:00.412733Z",
                      *       "error": null,
                      *       "workers": [],
+                     *       "errors": [],
                      *       "retry_of": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *       "links": {
                      *         "self": "/v1/jobs/9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d",

@@ -164,10 +164,10 @@ static void test_lease_fencing(void)
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 60000, 5, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
     /* nobody but the holder can write */
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, 60000, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 50, NULL, 60000, &cancel), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{\"r\":2}"), SK_ELEASE);
-    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w2/1", "x"), SK_ELEASE);
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 50, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w2/1", "x", "x"), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 50, NULL, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 0);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{\"r\":1}"), SK_OK);
     /* final: the holder itself cannot write twice, and a redelivery claims nothing */
@@ -197,7 +197,7 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_EQUAL(c.attempts, 2);
     db_jobs_claim_release(&c);
     /* the first worker woke up late: fenced off */
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, 60000, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, NULL, 60000, &cancel), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_ELEASE);
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w2/1", "{}"), SK_OK);
     get(id, &job, status);
@@ -208,7 +208,81 @@ static void test_expired_lease_moves_on(void)
     CU_ASSERT_EQUAL_FATAL(job.n_workers, 2);
     CU_ASSERT_STRING_EQUAL(job.workers[0], "w1");
     CU_ASSERT_STRING_EQUAL(job.workers[1], "w2");
+    /* the first attempt ended when its worker stopped renewing the lease; the second
+     * succeeded */
+    CU_ASSERT_EQUAL_FATAL(job.n_errors, 2);
+    CU_ASSERT_STRING_EQUAL(job.errors[0], DB_JOBS_LEASE_EXPIRED);
+    CU_ASSERT_PTR_NULL(job.errors[1]);
+    CU_ASSERT_PTR_NULL(job.error);
     db_job_release(&job);
+}
+
+/* The SQL expression `expr` over job `id`'s row, as text in `out`; 0 on success. */
+static int column_text(const char *id, const char *expr, char *out, size_t len)
+{
+    char sql[256];
+    struct db_result *r = NULL;
+    int rc;
+
+    snprintf(sql, sizeof(sql), "SELECT %s FROM jobs WHERE id = $1::uuid", expr);
+    rc = db_exec(db, NULL, sql, 1, &id, &r) != SK_OK || db_result_rows(r) != 1;
+    if (!rc)
+        snprintf(out, len, "%s", db_result_get(r, 0, 0) ? db_result_get(r, 0, 0) : "");
+    db_result_free(r);
+    return rc;
+}
+
+/* Resume: a checkpoint is stored with progress by the lease holder only; the claim after
+ * the lease expired hands it out with its units; a report without one keeps it; a retry
+ * and a release keep it; the end of the job drops it. */
+static void test_checkpoint_under_lease(void)
+{
+    static const unsigned char a[] = {0, 1, 2, 0xfe, 0xff, 'x'};
+    static const unsigned char b[] = {9, 8, 7};
+    struct db_progress pa = {0, a, sizeof(a)};
+    struct db_progress pb = {0, b, sizeof(b)};
+    struct db_progress none = {40, NULL, 0};
+    char id[DB_JOBS_ID_LEN];
+    char v[64];
+    struct db_claim c = {0};
+    int cancel = 0;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 1, 5, &c), SK_OK);
+    CU_ASSERT_PTR_NULL(c.checkpoint); /* nothing stored yet: from zero */
+    db_jobs_claim_release(&c);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 1, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    /* the stale holder's checkpoint is refused, the holder's stored */
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 30, &pb, 1, &cancel), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 20, &pa, 1, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 25, NULL, 1, &cancel), SK_OK);
+    sleep_ms(20);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3", "w3/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_EQUAL(c.checkpoint_done, 20);
+    CU_ASSERT_EQUAL_FATAL(c.checkpoint_len, sizeof(a));
+    CU_ASSERT_EQUAL(memcmp(c.checkpoint, a, sizeof(a)), 0);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(column_text(id, "progress_done::text", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "20"); /* the new attempt starts at the checkpoint */
+    /* a report without a checkpoint keeps the stored one and records where it started */
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w3/1", 40, &none, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(column_text(id, "checkpoint_done || ' ' || resumed_from", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "20 40");
+    CU_ASSERT_EQUAL(db_jobs_retry(db, id, "w3/1", 0, "device lost"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w4", "w4/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.checkpoint_done, 20);
+    CU_ASSERT_EQUAL(c.checkpoint_len, sizeof(a));
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_release(db, id, "w4/1"), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w5", "w5/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.checkpoint_len, sizeof(a));
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w5/1", "{}"), SK_OK);
+    CU_ASSERT_EQUAL(column_text(id, "(checkpoint IS NULL)::text", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "true");
 }
 
 static void test_exhausted_and_retry(void)
@@ -230,16 +304,91 @@ static void test_exhausted_and_retry(void)
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
     CU_ASSERT_EQUAL(c.attempts, 2);
     db_jobs_claim_release(&c);
+    get(id, &job, status); /* the second attempt runs: no error of its own yet */
+    CU_ASSERT_EQUAL_FATAL(job.n_errors, 2);
+    CU_ASSERT_STRING_EQUAL(job.errors[0], "device lost");
+    CU_ASSERT_PTR_NULL(job.errors[1]);
+    db_job_release(&job);
     sleep_ms(20); /* the second attempt's worker dies: its 1 ms lease expires */
     CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w3", "w3/1", 60000, 2, &c), SK_OK);
     CU_ASSERT_EQUAL(c.state, DB_CLAIM_ENDED);
     get(id, &job, status);
     CU_ASSERT_STRING_EQUAL(status, "failed");
-    CU_ASSERT_STRING_EQUAL(job.error, "failed after 2 attempts: device lost");
+    /* the job's error is what ended its last attempt, not an older attempt's */
+    CU_ASSERT_STRING_EQUAL(job.error, "failed after 2 attempts: " DB_JOBS_LEASE_EXPIRED);
     CU_ASSERT_NOT_EQUAL(job.finished_at[0], '\0');
-    /* the claim that ended the job ran no attempt: two workers for two attempts */
+    /* the claim that ended the job ran no attempt: two workers and two errors for two
+     * attempts, each recorded once */
     CU_ASSERT_EQUAL(job.n_workers, 2);
+    CU_ASSERT_EQUAL_FATAL(job.n_errors, 2);
+    CU_ASSERT_STRING_EQUAL(job.errors[0], "device lost");
+    CU_ASSERT_STRING_EQUAL(job.errors[1], DB_JOBS_LEASE_EXPIRED);
     db_job_release(&job);
+}
+
+/* Errors are any text: newlines, quotes, backslashes, braces, commas, the word NULL and the
+ * empty string come back as written, each in its attempt's place. */
+static void test_attempt_errors_any_text(void)
+{
+    static const char *const errs[] = {"line one\nline \"two\"", "back\\slash {a,b}", "NULL", ""};
+    char id[DB_JOBS_ID_LEN];
+    char status[16];
+    struct db_claim c = {0};
+    struct db_job job = {0};
+    char owner[16];
+
+    insert(id);
+    for (int i = 0; i < 4; i++) {
+        snprintf(owner, sizeof(owner), "w%d/1", i);
+        CU_ASSERT_EQUAL_FATAL(db_jobs_claim(db, id, owner, owner, 60000, 4, &c), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(c.state, DB_CLAIM_RUNNING);
+        db_jobs_claim_release(&c);
+        if (i < 3)
+            CU_ASSERT_EQUAL(db_jobs_retry(db, id, owner, 0, errs[i]), SK_OK);
+    }
+    /* the last attempt fails for good: the job keeps its summary, the attempt its own */
+    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w3/1", "failed permanently after 4 attempts: ", errs[3]),
+                    SK_OK);
+    /* a second end of the same attempt is fenced off: recorded once */
+    CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w3/1", "again", "again"), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_retry(db, id, "w2/1", 0, "late"), SK_ELEASE);
+    get(id, &job, status);
+    CU_ASSERT_STRING_EQUAL(status, "failed");
+    CU_ASSERT_EQUAL_FATAL(job.n_errors, 4);
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_STRING_EQUAL(job.errors[i], errs[i]);
+    CU_ASSERT_EQUAL(job.n_workers, 4);
+    db_job_release(&job);
+}
+
+/* The text form of text[] values as PostgreSQL writes them, and what is not one. */
+static void test_text_array_parse(void)
+{
+    char **v = NULL;
+    size_t n = 9;
+
+    CU_ASSERT_EQUAL(db_text_array("{}", &v, &n), SK_OK);
+    CU_ASSERT_PTR_NULL(v);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_EQUAL(db_text_array(NULL, &v, &n), SK_OK);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_EQUAL_FATAL(db_text_array("{NULL,plain,\"a \\\"b\\\\\",\"NULL\",\"\"}", &v, &n),
+                          SK_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    CU_ASSERT_PTR_NULL(v[0]);
+    CU_ASSERT_STRING_EQUAL(v[1], "plain");
+    CU_ASSERT_STRING_EQUAL(v[2], "a \"b\\");
+    CU_ASSERT_STRING_EQUAL(v[3], "NULL");
+    CU_ASSERT_STRING_EQUAL(v[4], "");
+    sk_free(v);
+    CU_ASSERT_EQUAL(db_text_array("[2:3]={a,b}", &v, &n), SK_OK); /* lower bound skipped */
+    CU_ASSERT_EQUAL(n, 2);
+    sk_free(v);
+    CU_ASSERT_EQUAL(db_text_array("nope", &v, &n), SK_EINVAL);
+    CU_ASSERT_EQUAL(db_text_array("{\"open", &v, &n), SK_EINVAL);
+    CU_ASSERT_EQUAL(db_text_array("{a,b", &v, &n), SK_EINVAL);
+    CU_ASSERT_EQUAL(db_text_array("{a}x", &v, &n), SK_EINVAL);
+    CU_ASSERT_PTR_NULL(v);
 }
 
 static void test_release_and_cancel(void)
@@ -265,10 +414,12 @@ static void test_release_and_cancel(void)
     /* the released attempt was not counted: its worker is replaced by the next claim's */
     CU_ASSERT_EQUAL_FATAL(job.n_workers, 1);
     CU_ASSERT_STRING_EQUAL(job.workers[0], "w2");
+    CU_ASSERT_EQUAL_FATAL(job.n_errors, 1); /* and it left no error behind */
+    CU_ASSERT_PTR_NULL(job.errors[0]);
     db_job_release(&job);
     CU_ASSERT_EQUAL(db_jobs_result(db, id, &json, status), SK_ECONFLICT);
     CU_ASSERT_STRING_EQUAL(status, "running");
-    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w2/1", 5, NULL, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 1);
     CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w2/1", NULL), SK_OK);
     CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_ECONFLICT);
@@ -600,6 +751,8 @@ static void test_insert_many(void)
 }
 
 static CU_TestInfo store_tests[] = {
+    {"a checkpoint is stored under the lease and handed to the next attempt",
+     test_checkpoint_under_lease},
     {"insert many in one statement", test_insert_many},
     {"SQLSTATE classes, server down", test_sqlstate_classes},
     {"db_run_tx retries serialization failures", test_run_tx_retries},
@@ -607,6 +760,8 @@ static CU_TestInfo store_tests[] = {
     {"an expired lease passes to the next claim", test_expired_lease_moves_on},
     {"retry delay, then failed when attempts run out", test_exhausted_and_retry},
     {"release, cancel of running and flagged jobs", test_release_and_cancel},
+    {"each attempt's error, any text, recorded once", test_attempt_errors_any_text},
+    {"text[] literals", test_text_array_parse},
     {"a deadlock at the result write is SK_ERETRY, not a lost lease",
      test_deadlock_is_not_lease_lost},
     {"a connection the server ended is replaced for reads", test_dead_connection_reconnects},

@@ -3,6 +3,7 @@
  * claimed, run through the real engine (CPU backend) and ended, while the fakes script
  * what PostgreSQL answers and count what the loop writes and acknowledges. No servers. */
 #include <CUnit/CUnit.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,8 +30,24 @@ static struct {
     int claims, progress, succeeds, fails, retries, releases, cancels, acks;
     char worker[128];
     char error[512];
+    char attempt_error[512]; /* the attempt's own error of the last fail */
     char *result;
+    /* checkpoints: the one the claim hands out (owned copy), the first one stored, and the
+     * first progress report's units and starting unit */
+    unsigned char *give;
+    size_t give_len;
+    unsigned char *kept;
+    size_t kept_len;
+    uint64_t kept_done, first_done, from;
 } fake;
+
+static unsigned char *copy(const void *p, size_t n)
+{
+    unsigned char *c = sk_malloc(n ? n : 1);
+    if (c)
+        memcpy(c, p, n);
+    return c;
+}
 
 static enum sk_err f_claim(struct db *db, const char *id, const char *worker, const char *owner,
                            long lease_ms, long max_attempts, struct db_claim *out)
@@ -43,14 +60,30 @@ static enum sk_err f_claim(struct db *db, const char *id, const char *worker, co
     out->attempts = 1;
     snprintf(out->kind, sizeof(out->kind), "battle");
     out->request = sk_strdup(fake.request);
+    if (out->request && fake.give) {
+        out->checkpoint = copy(fake.give, fake.give_len);
+        out->checkpoint_len = fake.give_len;
+        if (!out->checkpoint) {
+            db_jobs_claim_release(out);
+            return SK_ENOMEM;
+        }
+    }
     return out->request ? SK_OK : SK_ENOMEM;
 }
 
 static enum sk_err f_progress(struct db *db, const char *id, const char *owner, uint64_t done,
-                              long lease_ms, int *cancel)
+                              const struct db_progress *p, long lease_ms, int *cancel)
 {
-    (void)db, (void)id, (void)owner, (void)done, (void)lease_ms;
-    fake.progress++;
+    (void)db, (void)id, (void)owner, (void)lease_ms;
+    if (!fake.progress++) {
+        fake.first_done = done;
+        fake.from = p->from;
+    }
+    if (p->checkpoint && !fake.kept) {
+        fake.kept = copy(p->checkpoint, p->checkpoint_len);
+        fake.kept_len = p->checkpoint_len;
+        fake.kept_done = done;
+    }
     *cancel = fake.cancel_at_progress;
     return SK_OK;
 }
@@ -75,11 +108,13 @@ static enum sk_err f_cancelled(struct db *db, const char *id, const char *owner,
     return SK_OK;
 }
 
-static enum sk_err f_fail(struct db *db, const char *id, const char *owner, const char *error)
+static enum sk_err f_fail(struct db *db, const char *id, const char *owner, const char *error,
+                          const char *attempt_error)
 {
     (void)db, (void)id, (void)owner;
     fake.fails++;
     snprintf(fake.error, sizeof(fake.error), "%s", error);
+    snprintf(fake.attempt_error, sizeof(fake.attempt_error), "%s", attempt_error);
     return SK_OK;
 }
 
@@ -219,6 +254,8 @@ static int teardown(void)
 static void reset(const char *request)
 {
     sk_free(fake.result);
+    sk_free(fake.give);
+    sk_free(fake.kept);
     memset(&fake, 0, sizeof(fake));
     fake.request = request;
 }
@@ -284,6 +321,9 @@ static void test_invalid_request_fails_once(void)
     CU_ASSERT_EQUAL(fake.fails, 1);
     CU_ASSERT_EQUAL(fake.retries, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, "failed permanently after 1 attempt"));
+    /* the attempt keeps its own error, without the job's summary around it */
+    CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, fake.attempt_error));
+    CU_ASSERT_EQUAL(strncmp(fake.attempt_error, "the stored request is no longer valid", 37), 0);
     CU_ASSERT_EQUAL(fake.acks, 1);
 }
 
@@ -318,7 +358,66 @@ static void test_memory_failure_never_fails_the_job(void)
     reset(NULL);
 }
 
+/* The result document without the fields that measure the machine. */
+static json_t *outcome(const char *text)
+{
+    json_t *r = json_loads(text, 0, NULL);
+    json_object_del(r, "elapsed_ms");
+    json_object_del(r, "games_per_second");
+    return r;
+}
+
+/* Resume: the first run stores a checkpoint with its first progress report (100 of 200
+ * games); a second attempt handed that checkpoint plays only the 100 games left, and its
+ * result is the first run's. A checkpoint this build cannot read is set aside: the attempt
+ * starts from zero and still succeeds. */
+static void test_resumes_from_checkpoint(void)
+{
+    json_t *want, *got;
+    unsigned char *ckpt;
+    size_t len;
+
+    reset(GOOD_JOB);
+    run_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fake.result);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fake.kept);
+    CU_ASSERT_EQUAL(fake.kept_done, 100);
+    CU_ASSERT_EQUAL(fake.from, 0);
+    want = outcome(fake.result);
+    ckpt = fake.kept;
+    len = fake.kept_len;
+    fake.kept = NULL;
+
+    reset(GOOD_JOB);
+    fake.give = copy(ckpt, len);
+    fake.give_len = len;
+    run_entry();
+    CU_ASSERT_EQUAL(fake.succeeds, 1);
+    CU_ASSERT_EQUAL(fake.from, 100);
+    CU_ASSERT_EQUAL(fake.first_done, 200); /* one chunk of 100 after the checkpoint */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fake.result);
+    got = outcome(fake.result);
+    CU_ASSERT_TRUE(json_equal(want, got));
+    json_decref(got);
+
+    reset(GOOD_JOB);
+    fake.give = copy(ckpt, len);
+    fake.give_len = len;
+    fake.give[0] ^= 1; /* not a checkpoint any more */
+    run_entry();
+    CU_ASSERT_EQUAL(fake.from, 0);
+    CU_ASSERT_EQUAL(fake.first_done, 100);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fake.result);
+    got = outcome(fake.result);
+    CU_ASSERT_TRUE(json_equal(want, got));
+    json_decref(got);
+    json_decref(want);
+    sk_free(ckpt);
+    reset(NULL);
+}
+
 static CU_TestInfo loop_tests[] = {
+    {"a job resumes from the checkpoint of an earlier attempt", test_resumes_from_checkpoint},
     {"a job runs, its result is stored, the entry acknowledged", test_runs_and_acknowledges},
     {"a deadlock at the result write is retried, not a lost lease",
      test_deadlock_at_result_is_retried},

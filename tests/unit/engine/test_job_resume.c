@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* Checkpoints (job_run_save, job_run_restore): a run stopped after any number of units and
+ * restored into a new run of the same job ends with exactly the result of a run that never
+ * stopped, for battle jobs (one defender and a weighted list, stopped inside a deck and at
+ * a deck's end) and board jobs; a checkpoint of another job, a damaged or shortened one,
+ * or counts that cannot be are refused and leave the new run at zero. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "job.h"
+#include "sk_buf.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+#define MIXED                                                                                      \
+    "{\"kind\":\"battle\",\"seed\":%d,\"params\":{\"games\":%d,"                                   \
+    "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","                \
+    "\"count\":5}]},\"defender\":["                                                                \
+    "{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Brute\","                   \
+    "\"count\":4}]},\"weight\":1},"                                                                \
+    "{\"deck\":{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\","                   \
+    "\"count\":5}]},\"weight\":3}]}}"
+
+static struct engine *eng;
+
+static int setup(void)
+{
+    struct engine_opts eo = {.device = "cpu"};
+    char err[256];
+    sk_mem_init_json();
+    return engine_new(&eo, &eng, err, sizeof(err)) != SK_OK;
+}
+
+static int teardown(void)
+{
+    engine_free(eng);
+    return 0;
+}
+
+static struct job *decode_text(const char *text)
+{
+    json_t *doc = json_loads(text, 0, NULL);
+    struct sk_verr_list errs;
+    struct job *job = NULL;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_EQUAL(job_decode(doc, &job, &errs), SK_OK);
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+    return job;
+}
+
+static struct job *decode_file(const char *name)
+{
+    char path[512];
+    json_t *doc;
+    struct sk_verr_list errs;
+    struct job *job = NULL;
+
+    snprintf(path, sizeof(path), "%s/examples/%s", SK_SOURCE_DIR, name);
+    doc = json_load_file(path, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL(job_decode(doc, &job, &errs), SK_OK);
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+    return job;
+}
+
+static struct job_run *new_run(const struct job *job)
+{
+    static const struct job_run_opts opts = {1};
+    struct job_run *run = NULL;
+    char err[256];
+
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    return run;
+}
+
+/* The result of `run` stepped to its end `step` units at a time, without the fields that
+ * measure the machine (time, speed). */
+static json_t *finish(struct job_run *run, const struct job *job, uint64_t step)
+{
+    uint64_t done = 0;
+    json_t *res = NULL;
+
+    do {
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, step, &done), SK_OK);
+    } while (done < job_total(job));
+    CU_ASSERT_EQUAL_FATAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    json_object_del(res, "games_per_second");
+    return res;
+}
+
+/* Runs `job` whole, then stopped after `cut` units, saved, restored into a new run and
+ * finished: both results must be the same. */
+static void check_cut(const struct job *job, uint64_t cut)
+{
+    struct job_run *whole = new_run(job), *first = new_run(job), *second = new_run(job);
+    json_t *want = finish(whole, job, 0), *got;
+    struct sk_buf ckpt;
+    uint64_t done = 0, at = 0;
+
+    sk_buf_init(&ckpt, 0);
+    CU_ASSERT_EQUAL_FATAL(job_run_step(first, cut, &done), SK_OK);
+    CU_ASSERT_EQUAL(done, cut);
+    CU_ASSERT_EQUAL_FATAL(job_run_save(first, &ckpt), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_restore(second, ckpt.p, ckpt.len, &at), SK_OK);
+    CU_ASSERT_EQUAL(at, cut);
+    got = finish(second, job, 7);
+    CU_ASSERT_TRUE(json_equal(want, got));
+    if (!json_equal(want, got))
+        fprintf(stderr, "\ncut at %llu differs\n", (unsigned long long)cut);
+    json_decref(want);
+    json_decref(got);
+    sk_buf_release(&ckpt);
+    job_run_free(whole);
+    job_run_free(first);
+    job_run_free(second);
+}
+
+static void test_battle_resumes(void)
+{
+    struct job *job =
+        decode_text("{\"kind\":\"battle\",\"seed\":11,\"params\":{\"games\":1000,"
+                    "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{"
+                    "\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":"
+                    "\"Test Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}");
+    check_cut(job, 1);
+    check_cut(job, 333);
+    check_cut(job, 999);
+    job_free(job);
+}
+
+static void test_weighted_battle_resumes(void)
+{
+    char text[1024];
+    struct job *job;
+
+    snprintf(text, sizeof(text), MIXED, 3, 500);
+    job = decode_text(text);
+    CU_ASSERT_EQUAL(job_total(job), 1000);
+    check_cut(job, 250); /* inside the first deck */
+    check_cut(job, 500); /* at its end */
+    check_cut(job, 777); /* inside the second */
+    job_free(job);
+}
+
+static void test_board_resumes(void)
+{
+    struct job *job = decode_file("board_two_turns.json");
+    check_cut(job, 1);
+    job_free(job);
+}
+
+/* A run restored from a checkpoint that is refused is left at zero and still runs whole. */
+static void check_refused(const struct job *job, const void *data, size_t len)
+{
+    struct job_run *run = new_run(job);
+    uint64_t at = 12345;
+    json_t *res;
+
+    CU_ASSERT_EQUAL(job_run_restore(run, data, len, &at), SK_EINVAL);
+    CU_ASSERT_EQUAL(at, 12345);
+    res = finish(run, job, 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), (json_int_t)job_total(job));
+    json_decref(res);
+    job_run_free(run);
+}
+
+static void test_foreign_or_damaged_refused(void)
+{
+    char text[1024];
+    struct job *job, *other_seed, *other_size, *board;
+    struct job_run *run;
+    struct sk_buf ckpt;
+    uint64_t done = 0;
+    unsigned char *bad;
+
+    snprintf(text, sizeof(text), MIXED, 3, 200);
+    job = decode_text(text);
+    snprintf(text, sizeof(text), MIXED, 4, 200);
+    other_seed = decode_text(text);
+    snprintf(text, sizeof(text), MIXED, 3, 300);
+    other_size = decode_text(text);
+    board = decode_file("board_two_turns.json");
+    run = new_run(job);
+    sk_buf_init(&ckpt, 0);
+    CU_ASSERT_EQUAL_FATAL(job_run_step(run, 250, &done), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_save(run, &ckpt), SK_OK);
+    check_refused(other_seed, ckpt.p, ckpt.len);
+    check_refused(other_size, ckpt.p, ckpt.len);
+    {
+        struct job_run *b = new_run(board);
+        uint64_t at = 0;
+        CU_ASSERT_EQUAL(job_run_restore(b, ckpt.p, ckpt.len, &at), SK_EINVAL);
+        job_run_free(b);
+    }
+    check_refused(job, ckpt.p, ckpt.len - 1); /* shortened */
+    check_refused(job, ckpt.p, 10);
+    bad = sk_malloc(ckpt.len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    memcpy(bad, ckpt.p, ckpt.len);
+    bad[4] ^= 1; /* the format version */
+    check_refused(job, bad, ckpt.len);
+    memcpy(bad, ckpt.p, ckpt.len);
+    /* the first deck's wins (after the header, the units and the time, then "games") */
+    bad[40 + 8 + 8 + 8] ^= 1;
+    check_refused(job, bad, ckpt.len);
+    sk_free(bad);
+    sk_buf_release(&ckpt);
+    job_run_free(run);
+    job_free(job);
+    job_free(other_seed);
+    job_free(other_size);
+    job_free(board);
+}
+
+static CU_TestInfo tests[] = {
+    {"a battle run resumed from its checkpoint ends as one never stopped", test_battle_resumes},
+    {"a weighted battle resumes inside and between decks", test_weighted_battle_resumes},
+    {"a board run resumes from its checkpoint", test_board_resumes},
+    {"a checkpoint of another job or a damaged one is refused", test_foreign_or_damaged_refused},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_job_resume_suites[] = {
+    {"job_resume", setup, teardown, NULL, NULL, tests},
+    CU_SUITE_INFO_NULL,
+};
