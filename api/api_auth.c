@@ -48,8 +48,8 @@ static void unauthorized(struct api_response *resp, int given)
                      given ? "the API key is not valid (unknown, revoked or malformed)"
                            : "this route needs an API key: send 'Authorization: Bearer <key>'",
                      NULL);
-    resp->www_authenticate = given ? "Bearer realm=\"skirmish\", error=\"invalid_token\""
-                                   : "Bearer realm=\"skirmish\"";
+    resp->www_authenticate =
+        given ? "Bearer realm=\"skirmish\", error=\"invalid_token\"" : "Bearer realm=\"skirmish\"";
 }
 
 /* Takes a token from the key's bucket and sets the RateLimit headers; returns -1 with a 429

@@ -126,8 +126,7 @@ void api_batch_free(struct api_batch *b)
 }
 
 enum sk_err api_batch_insert(struct api_batch *b, const char *tenant, const char *kind,
-                             const char *request, uint64_t seed, uint64_t total,
-                             struct db_job *out)
+                             const char *request, uint64_t seed, uint64_t total, struct db_job *out)
 {
     struct item it;
 

@@ -33,8 +33,8 @@ struct api_request {
     const char *if_none_match;
     const char *idempotency_key;
     const char *last_event_id;
-    const char *acr_method; /* Access-Control-Request-Method */
-    const char *host;       /* Host, to tell a same-origin Origin from a foreign one */
+    const char *acr_method;    /* Access-Control-Request-Method */
+    const char *host;          /* Host, to tell a same-origin Origin from a foreign one */
     const char *authorization; /* "Bearer <key>" (api_auth.h) */
     /* the caller, set by the router once its key is checked (api_auth.h): jobs it submits
      * belong to `tenant` (NULL outside the router: DB_JOBS_TENANT); `admin` sees every
@@ -70,7 +70,7 @@ struct api_response {
     char wait_ref[24];
     char sse_status[16];
     unsigned long long sse_done;
-    const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
+    const char *csp;              /* static Content-Security-Policy (with nosniff); NULL = none */
     const char *www_authenticate; /* static WWW-Authenticate value of a 401; NULL = none */
     /* the IETF RateLimit-Policy and RateLimit header values (api_auth.c); "" = none */
     char ratelimit_policy[64];

@@ -190,9 +190,9 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
         goto out;
     if (key) {
         maybe_prune(ctx, slot, req->req_id);
-        err = db_jobs_insert_keyed(slot->db, req->tenant, key, canonical,
-                                   ctx->cfg->idempotency_ttl_s, info->kind, text, info->seed,
-                                   info->total, &job, &outcome);
+        err =
+            db_jobs_insert_keyed(slot->db, req->tenant, key, canonical, ctx->cfg->idempotency_ttl_s,
+                                 info->kind, text, info->seed, info->total, &job, &outcome);
         if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
             err = db_jobs_insert_keyed(slot->db, req->tenant, key, canonical,
                                        ctx->cfg->idempotency_ttl_s, info->kind, text, info->seed,
@@ -201,8 +201,8 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
         err = api_batch_insert(ctx->batch, req->tenant, info->kind, text, info->seed, info->total,
                                &job);
     } else {
-        err = db_jobs_insert(slot->db, req->tenant, info->kind, text, info->seed, info->total,
-                             &job);
+        err =
+            db_jobs_insert(slot->db, req->tenant, info->kind, text, info->seed, info->total, &job);
     }
     if (!err && !(json = api_render_job_text(&job)))
         err = SK_ENOMEM;
@@ -644,8 +644,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         *bar++ = '\0';
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_list(slot->db, api_http_scope(req), status, kind, (int)limit,
-                       cursor ? raw : NULL, bar, &items, &n_items, &more);
+    err = db_jobs_list(slot->db, api_http_scope(req), status, kind, (int)limit, cursor ? raw : NULL,
+                       bar, &items, &n_items, &more);
     api_pool_put(ctx->pool, slot);
     if (err == SK_EINVAL) {
         bad_query(resp, "cursor", "'cursor' is not a cursor this API returned");

@@ -266,8 +266,9 @@ int api_keys_command(const struct sk_config *cfg, int argc, char **argv)
     int applied = 0;
     int status;
 
-    if (argc < 1 || !(strcmp(argv[0], "create") == 0 || (strcmp(argv[0], "list") == 0 && argc == 1) ||
-                      (strcmp(argv[0], "revoke") == 0 && argc == 2)))
+    if (argc < 1 ||
+        !(strcmp(argv[0], "create") == 0 || (strcmp(argv[0], "list") == 0 && argc == 1) ||
+          (strcmp(argv[0], "revoke") == 0 && argc == 2)))
         return keys_usage();
     if (db_new(cfg->database_url, &db) ||
         db_migrate_apply(db, db_migrate_all, db_migrate_count, &applied, err, sizeof(err))) {

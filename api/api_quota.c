@@ -30,14 +30,14 @@ int api_quota_job_size(const struct api_ctx *ctx, const struct api_request *req,
     snprintf(detail, sizeof(detail),
              "the job asks for %llu units (games or turns); a job may have at most %ld",
              (unsigned long long)units, max);
-    api_http_problem(resp, 422, "job-too-large", "Unprocessable Content", detail,
-                     json_pack("{s:I, s:I}", "max_units", (json_int_t)max, "units",
-                               (json_int_t)units));
+    api_http_problem(
+        resp, 422, "job-too-large", "Unprocessable Content", detail,
+        json_pack("{s:I, s:I}", "max_units", (json_int_t)max, "units", (json_int_t)units));
     return -1;
 }
 
-static void exceeded(struct api_response *resp, const char *quota, long long limit,
-                     long long used, long long retry_s, const char *detail)
+static void exceeded(struct api_response *resp, const char *quota, long long limit, long long used,
+                     long long retry_s, const char *detail)
 {
     api_http_problem(resp, 429, "quota-exceeded", "Too Many Requests", detail,
                      json_pack("{s:s, s:I, s:I}", "quota", quota, "limit", (json_int_t)limit,
@@ -45,8 +45,8 @@ static void exceeded(struct api_response *resp, const char *quota, long long lim
     resp->retry_after = retry_s > 0 ? (int)retry_s : 1;
 }
 
-int api_quota_take(const struct api_ctx *ctx, const struct api_request *req,
-                   struct api_slot *slot, uint64_t units, struct api_response *resp)
+int api_quota_take(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                   uint64_t units, struct api_response *resp)
 {
     const struct sk_config *cfg = ctx->cfg;
     long long active = 0;
@@ -79,8 +79,8 @@ int api_quota_take(const struct api_ctx *ctx, const struct api_request *req,
     err = queue_limit_units(slot->queue, req->tenant, (long long)units, cfg->tenant_games_day,
                             &allowed, &used, &reset);
     if (err) {
-        sk_log_warn("event=quota_unavailable req_id=%s tenant=%s err=%s", req->req_id,
-                    req->tenant, sk_err_str(err));
+        sk_log_warn("event=quota_unavailable req_id=%s tenant=%s err=%s", req->req_id, req->tenant,
+                    sk_err_str(err));
         return 0;
     }
     if (!allowed) {
@@ -96,8 +96,8 @@ int api_quota_take(const struct api_ctx *ctx, const struct api_request *req,
     return 0;
 }
 
-void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req,
-                    struct api_slot *slot, uint64_t units)
+void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                    uint64_t units)
 {
     if (applies(ctx, req))
         (void)queue_limit_units_undo(slot->queue, req->tenant, (long long)units);

@@ -22,11 +22,11 @@ int api_quota_job_size(const struct api_ctx *ctx, const struct api_request *req,
  * (or a 503 when PostgreSQL is down) in `resp`. A Redis that does not answer lets the job
  * through, as the rate limit does.
  */
-int api_quota_take(const struct api_ctx *ctx, const struct api_request *req,
-                   struct api_slot *slot, uint64_t units, struct api_response *resp);
+int api_quota_take(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                   uint64_t units, struct api_response *resp);
 
 /** Gives back the units of a job api_quota_take let through but that was not made. */
-void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req,
-                    struct api_slot *slot, uint64_t units);
+void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                    uint64_t units);
 
 #endif

@@ -31,9 +31,9 @@ void api_jobs_delete(const struct api_ctx *ctx, const struct api_request *req,
 
     if (req->n_args) {
         const char *d = "unknown query parameter";
-        api_http_problem(resp, 400, "invalid-query", "Bad Request", d,
-                         json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", req->args[0].key,
-                                   "detail", d));
+        api_http_problem(
+            resp, 400, "invalid-query", "Bad Request", d,
+            json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", req->args[0].key, "detail", d));
         return;
     }
     slot = api_pool_get(ctx->pool);
@@ -53,8 +53,7 @@ void api_jobs_delete(const struct api_ctx *ctx, const struct api_request *req,
         api_http_problem(resp, 503, "unavailable", "Service Unavailable",
                          "the job store is unreachable; retry shortly", NULL);
         resp->retry_after = 1;
-        sk_log_error("event=store_error req_id=%s op=delete err=%s", req->req_id,
-                     sk_err_str(err));
+        sk_log_error("event=store_error req_id=%s op=delete err=%s", req->req_id, sk_err_str(err));
     } else {
         api_cache_remove(ctx->cache, id);
         sk_log_info("event=job_deleted req_id=%s job_id=%s", req->req_id, id);

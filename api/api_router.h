@@ -34,8 +34,9 @@ int api_router_match(const char *tmpl, const char *path, char id[64]);
 
 /**
  * Routes `req` and fills `resp` (initialised by the caller): the handler of the row that
- * matches path and method (HEAD as GET), once api_auth_check let the caller through; OPTIONS on a known path is a 204 preflight; 405
- * with Allow for another method; 404 for an unknown path. Thread-safe.
+ * matches path and method (HEAD as GET), once api_auth_check let the caller through; OPTIONS on a
+ * known path is a 204 preflight; 405 with Allow for another method; 404 for an unknown path.
+ * Thread-safe.
  */
 void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
                        struct api_response *resp);

@@ -116,8 +116,9 @@ static const struct sk_config_row rows[] = {
      "requests per second per API key (token bucket in Redis, shared by every API process); 0 = "
      "no limit",
      0, 1000000, OFF(rate_per_s), SK_CONFIG_INT, 0},
-    {"SKIRMISH_RATE_BURST", "200", "requests a key may make at once before SKIRMISH_RATE_PER_S applies",
-     1, 10000000, OFF(rate_burst), SK_CONFIG_INT, 0},
+    {"SKIRMISH_RATE_BURST", "200",
+     "requests a key may make at once before SKIRMISH_RATE_PER_S applies", 1, 10000000,
+     OFF(rate_burst), SK_CONFIG_INT, 0},
     {"SKIRMISH_TENANT_MAX_ACTIVE", "1000",
      "queued and running jobs per tenant; more submissions get 429 (admin keys: no limit)", 1,
      100000000, OFF(tenant_max_active), SK_CONFIG_INT, 0},
@@ -125,8 +126,8 @@ static const struct sk_config_row rows[] = {
      "units (games, turns) a tenant may submit in 24 hours; more get 429 (admin keys: no limit)", 1,
      LONG_MAX, OFF(tenant_games_day), SK_CONFIG_INT, 0},
     {"SKIRMISH_TENANT_MAX_JOB_UNITS", "100000000",
-     "units (games, turns) of one job of a tenant; a larger job gets 422 (admin keys: no limit)",
-     1, LONG_MAX, OFF(tenant_max_units), SK_CONFIG_INT, 0},
+     "units (games, turns) of one job of a tenant; a larger job gets 422 (admin keys: no limit)", 1,
+     LONG_MAX, OFF(tenant_max_units), SK_CONFIG_INT, 0},
     {"SKIRMISH_RETENTION_S", "604800",
      "final jobs (with their results, idempotency keys and progress) are deleted this long after "
      "they finished; 0 = kept forever",

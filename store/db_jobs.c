@@ -177,8 +177,8 @@ static enum sk_err read_jobs(const struct db_result *r, int max, struct db_job *
     return SK_OK;
 }
 
-enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind,
-                           const char *request, uint64_t seed, uint64_t total, struct db_job *out)
+enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
+                           uint64_t seed, uint64_t total, struct db_job *out)
 {
     char seed_s[24];
     char total_s[24];
@@ -778,12 +778,11 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *tenant, const char *
     }
     db_result_free(r);
     r = NULL;
-    err = db_exec_idem(
-        db, "idem_lookup",
-        "SELECT (SELECT request_hash FROM idempotency_keys WHERE key = $1 AND tenant = $3) = " KEY_HASH
-        ", " JOB_COLS " FROM jobs WHERE id ="
-        " (SELECT job_id FROM idempotency_keys WHERE key = $1 AND tenant = $3)",
-        3, lp, &r);
+    err = db_exec_idem(db, "idem_lookup",
+                       "SELECT (SELECT request_hash FROM idempotency_keys WHERE key = $1 AND "
+                       "tenant = $3) = " KEY_HASH ", " JOB_COLS " FROM jobs WHERE id ="
+                       " (SELECT job_id FROM idempotency_keys WHERE key = $1 AND tenant = $3)",
+                       3, lp, &r);
     if (err)
         return err;
     if (db_result_rows(r) != 1) {

@@ -40,8 +40,8 @@ struct db_job {
     /* owned (one allocation): what ended attempt i+1 at [i], NULL while it runs and for an
      * attempt that succeeded or was canceled; NULL if none */
     char **errors;
-    size_t n_errors;  /* entries of errors: attempts */
-    char tenant[64];  /* the tenant of the key that submitted it (docs/security.md) */
+    size_t n_errors; /* entries of errors: attempts */
+    char tenant[64]; /* the tenant of the key that submitted it (docs/security.md) */
 };
 
 /* The tenant of jobs submitted with SKIRMISH_AUTH off, and of rows older than 0009. */
@@ -60,8 +60,8 @@ int db_jobs_is_id(const char *s);
  * JSON text stored (with the seed filled in). On SK_OK *out is the new row (release with
  * db_job_release).
  */
-enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind,
-                           const char *request, uint64_t seed, uint64_t total, struct db_job *out);
+enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
+                           uint64_t seed, uint64_t total, struct db_job *out);
 
 /** Writes a new random (version 4) UUID into `id`. Never fails. */
 void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
@@ -99,9 +99,9 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
 /**
  * One page of at most `limit` jobs, newest first, in *items (a new array of *n_items rows,
  * free with db_jobs_free); *more is 1 when more jobs follow the last. `status` and `kind`
- * filter when non-NULL, and so does `tenant` (NULL: every tenant's). `after_ts`/`after_id` (both or neither) continue after the job with
- * that created_at and id (a row's created_at text reads back exactly). SK_EINVAL when they
- * are not a timestamp and a UUID.
+ * filter when non-NULL, and so does `tenant` (NULL: every tenant's). `after_ts`/`after_id` (both or
+ * neither) continue after the job with that created_at and id (a row's created_at text reads back
+ * exactly). SK_EINVAL when they are not a timestamp and a UUID.
  */
 enum sk_err db_jobs_list(struct db *db, const char *tenant, const char *status, const char *kind,
                          int limit, const char *after_ts, const char *after_id,

@@ -140,9 +140,9 @@ enum sk_err db_keys_list(struct db *db, struct db_key **out, size_t *n)
     struct db_result *r = NULL;
     struct db_key *keys;
     int rows;
-    enum sk_err err = db_exec_idem(db, "keys_list",
-                                   "SELECT " KEY_COLS " FROM api_keys ORDER BY created_at DESC, id",
-                                   0, NULL, &r);
+    enum sk_err err =
+        db_exec_idem(db, "keys_list",
+                     "SELECT " KEY_COLS " FROM api_keys ORDER BY created_at DESC, id", 0, NULL, &r);
     if (err)
         return err;
     rows = db_result_rows(r);
@@ -204,9 +204,9 @@ enum sk_err db_keys_auth(struct db *db, const char *token, const char *job_id,
     enum sk_err err;
 
     memset(out, 0, sizeof(*out));
-    well_formed = token && strlen(token) == DB_KEYS_TOKEN_LEN - 1 && strncmp(token, "sk_", 3) == 0 &&
-                  is_hex(token + 3, ID_HEX) && token[3 + ID_HEX] == '_' &&
-                  is_hex(token + 4 + ID_HEX, SECRET_HEX);
+    well_formed = token && strlen(token) == DB_KEYS_TOKEN_LEN - 1 &&
+                  strncmp(token, "sk_", 3) == 0 && is_hex(token + 3, ID_HEX) &&
+                  token[3 + ID_HEX] == '_' && is_hex(token + 4 + ID_HEX, SECRET_HEX);
     if (well_formed) {
         memcpy(id, token + 3, ID_HEX);
         secret = token + 4 + ID_HEX;

@@ -45,7 +45,7 @@
     "    local item = redis.call('LPOP', list)\n"                                                  \
     "    if item then\n"                                                                           \
     "      local sp = string.find(item, ' ', 1, true)\n"                                           \
-    "      redis.call('XADD', stream, '*', 'job_id', string.sub(item, 1, sp - 1), 'attempt',"     \
+    "      redis.call('XADD', stream, '*', 'job_id', string.sub(item, 1, sp - 1), 'attempt',"      \
     " string.sub(item, sp + 1))\n"                                                                 \
     "      und = und + 1\n"                                                                        \
     "      moved = moved + 1\n"                                                                    \
@@ -61,13 +61,12 @@ static const char refill_lua[] = REFILL_LUA "return refill(KEYS[1], ARGV[1], ARG
 /* ARGV[3] the tenant, ARGV[4] "job_id attempt". A tenant that had nothing waiting joins at
  * the head of the ring: a light user's job goes next, a backlog waits its turn. */
 static const char add_lua[] =
-    REFILL_LUA
-    "local prefix = ARGV[2]\n"
-    "redis.call('RPUSH', prefix .. ':fair:q:' .. ARGV[3], ARGV[4])\n"
-    "if redis.call('SADD', prefix .. ':fair:active', ARGV[3]) == 1 then\n"
-    "  redis.call('LPUSH', prefix .. ':fair:ring', ARGV[3])\n"
-    "end\n"
-    "return refill(KEYS[1], ARGV[1], prefix)\n";
+    REFILL_LUA "local prefix = ARGV[2]\n"
+               "redis.call('RPUSH', prefix .. ':fair:q:' .. ARGV[3], ARGV[4])\n"
+               "if redis.call('SADD', prefix .. ':fair:active', ARGV[3]) == 1 then\n"
+               "  redis.call('LPUSH', prefix .. ':fair:ring', ARGV[3])\n"
+               "end\n"
+               "return refill(KEYS[1], ARGV[1], prefix)\n";
 
 static enum sk_err eval_int(struct queue *q, int argc, const char **argv, long long *out)
 {

@@ -79,9 +79,8 @@ static const char units_lua[] =
     "redis.call('EXPIRE', key, 172800)\n"
     "return {1, used, rest}\n";
 
-static enum sk_err units_eval(struct queue *q, const char *tenant, long long units,
-                              long long limit, const char *sign, int *allowed, long long *used,
-                              long long *reset_s)
+static enum sk_err units_eval(struct queue *q, const char *tenant, long long units, long long limit,
+                              const char *sign, int *allowed, long long *used, long long *reset_s)
 {
     char key[192];
     char n[24];

@@ -10,7 +10,7 @@
 
 /* What one take from a bucket said. */
 struct queue_limit {
-    int allowed;        /* 1: a token was taken */
+    int allowed;         /* 1: a token was taken */
     long long remaining; /* whole tokens left */
     long long retry_ms;  /* when refused: until a token is back */
     long long reset_ms;  /* until the bucket is full again */

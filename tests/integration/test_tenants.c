@@ -88,8 +88,7 @@ static int wait_status(const struct it_stack *s, const char *key, const char *id
         struct it_resp r;
         if (call(s, key, "GET", path, NULL, &r) == 0) {
             json_t *j = it_resp_json(&r);
-            int hit = r.status == 200 &&
-                      strcmp(str(j, "status"), status) == 0;
+            int hit = r.status == 200 && strcmp(str(j, "status"), status) == 0;
             json_decref(j);
             it_resp_free(&r);
             if (hit)
@@ -124,8 +123,8 @@ static void test_isolation_revocation(void)
     json_t *j;
     /* method and what follows /v1/jobs/{id} */
     static const char *const foreign[][2] = {
-        {"GET", ""},         {"GET", "/result"},  {"GET", "/events"}, {"GET", "/document"},
-        {"POST", ":cancel"}, {"POST", ":retry"},  {"DELETE", ""},     {"GET", "?wait=1"},
+        {"GET", ""},         {"GET", "/result"}, {"GET", "/events"}, {"GET", "/document"},
+        {"POST", ":cancel"}, {"POST", ":retry"}, {"DELETE", ""},     {"GET", "?wait=1"},
     };
 
     CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "tenants"), 0);
@@ -136,8 +135,9 @@ static void test_isolation_revocation(void)
     /* only the hash is stored: the secret appears nowhere in the table */
     {
         char sql[256];
-        snprintf(sql, sizeof(sql), "SELECT count(*) FROM api_keys WHERE encode(hash, 'hex') = '%s'"
-                                   " OR id = '%s'",
+        snprintf(sql, sizeof(sql),
+                 "SELECT count(*) FROM api_keys WHERE encode(hash, 'hex') = '%s'"
+                 " OR id = '%s'",
                  a + 20, a + 20);
         CU_ASSERT_EQUAL(sql_long(&s, sql), 0);
     }
@@ -171,8 +171,7 @@ static void test_isolation_revocation(void)
         CU_ASSERT_EQUAL(call(&s, b, foreign[i][0], path, NULL, &r), 0);
         CU_ASSERT_EQUAL(r.status, 404);
         j = it_resp_json(&r);
-        CU_ASSERT_STRING_EQUAL(str(j, "type"),
-                               "/problems/job-not-found");
+        CU_ASSERT_STRING_EQUAL(str(j, "type"), "/problems/job-not-found");
         json_decref(j);
         it_resp_free(&r);
     }
@@ -466,13 +465,15 @@ static void test_fair_share(void)
     CU_ASSERT_EQUAL_FATAL(submit(&s, b, it_battle_doc(200, 2), small), 202);
     CU_ASSERT(wait_status(&s, b, small, "succeeded", 20000));
     dt = mono_ms() - t0;
-    fprintf(stderr, "fair share: a small job behind 1000 jobs of %ld games (~1 s each) finished "
-                    "in %lld ms\n",
+    fprintf(stderr,
+            "fair share: a small job behind 1000 jobs of %ld games (~1 s each) finished "
+            "in %lld ms\n",
             large, dt);
     CU_ASSERT(dt < 10000);
     /* without turns it would have waited for the 1,000 (about 500 s) */
-    CU_ASSERT(sql_long(&s, "SELECT count(*) FROM jobs WHERE tenant = 'bulk' AND status = 'queued'") >
-              900);
+    CU_ASSERT(
+        sql_long(&s, "SELECT count(*) FROM jobs WHERE tenant = 'bulk' AND status = 'queued'") >
+        900);
     /* let the workers go: the backlog is canceled (its entries drain as skipped claims) */
     CU_ASSERT_EQUAL(status_of(&s, admin, "POST", "/v1/jobs:cancel?status=queued&limit=10000", NULL),
                     200);
@@ -507,7 +508,7 @@ static void test_retention(void)
     s.env[s.n_env++] = "SKIRMISH_RETENTION_S=3";
     s.env[s.n_env++] = "SKIRMISH_RETENTION_EVERY_MS=300";
     s.env[s.n_env++] = "SKIRMISH_RETENTION_BATCH=2"; /* several batches per sweep */
-    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);       /* keys off (loopback): every caller admin */
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);      /* keys off (loopback): every caller admin */
     CU_ASSERT_EQUAL_FATAL(it_worker_start(&s, 0), 0);
     for (int i = 0; i < 4; i++) {
         snprintf(h, sizeof(h), "Idempotency-Key: \"ret-%d\"\r\n", i);

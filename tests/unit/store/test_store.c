@@ -566,8 +566,8 @@ static void test_dead_connection_reconnects(void)
             CU_ASSERT_EQUAL(db_ping(db), SK_OK);
         } else {
             enum db_keyed outcome = DB_KEYED_MISMATCH;
-            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, NULL, "restart-key", "{}", 60, "battle", "{}", 1, 1,
-                                                 &job, &outcome),
+            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, NULL, "restart-key", "{}", 60, "battle", "{}",
+                                                 1, 1, &job, &outcome),
                             SK_OK);
             CU_ASSERT_EQUAL(outcome, DB_KEYED_NEW);
             db_job_release(&job);
