@@ -138,7 +138,8 @@ int api_auth_check(const struct api_ctx *ctx, const struct api_request *req,
     snprintf(who->tenant, sizeof(who->tenant), "%s", a.tenant);
     snprintf(who->key_id, sizeof(who->key_id), "%s", a.key_id);
     who->admin = a.admin;
-    if (rate_limit(ctx, req, who, resp))
+    /* a long poll's later passes are the same request: one token for the whole wait */
+    if (!req->wait_deadline_ms && rate_limit(ctx, req, who, resp))
         return -1;
     if (scope == API_AUTH_ADMIN && !who->admin) {
         api_http_problem(resp, 403, "forbidden", "Forbidden", "this route needs an admin key",

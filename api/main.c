@@ -243,6 +243,25 @@ static long http_threads(const struct sk_config *cfg)
     return threads;
 }
 
+/* The commands that stop before the configuration is read: --help, a bad usage (2),
+ * config and routes. Returns the exit status, or -1 when main goes on. */
+static int check_usage(int argc, char **argv)
+{
+    int keys = argc > 1 && strcmp(argv[1], "keys") == 0;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                     strcmp(argv[1], "help") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if ((argc > 2 && !keys) ||
+        (argc > 1 && !keys && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "routes") != 0 &&
+         strcmp(argv[1], "migrate") != 0)) {
+        usage(stderr);
+        return 2;
+    }
+    return info_command(argc, argv) == 0 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     struct sk_config cfg;
@@ -258,20 +277,11 @@ int main(int argc, char **argv)
 
     sk_mem_init_json();
     sk_log_set_prog("api");
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-                     strcmp(argv[1], "help") == 0)) {
-        usage(stdout);
-        return 0;
-    }
+    status = check_usage(argc, argv);
+    if (status >= 0)
+        return status;
+    status = 1;
     int keys = argc > 1 && strcmp(argv[1], "keys") == 0;
-    if ((argc > 2 && !keys) ||
-        (argc > 1 && !keys && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "routes") != 0 &&
-         strcmp(argv[1], "migrate") != 0)) {
-        usage(stderr);
-        return 2;
-    }
-    if (info_command(argc, argv) == 0)
-        return 0;
     if (sk_config_load(&cfg, err, sizeof(err))) {
         fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;

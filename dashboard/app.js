@@ -296,6 +296,14 @@
   }
 
   function fromHash() {
+    // a key given in the address of an open page (a same-document navigation)
+    if (/^#key=/.test(location.hash)) {
+      keyFromHash();
+      keyNote('key saved in this browser');
+      loadCatalog();
+      poll(true);
+      return;
+    }
     const m = /^#\/jobs\/([0-9a-fA-F-]{36})$/.exec(location.hash);
     if (m && m[1] !== state.selected) select(m[1]);
   }
@@ -907,7 +915,7 @@
   }
 
   function wireKey() {
-    keyFromHash();
+    if (/^#key=/.test(location.hash)) keyFromHash();
     state.key = state.key || storedKey();
     $('#api-key').value = state.key;
     $('#key-form').addEventListener('submit', (e) => {

@@ -53,6 +53,17 @@ static int hex_digit(char c)
     return p ? (int)(p - hexd) : -1;
 }
 
+/* Decodes two hex digits into *out; -1 when they are not hex. */
+static int hex_byte(const char *h, unsigned char *out)
+{
+    int hi = hex_digit(h[0]);
+    int lo = hex_digit(h[1]);
+    if (hi < 0 || lo < 0)
+        return -1;
+    *out = (unsigned char)(((unsigned)hi << 4) | (unsigned)lo);
+    return 0;
+}
+
 /* 1 when `s` is exactly `n` lower-case hex digits. */
 static int is_hex(const char *s, size_t n)
 {
@@ -225,7 +236,7 @@ enum sk_err db_keys_auth(struct db *db, const char *token, const char *job_id,
         const char *h = db_result_get(r, 0, 0);
         found = well_formed && h && strlen(h) == 64;
         for (size_t i = 0; found && i < 32; i++)
-            want[i] = (unsigned char)(hex_digit(h[2 * i]) << 4 | hex_digit(h[2 * i + 1]));
+            found = hex_byte(h + 2 * i, &want[i]) == 0;
     }
     if (sha256(secret, strlen(secret), got)) {
         db_result_free(r);

@@ -50,6 +50,8 @@ before(async () => {
   stack = new Stack(h, 'deck', { SKIRMISH_CORS_ORIGINS: allowed.origin, SKIRMISH_AUTH: 'on' });
   await stack.start({ workers: 1,
                       workerEnv: { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1' } });
+  // the page calls the API with a tenant key, as a deckbuilder site would
+  key = stack.key({ tenant: 'deckbuilder' });
   browser = await launchBrowser(h);
 });
 

@@ -470,10 +470,15 @@ static void test_fair_share(void)
             "in %lld ms\n",
             large, dt);
     CU_ASSERT(dt < 10000);
-    /* without turns it would have waited for the 1,000 (about 500 s) */
-    CU_ASSERT(
-        sql_long(&s, "SELECT count(*) FROM jobs WHERE tenant = 'bulk' AND status = 'queued'") >
-        900);
+    /* B did not wait for the backlog: at most one job of A per worker started between B's
+     * submission and B's start (A's turn, then B's), and most of A's 1,000 had not even
+     * started when B finished (without turns B would have waited for all of them) */
+    CU_ASSERT(sql_long(&s, "SELECT count(*) FROM jobs a, jobs b WHERE a.tenant = 'bulk'"
+                           " AND b.tenant = 'small' AND a.started_at > b.created_at"
+                           " AND a.started_at < b.started_at") <= 4);
+    CU_ASSERT(sql_long(&s, "SELECT count(*) FROM jobs a, jobs b WHERE a.tenant = 'bulk'"
+                           " AND b.tenant = 'small'"
+                           " AND (a.started_at IS NULL OR a.started_at > b.finished_at)") > 500);
     /* let the workers go: the backlog is canceled (its entries drain as skipped claims) */
     CU_ASSERT_EQUAL(status_of(&s, admin, "POST", "/v1/jobs:cancel?status=queued&limit=10000", NULL),
                     200);
