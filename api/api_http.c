@@ -8,12 +8,58 @@
 
 #include "sk_hash.h"
 #include "sk_mem.h"
+#include "sk_utf8.h"
 
 #include "sk_banned.h"
 
 static const char oom_problem[] =
     "{\"type\":\"about:blank\",\"title\":\"Internal Server Error\",\"status\":500,"
     "\"detail\":\"out of memory\"}";
+
+/* `s` itself when it is safe text, else a kept escaped copy; NULL when out of memory. */
+static const char *safe_str(struct api_http_safe *ss, const char *s)
+{
+    size_t n = strlen(s);
+    char *out;
+    if (!sk_utf8_needs_escape(s, n, 0))
+        return s;
+    if (ss->n == sizeof(ss->owned) / sizeof(ss->owned[0]))
+        return NULL;
+    out = sk_malloc(3 * n + 1);
+    if (!out)
+        return NULL;
+    sk_utf8_escape(out, 3 * n + 1, s, n, 0);
+    ss->owned[ss->n++] = out;
+    return out;
+}
+
+int api_http_safe_request(struct api_request *req, struct api_http_safe *ss)
+{
+    int rc = 0;
+    const char *p = safe_str(ss, req->path);
+    if (p)
+        req->path = p;
+    else
+        rc = -1;
+    for (size_t i = 0; i < req->n_args; i++) {
+        const char *k = safe_str(ss, req->args[i].key);
+        const char *v = safe_str(ss, req->args[i].value);
+        if (!k || !v) {
+            rc = -1;
+            continue;
+        }
+        req->args[i].key = k;
+        req->args[i].value = v;
+    }
+    return rc;
+}
+
+void api_http_safe_release(struct api_http_safe *ss)
+{
+    for (size_t i = 0; i < ss->n; i++)
+        sk_free(ss->owned[i]);
+    ss->n = 0;
+}
 
 const char *api_http_arg(const struct api_request *req, const char *key)
 {
@@ -68,10 +114,18 @@ void api_http_problem(struct api_response *resp, int status, const char *slug, c
     json_t *doc = NULL;
     char *text = NULL;
 
+    char safe[1024];
+
     if (slug)
         snprintf(type, sizeof(type), "/problems/%s", slug);
     else
         snprintf(type, sizeof(type), "about:blank");
+    /* A detail quoting the client (an id, a name) cut by a bounded snprintf may end inside
+     * a character, and jansson refuses text that is not UTF-8: made valid and one line. */
+    if (sk_utf8_needs_escape(detail, strlen(detail), 0)) {
+        sk_utf8_escape(safe, sizeof(safe), detail, strlen(detail), 0);
+        detail = safe;
+    }
     doc = json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", title, "status", status,
                     "detail", detail);
     if (!doc || (ext && json_object_update(doc, ext)))

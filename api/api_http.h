@@ -63,14 +63,16 @@ struct api_response {
      * wait_deadline_ms (monotonic), passing wait_ref back in the request */
     int wait;
     /* sse = 1: the body (may be empty) starts an event stream of job `wait_job`, whose
-     * state is wait_ref (ETag), sse_status and sse_done */
+     * state is wait_ref (ETag), sse_status and sse_done; wait_job "*" is the stream of
+     * every job (GET /v1/events) */
     int sse;
     char wait_job[40];
     long long wait_deadline_ms;
     char wait_ref[24];
     char sse_status[16];
     unsigned long long sse_done;
-    const char *csp;              /* static Content-Security-Policy (with nosniff); NULL = none */
+    const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
+    int close;       /* 1 = "Connection: close": the request's framing cannot be trusted */
     const char *www_authenticate; /* static WWW-Authenticate value of a 401; NULL = none */
     /* the IETF RateLimit-Policy and RateLimit header values (api_auth.c); "" = none */
     char ratelimit_policy[64];
@@ -82,6 +84,24 @@ struct api_response {
  * router (handler unit tests), else the caller's tenant.
  */
 const char *api_http_scope(const struct api_request *req);
+
+/* Copies made by api_http_safe_request, freed together by api_http_safe_release. */
+struct api_http_safe {
+    char *owned[2 * API_MAX_ARGS + 1];
+    size_t n;
+};
+
+/**
+ * Makes the path and every query name and value of `req` valid UTF-8 without control
+ * characters, replacing each that is not with a copy where the offending bytes are written
+ * as %XX (sk_utf8_escape; the copies are kept in `ss`). Such a string names no route, job or
+ * parameter, so nothing is lost, and what the client sent can then be quoted in a problem
+ * (jansson refuses invalid UTF-8) and a log line (a control byte could forge one). The
+ * server calls it on every request where it enters. Returns 0, or -1 when out of memory.
+ */
+int api_http_safe_request(struct api_request *req, struct api_http_safe *ss);
+/** Frees the copies of api_http_safe_request; the request's strings then dangle. */
+void api_http_safe_release(struct api_http_safe *ss);
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */
 const char *api_http_arg(const struct api_request *req, const char *key);

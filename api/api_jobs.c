@@ -232,6 +232,8 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     if (err)
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s err=%s", req->req_id, id,
                     sk_err_str(err));
+    else /* the event stream of every job (GET /v1/events) shows the new job */
+        (void)queue_publish(slot->queue, id, "status");
     sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info->kind);
     job_body(resp, 202, json);
     if (resp->status == 202)
@@ -748,6 +750,8 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
     /* As for a submission: the row is committed, the reconciler enqueues it if this fails. */
     if (!err && queue_fair_add(slot->queue, job.tenant[0] ? job.tenant : DB_JOBS_TENANT, new_id, 1))
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s", req->req_id, new_id);
+    else if (!err)
+        (void)queue_publish(slot->queue, new_id, "status");
     api_pool_put(ctx->pool, slot);
     if (!answer_error(resp, err, id, req->req_id, "retry", "job-not-final",
                       "the job has not finished; only a final job can be retried")) {
@@ -822,4 +826,53 @@ out:
     json_decref(doc);
     json_decref(arr);
     db_jobs_free_ids(ids);
+}
+
+void api_jobs_feed(const struct api_ctx *ctx, const struct api_request *req,
+                   struct api_response *resp)
+{
+    (void)ctx;
+    if (req->n_args) {
+        bad_query(resp, req->args[0].key, "unknown query parameter");
+        return;
+    }
+    resp->status = 200;
+    resp->content_type = "text/event-stream";
+    /* sent at once, so a client knows the stream is live before any job changes */
+    resp->body = sk_strdup(": every job's changes from now on\n\n");
+    if (!resp->body) {
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+        return;
+    }
+    resp->body_len = strlen(resp->body);
+    resp->sse = 1;
+    snprintf(resp->wait_job, sizeof(resp->wait_job), "*");
+}
+
+int api_jobs_feed_events(const struct api_ctx *ctx, const char (*ids)[40], size_t n, int reset,
+                         char **text)
+{
+    struct sk_buf buf;
+    int missed = 0;
+    int rc;
+
+    sk_buf_init(&buf, 0);
+    /* no event ids: the feed cannot be resumed from one, a reconnecting client reloads */
+    if (reset)
+        (void)sk_buf_printf(&buf, "event: reset\ndata: {}\n\n");
+    for (size_t i = 0; i < n; i++) {
+        char *json = NULL;
+        char st[16];
+        enum sk_err err = read_job(ctx, ids[i], &json, st);
+        if (err == SK_OK)
+            (void)sk_buf_printf(&buf, "event: job\ndata: %s\n\n", json);
+        else if (err != SK_ENOTFOUND)
+            missed = 1; /* the store is away: the client reloads once it is back */
+        sk_free(json);
+    }
+    if (missed)
+        (void)sk_buf_printf(&buf, "event: reset\ndata: {}\n\n");
+    rc = take_events(&buf, text);
+    sk_buf_release(&buf);
+    return rc;
 }

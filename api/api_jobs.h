@@ -55,6 +55,22 @@ int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24
                          unsigned long long *done, char **text);
 
 /**
+ * GET /v1/events: starts the event stream of every job (resp->sse with wait_job "*"); the
+ * server then sends api_jobs_feed_events as jobs change. 400 for any query parameter.
+ */
+void api_jobs_feed(const struct api_ctx *ctx, const struct api_request *req,
+                   struct api_response *resp);
+
+/**
+ * The feed's events for the `n` jobs in `ids` (changed since the last ones sent): one `job`
+ * event with the job resource each, in its state now; a `reset` event first when `reset`
+ * (changes were missed) and one when a job could not be read. 0 with *text (caller frees;
+ * NULL when there is nothing to send), -1 out of memory.
+ */
+int api_jobs_feed_events(const struct api_ctx *ctx, const char (*ids)[40], size_t n, int reset,
+                         char **text);
+
+/**
  * Parses an Idempotency-Key header value: a structured-field string ("...") or the bare
  * key, 1..255 printable ASCII characters. Returns 0 with the key in `out`, or -1.
  */

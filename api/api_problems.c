@@ -80,6 +80,36 @@ static const struct problem problems[] = {
      "More long polls and event streams are open than the API allows at once "
      "(<code>SKIRMISH_MAX_WAITERS</code>).",
      "Retry after the <code>Retry-After</code> seconds, or poll without <code>wait</code>."},
+    {"invalid-request", 400, "Invalid request framing",
+     "The request cannot be read safely: two <code>Content-Length</code> fields with different "
+     "values, or <code>Content-Length</code> together with <code>Transfer-Encoding</code> "
+     "(RFC&nbsp;9112 §6.3; behind a proxy such a request could be read two ways), or a "
+     "<code>Transfer-Encoding</code> other than <code>chunked</code> (501). The connection is "
+     "closed after the answer.",
+     "Send one <code>Content-Length</code>, or <code>Transfer-Encoding: chunked</code> alone."},
+    {"uri-too-long", 414, "URI too long",
+     "The request target (path and query) is longer than the API reads "
+     "(<code>SKIRMISH_MAX_HEADER_BYTES</code>).",
+     "Use shorter query parameters; no route needs a long target."},
+    {"header-too-large", 431, "Request header too large",
+     "The request has more header fields (<code>SKIRMISH_MAX_HEADERS</code>) or more header "
+     "bytes (<code>SKIRMISH_MAX_HEADER_BYTES</code>) than the API reads.",
+     "Send fewer or shorter header fields (large cookies are a common cause)."},
+    {"request-timeout", 408, "Request timeout",
+     "The request's header (<code>SKIRMISH_HEADER_TIMEOUT_S</code>) or body "
+     "(<code>SKIRMISH_BODY_TIMEOUT_S</code>) did not arrive in time. The connection is closed.",
+     "Send the whole request at once on a new connection."},
+    {"client-limit", 429, "Too many connections or waits from one address",
+     "This client address has as many connections (<code>SKIRMISH_MAX_CONNECTIONS_PER_ADDR</code>) "
+     "or long polls and event streams (<code>SKIRMISH_MAX_WAITERS_PER_ADDR</code>) open as the "
+     "API allows one address.",
+     "Close connections or streams you no longer read, reuse connections, and retry after the "
+     "<code>Retry-After</code> seconds."},
+    {"server-busy", 503, "Server busy",
+     "The API has as many connections open (<code>SKIRMISH_MAX_CONNECTIONS</code>), or holds "
+     "as much memory in unfinished request bodies (<code>SKIRMISH_BODY_MEMORY_BYTES</code>), as "
+     "it allows. Nothing was stored.",
+     "Retry after the <code>Retry-After</code> seconds."},
     {"unavailable", 503, "Service unavailable",
      "PostgreSQL or Redis cannot be reached, so the request could not be served. Nothing was "
      "changed.",

@@ -49,6 +49,8 @@ static const struct api_route routes[] = {
     {"POST", "/v1/jobs/{id}:retry", api_jobs_retry, KEY},
     {"GET", "/v1/jobs/{id}/document", api_jobs_document, KEY},
     {"POST", "/v1/jobs:cancel", api_jobs_cancel_many, KEY},
+    /* every job's changes: the operator's view (a tenant's dashboard polls its list) */
+    {"GET", "/v1/events", api_jobs_feed, ADMIN},
     {"GET", "/v1/keys", api_keys_list, ADMIN},
     {"POST", "/v1/keys", api_keys_create, ADMIN},
     {"DELETE", "/v1/keys/{id}", api_keys_revoke, ADMIN},

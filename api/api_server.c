@@ -10,11 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "api_cors.h"
+#include "api_guard.h"
 #include "api_jobs.h"
 #include "api_metrics.h"
 #include "api_watch.h"
@@ -23,24 +25,37 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
+#include "sk_utf8.h"
 
 #include "sk_banned.h"
 
 struct api_server {
     struct MHD_Daemon *daemon;
     const struct api_ctx *ctx;
+    struct api_guard *guard; /* owned */
 };
+
+/* A body refused while it is still arriving is read and dropped up to this many times the
+ * body limit, then answered (libmicrohttpd can answer only before the body or after it, and
+ * closing a socket with unread bytes resets it, losing the answer); past that the
+ * connection is closed. */
+#define DRAIN_FACTOR 8
 
 /* Per-request state: made on the first call of the access handler, freed only in the
  * completion callback (house style 16). */
 struct conn_state {
     struct sk_buf body; /* at most max_body_bytes */
-    int too_large;
+    size_t reserved;    /* body bytes counted against SKIRMISH_BODY_MEMORY_BYTES */
+    int refuse;         /* 413 or 503: the body is read and dropped, then refused */
+    size_t dropped;     /* body bytes dropped so far */
     struct timespec start;
     char req_id[40];
+    struct api_guard_conn *gconn; /* the connection's guard entry (borrowed) */
+    uint32_t addr;                /* client IPv4 address, host order */
     /* a long poll: counted as an open waiter; suspended until its job changes */
     struct MHD_Connection *conn;
     int waiting;
+    int hup; /* the client closed the connection while it waited */
     long long deadline_ms;
     char ref[24];
 };
@@ -56,8 +71,12 @@ struct sse {
     char *pending; /* owned */
     size_t plen, poff;
     long long next_beat_ms;
-    int fired; /* written under the watch lock, read by the connection's thread */
+    int fired;     /* 1 or 2 (client gone); written under the watch lock, read by the connection's
+                      thread */
+    int fd;        /* the connection's socket, watched for the client closing it */
+    uint32_t addr; /* client address, counted as a waiter */
     int final;
+    struct api_watch_feed *feed; /* the stream of every job (GET /v1/events); else NULL */
 };
 
 /* Seconds between heartbeat comments on an idle event stream. */
@@ -88,21 +107,35 @@ static void make_req_id(struct MHD_Connection *conn, struct conn_state *st)
              atomic_fetch_add(&req_counter, 1) + 1);
 }
 
-/* Appends body bytes; past max_body_bytes (or out of memory, when the request cannot be
- * kept either way) the body is dropped and answered as too large. */
-static void take_body(struct conn_state *st, const char *data, size_t n)
+/* Drops the body kept so far and gives its memory back to the budget. */
+static void drop_body(struct api_server *srv, struct conn_state *st)
 {
-    if (st->too_large)
-        return;
-    if (sk_buf_add(&st->body, data, n)) {
-        st->too_large = 1;
-        sk_buf_release(&st->body);
-    }
+    sk_buf_release(&st->body);
+    api_guard_body_release(srv->guard, st->reserved);
+    st->reserved = 0;
 }
 
-struct arg_collect {
-    struct api_request *req;
-};
+/* Appends body bytes. Past max_body_bytes (or out of memory) the body is dropped and will be
+ * answered 413; past the memory all bodies may hold together, 503. Returns -1 when so much
+ * was dropped that the connection is closed instead. */
+static int take_body(struct api_server *srv, struct conn_state *st, const char *data, size_t n)
+{
+    size_t max = (size_t)srv->ctx->cfg->max_body_bytes;
+    if (!st->refuse) {
+        if (!api_guard_body_reserve(srv->guard, n)) {
+            st->refuse = 503;
+        } else {
+            st->reserved += n;
+            if (sk_buf_add(&st->body, data, n))
+                st->refuse = 413;
+        }
+        if (st->refuse)
+            drop_body(srv, st);
+        return 0;
+    }
+    st->dropped += n;
+    return st->dropped > DRAIN_FACTOR * max ? -1 : 0;
+}
 
 static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
                                    const char *value)
@@ -117,6 +150,117 @@ static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const cha
     req->args[req->n_args].value = value ? value : "";
     req->n_args++;
     return MHD_YES;
+}
+
+static enum MHD_Result add_arg_len(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 2;
+    return MHD_YES;
+}
+
+/* The length of the request target, path and query (decoded, so at most what was sent). */
+static size_t target_len(struct MHD_Connection *conn, const char *url)
+{
+    size_t n = strlen(url);
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_arg_len, &n);
+    return n;
+}
+
+/* What the header fields of a request tell about its framing and size. */
+struct head_scan {
+    size_t n, bytes;    /* fields, and their bytes as sent ("Name: value\r\n") */
+    int n_length;       /* Content-Length fields */
+    const char *length; /* the first one */
+    int length_differs; /* another one has a different value */
+    const char *te;     /* Transfer-Encoding */
+    int host;           /* a Host field */
+    int expect_continue;
+};
+
+static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    struct head_scan *h = cls;
+    (void)kind;
+    if (!value)
+        value = "";
+    h->n++;
+    h->bytes += strlen(key) + strlen(value) + 4;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (h->n_length++ == 0)
+            h->length = value;
+        else if (strcmp(h->length, value) != 0)
+            h->length_differs = 1;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        h->te = value;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        h->host = 1;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_EXPECT) == 0) {
+        h->expect_continue = strcasecmp(value, "100-continue") == 0;
+    }
+    return MHD_YES;
+}
+
+/* Checks a request's header before its body is read: limits on size and count, and a
+ * framing that leaves no doubt where the request ends (RFC 9112 6.3: two different
+ * Content-Length values, or Content-Length with Transfer-Encoding, are what request
+ * smuggling behind a proxy is made of). Fills `resp` and returns 1 when it is refused now;
+ * sets st->refuse for a body to drop before refusing it. */
+static int check_head(struct api_server *srv, struct MHD_Connection *conn, struct conn_state *st,
+                      const char *version, size_t target_len, struct api_response *resp)
+{
+    const struct sk_config *cfg = srv->ctx->cfg;
+    struct head_scan h;
+    uint64_t declared = 0;
+    size_t max = (size_t)cfg->max_body_bytes;
+    char detail[160];
+
+    memset(&h, 0, sizeof(h));
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_header, &h);
+    if (target_len > (size_t)cfg->max_header_bytes) {
+        snprintf(detail, sizeof(detail), "the request target is longer than %ld bytes",
+                 cfg->max_header_bytes);
+        api_http_problem(resp, 414, "uri-too-long", "URI Too Long", detail, NULL);
+    } else if (h.n > (size_t)cfg->max_headers) {
+        snprintf(detail, sizeof(detail), "the request has more than %ld header fields",
+                 cfg->max_headers);
+        api_http_problem(resp, 431, "header-too-large", "Request Header Fields Too Large", detail,
+                         NULL);
+    } else if (h.bytes + target_len > (size_t)cfg->max_header_bytes) {
+        snprintf(detail, sizeof(detail), "the request's header is larger than %ld bytes",
+                 cfg->max_header_bytes);
+        api_http_problem(resp, 431, "header-too-large", "Request Header Fields Too Large", detail,
+                         NULL);
+    } else if (!h.host && strcmp(version, MHD_HTTP_VERSION_1_1) == 0) {
+        /* RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without Host */
+        api_http_problem(resp, 400, "invalid-request", "Bad Request",
+                         "an HTTP/1.1 request must have a Host field", NULL);
+    } else if (h.length_differs) {
+        api_http_problem(resp, 400, "invalid-request", "Bad Request",
+                         "the request has Content-Length fields with different values", NULL);
+    } else if (h.n_length && h.te) {
+        api_http_problem(resp, 400, "invalid-request", "Bad Request",
+                         "the request has both Content-Length and Transfer-Encoding", NULL);
+    } else if (h.te && strcasecmp(h.te, "chunked") != 0) {
+        api_http_problem(resp, 501, "invalid-request", "Not Implemented",
+                         "the only Transfer-Encoding accepted is chunked", NULL);
+    } else if (h.length && !sk_parse_u64(h.length, 0, UINT64_MAX, &declared) && declared > max) {
+        /* Refused before a byte of it is read. With Expect: 100-continue the client waits
+         * for the answer; a body no larger than the drain allowance is read and dropped
+         * first so the answer reaches a client that sends it anyway. */
+        if (h.expect_continue || declared > DRAIN_FACTOR * max) {
+            st->refuse = 413;
+            return 1;
+        }
+        st->refuse = 413;
+        return 0;
+    } else {
+        return 0;
+    }
+    resp->close = 1;
+    return 1;
 }
 
 static void free_body(void *p)
@@ -186,16 +330,29 @@ static enum MHD_Result send_response(struct api_server *srv, struct MHD_Connecti
         snprintf(num, sizeof(num), "%d", resp->retry_after);
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, num);
     }
+    if (resp->close)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     common_headers(srv, r, req, resp, req_id);
     ret = MHD_queue_response(conn, (unsigned)resp->status, r);
     MHD_destroy_response(r);
     return ret;
 }
 
-/* Suspends (fire = 0) or resumes (fire = 1) a long poll's connection; under the watch lock. */
+/* The socket of a connection, watched for the client closing it while it waits. */
+static int conn_fd(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return ci ? ci->connect_fd : -1;
+}
+
+/* Suspends (fire = 0) or resumes (fire = 1, or 2 when the client is gone) a long poll's
+ * connection; under the watch lock. */
 static void poll_fire(void *arg, int fire)
 {
     struct conn_state *st = arg;
+    if (fire == 2)
+        st->hup = 1;
     if (fire)
         MHD_resume_connection(st->conn);
     else
@@ -206,7 +363,7 @@ static void sse_fire(void *arg, int fire)
 {
     struct sse *s = arg;
     if (fire) {
-        s->fired = 1;
+        s->fired = fire;
         MHD_resume_connection(s->conn);
     } else {
         MHD_suspend_connection(s->conn);
@@ -219,6 +376,25 @@ static void sse_set(struct sse *s, char *text)
     s->pending = text;
     s->plen = text ? strlen(text) : 0;
     s->poff = 0;
+}
+
+/* The events of the jobs a feed gathered since the last call (api_jobs_feed_events):
+ * 0 with *text (NULL when none), -1 out of memory. */
+static int feed_next(struct sse *s, char **text)
+{
+    const struct api_ctx *ctx = s->srv->ctx;
+    char(*ids)[40] = sk_malloc(API_WATCH_FEED_MAX * sizeof(*ids));
+    int overflow = 0;
+    size_t n;
+    int rc;
+
+    *text = NULL;
+    if (!ids)
+        return -1;
+    n = api_watch_feed_take(ctx->watch, s->feed, ids, &overflow);
+    rc = api_jobs_feed_events(ctx, (const char(*)[40])ids, n, overflow, text);
+    sk_free(ids);
+    return rc;
 }
 
 /* MHD asks for more of an event stream: pending text first; after a fire, the job's
@@ -240,14 +416,20 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         sse_set(s, NULL);
         if (s->final)
             return MHD_CONTENT_READER_END_OF_STREAM;
+        if (s->fired == 2)
+            return MHD_CONTENT_READER_END_WITH_ERROR; /* the client closed the stream */
         now = api_watch_now_ms();
         if (s->fired) {
             char *text = NULL;
+            int rc;
             s->fired = 0;
-            if (api_jobs_events_next(ctx, s->job, s->etag, s->status, &s->done, &text) == 0 &&
-                text) {
+            rc = s->feed ? feed_next(s, &text)
+                         : api_jobs_events_next(ctx, s->job, s->etag, s->status, &s->done, &text);
+            if (rc < 0 && s->feed) /* changes were taken and cannot be sent: the client reloads */
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            if (rc == 0 && text) {
                 sse_set(s, text);
-                s->final = db_jobs_is_final(s->status);
+                s->final = !s->feed && db_jobs_is_final(s->status);
                 continue;
             }
             if (now >= s->next_beat_ms) {
@@ -257,8 +439,20 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
                     continue;
             }
         }
+        if (s->feed) {
+            int rc = ctx->watch ? api_watch_feed_wait(ctx->watch, s->feed, s->next_beat_ms, s->fd,
+                                                      sse_fire, s)
+                                : -1;
+            if (rc > 0) { /* changes came while the last ones were sent */
+                s->fired = 1;
+                continue;
+            }
+            if (rc < 0)
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            return 0;
+        }
         /* the server is stopping (or out of memory): end the stream */
-        if (!ctx->watch || api_watch_add(ctx->watch, s->job, s->next_beat_ms, sse_fire, s))
+        if (!ctx->watch || api_watch_add(ctx->watch, s->job, s->next_beat_ms, s->fd, sse_fire, s))
             return MHD_CONTENT_READER_END_OF_STREAM;
         return 0; /* suspended: MHD calls again once resumed */
     }
@@ -267,42 +461,75 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void sse_free(void *cls)
 {
     struct sse *s = cls;
-    if (s->srv->ctx->watch)
+    if (s->srv->ctx->watch) {
+        api_watch_feed_close(s->srv->ctx->watch, s->feed);
         api_watch_release(s->srv->ctx->watch);
+    }
+    api_guard_waiter_release(s->srv->guard, s->addr);
     sk_free(s->pending);
     sk_free(s);
 }
 
-/* Starts an event stream: the handler's first events, then sse_read. */
-static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection *conn,
-                                   const struct api_request *req, struct api_response *resp,
-                                   const char *req_id)
+/* Counts a long poll or event stream against the process's and the address's caps. Returns
+ * 1, or 0 with `resp` set to the 503 or 429 to send instead. */
+static int acquire_waiter(struct api_server *srv, uint32_t addr, struct api_response *resp)
 {
-    struct MHD_Response *r;
-    struct sse *s;
-    enum MHD_Result ret;
-
-    if (!srv->ctx->watch || !api_watch_acquire(srv->ctx->watch)) {
+    if (!api_watch_acquire(srv->ctx->watch)) {
         api_http_response_release(resp);
         api_http_response_init(resp);
         api_http_problem(resp, 503, "too-many-waiters", "Service Unavailable",
                          "too many long polls and event streams are open; retry shortly", NULL);
         resp->retry_after = 5;
-        return send_response(srv, conn, req, resp, req_id);
+        return 0;
     }
+    if (!api_guard_waiter_acquire(srv->guard, addr)) {
+        api_watch_release(srv->ctx->watch);
+        api_http_response_release(resp);
+        api_http_response_init(resp);
+        api_http_problem(resp, 429, "client-limit", "Too Many Requests",
+                         "too many long polls and event streams are open from this address; "
+                         "close one or retry shortly",
+                         NULL);
+        resp->retry_after = 5;
+        return 0;
+    }
+    return 1;
+}
+
+/* Starts an event stream: the handler's first events, then sse_read. */
+static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection *conn,
+                                   struct conn_state *st, const struct api_request *req,
+                                   struct api_response *resp, const char *req_id)
+{
+    struct MHD_Response *r;
+    struct sse *s;
+    enum MHD_Result ret;
+
+    if (!srv->ctx->watch || !acquire_waiter(srv, st->addr, resp))
+        return send_response(srv, conn, req, resp, req_id);
     s = sk_calloc(1, sizeof(*s));
     if (!s) {
         api_watch_release(srv->ctx->watch);
+        api_guard_waiter_release(srv->guard, st->addr);
         return MHD_NO;
     }
     s->srv = srv;
     s->conn = conn;
+    s->fd = conn_fd(conn);
+    s->addr = st->addr;
     snprintf(s->job, sizeof(s->job), "%s", resp->wait_job);
     memcpy(s->etag, resp->wait_ref, sizeof(s->etag));
     snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
     s->done = resp->sse_done;
     s->final = db_jobs_is_final(s->status);
     s->next_beat_ms = api_watch_now_ms() + SSE_BEAT_MS;
+    /* the stream of every job: a feed gathers the changes from now on */
+    if (strcmp(s->job, "*") == 0 && !(s->feed = api_watch_feed_open(srv->ctx->watch))) {
+        api_watch_release(srv->ctx->watch);
+        api_guard_waiter_release(srv->guard, st->addr);
+        sk_free(s);
+        return MHD_NO;
+    }
     /* "retry:" asks a reconnecting browser to wait 2 s */
     {
         const char *first = resp->body ? resp->body : "";
@@ -325,26 +552,22 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     return ret;
 }
 
-/* A handler asked to wait (resp->wait): counts the waiter (503 when too many are open),
- * registers it and suspends the connection. Returns 1 when suspended; 0 when `resp` now
- * holds the answer to send (a 503, or the job as it is when the server is stopping). */
+/* A handler asked to wait (resp->wait): counts the waiter (503 when too many are open,
+ * 429 when too many are open from the client's address), registers it and suspends the
+ * connection. Returns 1 when suspended; 0 when `resp` now holds the answer to send (a
+ * 503 or 429, or the job as it is when the server is stopping). */
 static int start_wait(struct api_server *srv, struct MHD_Connection *conn, struct conn_state *st,
                       struct api_request *req, struct api_response *resp)
 {
     struct api_watch *w = srv->ctx->watch;
-    if (!st->waiting && !api_watch_acquire(w)) {
-        api_http_response_release(resp);
-        api_http_response_init(resp);
-        api_http_problem(resp, 503, "too-many-waiters", "Service Unavailable",
-                         "too many long polls and event streams are open; retry shortly", NULL);
-        resp->retry_after = 5;
+    if (!st->waiting && !acquire_waiter(srv, st->addr, resp))
         return 0;
-    }
     st->waiting = 1;
     st->conn = conn;
     st->deadline_ms = resp->wait_deadline_ms;
     memcpy(st->ref, resp->wait_ref, sizeof(st->ref));
-    if (api_watch_add(w, resp->wait_job, resp->wait_deadline_ms, poll_fire, st) == 0) {
+    if (api_watch_add(w, resp->wait_job, resp->wait_deadline_ms, conn_fd(conn), poll_fire, st) ==
+        0) {
         api_http_response_release(resp);
         return 1;
     }
@@ -357,6 +580,59 @@ static int start_wait(struct api_server *srv, struct MHD_Connection *conn, struc
     return 0;
 }
 
+/* A connection's guard entry, kept by the connection notifications (NULL when none). */
+static struct api_guard_conn *guard_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci && ci->socket_context ? ci->socket_context : NULL;
+}
+
+/* The request as plain data for the handlers (strings borrowed from MHD and `st`). */
+static void fill_request(struct MHD_Connection *conn, const struct conn_state *st,
+                         const char *method, const char *url, struct api_request *req)
+{
+    memset(req, 0, sizeof(*req));
+    req->method = method;
+    req->path = url;
+    req->content_type =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    req->body = st->body.p;
+    req->body_len = st->body.len;
+    req->body_too_large = st->refuse == 413;
+    req->req_id = st->req_id;
+    req->origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    req->host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+    req->if_none_match =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    req->idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
+    req->last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
+    req->acr_method =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
+    req->authorization =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    req->now_ms = api_watch_now_ms();
+    if (st->waiting) {
+        req->wait_deadline_ms = st->deadline_ms;
+        req->wait_ref = st->ref;
+    }
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, req);
+}
+
+/* One access log line; the path as a quoted value, so a control byte in it cannot start a
+ * forged line. */
+static void log_request(const struct conn_state *st, const char *method, const char *url,
+                        int status)
+{
+    struct timespec now;
+    char q[600];
+    long us;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    us = (now.tv_sec - st->start.tv_sec) * 1000000L + (now.tv_nsec - st->start.tv_nsec) / 1000L;
+    sk_log_info("event=request req_id=%s method=%s path=%s status=%d dur_us=%ld", st->req_id,
+                method, sk_log_quote(q, 220, url), status, us);
+}
+
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url,
                                  const char *method, const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls)
@@ -365,98 +641,125 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     struct conn_state *st = *con_cls;
     struct api_request req;
     struct api_response resp;
+    struct api_http_safe ss = {{NULL}, 0};
+    int oom = 0;
     enum MHD_Result ret;
     size_t max = (size_t)srv->ctx->cfg->max_body_bytes;
-    (void)version;
+    int early = 0;
 
+    api_http_response_init(&resp);
     if (!st) {
-        const char *cl;
-        uint64_t declared = 0;
         st = sk_calloc(1, sizeof(*st));
         if (!st)
             return MHD_NO;
         sk_buf_init(&st->body, max);
         clock_gettime(CLOCK_MONOTONIC, &st->start);
         make_req_id(conn, st);
+        st->gconn = guard_of(conn);
+        st->addr = api_guard_addr(st->gconn);
         *con_cls = st;
-        /* A declared length over the limit is refused before reading a byte of it. */
-        cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && !sk_parse_u64(cl, 0, UINT64_MAX, &declared) && declared > max)
-            st->too_large = 1;
-        if (!st->too_large)
+        if (api_guard_refused(srv->guard, st->gconn))
+            return MHD_NO; /* answered by the guard already (a cap, a deadline) */
+        api_guard_phase(srv->guard, st->gconn, API_GUARD_BODY);
+        early = check_head(srv, conn, st, version, target_len(conn, url), &resp);
+        if (!early)
             return MHD_YES;
     }
-    if (*upload_size && !st->too_large) {
-        take_body(st, upload, *upload_size);
+    if (!early && *upload_size) {
+        if (take_body(srv, st, upload, *upload_size))
+            return MHD_NO; /* far past the limit: close rather than read on */
         *upload_size = 0;
         return MHD_YES;
     }
-    *upload_size = 0; /* bytes past the limit are discarded */
+    if (st->hup)
+        return MHD_NO; /* the waiting client went away: nothing to answer */
+    api_guard_phase(srv->guard, st->gconn, API_GUARD_BUSY);
 
-    memset(&req, 0, sizeof(req));
-    req.method = method;
-    req.path = url;
-    req.content_type =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    req.body = st->body.p;
-    req.body_len = st->body.len;
-    req.body_too_large = st->too_large;
-    req.req_id = st->req_id;
-    req.origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
-    req.host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
-    req.if_none_match =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
-    req.last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
-    req.acr_method =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
-    req.authorization =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    req.now_ms = api_watch_now_ms();
-    if (st->waiting) {
-        req.wait_deadline_ms = st->deadline_ms;
-        req.wait_ref = st->ref;
-    }
-    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
-    api_http_response_init(&resp);
-    if (req.too_many_args)
+    fill_request(conn, st, method, url, &req);
+    oom = api_http_safe_request(&req, &ss);
+    if (early && resp.status) {
+        /* resp holds the answer to the header already */
+    } else if (oom) {
+        api_http_problem(&resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+    } else if (req.too_many_args) {
         api_http_problem(&resp, 400, "invalid-query", "Bad Request", "too many query parameters",
                          NULL);
-    else
+    } else if (st->refuse == 503) {
+        api_http_problem(&resp, 503, "server-busy", "Service Unavailable",
+                         "the server holds too many unfinished request bodies; retry shortly",
+                         NULL);
+        resp.retry_after = 1;
+    } else {
         api_router_handle(srv->ctx, &req, &resp);
-    if (resp.wait && start_wait(srv, conn, st, &req, &resp))
+    }
+    if (st->refuse)
+        resp.close = 1; /* the rest of what the client sends is not read */
+    if (resp.wait && start_wait(srv, conn, st, &req, &resp)) {
+        api_http_safe_release(&ss);
         return MHD_YES; /* suspended: called again once the job changes */
+    }
     api_metrics_observe(srv->ctx->metrics, resp.route, method, resp.status,
                         seconds_since(&st->start));
-    if (srv->ctx->cfg->access_log) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long us =
-            (now.tv_sec - st->start.tv_sec) * 1000000L + (now.tv_nsec - st->start.tv_nsec) / 1000L;
-        sk_log_info("event=request req_id=%s method=%s path=%.200s status=%d dur_us=%ld",
-                    st->req_id, method, url, resp.status, us);
-    }
+    if (srv->ctx->cfg->access_log)
+        log_request(st, method, url, resp.status);
     if (resp.sse && resp.status == 200)
-        ret = send_stream(srv, conn, &req, &resp, st->req_id);
+        ret = send_stream(srv, conn, st, &req, &resp, st->req_id);
     else
         ret = send_response(srv, conn, &req, &resp, st->req_id);
     api_http_response_release(&resp);
+    api_http_safe_release(&ss);
     return ret;
 }
 
 static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
+    struct api_server *srv = cls;
     struct conn_state *st = *con_cls;
-    (void)conn;
     (void)toe;
     if (!st)
         return;
-    if (st->waiting)
-        api_watch_release(((struct api_server *)cls)->ctx->watch);
-    sk_buf_release(&st->body);
+    if (st->waiting) {
+        api_watch_release(srv->ctx->watch);
+        api_guard_waiter_release(srv->guard, st->addr);
+    }
+    drop_body(srv, st);
     sk_free(st);
     *con_cls = NULL;
+    /* kept alive: the next request's header is due within the header timeout */
+    api_guard_phase(srv->guard, guard_of(conn), API_GUARD_IDLE);
+}
+
+/* Registers a connection with the guard as it is accepted, and unregisters it before its
+ * socket is closed. */
+static void conn_cb(void *cls, struct MHD_Connection *conn, void **socket_context,
+                    enum MHD_ConnectionNotificationCode code)
+{
+    struct api_server *srv = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *fd =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *ad =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        uint32_t addr = 0;
+        int refused = 0;
+        if (ad && ad->client_addr && ad->client_addr->sa_family == AF_INET) {
+            struct sockaddr_in in;
+            memcpy(&in, ad->client_addr, sizeof(in));
+            addr = ntohl(in.sin_addr.s_addr);
+        }
+        *socket_context = fd ? api_guard_open(srv->guard, fd->connect_fd, addr, &refused) : NULL;
+        if (refused) {
+            char a[INET_ADDRSTRLEN] = "";
+            struct in_addr ia = {htonl(addr)};
+            inet_ntop(AF_INET, &ia, a, sizeof(a));
+            sk_log_warn("event=connection_refused addr=%s conns=%zu", a,
+                        api_guard_conns(srv->guard));
+        }
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        api_guard_close(srv->guard, *socket_context);
+        *socket_context = NULL;
+    }
 }
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -472,16 +775,72 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     sk_log_warn("event=http_server msg=%s", sk_log_quote(q, sizeof(q), msg));
 }
 
+/* A complete HTTP/1.1 answer the guard writes itself (sk_free), or NULL. */
+static char *canned(int status, const char *reason, const char *slug, const char *title,
+                    const char *detail)
+{
+    struct api_response r;
+    struct sk_buf b;
+    api_http_response_init(&r);
+    api_http_problem(&r, status, slug, title, detail, NULL);
+    sk_buf_init(&b, 0);
+    sk_buf_printf(&b,
+                  "HTTP/1.1 %d %s\r\nContent-Type: application/problem+json\r\n"
+                  "Cache-Control: no-store\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n",
+                  status, reason, status == 408 ? "" : "Retry-After: 5\r\n", r.body_len);
+    sk_buf_add(&b, r.body ? r.body : "", r.body_len);
+    api_http_response_release(&r);
+    return sk_buf_take(&b);
+}
+
+static enum sk_err make_guard(const struct sk_config *cfg, struct api_guard **out)
+{
+    struct api_guard_limits lim = {cfg->max_connections,         cfg->max_connections_per_addr,
+                                   cfg->header_timeout_s * 1000, cfg->body_timeout_s * 1000,
+                                   cfg->max_waiters_per_addr,    cfg->body_memory_bytes};
+    struct api_guard_answers ans;
+    char *t = canned(408, "Request Timeout", "request-timeout", "Request Timeout",
+                     "the request was not received in time");
+    char *a = canned(429, "Too Many Requests", "client-limit", "Too Many Requests",
+                     "too many connections are open from this address");
+    char *m = canned(503, "Service Unavailable", "server-busy", "Service Unavailable",
+                     "too many connections are open; retry shortly");
+    enum sk_err err = SK_ENOMEM;
+    if (t && a && m) {
+        ans.timeout = t;
+        ans.per_addr = a;
+        ans.too_many = m;
+        err = api_guard_new(&lim, &ans, out);
+    }
+    sk_free(t);
+    sk_free(a);
+    sk_free(m);
+    return err;
+}
+
 enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
 {
+    const struct sk_config *cfg = ctx->cfg;
     struct api_server *srv = NULL;
     struct sockaddr_in addr;
-    unsigned threads = (unsigned)ctx->cfg->http_threads;
+    unsigned threads = (unsigned)cfg->http_threads;
+    /* libmicrohttpd's own limits sit above ours, so that ours answer first with a problem:
+     * connections past our caps are answered and closed by the guard (MHD closes those past
+     * its own caps at accept, without an answer); its memory per connection holds the
+     * header our limit allows twice over, plus the buffers of reading and answering; its
+     * idle timeout is the longer of ours (a stalled client is answered by the guard). */
+    unsigned conn_limit = (unsigned)(cfg->max_connections + 256);
+    unsigned ip_limit = (unsigned)(cfg->max_connections_per_addr + 64);
+    size_t mem_limit = (size_t)cfg->max_header_bytes * 2 + 32768;
+    unsigned timeout =
+        (unsigned)(cfg->header_timeout_s > cfg->body_timeout_s ? cfg->header_timeout_s
+                                                               : cfg->body_timeout_s) +
+        5;
 
     memset(&addr, 0, sizeof(addr));
     addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)ctx->cfg->http_port);
-    if (inet_pton(AF_INET, ctx->cfg->http_addr, &addr.sin_addr) != 1)
+    addr.sin_port = htons((uint16_t)cfg->http_port);
+    if (inet_pton(AF_INET, cfg->http_addr, &addr.sin_addr) != 1)
         return SK_EINVAL;
     if (threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -491,15 +850,22 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
     if (!srv)
         return SK_ENOMEM;
     srv->ctx = ctx;
+    if (make_guard(cfg, &srv->guard)) {
+        sk_free(srv);
+        return SK_ENOMEM;
+    }
     srv->daemon = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL,
         /* The logger first: MHD warns (through its default logger) about any option
          * placed before it. */
         access_cb, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED,
-        completed_cb, srv, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)4096, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
+        completed_cb, srv, MHD_OPTION_NOTIFY_CONNECTION, conn_cb, srv,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, conn_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, ip_limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, mem_limit,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
     if (!srv->daemon) {
+        api_guard_free(srv->guard);
         sk_free(srv);
         return SK_EIO;
     }
@@ -525,5 +891,6 @@ void api_server_free(struct api_server *srv)
         if (lsock != MHD_INVALID_SOCKET)
             close(lsock);
     }
+    api_guard_free(srv->guard);
     sk_free(srv);
 }

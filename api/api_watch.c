@@ -3,11 +3,13 @@
 #include "api_watch.h"
 
 #include "api_cache.h"
+#include <errno.h>
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "queue.h"
@@ -18,16 +20,25 @@
 #include "sk_banned.h"
 
 struct entry {
-    char job_id[40];
+    char job_id[40]; /* "" = any job (a feed's wait) */
     long long deadline_ms;
+    int fd; /* the waiting client's socket, or -1 */
     api_watch_fn *fn;
     void *arg;
     struct entry *next;
 };
 
+struct api_watch_feed {
+    char ids[API_WATCH_FEED_MAX][40];
+    size_t n;
+    int overflow;
+    struct api_watch_feed *next;
+};
+
 struct api_watch {
-    pthread_mutex_t lock; /* protects head and closing; held while calling fn */
+    pthread_mutex_t lock; /* protects head, feeds and closing; held while calling fn */
     struct entry *head;
+    struct api_watch_feed *feeds;
     int closing;
     size_t max;
     atomic_size_t open;
@@ -44,18 +55,56 @@ long long api_watch_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Fires and unlinks every entry `pick` selects (job_id NULL = deadline test, "" = all). */
+/* 1 when the client of a suspended connection has closed it (or half-closed it: it can
+ * send no further request). A suspended connection is not polled by the HTTP server. */
+static int hung_up(int fd)
+{
+    char c;
+    ssize_t n;
+    if (fd < 0)
+        return 0;
+    n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Adds `job_id` to every feed ("" = everything may have changed: overflow). Under the lock. */
+static void feed_all(struct api_watch *w, const char *job_id)
+{
+    if (w->closing) /* the streams end: nothing to reload */
+        return;
+    for (struct api_watch_feed *f = w->feeds; f; f = f->next) {
+        size_t i = 0;
+        if (!job_id[0]) {
+            f->overflow = 1;
+            continue;
+        }
+        while (i < f->n && strcmp(f->ids[i], job_id) != 0)
+            i++;
+        if (i < f->n)
+            continue; /* already waiting to be taken: read once, in its latest state */
+        if (f->n == API_WATCH_FEED_MAX)
+            f->overflow = 1;
+        else
+            snprintf(f->ids[f->n++], sizeof(f->ids[0]), "%s", job_id);
+    }
+}
+
+/* Fires and unlinks every entry `pick` selects (job_id NULL = deadline or hang-up test,
+ * "" = all). */
 static void fire(struct api_watch *w, const char *job_id, long long now_ms)
 {
     pthread_mutex_lock(&w->lock);
     struct entry **pp = &w->head;
+    if (job_id)
+        feed_all(w, job_id); /* under the same lock as a feed's wait: no change is missed */
     while (*pp) {
         struct entry *e = *pp;
-        int hit =
-            job_id ? (!job_id[0] || strcmp(e->job_id, job_id) == 0) : e->deadline_ms <= now_ms;
+        int hup = !job_id && hung_up(e->fd);
+        int hit = job_id ? (!job_id[0] || !e->job_id[0] || strcmp(e->job_id, job_id) == 0)
+                         : hup || e->deadline_ms <= now_ms;
         if (hit) {
             *pp = e->next;
-            e->fn(e->arg, 1);
+            e->fn(e->arg, hup ? 2 : 1);
             sk_free(e);
         } else {
             pp = &e->next;
@@ -85,14 +134,15 @@ void api_watch_close(struct api_watch *w)
     fire(w, "", 0);
 }
 
-int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, api_watch_fn *fn,
-                  void *arg)
+int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, int fd,
+                  api_watch_fn *fn, void *arg)
 {
     struct entry *e = sk_calloc(1, sizeof(*e));
     if (!e)
         return -1;
     snprintf(e->job_id, sizeof(e->job_id), "%s", job_id);
     e->deadline_ms = deadline_ms;
+    e->fd = fd;
     e->fn = fn;
     e->arg = arg;
     pthread_mutex_lock(&w->lock);
@@ -104,6 +154,75 @@ int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms
     e->next = w->head;
     w->head = e;
     /* suspended under the lock: no fire can reach this entry before the suspend is done */
+    fn(arg, 0);
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+struct api_watch_feed *api_watch_feed_open(struct api_watch *w)
+{
+    struct api_watch_feed *f = sk_calloc(1, sizeof(*f));
+    if (!f)
+        return NULL;
+    pthread_mutex_lock(&w->lock);
+    if (w->closing) {
+        pthread_mutex_unlock(&w->lock);
+        sk_free(f);
+        return NULL;
+    }
+    f->next = w->feeds;
+    w->feeds = f;
+    pthread_mutex_unlock(&w->lock);
+    return f;
+}
+
+void api_watch_feed_close(struct api_watch *w, struct api_watch_feed *f)
+{
+    if (!f)
+        return;
+    pthread_mutex_lock(&w->lock);
+    for (struct api_watch_feed **pp = &w->feeds; *pp; pp = &(*pp)->next)
+        if (*pp == f) {
+            *pp = f->next;
+            break;
+        }
+    pthread_mutex_unlock(&w->lock);
+    sk_free(f);
+}
+
+size_t api_watch_feed_take(struct api_watch *w, struct api_watch_feed *f, char (*ids)[40],
+                           int *overflow)
+{
+    size_t n;
+    pthread_mutex_lock(&w->lock);
+    n = f->n;
+    memcpy(ids, f->ids, n * sizeof(f->ids[0]));
+    *overflow = f->overflow;
+    f->n = 0;
+    f->overflow = 0;
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
+int api_watch_feed_wait(struct api_watch *w, struct api_watch_feed *f, long long deadline_ms,
+                        int fd, api_watch_fn *fn, void *arg)
+{
+    struct entry *e = sk_calloc(1, sizeof(*e));
+    if (!e)
+        return -1;
+    e->deadline_ms = deadline_ms;
+    e->fd = fd;
+    e->fn = fn;
+    e->arg = arg;
+    pthread_mutex_lock(&w->lock);
+    if (w->closing || f->n || f->overflow) {
+        int closing = w->closing;
+        pthread_mutex_unlock(&w->lock);
+        sk_free(e);
+        return closing ? -1 : 1;
+    }
+    e->next = w->head;
+    w->head = e;
     fn(arg, 0);
     pthread_mutex_unlock(&w->lock);
     return 0;
@@ -212,6 +331,7 @@ void api_watch_free(struct api_watch *w)
         w->head = e->next;
         sk_free(e);
     }
+
     pthread_mutex_destroy(&w->lock);
     sk_free(w);
 }

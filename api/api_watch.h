@@ -14,7 +14,8 @@
 struct api_watch;
 
 /* Called with fire = 0 right after registering (suspend the connection now), later once
- * with fire = 1 (resume it). Both under the registry's lock: never call back into it. */
+ * with fire = 1 (resume it), or 2 when the client closed its connection (resume it to end
+ * it, freeing its slot at once). Both under the registry's lock: never call back into it. */
 typedef void api_watch_fn(void *arg, int fire);
 
 /**
@@ -44,11 +45,46 @@ size_t api_watch_open(struct api_watch *w);
 
 /**
  * Registers a wait for job `job_id` until `deadline_ms` (api_watch_now_ms clock), calling
- * fn(arg, 0) at once and fn(arg, 1) on the first change or at the deadline. Returns 0, or
- * -1 when the registry is closing or out of memory (fn is not called: answer now).
+ * fn(arg, 0) at once and fn(arg, 1) on the first change or at the deadline, or fn(arg, 2)
+ * when socket `fd` (-1 = none; it must stay open until the fire) is closed by the client,
+ * which is checked every 100 ms. Returns 0, or -1 when the registry is closing or out of
+ * memory (fn is not called: answer now).
  */
-int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, api_watch_fn *fn,
-                  void *arg);
+int api_watch_add(struct api_watch *w, const char *job_id, long long deadline_ms, int fd,
+                  api_watch_fn *fn, void *arg);
+
+/* ===== Feeds: every job's changes, for the event stream of the whole list ===== */
+
+/* Job ids a feed holds between two takes; more set its overflow flag instead (the
+ * client reloads what it shows). */
+#define API_WATCH_FEED_MAX 256
+
+struct api_watch_feed;
+
+/**
+ * Opens a feed: from now on every notification adds its job id (once) to the feed until it
+ * is taken. Returns NULL when the registry is closing or out of memory. Close with
+ * api_watch_feed_close.
+ */
+struct api_watch_feed *api_watch_feed_open(struct api_watch *w);
+/** Closes and frees a feed; NULL-safe. Its waiting registration must have fired. */
+void api_watch_feed_close(struct api_watch *w, struct api_watch_feed *f);
+
+/**
+ * Moves the job ids gathered since the last take into `ids` (at most API_WATCH_FEED_MAX)
+ * and returns their number; *overflow is 1 when ids were dropped since the last take (too
+ * many, or the subscriber was lost and changes may have been missed).
+ */
+size_t api_watch_feed_take(struct api_watch *w, struct api_watch_feed *f, char (*ids)[40],
+                           int *overflow);
+
+/**
+ * Waits for the feed: like api_watch_add for "any job" until `deadline_ms` (socket `fd`
+ * watched the same way). Returns 1 without registering (fn not called) when ids are
+ * already waiting to be taken, 0 when registered, -1 when closing or out of memory.
+ */
+int api_watch_feed_wait(struct api_watch *w, struct api_watch_feed *f, long long deadline_ms,
+                        int fd, api_watch_fn *fn, void *arg);
 
 /** Fires every registration for `job_id`. */
 void api_watch_notify(struct api_watch *w, const char *job_id);

@@ -7,10 +7,12 @@
  *   skirmish-api routes     print the route table ("METHOD PATH" lines) and exit
  *   skirmish-api keys ...   make, list or revoke API keys (api_keys.h) and exit
  *   skirmish-api --help     print the usage and exit */
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -324,6 +326,19 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     (void)signal(SIGPIPE, SIG_IGN);
+    /* Request bodies of 128 KiB and more get their own mappings, given back to the system
+     * when freed: with glibc's sliding threshold, a burst of 1 MiB bodies left most of
+     * their memory in the heap after the connections closed. */
+    (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    /* SKIRMISH_MAX_CONNECTIONS needs as many descriptors: the soft limit is raised to the
+     * hard one (often 1024 against 4096 or more) */
+    {
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+            rl.rlim_cur = rl.rlim_max;
+            (void)setrlimit(RLIMIT_NOFILE, &rl);
+        }
+    }
 
     threads = http_threads(&cfg);
     cfg.http_threads = threads;

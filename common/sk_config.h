@@ -20,19 +20,28 @@ struct sk_config {
     long http_port;
     long http_threads; /* 0 = one per core */
     long max_body_bytes;
+    long max_connections;          /* HTTP connections per API process (docs/security.md) */
+    long max_connections_per_addr; /* per client IPv4 address */
+    long header_timeout_s;         /* a request's header, from connect or the previous answer */
+    long body_timeout_s;           /* a request's body, from the end of its header */
+    long max_header_bytes;         /* request line + header fields */
+    long max_headers;              /* header fields per request */
+    long body_memory_bytes;        /* unfinished request bodies, all connections together */
     long list_limit_max;
     long access_log;    /* 0/1 */
     long cache_entries; /* final-job cache slots in the API; 0 = off */
     char *cors_origins; /* owned; comma-separated exact origins; "" = CORS off */
     long idempotency_ttl_s;
-    long max_waiters;  /* long polls + event streams per API process */
-    long insert_batch; /* most jobs per INSERT (group commit); 0 = one per request */
+    long max_waiters;          /* long polls + event streams per API process */
+    long max_waiters_per_addr; /* the same per client IPv4 address */
+    long insert_batch;         /* most jobs per INSERT (group commit); 0 = one per request */
     long lease_ms;
     long max_attempts;
     long retry_base_ms;
     long retry_max_ms;
     long chunk_units;
     long chunk_ms;
+    long shard_units; /* jobs of more units are split into shards; 0 = never */
     long block_ms;
     long reconcile_ms;
     long reconcile_age_ms;

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sk_utf8.h"
+
 #include "sk_banned.h"
 
 static const char *log_prog = "skirmish";
@@ -63,7 +65,10 @@ void sk_log(enum sk_log_level level, const char *fmt, ...)
 
 const char *sk_log_quote(char *buf, size_t len, const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
     size_t o = 0;
+    size_t n = s ? strlen(s) : 0;
+    size_t i = 0;
 
     if (len < 3) {
         if (len)
@@ -71,13 +76,30 @@ const char *sk_log_quote(char *buf, size_t len, const char *s)
         return buf;
     }
     buf[o++] = '"';
-    for (; s && *s && o + 3 < len; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        size_t k = sk_utf8_seq(s + i, n - i);
+        /* a control byte (a forged line), or a byte of no valid character: \xHH */
+        if (k == 0 || c < 0x20 || c == 0x7f) {
+            if (o + 4 + 2 > len)
+                break;
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            buf[o++] = hex[c & 15];
+            i++;
+        } else if (c == '"' || c == '\\') {
+            if (o + 2 + 2 > len)
+                break;
             buf[o++] = '\\';
             buf[o++] = (char)c;
+            i++;
         } else {
-            buf[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+            if (o + k + 2 > len)
+                break;
+            memcpy(buf + o, s + i, k);
+            o += k;
+            i += k;
         }
     }
     buf[o++] = '"';

@@ -26,8 +26,9 @@ void sk_log(enum sk_log_level level, const char *fmt, ...) __attribute__((format
 
 /**
  * Copies `s` into `buf` (size `len`, always NUL-terminated) as a double-quoted value with
- * `"` and `\` escaped and control bytes replaced by '?', so free text (error messages)
- * stays on one line and parseable. Returns `buf`.
+ * `"` and `\` escaped and control bytes and bytes of no valid UTF-8 character written as
+ * \xHH, so free text (error messages, a client's path) stays on one line, parseable and
+ * unforgeable. Cut on a character boundary when `len` is short. Returns `buf`.
  */
 const char *sk_log_quote(char *buf, size_t len, const char *s);
 

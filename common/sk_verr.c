@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sk_mem.h"
+#include "sk_utf8.h"
 
 #include "sk_banned.h"
 
@@ -25,6 +26,21 @@ void sk_verr_list_release(struct sk_verr_list *list)
     }
     sk_free(list->items);
     sk_verr_list_init(list);
+}
+
+/* A copy of `s` that is valid UTF-8 (sk_utf8_escape), and with `controls` also without
+ * control characters. A pointer keeps them (JSON carries them escaped, and the pointer
+ * must still name the member); a message is one line of text. */
+static char *safe_dup(const char *s, int controls)
+{
+    size_t n = strlen(s);
+    char *out;
+    if (controls ? !sk_utf8_needs_escape(s, n, 0) : sk_utf8_valid(s, n))
+        return sk_strdup(s);
+    out = sk_malloc(3 * n + 1);
+    if (out)
+        sk_utf8_escape(out, 3 * n + 1, s, n, 0);
+    return out;
 }
 
 enum sk_err sk_verr_add(struct sk_verr_list *list, const char *pointer, const char *fmt, ...)
@@ -51,8 +67,12 @@ enum sk_err sk_verr_add(struct sk_verr_list *list, const char *pointer, const ch
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    p = sk_strdup(pointer ? pointer : "");
-    m = sk_strdup(msg);
+    /* A message cut in the middle of a character (a long key or name quoted in it), or a
+     * pointer built from such a key, would be refused by jansson and empty the whole
+     * errors[] of the problem: both are kept valid UTF-8. */
+    msg[sk_utf8_cut(msg, strlen(msg))] = '\0';
+    p = safe_dup(pointer ? pointer : "", 0);
+    m = safe_dup(msg, 1);
     if (!p || !m) {
         sk_free(p);
         sk_free(m);
@@ -116,13 +136,19 @@ void sk_jptr_push_key(struct sk_jptr *p, const char *key)
 {
     push_mark(p);
     append(p, "/", 1);
-    for (const char *c = key; *c; c++) {
+    for (const char *c = key; *c;) {
+        /* a character is appended whole, so a pointer cut short never ends inside one */
+        size_t avail = 1, k;
+        while (avail < 4 && c[avail])
+            avail++;
+        k = sk_utf8_seq(c, avail);
         if (*c == '~')
             append(p, "~0", 2);
         else if (*c == '/')
             append(p, "~1", 2);
         else
-            append(p, c, 1);
+            append(p, c, k ? k : 1);
+        c += k ? k : 1;
     }
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Skirmish dashboard: polls the API once a second (GET /v1/stats, GET /v1/jobs, /readyz),
+// Skirmish dashboard: polls the service tiles once a second (GET /v1/stats, /readyz),
 // keeps a live table of jobs (filtered by status and kind, paged by cursor, searchable by
-// id) with progress bars and cancel/retry buttons, cancels the queued jobs of a filter in
-// bulk, shows a job page (#/jobs/ID: status, attempts, error, the submitted document, the
-// result) that follows a running job through its event stream (GET /v1/jobs/{id}/events),
+// id) with progress bars and cancel/retry buttons from the event stream of every job
+// (GET /v1/events; GET /v1/jobs only to load a page, and every 5 s while that stream is
+// down), shows each attempt's worker and error (the failed-jobs view), cancels the queued
+// jobs of a filter in bulk, shows a job page (#/jobs/ID: status, attempts, errors, the
+// submitted document, the result) that follows a running job through its event stream
+// (GET /v1/jobs/{id}/events),
 // draws the history of the last hour (GET /v1/stats/history) and the result of a finished
 // battle job (rates with their Wilson intervals, turn histogram) as inline SVG, and submits
 // battles built from the card catalog (GET /v1/cards). Plain browser JavaScript: no
@@ -14,6 +17,8 @@
 (() => {
   const POLL_MS = 1000;
   const HISTORY_MS = 5000;
+  // The jobs table's poll while the event stream of every job is down (only then).
+  const FALLBACK_MS = 5000;
   const LIST_LIMIT = 20;
   const FINAL = new Set(['succeeded', 'failed', 'canceled']);
   const SVG = 'http://www.w3.org/2000/svg';
@@ -32,6 +37,11 @@
     events: null, // the event stream following the selected job while it is not final
     key: '', // API key sent as Authorization: Bearer (see keyFromHash)
     history: 0, // time of the last history read (ms)
+    feed: null, // EventSource of every job's changes (GET /v1/events)
+    live: false, // the feed is open: the table needs no polling
+    listAt: 0, // time of the last GET /v1/jobs (ms)
+    listDirty: true, // the page shown must be read again (new job, filter left, reset)
+    listTimer: null,
   };
 
   const $ = (sel, root = document) => root.querySelector(sel);
@@ -214,7 +224,7 @@
         : `cancel of ${id.slice(0, 8)}: ${r.body?.detail || r.status}`;
     state.rendered = null;
     if (id === state.selected) state.selectedJob = null;
-    poll(true);
+    scheduleList(0);
   }
 
   async function retryJob(id) {
@@ -225,10 +235,48 @@
     }
     $('#jobs-action').textContent = `retried ${id.slice(0, 8)} as ${r.body.id.slice(0, 8)}`;
     open(r.body.id);
-    poll(true);
+    scheduleList(0);
+  }
+
+  // The attempts of a job that ended in error, each with its worker: "#2 w-1: message".
+  function attemptErrors(job) {
+    const workers = Array.isArray(job.workers) ? job.workers : [];
+    const errors = Array.isArray(job.errors) ? job.errors : [];
+    const ol = el('ol', { class: 'attempt-errors' });
+    errors.forEach((e, i) => {
+      if (e === null || e === undefined) return;
+      ol.append(el('li', { 'data-attempt': i + 1 },
+                   el('span', { class: 'attempt-no', text: `#${i + 1} ` }),
+                   el('span', { class: 'worker mono', text: workers[i] ?? '?' }), ': ',
+                   el('span', { class: 'msg', text: e })));
+    });
+    return ol.children.length ? ol : null;
+  }
+
+  // Every attempt of a job for its page: number, worker, and how it ended.
+  function attemptsTable(job) {
+    const n = Math.max(job.attempts || 0, job.workers?.length || 0, job.errors?.length || 0);
+    if (!n) return '–';
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const e = job.errors?.[i];
+      const last = i === n - 1;
+      const how = e ?? (last && !FINAL.has(job.status) ? 'running'
+                        : last ? job.status : '–');
+      rows.push(el('tr', { 'data-attempt': i + 1 }, el('td', { text: `#${i + 1}` }),
+                   el('td', { class: 'worker mono', text: job.workers?.[i] ?? '?' }),
+                   el('td', { class: e ? 'error' : 'muted', text: how })));
+    }
+    return el('table', { class: 'attempts' },
+              el('thead', {}, el('tr', {}, el('th', { text: 'attempt' }),
+                                 el('th', { text: 'worker' }), el('th', { text: 'error' }))),
+              el('tbody', {}, ...rows));
   }
 
   function updateRow(tr, job) {
+    // A page read before an event of the same job may answer after it: never go back.
+    if (tr.dataset.updated && job.updated_at && job.updated_at < tr.dataset.updated) return;
+    tr.dataset.updated = job.updated_at || '';
     tr.querySelector('.kind').textContent = job.kind;
     const st = tr.querySelector('.status');
     st.replaceChildren(el('span', { class: `badge ${job.status}`, text: job.status }));
@@ -236,8 +284,10 @@
     tr.querySelector('.attempts').textContent = job.attempts ?? '';
     tr.querySelector('.created').textContent = fmtTime(job.created_at);
     const err = tr.querySelector('.error');
-    err.textContent = job.error || '';
+    err.replaceChildren(el('div', { class: 'job-error', text: job.error || '' }),
+                        attemptErrors(job) ?? '');
     err.title = job.error || '';
+    tr.dataset.created = job.created_at || '';
     const key = `${job.status}/${job.cancel_requested}`;
     if (tr.dataset.actions !== key) { // rebuilt only when they change (keeps focus)
       tr.dataset.actions = key;
@@ -259,7 +309,103 @@
     state.cursor = cursor;
     state.older = older;
     $('#jobs tbody').replaceChildren();
-    poll(true);
+    $('#jobs').classList.toggle('failed-view', state.filter.status === 'failed');
+    scheduleList(0);
+  }
+
+  // Reads the page shown (GET /v1/jobs): when it was opened, filtered or paged, after an
+  // action, when the feed says rows came or went, and every FALLBACK_MS while the feed is
+  // down. One read at a time; a change meanwhile reads again after it.
+  let listLoading = false;
+  async function loadList() {
+    if (listLoading) {
+      state.listDirty = true;
+      return;
+    }
+    listLoading = true;
+    state.listDirty = false;
+    try {
+      const path = listPath();
+      const res = await api(path);
+      state.listAt = Date.now();
+      if (path === listPath()) renderJobs(res);
+      else state.listDirty = true; // the filter or page changed meanwhile
+    } finally {
+      listLoading = false;
+      if (state.listDirty) scheduleList();
+    }
+  }
+
+  // Reads the page soon; changes close together make one read.
+  function scheduleList(ms = 150) {
+    state.listDirty = true;
+    if (state.listTimer) return;
+    state.listTimer = setTimeout(() => {
+      state.listTimer = null;
+      loadList();
+    }, ms);
+  }
+
+  const matchesFilter = (job) => (!state.filter.status || job.status === state.filter.status) &&
+                                 (!state.filter.kind || job.kind === state.filter.kind);
+
+  // One job changed (a `job` event of GET /v1/events): its row is updated in place; a job
+  // that enters or leaves the page shown (new, or its status crossed the filter) makes the
+  // page be read again.
+  function onJobEvent(job) {
+    const tr = [...$('#jobs tbody').children].find((r) => r.dataset.jobId === job.id);
+    if (tr) {
+      if (matchesFilter(job)) updateRow(tr, job);
+      else scheduleList();
+    } else if (matchesFilter(job)) {
+      // Is it one of this page's rows? Pages are newest first: a page holds what is not
+      // older than its last row (anything, on the last page) and not newer than its first
+      // (anything, on page 1). Jobs of other pages change nothing here.
+      const rows = $('#jobs tbody').children;
+      const oldest = rows.length ? rows[rows.length - 1].dataset.created : '';
+      const newest = rows.length ? rows[0].dataset.created : '';
+      const afterOldest = !state.next || (oldest && job.created_at >= oldest);
+      const beforeNewest = !state.cursor || (newest && job.created_at <= newest);
+      if (afterOldest && beforeNewest) scheduleList();
+    }
+    if (job.id === state.selected && !state.events) {
+      state.selectedJob = job;
+      renderSelected();
+    }
+  }
+
+  function setLive(live) {
+    state.live = live;
+    const pill = $('#jobs-live');
+    pill.textContent = live ? 'live' : `polling every ${FALLBACK_MS / 1000} s`;
+    pill.className = `pill ${live ? 'ok' : 'bad'}`;
+    pill.title = live ? 'updated by the event stream of every job (GET /v1/events)'
+                      : 'the event stream is down: GET /v1/jobs is polled until it is back';
+  }
+
+  // The event stream of every job. While it is open the table is never polled. When it
+  // drops, the browser reconnects on its own (every 2 s, the stream's retry) and the table
+  // is polled every FALLBACK_MS meanwhile; a stream that is refused (503: too many open) is
+  // tried again after 10 s. Events have no ids: after a reconnect the page is read once.
+  function openFeed() {
+    if (typeof EventSource === 'undefined') return setLive(false);
+    const es = new EventSource('/v1/events');
+    state.feed = es;
+    es.onopen = () => {
+      if (state.feed !== es) return;
+      if (!state.live && state.listAt) scheduleList(0); // what changed while it was down
+      setLive(true);
+    };
+    es.addEventListener('job', (e) => onJobEvent(JSON.parse(e.data)));
+    es.addEventListener('reset', () => scheduleList(0));
+    es.onerror = () => {
+      if (state.feed !== es) return;
+      setLive(false);
+      if (es.readyState === EventSource.CLOSED) {
+        state.feed = null;
+        setTimeout(openFeed, 10000);
+      }
+    };
   }
 
   function renderJobs(res) {
@@ -396,7 +542,7 @@
         metaRow('status', el('span', { class: `badge ${job.status}`, text: job.status })),
         metaRow('kind', job.kind), metaRow('seed', String(job.seed)),
         metaRow('progress', progressBar(job)),
-        metaRow('attempts', String(job.attempts)),
+        metaRow('attempts', attemptsTable(job)),
         metaRow('error', job.error ? el('span', { class: 'error', text: job.error }) : '–'),
         metaRow('retry of', retryOf),
         metaRow('created', fmtTime(job.created_at)),
@@ -756,7 +902,7 @@
       if ((r.status === 202 || r.status === 200) && r.body?.id) {
         status.textContent = `submitted ${r.body.id}`;
         open(r.body.id);
-        poll(true);
+        scheduleList(0);
       } else if (r.status === 0) {
         status.textContent = '';
         showProblem({ title: 'unreachable', detail: 'the API did not answer' }, 'network');
@@ -786,7 +932,7 @@
     for (const fs of document.querySelectorAll('fieldset.side')) buildSide(fs);
   }
 
-  // ---- polling ------------------------------------------------------------------------
+  // ---- polling (the tiles; the jobs table only while its event stream is down) -------
 
   let timer = null;
   let polling = false;
@@ -796,15 +942,13 @@
     if (polling) return;
     polling = true;
     try {
-      const path = listPath();
-      const [ready, stats, jobs] = await Promise.all([
-        api('/readyz'), api('/v1/stats'), api(path)]);
+      const [ready, stats] = await Promise.all([api('/readyz'), api('/v1/stats')]);
       const pill = $('#ready');
       pill.textContent = ready.status === 200 ? 'ready' : ready.status === 0 ? 'unreachable'
                                                                             : 'not ready';
       pill.className = `pill ${ready.status === 200 ? 'ok' : 'bad'}`;
       renderStats(stats);
-      if (path === listPath()) renderJobs(jobs); // else the filter or page changed meanwhile
+      if (!state.live && state.listAt && Date.now() - state.listAt >= FALLBACK_MS) await loadList();
       await refreshSelected();
       if (Date.now() - state.history > HISTORY_MS) {
         state.history = Date.now();
@@ -873,7 +1017,7 @@
   function wireJobControls() {
     const refilter = () => {
       state.filter = { status: $('#jobs-status').value, kind: $('#jobs-kind').value };
-      setPage(null, []);
+      setPage(null, []); // status "failed": the failed-jobs view, every attempt's error
     };
     $('#jobs-status').addEventListener('change', refilter);
     $('#jobs-kind').addEventListener('change', refilter);
@@ -905,7 +1049,7 @@
       $('#jobs-action').textContent = r.status === 200 && r.body
         ? `canceled ${r.body.canceled} queued job${r.body.canceled === 1 ? '' : 's'}`
         : `bulk cancel: ${r.body?.detail || r.status}`;
-      poll(true);
+      scheduleList(0);
     });
   }
 
@@ -933,6 +1077,8 @@
     wireJobControls();
     window.addEventListener('hashchange', fromHash);
     fromHash();
+    openFeed();
+    scheduleList(0);
     await loadCatalog();
     poll();
   });

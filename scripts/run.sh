@@ -3,10 +3,16 @@
 # with their data under var/ (kept between runs), applies the migrations, starts
 # skirmish-api and one skirmish-worker per core, makes a development admin key, prints the
 # URL, the key and a curl example, and
-# stops everything cleanly on Ctrl-C. Logs go to var/log/.
+# supervises them: an API or worker that exits (a crash, kill -9, the OOM killer) is
+# logged and started again with backoff (1 s, doubling to 30 s; back to 1 s after a
+# minute of running) while the others keep serving. Only Ctrl-C or SIGTERM to this script
+# stops the stack, cleanly, with status 0. Logs go to var/log/ (run.log: the supervisor).
 #   SKIRMISH_HTTP_PORT (8080), SKIRMISH_HTTP_ADDR (127.0.0.1)   where the API listens
 #   SK_PG_PORT (5433), SK_REDIS_PORT (6380)                     the local servers' ports
 #   SK_WORKERS (one per core)                                   worker processes
+#   SK_RUN_BIN (empty)         run the programs of this build folder as they are, without
+#                              installing or building anything (the test run_supervise)
+#   SK_RUN_VAR (var)           the data and log folder
 # Any other SKIRMISH_* setting of the README's configuration table is passed through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +27,16 @@ if [ -t 0 ] && [ -z "${SK_RUN_JOB:-}" ]; then
   SK_RUN_JOB=1 "$0" "$@" || rc=$?
   exit $rc
 fi
-var=$root/var
+var=${SK_RUN_VAR:-$root/var}
 
-scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker
+if [ -n "${SK_RUN_BIN:-}" ]; then
+  bin=$SK_RUN_BIN
+else
+  bin=$root/build
+  scripts/deps.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker
+fi
 
 pg_port=${SK_PG_PORT:-5433}
 redis_port=${SK_REDIS_PORT:-6380}
@@ -43,8 +54,39 @@ fi
 
 mkdir -p "$var/log"
 chmod 755 "$var"
+# The supervised processes: index 0 the API, then the workers. Per process its pid, when
+# it started, and after it exited when it starts again and the delay after the next exit.
+names=(api)
+for i in $(seq 1 "$workers"); do names+=("worker-$i"); done
 pids=()
+started=()
+restart_at=()
+delay=()
+restarts=()
 stopping=0
+
+# One supervisor event: a key=value line in var/log/run.log (the programs' log format) and
+# a sentence on the terminal.
+log_event() {
+  local level=$1 text=$2
+  shift 2
+  printf 'ts=%s level=%s prog=run %s\n' "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" "$level" "$*" \
+    >>"$var/log/run.log"
+  echo "run: $text" >&2
+}
+
+start_proc() {
+  local i=$1
+  if [ "$i" -eq 0 ]; then
+    "$bin/skirmish-api" 2>>"$var/log/api.log" &
+  else
+    "$bin/skirmish-worker" 2>>"$var/log/${names[$i]}.log" &
+  fi
+  pids[i]=$!
+  started[i]=$SECONDS
+  restart_at[i]=0
+}
+
 stop_all() {
   [ $stopping -eq 1 ] && return
   stopping=1
@@ -59,33 +101,33 @@ stop_all() {
 }
 trap stop_all EXIT
 # Ctrl-C reaches the API and workers too (same process group) and they exit on their own.
-# The trap runs before the wait loop below can see them gone, so a requested stop ends
-# through stop_all with status 0, never as "process exited".
+# The trap runs before the supervision loop below can see them gone, so a requested stop
+# ends through stop_all with status 0: nothing is restarted and nothing reported as exited.
 trap 'exit 0' INT TERM
 
 # Group commit: with many submissions in flight, one WAL flush serves several commits.
 SK_PG_OPTS="${SK_PG_OPTS:-} -c commit_delay=200 -c commit_siblings=2" \
   scripts/services.sh pg-start "$var" "$pg_port"
 scripts/services.sh redis-start "$var" "$redis_port"
-build/skirmish-api migrate 2>>"$var/log/api.log"
+"$bin/skirmish-api" migrate 2>>"$var/log/api.log"
 
 # Keys are on (docs/security.md): a fresh development admin key each run, printed below;
 # the previous runs' ones are revoked. SKIRMISH_AUTH=off make run serves without keys.
 export SKIRMISH_AUTH=${SKIRMISH_AUTH:-on}
 key=""
 if [ "$SKIRMISH_AUTH" != off ]; then
-  for old in $(build/skirmish-api keys list 2>>"$var/log/api.log" |
+  for old in $("$bin/skirmish-api" keys list 2>>"$var/log/api.log" |
                awk '$5 == "-" && $6 == "make-run" {print $1}'); do
-    build/skirmish-api keys revoke "$old" 2>>"$var/log/api.log"
+    "$bin/skirmish-api" keys revoke "$old" 2>>"$var/log/api.log"
   done
-  key=$(build/skirmish-api keys create --tenant dev --admin --name make-run 2>>"$var/log/api.log")
+  key=$("$bin/skirmish-api" keys create --tenant dev --admin --name make-run \
+          2>>"$var/log/api.log")
 fi
 
-build/skirmish-api 2>>"$var/log/api.log" &
-pids+=($!)
-for i in $(seq 1 "$workers"); do
-  build/skirmish-worker 2>>"$var/log/worker-$i.log" &
-  pids+=($!)
+for i in "${!names[@]}"; do
+  start_proc "$i"
+  delay[i]=1
+  restarts[i]=0
 done
 
 url="http://$SKIRMISH_HTTP_ADDR:$SKIRMISH_HTTP_PORT"
@@ -109,7 +151,7 @@ cat <<MSG
 
 Skirmish is running: API $url ($workers workers; PostgreSQL :$pg_port, Redis :$redis_port)
 Dashboard: $dash
-Logs: $var/log/api.log, $var/log/worker-*.log      Stop: Ctrl-C
+Logs: $var/log/api.log, $var/log/worker-*.log, $var/log/run.log (restarts)      Stop: Ctrl-C
 MSG
 if [ -n "$key" ]; then
   cat <<MSG
@@ -131,22 +173,38 @@ Submit a battle job, then read its status and result:
 
 MSG
 
-# Wait until Ctrl-C, or until a process exits on its own (then stop the rest).
-# `wait` returns at once when a trapped signal arrives, so the stop starts immediately.
-# The API and the workers exit 0 only when asked to stop (SIGINT, SIGTERM from outside).
+# Supervise until Ctrl-C or SIGTERM: a process that exited is reported once, with its
+# status, and started again after its delay (1 s, doubled at each exit up to 30 s, back to
+# 1 s once it ran a minute), as a process supervisor would. `wait` returns at once when a
+# trapped signal arrives, so a stop starts immediately.
 while :; do
   sleep 1 &
   wait $! || true
-  for p in "${pids[@]}"; do
-    if ! kill -0 "$p" 2>/dev/null; then
+  for i in "${!names[@]}"; do
+    p=${pids[$i]}
+    if [ "${restart_at[$i]}" -eq 0 ]; then
+      kill -0 "$p" 2>/dev/null && continue
       rc=0
       wait "$p" || rc=$?
-      if [ $rc -eq 0 ]; then
-        echo "run: process $p was stopped by a signal; stopping the rest"
-        exit 0
+      up=$((SECONDS - started[i]))
+      [ "$up" -ge 60 ] && delay[i]=1
+      if [ "$rc" -gt 128 ]; then
+        sig=$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))
+        how="was killed by SIG$sig"
+        kv="signal=$sig"
+      else
+        how="exited with status $rc"
+        kv="status=$rc"
       fi
-      echo "run: process $p exited with status $rc; see $var/log/" >&2
-      exit 1
+      log_event warn "${names[$i]} (pid $p) $how after ${up} s; starting it again in ${delay[$i]} s (see $var/log/${names[$i]}.log)" \
+        "event=process_exited name=${names[$i]} pid=$p $kv uptime_s=$up restart_in_s=${delay[$i]}"
+      restart_at[i]=$((SECONDS + delay[i]))
+      delay[i]=$((delay[i] * 2 > 30 ? 30 : delay[i] * 2))
+    elif [ "$SECONDS" -ge "${restart_at[$i]}" ]; then
+      start_proc "$i"
+      restarts[i]=$((restarts[i] + 1))
+      log_event info "${names[$i]} started again (pid ${pids[$i]}, restart ${restarts[$i]})" \
+        "event=process_restarted name=${names[$i]} pid=${pids[$i]} restarts=${restarts[$i]}"
     fi
   done
 done

@@ -262,7 +262,7 @@ enum sk_err db_keys_tenant_active(struct db *db, const char *tenant, long long *
     struct db_result *r = NULL;
     enum sk_err err = db_exec_idem(db, "tenant_active",
                                    "SELECT count(*) FROM jobs WHERE tenant = $1"
-                                   " AND status IN ('queued', 'running')",
+                                   " AND status IN ('queued', 'running') AND parent_id IS NULL",
                                    1, &tenant, &r);
     if (!err)
         *n = strtoll(db_result_get(r, 0, 0), NULL, 10);

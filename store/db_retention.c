@@ -19,11 +19,11 @@ enum sk_err db_retention_delete(struct db *db, const char *id, const char *tenan
     /* one statement: the row is deleted only when final and the tenant's; otherwise the
      * second column tells a running job (409) from a missing or foreign one (404) */
     err = db_exec_idem(db, "retention_delete",
-                       "WITH d AS (DELETE FROM jobs WHERE id = $1::uuid"
+                       "WITH d AS (DELETE FROM jobs WHERE id = $1::uuid AND parent_id IS NULL"
                        " AND ($2::text IS NULL OR tenant = $2)"
                        " AND status IN ('succeeded', 'failed', 'canceled') RETURNING 1)"
                        " SELECT (SELECT count(*) FROM d),"
-                       " (SELECT count(*) FROM jobs WHERE id = $1::uuid"
+                       " (SELECT count(*) FROM jobs WHERE id = $1::uuid AND parent_id IS NULL"
                        " AND ($2::text IS NULL OR tenant = $2))",
                        2, p, &r);
     if (err)
@@ -52,6 +52,7 @@ enum sk_err db_retention_sweep(struct db *db, long age_s, long batch, db_retenti
     err = db_exec_idem(db, "retention_sweep",
                        "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs"
                        " WHERE finished_at < now() - $1::bigint * interval '1 second'"
+                       " AND parent_id IS NULL"
                        " ORDER BY finished_at LIMIT $2::int FOR UPDATE SKIP LOCKED)"
                        " RETURNING id::text",
                        2, p, &r);

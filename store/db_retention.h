@@ -2,7 +2,8 @@
 /* Deleting jobs (docs/operations.md, retention): one final job on its owner's request, and
  * the periodic sweep of final jobs older than the retention time, in batches small enough
  * that no statement holds locks or the WAL for long. A job's idempotency keys go with it
- * (ON DELETE CASCADE); its retries keep running and lose only their retry_of link.
+ * (ON DELETE CASCADE), and so do its shards (migration 0008: only top-level jobs are
+ * counted and chosen); its retries keep running and lose only their retry_of link.
  * Errors as db_exec. */
 #ifndef DB_RETENTION_H
 #define DB_RETENTION_H

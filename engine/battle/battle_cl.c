@@ -150,7 +150,8 @@ static enum sk_err cl_fail(char *err, size_t errlen, const char *call, cl_int st
     return SK_EIO;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen, const char *fmt,
+                                                          ...)
 {
     va_list ap;
     if (!errlen)

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The dashboard's operator actions in headless Chromium against a real stack with a
-// backlog: one worker busy with a long job, 30 small jobs queued behind it, one of them
-// failed. Paging through every job, filters by status and kind, search by id, the failed
-// jobs with their error, the job page (#/jobs/ID) with the submitted document and result,
-// retry, cancel, bulk cancel of the queued jobs, a running job followed through its event
-// stream, and the history charts. Screenshots: dashboard-backlog.png, dashboard-failed.png,
-// dashboard-job.png, dashboard-history.png.
+// backlog: a job failed for real (its first worker killed with SIGKILL, its second unable to
+// run it), one worker busy with a long job, 30 small jobs queued behind it. Paging through
+// every job, filters by status and kind, search by id, the failed-jobs view with each
+// attempt's worker and error, the job page (#/jobs/ID) with the submitted document and
+// result, retry, cancel, bulk cancel of the queued jobs, the table kept live by the event
+// stream of every job (no polling of GET /v1/jobs while it is open, a slow poll while it is
+// down), a running job followed through its event stream, and the history charts.
+// Screenshots: dashboard-backlog.png, dashboard-failed.png, dashboard-job.png,
+// dashboard-history.png.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -17,15 +21,22 @@ const h = harness();
 let stack, browser, page;
 const problems = [];
 let long; // the running job
-let failed; // the job made failed
+let failed; // the job that failed
+let failedDoc; // its document
 const queued = []; // the small jobs, oldest first
+// the job list requests the page made (GET /v1/jobs), to tell live updates from polling
+const listGets = [];
 
-const battle = (games, seed) => ({
+const battle = (games, seed, card = 'Chainslicer') => ({
   kind: 'battle', seed,
   params: { games,
-            attacker: { commander: 'Barracus', deck: [{ card: 'Chainslicer', count: 5 }] },
+            attacker: { commander: 'Barracus', deck: [{ card, count: 5 }] },
             defender: { commander: 'Iron Warden', deck: [{ card: 'Iron Maiden', count: 4 }] } },
 });
+
+// The worker that takes the backlog reads a catalog without this card (as a worker
+// deployed with another catalog than the API's would): a job using it fails there.
+const MISSING_CARD = 'Lead Dozer';
 
 async function submit(doc) {
   const r = await fetch(`${stack.url}/v1/jobs`, { method: 'POST', body: JSON.stringify(doc),
@@ -51,18 +62,32 @@ const rowIds = () => page.locator('#jobs tbody tr').evaluateAll((trs) => trs.map
 
 before(async () => {
   stack = new Stack(h, 'oper', { SKIRMISH_CHUNK_UNITS: '20000' });
-  await stack.start({ workers: 1, workerEnv: { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1' } });
+  await stack.start({ workers: 0 });
+  const cpu = { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1', SKIRMISH_LEASE_MS: '3000',
+                SKIRMISH_RECONCILE_MS: '300' };
+  // A job that fails for real, in two attempts on two workers: the first worker is killed
+  // (SIGKILL) while it runs the job; the second takes it over once the lease expired and
+  // cannot run it (its catalog lacks a card of the document), a permanent failure.
+  failedDoc = battle(200_000_000, 7, MISSING_CARD);
+  failed = (await submit(failedDoc)).id;
+  const doomed = stack.spawn('skirmish-worker', 'doomed', cpu);
+  await until('the job to run on the first worker', async () => {
+    const j = await getJob(failed);
+    return j.status === 'running' && j.progress.done > 0;
+  });
+  doomed.kill('SIGKILL');
+  await doomed.exited;
+  stack.procs = stack.procs.filter((p) => p !== doomed); // not a clean stop, on purpose
+  const cards = JSON.parse(readFileSync(new URL('../../data/cards.json', import.meta.url), 'utf8'));
+  const partial = path.join(h.artifacts, 'oper-cards-without-lead-dozer.json');
+  writeFileSync(partial, JSON.stringify(cards.filter((c) => c.name !== MISSING_CARD)));
+  stack.spawn('skirmish-worker', 'worker0', { ...cpu, SKIRMISH_CARDS_FILE: partial });
+  await until('the job to fail on the second worker', async () => (await getJob(failed)).status === 'failed',
+              60000);
   // Long enough to stay running through the whole test in either build; canceled at the end.
   long = await submit(battle(500_000_000, 1));
   await until('the long job to run', async () => (await getJob(long.id)).status === 'running');
   for (let i = 0; i < 30; i++) queued.push((await submit(battle(1000, 100 + i))).id);
-  // A failed job, as the worker leaves one after its last attempt (the error is kept).
-  failed = queued[3];
-  const r = spawnSync('psql', [stack.dbUrl, '-qAtc',
-    `UPDATE jobs SET status = 'failed', attempts = 5, finished_at = now(), updated_at = now(),
-       error = 'failed after 5 attempts: opencl: CL_OUT_OF_RESOURCES' WHERE id = '${failed}'`],
-    { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
   browser = await launchBrowser(h);
   page = await browser.newPage({ viewport: { width: 1500, height: 1100 } });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -70,6 +95,10 @@ before(async () => {
     if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) problems.push(m.text());
   });
   page.on('dialog', (d) => d.accept());
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (r.method() === 'GET' && u.pathname === '/v1/jobs') listGets.push(Date.now());
+  });
   await page.goto(`${stack.url}/`);
   await page.waitForSelector('#jobs tbody tr');
 });
@@ -89,9 +118,9 @@ describe('operator actions', () => {
     await shot('dashboard-backlog.png');
     await page.click('#jobs-older');
     await until('page 2', async () => (await page.textContent('#jobs-page')) === 'page 2' &&
-                                      (await rowIds()).length === 11);
+                                      (await rowIds()).length === 12);
     const second = await rowIds();
-    assert.deepEqual(second, [...[...queued].reverse().slice(20), long.id]); // ... paging finds it
+    assert.deepEqual(second, [...[...queued].reverse().slice(20), long.id, failed]); // ... paging finds it
     assert.ok(await page.locator('#jobs-older').isDisabled());
     await page.click('#jobs-newer');
     await until('page 1 again', async () => (await page.textContent('#jobs-page')) === 'page 1' &&
@@ -118,25 +147,45 @@ describe('operator actions', () => {
     await page.waitForFunction(() => /no job 0000/.test(document.querySelector('#jobs-action').textContent));
   });
 
-  test('the failed jobs, each with its error and attempts; its page, document and retry', async () => {
+  test('the failed-jobs view: each attempt with its worker and error; its page, document and retry', async () => {
+    // The API first: the job's errors, next to the workers that ran each attempt.
+    const job = await getJob(failed);
+    assert.equal(job.attempts, 2);
+    assert.deepEqual(job.workers, ['doomed', 'worker0']);
+    assert.equal(job.errors[0], 'the worker running it stopped (lease expired)');
+    assert.match(job.errors[1], /^the stored request is no longer valid: .*Lead Dozer/);
+    assert.equal(job.error, `failed permanently after 2 attempts: ${job.errors[1]}`);
     await page.selectOption('#jobs-status', 'failed');
     await until('the failed job', async () => JSON.stringify(await rowIds()) === JSON.stringify([failed]));
     const row = page.locator(`#jobs tr[data-job-id="${failed}"]`);
-    assert.match(await row.locator('td.error').textContent(), /CL_OUT_OF_RESOURCES/);
-    assert.equal(await row.locator('td.attempts').textContent(), '5');
+    assert.match(await row.locator('td.error .job-error').textContent(), /failed permanently after 2 attempts/);
+    assert.equal(await row.locator('td.attempts').textContent(), '2');
+    // the failed-jobs view lists every attempt that ended in error, with its worker
+    const items = row.locator('.attempt-errors li');
+    await items.first().waitFor({ state: 'visible' });
+    assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => [
+      li.dataset.attempt, li.querySelector('.worker').textContent, li.querySelector('.msg').textContent])),
+    [['1', 'doomed', job.errors[0]], ['2', 'worker0', job.errors[1]]]);
     await shot('dashboard-failed.png');
+    await page.selectOption('#jobs-status', '');
+    assert.ok(!(await page.locator('#jobs .attempt-errors').first().isVisible())); // compact elsewhere
+    await page.selectOption('#jobs-status', 'failed');
+    await until('the failed job again', async () => JSON.stringify(await rowIds()) === JSON.stringify([failed]));
     await row.locator('td').first().click();
     await until('its page', async () => page.url().endsWith(`#/jobs/${failed}`));
-    await page.waitForFunction(() => /CL_OUT_OF_RESOURCES/.test(document.querySelector('#job-meta').textContent));
+    await page.waitForFunction(() => /Lead Dozer/.test(document.querySelector('#job-meta').textContent));
+    // the page's attempts table: both attempts, each worker and error
+    assert.deepEqual(await page.locator('#job-meta table.attempts tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.cells].map((td) => td.textContent))),
+    [['#1', 'doomed', job.errors[0]], ['#2', 'worker0', job.errors[1]]]);
     await page.click('#job-document summary');
     const docText = await page.textContent('#job-document-body');
-    assert.deepEqual(JSON.parse(docText), battle(1000, 103));
+    assert.deepEqual(JSON.parse(docText), failedDoc);
     // Retry: a new job from the same document, linked to this one; its page opens.
     await page.click('#job-actions button.retry');
     await until('the new job page', async () => !page.url().endsWith(`#/jobs/${failed}`));
     const newId = page.url().split('#/jobs/')[1];
-    const job = await getJob(newId);
-    assert.equal(job.retry_of, failed);
+    assert.equal((await getJob(newId)).retry_of, failed);
     await page.waitForFunction((id) => document.querySelector('#job-meta').textContent.includes(id), failed);
     await page.selectOption('#jobs-status', '');
   });
@@ -156,11 +205,49 @@ describe('operator actions', () => {
     await page.waitForFunction(() => /^canceled \d+ queued jobs?$/.test(
       document.querySelector('#jobs-action').textContent));
     const n = Number((await page.textContent('#jobs-action')).split(' ')[1]);
-    assert.ok(n >= 27, `canceled ${n}`); // 30 - failed - canceled one + the retry
+    assert.ok(n >= 29, `canceled ${n}`); // 30 - the canceled one + the retry
     const list = await (await fetch(`${stack.url}/v1/jobs?status=queued`)).json();
     assert.equal(list.items.length, 0);
     assert.equal((await getJob(long.id)).status, 'running'); // running jobs are not touched
     await page.selectOption('#jobs-kind', '');
+  });
+
+  test('the table is live from the event stream of every job, polled only while it is down', async () => {
+    await page.selectOption('#jobs-status', 'running');
+    await until('the running job alone', async () => JSON.stringify(await rowIds()) === JSON.stringify([long.id]));
+    await page.waitForFunction(() => document.querySelector('#jobs-live').textContent === 'live');
+    const label = () => page.textContent(`#jobs tr[data-job-id="${long.id}"] .bar-label`);
+    // Four seconds in which the running job's row changes, and the page asks for no list.
+    const from = Date.now();
+    const seen = new Set([await label()]);
+    while (Date.now() - from < 4000) {
+      seen.add(await label());
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(seen.size >= 3, `the row changed ${seen.size - 1} times`);
+    assert.deepEqual(listGets.filter((t) => t >= from), [], 'GET /v1/jobs while the stream is open');
+    // A job made elsewhere, then canceled elsewhere: its row comes and goes with one read of
+    // the page for each (the set of rows changed), no more.
+    await page.selectOption('#jobs-status', '');
+    await until('page 1', async () => (await rowIds()).length === 20);
+    const t0 = Date.now();
+    const fresh = await submit(battle(1000, 999));
+    await until('the new job at the top', async () => (await rowIds())[0] === fresh.id);
+    const r = await fetch(`${stack.url}/v1/jobs/${fresh.id}:cancel`, { method: 'POST' });
+    assert.equal(r.status, 202);
+    await page.locator(`#jobs tr[data-job-id="${fresh.id}"] .badge.canceled`).waitFor();
+    await new Promise((res) => setTimeout(res, 2000));
+    const reads = listGets.filter((t) => t >= t0).length;
+    assert.ok(reads >= 1 && reads <= 2, `${reads} list reads`);
+    // The stream drops (refused here): the table falls back to a poll every 5 s and says so.
+    await page.route('**/v1/events', (route) => route.abort());
+    await page.reload();
+    await page.waitForFunction(() => /polling every 5 s/.test(document.querySelector('#jobs-live').textContent));
+    const t1 = Date.now();
+    await until('two polls', async () => listGets.filter((t) => t >= t1).length >= 2, 15000);
+    await page.unroute('**/v1/events');
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#jobs-live').textContent === 'live');
   });
 
   test('a running job followed through its event stream, then canceled from its page', async () => {

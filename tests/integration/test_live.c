@@ -494,6 +494,70 @@ static void test_events(void)
     it_stack_stop(&s);
 }
 
+/* GET /v1/events: every job's changes as `job` events (the job resource), the new job
+ * included, progress as it happens, until the API stops (which ends the stream); no query
+ * parameter. */
+static void test_events_of_every_job(void)
+{
+    struct it_stack s;
+    struct it_resp r;
+    char id[37];
+    char want[96];
+    char ct[64];
+    pthread_t th;
+    struct waiter w;
+    json_t *j;
+    long games = it_games_for_ms(1500);
+    char chunk[64];
+
+    CU_ASSERT_FATAL(it_stack_init(&s, "feed") == 0);
+    snprintf(chunk, sizeof(chunk), "SKIRMISH_CHUNK_UNITS=%ld", games / 10 + 1);
+    s.env[s.n_env++] = chunk;
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_http(&s, "GET", "/v1/events?status=queued", NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 400);
+    j = it_resp_json(&r);
+    CU_ASSERT_STRING_EQUAL(str(json_array_get(json_object_get(j, "errors"), 0), "parameter"),
+                           "status");
+    json_decref(j);
+    it_resp_free(&r);
+
+    memset(&w, 0, sizeof(w));
+    w.s = &s;
+    snprintf(w.path, sizeof(w.path), "/v1/events");
+    pthread_create(&th, NULL, get_in_thread, &w);
+    CU_ASSERT_EQUAL(wait_open_waiters(&s, 1, 10000), 0); /* bounded like the others */
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(games, 12), id) == 0);
+    it_sleep_ms(300); /* the new job reaches the stream as queued before a worker runs it */
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    j = it_wait_status(&s, id, "succeeded", 60000);
+    CU_ASSERT_PTR_NOT_NULL(j);
+    json_decref(j);
+    it_sleep_ms(300);                    /* the last change reaches the stream */
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0); /* a stopping API ends the stream */
+    pthread_join(th, NULL);
+    CU_ASSERT_EQUAL_FATAL(w.rc, 0);
+    CU_ASSERT_EQUAL(w.r.status, 200);
+    it_resp_header(&w.r, "Content-Type", ct, sizeof(ct));
+    CU_ASSERT_STRING_EQUAL(ct, "text/event-stream");
+    w.r.body_len = dechunk(w.r.body, w.r.body_len);
+    snprintf(want, sizeof(want), "data: {\"id\":\"%s\"", id);
+    CU_ASSERT(count(w.r.body, "event: job\n") >= 3);
+    CU_ASSERT(count(w.r.body, want) >= 3);
+    /* queued (made), running with progress, then succeeded, in that order */
+    {
+        const char *q = strstr(w.r.body, "\"status\":\"queued\"");
+        const char *run = strstr(w.r.body, "\"status\":\"running\"");
+        const char *ok = strstr(w.r.body, "\"status\":\"succeeded\"");
+        CU_ASSERT_PTR_NOT_NULL(q);
+        CU_ASSERT(q && run && q < run);
+        CU_ASSERT(run && ok && run < ok);
+    }
+    CU_ASSERT_EQUAL(count(w.r.body, "event: reset\n"), 0);
+    it_resp_free(&w.r);
+    it_stack_stop(&s);
+}
+
 static void test_cors_catalogs(void)
 {
     struct it_stack s;
@@ -861,6 +925,7 @@ static CU_TestInfo live_tests[] = {
     {"Idempotency-Key: replay, mismatch, bad keys, one job under a race, expiry", test_idempotency},
     {"ETag, 304, Retry-After and long polls (timeout, woken, bad wait)", test_etag_long_poll},
     {"server-sent events, Last-Event-ID and the waiter bound", test_events},
+    {"the event stream of every job", test_events_of_every_job},
     {"CORS, catalogs with filters, /openapi.json", test_cors_catalogs},
     {"stats with heartbeats, games per second, /metrics", test_stats_metrics},
     {"long poll woken when Redis is back after a missed change", test_long_poll_redis_restart},

@@ -302,6 +302,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events of every job
+         * @description `text/event-stream` of every job's changes from the moment the stream opens, for a live list (the dashboard's jobs table): a `job` event with the job resource (as `GET /v1/jobs/{id}` answers it, in its state when the event is sent) whenever a job is made (`POST /v1/jobs`, `:retry`), changes status, attempts or cancel flag, or makes progress, pushed through the same Redis pub/sub as the job streams. Changes of one job that come faster than they are sent are merged into one event of its latest state. A `reset` event (`data: {}`) says changes may have been missed (more than 256 jobs changed between two sends, the API lost Redis and subscribed again, or PostgreSQL did not answer): reload what you show. The stream never ends by itself (it ends when the API stops); events have no ids, so a client that reconnects reloads its list instead of resuming. `: heartbeat` comments every 15 s. Counts as one of the `SKIRMISH_MAX_WAITERS` long polls and streams of the API process (`503` beyond).
+         */
+        get: operations["allJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stats/history": {
         parameters: {
             query?: never;
@@ -2130,6 +2150,47 @@ export interface operations {
             };
             400: components["responses"]["BadQuery"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    allJobEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     : every job's changes from now on
+                     *
+                     *     event: job
+                     *     data: {"id":"5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","kind":"battle","status":"queued","seed":42,"attempts":0,"progress":{"done":0,"total":1000},"cancel_requested":false,"created_at":"2026-11-23T12:00:00.114301Z","started_at":null,"finished_at":null,"updated_at":"2026-11-23T12:00:00.114301Z","error":null,"workers":[],"errors":[],"retry_of":null,"links":{"self":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","result":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result","cancel":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel","retry":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry","document":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"}}
+                     *
+                     *     event: job
+                     *     data: {"id":"5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","kind":"battle","status":"running","seed":42,"attempts":1,"progress":{"done":400,"total":1000},"cancel_requested":false,"created_at":"2026-11-23T12:00:00.114301Z","started_at":"2026-11-23T12:00:00.201533Z","finished_at":null,"updated_at":"2026-11-23T12:00:00.201533Z","error":null,"workers":["worker-1:4242"],"errors":[null],"retry_of":null,"links":{"self":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c","result":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/result","cancel":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:cancel","retry":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c:retry","document":"/v1/jobs/5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c/document"}}
+                     *
+                     *     : heartbeat
+                     *
+                     *     event: reset
+                     *     data: {}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];

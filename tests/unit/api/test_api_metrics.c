@@ -117,9 +117,9 @@ static void test_watch(void)
     api_watch_release(w);
     CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, fn, &a), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, fn, &b), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, fn, &c), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, -1, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, -1, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, -1, fn, &c), 0);
     CU_ASSERT_EQUAL(a.suspended + b.suspended + c.suspended, 3);
     CU_ASSERT_EQUAL(a.fired + b.fired + c.fired, 0);
 
@@ -135,17 +135,72 @@ static void test_watch(void)
     api_watch_expire(w, 5000);
     CU_ASSERT_EQUAL(b.fired, 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), 0);
     api_watch_close(w); /* fires what is left and refuses new waits */
     CU_ASSERT_EQUAL(a.fired, 2);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, fn, &a), -1);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), -1);
     CU_ASSERT_EQUAL(a.suspended, 2);
+    api_watch_free(w);
+}
+
+/* The feed of every job: ids gathered once each, none lost between a take and the next wait,
+ * a wait that finds ids returns at once, overflow and a lost subscription mean "reload". */
+static void test_watch_feed(void)
+{
+    struct api_watch *w = NULL;
+    struct api_watch_feed *f, *g;
+    struct probe a = {0}, b = {0};
+    static char ids[API_WATCH_FEED_MAX][40];
+    int overflow = -1;
+    char id[40];
+
+    CU_ASSERT_FATAL(api_watch_new(4, NULL, NULL, &w) == SK_OK);
+    f = api_watch_feed_open(w);
+    g = api_watch_feed_open(w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 0); /* nothing yet: suspended */
+    CU_ASSERT_EQUAL(a.suspended, 1);
+    CU_ASSERT_EQUAL(api_watch_add(w, "job-9", 9000, -1, fn, &b), 0);
+    api_watch_notify(w, "job-1"); /* any job wakes the feed's wait; job-9's waits on */
+    CU_ASSERT_EQUAL(a.fired, 1);
+    CU_ASSERT_EQUAL(b.fired, 0);
+    api_watch_notify(w, "job-2"); /* while the stream sends: gathered, not lost */
+    api_watch_notify(w, "job-1"); /* once, read in its latest state */
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 1); /* ids wait: no suspend */
+    CU_ASSERT_EQUAL(a.suspended, 1);
+    CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), 2);
+    CU_ASSERT_STRING_EQUAL(ids[0], "job-1");
+    CU_ASSERT_STRING_EQUAL(ids[1], "job-2");
+    CU_ASSERT_EQUAL(overflow, 0);
+    CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), 0);
+    /* the other feed has its own copy */
+    CU_ASSERT_EQUAL(api_watch_feed_take(w, g, ids, &overflow), 2);
+    /* more than it holds: overflow, the client reloads */
+    for (int i = 0; i < API_WATCH_FEED_MAX + 5; i++) {
+        snprintf(id, sizeof(id), "job-%d", i);
+        api_watch_notify(w, id);
+    }
+    CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), API_WATCH_FEED_MAX);
+    CU_ASSERT_EQUAL(overflow, 1);
+    /* a deadline fires the feed's wait too (the heartbeat) */
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 0);
+    api_watch_expire(w, 1000);
+    CU_ASSERT_EQUAL(a.fired, 2);
+    api_watch_feed_close(w, g);
+    api_watch_close(w); /* closing: no new feed, no new wait */
+    CU_ASSERT_PTR_NULL(api_watch_feed_open(w));
+    (void)api_watch_feed_take(w, f, ids, &overflow);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), -1);
+    CU_ASSERT_EQUAL(b.fired, 1);
+    api_watch_feed_close(w, f);
     api_watch_free(w);
 }
 
 static CU_TestInfo metrics_tests[] = {
     {"HTTP metrics in the Prometheus text format", test_render},
     {"waiter registry: suspend, fire once, deadlines, bound, close", test_watch},
+    {"feeds of every job: gathered once, never lost, overflow", test_watch_feed},
     CU_TEST_INFO_NULL,
 };
 

@@ -108,8 +108,14 @@ static void test_mask(void)
 static void test_log_quote(void)
 {
     char buf[64];
-    CU_ASSERT_STRING_EQUAL(sk_log_quote(buf, sizeof(buf), "a \"b\"\n\\c"), "\"a \\\"b\\\"?\\\\c\"");
-    CU_ASSERT_STRING_EQUAL(sk_log_quote(buf, 6, "abcdefgh"), "\"ab\"");
+    /* a newline (a forged log line) and a byte of no character are written as \xHH */
+    CU_ASSERT_STRING_EQUAL(sk_log_quote(buf, sizeof(buf), "a \"b\"\n\\c"),
+                           "\"a \\\"b\\\"\\x0a\\\\c\"");
+    CU_ASSERT_STRING_EQUAL(sk_log_quote(buf, sizeof(buf), "/v1/x\nevent=forged \xff"),
+                           "\"/v1/x\\x0aevent=forged \\xff\"");
+    CU_ASSERT_STRING_EQUAL(sk_log_quote(buf, 6, "abcdefgh"), "\"abc\"");
+    /* cut short, never inside a character: "é" is two bytes */
+    CU_ASSERT_STRING_EQUAL(sk_log_quote(buf, 6, "ab\xc3\xa9"), "\"ab\"");
     CU_ASSERT_EQUAL(sk_log_level_parse("warn"), SK_LOG_WARN);
     CU_ASSERT_EQUAL(sk_log_level_parse("verbose"), -1);
 }
