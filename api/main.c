@@ -264,6 +264,17 @@ static int check_usage(int argc, char **argv)
     return info_command(argc, argv) == 0 ? 0 : -1;
 }
 
+/* The commands that need the configuration and stop: migrate, keys. Returns the exit
+ * status, or -1 when main goes on to serve. */
+static int config_command(const struct sk_config *cfg, int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "migrate") == 0)
+        return migrate(cfg) ? 1 : 0;
+    if (argc > 1 && strcmp(argv[1], "keys") == 0)
+        return api_keys_command(cfg, argc - 2, argv + 2);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     struct sk_config cfg;
@@ -294,13 +305,12 @@ int main(int argc, char **argv)
         return 1;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
-    if (argc > 1 && strcmp(argv[1], "migrate") == 0) {
-        status = migrate(&cfg) ? 1 : 0;
-        goto out;
-    }
-    if (keys) {
-        status = api_keys_command(&cfg, argc - 2, argv + 2);
-        goto out;
+    {
+        int done = config_command(&cfg, argc, argv);
+        if (done >= 0) {
+            status = done;
+            goto out;
+        }
     }
     sk_log_info("event=starting version=0.1.0");
     sk_config_log(&cfg);
