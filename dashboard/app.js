@@ -388,24 +388,28 @@
   // is polled every FALLBACK_MS meanwhile; a stream that is refused (503: too many open) is
   // tried again after 10 s. Events have no ids: after a reconnect the page is read once.
   function openFeed() {
-    if (typeof EventSource === 'undefined') return setLive(false);
-    const es = new EventSource('/v1/events');
-    state.feed = es;
-    es.onopen = () => {
-      if (state.feed !== es) return;
-      if (!state.live && state.listAt) scheduleList(0); // what changed while it was down
-      setLive(true);
-    };
-    es.addEventListener('job', (e) => onJobEvent(JSON.parse(e.data)));
-    es.addEventListener('reset', () => scheduleList(0));
-    es.onerror = () => {
-      if (state.feed !== es) return;
-      setLive(false);
-      if (es.readyState === EventSource.CLOSED) {
+    if (typeof ReadableStream === 'undefined') return setLive(false);
+    let opened = false;
+    const es = readEvents('/v1/events', {
+      open: () => {
+        opened = true;
+        if (state.feed !== es) return;
+        if (!state.live && state.listAt) scheduleList(0); // what changed while it was down
+        setLive(true);
+      },
+      event: (type, data) => {
+        if (type === 'job') onJobEvent(JSON.parse(data));
+        else if (type === 'reset') scheduleList(0);
+      },
+      end: () => {
+        if (state.feed !== es) return;
+        setLive(false);
         state.feed = null;
-        setTimeout(openFeed, 10000);
-      }
-    };
+        // a stream that ended reconnects after 2 s (its retry); one refused after 10 s
+        setTimeout(openFeed, opened ? 2000 : 10000);
+      },
+    });
+    state.feed = es;
   }
 
   function renderJobs(res) {
@@ -480,34 +484,17 @@
       ? JSON.stringify(r.body, null, 2) : `n/a (GET /v1/jobs/${id}/document answered ${r.status})`;
   }
 
-  // Follows job `id` through its event stream while it is not final: each status and
-  // progress event updates the job page at once, without polling the job. null stops. The
-  // stream is read with fetch (EventSource cannot send the Authorization header); when it
-  // ends early, the next refresh of a job that is not final follows it again.
-  function follow(id) {
-    if (state.events && state.events.jobId === id) return;
-    if (state.events) state.events.close();
-    state.events = null;
-    if (!id || typeof ReadableStream === 'undefined') return;
+  // Reads the server-sent events of `path` with fetch (EventSource cannot send the
+  // Authorization header): h.open() once the answer is a 200 stream, h.event(type, data)
+  // per event, h.end() when it ends, fails or is refused. Returns {close()}.
+  function readEvents(path, h) {
     const ctrl = new AbortController();
-    const es = { jobId: id, close: () => ctrl.abort() };
-    state.events = es;
-    const onEvent = (type, data) => {
-      if (state.selected !== id) return;
-      if (type === 'status') {
-        state.selectedJob = JSON.parse(data);
-        renderSelected();
-        if (FINAL.has(state.selectedJob.status)) follow(null);
-      } else if (type === 'progress' && state.selectedJob) {
-        state.selectedJob.progress = JSON.parse(data);
-        renderSelected();
-      }
-    };
     (async () => {
       try {
-        const r = await fetch(`/v1/jobs/${encodeURIComponent(id)}/events`,
-                              { cache: 'no-store', headers: authHeaders(), signal: ctrl.signal });
+        const r = await fetch(path, { cache: 'no-store', headers: authHeaders(), signal: ctrl.signal });
+        if (r.status === 401) keyNote('this API needs a key: paste one above (make run prints it)');
         if (!r.ok || !r.body) return;
+        h.open?.();
         const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
         let buf = '';
         for (;;) {
@@ -523,12 +510,39 @@
               if (line.startsWith('event:')) type = line.slice(6).trim();
               else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
             }
-            if (data.length) onEvent(type, data.join('\n'));
+            if (data.length) h.event(type, data.join('\n'));
           }
         }
-      } catch { /* stopped (follow) or the connection broke */ }
-      if (state.events === es) state.events = null;
+      } catch { /* closed here, or the connection broke */ }
+      if (!ctrl.signal.aborted) h.end?.();
     })();
+    return { close: () => ctrl.abort() };
+  }
+
+  // Follows job `id` through its event stream while it is not final: each status and
+  // progress event updates the job page at once, without polling the job. null stops. When
+  // the stream ends early, the next refresh of a job that is not final follows it again.
+  function follow(id) {
+    if (state.events && state.events.jobId === id) return;
+    if (state.events) state.events.close();
+    state.events = null;
+    if (!id || typeof ReadableStream === 'undefined') return;
+    const es = readEvents(`/v1/jobs/${encodeURIComponent(id)}/events`, {
+      event: (type, data) => {
+        if (state.selected !== id) return;
+        if (type === 'status') {
+          state.selectedJob = JSON.parse(data);
+          renderSelected();
+          if (FINAL.has(state.selectedJob.status)) follow(null);
+        } else if (type === 'progress' && state.selectedJob) {
+          state.selectedJob.progress = JSON.parse(data);
+          renderSelected();
+        }
+      },
+      end: () => { if (state.events === es) state.events = null; },
+    });
+    es.jobId = id;
+    state.events = es;
   }
 
   function metaRow(name, value) {
