@@ -427,6 +427,7 @@ static void test_fair_share(void)
     s.env[s.n_env++] = "SKIRMISH_AUTH=on";
     s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_ACTIVE=5000";
     s.env[s.n_env++] = "SKIRMISH_TENANT_UNITS_PER_DAY=1000000000000";
+    s.env[s.n_env++] = "SKIRMISH_SHARD_UNITS=0"; /* one job each, as large as it is */
     s.env[s.n_env++] = "SKIRMISH_RATE_PER_S=100000";
     s.env[s.n_env++] = "SKIRMISH_RATE_BURST=100000";
     s.env[s.n_env++] = "SKIRMISH_ENGINE_THREADS=1";
