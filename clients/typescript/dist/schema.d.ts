@@ -950,6 +950,8 @@ export interface components {
             playable: boolean;
             /** @description why not, as the 422 would say; null when playable */
             why: string | null;
+            /** @description the levels a job can name it at now, of 1 (as listed) and its top level */
+            playable_levels: number[];
         };
         MissionList: {
             items: components["schemas"]["Mission"][];
@@ -1383,7 +1385,8 @@ export interface operations {
                      *           "fortress_pools": 0,
                      *           "effects": [],
                      *           "playable": false,
-                     *           "why": "card \"Jotun Max\": option 'y' of skill 'heal' is not simulated yet"
+                     *           "why": "card \"Jotun Max\": option 'y' of skill 'heal' is not simulated yet",
+                     *           "playable_levels": []
                      *         }
                      *       ],
                      *       "count": 1,
