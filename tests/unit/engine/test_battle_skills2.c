@@ -206,7 +206,7 @@ static void test_refresh_barrier(void)
     tb_run_turns(&x, 1); /* turn 3: hit for 5 - 2; after the Poker's action, +2 */
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 0); /* ...which the turn's end clears */
-    tb_run_turns(&x, 1); /* turn 4: its turn start: Protect 2 */
+    tb_run_turns(&x, 1);                          /* turn 4: its turn start: Protect 2 */
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 2);
     tb_run_end(&x);
 }
