@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# `make test-docker`: builds the images of docker/ and runs the compose stack for real with
+# podman (no Docker engine or registry needed), then removes everything it made.
+#   1. installs podman, runc, debootstrap and docker-compose when missing (apt-get, root);
+#   2. makes the Debian base image with `debootstrap --variant=minbase bookworm` and
+#      `podman import`, tagged as the image the Dockerfiles name (nothing is pulled; the
+#      tarball is kept in build-docker/ for the next local run, SK_DOCKER_NO_CACHE=1 skips it);
+#   3. runs `podman system service` as the Docker API socket for docker-compose, with its
+#      own storage, networks and containers.conf in a temporary folder (runc, since crun
+#      refuses this machine's cgroup layout; ulimits the kernel lets containers have), and
+#      a loop running `podman healthcheck run` (there is no systemd timer to do it) so that
+#      `depends_on: condition: service_healthy` works;
+#   4. builds the images (the project is compiled once, in the shared build stage), starts
+#      the stack on a free port, runs a battle job and a board job through the published
+#      port, scales the workers to 3, kills (SIGKILL) the worker container running a long
+#      battle job and checks the job is taken over and succeeds once;
+#   5. on exit, success or not: `compose down` with volumes and images, stops the service
+#      and the loop, removes the temporary folder.
+# Environment: SK_DOCKER_KEEP=1 leaves the stack and folder in place for a look (prints how).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+t_start=$(date +%s)
+
+log() { echo "test-docker [$(($(date +%s) - t_start)) s]: $*"; }
+fail() { echo "test-docker: FAILED: $*" >&2; exit 1; }
+
+# --- 1. packages ---
+need=()
+for p in podman runc debootstrap docker-compose curl jq; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || fail "needs root to install ${need[*]} (and to run podman)"
+  log "installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # docker-compose without its recommends (they would pull in the Docker engine).
+  rest=()
+  for p in "${need[@]}"; do [ "$p" = docker-compose ] || rest+=("$p"); done
+  [ ${#rest[@]} -eq 0 ] || apt-get install -y -qq "${rest[@]}" >/dev/null
+  if [[ " ${need[*]} " == *" docker-compose "* ]]; then
+    apt-get install -y -qq --no-install-recommends docker-compose >/dev/null
+  fi
+fi
+[ "$(id -u)" -eq 0 ] || fail "podman runs rootful here: run as root"
+
+# --- temporary folder and cleanup ---
+tmp=$(mktemp -d /tmp/sk-docker.XXXXXX)
+project=skd$$
+svc_pid=""
+hc_pid=""
+export CONTAINERS_CONF=$tmp/containers.conf
+export CONTAINERS_STORAGE_CONF=$tmp/storage.conf
+export DOCKER_HOST=unix://$tmp/podman.sock
+compose=(docker-compose -p "$project" -f docker/compose.yml)
+
+cleanup() {
+  local rc=$?
+  set +e
+  if [ $rc -ne 0 ] && [ -S "$tmp/podman.sock" ]; then
+    echo "---- compose ps and the last log lines ----" >&2
+    "${compose[@]}" ps >&2
+    "${compose[@]}" logs --no-color --tail=40 >&2 2>&1
+  fi
+  if [ -n "${SK_DOCKER_KEEP:-}" ]; then
+    echo "test-docker: kept: export CONTAINERS_CONF=$CONTAINERS_CONF" \
+         "CONTAINERS_STORAGE_CONF=$CONTAINERS_STORAGE_CONF DOCKER_HOST=$DOCKER_HOST;" \
+         "${compose[*]} ps   (service pid $svc_pid, healthcheck loop pid $hc_pid)" >&2
+    exit $rc
+  fi
+  [ -n "$hc_pid" ] && kill "$hc_pid" 2>/dev/null && wait "$hc_pid" 2>/dev/null
+  if [ -S "$tmp/podman.sock" ]; then
+    timeout 120 "${compose[@]}" --profile gpu down --volumes --rmi all --remove-orphans \
+      >"$tmp/down.log" 2>&1 || cat "$tmp/down.log" >&2
+  fi
+  [ -n "$svc_pid" ] && kill "$svc_pid" 2>/dev/null && wait "$svc_pid" 2>/dev/null
+  # Whatever is left in the private storage: containers, volumes, the base image and the
+  # build stages' intermediate images (untagged, so compose's --rmi does not see them).
+  if [ -f "$tmp/storage.conf" ]; then
+    podman rm -af -t 0 >/dev/null 2>&1
+    podman volume rm -af >/dev/null 2>&1
+    podman rmi -af >/dev/null 2>&1
+  fi
+  # Mounts podman may leave under the folder (overlay layers, the run root's shm).
+  grep -o " $tmp/[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m"; done
+  rm -rf "$tmp"
+  log "cleaned up; $( [ $rc -eq 0 ] && echo passed || echo "FAILED (status $rc)") in $(($(date +%s) - t_start)) s"
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 3. podman's configuration: private storage and networks, runc, ulimits ---
+cat >"$tmp/storage.conf" <<EOF
+[storage]
+driver = "overlay"
+graphroot = "$tmp/storage"
+runroot = "$tmp/run"
+EOF
+# Containers may not get more than podman's own process (conmon) has: podman lowers the
+# process limit at start, so it is read from a probe container's conmon, not from this
+# shell's `ulimit -H`. Podman's defaults (about a million) exceed both.
+nofile=$(ulimit -Hn)
+nproc=$(ulimit -Hu)
+[ "$nofile" = unlimited ] && nofile=1048576
+[ "$nproc" = unlimited ] && nproc=4194304
+write_conf() {
+  cat >"$tmp/containers.conf" <<EOF
+[containers]
+default_ulimits = ["nofile=$1:$1", "nproc=$2:$2"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+[network]
+network_config_dir = "$tmp/networks"
+EOF
+}
+write_conf 1024 1024
+
+# --- 2. the base image ---
+base=docker.io/library/debian:bookworm-slim
+cache=$root/build-docker/debian-bookworm-minbase.tar
+if [ -n "${SK_DOCKER_NO_CACHE:-}" ] || [ ! -s "$cache" ]; then
+  log "debootstrap --variant=minbase bookworm"
+  mkdir -p "$(dirname "$cache")"
+  debootstrap --variant=minbase bookworm "$tmp/rootfs" http://deb.debian.org/debian \
+    >"$tmp/debootstrap.log" 2>&1 || { tail -n 30 "$tmp/debootstrap.log" >&2; fail "debootstrap"; }
+  rm -f "$tmp/rootfs"/var/cache/apt/archives/*.deb
+  tar -C "$tmp/rootfs" -cf "$cache.part" . && mv "$cache.part" "$cache"
+  rm -rf "$tmp/rootfs"
+fi
+podman import -q "$cache" "$base" >/dev/null
+
+podman run -d --name "$project-probe" "$base" sleep 30 >/dev/null
+conmon=$(podman inspect -f '{{.State.ConmonPid}}' "$project-probe")
+c_nproc=$(awk '/^Max processes/ {print $4}' "/proc/$conmon/limits")
+c_nofile=$(awk '/^Max open files/ {print $5}' "/proc/$conmon/limits")
+podman rm -f -t 0 "$project-probe" >/dev/null
+[[ $c_nproc =~ ^[0-9]+$ ]] && [ "$c_nproc" -lt "$nproc" ] && nproc=$c_nproc
+[[ $c_nofile =~ ^[0-9]+$ ]] && [ "$c_nofile" -lt "$nofile" ] && nofile=$c_nofile
+write_conf "$nofile" "$nproc"
+log "containers get nofile=$nofile nproc=$nproc"
+
+podman system service --time=0 "$DOCKER_HOST" >"$tmp/service.log" 2>&1 &
+svc_pid=$!
+for _ in $(seq 1 100); do [ -S "$tmp/podman.sock" ] && break; sleep 0.1; done
+[ -S "$tmp/podman.sock" ] || fail "podman system service did not start: $(cat "$tmp/service.log")"
+
+# Healthchecks: podman runs them from systemd timers; without systemd, this loop does.
+(
+  while sleep 2; do
+    for c in $(podman ps -q --filter "label=com.docker.compose.project=$project" 2>/dev/null); do
+      podman healthcheck run "$c" >/dev/null 2>&1 || true
+    done
+  done
+) &
+hc_pid=$!
+
+# --- 4. build, start, use ---
+port=$(scripts/services.sh free-port)
+export SK_HTTP_PORT=$port SK_WORKERS=2 SK_PG_PASSWORD="pg-$RANDOM$RANDOM" SK_REDIS_PASSWORD="rd-$RANDOM$RANDOM"
+# The compose file's own settings file, plus a short lease so that a killed worker's job
+# is taken over within seconds.
+cat docker/skirmish.env - >"$tmp/skirmish.env" <<'EOF'
+SKIRMISH_LEASE_MS=4000
+SKIRMISH_RECONCILE_MS=1000
+EOF
+export SK_ENV_FILE=$tmp/skirmish.env
+
+log "building the images"
+t_build=$(date +%s)
+"${compose[@]}" --profile gpu build >"$tmp/build.log" 2>&1 \
+  || { tail -n 60 "$tmp/build.log" >&2; fail "compose build"; }
+builds=$(grep -c 'cmake --build' "$tmp/build.log" || true)
+log "images built in $(($(date +%s) - t_build)) s:" \
+    "$(podman images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep skirmish | tr '\n' ' ')"
+[ "$builds" -le 1 ] || fail "the project was compiled $builds times; the build stage should be shared"
+
+log "starting the stack on port $port"
+"${compose[@]}" up -d >"$tmp/up.log" 2>&1 || { cat "$tmp/up.log" >&2; fail "compose up"; }
+api=http://127.0.0.1:$port
+for _ in $(seq 1 120); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/readyz")" = 200 ] && break
+  sleep 1
+done
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$api/readyz")" = 200 ] || fail "API not ready on $api"
+for s in postgres redis api; do
+  h=$(podman inspect -f '{{.State.Health.Status}}' "${project}_${s}_1")
+  [ "$h" = healthy ] || fail "$s is $h, not healthy"
+done
+for u in $(podman ps --format '{{.Names}}' | grep "^$project"); do
+  [ "$(podman inspect -f '{{.Config.User}}' "$u")" != root ] || fail "$u runs as root"
+done
+
+# submit FILE [JQ filter on the document]: prints the new job's id.
+submit() {
+  jq -c "${2:-.}" "$1" | curl -sf -X POST "$api/v1/jobs" -H 'Content-Type: application/json' \
+    --data-binary @- | jq -r .id
+}
+# wait_final ID SECONDS: long-polls until the job is final; prints its status.
+wait_final() {
+  local id=$1 end=$(($(date +%s) + $2)) st
+  while :; do
+    st=$(curl -s "$api/v1/jobs/$id?wait=10" | jq -r .status)
+    case $st in succeeded|failed|canceled) echo "$st"; return ;; esac
+    [ "$(date +%s)" -lt "$end" ] || { echo "$st"; return; }
+  done
+}
+
+log "battle job"
+id=$(submit examples/battle_reference_1.json)
+st=$(wait_final "$id" 180)
+[ "$st" = succeeded ] || fail "battle job $id ended $st"
+res=$(curl -sf "$api/v1/jobs/$id/result")
+got=$(jq -c '[.games, .wins, .stalls, .losses]' <<<"$res")
+# The same document run in-process by the CLI of the API image (CPU backend) gives the
+# same counts as the worker (PoCL): results depend on the seed only.
+want=$("${compose[@]}" exec -T api skirmish run \
+         /opt/skirmish/share/doc/skirmish/examples/battle_reference_1.json \
+       | jq -c '[.games, .wins, .stalls, .losses]')
+[ "$got" = "$want" ] || fail "battle result $got, the CLI gives $want"
+log "battle job succeeded: [games, wins, stalls, losses] = $got on $(jq -r .backend <<<"$res")"
+
+log "board job"
+id=$(submit examples/board_two_turns.json)
+st=$(wait_final "$id" 120)
+[ "$st" = succeeded ] || fail "board job $id ended $st"
+kind=$(curl -sf "$api/v1/jobs/$id/result" | jq -r .kind)
+[ "$kind" = board ] || fail "board job's result kind is $kind"
+
+log "scaling the workers to 3"
+"${compose[@]}" up -d --no-recreate --scale worker=3 worker >>"$tmp/up.log" 2>&1 \
+  || { cat "$tmp/up.log" >&2; fail "compose up --scale worker=3"; }
+for _ in $(seq 1 60); do
+  n=$(curl -s "$api/v1/stats" | jq '.workers | length')
+  [ "$n" = 3 ] && break
+  sleep 1
+done
+[ "$n" = 3 ] || fail "$n workers report heartbeats, not 3"
+
+log "long battle job; killing its worker mid-job"
+id=$(submit examples/battle_reference_1.json '.params.games = 40000000 | .seed = 7')
+worker=""
+for _ in $(seq 1 120); do
+  job=$(curl -s "$api/v1/jobs/$id")
+  if [ "$(jq -r .status <<<"$job")" = running ] && [ "$(jq '.progress.done' <<<"$job")" -gt 0 ]; then
+    worker=$(jq -r '.workers[-1]' <<<"$job")
+    break
+  fi
+  sleep 0.5
+done
+[ -n "$worker" ] || fail "the long job did not start: $job"
+# A worker's name is host:pid, and a container's host name is its short id.
+victim=$(podman ps --filter "label=com.docker.compose.project=$project" \
+           --format '{{.ID}} {{.Names}}' | awk -v h="${worker%%:*}" 'index(h, $1) == 1 {print $2}')
+[ -n "$victim" ] || fail "no container for worker $worker"
+log "job $id runs on $worker ($victim) at $(jq -c .progress <<<"$job"); kill -9"
+podman kill -s KILL "$victim" >/dev/null
+st=$(wait_final "$id" 300)
+job=$(curl -s "$api/v1/jobs/$id")
+[ "$st" = succeeded ] || fail "the long job ended $st: $job"
+[ "$(jq .attempts <<<"$job")" -ge 2 ] || fail "the long job was not taken over: $job"
+res=$(curl -sf "$api/v1/jobs/$id/result")
+[ "$(jq -c '[.games, .wins + .stalls + .losses, .partial]' <<<"$res")" = '[40000000,40000000,null]' ] \
+  || fail "the long job's result does not count every game once: $res"
+stats=$(curl -s "$api/v1/stats")
+[ "$(jq -c '.jobs | [.succeeded, .failed, .queued, .running]' <<<"$stats")" = '[3,0,0,0]' ] \
+  || fail "expected 3 succeeded jobs and no other: $(jq -c .jobs <<<"$stats")"
+log "long job succeeded once after the kill: attempts $(jq .attempts <<<"$job")," \
+    "workers $(jq -c .workers <<<"$job")"
+log "all checks passed"
