@@ -93,6 +93,10 @@ static const struct sk_config_row rows[] = {
      "chunks grow from SKIRMISH_CHUNK_UNITS to about this long (at most a quarter of the "
      "lease); 0 = every chunk is SKIRMISH_CHUNK_UNITS",
      0, 60000, OFF(chunk_ms), SK_CONFIG_INT, 0},
+    {"SKIRMISH_SHARD_UNITS", "10000000",
+     "a battle job of more games than this is split into shards of this many (at most 256 "
+     "shards) that several workers run at once; 0 = never split",
+     0, 1000000000, OFF(shard_units), SK_CONFIG_INT, 0},
     {"SKIRMISH_BLOCK_MS", "1000", "how long a worker blocks in XREADGROUP", 10, 60000,
      OFF(block_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_RECONCILE_MS", "2000", "how often a worker runs the reaper and the reconciler", 100,

@@ -41,6 +41,7 @@ struct sk_config {
     long retry_max_ms;
     long chunk_units;
     long chunk_ms;
+    long shard_units; /* jobs of more units are split into shards; 0 = never */
     long block_ms;
     long reconcile_ms;
     long reconcile_age_ms;

@@ -321,6 +321,31 @@ enum sk_err job_run_restore(struct job_run *run, const void *data, size_t len, u
                                   len - sizeof(head), done);
 }
 
+int job_shardable(const struct job *job)
+{
+    return job->ops->seek && job->ops->merge && job->ops->save && job->ops->restore;
+}
+
+enum sk_err job_run_seek(struct job_run *run, uint64_t first)
+{
+    if (!job_shardable(run->job))
+        return SK_ECONFLICT;
+    return run->job->ops->seek(run->data, first);
+}
+
+enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len)
+{
+    unsigned char head[CKPT_HEAD_LEN];
+
+    if (!job_shardable(run->job))
+        return SK_ECONFLICT;
+    ckpt_head(run, head);
+    if (len < sizeof(head) || memcmp(data, head, sizeof(head)) != 0)
+        return SK_EINVAL;
+    return run->job->ops->merge(run->data, (const unsigned char *)data + sizeof(head),
+                                len - sizeof(head));
+}
+
 const char *job_run_error(const struct job_run *run)
 {
     return run->error;

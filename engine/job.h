@@ -101,6 +101,24 @@ enum sk_err job_run_save(struct job_run *run, struct sk_buf *out);
  */
 enum sk_err job_run_restore(struct job_run *run, const void *data, size_t len, uint64_t *done);
 
+/** 1 when runs of `job` can play a range of its units and merge (job_run_seek, merge). */
+int job_shardable(const struct job *job);
+
+/**
+ * Makes a new run (not yet stepped) play the job from unit `first` on, nothing counted, so
+ * that it covers a range of the job's units (a shard: the caller steps it to the range's
+ * end). SK_EINVAL past the job's units; SK_ECONFLICT when the kind cannot.
+ */
+enum sk_err job_run_seek(struct job_run *run, uint64_t first);
+
+/**
+ * Adds the checkpoint `data` of a run of the same job (job_run_save after a shard's
+ * units) into `run`: a new run merged with the checkpoints of shards that cover every unit
+ * once gives job_run_result exactly as one run of the whole job would. SK_EINVAL when
+ * `data` is not a checkpoint of this job; SK_ECONFLICT when the kind cannot merge.
+ */
+enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len);
+
 /** A message describing the last failure of job_run_step, or "" (borrowed, run-owned). */
 const char *job_run_error(const struct job_run *run);
 

@@ -87,6 +87,15 @@ struct job_kind_ops {
      * state (another job, another version of the layout): the caller starts from zero. */
     enum sk_err (*save)(void *run, struct sk_buf *out);
     enum sk_err (*restore)(void *run, const unsigned char *data, size_t len, uint64_t *done);
+    /* Shards (optional, both or neither, and only with save/restore): `seek` makes a new
+     * run, not yet stepped, start at unit `first` with nothing counted (SK_EINVAL past the
+     * job's units), so that it plays a range of the job; `merge` adds what a run of the
+     * same job saved (its units and their counts) into `run`, so that a run merged with the
+     * checkpoints of runs covering every unit once gives the result of one run of the
+     * whole job. SK_EINVAL when the bytes are not such a state. Restoring a state requires
+     * the run to start (seek) where the saved one did. */
+    enum sk_err (*seek)(void *run, uint64_t first);
+    enum sk_err (*merge)(void *run, const unsigned char *data, size_t len);
 
     const struct job_catalog *catalog; /* NULL when the kind serves none */
 };

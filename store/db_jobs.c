@@ -384,7 +384,7 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
     snprintf(limit_s, sizeof(limit_s), "%d", limit + 1);
     p[n++] = limit_s;
     snprintf(sql, sizeof(sql),
-             "SELECT " JOB_COLS " FROM jobs WHERE true%s"
+             "SELECT " JOB_COLS " FROM jobs WHERE parent_id IS NULL%s"
              " ORDER BY created_at DESC, id DESC LIMIT $%d::int",
              where, n);
     err = db_exec_idem(db, names[variant], sql, n, p, &r);
@@ -417,8 +417,15 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
+    /* A split job's shards are flagged with it: queued ones end at once, running ones at
+     * their next chunk (and the last to end ends the job). */
     err = db_exec(db, "jobs_cancel",
-                  "UPDATE jobs SET cancel_requested = true,"
+                  "WITH s AS (UPDATE jobs SET cancel_requested = true,"
+                  " status = CASE WHEN status = 'queued' THEN 'canceled' ELSE status END,"
+                  " finished_at = CASE WHEN status = 'queued' THEN now() ELSE finished_at END,"
+                  " updated_at = now()"
+                  " WHERE parent_id = $1::uuid AND status IN ('queued', 'running'))"
+                  " UPDATE jobs SET cancel_requested = true,"
                   " status = CASE WHEN status = 'queued' THEN 'canceled' ELSE status END,"
                   " finished_at = CASE WHEN status = 'queued' THEN now() END,"
                   " updated_at = now()"
@@ -537,10 +544,16 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           " run_after <= now()))"
                           "   OR (status = 'running' AND lease_expires_at < now()))"
                           " RETURNING status, attempts, kind, request::text,"
-                          " encode(checkpoint, 'hex'), checkpoint_done::text",
+                          " encode(checkpoint, 'hex'), checkpoint_done::text, parent_id::text,"
+                          " unit_first::text, progress_total::text",
         5, p, &r);
     if (err)
         return err;
+    if (db_result_rows(r) == 1) {
+        text_into(c.parent, sizeof(c.parent), db_result_get(r, 0, 6));
+        c.first = (uint64_t)num(db_result_get(r, 0, 7));
+        c.units = (uint64_t)num(db_result_get(r, 0, 8));
+    }
     if (db_result_rows(r) == 0) {
         c.state = DB_CLAIM_SKIPPED;
     } else if (strcmp(db_result_get(r, 0, 0), "running") != 0) {
@@ -702,13 +715,210 @@ enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_
     snprintf(age_s, sizeof(age_s), "%ld", age_ms);
     snprintf(limit_s, sizeof(limit_s), "%d", limit);
     err = db_exec_idem(db, "jobs_dispatchable",
-                       "SELECT id::text, attempts FROM jobs WHERE"
-                       " (status = 'queued' AND coalesce(run_after, created_at + " MS(
+                       "SELECT id::text, attempts FROM jobs WHERE shards = 0 AND"
+                       " ((status = 'queued' AND coalesce(run_after, created_at + " MS(
                            "$1::bigint") ") <= now())"
                                          " OR (status = 'running' AND lease_expires_at + " MS(
-                                             "$1::bigint") " < now())"
+                                             "$1::bigint") " < now()))"
                                                            " ORDER BY created_at LIMIT $2::int",
                        2, p, &r);
+    if (err)
+        return err;
+    for (int i = 0; i < db_result_rows(r); i++)
+        fn(db_result_get(r, i, 0), (int)strtol(db_result_get(r, i, 1), NULL, 10), arg);
+    db_result_free(r);
+    return SK_OK;
+}
+
+/* ===== Shards (migration 0008): a big job split into ranges of its units ===== */
+
+enum sk_err db_jobs_split(struct db *db, const char *id, const char *owner, uint64_t shard_units,
+                          int n, char ***ids)
+{
+    char units_s[24];
+    char n_s[16];
+    const char *p[4] = {id, owner, units_s, n_s};
+    struct db_result *r = NULL;
+    char **out = NULL;
+    enum sk_err err;
+
+    snprintf(units_s, sizeof(units_s), "%llu", (unsigned long long)shard_units);
+    snprintf(n_s, sizeof(n_s), "%d", n);
+    /* One statement, fenced like every write of the lease holder: the job keeps running
+     * without a lease (no claim takes it: shards > 0) and its shards are queued rows with
+     * its document, seed and cancel flag, shard g holding units [g * size, ...). */
+    err = db_exec(db, "jobs_split",
+                  "WITH p AS (UPDATE jobs SET shards = $4::int, lease_owner = NULL,"
+                  " lease_expires_at = NULL, progress_done = 0, checkpoint = NULL,"
+                  " checkpoint_done = 0, updated_at = now()"
+                  " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' AND shards = 0"
+                  " RETURNING id, kind, request, seed, progress_total, cancel_requested)"
+                  " INSERT INTO jobs (id, kind, request, seed, progress_total, parent_id,"
+                  " unit_first, cancel_requested)"
+                  " SELECT gen_random_uuid(), p.kind, p.request, p.seed,"
+                  " least($3::bigint, p.progress_total - g * $3::bigint), p.id, g * $3::bigint,"
+                  " p.cancel_requested FROM p, generate_series(0, $4::int - 1) AS g"
+                  " RETURNING id::text",
+                  4, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) != n) {
+        db_result_free(r);
+        return SK_ELEASE; /* the UPDATE matched nothing: the lease is lost */
+    }
+    out = sk_calloc((size_t)n + 1, sizeof(*out));
+    if (!out)
+        err = SK_ENOMEM;
+    for (int i = 0; !err && i < n; i++)
+        if (!(out[i] = sk_strdup(db_result_get(r, i, 0))))
+            err = SK_ENOMEM;
+    db_result_free(r);
+    if (err) {
+        db_jobs_free_ids(out);
+        return err;
+    }
+    *ids = out;
+    return SK_OK;
+}
+
+enum sk_err db_jobs_parent_progress(struct db *db, const char *parent, uint64_t *done,
+                                    uint64_t *total)
+{
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    err = db_exec_idem(db, "jobs_parent_progress",
+                       "UPDATE jobs SET progress_done = (SELECT coalesce(sum(s.progress_done), 0)"
+                       " FROM jobs s WHERE s.parent_id = $1::uuid), updated_at = now()"
+                       " WHERE id = $1::uuid AND status = 'running' AND shards > 0"
+                       " RETURNING progress_done::text, progress_total::text",
+                       1, &parent, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) == 1) {
+        *done = (uint64_t)num(db_result_get(r, 0, 0));
+        *total = (uint64_t)num(db_result_get(r, 0, 1));
+    } else {
+        err = SK_ECONFLICT; /* ended meanwhile */
+    }
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_shard_succeed(struct db *db, const char *id, const char *owner,
+                                  const void *checkpoint, size_t len)
+{
+    char *hex = to_hex(checkpoint, len);
+    const char *p[3] = {id, owner, hex};
+    enum sk_err err;
+
+    if (!hex)
+        return SK_ENOMEM;
+    /* no result of its own: the checkpoint holds the counts the job merges */
+    err = fenced(db, "jobs_shard_succeed",
+                 "UPDATE jobs SET status = 'succeeded', error = NULL, checkpoint = $3::bytea,"
+                 " checkpoint_done = progress_total, progress_done = progress_total,"
+                 " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"
+                 " updated_at = now() WHERE id = $1::uuid AND lease_owner = $2"
+                 " AND status = 'running' AND parent_id IS NOT NULL RETURNING 1",
+                 3, p);
+    sk_free(hex);
+    return err;
+}
+
+void db_jobs_shards_free(struct db_shard *shards, int n)
+{
+    for (int i = 0; shards && i < n; i++) {
+        sk_free(shards[i].checkpoint);
+        sk_free(shards[i].error);
+    }
+    sk_free(shards);
+}
+
+enum sk_err db_jobs_shards(struct db *db, const char *parent, struct db_shard **out, int *n)
+{
+    struct db_result *r = NULL;
+    struct db_shard *sh = NULL;
+    int rows;
+    enum sk_err err;
+
+    err = db_exec_idem(db, "jobs_shards",
+                       "SELECT status, unit_first::text, progress_total::text,"
+                       " encode(checkpoint, 'hex'), error FROM jobs"
+                       " WHERE parent_id = $1::uuid ORDER BY jobs.unit_first",
+                       1, &parent, &r);
+    if (err)
+        return err;
+    rows = db_result_rows(r);
+    sh = sk_calloc(rows ? (size_t)rows : 1, sizeof(*sh));
+    if (!sh)
+        err = SK_ENOMEM;
+    for (int i = 0; !err && i < rows; i++) {
+        const char *ck = db_result_get(r, i, 3);
+        const char *e = db_result_get(r, i, 4);
+        text_into(sh[i].status, sizeof(sh[i].status), db_result_get(r, i, 0));
+        sh[i].first = (uint64_t)num(db_result_get(r, i, 1));
+        sh[i].units = (uint64_t)num(db_result_get(r, i, 2));
+        if (ck)
+            err = from_hex(ck, &sh[i].checkpoint, &sh[i].checkpoint_len);
+        if (!err && e && !(sh[i].error = sk_strdup(e)))
+            err = SK_ENOMEM;
+    }
+    db_result_free(r);
+    if (err) {
+        db_jobs_shards_free(sh, rows);
+        return err;
+    }
+    *out = sh;
+    *n = rows;
+    return SK_OK;
+}
+
+enum sk_err db_jobs_parent_end(struct db *db, const char *parent, const char *status,
+                               const char *result, const char *error, int *ended)
+{
+    const char *p[4] = {parent, status, result, error};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    /* Not fenced by a lease (a split job has none): the first end wins, and every worker
+     * that could end it computes the same end from the same shard rows. Shards still
+     * queued or running (after a shard failed) are stopped like a cancel stops them. */
+    err = db_exec(db, "jobs_parent_end",
+                  "WITH p AS (UPDATE jobs SET status = $2, result = $3::json, error = $4,"
+                  " progress_done = CASE WHEN $2 = 'succeeded' THEN progress_total ELSE"
+                  " (SELECT coalesce(sum(s.progress_done), 0) FROM jobs s"
+                  " WHERE s.parent_id = $1::uuid) END,"
+                  " finished_at = now(), updated_at = now()"
+                  " WHERE id = $1::uuid AND status = 'running' AND shards > 0 RETURNING id),"
+                  " s AS (UPDATE jobs SET cancel_requested = true,"
+                  " status = CASE WHEN status = 'queued' THEN 'canceled' ELSE status END,"
+                  " finished_at = CASE WHEN status = 'queued' THEN now() ELSE finished_at END,"
+                  " updated_at = now() WHERE parent_id IN (SELECT id FROM p)"
+                  " AND status IN ('queued', 'running'))"
+                  " SELECT count(*) FROM p",
+                  4, p, &r);
+    if (err)
+        return err;
+    *ended = db_result_rows(r) == 1 && strcmp(db_result_get(r, 0, 0), "1") == 0;
+    db_result_free(r);
+    return SK_OK;
+}
+
+enum sk_err db_jobs_parents_ready(struct db *db, int limit, db_jobs_id_fn *fn, void *arg)
+{
+    char limit_s[16];
+    const char *p[1] = {limit_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(limit_s, sizeof(limit_s), "%d", limit);
+    err = db_exec_idem(db, "jobs_parents_ready",
+                       "SELECT id::text, attempts FROM jobs j WHERE status = 'running'"
+                       " AND shards > 0 AND NOT EXISTS (SELECT 1 FROM jobs s"
+                       " WHERE s.parent_id = j.id AND s.status IN ('queued', 'running'))"
+                       " ORDER BY created_at LIMIT $1::int",
+                       1, p, &r);
     if (err)
         return err;
     for (int i = 0; i < db_result_rows(r); i++)
@@ -814,7 +1024,8 @@ enum sk_err db_jobs_counts(struct db *db, long long counts[DB_JOBS_N_STATUS])
     struct db_result *r = NULL;
     long long c[DB_JOBS_N_STATUS] = {0};
     enum sk_err err = db_exec_idem(
-        db, "jobs_counts", "SELECT status, count(*) FROM jobs GROUP BY status", 0, NULL, &r);
+        db, "jobs_counts",
+        "SELECT status, count(*) FROM jobs WHERE parent_id IS NULL GROUP BY status", 0, NULL, &r);
     if (err)
         return err;
     for (int i = 0; i < db_result_rows(r); i++)
@@ -834,10 +1045,11 @@ enum sk_err db_jobs_running(struct db *db, int limit, struct db_job **out, size_
     enum sk_err err;
 
     snprintf(limit_s, sizeof(limit_s), "%d", limit);
-    err = db_exec_idem(db, "jobs_running",
-                       "SELECT " JOB_COLS " FROM jobs WHERE status = 'running'"
-                       " ORDER BY started_at, id LIMIT $1::int",
-                       1, p, &r);
+    err =
+        db_exec_idem(db, "jobs_running",
+                     "SELECT " JOB_COLS " FROM jobs WHERE status = 'running' AND parent_id IS NULL"
+                     " ORDER BY started_at, id LIMIT $1::int",
+                     1, p, &r);
     if (err)
         return err;
     err = read_jobs(r, limit, out, n);
@@ -876,6 +1088,7 @@ enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out)
                   "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of)"
                   " SELECT gen_random_uuid(), kind, request, seed, progress_total, id FROM jobs"
                   " WHERE id = $1::uuid AND status IN ('succeeded', 'failed', 'canceled')"
+                  " AND parent_id IS NULL"
                   " RETURNING " JOB_COLS,
                   1, &id, &r);
     if (err)
@@ -907,7 +1120,7 @@ enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, c
     err = db_exec(db, "jobs_cancel_queued",
                   "UPDATE jobs SET status = 'canceled', cancel_requested = true,"
                   " finished_at = now(), updated_at = now()"
-                  " WHERE id IN (SELECT id FROM jobs WHERE status = 'queued'"
+                  " WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND parent_id IS NULL"
                   " AND ($1::text IS NULL OR kind = $1) ORDER BY created_at"
                   " LIMIT $2::int FOR UPDATE SKIP LOCKED)"
                   " RETURNING id::text",
@@ -960,7 +1173,8 @@ enum sk_err db_jobs_history(struct db *db, int minutes, char **json)
         "WITH m AS (SELECT generate_series(date_trunc('minute', now()) - ($1::int - 1) *"
         " interval '1 minute', date_trunc('minute', now()), interval '1 minute') AS t),"
         " f AS (SELECT date_trunc('minute', finished_at) AS t, status, kind, progress_done"
-        " FROM jobs WHERE finished_at >= date_trunc('minute', now()) - ($1::int - 1) *"
+        " FROM jobs WHERE parent_id IS NULL"
+        " AND finished_at >= date_trunc('minute', now()) - ($1::int - 1) *"
         " interval '1 minute')"
         " SELECT json_build_object('minutes', $1::int, 'points', coalesce(json_agg("
         "json_build_object('t', " TS(

@@ -128,6 +128,10 @@ struct db_claim {
     unsigned char *checkpoint;
     size_t checkpoint_len;
     uint64_t checkpoint_done;
+    /* A shard (db_jobs_split): the job it belongs to, "" for a job of its own; it covers
+     * the units [first, first + units) of that job's document. Set in every state. */
+    char parent[DB_JOBS_ID_LEN];
+    uint64_t first, units;
 };
 
 /**
@@ -194,6 +198,61 @@ typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
  */
 enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
                                  void *arg);
+
+/* ===== Shards: a big job split into ranges of its units (docs/operations.md) ===== */
+
+/**
+ * Splits job `id`, held by `owner`, into `n` shards of `shard_units` units (the last takes
+ * what is left): queued rows of the same document, seed and cancel flag, each with its
+ * range, in one fenced statement; the job itself stays running with no lease and is never
+ * claimed again. *ids is a NULL-terminated array of the shards' ids in unit order (free
+ * with db_jobs_free_ids), for the caller to enqueue. SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_split(struct db *db, const char *id, const char *owner, uint64_t shard_units,
+                          int n, char ***ids);
+
+/**
+ * Sets the progress of split job `parent` to the sum of its shards' and returns it
+ * (*done, *total). SK_ECONFLICT when the job has ended.
+ */
+enum sk_err db_jobs_parent_progress(struct db *db, const char *parent, uint64_t *done,
+                                    uint64_t *total);
+
+/**
+ * Ends shard `id` as succeeded with its final checkpoint (`len` bytes, borrowed: the
+ * counts its job merges; a shard has no result document). SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_shard_succeed(struct db *db, const char *id, const char *owner,
+                                  const void *checkpoint, size_t len);
+
+/* One shard of a split job, as db_jobs_shards reads it. */
+struct db_shard {
+    char status[16];
+    uint64_t first, units;
+    unsigned char *checkpoint; /* owned; NULL = none (no chunk done) */
+    size_t checkpoint_len;
+    char *error; /* owned; NULL = none */
+};
+
+/** The shards of `parent` in unit order in *out (*n rows; db_jobs_shards_free). */
+enum sk_err db_jobs_shards(struct db *db, const char *parent, struct db_shard **out, int *n);
+/** Frees `n` shards read by db_jobs_shards and the array; NULL-safe. */
+void db_jobs_shards_free(struct db_shard *shards, int n);
+
+/**
+ * Ends split job `parent` (still running) as `status` ("succeeded", "failed", "canceled")
+ * with `result` (JSON text or NULL) and `error` (or NULL); shards still queued or running
+ * are flagged to stop as a cancel stops them. *ended is 1 when this call ended it, 0 when
+ * it had ended already (another worker did; the same end, computed from the same rows).
+ */
+enum sk_err db_jobs_parent_end(struct db *db, const char *parent, const char *status,
+                               const char *result, const char *error, int *ended);
+
+/**
+ * Calls `fn` for up to `limit` split jobs still running whose shards have all ended: the
+ * worker that ended the last one died before it ended the job (the reconciler ends them).
+ */
+enum sk_err db_jobs_parents_ready(struct db *db, int limit, db_jobs_id_fn *fn, void *arg);
 
 /* What db_jobs_insert_keyed did. */
 enum db_keyed {

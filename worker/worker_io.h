@@ -33,6 +33,18 @@ struct worker_io {
     enum sk_err (*dispatchable)(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
                                 void *arg);
     const char *(*db_error)(const struct db *db);
+    /* shards (store/db_jobs.h) */
+    enum sk_err (*split)(struct db *db, const char *id, const char *owner, uint64_t shard_units,
+                         int n, char ***ids);
+    enum sk_err (*parent_progress)(struct db *db, const char *parent, uint64_t *done,
+                                   uint64_t *total);
+    enum sk_err (*shard_succeed)(struct db *db, const char *id, const char *owner,
+                                 const void *checkpoint, size_t len);
+    enum sk_err (*shards)(struct db *db, const char *parent, struct db_shard **out, int *n);
+    enum sk_err (*parent_end)(struct db *db, const char *parent, const char *status,
+                              const char *result, const char *error, int *ended);
+    enum sk_err (*parents_ready)(struct db *db, int limit, db_jobs_id_fn *fn, void *arg);
+    enum sk_err (*document)(struct db *db, const char *id, char **json);
     /* Redis: store/queue.h, queue_notify.h, queue_telemetry.h */
     enum sk_err (*read)(struct queue *q, const char *consumer, long block_ms,
                         struct queue_entry *out, int *got);

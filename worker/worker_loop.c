@@ -17,6 +17,7 @@
 #include "worker_chunk.h"
 #include "worker_reclaim.h"
 #include "worker_retry.h"
+#include "worker_shard.h"
 
 #include "sk_banned.h"
 
@@ -28,6 +29,10 @@
  * every chunk: past this the stored checkpoint stays the older one (still a valid place to
  * resume from). */
 #define CHECKPOINT_MAX (4u << 20)
+
+/* The most shards a job is split into: a job too big for SKIRMISH_SHARD_UNITS times this
+ * gets bigger shards, so one job never floods the stream and the table. */
+#define SHARDS_MAX 256
 
 /* How a run ended, for the caller to acknowledge (or not). */
 enum outcome {
@@ -139,7 +144,8 @@ static enum outcome release(struct worker *w, const char *id, const char *owner,
 }
 
 /* Ends a job canceled after `done` units, keeping what they counted as its result marked
- * partial when the kind can tell it (a battle's games so far; none for a board). */
+ * partial when the kind can tell it (a battle's games so far; none for a board; none for a
+ * shard, `run` NULL: its job merges the shards' checkpoints instead). */
 static enum outcome canceled(struct worker *w, const char *id, const char *owner,
                              struct job_run *run, uint64_t done)
 {
@@ -148,7 +154,7 @@ static enum outcome canceled(struct worker *w, const char *id, const char *owner
     enum sk_err err;
     int tries = 0;
 
-    if (job_run_partial_result(run, &partial) == SK_OK)
+    if (run && job_run_partial_result(run, &partial) == SK_OK)
         text = sk_json_text(partial);
     do
         err = w->io->cancelled(w->db, id, owner, text);
@@ -188,10 +194,28 @@ static enum sk_err report(struct worker *w, const char *id, const char *owner, s
     return err;
 }
 
+/* A shard's progress is also its job's: the sum of the shards' goes to the job's row, to
+ * its Redis hash and to its watchers. */
+static void parent_progress(struct worker *w, const char *parent)
+{
+    uint64_t done = 0, total = 0;
+
+    if (w->io->parent_progress(w->db, parent, &done, &total) != SK_OK)
+        return; /* ended, or the store is down: the next chunk writes it again */
+    (void)w->io->job_progress(w->queue, parent, done, total);
+    worker_beat_notify(w, parent, "progress");
+}
+
+/* Runs the chunks of units [from, end) of the job (a shard's range, or all of a job's),
+ * writing progress and renewing the lease after each. A shard's row counts its own units,
+ * from its first (c->first). Returns 1 when every unit is done (the caller stores the
+ * result), else 0 with *out set: the run failed, was canceled, lost its lease, or was
+ * given back on stop. */
 static int run_chunks(struct worker *w, const struct queue_entry *e, const char *owner,
-                      const struct db_claim *c, struct job_run *run, uint64_t from, uint64_t total,
+                      const struct db_claim *c, struct job_run *run, uint64_t from, uint64_t end,
                       enum outcome *out)
 {
+    uint64_t first = c->parent[0] ? c->first : 0;
     const char *id = e->job_id;
     char msg[512];
     uint64_t done = from;
@@ -202,14 +226,14 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         w->cfg->chunk_ms < w->cfg->lease_ms / 4 ? w->cfg->chunk_ms : w->cfg->lease_ms / 4;
     enum sk_err err;
 
-    while (done < total) {
+    while (done < end) {
         int cancel = 0;
         int owned = 1;
         long long t0 = worker_loop_now_ms();
         uint64_t before = done;
-        err = job_run_step(
-            run, worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms),
-            &done);
+        uint64_t units =
+            worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms);
+        err = job_run_step(run, units < end - done ? units : end - done, &done);
         last_units = done - before;
         last_ms = worker_loop_now_ms() - t0;
         if (!err && done <= before) {
@@ -232,25 +256,30 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             *out = attempt_failed(w, id, owner, c->attempts, sk_err_transient(err), msg);
             return 0;
         }
-        err = report(w, id, owner, run, from, done, total, &cancel);
+        err = report(w, id, owner, run, from - first, done - first, end - first, &cancel);
         if (err) {
             sk_log_warn("event=lease_lost job_id=%s owner=%s err=%s", id, owner, sk_err_str(err));
             *out = OUT_LOST;
             return 0;
         }
-        (void)w->io->job_progress(w->queue, id, done, total); /* a cache: PostgreSQL has it too */
+        /* a cache: PostgreSQL has it too */
+        (void)w->io->job_progress(w->queue, id, done - first, end - first);
+        if (c->parent[0])
+            parent_progress(w, c->parent);
         worker_beat_units(w, c->kind, done - before);
-        worker_beat_notify(w, id, "progress");
+        if (!c->parent[0]) /* a shard's watchers are its job's (parent_progress) */
+            worker_beat_notify(w, id, "progress");
         worker_beat(w, 0);
         if (w->io->renew(w->queue, w->name, e->id, &owned) == SK_OK && !owned)
             sk_log_warn("event=entry_taken_over job_id=%s entry=%s", id, e->id);
-        sk_log_debug("event=job_progress job_id=%s done=%llu total=%llu", id,
-                     (unsigned long long)done, (unsigned long long)total);
+        sk_log_debug("event=job_progress job_id=%s done=%llu end=%llu", id,
+                     (unsigned long long)done, (unsigned long long)end);
         if (cancel) {
-            *out = canceled(w, id, owner, run, done);
+            /* a shard's counts are in its checkpoint, for its job's partial result */
+            *out = canceled(w, id, owner, c->parent[0] ? NULL : run, done);
             return 0;
         }
-        if (*w->stop && done < total) {
+        if (*w->stop && done < end) {
             *out = release(w, id, owner, c->attempts);
             return 0;
         }
@@ -260,8 +289,8 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
 
 /* Restores the checkpoint an earlier attempt stored into the new `run` and sets *from to
  * its units. One this build cannot read (another job layout, damaged) is no error: *from
- * stays 0 and the run starts from zero. Returns 0 with *out set when the job had to be
- * given back (memory). */
+ * stays where the run starts (0, or a shard's first unit) and the run starts there. Returns 0 with
+ * *out set when the job had to be given back (memory). */
 static int resume(struct worker *w, const char *id, const char *owner, const struct db_claim *c,
                   struct job_run *run, uint64_t total, uint64_t *from, enum outcome *out)
 {
@@ -272,8 +301,7 @@ static int resume(struct worker *w, const char *id, const char *owner, const str
         *out = release(w, id, owner, c->attempts);
         return 0;
     }
-    if (err) {
-        *from = 0;
+    if (err) { /* *from is left as it was: the run's start */
         sk_log_warn("event=checkpoint_unused job_id=%s done=%llu err=%s", id,
                     (unsigned long long)c->checkpoint_done, sk_err_str(err));
     } else {
@@ -283,14 +311,109 @@ static int resume(struct worker *w, const char *id, const char *owner, const str
     return 1;
 }
 
+/* Splits a claimed job of `total` units into shards (docs/operations.md, "Shards"), enqueues
+ * them for any worker, and leaves the job running without a lease: its shards' ends end it. */
+static enum outcome split(struct worker *w, const char *id, const char *owner, uint64_t total)
+{
+    uint64_t size = (uint64_t)w->cfg->shard_units;
+    char **ids = NULL;
+    int n;
+    int tries = 0;
+    enum sk_err err;
+
+    if ((total + size - 1) / size > SHARDS_MAX)
+        size = (total + SHARDS_MAX - 1) / SHARDS_MAX;
+    n = (int)((total + size - 1) / size);
+    do
+        err = w->io->split(w->db, id, owner, size, n, &ids);
+    while (again(w, err, &tries));
+    if (err) {
+        /* lease lost, or the store gave out: the lease hands the job to a worker later */
+        sk_log_warn("event=split_failed job_id=%s err=%s", id, sk_err_str(err));
+        return OUT_LOST;
+    }
+    for (int i = 0; i < n; i++)
+        if (w->io->add(w->queue, ids[i], 1))
+            sk_log_warn("event=enqueue_deferred job_id=%s", ids[i]); /* the reconciler will */
+    sk_log_info("event=job_split job_id=%s shards=%d units=%llu", id, n, (unsigned long long)size);
+    db_jobs_free_ids(ids);
+    return OUT_DONE;
+}
+
+/* Ends a shard whose units are all played: its final checkpoint holds the counts its job
+ * merges (worker_shard_finish, which the caller runs next). */
+static enum outcome shard_done(struct worker *w, const char *id, const char *owner,
+                               const struct db_claim *c, struct job_run *run)
+{
+    struct sk_buf ckpt;
+    enum sk_err err;
+    int tries = 0;
+
+    sk_buf_init(&ckpt, 0);
+    err = job_run_save(run, &ckpt);
+    if (err) { /* memory: this worker's trouble, the shard goes back (its last checkpoint
+                * stays) */
+        sk_buf_release(&ckpt);
+        sk_log_error("event=checkpoint_failed job_id=%s err=%s", id, sk_err_str(err));
+        return release(w, id, owner, c->attempts);
+    }
+    do
+        err = w->io->shard_succeed(w->db, id, owner, ckpt.p, ckpt.len);
+    while (again(w, err, &tries));
+    sk_buf_release(&ckpt);
+    if (err) {
+        sk_log_warn("event=lease_lost job_id=%s owner=%s at=result err=%s", id, owner,
+                    sk_err_str(err));
+        return OUT_LOST;
+    }
+    sk_log_info("event=shard_succeeded job_id=%s parent=%s attempts=%d units=%llu", id, c->parent,
+                c->attempts, (unsigned long long)c->units);
+    return OUT_DONE;
+}
+
+/* Stores the result of a job whose `total` units are all played, with the write only the
+ * lease holder can make. */
+static enum outcome job_done(struct worker *w, const char *id, const char *owner,
+                             const struct db_claim *c, struct job_run *run, uint64_t total)
+{
+    json_t *result = NULL;
+    char *text = NULL;
+    enum outcome out = OUT_DONE;
+    enum sk_err err;
+    int tries = 0;
+
+    err = job_run_result(run, &result);
+    if (!err && !(text = sk_json_text(result)))
+        err = SK_ENOMEM;
+    if (err) {
+        out = attempt_failed(w, id, owner, c->attempts, 1, "the result could not be built");
+        goto out;
+    }
+    do
+        err = w->io->succeed(w->db, id, owner, text);
+    while (again(w, err, &tries));
+    if (err == SK_ELEASE) {
+        sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
+        out = OUT_LOST;
+    } else if (err) {
+        sk_log_error("event=result_write_failed job_id=%s err=%s", id, sk_err_str(err));
+        out = OUT_LOST; /* leave the entry pending: the job runs again after the lease */
+    } else {
+        sk_log_info("event=job_succeeded job_id=%s attempts=%d units=%llu", id, c->attempts,
+                    (unsigned long long)total);
+    }
+out:
+    sk_free(text);
+    json_decref(result);
+    return out;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
 {
     const char *id = e->job_id;
     json_t *doc = NULL;
-    json_t *result = NULL;
-    char *text = NULL;
     struct job *job = NULL;
     struct job_run *run = NULL;
     struct sk_verr_list errs;
@@ -301,7 +424,6 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     uint64_t from = 0;
     enum outcome out = OUT_DONE;
     enum sk_err err;
-    int tries = 0;
 
     sk_verr_list_init(&errs);
     doc = json_loads(c->request, 0, &jerr);
@@ -329,6 +451,11 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         goto out;
     }
     total = job_total(job);
+    if (!c->parent[0] && w->cfg->shard_units > 0 && total > (uint64_t)w->cfg->shard_units &&
+        job_shardable(job)) {
+        out = split(w, id, owner, total);
+        goto out;
+    }
     err = job_run_new(w->engine, job, &opts, &run, msg, sizeof(msg));
     if (err == SK_EINVAL) { /* the job asks for what the engine cannot do */
         out = attempt_failed(w, id, owner, c->attempts, 0, msg[0] ? msg : sk_err_str(err));
@@ -339,34 +466,24 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         out = release(w, id, owner, c->attempts);
         goto out;
     }
+    if (c->parent[0]) { /* a shard: units [first, first + units) of its job */
+        if (job_run_seek(run, c->first) || c->first + c->units > total) {
+            out = attempt_failed(w, id, owner, c->attempts, 0, "the shard's range does not fit");
+            goto out;
+        }
+        from = c->first;
+        total = c->first + c->units;
+    }
     if (c->checkpoint && !resume(w, id, owner, c, run, total, &from, &out))
         goto out;
     if (!run_chunks(w, e, owner, c, run, from, total, &out))
         goto out;
-    err = job_run_result(run, &result);
-    if (!err && !(text = sk_json_text(result)))
-        err = SK_ENOMEM;
-    if (err) {
-        out = attempt_failed(w, id, owner, c->attempts, 1, "the result could not be built");
+    if (c->parent[0]) {
+        out = shard_done(w, id, owner, c, run);
         goto out;
     }
-    tries = 0;
-    do
-        err = w->io->succeed(w->db, id, owner, text);
-    while (again(w, err, &tries));
-    if (err == SK_ELEASE) {
-        sk_log_warn("event=lease_lost job_id=%s owner=%s at=result", id, owner);
-        out = OUT_LOST;
-    } else if (err) {
-        sk_log_error("event=result_write_failed job_id=%s err=%s", id, sk_err_str(err));
-        out = OUT_LOST; /* leave the entry pending: the job runs again after the lease */
-    } else {
-        sk_log_info("event=job_succeeded job_id=%s attempts=%d units=%llu", id, c->attempts,
-                    (unsigned long long)total);
-    }
+    out = job_done(w, id, owner, c, run, total);
 out:
-    sk_free(text);
-    json_decref(result);
     job_run_free(run);
     job_free(job);
     json_decref(doc);
@@ -404,14 +521,18 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     }
     if (c.state == DB_CLAIM_ENDED) {
         sk_log_info("event=job_ended_at_claim job_id=%s", e->job_id);
-        worker_beat_notify(w, e->job_id, "status");
+        if (!c.parent[0]) /* shards are not announced: event streams show their job */
+            worker_beat_notify(w, e->job_id, "status");
         ack(w, e);
+        if (c.parent[0]) /* a canceled or exhausted shard may be its job's last */
+            worker_shard_finish(w, c.parent);
         return;
     }
     sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
                 c.kind, owner);
     snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
-    worker_beat_notify(w, e->job_id, "status");
+    if (!c.parent[0])
+        worker_beat_notify(w, e->job_id, "status");
     worker_beat(w, 1);
     {
         long long t0 = worker_loop_now_ms();
@@ -419,9 +540,12 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         struct db_job job = {0};
         if (out != OUT_LOST)
             ack(w, e);
-        worker_beat_notify(w, e->job_id, "status");
-        /* only attempts that ended the job count as job durations (not retries) */
-        if (out == OUT_DONE && w->io->get(w->db, e->job_id, &job) == SK_OK &&
+        if (!c.parent[0])
+            worker_beat_notify(w, e->job_id, "status");
+        if (out == OUT_DONE && c.parent[0]) /* the shard ended (or was retried): its job? */
+            worker_shard_finish(w, c.parent);
+        /* only attempts that ended the job count as job durations (not retries, shards) */
+        if (out == OUT_DONE && !c.parent[0] && w->io->get(w->db, e->job_id, &job) == SK_OK &&
             db_jobs_is_final(job.status))
             worker_beat_job_ended(w, c.kind, (double)(worker_loop_now_ms() - t0) / 1000.0);
         db_job_release(&job);

@@ -8,6 +8,7 @@
 #include "db_jobs.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "worker_shard.h"
 
 #include "sk_banned.h"
 
@@ -105,6 +106,8 @@ size_t worker_reclaim_reconcile(struct worker *w)
     err = w->io->dispatchable(w->db, w->cfg->reconcile_age_ms, 1000, maybe_enqueue, &r);
     if (err)
         sk_log_warn("event=reconcile_failed stage=select err=%s", sk_err_str(err));
+    /* split jobs whose last shard's worker died before it could end them */
+    (void)worker_shard_reconcile(w, 16);
 out:
     sk_free(set.ids);
     return r.added;

@@ -52,7 +52,8 @@ struct battle_job_run {
     struct battle_engine *eng;                       /* borrowed */
     struct battle_plan *plans[BATTLE_DEFENDERS_MAX]; /* owned; one per defender deck */
     int threads;                                     /* as asked: 0 = one per online core */
-    uint64_t done;                                   /* units played so far: [0, done) */
+    uint64_t first;                                  /* the run plays units [first, ...) */
+    uint64_t done;                                   /* units played so far: [first, done) */
     struct battle_counts counts[BATTLE_DEFENDERS_MAX];
     double elapsed_s; /* wall time spent inside run_step */
 };
@@ -506,13 +507,21 @@ static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whyle
     return result_of(data, 1, out, why, whylen);
 }
 
-/* The checkpoint (job_kind.h save/restore): the units done, the time spent, then each
- * defender deck's struct battle_counts. The games are numbered, so the counts of games
- * [0, done) and the game number to go on from are the whole state of a run. */
+/* The checkpoint (job_kind.h save/restore/merge): the first unit and the units done, the
+ * time spent, then each defender deck's struct battle_counts of units [first, done). The
+ * games are numbered, so these counts and the game number to go on from are the whole
+ * state of a run. */
+struct ckpt {
+    uint64_t first, done;
+    double elapsed_s;
+    const unsigned char *counts; /* mix.n struct battle_counts, unaligned */
+};
+
 static enum sk_err run_save(void *data, struct sk_buf *out)
 {
     const struct battle_job_run *run = data;
 
+    (void)sk_buf_add(out, &run->first, sizeof(run->first));
     (void)sk_buf_add(out, &run->done, sizeof(run->done));
     (void)sk_buf_add(out, &run->elapsed_s, sizeof(run->elapsed_s));
     (void)sk_buf_add(out, run->counts, (size_t)run->job->mix.n * sizeof(run->counts[0]));
@@ -533,34 +542,80 @@ static int counts_fit(const struct battle_counts *c, uint64_t games, int limit)
            c->turns_sum >= games && c->turns_sum <= games * (uint64_t)limit;
 }
 
-static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)
+/* The games of deck k (units [k * games, (k + 1) * games)) among the units [a, b). */
+static uint64_t deck_share(uint64_t a, uint64_t b, int k, uint64_t games)
 {
-    struct battle_job_run *run = data;
+    uint64_t lo = (uint64_t)k * games, hi = lo + games;
+
+    lo = a > lo ? a : lo;
+    hi = b < hi ? b : hi;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* Reads and checks a checkpoint of a run of `run`'s job: SK_EINVAL unless it is one. */
+static enum sk_err read_ckpt(const struct battle_job_run *run, const unsigned char *p, size_t len,
+                             struct ckpt *ck)
+{
     const struct battle_mix *mix = &run->job->mix;
     uint64_t games = mix->specs[0].games;
-    uint64_t at;
-    double elapsed;
+    size_t head = 2 * sizeof(uint64_t) + sizeof(double);
 
-    if (len != sizeof(at) + sizeof(elapsed) + (size_t)mix->n * sizeof(run->counts[0]))
+    if (len != head + (size_t)mix->n * sizeof(struct battle_counts))
         return SK_EINVAL;
-    memcpy(&at, p, sizeof(at));
-    memcpy(&elapsed, p + sizeof(at), sizeof(elapsed));
-    if (at > games * (uint64_t)mix->n || !(elapsed >= 0))
+    memcpy(&ck->first, p, sizeof(ck->first));
+    memcpy(&ck->done, p + sizeof(uint64_t), sizeof(ck->done));
+    memcpy(&ck->elapsed_s, p + 2 * sizeof(uint64_t), sizeof(ck->elapsed_s));
+    ck->counts = p + head;
+    if (ck->first > ck->done || ck->done > games * (uint64_t)mix->n || !(ck->elapsed_s >= 0))
         return SK_EINVAL;
     for (int k = 0; k < mix->n; k++) {
         struct battle_counts c;
-        /* deck k's games are the units [k * games, (k + 1) * games) */
-        uint64_t played = at <= (uint64_t)k * games         ? 0
-                          : at >= (uint64_t)(k + 1) * games ? games
-                                                            : at - (uint64_t)k * games;
-        memcpy(&c, p + sizeof(at) + sizeof(elapsed) + (size_t)k * sizeof(c), sizeof(c));
-        if (!counts_fit(&c, played, mix->specs[k].turn_limit))
+        memcpy(&c, ck->counts + (size_t)k * sizeof(c), sizeof(c));
+        if (!counts_fit(&c, deck_share(ck->first, ck->done, k, games), mix->specs[k].turn_limit))
             return SK_EINVAL;
     }
-    memcpy(run->counts, p + sizeof(at) + sizeof(elapsed), (size_t)mix->n * sizeof(run->counts[0]));
-    run->done = at;
-    run->elapsed_s = elapsed;
-    *done = at;
+    return SK_OK;
+}
+
+static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)
+{
+    struct battle_job_run *run = data;
+    struct ckpt ck;
+
+    /* a checkpoint of a run that started elsewhere (another shard) is not this run's */
+    if (read_ckpt(run, p, len, &ck) || ck.first != run->first)
+        return SK_EINVAL;
+    memcpy(run->counts, ck.counts, (size_t)run->job->mix.n * sizeof(run->counts[0]));
+    run->done = ck.done;
+    run->elapsed_s = ck.elapsed_s;
+    *done = ck.done;
+    return SK_OK;
+}
+
+static enum sk_err run_seek(void *data, uint64_t first)
+{
+    struct battle_job_run *run = data;
+
+    if (first > run->job->mix.specs[0].games * (uint64_t)run->job->mix.n)
+        return SK_EINVAL;
+    run->first = run->done = first;
+    return SK_OK;
+}
+
+static enum sk_err run_merge(void *data, const unsigned char *p, size_t len)
+{
+    struct battle_job_run *run = data;
+    struct ckpt ck;
+
+    if (read_ckpt(run, p, len, &ck))
+        return SK_EINVAL;
+    for (int k = 0; k < run->job->mix.n; k++) {
+        struct battle_counts c;
+        memcpy(&c, ck.counts + (size_t)k * sizeof(c), sizeof(c));
+        battle_counts_add(&run->counts[k], &c);
+    }
+    run->done += ck.done - ck.first;
+    run->elapsed_s += ck.elapsed_s;
     return SK_OK;
 }
 
@@ -717,5 +772,7 @@ const struct job_kind_ops battle_kind = {
     .run_free = run_free,
     .save = run_save,
     .restore = run_restore,
+    .seek = run_seek,
+    .merge = run_merge,
     .catalog = &cards_catalog,
 };

@@ -124,6 +124,9 @@ int it_stack_init(struct it_stack *s, const char *name)
     if (sql_on(base, sql, NULL, 0))
         return -1;
     s->port = free_port();
+    /* Jobs are not split unless a test asks (test_shards.c): how many games a test's job
+     * has follows this machine's speed, and a split job ends differently. */
+    s->env[s->n_env++] = "SKIRMISH_SHARD_UNITS=0";
     return s->port > 0 ? 0 : -1;
 }
 

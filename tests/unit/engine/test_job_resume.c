@@ -209,8 +209,9 @@ static void test_foreign_or_damaged_refused(void)
     bad[4] ^= 1; /* the format version */
     check_refused(job, bad, ckpt.len);
     memcpy(bad, ckpt.p, ckpt.len);
-    /* the first deck's wins (after the header, the units and the time, then "games") */
-    bad[40 + 8 + 8 + 8] ^= 1;
+    /* the first deck's wins (after the header, the first unit, the units done and the
+     * time, then "games") */
+    bad[40 + 8 + 8 + 8 + 8] ^= 1;
     check_refused(job, bad, ckpt.len);
     sk_free(bad);
     sk_buf_release(&ckpt);
@@ -221,7 +222,84 @@ static void test_foreign_or_damaged_refused(void)
     job_free(board);
 }
 
+/* Shards: runs of ranges that cover every unit once, merged in any order, give the
+ * result of one run of the whole job; a shard resumed from its own checkpoint too, but not
+ * from another shard's. */
+static void check_shards(const struct job *job, const uint64_t *cuts, int n)
+{
+    struct job_run *whole = new_run(job), *merged = new_run(job);
+    json_t *want = finish(whole, job, 0), *got = NULL;
+    uint64_t done = 0;
+
+    CU_ASSERT_TRUE(job_shardable(job));
+    for (int i = n - 1; i >= 0; i--) { /* last range first: the order does not matter */
+        uint64_t a = i ? cuts[i - 1] : 0, b = cuts[i];
+        struct job_run *shard = new_run(job), *again = new_run(job);
+        struct sk_buf mid, end;
+        uint64_t at = 0;
+
+        sk_buf_init(&mid, 0);
+        sk_buf_init(&end, 0);
+        CU_ASSERT_EQUAL_FATAL(job_run_seek(shard, a), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_step(shard, (b - a) / 2 ? (b - a) / 2 : 1, &done), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_save(shard, &mid), SK_OK);
+        /* resumed halfway: only a run that starts where the shard does takes it */
+        if (a > 0)
+            CU_ASSERT_EQUAL(job_run_restore(again, mid.p, mid.len, &at), SK_EINVAL);
+        CU_ASSERT_EQUAL_FATAL(job_run_seek(again, a), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_restore(again, mid.p, mid.len, &at), SK_OK);
+        while (at < b)
+            CU_ASSERT_EQUAL_FATAL(job_run_step(again, b - at, &at), SK_OK);
+        CU_ASSERT_EQUAL(at, b);
+        CU_ASSERT_EQUAL_FATAL(job_run_save(again, &end), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_merge(merged, end.p, end.len), SK_OK);
+        sk_buf_release(&mid);
+        sk_buf_release(&end);
+        job_run_free(shard);
+        job_run_free(again);
+    }
+    CU_ASSERT_EQUAL_FATAL(job_run_result(merged, &got), SK_OK);
+    json_object_del(got, "elapsed_ms");
+    json_object_del(got, "games_per_second");
+    CU_ASSERT_TRUE(json_equal(want, got));
+    json_decref(want);
+    json_decref(got);
+    job_run_free(whole);
+    job_run_free(merged);
+}
+
+static void test_shards_merge(void)
+{
+    static const uint64_t one[] = {1000};
+    static const uint64_t three[] = {1, 400, 1000};
+    static const uint64_t mixed[] = {300, 500, 501, 1000};
+    char text[1024];
+    struct job *job =
+        decode_text("{\"kind\":\"battle\",\"seed\":11,\"params\":{\"games\":1000,"
+                    "\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{"
+                    "\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":"
+                    "\"Test Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}");
+    struct job *board = decode_file("board_two_turns.json");
+    struct job_run *run = new_run(board);
+
+    check_shards(job, one, 1);
+    check_shards(job, three, 3);
+    job_free(job);
+    snprintf(text, sizeof(text), MIXED, 3, 500);
+    job = decode_text(text);
+    check_shards(job, mixed, 4); /* ranges inside, across and at the end of the decks */
+    CU_ASSERT_FALSE(job_shardable(board));
+    CU_ASSERT_EQUAL(job_run_seek(run, 1), SK_ECONFLICT);
+    job_run_free(run);
+    run = new_run(job);
+    CU_ASSERT_EQUAL(job_run_seek(run, 1001), SK_EINVAL);
+    job_run_free(run);
+    job_free(job);
+    job_free(board);
+}
+
 static CU_TestInfo tests[] = {
+    {"shards of a battle merge into the result of one run", test_shards_merge},
     {"a battle run resumed from its checkpoint ends as one never stopped", test_battle_resumes},
     {"a weighted battle resumes inside and between decks", test_weighted_battle_resumes},
     {"a board run resumes from its checkpoint", test_board_resumes},

@@ -285,6 +285,87 @@ static void test_checkpoint_under_lease(void)
     CU_ASSERT_STRING_EQUAL(v, "true");
 }
 
+static void count_id(const char *id, int attempts, void *arg)
+{
+    (void)id, (void)attempts;
+    ++*(int *)arg;
+}
+
+/* Shards: only the lease holder splits; the split job is never claimed or dispatched
+ * again; its progress is its shards' sum; a shard ends with its checkpoint; the job is
+ * ready to end when every shard has, and ends once; shards are not listed. */
+static void test_split_into_shards(void)
+{
+    static const unsigned char ck[] = {1, 2, 3};
+    char id[DB_JOBS_ID_LEN];
+    char **ids = NULL;
+    struct db_claim c = {0};
+    struct db_shard *sh = NULL;
+    struct db_job *items = NULL;
+    size_t n_items = 0;
+    uint64_t done = 0, total = 0;
+    int n = 0, more = 0, cancel = 0, ended = -1, ready = 0;
+
+    insert(id); /* 100 units */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_split(db, id, "w9/1", 40, 3, &ids), SK_ELEASE);
+    CU_ASSERT_EQUAL_FATAL(db_jobs_split(db, id, "w1/1", 40, 3, &ids), SK_OK);
+    CU_ASSERT_PTR_NULL(ids[3]);
+    /* the split job: running, no lease, never claimed again */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w2", "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_SKIPPED);
+    /* shard 2 holds units 40..79 of the same document */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, ids[1], "w2", "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_STRING_EQUAL(c.parent, id);
+    CU_ASSERT_EQUAL(c.first, 40);
+    CU_ASSERT_EQUAL(c.units, 40);
+    CU_ASSERT_STRING_EQUAL(c.request, "{\"kind\": \"battle\"}");
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, ids[2], "w3", "w3/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.units, 20); /* the last takes what is left */
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, ids[1], "w2/1", 10, NULL, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, ids[2], "w3/1", 5, NULL, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_parent_progress(db, id, &done, &total), SK_OK);
+    CU_ASSERT_EQUAL(done, 15);
+    CU_ASSERT_EQUAL(total, 100);
+    /* the split job is listed, its shards are not */
+    CU_ASSERT_EQUAL(db_jobs_list(db, NULL, NULL, 100, NULL, NULL, &items, &n_items, &more), SK_OK);
+    for (size_t i = 0; i < n_items; i++)
+        for (int k = 0; k < 3; k++)
+            CU_ASSERT_STRING_NOT_EQUAL(items[i].id, ids[k]);
+    db_jobs_free(items, n_items);
+    /* a stale owner cannot end a shard; the holder does, with its checkpoint */
+    CU_ASSERT_EQUAL(db_jobs_shard_succeed(db, ids[1], "w9/1", ck, sizeof(ck)), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_shard_succeed(db, ids[1], "w2/1", ck, sizeof(ck)), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_parents_ready(db, 10, count_id, &ready), SK_OK);
+    CU_ASSERT_EQUAL(ready, 0); /* shards 1 and 3 have not ended */
+    CU_ASSERT_EQUAL_FATAL(db_jobs_shards(db, id, &sh, &n), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(sh[0].first, 0);
+    CU_ASSERT_EQUAL(sh[1].first, 40);
+    CU_ASSERT_EQUAL(sh[2].first, 80);
+    CU_ASSERT_STRING_EQUAL(sh[1].status, "succeeded");
+    CU_ASSERT_EQUAL(sh[1].checkpoint_len, sizeof(ck));
+    CU_ASSERT_STRING_EQUAL(sh[2].status, "running");
+    db_jobs_shards_free(sh, n);
+    /* the job fails (a shard did): the others are stopped, and it ends only once */
+    CU_ASSERT_EQUAL(db_jobs_parent_end(db, id, "failed", NULL, "shard 1 of 3 failed", &ended),
+                    SK_OK);
+    CU_ASSERT_EQUAL(ended, 1);
+    CU_ASSERT_EQUAL(db_jobs_parent_end(db, id, "failed", NULL, "again", &ended), SK_OK);
+    CU_ASSERT_EQUAL(ended, 0);
+    CU_ASSERT_EQUAL_FATAL(db_jobs_shards(db, id, &sh, &n), SK_OK);
+    CU_ASSERT_STRING_EQUAL(sh[0].status, "canceled"); /* was queued */
+    CU_ASSERT_STRING_EQUAL(sh[2].status, "running");  /* flagged: stops at its next chunk */
+    db_jobs_shards_free(sh, n);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, ids[2], "w3/1", 6, NULL, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(cancel, 1);
+    db_jobs_free_ids(ids);
+}
+
 static void test_exhausted_and_retry(void)
 {
     char status[16];
@@ -751,6 +832,7 @@ static void test_insert_many(void)
 }
 
 static CU_TestInfo store_tests[] = {
+    {"a job is split into shards that are claimed, summed and ended once", test_split_into_shards},
     {"a checkpoint is stored under the lease and handed to the next attempt",
      test_checkpoint_under_lease},
     {"insert many in one statement", test_insert_many},
