@@ -198,7 +198,7 @@ builds=$(grep -c 'Built target skirmish-api' "$tmp/build.log" || true)
 log "images built in $(($(date +%s) - t_build)) s:" \
     "$(podman images --format '{{.Repository}} {{.Size}}' | grep "$project" | sed 's|.*/||' | tr '\n' ' ')"
 [ "$builds" -eq 1 ] || fail "the project was compiled $builds times; the build stage should be shared"
-podman run --rm --entrypoint cat "$SK_IMAGE_PREFIX/worker-nvidia:latest" /etc/OpenCL/vendors/nvidia.icd \
+podman run --rm --entrypoint cat "$SK_IMAGE_PREFIX/worker-nvidia:latest" /etc/OpenCL/vendors/nvidia.icd 2>/dev/null \
   | grep -qx libnvidia-opencl.so.1 || fail "worker-nvidia has no NVIDIA vendor file"
 
 log "starting the stack on port $port"
@@ -209,8 +209,12 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/readyz")" = 200 ] || fail "API not ready on $api"
-for s in postgres redis api; do
-  h=$(podman inspect -f '{{.State.Health.Status}}' "${project}_${s}_1")
+for s in postgres redis api worker; do
+  for _ in $(seq 1 30); do
+    h=$(podman inspect -f '{{.State.Health.Status}}' "${project}_${s}_1")
+    [ "$h" = healthy ] && break
+    sleep 1
+  done
   [ "$h" = healthy ] || fail "$s is $h, not healthy"
 done
 for u in $(podman ps --format '{{.Names}}' | grep "^$project"); do
@@ -264,7 +268,7 @@ done
 [ "$n" = 3 ] || fail "$n workers report heartbeats, not 3"
 
 # About 20 s of the first job's rate: long enough to be killed mid-job.
-gps=$(jq '.games_per_second | floor' <<<"$res")
+gps=$(jq '(.games_per_second // 0) | floor' <<<"$res")
 games=$(( gps * 20 < 2000000 ? 2000000 : (gps * 20 > 50000000 ? 50000000 : gps * 20) ))
 log "long battle job of $games games; killing its worker mid-job"
 id=$(submit examples/battle_reference_1.json ".params.games = $games | .seed = 7")
