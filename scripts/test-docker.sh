@@ -88,6 +88,13 @@ cleanup() {
     podman volume rm -af >/dev/null 2>&1
     podman rmi -af >/dev/null 2>&1
   fi
+  # A podman helper still holding the folder (a conmon whose container is gone).
+  for c in /proc/[0-9]*/cmdline; do
+    if tr '\0' ' ' <"$c" 2>/dev/null | grep -qF -- "$tmp/"; then
+      p=${c#/proc/}; p=${p%/cmdline}
+      [ "$p" != $$ ] && kill -9 "$p" 2>/dev/null
+    fi
+  done
   # Mounts podman may leave under the folder (overlay layers, the run root's shm).
   grep -o " $tmp/[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m"; done
   rm -rf "$tmp"
@@ -244,8 +251,9 @@ res=$(curl -sf "$api/v1/jobs/$id/result")
 got=$(jq -c '[.games, .wins, .stalls, .losses]' <<<"$res")
 # The same document run in-process by the CLI of the API image (CPU backend) gives the
 # same counts as the worker (PoCL): results depend on the seed only.
-want=$("${compose[@]}" exec -T api skirmish run \
-         /opt/skirmish/share/doc/skirmish/examples/battle_reference_1.json \
+# (a container of its own: an exec session through the API socket leaves its conmon behind)
+want=$(podman run --rm --network none "$SK_IMAGE_PREFIX/api:latest" skirmish run \
+         /opt/skirmish/share/doc/skirmish/examples/battle_reference_1.json 2>/dev/null \
        | jq -c '[.games, .wins, .stalls, .losses]')
 [ "$got" = "$want" ] || fail "battle result $got, the CLI gives $want"
 log "battle job succeeded: [games, wins, stalls, losses] = $got on $(jq -r .backend <<<"$res")"
