@@ -16,7 +16,8 @@ static json_t *ts(const char *v)
 
 static json_t *progress(const struct db_job *j)
 {
-    return json_pack("{s:I, s:I}", "done", (json_int_t)j->done, "total", (json_int_t)j->total);
+    return json_pack("{s:I, s:I, s:I}", "done", (json_int_t)j->done, "total", (json_int_t)j->total,
+                     "resumed_from", (json_int_t)j->resumed_from);
 }
 
 json_t *api_render_job(const struct db_job *j)
@@ -46,16 +47,16 @@ json_t *api_render_job(const struct db_job *j)
     snprintf(retry, sizeof(retry), "/v1/jobs/%s:retry", j->id);
     snprintf(document, sizeof(document), "/v1/jobs/%s/document", j->id);
     /* "o" steals every value, NULL included: a failed allocation fails the whole pack */
-    return json_pack("{s:s, s:s, s:s, s:I, s:i, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-                     " s:o, s:{s:s, s:s, s:s, s:s, s:s}}",
-                     "id", j->id, "kind", j->kind, "status", j->status, "seed", (json_int_t)j->seed,
-                     "attempts", j->attempts, "progress", progress(j), "cancel_requested",
-                     j->cancel_requested, "created_at", ts(j->created_at), "started_at",
-                     ts(j->started_at), "finished_at", ts(j->finished_at), "updated_at",
-                     ts(j->updated_at), "error", j->error ? json_string(j->error) : json_null(),
-                     "workers", workers, "errors", errors, "retry_of",
-                     j->retry_of[0] ? json_string(j->retry_of) : json_null(), "links", "self", self,
-                     "result", result, "cancel", cancel, "retry", retry, "document", document);
+    return json_pack(
+        "{s:s, s:s, s:s, s:I, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
+        " s:o, s:o, s:{s:s, s:s, s:s, s:s, s:s}}",
+        "id", j->id, "kind", j->kind, "status", j->status, "seed", (json_int_t)j->seed, "attempts",
+        j->attempts, "progress", progress(j), "shards", j->shards, "cancel_requested",
+        j->cancel_requested, "created_at", ts(j->created_at), "started_at", ts(j->started_at),
+        "finished_at", ts(j->finished_at), "updated_at", ts(j->updated_at), "error",
+        j->error ? json_string(j->error) : json_null(), "workers", workers, "errors", errors,
+        "retry_of", j->retry_of[0] ? json_string(j->retry_of) : json_null(), "links", "self", self,
+        "result", result, "cancel", cancel, "retry", retry, "document", document);
 }
 
 char *api_render_job_text(const struct db_job *j)

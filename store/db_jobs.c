@@ -26,8 +26,10 @@
                                                                    " array_to_string(attempt_"     \
                                                                    "workers[1:attempts], "         \
                                                                    "E'\\n'), retry_of::text,"      \
-                                                                   " attempt_errors[1:attempts]"
-#define JOB_NCOLS 16
+                                                                   " attempt_errors[1:attempts],"  \
+                                                                   " resumed_from::text, "         \
+                                                                   "shards::text"
+#define JOB_NCOLS 18
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -126,6 +128,8 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     if (err && !(out->error = sk_strdup(err)))
         return SK_ENOMEM;
     text_into(out->retry_of, sizeof(out->retry_of), db_result_get(r, row, col + 14));
+    out->resumed_from = num(db_result_get(r, row, col + 16));
+    out->shards = (int)num(db_result_get(r, row, col + 17));
     if (db_text_array(db_result_get(r, row, col + 15), &out->errors, &out->n_errors) == SK_ENOMEM)
         return SK_ENOMEM; /* a malformed array (never seen) reads as none */
     return split_workers(db_result_get(r, row, col + 13), out);

@@ -28,7 +28,9 @@ struct db_job {
     char status[16];
     long long seed;
     int attempts;
-    long long done, total; /* progress */
+    long long done, total;  /* progress */
+    long long resumed_from; /* the unit the latest attempt started at (its checkpoint's) */
+    int shards;             /* shards the job was split into; 0 = not split (0008) */
     int cancel_requested;
     /* UTC, RFC 3339 with microseconds; "" for SQL NULL (not started or not finished) */
     char created_at[DB_JOBS_TS_LEN], started_at[DB_JOBS_TS_LEN];

@@ -15,6 +15,7 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
+#include "sk_suggest.h"
 
 #include "sk_banned.h"
 
@@ -31,6 +32,14 @@ struct loose_key {
     size_t i; /* index into cards */
 };
 
+/* A mission's or raid's name as the peer compares names, and its place in the files. */
+struct enemy_key {
+    char key[BATTLE_NAME_MAX + 1];
+    int kind;
+    size_t order; /* file order: of two records of one name the later wins */
+    size_t i;     /* index into enemies */
+};
+
 struct battle_catalog {
     size_t n;
     struct battle_card_spec *cards; /* owned; sorted by name (strcmp) */
@@ -41,6 +50,9 @@ struct battle_catalog {
     size_t n_recipes;
     char source[256];
     char hash[32];
+    struct battle_enemy *enemies; /* owned; sorted by kind, then id */
+    size_t n_enemies;
+    struct enemy_key *enemy_keys; /* owned; n_enemies entries sorted by kind, key, order */
 };
 
 static int card_cmp(const void *a, const void *b)
@@ -276,6 +288,8 @@ void battle_catalog_free(struct battle_catalog *cat)
     sk_free(cat->by_id);
     sk_free(cat->by_key);
     sk_free(cat->recipes);
+    sk_free(cat->enemies);
+    sk_free(cat->enemy_keys);
     sk_free(cat);
 }
 
@@ -545,28 +559,53 @@ static enum sk_err read_file(const char *path, char **out, size_t *out_len, char
     return rc;
 }
 
-/* Loads the game's folder `dir`; its notes go to the log. */
+/* Logs the importer's notes, one line each. */
+static void log_notes(const char *dir, const struct sk_verr_list *notes)
+{
+    for (size_t i = 0; i < notes->n; i++) {
+        char q[700];
+        sk_log_warn("event=cards_note dir=%s at=%s note=%s", dir, notes->items[i].pointer,
+                    sk_log_quote(q, sizeof(q), notes->items[i].message));
+    }
+    if (notes->truncated)
+        sk_log_warn("event=cards_note dir=%s note=\"more notes than %d: the rest not shown\"", dir,
+                    SK_VERR_MAX);
+}
+
+/* Loads the game's folder `dir`: its cards, then its missions and raids (their notes in a
+ * list of their own, so that the cards' cannot crowd them out); the notes go to the log. */
 static enum sk_err load_dir(const char *dir, struct battle_catalog **out, char *err, size_t errlen)
 {
     struct battle_tu_data data;
-    struct sk_verr_list notes;
+    struct battle_missions_data enemies;
+    struct sk_verr_list notes, enemy_notes;
     enum sk_err rc;
 
     memset(&data, 0, sizeof(data));
+    memset(&enemies, 0, sizeof(enemies));
     sk_verr_list_init(&notes);
+    sk_verr_list_init(&enemy_notes);
     rc = battle_tu_load(dir, &data, &notes, err, errlen);
-    for (size_t i = 0; i < notes.n; i++) {
-        char q[700];
-        sk_log_warn("event=cards_note dir=%s at=%s note=%s", dir, notes.items[i].pointer,
-                    sk_log_quote(q, sizeof(q), notes.items[i].message));
-    }
-    if (notes.truncated)
-        sk_log_warn("event=cards_note dir=%s note=\"more notes than %d: the rest not shown\"", dir,
-                    SK_VERR_MAX);
+    /* The catalog's hash covers the enemy files too: a job naming a mission reads them. */
+    if (!rc)
+        rc = battle_missions_load(dir, &enemies, &data.hash, &enemy_notes, err, errlen);
+    log_notes(dir, &notes);
+    log_notes(dir, &enemy_notes);
     sk_verr_list_release(&notes);
-    if (rc)
+    sk_verr_list_release(&enemy_notes);
+    if (rc) {
+        battle_tu_data_release(&data);
         return rc;
+    }
     rc = battle_catalog_from_tu(&data, dir, out);
+    if (!rc) {
+        rc = battle_catalog_set_enemies(*out, &enemies);
+        if (rc) {
+            battle_catalog_free(*out);
+            *out = NULL;
+        }
+    }
+    battle_missions_release(&enemies);
     if (rc == SK_ENOMEM)
         snprintf(err, errlen, "out of memory loading the cards folder '%s'", dir);
     return rc;
@@ -635,4 +674,312 @@ enum sk_err battle_catalog_shared(const struct battle_catalog **out, char *err, 
         *out = shared;
     pthread_mutex_unlock(&shared_lock);
     return rc;
+}
+
+/* ===== The game's missions and raids ===== */
+
+/* Sorts records by kind, then id; ties keep file order (each file holds one kind). */
+static int enemy_cmp(const void *a, const void *b)
+{
+    const struct battle_enemy *x = a, *y = b;
+    if (x->kind != y->kind)
+        return (x->kind > y->kind) - (x->kind < y->kind);
+    if (x->id != y->id)
+        return (x->id > y->id) - (x->id < y->id);
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+static int enemy_key_cmp(const void *a, const void *b)
+{
+    const struct enemy_key *x = a, *y = b;
+    int d;
+    if (x->kind != y->kind)
+        return (x->kind > y->kind) - (x->kind < y->kind);
+    d = strcmp(x->key, y->key);
+    return d ? d : (x->order > y->order) - (x->order < y->order);
+}
+
+enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
+                                       struct battle_missions_data *data)
+{
+    struct enemy_key *keys = NULL;
+    size_t n = data->n;
+
+    keys = sk_calloc(n ? n : 1, sizeof(*keys));
+    if (!keys) {
+        battle_missions_release(data);
+        return SK_ENOMEM;
+    }
+    qsort(data->items, n, sizeof(*data->items), enemy_cmp);
+    for (size_t i = 0; i < n; i++) {
+        struct battle_enemy *e = &data->items[i];
+        /* Each file holds one kind, so within a kind the line is the file order, which
+         * decides between two records of one name. */
+        keys[i].order = (size_t)e->line;
+        simplify(e->name, keys[i].key);
+        keys[i].kind = e->kind;
+        keys[i].i = i;
+    }
+    qsort(keys, n, sizeof(*keys), enemy_key_cmp);
+    sk_free(cat->enemies);
+    sk_free(cat->enemy_keys);
+    cat->enemies = data->items;
+    cat->n_enemies = n;
+    cat->enemy_keys = keys;
+    memset(data, 0, sizeof(*data));
+    return SK_OK;
+}
+
+size_t battle_catalog_enemy_count(const struct battle_catalog *cat)
+{
+    return cat->n_enemies;
+}
+
+const struct battle_enemy *battle_catalog_enemy_at(const struct battle_catalog *cat, size_t i)
+{
+    return i < cat->n_enemies ? &cat->enemies[i] : NULL;
+}
+
+const struct battle_enemy *battle_catalog_find_enemy_id(const struct battle_catalog *cat,
+                                                        enum battle_enemy_kind kind, int id)
+{
+    struct battle_enemy key;
+    memset(&key, 0, sizeof(key));
+    key.kind = kind;
+    key.id = id;
+    for (size_t lo = 0, hi = cat->n_enemies; lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct battle_enemy *e = &cat->enemies[mid];
+        int d = e->kind != kind ? (e->kind > kind) - (e->kind < kind) : (e->id > id) - (e->id < id);
+        if (d == 0)
+            return e;
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* The last record (in file order) of `kind` whose key is `key`, or NULL. */
+static const struct battle_enemy *find_enemy_key(const struct battle_catalog *cat,
+                                                 enum battle_enemy_kind kind, const char *key)
+{
+    size_t lo = 0, hi = cat->n_enemies;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct enemy_key *k = &cat->enemy_keys[mid];
+        int d = k->kind != (int)kind ? (k->kind > (int)kind) - (k->kind < (int)kind)
+                                     : strcmp(k->key, key);
+        if (d <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* lo is past the last key <= (kind, key). */
+    if (lo > 0 && cat->enemy_keys[lo - 1].kind == (int)kind &&
+        strcmp(cat->enemy_keys[lo - 1].key, key) == 0)
+        return &cat->enemies[cat->enemy_keys[lo - 1].i];
+    return NULL;
+}
+
+const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog *cat,
+                                                     enum battle_enemy_kind kind, const char *name,
+                                                     int *level)
+{
+    char key[BATTLE_NAME_MAX + 1];
+    const struct battle_enemy *e;
+    const char *dash;
+    size_t len = strlen(name);
+    int64_t lv = 0;
+
+    *level = 0;
+    if (len > BATTLE_NAME_MAX)
+        return NULL;
+    simplify(name, key);
+    e = find_enemy_key(cat, kind, key);
+    if (e)
+        return e;
+    /* "Name-N": level N. Names may end in a number of their own ("GDR-5000"), so the whole
+     * name was tried first. */
+    dash = strrchr(name, '-');
+    if (!dash || !dash[1] || strspn(dash + 1, "0123456789") != strlen(dash + 1) ||
+        sk_parse_i64(dash + 1, 1, BATTLE_ENEMY_LEVELS_MAX, &lv) != SK_OK)
+        return NULL;
+    {
+        char base[BATTLE_NAME_MAX + 1];
+        memcpy(base, name, (size_t)(dash - name));
+        base[dash - name] = '\0';
+        simplify(base, key);
+    }
+    e = find_enemy_key(cat, kind, key);
+    if (e)
+        *level = (int)lv;
+    return e;
+}
+
+void battle_catalog_suggest_enemy(const struct battle_catalog *cat, enum battle_enemy_kind kind,
+                                  const char *name, char *out, size_t outlen)
+{
+    struct sk_suggest s;
+
+    if (outlen)
+        out[0] = '\0';
+    sk_suggest_init(&s, name);
+    for (size_t i = 0; i < cat->n_enemies; i++)
+        if (cat->enemies[i].kind == kind)
+            sk_suggest_add(&s, cat->enemies[i].name);
+    if (sk_suggest_best(&s) && outlen)
+        snprintf(out, outlen, "%s", sk_suggest_best(&s));
+}
+
+/* The card `c` becomes at level `target` of its unit (not below its own level), or NULL
+ * when the unit's level is missing. */
+static const struct battle_card_spec *upgraded(const struct battle_catalog *cat,
+                                               const struct battle_card_spec *c, int target)
+{
+    if (target > c->n_levels)
+        target = c->n_levels;
+    if (target <= c->level)
+        return c;
+    return battle_catalog_find_id(cat, c->level_ids[target - 1]);
+}
+
+int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct battle_enemy *e,
+                               int level, const struct battle_card_spec **commander,
+                               const struct battle_card_spec **cards, int max, int *n, int *n_forts)
+{
+    /* The peer plays a record at its top level with every card at its top level and the
+     * commander up to <commander_max_level> (xml.cpp read_deck); at level 1 as listed. */
+    int top = level > 1 && level >= e->levels;
+    const struct battle_card_spec *c = battle_catalog_find_id(cat, e->commander);
+
+    *n = 0;
+    *n_forts = 0;
+    if (!c)
+        return 0;
+    *commander = top ? upgraded(cat, c, e->commander_max ? e->commander_max : c->n_levels) : c;
+    if (!*commander)
+        return 0;
+    for (int k = 0; k < e->n_forts + e->n_cards && *n < max; k++) {
+        int id = k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts];
+        c = battle_catalog_find_id(cat, id);
+        if (c && top)
+            c = upgraded(cat, c, c->n_levels);
+        if (!c)
+            return 0;
+        cards[(*n)++] = c;
+        if (k < e->n_forts)
+            (*n_forts)++;
+    }
+    return 1;
+}
+
+int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                     int level, char *why, size_t whylen)
+{
+    if (level < 1 || level > e->levels) {
+        snprintf(why, whylen, "it has levels 1 to %d, not %d", e->levels, level);
+        return 1;
+    }
+    if (level > 1 && level < e->levels) {
+        snprintf(why, whylen,
+                 "level %d upgrades a random share of its cards each game, which is not "
+                 "simulated yet: level 1 (as listed) and %d (every card at its top level) are",
+                 level, e->levels);
+        return 1;
+    }
+    if (e->n_effects) {
+        snprintf(why, whylen,
+                 "it has battleground effect '%s' (<effects>), and battleground effects are "
+                 "not simulated yet",
+                 e->effects[0]);
+        return 1;
+    }
+    if (e->n_card_pools || e->n_fort_pools) {
+        snprintf(why, whylen,
+                 "it draws %s at random from %d pool(s) each game, which is not simulated yet",
+                 e->n_card_pools ? "cards" : "fortresses",
+                 e->n_card_pools ? e->n_card_pools : e->n_fort_pools);
+        return 1;
+    }
+    if (e->cards_total > BATTLE_DECK_MAX) {
+        snprintf(why, whylen, "its deck has %d cards and a deck holds at most %d", e->cards_total,
+                 BATTLE_DECK_MAX);
+        return 1;
+    }
+    if (e->forts_total > BATTLE_FORTRESS_MAX) {
+        snprintf(why, whylen, "it has %d fortresses and a side holds at most %d", e->forts_total,
+                 BATTLE_FORTRESS_MAX);
+        return 1;
+    }
+    {
+        const struct battle_card_spec *cmd = NULL;
+        const struct battle_card_spec *cards[BATTLE_ENEMY_CARDS_MAX + BATTLE_ENEMY_FORTS_MAX];
+        int n = 0, nf = 0;
+        if (!battle_catalog_find_id(cat, e->commander)) {
+            snprintf(why, whylen, "no card has id %d (its commander)", e->commander);
+            return 1;
+        }
+        if (!battle_catalog_enemy_cards(cat, e, level, &cmd, cards,
+                                        (int)(sizeof(cards) / sizeof(cards[0])), &n, &nf)) {
+            for (int k = 0; k < e->n_forts + e->n_cards; k++) {
+                int id = k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts];
+                if (!battle_catalog_find_id(cat, id)) {
+                    snprintf(why, whylen, "no card has id %d (%s %d)", id,
+                             k < e->n_forts ? "its fortress" : "its deck card",
+                             k < e->n_forts ? k + 1 : k - e->n_forts + 1);
+                    return 1;
+                }
+            }
+            snprintf(why, whylen, "a card's top level is missing from the card files");
+            return 1;
+        }
+        /* Its cards as the codec would refuse them (battle_tu_unsupported). */
+        for (int k = -1; k < n; k++) {
+            const struct battle_card_spec *c = k < 0 ? cmd : cards[k];
+            char cw[200];
+            if (battle_tu_unsupported(c, cw, sizeof(cw))) {
+                snprintf(why, whylen, "card \"%s\": %s", c->name, cw);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Appends {"id", "name"} of card `id` to `arr`. */
+static int put_card_ref(const struct battle_catalog *cat, json_t *arr, int id)
+{
+    const struct battle_card_spec *c = battle_catalog_find_id(cat, id);
+    return json_array_append_new(arr,
+                                 json_pack("{s:i, s:s?}", "id", id, "name", c ? c->name : NULL));
+}
+
+json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct battle_enemy *e)
+{
+    json_t *obj = NULL, *cards = json_array(), *forts = json_array(), *fx = json_array();
+    const struct battle_card_spec *cmd = battle_catalog_find_id(cat, e->commander);
+    char why[300];
+    int bad = !cards || !forts || !fx;
+
+    for (int k = 0; !bad && k < e->n_cards; k++)
+        bad = put_card_ref(cat, cards, e->cards[k]);
+    for (int k = 0; !bad && k < e->n_forts; k++)
+        bad = put_card_ref(cat, forts, e->forts[k]);
+    for (int k = 0; !bad && k < e->n_effects; k++)
+        bad = json_array_append_new(fx, json_string(e->effects[k]));
+    if (!bad) {
+        int no = battle_catalog_enemy_unsupported(cat, e, e->levels, why, sizeof(why));
+        obj = json_pack("{s:s, s:i, s:s, s:{s:i, s:s?}, s:i, s:O, s:O, s:i, s:i, s:O, s:b, s:s?}",
+                        "kind", battle_enemy_kind_name(e->kind), "id", e->id, "name", e->name,
+                        "commander", "id", e->commander, "name", cmd ? cmd->name : NULL, "levels",
+                        e->levels, "cards", cards, "fortresses", forts, "card_pools",
+                        e->n_card_pools, "fortress_pools", e->n_fort_pools, "effects", fx,
+                        "playable", !no, "why", no ? why : NULL);
+    }
+    json_decref(cards);
+    json_decref(forts);
+    json_decref(fx);
+    return obj;
 }

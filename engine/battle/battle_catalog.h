@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "battle_missions.h"
 #include "battle_spec.h"
 #include "battle_tu.h"
 #include "sk_err.h"
@@ -111,5 +112,68 @@ json_t *battle_catalog_to_json(const struct battle_catalog *cat);
  * NULL when i is out of range or on allocation failure. Caller decrefs.
  */
 json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i);
+
+/* ===== The game's missions and raids (battle_missions) ===== */
+
+/**
+ * Gives `cat` the missions and raids of `data` (its array is taken over and `data` is
+ * zeroed, also on failure), replacing any it had. SK_OK or SK_ENOMEM.
+ */
+enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
+                                       struct battle_missions_data *data);
+
+/** Number of missions and raids in `cat` (0 unless loaded from the game's folder). */
+size_t battle_catalog_enemy_count(const struct battle_catalog *cat);
+
+/** The i-th mission or raid, missions first, each kind by id (borrowed); NULL past the end. */
+const struct battle_enemy *battle_catalog_enemy_at(const struct battle_catalog *cat, size_t i);
+
+/** The `kind` record with game id `id` (borrowed), or NULL. */
+const struct battle_enemy *battle_catalog_find_enemy_id(const struct battle_catalog *cat,
+                                                        enum battle_enemy_kind kind, int id);
+
+/**
+ * The `kind` record `name` means as players write it (borrowed), or NULL: case, spaces and
+ * ;:,"'! aside, as the peer compares; of two records of one name, the later in the file
+ * (the peer's rule: the other is still reachable by id). When no record has the whole name
+ * and it ends in "-N", the record named by the rest, with *level = N (else *level = 0):
+ * the peer's "Name-N" for level N.
+ */
+const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog *cat,
+                                                     enum battle_enemy_kind kind, const char *name,
+                                                     int *level);
+
+/** Writes into `out` the `kind` name closest to `name` when one looks like a typo of it,
+ * else "". */
+void battle_catalog_suggest_enemy(const struct battle_catalog *cat, enum battle_enemy_kind kind,
+                                  const char *name, char *out, size_t outlen);
+
+/**
+ * Returns a new JSON object for record `e` (borrowed): kind, id, name, commander, levels,
+ * cards, fortresses (id and name each), card_pools, fortress_pools, effects and "playable"
+ * with "why" when a job cannot use it; NULL on allocation failure. What GET /v1/missions
+ * lists. Caller decrefs.
+ */
+json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct battle_enemy *e);
+
+/**
+ * Why a job cannot play record `e` at `level` (1..e->levels) as the game does: writes it
+ * into `why` and returns 1 (a card pool, a battleground effect, a level between the first
+ * and the top, a card the catalog lacks, too many cards); 0 when it can.
+ */
+int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                     int level, char *why, size_t whylen);
+
+/**
+ * The cards record `e` plays at `level` (1 = as listed, e->levels = every card at its top
+ * level and the commander at <commander_max_level> or its top, as the peer upgrades them):
+ * the commander into *commander and at most `max` further cards into `cards` (fortresses
+ * first, *n_forts of them, then the deck in file order), *n set to how many. Borrowed
+ * pointers. Returns 0 when a card is missing (battle_catalog_enemy_unsupported says which).
+ */
+int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct battle_enemy *e,
+                               int level, const struct battle_card_spec **commander,
+                               const struct battle_card_spec **cards, int max, int *n,
+                               int *n_forts);
 
 #endif

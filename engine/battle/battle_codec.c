@@ -335,6 +335,117 @@ static void decode_deck_text(struct job_dec *j, const char *text, struct battle_
 
 static const char *const text_side_keys[] = {"deck", "play", NULL};
 
+/* ===== Missions and raids ===== */
+
+static const char *const enemy_side_keys[] = {"mission", "raid", "level", "play", NULL};
+
+/* The `kind` record `who` (the value at the current position: a name or an id) names, with
+ * *name_level the level a "Name-N" says (0 = none); NULL after reporting it. */
+static const struct battle_enemy *find_enemy(struct job_dec *j, const json_t *who,
+                                             enum battle_enemy_kind kind, int *name_level)
+{
+    const char *key = battle_enemy_kind_name(kind);
+
+    if (json_is_integer(who)) {
+        json_int_t id = json_integer_value(who);
+        const struct battle_enemy *e = j->catalog && id > 0 && id <= 1000000000
+                                           ? battle_catalog_find_enemy_id(j->catalog, kind, (int)id)
+                                           : NULL;
+        if (!e)
+            sk_jdec_bad(&j->d, "no %s has id %lld", key, (long long)id);
+        return e;
+    }
+    if (json_is_string(who)) {
+        const char *name = json_string_value(who);
+        const struct battle_enemy *e =
+            j->catalog ? battle_catalog_find_enemy(j->catalog, kind, name, name_level) : NULL;
+        if (!e) {
+            char near[BATTLE_NAME_MAX + 1] = "";
+            if (j->catalog)
+                battle_catalog_suggest_enemy(j->catalog, kind, name, near, sizeof(near));
+            if (near[0])
+                sk_jdec_bad(&j->d, "unknown %s \"%s\"; did you mean \"%s\"?", key, name, near);
+            else if (!j->catalog || battle_catalog_enemy_count(j->catalog) == 0)
+                sk_jdec_bad(&j->d,
+                            "unknown %s \"%s\": missions and raids come with the game's files "
+                            "(SKIRMISH_CARDS_DIR)",
+                            key, name);
+            else
+                sk_jdec_bad(&j->d, "unknown %s \"%s\"", key, name);
+        }
+        return e;
+    }
+    sk_jdec_bad(&j->d, "'%s' must be the %s's name or id", key, key);
+    return NULL;
+}
+
+/* Decodes {"mission" | "raid": name or id, "level", "play"} (the object at the current
+ * position) into `side`: the game's enemy deck, refused with the reason when the engine
+ * cannot play it as the game does (a card pool, a battleground effect, ...). */
+static void decode_enemy_side(struct job_dec *j, const json_t *v, struct battle_side_spec *side)
+{
+    const int is_raid = json_object_get(v, "mission") == NULL;
+    const enum battle_enemy_kind kind = is_raid ? BATTLE_ENEMY_RAID : BATTLE_ENEMY_MISSION;
+    const char *key = battle_enemy_kind_name(kind);
+    const json_t *who = json_object_get(v, key);
+    const struct battle_enemy *e = NULL;
+    const struct battle_card_spec *cmd = NULL;
+    const struct battle_card_spec *cards[BATTLE_ENEMY_CARDS_MAX + BATTLE_ENEMY_FORTS_MAX];
+    long long level = 0;
+    int name_level = 0, n = 0, n_forts = 0, idx;
+    char why[300];
+
+    sk_jdec_check_keys(&j->d, v, enemy_side_keys);
+    if (json_object_get(v, "mission") && json_object_get(v, "raid")) {
+        sk_jdec_bad(&j->d, "name a mission or a raid, not both");
+        return;
+    }
+    if (sk_jdec_get_int(&j->d, v, "level", 1, BATTLE_ENEMY_LEVELS_MAX, &level) < 0)
+        return;
+    sk_jptr_push_key(j->d.ptr, key);
+    e = find_enemy(j, who, kind, &name_level);
+    sk_jptr_pop(j->d.ptr);
+    if (!e)
+        return;
+    if (name_level && level && name_level != level) {
+        sk_jdec_bad(&j->d, "the name says level %d and 'level' says %lld", name_level, level);
+        return;
+    }
+    if (!level)
+        level = name_level ? name_level : e->levels;
+    if (battle_catalog_enemy_unsupported(j->catalog, e, (int)level, why, sizeof(why))) {
+        sk_jdec_bad(&j->d, "%s \"%s\" (id %d) cannot be played: %s", key, e->name, e->id, why);
+        return;
+    }
+    if (!battle_catalog_enemy_cards(j->catalog, e, (int)level, &cmd, cards,
+                                    (int)(sizeof(cards) / sizeof(cards[0])), &n, &n_forts))
+        return; /* unsupported() said no card is missing */
+    if (cmd->type != BATTLE_COMMANDER) {
+        sk_jdec_bad(&j->d, "%s \"%s\": its commander \"%s\" is %s card", key, e->name, cmd->name,
+                    battle_cards_a_type(cmd->type));
+        return;
+    }
+    idx = add_card(j, cmd);
+    if (idx >= 0)
+        side->commander = idx;
+    for (int k = 0; k < n; k++) {
+        unsigned want = k < n_forts ? BATTLE_T_FORTRESS : BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE;
+        if (!(want & (1u << cards[k]->type))) {
+            sk_jdec_bad(&j->d, "%s \"%s\": its %s \"%s\" is %s card", key, e->name,
+                        k < n_forts ? "fortress" : "deck card", cards[k]->name,
+                        battle_cards_a_type(cards[k]->type));
+            continue;
+        }
+        idx = add_card(j, cards[k]);
+        if (idx < 0)
+            continue;
+        if (k < n_forts)
+            side->fortresses[side->n_fortresses++] = idx;
+        else
+            side->deck[side->n_deck++] = idx;
+    }
+}
+
 /* Decodes one side; returns 1 when it is valid (the state is checked against it then). A
  * side is an object with a deck list, a deck string or hash, or {"deck": string, "play"}. */
 static int decode_side(struct job_dec *j, const json_t *params, const char *key,
@@ -352,6 +463,12 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         side->play = BATTLE_PLAY_RANDOM;
         goto out;
     }
+    if (json_is_object(v) && (json_object_get(v, "mission") || json_object_get(v, "raid"))) {
+        decode_enemy_side(j, v, side);
+        sk_jdec_get_enum(&j->d, v, "play", plays, 3, &play);
+        side->play = (enum battle_play)play;
+        goto out;
+    }
     if (json_is_object(v) && json_is_string(json_object_get(v, "deck"))) {
         sk_jdec_check_keys(&j->d, v, text_side_keys);
         sk_jptr_push_key(j->d.ptr, "deck");
@@ -362,7 +479,10 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         goto out;
     }
     if (v && !json_is_object(v)) {
-        sk_jdec_bad(&j->d, "'%s' must be an object, a deck string or a deck hash", key);
+        sk_jdec_bad(&j->d,
+                    "'%s' must be an object, a deck string, a deck hash or a mission "
+                    "or raid ({\"mission\": name})",
+                    key);
         goto out;
     }
     if (!sk_jdec_need_object(&j->d, v, key, side_keys))

@@ -97,6 +97,10 @@ static void test_kill9_worker(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(job);
     CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 2);
+    /* the job resource says where the second attempt started */
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(job, "progress"), "resumed_from")),
+        at_kill);
     json_decref(job);
     /* resume: the second attempt started at that checkpoint, so it played fewer games than
      * the job has, and the counts below still equal an uninterrupted run's */

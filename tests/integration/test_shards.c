@@ -123,6 +123,7 @@ static void test_split_merges_exactly(void)
     CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(job, "progress"), "done")),
                     games);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "shards")), 4);
     json_decref(job);
     check_result(&s, id, doc);
     CU_ASSERT_EQUAL(sql_num(&s, "SELECT shards FROM jobs WHERE id = '%s'", id), 4);

@@ -375,6 +375,8 @@ export interface components {
         Progress: {
             done: number;
             total: number;
+            /** @description The unit (game, turn) the latest attempt started at: 0 when it started from the beginning, else the units done by an earlier attempt whose checkpoint it resumed (a worker died, a transient failure, a worker stopping), which it did not play again (docs/operations.md, "Resume from the last chunk"). */
+            resumed_from: number;
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "succeeded" | "failed" | "canceled";
@@ -388,6 +390,8 @@ export interface components {
             seed: number;
             attempts: number;
             progress: components["schemas"]["Progress"];
+            /** @description The number of shards the job was split into (a battle job of more games than SKIRMISH_SHARD_UNITS, run by several workers at once; docs/operations.md, "Shards"), else 0. A split job's progress is its shards' sum and its result their merged counts, the same as one run gives. */
+            shards: number;
             cancel_requested: boolean;
             /** Format: date-time */
             created_at: string;
@@ -1295,8 +1299,10 @@ export interface operations {
                      *           "attempts": 1,
                      *           "progress": {
                      *             "done": 400,
-                     *             "total": 1000
+                     *             "total": 1000,
+                     *             "resumed_from": 0
                      *           },
+                     *           "shards": 0,
                      *           "cancel_requested": false,
                      *           "created_at": "2026-11-23T12:00:00.114301Z",
                      *           "started_at": "2026-11-23T12:00:00.201533Z",
@@ -1326,8 +1332,10 @@ export interface operations {
                      *           "attempts": 1,
                      *           "progress": {
                      *             "done": 500,
-                     *             "total": 500
+                     *             "total": 500,
+                     *             "resumed_from": 0
                      *           },
+                     *           "shards": 0,
                      *           "cancel_requested": false,
                      *           "created_at": "2026-11-23T12:00:00.114301Z",
                      *           "started_at": "2026-11-23T11:59:58.004117Z",
@@ -1393,8 +1401,10 @@ export interface operations {
                      *       "attempts": 0,
                      *       "progress": {
                      *         "done": 0,
-                     *         "total": 1000
+                     *         "total": 1000,
+                     *         "resumed_from": 0
                      *       },
+                     *       "shards": 0,
                      *       "cancel_requested": false,
                      *       "created_at": "2026-11-23T12:00:00.114301Z",
                      *       "started_at": null,
@@ -1434,8 +1444,10 @@ export interface operations {
                      *       "attempts": 0,
                      *       "progress": {
                      *         "done": 0,
-                     *         "total": 1000
+                     *         "total": 1000,
+                     *         "resumed_from": 0
                      *       },
+                     *       "shards": 0,
                      *       "cancel_requested": false,
                      *       "created_at": "2026-11-23T12:00:00.114301Z",
                      *       "started_at": null,
@@ -1673,8 +1685,10 @@ export interface operations {
                      *       "attempts": 1,
                      *       "progress": {
                      *         "done": 400,
-                     *         "total": 1000
+                     *         "total": 1000,
+                     *         "resumed_from": 0
                      *       },
+                     *       "shards": 0,
                      *       "cancel_requested": true,
                      *       "created_at": "2026-11-23T12:00:00.114301Z",
                      *       "started_at": "2026-11-23T12:00:00.201533Z",
@@ -1750,8 +1764,10 @@ export interface operations {
                      *       "attempts": 0,
                      *       "progress": {
                      *         "done": 0,
-                     *         "total": 1000
+                     *         "total": 1000,
+                     *         "resumed_from": 0
                      *       },
+                     *       "shards": 0,
                      *       "cancel_requested": false,
                      *       "created_at": "2026-11-23T12:05:00.412733Z",
                      *       "started_at": null,

@@ -81,7 +81,7 @@ static const struct bad_case bad_cases[] = {
     /* 9 */ {"{" DEF "}",
         {"/params/attacker: 'attacker' is required"}},
     /* 10 */ {"{'attacker':[]," DEF "}",
-        {"/params/attacker: 'attacker' must be an object, a deck string or a deck hash"}},
+        {"/params/attacker: 'attacker' must be an object, a deck string, a deck hash or a mission or raid ({\"mission\": name})"}},
     /* 11 */ {"{'attacker':{'deck':[]}," DEF "}",
         {"/params/attacker/commander: 'commander' is required"}},
     /* 12 */ {"{'attacker':{'commander':'Test Comander','deck':[]}," DEF "}",

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/* The game's missions and raids (see battle_missions.h). Each file is parsed by libxml2
+ * into a tree (1.4 MB at most in the snapshot, so a tree costs little and gives every
+ * element its line) in recovery mode: the game's raids.xml is not well-formed XML (a
+ * comment holds "--"), and the game and the peer read it anyway, so a recoverable error
+ * is a note, not a failed load. The walk follows the format as the peer reads it. */
+#include "battle_missions.h"
+
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "battle_tu.h"
+#include "sk_mem.h"
+#include "sk_parse.h"
+
+#include "sk_banned.h"
+
+/* A file larger than this is refused (missions.xml is 1.4 MB). */
+#define MISSIONS_FILE_MAX (64u << 20)
+/* XML errors noted per file; the rest are counted in one more note. */
+#define MISSIONS_XML_NOTES_MAX 5
+
+static const char *const kind_names[] = {"mission", "raid"};
+
+const char *battle_enemy_kind_name(int kind)
+{
+    return kind >= 0 && kind < BATTLE_ENEMY__COUNT ? kind_names[kind] : "unknown";
+}
+
+struct ms_load {
+    const char *dir;
+    const char *file;
+    struct sk_verr_list *notes;
+    char *err;
+    size_t errlen;
+    uint64_t *hash;
+    struct battle_enemy *items;
+    size_t n, cap;
+    int xml_errors; /* in the file being parsed */
+};
+
+/* Adds a note at FILE:LINE. */
+static void note(struct ms_load *L, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void note(struct ms_load *L, long line, const char *fmt, ...)
+{
+    char where[300], msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(where, sizeof(where), "%s:%ld", L->file, line);
+    sk_verr_add(L->notes, where, "%s", msg);
+}
+
+/* Reads dir/name into a new NUL-terminated buffer and hashes it. *missing = 1 (and
+ * SK_EIO) when the file does not exist; other failures fill `err`. */
+static enum sk_err slurp(struct ms_load *L, const char *name, char **out, size_t *len, int *missing)
+{
+    char path[4096];
+    struct stat st;
+    FILE *f = NULL;
+    char *buf = NULL;
+    enum sk_err rc = SK_OK;
+
+    *missing = 0;
+    if (snprintf(path, sizeof(path), "%s/%s", L->dir, name) >= (int)sizeof(path)) {
+        snprintf(L->err, L->errlen, "cards folder path '%s' is too long", L->dir);
+        return SK_EINVAL;
+    }
+    f = fopen(path, "rb");
+    if (!f) {
+        *missing = errno == ENOENT;
+        snprintf(L->err, L->errlen, "cannot open '%s': %s", path, strerror(errno));
+        return SK_EIO;
+    }
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MISSIONS_FILE_MAX) {
+        snprintf(L->err, L->errlen, "'%s' is not a regular file of at most %u bytes", path,
+                 MISSIONS_FILE_MAX);
+        rc = SK_EINVAL;
+        goto out;
+    }
+    buf = sk_malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        rc = SK_ENOMEM;
+        goto out;
+    }
+    if (fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+        snprintf(L->err, L->errlen, "cannot read '%s'", path);
+        rc = SK_EIO;
+        goto out;
+    }
+    buf[st.st_size] = '\0';
+    *L->hash = battle_tu_fnv1a(*L->hash, name, strlen(name) + 1);
+    *L->hash = battle_tu_fnv1a(*L->hash, buf, (size_t)st.st_size);
+    *out = buf;
+    *len = (size_t)st.st_size;
+    buf = NULL;
+out:
+    sk_free(buf);
+    (void)fclose(f); /* read only: nothing is lost if closing fails */
+    return rc;
+}
+
+/* libxml2's errors while it recovers a file: the first few are notes with their line. */
+static void xml_note(void *data, xmlErrorPtr e)
+{
+    struct ms_load *L = data;
+    char msg[200];
+
+    if (!e || e->level < XML_ERR_ERROR)
+        return;
+    if (++L->xml_errors > MISSIONS_XML_NOTES_MAX)
+        return;
+    snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "not well-formed XML");
+    msg[strcspn(msg, "\n")] = '\0';
+    note(L, e->line, "not well-formed XML (%s): read on as libxml2 recovers it", msg);
+}
+
+static int is(const xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* The integer in `s` (spaces around it allowed) within [min, max]; 0 when it is not one. */
+static int parse_int(const char *s, int min, int max, int *out)
+{
+    char buf[32];
+    size_t len;
+    int64_t v = 0;
+
+    if (!s)
+        return 0;
+    s += strspn(s, " \t\r\n");
+    len = strlen(s);
+    while (len && strchr(" \t\r\n", s[len - 1]))
+        len--;
+    if (len == 0 || len >= sizeof(buf))
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    if (sk_parse_i64(buf, min, max, &v) != SK_OK)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* The integer text of element `n` within [min, max]; 0 with a note naming `what` when the
+ * text is not one (the record is then left out by the caller). */
+static int elem_int(struct ms_load *L, const xmlNode *n, int min, int max, int *out)
+{
+    xmlChar *t = xmlNodeGetContent(n);
+    int ok = parse_int((const char *)t, min, max, out);
+    if (!ok)
+        note(L, xmlGetLineNo(n), "<%s> '%s' is not an integer from %d to %d", (const char *)n->name,
+             t ? (const char *)t : "", min, max);
+    xmlFree(t);
+    return ok;
+}
+
+/* The integer attribute `attr` of `n` within [min, max]; `def` when absent; 0 with a note
+ * when present and not one. */
+static int attr_int(struct ms_load *L, const xmlNode *n, const char *attr, int min, int max,
+                    int def, int *out)
+{
+    xmlChar *t = xmlGetProp(n, (const xmlChar *)attr);
+    int ok = 1;
+    if (!t) {
+        *out = def;
+        return 1;
+    }
+    ok = parse_int((const char *)t, min, max, out);
+    if (!ok)
+        note(L, xmlGetLineNo(n), "<%s %s='%s'> is not an integer from %d to %d",
+             (const char *)n->name, attr, (const char *)t, min, max);
+    xmlFree(t);
+    return ok;
+}
+
+/* Largest card id the game uses is under 100,000; anything beyond is a typo. */
+#define CARD_ID_MAX 1000000
+
+/* Adds card `n` (<card replicates=N>ID</card>) to the record's deck. Returns 0 after a
+ * note when it cannot be read. */
+static int add_deck_card(struct ms_load *L, const xmlNode *n, struct battle_enemy *e)
+{
+    int id = 0, reps = 1;
+    if (!elem_int(L, n, 1, CARD_ID_MAX, &id) ||
+        !attr_int(L, n, "replicates", 1, BATTLE_DECK_MAX, 1, &reps))
+        return 0;
+    for (int r = 0; r < reps; r++, e->cards_total++)
+        if (e->n_cards < BATTLE_ENEMY_CARDS_MAX)
+            e->cards[e->n_cards++] = id;
+    return 1;
+}
+
+/* A pool (<card_pool amount=N>, <fortress_pool amount=N>) is drawn from at random each
+ * game; only its presence matters until the engine draws decks per game. */
+static int check_pool(struct ms_load *L, const xmlNode *n)
+{
+    int amount = 0, reps = 1;
+    xmlChar *t = xmlGetProp(n, (const xmlChar *)"amount");
+    if (!t) {
+        note(L, xmlGetLineNo(n), "<%s> without 'amount'", (const char *)n->name);
+        return 0;
+    }
+    xmlFree(t);
+    return attr_int(L, n, "amount", 0, BATTLE_DECK_MAX, 0, &amount) &&
+           attr_int(L, n, "replicates", 1, BATTLE_DECK_MAX, 1, &reps);
+}
+
+static int read_deck(struct ms_load *L, const xmlNode *deck, struct battle_enemy *e)
+{
+    for (const xmlNode *c = deck->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (is(c, "card")) {
+            if (!add_deck_card(L, c, e))
+                return 0;
+        } else if (is(c, "always_include")) {
+            for (const xmlNode *k = c->children; k; k = k->next)
+                if (is(k, "card") && !add_deck_card(L, k, e))
+                    return 0;
+        } else if (is(c, "card_pool")) {
+            if (!check_pool(L, c))
+                return 0;
+            e->n_card_pools++;
+        } else {
+            note(L, xmlGetLineNo(c), "unknown element <%s> in a <deck>: ignored",
+                 (const char *)c->name);
+        }
+    }
+    return 1;
+}
+
+static int read_effects(struct ms_load *L, const xmlNode *fx, struct battle_enemy *e)
+{
+    for (const xmlNode *c = fx->children; c; c = c->next) {
+        xmlChar *id;
+        if (!is(c, "skill"))
+            continue;
+        id = xmlGetProp(c, (const xmlChar *)"id");
+        if (!id || !id[0]) {
+            note(L, xmlGetLineNo(c), "an effect <skill> without 'id'");
+            xmlFree(id);
+            return 0;
+        }
+        if (e->n_effects < BATTLE_ENEMY_EFFECTS_MAX)
+            snprintf(e->effects[e->n_effects], sizeof(e->effects[0]), "%s", (const char *)id);
+        e->n_effects++;
+        xmlFree(id);
+    }
+    if (e->n_effects > BATTLE_ENEMY_EFFECTS_MAX)
+        e->n_effects = BATTLE_ENEMY_EFFECTS_MAX;
+    return 1;
+}
+
+/* Elements of a record that are the game's presentation, rewards and progression: a
+ * simulation does not need them, so they are skipped without a note. */
+static const char *const skipped[] = {
+    "picture",      "location_id", "combatBG",       "energy",       "x",           "y",
+    "desc",         "speech",      "rewards",        "req",          "mission_req", "splash",
+    "mission_type", "monster",     "start_time",     "end_time",     "event_req",   "phase_id",
+    "is_mutant",    "map",         "mapBG",          "asset_bundle", "sp",          "elo",
+    "ai_rival",     "portal",      "destination_id", "star_type",    NULL};
+
+static int is_skipped(const xmlNode *n)
+{
+    for (int i = 0; skipped[i]; i++)
+        if (strcmp((const char *)n->name, skipped[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int read_name(struct ms_load *L, const xmlNode *n, struct battle_enemy *e)
+{
+    xmlChar *t = xmlNodeGetContent(n);
+    const char *s = t ? (const char *)t : "";
+    size_t len;
+    int ok = 0;
+
+    s += strspn(s, " \t\r\n");
+    len = strlen(s);
+    while (len && strchr(" \t\r\n", s[len - 1]))
+        len--;
+    if (e->name[0]) {
+        note(L, xmlGetLineNo(n), "a second <name> '%.*s': the first one is kept", (int)len, s);
+        ok = 1;
+    } else if (len == 0 || len > BATTLE_NAME_MAX) {
+        note(L, xmlGetLineNo(n), "a name that is empty or longer than %d bytes", BATTLE_NAME_MAX);
+    } else {
+        memcpy(e->name, s, len);
+        e->name[len] = '\0';
+        ok = 1;
+    }
+    xmlFree(t);
+    return ok;
+}
+
+/* Reads one <mission> or <raid> into *e. Returns 0 after a note when it is left out. */
+static int read_record(struct ms_load *L, const xmlNode *r, enum battle_enemy_kind kind,
+                       struct battle_enemy *e)
+{
+    int ok = 1, have_deck = 0;
+
+    memset(e, 0, sizeof(*e));
+    e->kind = kind;
+    e->line = xmlGetLineNo(r);
+    e->levels = BATTLE_ENEMY_LEVELS_DEF;
+    for (const xmlNode *c = r->children; c && ok; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (is(c, "id")) {
+            ok = elem_int(L, c, 1, 1000000000, &e->id);
+        } else if (is(c, "name")) {
+            ok = read_name(L, c, e);
+        } else if (is(c, "commander")) {
+            ok = elem_int(L, c, 1, CARD_ID_MAX, &e->commander);
+        } else if (is(c, "commander_max_level")) {
+            ok = elem_int(L, c, 1, BATTLE_LEVELS_MAX, &e->commander_max);
+        } else if (is(c, "levels")) {
+            ok = elem_int(L, c, 1, BATTLE_ENEMY_LEVELS_MAX, &e->levels);
+        } else if (is(c, "deck")) {
+            ok = read_deck(L, c, e);
+            have_deck = 1;
+        } else if (is(c, "fortress_card")) {
+            int id = 0;
+            ok = attr_int(L, c, "id", 1, CARD_ID_MAX, 0, &id);
+            if (ok && id == 0) {
+                note(L, xmlGetLineNo(c), "<fortress_card> without 'id'");
+                ok = 0;
+            }
+            if (ok && e->n_forts < BATTLE_ENEMY_FORTS_MAX)
+                e->forts[e->n_forts++] = id;
+            e->forts_total++;
+        } else if (is(c, "fortress_pool")) {
+            ok = check_pool(L, c);
+            e->n_fort_pools++;
+        } else if (is(c, "effects")) {
+            ok = read_effects(L, c, e);
+        } else if (!is_skipped(c)) {
+            note(L, xmlGetLineNo(c), "unknown element <%s> of a %s: ignored", (const char *)c->name,
+                 kind_names[kind]);
+        }
+    }
+    if (ok && (!e->id || !e->name[0] || !e->commander || !have_deck)) {
+        note(L, e->line, "a %s without %s", kind_names[kind],
+             !e->id          ? "<id>"
+             : !e->name[0]   ? "<name>"
+             : !e->commander ? "<commander>"
+                             : "<deck>");
+        ok = 0;
+    }
+    if (!ok)
+        note(L, e->line, "%s%s%s left out", kind_names[kind], e->name[0] ? " " : "",
+             e->name[0] ? e->name : "");
+    return ok;
+}
+
+static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_enemy_kind kind)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int missing = 0, campaigns = 0;
+    xmlDocPtr doc = NULL;
+    const xmlNode *root;
+    enum sk_err rc;
+
+    rc = slurp(L, name, &text, &len, &missing);
+    if (rc && missing) {
+        L->err[0] = '\0';
+        sk_verr_add(L->notes, name, "no %s: no %s can be named", name, kind_names[kind]);
+        return SK_OK;
+    }
+    if (rc)
+        return rc;
+    L->file = name;
+    L->xml_errors = 0;
+    /* The handler is libxml2's per-thread state: set for this parse only. RECOVER: the
+     * game's own files are not always well-formed (see the top of this file). */
+    xmlSetStructuredErrorFunc(L, xml_note);
+    doc = xmlReadMemory(text, (int)len, name, NULL,
+                        XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_RECOVER);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    if (L->xml_errors > MISSIONS_XML_NOTES_MAX)
+        sk_verr_add(L->notes, name, "%d more XML errors not shown",
+                    L->xml_errors - MISSIONS_XML_NOTES_MAX);
+    root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (!root) {
+        snprintf(L->err, L->errlen, "%s/%s: not XML libxml2 can read (no root element)", L->dir,
+                 name);
+        rc = SK_EINVAL;
+        goto out;
+    }
+    for (const xmlNode *c = root->children; c; c = c->next) {
+        if (is(c, kind_names[kind])) {
+            if (L->n == L->cap) {
+                struct battle_enemy *nb;
+                size_t cap = L->cap ? L->cap * 2 : 1024;
+                nb = sk_realloc(L->items, cap * sizeof(*nb));
+                if (!nb) {
+                    rc = SK_ENOMEM;
+                    goto out;
+                }
+                L->items = nb;
+                L->cap = cap;
+            }
+            if (read_record(L, c, kind, &L->items[L->n]))
+                L->n++;
+        } else if (is(c, "campaign")) {
+            campaigns++;
+        }
+    }
+    if (campaigns)
+        sk_verr_add(L->notes, name,
+                    "%d <campaign> records: campaigns are not read (missions and raids are)",
+                    campaigns);
+out:
+    xmlFreeDoc(doc);
+    sk_free(text);
+    return rc;
+}
+
+enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out, uint64_t *hash,
+                                 struct sk_verr_list *notes, char *err, size_t errlen)
+{
+    struct ms_load L;
+    size_t missions;
+    enum sk_err rc;
+
+    memset(&L, 0, sizeof(L));
+    memset(out, 0, sizeof(*out));
+    L.dir = dir;
+    L.notes = notes;
+    L.err = err;
+    L.errlen = errlen;
+    L.hash = hash;
+    xmlInitParser();
+    rc = read_file(&L, "missions.xml", BATTLE_ENEMY_MISSION);
+    missions = L.n;
+    if (!rc)
+        rc = read_file(&L, "raids.xml", BATTLE_ENEMY_RAID);
+    if (rc) {
+        sk_free(L.items);
+        return rc;
+    }
+    out->items = L.items;
+    out->n = L.n;
+    out->n_missions = missions;
+    out->n_raids = L.n - missions;
+    return SK_OK;
+}
+
+void battle_missions_release(struct battle_missions_data *data)
+{
+    if (!data)
+        return;
+    sk_free(data->items);
+    memset(data, 0, sizeof(*data));
+}
