@@ -122,6 +122,8 @@ static int keep(const json_t *e, const struct api_request *req, const struct job
             snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
             have = num;
         }
+        if (json_is_boolean(v))
+            have = json_is_true(v) ? "true" : "false"; /* a mission's "playable" */
         if (f->member) {
             if (!any_has(v, f->member, want))
                 return 0;
@@ -279,4 +281,10 @@ void api_catalog_spells(const struct api_ctx *ctx, const struct api_request *req
                         struct api_response *resp)
 {
     serve("spells", ctx->spells, req, resp);
+}
+
+void api_catalog_missions(const struct api_ctx *ctx, const struct api_request *req,
+                          struct api_response *resp)
+{
+    serve("missions", ctx->missions, req, resp);
 }

@@ -33,6 +33,7 @@ static const struct api_route routes[] = {
     {"GET", "/v1/stats/history", api_stats_history},
     {"GET", "/v1/cards", api_catalog_cards},
     {"GET", "/v1/spells", api_catalog_spells},
+    {"GET", "/v1/missions", api_catalog_missions},
     {"GET", "/v1/jobs", api_jobs_list},
     {"POST", "/v1/jobs", api_jobs_submit},
     {"GET", "/v1/jobs/{id}", api_jobs_get},

@@ -754,7 +754,8 @@ static void conn_cb(void *cls, struct MHD_Connection *conn, void **socket_contex
     }
 }
 
-static void mhd_log(void *cls, const char *fmt, va_list ap)
+/* libmicrohttpd's messages; its format string (clang's -Wformat-nonliteral in the fuzz build). */
+__attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
     char msg[512];
     char q[600];

@@ -126,6 +126,7 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
     ctx->kind_known = kind_known;
     ctx->cards = catalog("cards");
     ctx->spells = catalog("spells");
+    ctx->missions = catalog("missions");
     ctx->openapi = api_openapi_json;
     if (api_pool_new(threads > 0 ? threads : 1, cfg->database_url, cfg->redis_url,
                      cfg->queue_prefix, &p->pool)) {

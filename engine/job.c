@@ -71,9 +71,13 @@ const char *job_kind_names(void)
 
 const struct job_catalog *job_catalog_named(const char *name)
 {
-    for (size_t k = 0; k < job_kinds_n; k++)
+    for (size_t k = 0; k < job_kinds_n; k++) {
         if (job_kinds[k]->catalog && strcmp(job_kinds[k]->catalog->name, name) == 0)
             return job_kinds[k]->catalog;
+        for (const struct job_catalog *const *c = job_kinds[k]->more_catalogs; c && *c; c++)
+            if (strcmp((*c)->name, name) == 0)
+                return *c;
+    }
     return NULL;
 }
 

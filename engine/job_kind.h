@@ -98,6 +98,9 @@ struct job_kind_ops {
     enum sk_err (*merge)(void *run, const unsigned char *data, size_t len);
 
     const struct job_catalog *catalog; /* NULL when the kind serves none */
+    /* Further catalogs the kind serves (the battle kind's missions and raids): NULL, or
+     * NULL-terminated. */
+    const struct job_catalog *const *more_catalogs;
 };
 
 #endif

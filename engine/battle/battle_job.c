@@ -757,6 +757,84 @@ static const struct job_filter card_filters[] = {
 static const struct job_catalog cards_catalog = {"cards",      catalog_load,  card_filters,
                                                  catalog_size, catalog_match, catalog_entry};
 
+/* ===== The missions and raids served at /v1/missions ===== */
+
+static json_t *missions_load(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    json_t *arr;
+
+    if (battle_catalog_shared(&cat, err, errlen))
+        return NULL;
+    arr = json_array();
+    for (size_t i = 0; arr && i < battle_catalog_enemy_count(cat); i++) {
+        if (json_array_append_new(
+                arr, battle_catalog_enemy_json(cat, battle_catalog_enemy_at(cat, i)))) {
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+static long missions_size(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    if (battle_catalog_shared(&cat, err, errlen))
+        return -1;
+    return (long)battle_catalog_enemy_count(cat);
+}
+
+/* 1 when record i passes filter `f` with word `value`, read from the record itself. */
+static int missions_match(size_t i, const struct job_filter *f, const char *value)
+{
+    const struct battle_catalog *cat = route_catalog();
+    const struct battle_enemy *e = cat ? battle_catalog_enemy_at(cat, i) : NULL;
+    char why[300];
+
+    if (!e)
+        return 0;
+    if (strcmp(f->param, "name") == 0)
+        return contains_ci(e->name, value);
+    if (strcmp(f->param, "kind") == 0)
+        return strcasecmp(battle_enemy_kind_name(e->kind), value) == 0;
+    if (strcmp(f->param, "playable") == 0)
+        return strcasecmp(battle_catalog_enemy_unsupported(cat, e, e->levels, why, sizeof(why))
+                              ? "false"
+                              : "true",
+                          value) == 0;
+    return 0;
+}
+
+static json_t *missions_entry(size_t i)
+{
+    const struct battle_catalog *cat = route_catalog();
+    const struct battle_enemy *e = cat ? battle_catalog_enemy_at(cat, i) : NULL;
+    return e ? battle_catalog_enemy_json(cat, e) : NULL;
+}
+
+static const char *enemy_kind_word(int i)
+{
+    return battle_enemy_kind_name(i);
+}
+
+static const char *bool_word(int i)
+{
+    return i ? "true" : "false";
+}
+
+static const struct job_filter mission_filters[] = {
+    {"kind", "kind", NULL, enemy_kind_word, BATTLE_ENEMY__COUNT},
+    {"playable", "playable", NULL, bool_word, 2},
+    {"name", "name", NULL, NULL, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+static const struct job_catalog missions_catalog = {"missions",    missions_load,  mission_filters,
+                                                    missions_size, missions_match, missions_entry};
+
+static const struct job_catalog *const more_catalogs[] = {&missions_catalog, NULL};
+
 const struct job_kind_ops battle_kind = {
     .name = "battle",
     .open = engine_open,
@@ -775,4 +853,5 @@ const struct job_kind_ops battle_kind = {
     .seek = run_seek,
     .merge = run_merge,
     .catalog = &cards_catalog,
+    .more_catalogs = more_catalogs,
 };

@@ -72,7 +72,10 @@ export class Stack {
     const env = { ...process.env, SKIRMISH_DATABASE_URL: this.dbUrl,
                   SKIRMISH_QUEUE_PREFIX: this.prefix, SKIRMISH_HTTP_PORT: String(this.port),
                   SKIRMISH_HTTP_ADDR: '127.0.0.1', SKIRMISH_HTTP_THREADS: '4',
-                  SKIRMISH_LOG_LEVEL: 'debug', SKIRMISH_WORKER_NAME: logName, ...this.env,
+                  SKIRMISH_LOG_LEVEL: 'debug', SKIRMISH_WORKER_NAME: logName,
+                  // jobs are not split unless a test asks: the tests' big jobs stand for
+                  // one long job (a split job runs and ends as its shards do)
+                  SKIRMISH_SHARD_UNITS: '0', ...this.env,
                   ...extra };
     const p = spawn(path.join(this.h.bin, prog), [], { env, stdio: ['ignore', fd, fd] });
     closeSync(fd);

@@ -4,8 +4,9 @@
  * GET /v1/cards with paging and filters, run a job whose decks are deck strings and a hash
  * (same job and seed, same result; the result names the catalog) and one whose defender is
  * a weighted list of decks, refuse a card with a
- * skill the engine does not simulate with a 422, and a worker pointed at a folder that is
- * not there does not start. */
+ * skill the engine does not simulate with a 422, serve GET /v1/missions and run a job whose
+ * sides are missions named by name and id (a raid with a card pool is a 422), and a worker
+ * pointed at a folder that is not there does not start. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -156,6 +157,71 @@ static void test_real_deck_job(void)
     it_stack_stop(&s);
 }
 
+/* GET /v1/missions: filters, pages; a job between two missions; a raid it cannot play. */
+static void test_missions(void)
+{
+    static const char doc[] = "{\"kind\": \"battle\", \"seed\": 5, \"params\": {\"games\": 2000,"
+                              " \"attacker\": {\"mission\": 3, \"level\": 1},"
+                              " \"defender\": {\"mission\": \"1. spirefall-1\"}}}";
+    static const char bad[] = "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
+                              " \"level\": 1}, \"defender\": [{\"deck\": {\"raid\": "
+                              "\"Apocalypse\"}, \"weight\": 1}]}}";
+    struct it_stack s;
+    json_t *page, *next, *res;
+    const json_t *m;
+    char path[256];
+    struct it_resp r;
+
+    CU_ASSERT_FATAL(start(&s, "cards_missions", 1) == 0);
+    page = get_json(&s, "/v1/missions?kind=raid&name=jotun", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(page, "total")), 1);
+    m = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_STRING_EQUAL(str(m, "name"), "Jotun Max");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "levels")), 26);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "cards")), 10);
+    json_decref(page);
+
+    /* 1,279 missions, in pages of 500; the second page starts where the first ended */
+    page = get_json(&s, "/v1/missions?kind=MISSION&limit=500", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(page, "total")), 1279);
+    CU_ASSERT_FATAL(json_is_string(json_object_get(page, "next_cursor")));
+    snprintf(path, sizeof(path), "/v1/missions?kind=mission&limit=500&cursor=%s",
+             str(page, "next_cursor"));
+    next = get_json(&s, path, 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(next, "items")), 500);
+    CU_ASSERT(json_integer_value(
+                  json_object_get(json_array_get(json_object_get(page, "items"), 499), "id")) <
+              json_integer_value(
+                  json_object_get(json_array_get(json_object_get(next, "items"), 0), "id")));
+    json_decref(page);
+    json_decref(next);
+    /* the raid with a pool says why it cannot be played */
+    page = get_json(&s, "/v1/missions?kind=raid&playable=false&name=apocalypse", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    m = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "why"), "at random from 1 pool(s)"));
+    json_decref(page);
+    json_decref(get_json(&s, "/v1/missions?kind=campaign", 400));
+    json_decref(get_json(&s, "/v1/missions?playable=maybe", 400));
+    json_decref(get_json(&s, "/v1/missions?level=1", 400));
+
+    res = run_job(&s, doc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 2000);
+    json_decref(res);
+
+    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/0/deck\""));
+    CU_ASSERT_PTR_NOT_NULL(r.body &&
+                           strstr(r.body, "raid \\\"Apocalypse\\\" (id 1) cannot be played"));
+    it_resp_free(&r);
+    it_stack_stop(&s);
+}
+
 /* A worker pointed at a folder that is not there exits at start. */
 static void test_bad_folder_stops_worker(void)
 {
@@ -183,6 +249,7 @@ static void test_bad_folder_stops_worker(void)
 static CU_TestInfo cards_tests[] = {
     {"GET /v1/cards on the game's files: filters, levels, pages", test_catalog_route},
     {"a real-deck job: deck strings, same seed same result, 422", test_real_deck_job},
+    {"GET /v1/missions and a job between missions; a raid with a pool is a 422", test_missions},
     {"a missing cards folder stops the worker", test_bad_folder_stops_worker},
     CU_TEST_INFO_NULL,
 };

@@ -16,6 +16,8 @@ export type ListQuery = NonNullable<paths['/v1/jobs']['get']['parameters']['quer
 export type CancelQueuedQuery = paths['/v1/jobs:cancel']['post']['parameters']['query'];
 export type CancelQueuedResult = paths['/v1/jobs:cancel']['post']['responses'][200]['content']['application/json'];
 export type CardQuery = NonNullable<paths['/v1/cards']['get']['parameters']['query']>;
+export type MissionList = components['schemas']['MissionList'];
+export type MissionQuery = NonNullable<paths['/v1/missions']['get']['parameters']['query']>;
 /** The statuses after which a job never changes. */
 export declare const FINAL_STATUSES: readonly JobStatus[];
 export declare function isFinal(job: Job): boolean;
@@ -116,6 +118,8 @@ export declare class SkirmishClient {
     listAll(query?: ListQuery, signal?: AbortSignal): AsyncGenerator<Job>;
     /** GET /v1/cards: the battle card catalog, filtered. */
     cards(query?: CardQuery, signal?: AbortSignal): Promise<CardList>;
+    /** GET /v1/missions: the game's missions and raids, filtered. */
+    missions(query?: MissionQuery, signal?: AbortSignal): Promise<MissionList>;
     /** GET /v1/stats. */
     stats(signal?: AbortSignal): Promise<Stats>;
 }

@@ -174,6 +174,10 @@ export class SkirmishClient {
     async cards(query = {}, signal) {
         return this.json(await this.fetchFn(this.url('/v1/cards', query), { signal }), [200]);
     }
+    /** GET /v1/missions: the game's missions and raids, filtered. */
+    async missions(query = {}, signal) {
+        return this.json(await this.fetchFn(this.url('/v1/missions', query), { signal }), [200]);
+    }
     /** GET /v1/stats. */
     async stats(signal) {
         return this.json(await this.fetchFn(this.url('/v1/stats'), { signal }), [200]);

@@ -111,6 +111,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/missions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The game's missions and raids
+         * @description The enemy decks of the game's files (`missions.xml`, `raids.xml` in `SKIRMISH_CARDS_DIR`; an empty list for the built-in or a JSON cards file), missions first, each kind by id. A battle side names one as `{"mission": name or id}` or `{"raid": ...}`. Every filter is optional; all given must hold; values in any case. Pages as `GET /v1/cards`. Unknown parameters are a 400; a value naming nothing is a 400 whose `errors[0].allowed` lists every value.
+         */
+        get: operations["listMissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spells": {
         parameters: {
             query?: never;
@@ -456,7 +476,7 @@ export interface components {
             }[];
             state?: components["schemas"]["BattleState"] | null;
         };
-        /** @description A side: a commander, fortresses and a deck list; or a deck as players write it (docs/cards.md): a deck string in the peer's syntax (`Commander, Card A#2, Card B-5, [1234]`) or the game's deck hash, alone or as `deck` with `play`. */
+        /** @description A side: a commander, fortresses and a deck list; or a deck as players write it (docs/cards.md): a deck string in the peer's syntax (`Commander, Card A#2, Card B-5, [1234]`) or the game's deck hash, alone or as `deck` with `play`; or one of the game's missions or raids, `{"mission": "1. Spirefall"}`. */
         BattleSide: components["schemas"]["BattleSideList"] | string | {
             /** @description deck string or deck hash */
             deck: string;
@@ -465,7 +485,7 @@ export interface components {
              * @enum {string}
              */
             play?: "random" | "ordered" | "exact";
-        };
+        } | components["schemas"]["BattleSideEnemy"];
         BattleState: {
             turn: number;
             attacker: components["schemas"]["BattleSideState"];
@@ -869,6 +889,62 @@ export interface components {
              */
             play?: "random" | "ordered" | "exact";
         };
+        /** @description One of the game's missions or raids (missions.xml, raids.xml of SKIRMISH_CARDS_DIR; docs/cards.md, "Missions and raids"). A record with a card pool, a battleground effect, a level between 1 and the top, more than 30 cards or a card the engine does not simulate yet is refused with a 422 saying why. */
+        BattleSideEnemy: {
+            /** @description a mission by name or id */
+            mission?: string | number;
+            /** @description a raid by name or id */
+            raid?: string | number;
+            /** @description 1 = the cards as listed; the top level (the default: 10 for missions, `levels` for raids) = every card at its top level */
+            level?: number;
+            /**
+             * @default random
+             * @enum {string}
+             */
+            play?: "random" | "ordered" | "exact";
+        } & (unknown | unknown);
+        Mission: {
+            /** @enum {string} */
+            kind: "mission" | "raid";
+            id: number;
+            name: string;
+            commander: {
+                id: number;
+                /** @description the card's catalog name; null when no card file has the id */
+                name: string | null;
+            };
+            /** @description its top level (missions: 10, the peer's default) */
+            levels: number;
+            /** @description the fixed deck cards as listed (level 1), replicates expanded */
+            cards: {
+                id: number;
+                /** @description the card's catalog name; null when no card file has the id */
+                name: string | null;
+            }[];
+            fortresses: {
+                id: number;
+                /** @description the card's catalog name; null when no card file has the id */
+                name: string | null;
+            }[];
+            /** @description pools of cards drawn at random per game (not simulated yet) */
+            card_pools: number;
+            fortress_pools: number;
+            /** @description battleground effects (<effects> skills; not simulated yet) */
+            effects: string[];
+            /** @description whether a job can use it at its top level */
+            playable: boolean;
+            /** @description why not, as the 422 would say; null when playable */
+            why: string | null;
+        };
+        MissionList: {
+            items: components["schemas"]["Mission"][];
+            /** @description entries in this page */
+            count: number;
+            /** @description entries matching the filters, in all pages */
+            total: number;
+            /** @description pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
     };
     responses: {
         /** @description no such job or resource */
@@ -1202,6 +1278,105 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CardList"];
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    listMissions: {
+        parameters: {
+            query?: {
+                kind?: "mission" | "raid";
+                /** @description only those a job can (true) or cannot (false) use at their top level */
+                playable?: "false" | "true";
+                /** @description case-insensitive substring of the name (1..64 bytes) */
+                name?: string;
+                /** @description entries per page */
+                limit?: number;
+                /** @description `next_cursor` of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description matching missions and raids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "kind": "raid",
+                     *           "id": 2,
+                     *           "name": "Jotun Max",
+                     *           "commander": {
+                     *             "id": 1413,
+                     *             "name": "Jotun Max-1"
+                     *           },
+                     *           "levels": 26,
+                     *           "cards": [
+                     *             {
+                     *               "id": 10551,
+                     *               "name": "Jotun's Laser-1"
+                     *             },
+                     *             {
+                     *               "id": 10551,
+                     *               "name": "Jotun's Laser-1"
+                     *             },
+                     *             {
+                     *               "id": 10521,
+                     *               "name": "Jotun's Lance-1"
+                     *             },
+                     *             {
+                     *               "id": 10521,
+                     *               "name": "Jotun's Lance-1"
+                     *             },
+                     *             {
+                     *               "id": 10541,
+                     *               "name": "Jotun's Grip-1 [10541]"
+                     *             },
+                     *             {
+                     *               "id": 10541,
+                     *               "name": "Jotun's Grip-1 [10541]"
+                     *             },
+                     *             {
+                     *               "id": 10531,
+                     *               "name": "Jotun's Rider-1"
+                     *             },
+                     *             {
+                     *               "id": 10531,
+                     *               "name": "Jotun's Rider-1"
+                     *             },
+                     *             {
+                     *               "id": 10511,
+                     *               "name": "Jotun's Sphinx-1"
+                     *             },
+                     *             {
+                     *               "id": 10511,
+                     *               "name": "Jotun's Sphinx-1"
+                     *             }
+                     *           ],
+                     *           "fortresses": [],
+                     *           "card_pools": 0,
+                     *           "fortress_pools": 0,
+                     *           "effects": [],
+                     *           "playable": false,
+                     *           "why": "card \"Jotun Max\": option 'y' of skill 'heal' is not simulated yet"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total": 1,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MissionList"];
                 };
             };
             400: components["responses"]["BadQuery"];

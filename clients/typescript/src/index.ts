@@ -24,6 +24,8 @@ export type CancelQueuedQuery = paths['/v1/jobs:cancel']['post']['parameters']['
 export type CancelQueuedResult =
   paths['/v1/jobs:cancel']['post']['responses'][200]['content']['application/json'];
 export type CardQuery = NonNullable<paths['/v1/cards']['get']['parameters']['query']>;
+export type MissionList = components['schemas']['MissionList'];
+export type MissionQuery = NonNullable<paths['/v1/missions']['get']['parameters']['query']>;
 
 /** The statuses after which a job never changes. */
 export const FINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
@@ -248,6 +250,14 @@ export class SkirmishClient {
   /** GET /v1/cards: the battle card catalog, filtered. */
   async cards(query: CardQuery = {}, signal?: AbortSignal): Promise<CardList> {
     return this.json<CardList>(await this.fetchFn(this.url('/v1/cards', query), { signal }), [200]);
+  }
+
+  /** GET /v1/missions: the game's missions and raids, filtered. */
+  async missions(query: MissionQuery = {}, signal?: AbortSignal): Promise<MissionList> {
+    return this.json<MissionList>(
+      await this.fetchFn(this.url('/v1/missions', query), { signal }),
+      [200],
+    );
   }
 
   /** GET /v1/stats. */

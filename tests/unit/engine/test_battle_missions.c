@@ -284,6 +284,35 @@ static void test_real_jobs(void)
                    "/params/defender/0/deck/mission", "unknown mission \"Nope Nope Nope\"");
 }
 
+/* The README's mission example (examples/tu/battle_missions.json) decodes against the
+ * game's files: a real deck against a weighted list of two missions. */
+static void test_readme_example(void)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(SK_SOURCE_DIR "/examples/tu/battle_missions.json", 0, &jerr);
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    struct sk_jptr ptr;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    sk_verr_list_init(&errs);
+    sk_jptr_init(&ptr);
+    sk_jptr_push_key(&ptr, "params");
+    CU_ASSERT_EQUAL(
+        battle_codec_decode_mix(json_object_get(doc, "params"), 11, real_cat, &ptr, &errs, &mix),
+        SK_OK);
+    if (errs.n) {
+        fprintf(stderr, "%s: %s\n", errs.items[0].pointer, errs.items[0].message);
+    } else {
+        CU_ASSERT_EQUAL(mix.n, 2);
+        CU_ASSERT_EQUAL(mix.specs[1].sides[1].n_deck, 4);
+        CU_ASSERT_EQUAL(mix.specs[1].sides[1].play, BATTLE_PLAY_ORDERED);
+        battle_codec_mix_release(&mix);
+    }
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+}
+
 /* The built-in catalog has no missions: the message says where they come from. */
 static void test_builtin_has_none(void)
 {
@@ -515,6 +544,7 @@ static CU_TestInfo real_tests[] = {
     {"records exact", test_real_records},
     {"lookups by name, id and Name-N", test_real_lookups},
     {"jobs naming missions and raids", test_real_jobs},
+    {"the README's example", test_readme_example},
     CU_TEST_INFO_NULL,
 };
 
