@@ -16,6 +16,7 @@
 /* What a skill may carry and which cards may have it, from the skill table. */
 struct skill_rule {
     const char *name;
+    int kind;               /* enum battle_skill_kind */
     unsigned opts;          /* BATTLE_OPT_* */
     unsigned types;         /* BATTLE_T_* */
     const char *types_text; /* for the error message */
@@ -23,7 +24,7 @@ struct skill_rule {
 
 static const struct skill_rule skill_rules[BATTLE_SKILL__COUNT] = {
 #define RULE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
-    [BATTLE_SKILL_##ID] = {NAME, OPTS, TYPES, TEXT},
+    [BATTLE_SKILL_##ID] = {NAME, BATTLE_SK_##KIND, OPTS, TYPES, TEXT},
     BATTLE_SKILL_TABLE(RULE_)
 #undef RULE_
 };
@@ -47,6 +48,32 @@ int battle_cards_skill_parse(const char *name)
     for (int s = 0; s < BATTLE_SKILL__COUNT; s++)
         if (strcmp(name, skill_rules[s].name) == 0)
             return s;
+    return -1;
+}
+
+unsigned battle_cards_skill_opts(enum battle_skill skill)
+{
+    return (unsigned)skill < BATTLE_SKILL__COUNT ? skill_rules[skill].opts : 0;
+}
+
+int battle_cards_skill_kind(enum battle_skill skill)
+{
+    return (unsigned)skill < BATTLE_SKILL__COUNT ? skill_rules[skill].kind : BATTLE_SK_PASSIVE;
+}
+
+int battle_cards_faction_parse(const char *name)
+{
+    for (int f = 1; f <= 6; f++)
+        if (strcmp(name, battle_tu_faction_name(f)) == 0)
+            return f;
+    return -1;
+}
+
+int battle_cards_trigger_parse(const char *name)
+{
+    for (int t = 1; t <= 3; t++)
+        if (strcmp(name, battle_tu_trigger_name(t)) == 0)
+            return t;
     return -1;
 }
 
@@ -76,9 +103,49 @@ const char *battle_cards_a_type(enum battle_card_type type)
 
 /* ===== Cards ===== */
 
-static const char *const skill_keys[] = {"name", "x", "all", NULL};
+static const char *const skill_keys[] = {"name", "x", "all", "y", "n", "c", "trigger", NULL};
 static const char *const card_keys[] = {"name",  "type",   "attack", "health",
                                         "delay", "skills", NULL};
+
+/* Decodes the options "y" (a faction), "n", "c" and "trigger" of skill `v` into *out,
+ * each refused where the skill's rule does not take it. */
+static void decode_options(struct sk_jdec *d, const json_t *v, const struct skill_rule *rule,
+                           struct battle_skill_spec *out)
+{
+    static const struct {
+        const char *key;
+        unsigned opt;
+    } opts[] = {{"y", BATTLE_OPT_Y},
+                {"n", BATTLE_OPT_N},
+                {"c", BATTLE_OPT_C},
+                {"trigger", BATTLE_OPT_TRIGGER}};
+    const json_t *o;
+    long long n = 0, c = 0;
+
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+        if (json_object_get(v, opts[i].key) && !(rule->opts & opts[i].opt))
+            sk_jdec_bad_at(d, opts[i].key, "skill '%s' takes no '%s'", rule->name, opts[i].key);
+    if (!(rule->opts & BATTLE_OPT_Y) || !(o = json_object_get(v, "y"))) {
+        /* absent or already refused */
+    } else if (!json_is_string(o) ||
+               (out->y = battle_cards_faction_parse(json_string_value(o))) < 0) {
+        out->y = 0;
+        sk_jdec_bad_at(d, "y",
+                       "'y' must be a faction: imperial, raider, bloodthirsty, xeno, righteous "
+                       "or progenitor");
+    }
+    if ((rule->opts & BATTLE_OPT_N) && sk_jdec_get_int(d, v, "n", 1, BATTLE_SKILL_N_MAX, &n) > 0)
+        out->n = (int)n;
+    if ((rule->opts & BATTLE_OPT_C) && sk_jdec_get_int(d, v, "c", 1, BATTLE_SKILL_C_MAX, &c) > 0)
+        out->c = (int)c;
+    if (!(rule->opts & BATTLE_OPT_TRIGGER) || !(o = json_object_get(v, "trigger"))) {
+        /* absent or already refused */
+    } else if (!json_is_string(o) ||
+               (out->trigger = battle_cards_trigger_parse(json_string_value(o))) < 0) {
+        out->trigger = 0;
+        sk_jdec_bad_at(d, "trigger", "'trigger' must be play, attacked or death");
+    }
+}
 
 /* Decodes skill `v` into *out for a card of `type` (-1 when the type is unknown). Returns
  * 1 when valid. */
@@ -124,11 +191,16 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
         else
             sk_jdec_get_bool(d, v, "all", &all);
     }
+    memset(out, 0, sizeof(*out));
+    decode_options(d, v, rule, out);
+    if (id == BATTLE_SKILL_SUMMON)
+        sk_jdec_bad_at(d, "name",
+                       "skill 'summon' brings one of the game's cards: it is for the game's "
+                       "cards (SKIRMISH_CARDS_DIR), not inline ones");
     if (type >= 0 && !(rule->types & (1u << type)))
         sk_jdec_bad_at(d, "name", "skill '%s' is only for %s cards", rule->name, rule->types_text);
     if (d->n_err > errs_before)
         return 0;
-    memset(out, 0, sizeof(*out));
     out->id = (enum battle_skill)id;
     out->x = (int)x;
     out->all = all;
@@ -217,9 +289,9 @@ int battle_cards_decode_one(struct sk_jdec *d, const json_t *v, struct battle_ca
     if (sk_jdec_need_int(d, v, "health", 1, BATTLE_STAT_MAX, &n) > 0)
         card.health = (int)n;
 
-    if (type == BATTLE_COMMANDER || type == BATTLE_FORTRESS) {
+    if (type == BATTLE_COMMANDER) {
         if (json_object_get(v, "delay"))
-            sk_jdec_bad_at(d, "delay", "'delay' is only for assault and structure cards");
+            sk_jdec_bad_at(d, "delay", "'delay' is not for commander cards");
     } else if (sk_jdec_get_int(d, v, "delay", 0, BATTLE_DELAY_MAX, &n) > 0) {
         card.delay = (int)n;
     }
@@ -293,8 +365,7 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
         goto out;
     if (sk_jdec_put(obj, "health", json_integer(card->health)))
         goto out;
-    if ((card->type == BATTLE_ASSAULT || card->type == BATTLE_STRUCTURE) &&
-        sk_jdec_put(obj, "delay", json_integer(card->delay)))
+    if (card->type != BATTLE_COMMANDER && sk_jdec_put(obj, "delay", json_integer(card->delay)))
         goto out;
     for (int i = 0; i < card->n_skills; i++) {
         const struct battle_skill_spec *s = &card->skills[i];

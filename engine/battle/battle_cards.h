@@ -18,6 +18,15 @@ struct sk_jdec;
 const char *battle_cards_skill_name(enum battle_skill skill);
 /** Returns the skill named `name`, or -1. `name` is borrowed. */
 int battle_cards_skill_parse(const char *name);
+/** Returns the BATTLE_OPT_* bits skill `skill` takes (the skill table's OPTS), 0 when
+ * unknown. */
+unsigned battle_cards_skill_opts(enum battle_skill skill);
+/** Returns the skill's kind (enum battle_skill_kind), BATTLE_SK_PASSIVE when unknown. */
+int battle_cards_skill_kind(enum battle_skill skill);
+/** Returns the faction 1..6 named `name` ("imperial" .. "progenitor"), or -1. */
+int battle_cards_faction_parse(const char *name);
+/** Returns the trigger 1..3 named `name` ("play", "attacked", "death"), or -1. */
+int battle_cards_trigger_parse(const char *name);
 /** Returns "commander", "fortress", "assault" or "structure", or "unknown" (static). */
 const char *battle_cards_type_name(enum battle_card_type type);
 /** Returns the card type named `name`, or -1. `name` is borrowed. */

@@ -959,9 +959,10 @@ static int put_card_ref(const struct battle_catalog *cat, json_t *arr, int id)
 json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct battle_enemy *e)
 {
     json_t *obj = NULL, *cards = json_array(), *forts = json_array(), *fx = json_array();
+    json_t *levels = json_array();
     const struct battle_card_spec *cmd = battle_catalog_find_id(cat, e->commander);
     char why[300];
-    int bad = !cards || !forts || !fx;
+    int bad = !cards || !forts || !fx || !levels;
 
     for (int k = 0; !bad && k < e->n_cards; k++)
         bad = put_card_ref(cat, cards, e->cards[k]);
@@ -969,17 +970,25 @@ json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct
         bad = put_card_ref(cat, forts, e->forts[k]);
     for (int k = 0; !bad && k < e->n_effects; k++)
         bad = json_array_append_new(fx, json_string(e->effects[k]));
+    /* The levels a job can use, of the two it may name: 1 and the top. */
+    {
+        const int named[2] = {1, e->levels};
+        for (int k = 0; !bad && k < (e->levels > 1 ? 2 : 1); k++)
+            if (!battle_catalog_enemy_unsupported(cat, e, named[k], why, sizeof(why)))
+                bad = json_array_append_new(levels, json_integer(named[k]));
+    }
     if (!bad) {
         int no = battle_catalog_enemy_unsupported(cat, e, e->levels, why, sizeof(why));
-        obj = json_pack("{s:s, s:i, s:s, s:{s:i, s:s?}, s:i, s:O, s:O, s:i, s:i, s:O, s:b, s:s?}",
-                        "kind", battle_enemy_kind_name(e->kind), "id", e->id, "name", e->name,
-                        "commander", "id", e->commander, "name", cmd ? cmd->name : NULL, "levels",
-                        e->levels, "cards", cards, "fortresses", forts, "card_pools",
-                        e->n_card_pools, "fortress_pools", e->n_fort_pools, "effects", fx,
-                        "playable", !no, "why", no ? why : NULL);
+        obj = json_pack(
+            "{s:s, s:i, s:s, s:{s:i, s:s?}, s:i, s:O, s:O, s:i, s:i, s:O, s:b, s:s?, s:O}", "kind",
+            battle_enemy_kind_name(e->kind), "id", e->id, "name", e->name, "commander", "id",
+            e->commander, "name", cmd ? cmd->name : NULL, "levels", e->levels, "cards", cards,
+            "fortresses", forts, "card_pools", e->n_card_pools, "fortress_pools", e->n_fort_pools,
+            "effects", fx, "playable", !no, "why", no ? why : NULL, "playable_levels", levels);
     }
     json_decref(cards);
     json_decref(forts);
     json_decref(fx);
+    json_decref(levels);
     return obj;
 }

@@ -150,8 +150,9 @@ void battle_catalog_suggest_enemy(const struct battle_catalog *cat, enum battle_
 
 /**
  * Returns a new JSON object for record `e` (borrowed): kind, id, name, commander, levels,
- * cards, fortresses (id and name each), card_pools, fortress_pools, effects and "playable"
- * with "why" when a job cannot use it; NULL on allocation failure. What GET /v1/missions
+ * cards, fortresses (id and name each), card_pools, fortress_pools, effects, "playable"
+ * (at its top level) with "why" when a job cannot use it, and "playable_levels" (those of 1
+ * and the top a job can use); NULL on allocation failure. What GET /v1/missions
  * lists. Caller decrefs.
  */
 json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct battle_enemy *e);

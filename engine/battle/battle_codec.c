@@ -97,6 +97,7 @@ static int resolve(struct job_dec *j, const json_t *v)
 static int add_card(struct job_dec *j, const struct battle_card_spec *card)
 {
     struct battle_spec *spec = j->spec;
+    int idx;
 
     for (int i = 0; i < spec->n_cards; i++)
         if (strcmp(spec->cards[i].name, card->name) == 0)
@@ -117,7 +118,27 @@ static int add_card(struct job_dec *j, const struct battle_card_spec *card)
         return -1;
     }
     spec->cards[spec->n_cards] = *card;
-    return spec->n_cards++;
+    idx = spec->n_cards++;
+    /* The cards its Summons bring join the job's table too (a card that summons itself
+     * finds itself there). */
+    for (int k = 0; k < spec->cards[idx].n_skills; k++) {
+        struct battle_skill_spec *s = &spec->cards[idx].skills[k];
+        const struct battle_card_spec *brought;
+        int b;
+        if (s->id != BATTLE_SKILL_SUMMON)
+            continue;
+        brought = j->catalog ? battle_catalog_find_id(j->catalog, s->card_id) : NULL;
+        if (!brought) {
+            sk_jdec_bad(&j->d, "card \"%s\": it summons card id %d, which the catalog lacks",
+                        card->name, s->card_id);
+            return -1;
+        }
+        b = add_card(j, brought);
+        if (b < 0)
+            return -1;
+        spec->cards[idx].skills[k].card = b;
+    }
+    return idx;
 }
 
 /* Resolves a card reference and checks its type is in `types`; `want` names them. */
@@ -278,6 +299,24 @@ static int place(struct job_dec *j, const struct battle_card_spec *card, int cou
             sk_jdec_bad(&j->d, "entry %d: a side has at most %d fortresses and dominions", k,
                         BATTLE_FORTRESS_MAX);
             return 0;
+        }
+        if (card->dominion) {
+            /* The game holds one dominion per deck and puts it into play before the
+             * fortresses: it takes the first slot. */
+            for (int f = 0; f < side->n_fortresses; f++)
+                if (j->spec->cards[side->fortresses[f]].dominion || count > 1) {
+                    sk_jdec_bad(&j->d, "entry %d: \"%s\" is a second dominion: a deck has one", k,
+                                card->name);
+                    return 0;
+                }
+            idx = add_card(j, card);
+            if (idx < 0)
+                return 0;
+            for (int f = side->n_fortresses; f > 0; f--)
+                side->fortresses[f] = side->fortresses[f - 1];
+            side->fortresses[0] = idx;
+            side->n_fortresses++;
+            return 1;
         }
         idx = add_card(j, card);
         for (int c = 0; idx >= 0 && c < count; c++)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "battle_cards.h"
 #include "battle_sim.h"
 #include "sk_mem.h"
 
@@ -47,8 +48,27 @@ static clc_u8 add_u8(clc_u8 a, int b)
     return (clc_u8)(v > 255 ? 255 : v);
 }
 
+/* An activation skill joins the card's actions with its options; Summon's X is the card it
+ * brings, and an activation Summon (cast when the unit's delay reaches 0) is also noted
+ * apart. Triggered skills mark the card so the game looks for them only where they are. */
+static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec *ss)
+{
+    int k = cd->n_act++;
+    cd->act_id[k] = (clc_u8)ss->id;
+    cd->act_x[k] = (clc_u8)(ss->id == BATTLE_SKILL_SUMMON ? ss->card : ss->x);
+    cd->act_all[k] = (clc_u8)(ss->all != 0);
+    cd->act_y[k] = (clc_u8)ss->y;
+    cd->act_n[k] = (clc_u8)ss->n;
+    cd->act_c[k] = (clc_u8)ss->c;
+    cd->act_trig[k] = (clc_u8)ss->trigger;
+    if (ss->trigger)
+        cd->trig = (clc_u8)(cd->trig | (1u << ss->trigger));
+    else if (ss->id == BATTLE_SKILL_SUMMON)
+        cd->summon_act = (clc_u8)(ss->card + 1);
+}
+
 /* NOLINTNEXTLINE(readability-function-size): one card, field by field, as the rules list them */
-static enum sk_err build_card(const struct battle_card_spec *cs, int idx,
+static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_cards,
                               struct battle_card_data *cd, char *err, size_t errlen)
 {
     memset(cd, 0, sizeof(*cd));
@@ -62,26 +82,31 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx,
     cd->attack = (clc_i16)(cs->type == BATTLE_ASSAULT ? cs->attack : 0);
     cd->health = (clc_i16)cs->health;
     cd->type = (clc_u8)cs->type;
-    cd->delay =
-        (clc_u8)(cs->type == BATTLE_ASSAULT || cs->type == BATTLE_STRUCTURE ? cs->delay : 0);
+    /* Fortresses and dominions are structures in play from the start: they too wait their
+     * delay (the game's cost, 4 for most) before they act. */
+    cd->delay = (clc_u8)(cs->type != BATTLE_COMMANDER ? cs->delay : 0);
+    cd->faction = (clc_u8)(cs->faction >= 0 && cs->faction <= 6 ? cs->faction : 0);
+    cd->flurry_c = 1;
     for (int k = 0; k < cs->n_skills; k++) {
         const struct battle_skill_spec *ss = &cs->skills[k];
         if (ss->id < 0 || ss->id >= BATTLE_SKILL__COUNT || ss->x < 0 ||
-            ss->x > BATTLE_SKILL_X_MAX) {
+            ss->x > BATTLE_SKILL_X_MAX || ss->y < 0 || ss->y > 6 || ss->n < 0 ||
+            ss->n > BATTLE_SKILL_N_MAX || ss->c < 0 || ss->c > BATTLE_SKILL_C_MAX ||
+            ss->trigger < 0 || ss->trigger > BATTLE_SIM_TRIG_DEATH ||
+            (ss->id == BATTLE_SKILL_SUMMON && (ss->card < 0 || ss->card >= n_cards))) {
             snprintf(err, errlen, "card %d \"%s\": skill %d out of range", idx, cs->name, k);
             return SK_EINVAL;
         }
+        /* An activation skill that takes X but has none (the game's files have a few)
+         * does nothing in the game: it is left out. */
+        if (!ss->x && battle_cards_skill_kind(ss->id) == BATTLE_SK_ACTIVATION &&
+            (battle_cards_skill_opts(ss->id) & BATTLE_OPT_X))
+            continue;
         /* Repeated passives add up; activation skills keep card order. */
         switch (ss->id) {
 #define FOLD_ADD(field)  cd->field = add_u8(cd->field, ss->x)
 #define FOLD_FLAG(field) cd->field = 1
-#define FOLD_ACT(field)                                                                            \
-    do {                                                                                           \
-        cd->act_id[cd->n_act] = (clc_u8)ss->id;                                                    \
-        cd->act_x[cd->n_act] = (clc_u8)ss->x;                                                      \
-        cd->act_all[cd->n_act] = (clc_u8)(ss->all != 0);                                           \
-        cd->n_act++;                                                                               \
-    } while (0)
+#define FOLD_ACT(field)  fold_act(cd, ss)
 #define FOLD_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
     case BATTLE_SKILL_##ID:                                                                        \
         FOLD_##FOLD(FIELD);                                                                        \
@@ -94,6 +119,8 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx,
         default:
             break;
         }
+        if (ss->id == BATTLE_SKILL_FLURRY && ss->c)
+            cd->flurry_c = (clc_u8)ss->c;
     }
     return SK_OK;
 }
@@ -198,6 +225,9 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
             return SK_EINVAL;
         }
         fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
+        /* Its on-play skills are cast at the start of the first turn (battle_sim_setup). */
+        if (d->cards[ss->fortresses[k]].trig & (1u << BATTLE_SIM_TRIG_PLAY))
+            sd->structures[k].flags |= BATTLE_SIM_FRESH;
     }
     sd->n_structures = (clc_u8)ss->n_fortresses;
     sd->n_assaults = 0;
@@ -336,7 +366,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     plan->data.first_turn = (clc_u8)(spec->has_state ? spec->state.turn : 1);
     plan->data.n_cards = (clc_u8)spec->n_cards;
     for (int i = 0; i < spec->n_cards; i++) {
-        rc = build_card(&spec->cards[i], i, &plan->data.cards[i], err, errlen);
+        rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
         if (rc)
             goto out;
     }

@@ -31,7 +31,22 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 /* Unit flags. */
 #define BATTLE_SIM_ALIVE    1u
 #define BATTLE_SIM_JAMMED   2u
-#define BATTLE_SIM_ATTACKED 4u
+#define BATTLE_SIM_ATTACKED 4u  /* its turn in the assault row is over */
+#define BATTLE_SIM_ACTING   8u  /* taking its turn in the assault row now */
+#define BATTLE_SIM_DYING    16u /* died; its on-death skills are still to be cast */
+#define BATTLE_SIM_FRESH    32u /* summoned; its on-play skills are still to be cast */
+
+/* Skill triggers (battle_skill_spec.trigger). */
+#define BATTLE_SIM_TRIG_ACTIVATE 0
+#define BATTLE_SIM_TRIG_PLAY     1
+#define BATTLE_SIM_TRIG_ATTACKED 2
+#define BATTLE_SIM_TRIG_DEATH    3
+
+/* Cooldowns: 4 bits per action slot (slot k in bits 4k..4k+3), Flurry's in slot 7 (a card
+ * with Flurry has at most 7 activation skills, as a card has at most 8 skills). */
+#define BATTLE_SIM_CD_MAX     15
+#define BATTLE_SIM_CD_FLURRY  7
+#define BATTLE_SIM_PROGENITOR 6 /* the faction every faction filter (y) also takes */
 
 /* ---------------------------------------------------------------------------------------
  * Plan data: plain data with only 8/16-bit fields and fixed arrays, so the host can copy
@@ -45,6 +60,10 @@ struct battle_card_data {
     clc_i16 health;
     clc_u8 type; /* enum battle_card_type */
     clc_u8 delay;
+    clc_u8 faction;    /* 1..6, 0 for the project's own cards (no faction) */
+    clc_u8 flurry_c;   /* Flurry's cooldown in own turns, at least 1 */
+    clc_u8 trig;       /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*) */
+    clc_u8 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */
     clc_u8 armor;
     clc_u8 counter;
     clc_u8 pierce;
@@ -56,8 +75,12 @@ struct battle_card_data {
     clc_u8 flurry;
     clc_u8 n_act;
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
-    clc_u8 act_x[BATTLE_SIM_ACTS];
+    clc_u8 act_x[BATTLE_SIM_ACTS];  /* X; for Summon, the card it brings */
     clc_u8 act_all[BATTLE_SIM_ACTS];
+    clc_u8 act_y[BATTLE_SIM_ACTS];    /* faction filter, 0 = any */
+    clc_u8 act_n[BATTLE_SIM_ACTS];    /* targets, 0 = one */
+    clc_u8 act_c[BATTLE_SIM_ACTS];    /* cooldown in own turns, 0 = none */
+    clc_u8 act_trig[BATTLE_SIM_ACTS]; /* BATTLE_SIM_TRIG_* */
 };
 
 /* One unit on the field. The same layout serves a plan's starting rows and a game's rows. */
@@ -73,6 +96,8 @@ struct battle_unit {
     clc_i16 enfeeble; /* until the end of the caster's turn */
     clc_i16 protect;  /* until the end of the next enemy turn */
     clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */
+    clc_i16 hp_gain;  /* permanent max-health gain (Leech): max health = card's + this */
+    clc_u32 cd;       /* cooldowns (BATTLE_SIM_CD_*) */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -120,8 +145,9 @@ struct battle_side {
     clc_u8 n_assaults;
     clc_u8 head; /* remaining entries are seq[head .. n_seq) */
     clc_u8 n_seq;
-    clc_u8 died;        /* a unit of this side died this turn: compress at its end */
-    clc_u8 last_played; /* entry played on this side's latest turn, BATTLE_SIM_NONE if none */
+    clc_u8 died;          /* a unit of this side died this turn: compress at its end */
+    clc_u8 last_played;   /* entry played on this side's latest turn, BATTLE_SIM_NONE if none */
+    clc_u32 commander_cd; /* the commander's cooldowns */
     clc_u8 seq[BATTLE_SIM_SEQ + 1];
     clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
     struct battle_unit structures[BATTLE_SIM_ROW];
@@ -130,9 +156,10 @@ struct battle_side {
 
 struct battle_game {
     struct rng rng;
-    clc_u8 turn; /* the turn being played or about to be played */
-    clc_u8 over; /* 0 while both commanders live; else 1 + the side whose commander fell */
-    clc_u8 pad[2];
+    clc_u8 turn;    /* the turn being played or about to be played */
+    clc_u8 over;    /* 0 while both commanders live; else 1 + the side whose commander fell */
+    clc_u8 pending; /* units flagged DYING or FRESH: triggered skills still to be cast */
+    clc_u8 act;     /* the index of the acting assault's current action (Flurry) */
     struct battle_side sides[2];
 };
 
@@ -169,25 +196,75 @@ CLC_FN clc_i32 battle_sim_power(CLC_GLOBAL const struct battle_plan_data *p,
     return v > 0 ? v : 0;
 }
 
-/* Takes `dmg` (>= 0) health from a unit; at 0 it dies but keeps its slot until the end
- * of the turn. */
-CLC_FN void battle_sim_hurt(CLC_PRIVATE struct battle_side *side, CLC_PRIVATE struct battle_unit *u,
-                            clc_i32 dmg)
+/* Cooldown of action slot k, set, and one own turn passing for all slots. */
+CLC_FN clc_u32 battle_sim_cd(clc_u32 cd, clc_u32 k)
+{
+    return (cd >> (4u * k)) & 15u;
+}
+
+CLC_FN clc_u32 battle_sim_cd_set(clc_u32 cd, clc_u32 k, clc_u32 v)
+{
+    return (cd & ~(15u << (4u * k))) | ((v > 15u ? 15u : v) << (4u * k));
+}
+
+CLC_FN clc_u32 battle_sim_cd_tick(clc_u32 cd)
+{
+    for (clc_u32 k = 0; k < 8; k++)
+        if (battle_sim_cd(cd, k))
+            cd -= 1u << (4u * k);
+    return cd;
+}
+
+/* Takes `dmg` (>= 0) health from a unit of side `s`; at 0 it dies but keeps its slot until
+ * the end of the turn, and its on-death skills wait for battle_sim_triggers. */
+CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s,
+                            CLC_PRIVATE struct battle_unit *u, clc_i32 dmg)
 {
     clc_i32 hp = (clc_i32)u->hp - dmg;
     if (hp <= 0) {
         u->hp = 0;
         u->flags = (clc_u8)(u->flags & ~BATTLE_SIM_ALIVE);
-        side->died = 1;
+        g->sides[s].died = 1;
+        if (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH)) {
+            u->flags = (clc_u8)(u->flags | BATTLE_SIM_DYING);
+            g->pending++;
+        }
     } else {
         u->hp = (clc_i16)hp;
     }
 }
 
+/* A unit of card `card` as it enters play: full health, the card's delay, nothing else. */
+CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_unit *u, clc_u32 card)
+{
+    u->card = (clc_u8)card;
+    u->delay = p->cards[card].delay;
+    u->flags = BATTLE_SIM_ALIVE;
+    u->evaded = 0;
+    u->hp = p->cards[card].health;
+    u->berserk = 0;
+    u->rally = 0;
+    u->weaken = 0;
+    u->enfeeble = 0;
+    u->protect = 0;
+    u->poison = 0;
+    u->hp_gain = 0;
+    u->cd = 0;
+}
+
+/* Max health: the card's plus permanent gains. */
+CLC_FN clc_i32 battle_sim_max_hp(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE const struct battle_unit *u)
+{
+    return (clc_i32)p->cards[u->card].health + u->hp_gain;
+}
+
 CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    clc_i32 max = p->cards[u->card].health;
+    clc_i32 max = battle_sim_max_hp(p, u);
     clc_i32 hp = (clc_i32)u->hp + x;
     u->hp = (clc_i16)(hp < max ? hp : max);
 }
@@ -206,6 +283,8 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     rng_init(&g->rng, seed, game);
     g->turn = p->first_turn;
     g->over = 0;
+    g->pending = 0;
+    g->act = 0;
     for (int s = 0; s < 2; s++) {
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
@@ -216,12 +295,18 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         side->n_seq = sd->n_seq;
         side->died = sd->init_died;
         side->last_played = BATTLE_SIM_NONE;
+        side->commander_cd = 0;
         for (int e = 0; e < sd->n_seq; e++)
             side->seq[e] = (clc_u8)e;
         for (int k = 0; k < sd->n_groups; k++)
             side->used[k] = 0;
-        for (int i = 0; i < sd->n_structures; i++)
+        /* A fresh game's fortresses come flagged FRESH when they have on-play skills: the
+         * first turn casts them before anything else, the first mover's first. */
+        for (int i = 0; i < sd->n_structures; i++) {
             side->structures[i] = sd->structures[i];
+            if (sd->structures[i].flags & BATTLE_SIM_FRESH)
+                g->pending++;
+        }
         for (int i = 0; i < sd->n_assaults; i++)
             side->assaults[i] = sd->assaults[i];
     }
@@ -358,29 +443,58 @@ CLC_FN int battle_sim_when(clc_u32 id)
     }
 }
 
-/* Whether unit `u` is a valid target of skill `id` (hostile ones are judged on the enemy's
- * units, allied ones on the caster's), by the skill's target condition. */
-CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
-                            CLC_PRIVATE const struct battle_unit *u)
+/* Whether unit `u`, on the side whose turn it is (`active`) or the other, acts later in
+ * this turn: at delay 0, not jammed, its turn in the row not over, and not acting now
+ * unless Flurry leaves it actions (tuo's will_activate_this_turn). `act` is the acting
+ * unit's current action index. */
+CLC_FN int battle_sim_acts_later(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE const struct battle_unit *u, clc_u32 act)
+{
+    if (u->delay || (u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED)))
+        return 0;
+    return !(u->flags & BATTLE_SIM_ACTING) || act < p->cards[u->card].flurry;
+}
+
+/* Whether unit `u` is a valid target of skill `id` by the skill's target condition. The
+ * conditions that look ahead depend on whose turn it is: a skill cast on the side whose
+ * turn it is (`active`: Weaken or Jam cast on an attacker by a triggered skill of the
+ * defender, Rally cast on the attacker's own units) looks at this turn, one cast on the
+ * other side at that side's next turn. `act`: see battle_sim_acts_later. */
+CLC_FN int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
+                               CLC_PRIVATE const struct battle_unit *u, int active, clc_u32 act)
 {
     if (!battle_sim_alive(u))
         return 0;
     switch (battle_sim_when(id)) {
     case BATTLE_WHEN_HITS: /* as tuo: a jammed unit will not act, so it is no target */
-        return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED) && battle_sim_power(p, u) > 0;
+        if (battle_sim_power(p, u) == 0)
+            return 0;
+        return active ? battle_sim_acts_later(p, u, act)
+                      : u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_WHEN_ACTS:
-        return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
+        return active ? battle_sim_acts_later(p, u, act)
+                      : u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_WHEN_DAMAGED:
-        return u->hp < p->cards[u->card].health;
+        return u->hp < battle_sim_max_hp(p, u);
     case BATTLE_WHEN_READY:
+        if (!active)
+            return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
         return u->delay == 0 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
     default:
         return 1;
     }
 }
 
+/* The usual case: hostile skills aimed at the side whose turn it is not, allied ones at
+ * the side whose turn it is. */
+CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
+                            CLC_PRIVATE const struct battle_unit *u)
+{
+    return battle_sim_valid_on(p, id, u, !battle_sim_hostile(id), 0);
+}
+
 CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
-                             CLC_PRIVATE struct battle_side *tside, clc_u32 id, clc_i32 x,
+                             CLC_PRIVATE struct battle_game *g, int ts, clc_u32 id, clc_i32 x,
                              CLC_PRIVATE struct battle_unit *u)
 {
     clc_i32 d;
@@ -389,7 +503,7 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
     case BATTLE_SKILL_SIEGE:
         d = x + u->enfeeble - u->protect;
         if (d > 0)
-            battle_sim_hurt(tside, u, d);
+            battle_sim_hurt(p, g, ts, u, d);
         break;
     case BATTLE_SKILL_ENFEEBLE:
         u->enfeeble = battle_sim_sat((clc_i32)u->enfeeble + x);
@@ -416,53 +530,181 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
-/* Side `s` casts skill `id` X (on every valid target when `all`, else on one drawn
- * uniformly) on the row the skill table names: the enemy's for a hostile skill, where
- * Evade can negate each application, else its own. */
-CLC_FN void battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
-                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 id, clc_i32 x,
-                             clc_u32 all)
+/* Side `s` casts skill `id` X on the row the skill table names: the enemy's for a hostile
+ * skill, where Evade can negate each application, else its own. The candidates are the
+ * valid units of faction `y` (or progenitor; any when 0) in lane order; `all` takes every
+ * one, else `n` (0 counts as 1) are drawn without repetition and applied in lane order.
+ * Returns whether any application took effect (a cooldown starts only then, as in tuo). */
+CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 id, clc_i32 x,
+                            clc_u32 all, clc_u32 y, clc_u32 n)
 {
     int hostile = battle_sim_hostile(id);
+    int ts = hostile ? 1 - s : s;
     int structures = battle_sim_row(id) == BATTLE_ROW_STRUCTURES;
-    CLC_PRIVATE struct battle_side *tside = &g->sides[hostile ? 1 - s : s];
+    int active = ts == battle_sim_active(p->mode, g->turn);
+    CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
     CLC_PRIVATE struct battle_unit *row = structures ? tside->structures : tside->assaults;
-    clc_u32 n = structures ? tside->n_structures : tside->n_assaults;
+    clc_u32 nrow = structures ? tside->n_structures : tside->n_assaults;
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
-    for (clc_u32 i = 0; i < n; i++)
-        if (battle_sim_valid(p, id, &row[i]))
+    int done = 0;
+    for (clc_u32 i = 0; i < nrow; i++) {
+        clc_u32 f = p->cards[row[i].card].faction;
+        if (y && f != y && f != BATTLE_SIM_PROGENITOR)
+            continue;
+        if (battle_sim_valid_on(p, id, &row[i], active, g->act))
             cand[nc++] = (clc_u8)i;
+    }
     if (nc == 0)
-        return;
-    if (!all) {
+        return 0;
+    if (n < 1)
+        n = 1;
+    if (!all && n == 1) {
         cand[0] = cand[nc > 1 ? rng_below(&g->rng, nc) : 0];
         nc = 1;
+    } else if (!all && n < nc) {
+        /* A partial Fisher-Yates draw, then lane order. */
+        for (clc_u32 i = 0; i < n; i++) {
+            clc_u32 j = i + rng_below(&g->rng, nc - i);
+            clc_u8 t = cand[i];
+            cand[i] = cand[j];
+            cand[j] = t;
+        }
+        nc = n;
+        for (clc_u32 i = 1; i < nc; i++)
+            for (clc_u32 j = i; j > 0 && cand[j - 1] > cand[j]; j--) {
+                clc_u8 t = cand[j];
+                cand[j] = cand[j - 1];
+                cand[j - 1] = t;
+            }
     }
     for (clc_u32 k = 0; k < nc; k++) {
         CLC_PRIVATE struct battle_unit *u = &row[cand[k]];
         if (hostile && battle_sim_evades(p, u))
             continue;
-        battle_sim_apply(p, tside, id, x, u);
+        battle_sim_apply(p, g, ts, id, x, u);
+        done = 1;
+    }
+    return done;
+}
+
+/* Side `s` puts card `card` into play for free (Summon), at the right-hand end of its row;
+ * a full row takes nothing. `tower` (summoned by a structure's activation Summon) starts
+ * it one turn nearer to acting, as in the game. Its on-play skills are cast at the next
+ * resolution of triggers (battle_sim_triggers). */
+CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 card, int tower)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[card];
+    int structure = c->type == BATTLE_STRUCTURE;
+    CLC_PRIVATE struct battle_unit *u;
+    if ((structure ? me->n_structures : me->n_assaults) >= BATTLE_SIM_ROW)
+        return;
+    u = structure ? &me->structures[me->n_structures++] : &me->assaults[me->n_assaults++];
+    battle_sim_fresh(p, u, card);
+    if (tower && u->delay)
+        u->delay--;
+    if (c->trig & (1u << BATTLE_SIM_TRIG_PLAY)) {
+        u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
+        g->pending++;
     }
 }
 
+/* Side `s` casts the skills of card `c` that have trigger `trig` (on play, on attacked, on
+ * death), in card order; the caster may be dead (on death) or jammed. */
+CLC_FN void battle_sim_cast(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s,
+                            CLC_GLOBAL const struct battle_card_data *c, clc_u32 trig)
+{
+    if (!(c->trig & (1u << trig)))
+        return;
+    for (clc_u32 k = 0; k < c->n_act; k++) {
+        if (c->act_trig[k] != trig)
+            continue;
+        if (c->act_id[k] == BATTLE_SKILL_SUMMON)
+            battle_sim_summon(p, g, s, c->act_x[k], 0);
+        else
+            battle_sim_skill(p, g, s, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
+                             c->act_n[k]);
+    }
+}
+
+/* Casts the pending triggered skills: the on-death skills of units that died and the
+ * on-play skills of units summoned since the last call, and those of the units these kill
+ * or summon, until none is left. Each unit dies once and a full row summons nothing, so it
+ * ends. Order: the side whose turn it is first, its structures then assaults, lane order
+ * (tuo keeps a queue in the order of the events; the two differ only in which of several
+ * such skills draws its random targets first). */
+CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE struct battle_game *g)
+{
+    int first = battle_sim_active(p->mode, g->turn);
+    while (g->pending) {
+        for (int k = 0; k < 2; k++) {
+            int s = k ? 1 - first : first;
+            CLC_PRIVATE struct battle_side *side = &g->sides[s];
+            for (clc_u32 r = 0; r < 2; r++) {
+                CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+                /* The row may grow while we walk it (summons): read its size each time. */
+                for (clc_u32 i = 0; i < (r ? side->n_assaults : side->n_structures); i++) {
+                    CLC_PRIVATE struct battle_unit *u = &row[i];
+                    clc_u8 f = u->flags;
+                    if (!(f & (BATTLE_SIM_DYING | BATTLE_SIM_FRESH)))
+                        continue;
+                    u->flags = (clc_u8)(f & ~(BATTLE_SIM_DYING | BATTLE_SIM_FRESH));
+                    g->pending--;
+                    battle_sim_cast(p, g, s, &p->cards[u->card],
+                                    (f & BATTLE_SIM_DYING) ? BATTLE_SIM_TRIG_DEATH
+                                                           : BATTLE_SIM_TRIG_PLAY);
+                }
+            }
+        }
+    }
+}
+
+/* A unit's (or, with `cd` of the commander, the commander's) activation skills, in card
+ * order, each resolved with the triggers it sets off; a skill still cooling down is
+ * skipped, and one that took effect starts its cooldown. */
 CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
                               CLC_PRIVATE struct battle_game *g, int s,
-                              CLC_GLOBAL const struct battle_card_data *c)
+                              CLC_GLOBAL const struct battle_card_data *c, CLC_PRIVATE clc_u32 *cd)
 {
-    for (clc_u32 k = 0; k < c->n_act; k++)
-        battle_sim_skill(p, g, s, c->act_id[k], c->act_x[k], c->act_all[k]);
+    for (clc_u32 k = 0; k < c->n_act; k++) {
+        if (c->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE || c->act_id[k] == BATTLE_SKILL_SUMMON ||
+            battle_sim_cd(*cd, k))
+            continue;
+        if (battle_sim_skill(p, g, s, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
+                             c->act_n[k]) &&
+            c->act_c[k])
+            *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
+        if (g->pending)
+            battle_sim_triggers(p, g);
+    }
+}
+
+/* After an action: Flurry X, off cooldown and while the unit can act, grants X more
+ * actions and starts its cooldown. Returns the number of actions now due. */
+CLC_FN clc_u32 battle_sim_flurry(CLC_GLOBAL const struct battle_card_data *c,
+                                 CLC_PRIVATE clc_u32 *cd, clc_u32 due)
+{
+    if (c->flurry && !battle_sim_cd(*cd, BATTLE_SIM_CD_FLURRY)) {
+        *cd = battle_sim_cd_set(*cd, BATTLE_SIM_CD_FLURRY, c->flurry_c);
+        return due + c->flurry;
+    }
+    return due;
 }
 
 /* ---------------------------------------------------------------------------------------
  * The attack
  * ------------------------------------------------------------------------------------- */
 
-/* Assault `lane` of side `s` attacks; returns 0 when its power is 0 (no attack). Sets
- * g->over when a commander falls. */
-CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
-                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+/* Assault `lane` of side `s` attacks (nothing when its power is 0). Sets g->over when a
+ * commander falls. */
+/* NOLINTNEXTLINE(readability-function-size): the attack's steps in the game's order */
+CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
@@ -473,7 +715,7 @@ CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     clc_i32 power = battle_sim_power(p, u);
     clc_i32 dmg, red;
     if (power == 0)
-        return 0;
+        return;
     /* Target: the living assault opposite, else the first living Wall, else the
      * commander. */
     if (lane < en->n_assaults && battle_sim_alive(&en->assaults[lane])) {
@@ -493,7 +735,7 @@ CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         dmg = power + t->enfeeble - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
-        battle_sim_hurt(en, t, dmg);
+        battle_sim_hurt(p, g, 1 - s, t, dmg);
     } else {
         clc_i32 hp;
         dc = &p->cards[p->sides[1 - s].commander];
@@ -502,24 +744,40 @@ CLC_FN int battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         en->commander_hp = (clc_i16)(hp > 0 ? hp : 0);
         if (hp <= 0) {
             g->over = (clc_u8)(2 - s);
-            return 1;
+            return;
         }
     }
+    /* The target's on-death skills, then its on-attacked ones (even at 0 damage, even when
+     * it died), each with what they set off. */
+    if (g->pending)
+        battle_sim_triggers(p, g);
+    battle_sim_cast(p, g, 1 - s, dc, BATTLE_SIM_TRIG_ATTACKED);
+    if (g->pending)
+        battle_sim_triggers(p, g);
+    if (!battle_sim_alive(u))
+        return;
     /* Counter fires even when the hit did 0. */
     if (dc->counter) {
         clc_i32 c = (clc_i32)dc->counter + u->enfeeble - u->protect;
         if (c > 0)
-            battle_sim_hurt(me, u, c);
+            battle_sim_hurt(p, g, s, u, c);
+        if (g->pending)
+            battle_sim_triggers(p, g);
     }
-    if (dmg > 0 && battle_sim_alive(u)) {
-        if (ac->leech)
-            battle_sim_heal(p, u, ac->leech < dmg ? ac->leech : dmg);
-        if (ac->berserk)
-            u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
-        if (dc->poison)
-            u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
+    if (!battle_sim_alive(u))
+        return;
+    /* Leech, on a hit that did damage to an assault only: it raises max health by what it
+     * heals, so the unit gains min(X, damage) health whatever it had. */
+    if (dmg > 0 && ac->leech && dc->type == BATTLE_ASSAULT) {
+        clc_i32 v = ac->leech < dmg ? ac->leech : dmg;
+        u->hp_gain = battle_sim_sat((clc_i32)u->hp_gain + v);
+        u->hp = battle_sim_sat((clc_i32)u->hp + v);
     }
-    return 1;
+    if (dmg > 0 && ac->berserk)
+        u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
+    /* Poison poisons whoever attacks it, even when the hit was fully blocked. */
+    if (dc->poison)
+        u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -548,33 +806,51 @@ CLC_FN void battle_sim_compress(CLC_PRIVATE struct battle_side *side)
     side->died = 0;
 }
 
-/* Plays the card side `s` draws this turn into its row (right-hand end). */
+/* Plays the card side `s` draws this turn into its row (right-hand end) and casts its
+ * on-play skills. A row already full (only summons can fill one) takes nothing. */
 CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
                                  CLC_PRIVATE struct battle_game *g, int s)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     clc_u32 e = battle_sim_select(p, g, s);
     CLC_GLOBAL const struct battle_card_data *c;
-    CLC_PRIVATE struct battle_unit *u;
     clc_u32 card;
     me->last_played = (clc_u8)e;
     if (e == BATTLE_SIM_NONE)
         return;
     card = p->sides[s].seq_card[e];
     c = &p->cards[card];
-    u = c->type == BATTLE_STRUCTURE ? &me->structures[me->n_structures++]
-                                    : &me->assaults[me->n_assaults++];
-    u->card = (clc_u8)card;
-    u->delay = c->delay;
-    u->flags = BATTLE_SIM_ALIVE;
-    u->evaded = 0;
-    u->hp = c->health;
-    u->berserk = 0;
-    u->rally = 0;
-    u->weaken = 0;
-    u->enfeeble = 0;
-    u->protect = 0;
-    u->poison = 0;
+    if (c->type == BATTLE_STRUCTURE) {
+        if (me->n_structures >= BATTLE_SIM_ROW)
+            return;
+        battle_sim_fresh(p, &me->structures[me->n_structures++], card);
+    } else {
+        if (me->n_assaults >= BATTLE_SIM_ROW)
+            return;
+        battle_sim_fresh(p, &me->assaults[me->n_assaults++], card);
+    }
+    battle_sim_cast(p, g, s, c, BATTLE_SIM_TRIG_PLAY);
+    if (g->pending)
+        battle_sim_triggers(p, g);
+}
+
+/* Turn start for one unit of the active side: a delay above 0 goes down by 1 (reaching 0
+ * sets off its activation Summon, a structure's starting the summoned card one turn
+ * nearer); at delay 0 its cooldowns tick instead. */
+CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s,
+                            CLC_PRIVATE struct battle_unit *u)
+{
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+    if (!battle_sim_alive(u))
+        return;
+    if (u->delay) {
+        u->delay--;
+        if (!u->delay && c->summon_act)
+            battle_sim_summon(p, g, s, c->summon_act - 1u, c->type == BATTLE_STRUCTURE);
+    } else if (u->cd) {
+        u->cd = battle_sim_cd_tick(u->cd);
+    }
 }
 
 /** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
@@ -590,66 +866,89 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     clc_u32 n;
 
-    /* 1. Start: units in play before this turn tick their delay down. */
+    /* 1. Start: the commander's cooldowns tick; units in play before this turn tick
+     * their delay down (or their cooldowns). Structures summoned meanwhile tick too (the
+     * row is read as it grows, as in tuo); assaults summoned do not. */
+    me->commander_cd = battle_sim_cd_tick(me->commander_cd);
+    n = me->n_assaults;
     for (clc_u32 i = 0; i < me->n_structures; i++)
-        if (me->structures[i].delay)
-            me->structures[i].delay--;
-    for (clc_u32 i = 0; i < me->n_assaults; i++)
-        if (me->assaults[i].delay)
-            me->assaults[i].delay--;
+        battle_sim_tick(p, g, s, &me->structures[i]);
+    for (clc_u32 i = 0; i < n; i++)
+        battle_sim_tick(p, g, s, &me->assaults[i]);
+    if (g->pending)
+        battle_sim_triggers(p, g);
 
     /* 2. Play one card. */
     battle_sim_play_card(p, g, s);
 
-    /* 3. Commander. */
+    /* 3. Commander: its skills, then Flurry's extra rounds. */
     {
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
-        for (clc_u32 a = 0; c->n_act && a <= c->flurry; a++)
-            battle_sim_skills(p, g, s, c);
+        clc_u32 due = 1;
+        for (clc_u32 a = 0; a < due; a++) {
+            battle_sim_skills(p, g, s, c, &me->commander_cd);
+            due = battle_sim_flurry(c, &me->commander_cd, due);
+        }
     }
 
-    /* 4. Structures: skills only; structures never attack. */
-    n = me->n_structures;
-    for (clc_u32 i = 0; i < n; i++) {
+    /* 4. Structures: skills only; structures never attack. Rows are read as they grow. */
+    for (clc_u32 i = 0; i < me->n_structures; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->structures[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+        clc_u32 due = 1;
         if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED) || !c->n_act)
             continue;
-        for (clc_u32 a = 0; a <= c->flurry; a++)
-            battle_sim_skills(p, g, s, c);
+        for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
+            battle_sim_skills(p, g, s, c, &u->cd);
+            due = battle_sim_flurry(c, &u->cd, due);
+        }
     }
 
     /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. A
-     * unit counts as having attacked (for Rally) once all its actions are done, as in
-     * tuo. */
-    n = me->n_assaults;
-    for (clc_u32 i = 0; i < n; i++) {
+     * unit counts as having attacked (for Rally) once its turn in the row is over,
+     * whether it attacked or not (with 0 power, say), as in the game: a later Rally is
+     * never spent on it. */
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
-        int attacked = 0;
-        if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED))
+        clc_u32 due = 1;
+        if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED)) {
+            u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
             continue;
-        for (clc_u32 a = 0; a <= c->flurry && battle_sim_alive(u); a++) {
-            if (c->n_act)
-                battle_sim_skills(p, g, s, c);
-            attacked |= battle_sim_attack(p, g, s, i);
+        }
+        u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
+        for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
+            g->act = (clc_u8)a;
+            battle_sim_skills(p, g, s, c, &u->cd);
+            if (!battle_sim_alive(u) || (u->flags & BATTLE_SIM_JAMMED))
+                break;
+            battle_sim_attack(p, g, s, i);
             if (g->over) {
                 out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
                 out->turn = g->turn;
                 return 1;
             }
+            if (!battle_sim_alive(u) || (u->flags & BATTLE_SIM_JAMMED))
+                break;
+            due = battle_sim_flurry(c, &u->cd, due);
         }
-        if (attacked)
-            u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
+        g->act = 0;
+        u->flags = (clc_u8)((u->flags & ~BATTLE_SIM_ACTING) | BATTLE_SIM_ATTACKED);
     }
 
-    /* 6. End: poison on own assaults, expiry of modifiers, compression. */
+    /* 6. End: poison on own assaults (and the on-death skills it sets off), expiry of
+     * modifiers, compression. */
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         if (u->poison && battle_sim_alive(u)) {
-            battle_sim_hurt(me, u, u->poison);
+            battle_sim_hurt(p, g, s, u, u->poison);
             u->poison = (clc_i16)(u->poison >> 1);
         }
+    }
+    if (g->pending)
+        battle_sim_triggers(p, g);
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
         u->flags = (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));

@@ -45,9 +45,12 @@ enum battle_skill_when {
 };
 
 /* Options a skill takes, as bits. X: "x" (its magnitude, 1..BATTLE_SKILL_X_MAX) is
- * required; ALL: "all" (every valid target instead of one drawn) is allowed. Y (faction),
- * N (targets), C (cooldown), TRIGGER and SKILL (skill arguments) are reserved for the
- * real-cards work: no row takes them yet and the codec refuses them. */
+ * required; ALL: "all" (every valid target instead of one drawn); Y: "y", a faction filter
+ * on the targets (progenitor units always pass); N: "n", the number of targets drawn;
+ * C: "c", a cooldown in own turns after the skill took effect (1..BATTLE_SKILL_C_MAX);
+ * TRIGGER: "trigger", cast on play, when attacked or on death instead of in the unit's
+ * turn; CARD: the card it brings (Summon, required). SKILL (skill arguments, Enhance and
+ * Evolve) is reserved: no row takes it yet and the codec refuses it. */
 #define BATTLE_OPT_X       1u
 #define BATTLE_OPT_ALL     2u
 #define BATTLE_OPT_Y       4u
@@ -55,11 +58,18 @@ enum battle_skill_when {
 #define BATTLE_OPT_C       16u
 #define BATTLE_OPT_TRIGGER 32u
 #define BATTLE_OPT_SKILL   64u
+#define BATTLE_OPT_CARD    128u
+
+/* What every targeted activation skill takes. */
+#define BATTLE_OPT_TARGETED                                                                        \
+    (BATTLE_OPT_X | BATTLE_OPT_ALL | BATTLE_OPT_Y | BATTLE_OPT_N | BATTLE_OPT_C |                  \
+     BATTLE_OPT_TRIGGER)
 
 /* The table. Columns:
  *   ID      enum name (BATTLE_SKILL_<ID>)
  *   NAME    as job documents and the catalog write it
- *   KIND    PASSIVE or ACTIVATION (BATTLE_SK_<KIND>)
+ *   KIND    PASSIVE or ACTIVATION (BATTLE_SK_<KIND>); an activation skill with a trigger
+ *           is cast on that event instead of in the unit's turn
  *   FOLD    passives: ADD or FLAG into plan field FIELD; activations: ACT (FIELD unused: -)
  *   HOSTILE 1: aimed at the enemy (Evade can negate it); 0: at its own side
  *   ROW     ASSAULTS or STRUCTURES for activations, NONE for passives
@@ -88,22 +98,26 @@ enum battle_skill_when {
     X(EVADE, "evade", PASSIVE, ADD, evade, 0, NONE, ALIVE, BATTLE_OPT_X,                           \
       BATTLE_T_FORTRESS | BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,                                   \
       "fortress, assault and structure")                                                           \
-    X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL,     \
+    X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
+      0)                                                                                           \
+    X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
+      0)                                                                                           \
+    X(ENFEEBLE, "enfeeble", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED,           \
       BATTLE_T_ANY, 0)                                                                             \
-    X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL,     \
+    X(WEAKEN, "weaken", ACTIVATION, ACT, -, 1, ASSAULTS, HITS, BATTLE_OPT_TARGETED, BATTLE_T_ANY,  \
+      0)                                                                                           \
+    X(JAM, "jam", ACTIVATION, ACT, -, 1, ASSAULTS, ACTS, BATTLE_OPT_TARGETED & ~BATTLE_OPT_X,      \
       BATTLE_T_ANY, 0)                                                                             \
-    X(ENFEEBLE, "enfeeble", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL, \
+    X(HEAL, "heal", ACTIVATION, ACT, -, 0, ASSAULTS, DAMAGED, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \
+      0)                                                                                           \
+    X(RALLY, "rally", ACTIVATION, ACT, -, 0, ASSAULTS, READY, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \
+      0)                                                                                           \
+    X(PROTECT, "protect", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED,             \
       BATTLE_T_ANY, 0)                                                                             \
-    X(WEAKEN, "weaken", ACTIVATION, ACT, -, 1, ASSAULTS, HITS, BATTLE_OPT_X | BATTLE_OPT_ALL,      \
+    X(SUMMON, "summon", ACTIVATION, ACT, -, 0, NONE, ALIVE, BATTLE_OPT_CARD | BATTLE_OPT_TRIGGER,  \
       BATTLE_T_ANY, 0)                                                                             \
-    X(JAM, "jam", ACTIVATION, ACT, -, 1, ASSAULTS, ACTS, BATTLE_OPT_ALL, BATTLE_T_ANY, 0)          \
-    X(HEAL, "heal", ACTIVATION, ACT, -, 0, ASSAULTS, DAMAGED, BATTLE_OPT_X | BATTLE_OPT_ALL,       \
-      BATTLE_T_ANY, 0)                                                                             \
-    X(RALLY, "rally", ACTIVATION, ACT, -, 0, ASSAULTS, READY, BATTLE_OPT_X | BATTLE_OPT_ALL,       \
-      BATTLE_T_ANY, 0)                                                                             \
-    X(PROTECT, "protect", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_X | BATTLE_OPT_ALL,   \
-      BATTLE_T_ANY, 0)                                                                             \
-    X(FLURRY, "flurry", PASSIVE, ADD, flurry, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)
+    X(FLURRY, "flurry", PASSIVE, ADD, flurry, 0, NONE, ALIVE, BATTLE_OPT_X | BATTLE_OPT_C,         \
+      BATTLE_T_ANY, 0)
 
 #define BATTLE_SKILL_ENUM_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)     \
     BATTLE_SKILL_##ID,

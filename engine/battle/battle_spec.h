@@ -20,6 +20,8 @@
 #define BATTLE_NAME_MAX         64 /* bytes of a card name, excluding the NUL */
 #define BATTLE_CARD_SKILLS_MAX  8  /* skills on one card */
 #define BATTLE_SKILL_X_MAX      99
+#define BATTLE_SKILL_N_MAX      10  /* targets a skill draws ("n") */
+#define BATTLE_SKILL_C_MAX      15  /* cooldown in own turns ("c"); the state keeps 4 bits */
 #define BATTLE_STAT_MAX         999 /* attack, health */
 #define BATTLE_DELAY_MAX        9
 #define BATTLE_INLINE_CARDS_MAX 128 /* inline card definitions in one job */
@@ -45,7 +47,9 @@ struct battle_skill_spec {
     int s, s2;            /* skill arguments of enhance and evolve: 1 + the game skill;
                              0 = none (so a zeroed spec has none) */
     int trigger;          /* 0 activation, 1 on play, 2 on attacked, 3 on death */
-    int card_id;          /* the card summon brings; 0 = none */
+    int card_id;          /* the card summon brings (the game's id); 0 = none */
+    int card;             /* summon in a job: the index in battle_spec.cards of the card it
+                             brings (the codec resolves card_id or an inline card's name) */
 };
 
 struct battle_card_spec {

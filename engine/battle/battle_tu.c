@@ -147,19 +147,35 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
         const struct battle_skill_spec *s = &c->skills[i];
         const char *name = s->id < BATTLE_SKILL__COUNT ? battle_cards_skill_name(s->id)
                                                        : battle_tu_skill_name(s->game);
-        const char *opt = s->y ? "y" : s->n ? "n" : s->c ? "c" : s->s || s->s2 ? "s" : NULL;
+        unsigned opts;
+        const char *opt;
         if (s->id >= BATTLE_SKILL__COUNT) {
             snprintf(why, whylen, "skill '%s' is not simulated yet", name);
             return 1;
         }
-        if (s->trigger) {
-            snprintf(why, whylen, "skill '%s' on %s is not simulated yet (only activation)", name,
+        opts = battle_cards_skill_opts(s->id);
+        opt = s->y && !(opts & BATTLE_OPT_Y)                  ? "y"
+              : s->n && !(opts & BATTLE_OPT_N)                ? "n"
+              : s->c && !(opts & BATTLE_OPT_C)                ? "c"
+              : (s->s || s->s2) && !(opts & BATTLE_OPT_SKILL) ? "s"
+              : s->card_id && !(opts & BATTLE_OPT_CARD)       ? "card_id"
+                                                              : NULL;
+        if (s->trigger && !(opts & BATTLE_OPT_TRIGGER)) {
+            snprintf(why, whylen, "skill '%s' on %s is not simulated yet", name,
                      battle_tu_trigger_name(s->trigger));
             return 1;
         }
-        if (opt || s->card_id) {
-            snprintf(why, whylen, "option '%s' of skill '%s' is not simulated yet",
-                     opt ? opt : "card_id", name);
+        if (opt) {
+            snprintf(why, whylen, "option '%s' of skill '%s' is not simulated yet", opt, name);
+            return 1;
+        }
+        if ((opts & BATTLE_OPT_CARD) && !s->card_id) {
+            snprintf(why, whylen, "skill '%s' names no card_id", name);
+            return 1;
+        }
+        if (s->n > BATTLE_SKILL_N_MAX || s->c > BATTLE_SKILL_C_MAX) {
+            snprintf(why, whylen, "skill '%s' n=%d c=%d: the engine plays n up to %d, c up to %d",
+                     name, s->n, s->c, BATTLE_SKILL_N_MAX, BATTLE_SKILL_C_MAX);
             return 1;
         }
         if (s->x > BATTLE_SKILL_X_MAX) {
@@ -536,6 +552,30 @@ static int read_skill(struct tu_load *L, long line, const char *const *keys, con
     return 1;
 }
 
+/* Takes the skill just read (c->skills[c->n_skills]) into the card as the game does: a
+ * passive skill without x is worth 1 (or its n: the game's value of a skill is x, else n,
+ * else 1; Flurry without x gives one extra action), and a skill the card already has
+ * replaces the earlier one, which leaves (the game keeps one skill of each kind). */
+static void keep_skill(struct tu_load *L, int line, struct battle_card_spec *c)
+{
+    struct battle_skill_spec s = c->skills[c->n_skills];
+    int i;
+
+    if (s.id < BATTLE_SKILL__COUNT && !s.x && (battle_cards_skill_opts(s.id) & BATTLE_OPT_X) &&
+        battle_cards_skill_kind(s.id) == BATTLE_SK_PASSIVE)
+        s.x = s.n ? s.n : 1;
+    for (i = 0; i < c->n_skills && c->skills[i].game != s.game; i++)
+        ;
+    if (i < c->n_skills) {
+        note(L, line, "skill '%s' a second time on one card: it replaces the first",
+             battle_tu_skill_name(s.game));
+        memmove(&c->skills[i], &c->skills[i + 1],
+                (size_t)(c->n_skills - i - 1) * sizeof(c->skills[0]));
+        c->n_skills--;
+    }
+    c->skills[c->n_skills++] = s;
+}
+
 /* Elements of a <unit> or <upgrade> the game uses for its shop, art or economy; known and
  * not needed to play a card. */
 static const char *const ignored_elems[] = {
@@ -793,7 +833,7 @@ static void sax_start(void *data, const xmlChar *localname, const xmlChar *prefi
             note(x->L, sax_line(x), "more than %d skills on one card: this one is left out",
                  BATTLE_CARD_SKILLS_MAX);
         else if (read_skill(x->L, sax_line(x), keys, kinds, vals, n, &r->c.skills[r->c.n_skills]))
-            r->c.n_skills++;
+            keep_skill(x->L, sax_line(x), &r->c);
         return;
     }
     x->field = field_of(x, localname);

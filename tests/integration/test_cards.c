@@ -180,6 +180,7 @@ static void test_missions(void)
     CU_ASSERT_STRING_EQUAL(str(m, "name"), "Jotun Max");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "levels")), 26);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "cards")), 10);
+    CU_ASSERT_TRUE(json_is_array(json_object_get(m, "playable_levels")));
     json_decref(page);
 
     /* 1,279 missions, in pages of 500; the second page starts where the first ended */

@@ -515,11 +515,26 @@ export interface components {
             delay?: number;
             skills?: components["schemas"]["Skill"][];
         };
+        /** @description A skill of an inline card. 'summon' is listed because the game's cards carry it (it brings a card by the game's id) but an inline card cannot take it. Options beyond x and all: y (faction filter), n (targets drawn), c (cooldown in own turns), trigger (cast on play, when attacked or on death instead of in the unit's turn); docs/rules/battle.md. */
         Skill: {
             /** @enum {string} */
-            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "strike" | "siege" | "enfeeble" | "weaken" | "jam" | "heal" | "rally" | "protect" | "flurry";
+            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "strike" | "siege" | "enfeeble" | "weaken" | "jam" | "heal" | "rally" | "protect" | "summon" | "flurry";
             x?: number;
             all?: boolean;
+            /**
+             * @description only units of this faction (or progenitor) are targets
+             * @enum {string}
+             */
+            y?: "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor";
+            /** @description targets drawn (without 'all') */
+            n?: number;
+            /** @description cooldown in own turns after it took effect */
+            c?: number;
+            /**
+             * @description cast on this event instead of in the unit's turn
+             * @enum {string}
+             */
+            trigger?: "play" | "attacked" | "death";
         };
         CardList: {
             items: components["schemas"]["CatalogCard"][];
@@ -935,6 +950,8 @@ export interface components {
             playable: boolean;
             /** @description why not, as the 422 would say; null when playable */
             why: string | null;
+            /** @description the levels a job can name it at now, of 1 (as listed) and its top level */
+            playable_levels: number[];
         };
         MissionList: {
             items: components["schemas"]["Mission"][];
@@ -1368,7 +1385,8 @@ export interface operations {
                      *           "fortress_pools": 0,
                      *           "effects": [],
                      *           "playable": false,
-                     *           "why": "card \"Jotun Max\": option 'y' of skill 'heal' is not simulated yet"
+                     *           "why": "card \"Jotun Max\": option 'y' of skill 'heal' is not simulated yet",
+                     *           "playable_levels": []
                      *         }
                      *       ],
                      *       "count": 1,

@@ -48,6 +48,9 @@ static void test_size_and_skill_coverage(void)
             CU_ASSERT(strcmp(battle_catalog_at(cat, i - 1)->name, c->name) < 0);
     }
     for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
+        /* Summon brings one of the game's cards (by its id): the built-in cards have none. */
+        if (s == BATTLE_SKILL_SUMMON)
+            continue;
         if (!plain[s])
             fprintf(stderr, "no card has skill '%s'\n", battle_cards_skill_name(s));
         CU_ASSERT(plain[s] > 0);

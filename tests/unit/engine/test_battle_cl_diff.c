@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Differential tests of the OpenCL backend on PoCL against the CPU backend: game by game
  * (winner and turn of every game, same seed, same game index) and whole-job counts, over
- * the reference matchups of rules/battle.md, decks that use every v1 skill (including the
+ * the reference matchups of rules/battle.md, decks that use every skill and option (including the
  * [all] forms, on commanders, fortresses, structures and assaults), every play mode, both
  * modes, and mid-game starting states including the seed example's: 112,000 games compared
  * one by one, in both the normal and the sanitizer build. */
@@ -117,7 +117,19 @@ struct skill_cards {
     int citadel, spire;    /* fortresses */
     int armored, piercer, leecher, evader, jammer, healer, rallier, flurrier, sieger;
     int bulwark, tower, shrine, jamtower; /* structures */
+    int phoenix, spark, thorn, portal;    /* the game's options and triggers, Summon */
 };
+
+/* Sets options of the skill just added to `card`. */
+static void opts(struct tb *b, int card, int y, int n, int c, int trigger, int brings)
+{
+    struct battle_skill_spec *s = &b->cards[card].skills[b->cards[card].n_skills - 1];
+    s->y = y;
+    s->n = n;
+    s->c = c;
+    s->trigger = trigger;
+    s->card = brings;
+}
 
 static void skill_cards(struct tb *b, struct skill_cards *c)
 {
@@ -169,6 +181,32 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->shrine, BATTLE_SKILL_HEAL, 1, 0);
     c->jamtower = tb_card(b, "Jam Tower", BATTLE_STRUCTURE, 0, 10, 3);
     tb_skill(b, c->jamtower, BATTLE_SKILL_JAM, 0, 1);
+    opts(b, c->jamtower, 0, 0, 3, 0, 0);
+    /* Options on the cards above: a faction filter, target counts, cooldowns. */
+    b->cards[c->armored].faction = 1;
+    b->cards[c->piercer].faction = 4;
+    b->cards[c->evader].faction = 6;
+    b->cards[c->jammer].faction = 4;
+    opts(b, c->warlord, 0, 0, 0, 0, 0);
+    b->cards[c->warlord].skills[0].y = 4; /* its Strike: xeno and progenitor units only */
+    opts(b, c->rallier, 0, 0, 0, 0, 0);
+    b->cards[c->rallier].skills[0].n = 2;
+    b->cards[c->jammer].skills[0].c = 2;
+    b->cards[c->flurrier].skills[0].c = 2;
+    c->spark = tb_card(b, "Spark", BATTLE_ASSAULT, 1, 3, 0);
+    c->phoenix = tb_card(b, "Phoenix", BATTLE_ASSAULT, 2, 6, 1);
+    tb_skill(b, c->phoenix, BATTLE_SKILL_STRIKE, 1, 0);
+    opts(b, c->phoenix, 0, 2, 0, BATTLE_SIM_TRIG_PLAY, 0);
+    tb_skill(b, c->phoenix, BATTLE_SKILL_SUMMON, 0, 0);
+    opts(b, c->phoenix, 0, 0, 0, BATTLE_SIM_TRIG_DEATH, c->spark);
+    c->thorn = tb_card(b, "Thorn", BATTLE_ASSAULT, 1, 9, 1);
+    tb_skill(b, c->thorn, BATTLE_SKILL_WEAKEN, 1, 0);
+    opts(b, c->thorn, 0, 0, 0, BATTLE_SIM_TRIG_ATTACKED, 0);
+    tb_skill(b, c->thorn, BATTLE_SKILL_HEAL, 1, 1);
+    opts(b, c->thorn, 0, 0, 0, BATTLE_SIM_TRIG_DEATH, 0);
+    c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
+    tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
+    opts(b, c->portal, 0, 0, 0, 0, c->spark);
 }
 
 /* Two decks that together use every skill. */
@@ -188,6 +226,8 @@ static void skill_decks(struct tb *b, enum battle_mode mode, enum battle_play p0
     tb_deck(b, 0, c.flurrier, 1);
     tb_deck(b, 0, c.bulwark, 1);
     tb_deck(b, 0, c.tower, 1);
+    tb_deck(b, 0, c.phoenix, 2);
+    tb_deck(b, 0, c.portal, 1);
     tb_side(b, 1, c.overseer, p1);
     tb_fort(b, 1, c.spire);
     tb_fort(b, 1, c.citadel);
@@ -197,6 +237,8 @@ static void skill_decks(struct tb *b, enum battle_mode mode, enum battle_play p0
     tb_deck(b, 1, c.sieger, 2);
     tb_deck(b, 1, c.shrine, 1);
     tb_deck(b, 1, c.jamtower, 1);
+    tb_deck(b, 1, c.thorn, 2);
+    tb_deck(b, 1, c.phoenix, 1);
 }
 
 /* The seed example (seeds/004): side 0 at turn 7 with dead and living units in play,

@@ -160,7 +160,7 @@ static const struct bad_case bad_cases[] = {
     /* 36 */ {"{'cards':[{'name':'X','type':'structure','attack':1,'health':1}]," SIDES "}",
         {"/params/cards/0/attack: 'attack' is only for assault cards"}},
     /* 37 */ {"{'cards':[{'name':'X','type':'commander','health':10,'delay':1}]," SIDES "}",
-        {"/params/cards/0/delay: 'delay' is only for assault and structure cards"}},
+        {"/params/cards/0/delay: 'delay' is not for commander cards"}},
     /* 38 */ {"{'cards':[{'name':'X','type':'assault','attack':1000,'health':0,'delay':10}],"
               SIDES "}",
         {"/params/cards/0/attack: 'attack' must be between 0 and 999, not 1000",

@@ -502,10 +502,15 @@ static void test_small_folder(void)
         CU_ASSERT_STRING_EQUAL(
             json_string_value(json_object_get(json_object_get(j, "commander"), "name")), "Boss-1");
         CU_ASSERT_TRUE(json_is_true(json_object_get(j, "playable")));
+        /* both levels a job may name: 1 and the top (10) */
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "playable_levels")), 2);
+        CU_ASSERT_EQUAL(
+            json_integer_value(json_array_get(json_object_get(j, "playable_levels"), 1)), 10);
         json_decref(j);
         j = battle_catalog_enemy_json(cat, battle_catalog_enemy_at(cat, 1));
         CU_ASSERT_PTR_NOT_NULL_FATAL(j);
         CU_ASSERT_TRUE(json_is_false(json_object_get(j, "playable")));
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "playable_levels")), 0);
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "why")),
                                "no card has id 77777 (its deck card 1)");
         json_decref(j);

@@ -34,7 +34,14 @@ static void test_names(void)
     for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
         CU_ASSERT_STRING_EQUAL(battle_cards_skill_name((enum battle_skill)s), rows[s].name);
         CU_ASSERT_EQUAL(battle_cards_skill_parse(rows[s].name), s);
-        CU_ASSERT_EQUAL(rows[s].opts & ~(unsigned)(BATTLE_OPT_X | BATTLE_OPT_ALL), 0);
+        /* Skill arguments are reserved; a passive takes no target options or trigger; only
+         * Summon brings a card. */
+        CU_ASSERT_EQUAL(rows[s].opts & BATTLE_OPT_SKILL, 0);
+        if (rows[s].kind == BATTLE_SK_PASSIVE)
+            CU_ASSERT_EQUAL(rows[s].opts & (BATTLE_OPT_ALL | BATTLE_OPT_Y | BATTLE_OPT_N |
+                                            BATTLE_OPT_TRIGGER | BATTLE_OPT_CARD),
+                            0);
+        CU_ASSERT_EQUAL((rows[s].opts & BATTLE_OPT_CARD) != 0, s == BATTLE_SKILL_SUMMON);
         CU_ASSERT(rows[s].types != 0 && (rows[s].types & ~(unsigned)BATTLE_T_ANY) == 0);
     }
     CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL__COUNT), "unknown");
@@ -129,12 +136,18 @@ static void test_every_skill_has_an_effect(void)
     CU_ASSERT_EQUAL_FATAL(base.games, 2000);
     for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
         int differs;
-        if (rows[s].kind == BATTLE_SK_ACTIVATION) {
+        if (s == BATTLE_SKILL_SUMMON) {
+            /* It changes no unit: it brings one. */
+            memset(&g, 0, sizeof(g));
+            battle_sim_summon(battle_plan_data(plan), &g, 0, 1, 0);
+            differs = g.sides[0].n_assaults == 1 && g.sides[0].assaults[0].card == 1 &&
+                      g.sides[0].assaults[0].hp == 10;
+        } else if (rows[s].kind == BATTLE_SK_ACTIVATION) {
             struct battle_unit u = {.card = 1, .delay = 0, .flags = BATTLE_SIM_ALIVE, .hp = 5};
             struct battle_unit before = u;
             memset(&g, 0, sizeof(g));
             CU_ASSERT_TRUE(battle_sim_valid(battle_plan_data(plan), (clc_u32)s, &u));
-            battle_sim_apply(battle_plan_data(plan), &g.sides[1], (clc_u32)s, 2, &u);
+            battle_sim_apply(battle_plan_data(plan), &g, 1, (clc_u32)s, 2, &u);
             differs = memcmp(&u, &before, sizeof(u)) != 0;
         } else {
             play(s, &with);

@@ -366,14 +366,25 @@ static void test_unsupported_options(void)
     c.n_skills = 1;
     c.skills[0].id = BATTLE_SKILL_JAM;
     CU_ASSERT_FALSE(battle_tu_unsupported(&c, why, sizeof(why)));
-    c.skills[0].c = 2;
-    CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
-    CU_ASSERT_STRING_EQUAL(why, "option 'c' of skill 'jam' is not simulated yet");
-    c.skills[0].c = 0;
+    c.skills[0].c = 2; /* cooldowns, faction filters, target counts, triggers: played */
+    c.skills[0].y = 3;
+    c.skills[0].n = 2;
     c.skills[0].trigger = 3;
+    CU_ASSERT_FALSE(battle_tu_unsupported(&c, why, sizeof(why)));
+    c.skills[0].c = 16;
     CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
-    CU_ASSERT_STRING_EQUAL(why, "skill 'jam' on death is not simulated yet (only activation)");
-    c.skills[0].trigger = 0;
+    CU_ASSERT_STRING_EQUAL(why, "skill 'jam' n=2 c=16: the engine plays n up to 10, c up to 15");
+    c.skills[0].c = 0;
+    c.skills[0].s = 5; /* skill arguments: no skill of the engine takes them yet */
+    CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
+    CU_ASSERT_STRING_EQUAL(why, "option 's' of skill 'jam' is not simulated yet");
+    c.skills[0] = (struct battle_skill_spec){.id = BATTLE_SKILL_ARMOR, .x = 2, .trigger = 3};
+    CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
+    CU_ASSERT_STRING_EQUAL(why, "skill 'armor' on death is not simulated yet");
+    c.skills[0] = (struct battle_skill_spec){.id = BATTLE_SKILL_SUMMON};
+    CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
+    CU_ASSERT_STRING_EQUAL(why, "skill 'summon' names no card_id");
+    c.skills[0] = (struct battle_skill_spec){.id = BATTLE_SKILL_JAM};
     c.health = 1200;
     CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
     c.health = 0; /* the files' dialogue commanders have no health */

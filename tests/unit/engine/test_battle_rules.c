@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/* Scenario tests of the rules framework of the game's cards (docs/rules/battle.md): the
+ * skill options y, n and c, triggered skills (on play, on attacked, on death), Summon,
+ * Flurry's cooldown, Leech, Poison on a blocked hit, Rally and units whose turn is over,
+ * fortress delays, and the guard on a card that summons itself. Each states the whole
+ * battle and the exact values it expects. */
+#include <CUnit/CUnit.h>
+
+#include "battle_testlib.h"
+
+/* Both commanders at 50, exact play, empty decks. */
+static void duel(struct tb *b, int *ca, int *cb)
+{
+    tb_init(b);
+    *ca = tb_card(b, "Boss A", BATTLE_COMMANDER, 0, 50, 0);
+    *cb = tb_card(b, "Boss B", BATTLE_COMMANDER, 0, 50, 0);
+    tb_side(b, 0, *ca, BATTLE_PLAY_EXACT);
+    tb_side(b, 1, *cb, BATTLE_PLAY_EXACT);
+}
+
+/* The skill just added to `card`, for setting its options. */
+static struct battle_skill_spec *last_skill(struct tb *b, int card)
+{
+    return &b->cards[card].skills[b->cards[card].n_skills - 1];
+}
+
+static int faction_card(struct tb *b, const char *name, int faction, int health)
+{
+    int c = tb_card(b, name, BATTLE_ASSAULT, 0, health, 0);
+    b->cards[c].faction = faction;
+    return c;
+}
+
+/* Strike 3, y xeno, n 2 from the commander: never the imperial unit; the progenitor one
+ * passes every filter; two targets drawn once there are three. */
+static void test_faction_filter_and_targets(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, imp, xeno, prog, xeno2, lost = 0, hit = 0;
+    duel(&b, &ca, &cb);
+    tb_skill(&b, ca, BATTLE_SKILL_STRIKE, 3, 0);
+    last_skill(&b, ca)->y = 4;
+    last_skill(&b, ca)->n = 2;
+    imp = faction_card(&b, "Imperial", 1, 20);
+    xeno = faction_card(&b, "Xeno", 4, 20);
+    prog = faction_card(&b, "Progenitor", 6, 20);
+    xeno2 = faction_card(&b, "Xeno Two", 4, 20);
+    tb_deck(&b, 1, imp, 1);
+    tb_deck(&b, 1, xeno, 1);
+    tb_deck(&b, 1, prog, 1);
+    tb_deck(&b, 1, xeno2, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3); /* turn 3: only the imperial unit is in play: no target */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
+    tb_run_turns(&x, 2); /* turn 5: the xeno, the only candidate */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 17);
+    tb_run_turns(&x, 2); /* turn 7: two candidates, n = 2: both */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 14);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).hp, 17);
+    tb_run_turns(&x, 2); /* turn 9: three candidates, two drawn, each hit once */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
+    for (int i = 1; i <= 3; i++) {
+        int before = i == 1 ? 14 : i == 2 ? 17 : 20;
+        int d = before - TB_ASL(&x, 1, i).hp;
+        CU_ASSERT(d == 0 || d == 3);
+        lost += d;
+        hit += d == 3;
+    }
+    CU_ASSERT_EQUAL(lost, 6);
+    CU_ASSERT_EQUAL(hit, 2);
+    tb_run_end(&x);
+    (void)cb;
+}
+
+/* Strike 1, c 2: no target on turn 1 starts no cooldown; then every second own turn. */
+static void test_cooldown(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb;
+    static const int want[] = {49, 49, 48, 48, 47};
+    duel(&b, &ca, &cb);
+    tb_skill(&b, ca, BATTLE_SKILL_STRIKE, 1, 0);
+    last_skill(&b, ca)->c = 2;
+    tb_deck(&b, 1, tb_card(&b, "Dummy", BATTLE_ASSAULT, 0, 50, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    for (int k = 0; k < 5; k++) { /* turns 3, 5, 7, 9, 11 */
+        tb_run_turns(&x, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, want[k]);
+    }
+    tb_run_end(&x);
+    (void)cb;
+}
+
+/* Flurry 1, c 2: two attacks on turn 1, one on turn 3, two on turn 5. */
+static void test_flurry_cooldown(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, f;
+    duel(&b, &ca, &cb);
+    f = tb_card(&b, "Flurrier", BATTLE_ASSAULT, 1, 10, 0);
+    tb_skill(&b, f, BATTLE_SKILL_FLURRY, 1, 0);
+    last_skill(&b, f)->c = 2;
+    tb_deck(&b, 0, f, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 47);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 45);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* An on-play Strike 2 fires once, when the card is played, though the card waits its
+ * delay. */
+static void test_on_play(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, herald;
+    duel(&b, &ca, &cb);
+    herald = tb_card(&b, "Herald", BATTLE_ASSAULT, 0, 10, 3);
+    tb_skill(&b, herald, BATTLE_SKILL_STRIKE, 2, 0);
+    last_skill(&b, herald)->trigger = BATTLE_SIM_TRIG_PLAY;
+    tb_deck(&b, 0, tb_card(&b, "Filler", BATTLE_ASSAULT, 0, 10, 5), 1);
+    tb_deck(&b, 0, herald, 1);
+    tb_deck(&b, 1, tb_card(&b, "Dummy", BATTLE_ASSAULT, 0, 20, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 18);
+    tb_run_turns(&x, 6);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 18);
+    tb_run_end(&x);
+    (void)ca;
+    (void)cb;
+}
+
+/* An on-attacked Strike 2 answers a hit that Armor blocked fully: the attacker loses 2. */
+static void test_on_attacked(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, thorn;
+    duel(&b, &ca, &cb);
+    tb_deck(&b, 0, tb_card(&b, "Poker", BATTLE_ASSAULT, 1, 10, 0), 1);
+    thorn = tb_card(&b, "Thorn", BATTLE_ASSAULT, 0, 30, 0);
+    tb_skill(&b, thorn, BATTLE_SKILL_ARMOR, 5, 0);
+    tb_skill(&b, thorn, BATTLE_SKILL_STRIKE, 2, 0);
+    last_skill(&b, thorn)->trigger = BATTLE_SIM_TRIG_ATTACKED;
+    tb_deck(&b, 1, thorn, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 49);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 30);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 8);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* On death, the Martyr summons a Ghost: it joins the row at once and takes the Martyr's
+ * lane when the row closes ranks at the end of the turn. */
+static void test_on_death_summon(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, martyr, ghost;
+    duel(&b, &ca, &cb);
+    tb_deck(&b, 0, tb_card(&b, "Killer", BATTLE_ASSAULT, 5, 20, 0), 1);
+    martyr = tb_card(&b, "Martyr", BATTLE_ASSAULT, 0, 1, 0);
+    ghost = tb_card(&b, "Ghost", BATTLE_ASSAULT, 0, 7, 0);
+    tb_skill(&b, martyr, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, martyr)->trigger = BATTLE_SIM_TRIG_DEATH;
+    last_skill(&b, martyr)->card = ghost;
+    tb_deck(&b, 1, martyr, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 45);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).card, ghost);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 7);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 2);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* A structure's activation Summon fires when its delay reaches 0 (turn 5), and the card it
+ * brings starts one turn nearer (delay 2 - 1): the Imp attacks on turn 7. */
+static void test_activation_summon(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, portal, imp;
+    duel(&b, &ca, &cb);
+    portal = tb_card(&b, "Portal", BATTLE_STRUCTURE, 0, 10, 2);
+    imp = tb_card(&b, "Imp", BATTLE_ASSAULT, 1, 5, 2);
+    tb_skill(&b, portal, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, portal)->card = imp;
+    tb_deck(&b, 0, portal, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 4);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 0);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[0].n_assaults, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 1);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 50);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 49);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* A card that summons itself on play (the peer spins forever on one) fills its row and
+ * stops: 32 units after turn 1, and the game plays to its end. */
+static void test_self_summon_is_bounded(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, echo;
+    duel(&b, &ca, &cb);
+    echo = tb_card(&b, "Echo", BATTLE_ASSAULT, 0, 5, 1);
+    tb_skill(&b, echo, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, echo)->trigger = BATTLE_SIM_TRIG_PLAY;
+    last_skill(&b, echo)->card = echo;
+    tb_deck(&b, 0, echo, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, BATTLE_SIM_ROW);
+    CU_ASSERT_EQUAL(x.g.pending, 0);
+    tb_run_turns(&x, 100);
+    CU_ASSERT_TRUE(x.over);
+    CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
+    tb_run_end(&x);
+    (void)ca;
+    (void)cb;
+}
+
+/* Leech 2 on a 10-health unit: nothing from a hit on the commander; a hit on an assault
+ * raises max health and health by 2, even at full health. */
+static void test_leech_max_health(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, leecher;
+    duel(&b, &ca, &cb);
+    leecher = tb_card(&b, "Leecher", BATTLE_ASSAULT, 2, 10, 0);
+    tb_skill(&b, leecher, BATTLE_SKILL_LEECH, 2, 0);
+    tb_deck(&b, 0, leecher, 1);
+    tb_deck(&b, 1, tb_card(&b, "Pillow", BATTLE_ASSAULT, 0, 20, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 10);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 0);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 18);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 12);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 2);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* Poison 2 on a defender whose Armor 5 blocks the whole hit still poisons the attacker:
+ * 10 - 2 at the end of its turn, and the stacks halve to 1. */
+static void test_poison_on_blocked_hit(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, toxic;
+    duel(&b, &ca, &cb);
+    tb_deck(&b, 0, tb_card(&b, "Poker", BATTLE_ASSAULT, 1, 10, 0), 1);
+    toxic = tb_card(&b, "Toxic", BATTLE_ASSAULT, 0, 30, 0);
+    tb_skill(&b, toxic, BATTLE_SKILL_ARMOR, 5, 0);
+    tb_skill(&b, toxic, BATTLE_SKILL_POISON, 2, 0);
+    tb_deck(&b, 1, toxic, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 30);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 8);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).poison, 1);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* A unit with 0 power whose turn in the row is over takes no later Rally: the Rallier
+ * rallies itself and hits for 1 + 2, whatever the seed. */
+static void test_rally_skips_finished_units(void)
+{
+    for (int seed = 1; seed <= 20; seed++) {
+        struct tb b;
+        struct tb_run x;
+        int ca, cb, rallier;
+        duel(&b, &ca, &cb);
+        b.spec.seed = (uint64_t)seed;
+        tb_deck(&b, 0, tb_card(&b, "Zero", BATTLE_ASSAULT, 0, 10, 0), 1);
+        rallier = tb_card(&b, "Rallier", BATTLE_ASSAULT, 1, 10, 0);
+        tb_skill(&b, rallier, BATTLE_SKILL_RALLY, 2, 0);
+        tb_deck(&b, 0, rallier, 1);
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3);
+        CU_ASSERT_EQUAL(TB_CMD(&x, 1), 47);
+        tb_run_end(&x);
+        (void)ca;
+        (void)cb;
+    }
+}
+
+/* A fortress waits its card's delay like any structure: Strike 1 at delay 2 acts on its
+ * owner's second turn (turn 3). */
+static void test_fortress_delay(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, fort;
+    duel(&b, &ca, &cb);
+    fort = tb_card(&b, "Slow Fort", BATTLE_FORTRESS, 0, 20, 2);
+    tb_skill(&b, fort, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_fort(&b, 0, fort);
+    tb_deck(&b, 1, tb_card(&b, "Dummy", BATTLE_ASSAULT, 0, 20, 0), 2);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_STR(&x, 0, 0).delay, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 19);
+    tb_run_end(&x);
+    (void)ca;
+    (void)cb;
+}
+
+static CU_TestInfo rules_tests[] = {
+    {"faction filter and target count", test_faction_filter_and_targets},
+    {"cooldown", test_cooldown},
+    {"flurry cooldown", test_flurry_cooldown},
+    {"on play", test_on_play},
+    {"on attacked, even at 0 damage", test_on_attacked},
+    {"on death summon", test_on_death_summon},
+    {"activation summon by a structure", test_activation_summon},
+    {"a card summoning itself is bounded", test_self_summon_is_bounded},
+    {"leech raises max health, assaults only", test_leech_max_health},
+    {"poison on a blocked hit", test_poison_on_blocked_hit},
+    {"rally skips finished units", test_rally_skips_finished_units},
+    {"fortress delay", test_fortress_delay},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_rules_suites[] = {
+    {"battle_rules", NULL, NULL, NULL, NULL, rules_tests},
+    CU_SUITE_INFO_NULL,
+};
