@@ -125,12 +125,13 @@ void api_batch_free(struct api_batch *b)
     sk_free(b);
 }
 
-enum sk_err api_batch_insert(struct api_batch *b, const char *kind, const char *request,
-                             uint64_t seed, uint64_t total, struct db_job *out)
+enum sk_err api_batch_insert(struct api_batch *b, const char *tenant, const char *kind,
+                             const char *request, uint64_t seed, uint64_t total, struct db_job *out)
 {
     struct item it;
 
     memset(&it, 0, sizeof(it));
+    it.row.tenant = tenant;
     it.row.kind = kind;
     it.row.request = request;
     it.row.seed = seed;

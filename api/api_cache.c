@@ -101,3 +101,18 @@ void api_cache_put(struct api_cache *c, const char *id, const char *json)
     memcpy(c->slots[i].id, id, strlen(id) + 1);
     pthread_mutex_unlock(&c->locks[i % STRIPES]);
 }
+
+void api_cache_remove(struct api_cache *c, const char *id)
+{
+    size_t i;
+
+    if (!c)
+        return;
+    i = slot_of(c, id);
+    pthread_mutex_lock(&c->locks[i % STRIPES]);
+    if (c->slots[i].json && strcmp(c->slots[i].id, id) == 0) {
+        sk_free(c->slots[i].json);
+        c->slots[i].json = NULL;
+    }
+    pthread_mutex_unlock(&c->locks[i % STRIPES]);
+}

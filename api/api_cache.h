@@ -26,4 +26,7 @@ int api_cache_get(struct api_cache *c, const char *id, char **json);
 /** Stores the resource `json` of the final job `id` (both copied); no-op when c is NULL. */
 void api_cache_put(struct api_cache *c, const char *id, const char *json);
 
+/** Forgets job `id` (deleted: DELETE /v1/jobs/{id}); NULL-safe. Thread-safe. */
+void api_cache_remove(struct api_cache *c, const char *id);
+
 #endif

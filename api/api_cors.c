@@ -44,12 +44,13 @@ size_t api_cors_headers(const char *allowed, const struct api_request *req,
         return 0;
     out[n++] = (struct api_header){"Access-Control-Allow-Origin", req->origin};
     out[n++] = (struct api_header){"Vary", "Origin"};
-    out[n++] = (struct api_header){"Access-Control-Expose-Headers", "Location, ETag, Retry-After"};
+    out[n++] = (struct api_header){"Access-Control-Expose-Headers",
+                                   "Location, ETag, Retry-After, RateLimit, RateLimit-Policy"};
     if (resp->cors_methods && req->acr_method) {
         out[n++] = (struct api_header){"Access-Control-Allow-Methods", resp->cors_methods};
-        out[n++] = (struct api_header){
-            "Access-Control-Allow-Headers",
-            "Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id"};
+        out[n++] = (struct api_header){"Access-Control-Allow-Headers",
+                                       "Authorization, Content-Type, Idempotency-Key, "
+                                       "If-None-Match, Last-Event-ID, X-Request-Id"};
         out[n++] = (struct api_header){"Access-Control-Max-Age", "600"};
     }
     return n;

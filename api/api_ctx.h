@@ -55,6 +55,7 @@ struct api_ctx {
     const char *openapi;         /* the OpenAPI document served at /openapi.json (static) */
     struct api_watch *watch;     /* borrowed; NULL = long polls and event streams answer at once */
     struct api_metrics *metrics; /* borrowed; NULL = no HTTP metrics */
+    int auth;                    /* 1: every non-public route needs a key (api_auth.h) */
 };
 
 #endif

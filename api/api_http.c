@@ -189,3 +189,8 @@ int api_http_etag_match(const char *if_none_match, const char *etag)
     }
     return 0;
 }
+
+const char *api_http_scope(const struct api_request *req)
+{
+    return req->admin ? NULL : req->tenant;
+}

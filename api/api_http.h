@@ -33,8 +33,14 @@ struct api_request {
     const char *if_none_match;
     const char *idempotency_key;
     const char *last_event_id;
-    const char *acr_method; /* Access-Control-Request-Method */
-    const char *host;       /* Host, to tell a same-origin Origin from a foreign one */
+    const char *acr_method;    /* Access-Control-Request-Method */
+    const char *host;          /* Host, to tell a same-origin Origin from a foreign one */
+    const char *authorization; /* "Bearer <key>" (api_auth.h) */
+    /* the caller, set by the router once its key is checked (api_auth.h): jobs it submits
+     * belong to `tenant` (NULL outside the router: DB_JOBS_TENANT); `admin` sees every
+     * tenant's jobs. Handlers scope reads with api_http_scope. */
+    const char *tenant;
+    int admin;
     /* long poll: 0 on the first pass; on a pass after a wait, its deadline (monotonic ms)
      * and the reference ETag the first pass chose */
     long long wait_deadline_ms;
@@ -67,7 +73,17 @@ struct api_response {
     unsigned long long sse_done;
     const char *csp; /* static Content-Security-Policy (with nosniff); NULL = none */
     int close;       /* 1 = "Connection: close": the request's framing cannot be trusted */
+    const char *www_authenticate; /* static WWW-Authenticate value of a 401; NULL = none */
+    /* the IETF RateLimit-Policy and RateLimit header values (api_auth.c); "" = none */
+    char ratelimit_policy[64];
+    char ratelimit[64];
 };
+
+/**
+ * The tenant whose jobs `req` may see: NULL for an admin (every tenant's) or outside the
+ * router (handler unit tests), else the caller's tenant.
+ */
+const char *api_http_scope(const struct api_request *req);
 
 /* Copies made by api_http_safe_request, freed together by api_http_safe_release. */
 struct api_http_safe {

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api_quota.h"
 #include "api_render.h"
 #include "api_watch.h"
 #include "db_jobs.h"
+#include "queue_fair.h"
 #include "queue_notify.h"
 #include "sk_buf.h"
 #include "sk_json.h"
@@ -184,20 +186,29 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     struct api_slot *slot = api_pool_get(ctx->pool);
     enum sk_err err;
 
+    if (api_quota_take(ctx, req, slot, info->total, resp))
+        goto out;
     if (key) {
         maybe_prune(ctx, slot, req->req_id);
-        err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
-                                   info->kind, text, info->seed, info->total, &job, &outcome);
+        err =
+            db_jobs_insert_keyed(slot->db, req->tenant, key, canonical, ctx->cfg->idempotency_ttl_s,
+                                 info->kind, text, info->seed, info->total, &job, &outcome);
         if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
-            err = db_jobs_insert_keyed(slot->db, key, canonical, ctx->cfg->idempotency_ttl_s,
-                                       info->kind, text, info->seed, info->total, &job, &outcome);
+            err = db_jobs_insert_keyed(slot->db, req->tenant, key, canonical,
+                                       ctx->cfg->idempotency_ttl_s, info->kind, text, info->seed,
+                                       info->total, &job, &outcome);
     } else if (ctx->batch) {
-        err = api_batch_insert(ctx->batch, info->kind, text, info->seed, info->total, &job);
+        err = api_batch_insert(ctx->batch, req->tenant, info->kind, text, info->seed, info->total,
+                               &job);
     } else {
-        err = db_jobs_insert(slot->db, info->kind, text, info->seed, info->total, &job);
+        err =
+            db_jobs_insert(slot->db, req->tenant, info->kind, text, info->seed, info->total, &job);
     }
     if (!err && !(json = api_render_job_text(&job)))
         err = SK_ENOMEM;
+    /* no new job: the units counted against the tenant's day go back */
+    if (err || outcome != DB_KEYED_NEW)
+        api_quota_undo(ctx, req, slot, info->total);
     if (err) {
         store_problem(resp, err, req->req_id, "insert");
         goto out;
@@ -217,7 +228,7 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     }
     /* The row is committed: the job is accepted even if Redis is down now, because the
      * reconciler re-enqueues queued rows that never reached the stream. */
-    err = queue_add(slot->queue, id, 1);
+    err = queue_fair_add(slot->queue, job.tenant[0] ? job.tenant : DB_JOBS_TENANT, id, 1);
     if (err)
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s err=%s", req->req_id, id,
                     sk_err_str(err));
@@ -277,6 +288,8 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         store_problem(resp, err, req->req_id, "validate");
         goto out;
     }
+    if (api_quota_job_size(ctx, req, info.total, resp))
+        goto out;
     /* The key compares documents as sent (before a seed is drawn), in a canonical form so
      * that key order and spacing do not matter. */
     if (req->idempotency_key && !(canonical = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS))) {
@@ -633,8 +646,8 @@ void api_jobs_list(const struct api_ctx *ctx, const struct api_request *req,
         *bar++ = '\0';
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_list(slot->db, status, kind, (int)limit, cursor ? raw : NULL, bar, &items,
-                       &n_items, &more);
+    err = db_jobs_list(slot->db, api_http_scope(req), status, kind, (int)limit, cursor ? raw : NULL,
+                       bar, &items, &n_items, &more);
     api_pool_put(ctx->pool, slot);
     if (err == SK_EINVAL) {
         bad_query(resp, "cursor", "'cursor' is not a cursor this API returned");
@@ -735,7 +748,7 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
     if (!err && !(json = api_render_job_text(&job)))
         err = SK_ENOMEM;
     /* As for a submission: the row is committed, the reconciler enqueues it if this fails. */
-    if (!err && queue_add(slot->queue, new_id, 1))
+    if (!err && queue_fair_add(slot->queue, job.tenant[0] ? job.tenant : DB_JOBS_TENANT, new_id, 1))
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s", req->req_id, new_id);
     else if (!err)
         (void)queue_publish(slot->queue, new_id, "status");
@@ -788,7 +801,7 @@ void api_jobs_cancel_many(const struct api_ctx *ctx, const struct api_request *r
         return;
     }
     slot = api_pool_get(ctx->pool);
-    err = db_jobs_cancel_queued(slot->db, kind, (long)limit, &ids, &n);
+    err = db_jobs_cancel_queued(slot->db, api_http_scope(req), kind, (long)limit, &ids, &n);
     for (size_t i = 0; !err && i < n; i++) /* waiters and event streams see it at once */
         (void)queue_publish(slot->queue, ids[i], "status");
     api_pool_put(ctx->pool, slot);

@@ -57,7 +57,9 @@ static const struct problem problems[] = {
      "Use a new key for a new document; retry a lost request with the same key and the same "
      "document."},
     {"job-not-found", 404, "No such job",
-     "No job has this id (it was never made, or the id is mistyped).",
+     "No job of yours has this id: it was never made, the id is mistyped, it belongs to "
+     "another tenant (whose jobs look exactly like missing ones), or it was deleted "
+     "(<code>DELETE</code>, or retention after <code>SKIRMISH_RETENTION_S</code>).",
      "Check the id; <code>GET /v1/jobs</code> lists the jobs."},
     {"job-not-finished", 409, "Job has no result",
      "The job has not succeeded (yet), so it has no result; <code>job_status</code> says "
@@ -112,6 +114,35 @@ static const struct problem problems[] = {
      "PostgreSQL or Redis cannot be reached, so the request could not be served. Nothing was "
      "changed.",
      "Retry after the <code>Retry-After</code> seconds; the API reconnects by itself."},
+    {"unauthorized", 401, "API key missing or not valid",
+     "The route needs an API key (<code>Authorization: Bearer sk_...</code>) and the request "
+     "had none, or one that is unknown, revoked or malformed.",
+     "Send a valid key. An operator makes one with <code>skirmish-api keys create</code> or "
+     "<code>POST /v1/keys</code>; <code>make run</code> prints a development key."},
+    {"forbidden", 403, "Admin key needed",
+     "The route (service statistics, metrics, keys) is for admin keys, and this key belongs "
+     "to a tenant.",
+     "Use an admin key, or stay with the routes of your own jobs."},
+    {"rate-limited", 429, "Too many requests",
+     "This key made more requests than its rate limit allows (a token bucket: "
+     "<code>SKIRMISH_RATE_BURST</code> at once, <code>SKIRMISH_RATE_PER_S</code> a second). "
+     "The <code>RateLimit</code> and <code>RateLimit-Policy</code> headers show the bucket.",
+     "Wait the <code>Retry-After</code> seconds, then slow down: use long polls "
+     "(<code>?wait=30</code>) or the event stream instead of polling."},
+    {"quota-exceeded", 429, "Tenant quota exceeded",
+     "The tenant already has as many queued and running jobs as it may "
+     "(<code>SKIRMISH_TENANT_MAX_ACTIVE</code>), or submitted as many units (games, turns) in "
+     "the last 24 hours as it may (<code>SKIRMISH_TENANT_UNITS_PER_DAY</code>); "
+     "<code>quota</code>, <code>limit</code> and <code>used</code> say which.",
+     "Wait for jobs to finish (or cancel some) and retry after the <code>Retry-After</code> "
+     "seconds; an operator can raise the limits."},
+    {"job-too-large", 422, "Job too large",
+     "The job asks for more units (games, turns) than one job of a tenant may "
+     "(<code>SKIRMISH_TENANT_MAX_JOB_UNITS</code>; <code>max_units</code> says how many).",
+     "Split the work into several smaller jobs."},
+    {"key-not-found", 404, "No such key",
+     "No active key has this id: it was never made, or it is already revoked.",
+     "List the keys with <code>GET /v1/keys</code>."},
     {"not-ready", 503, "Not ready",
      "A store the service needs is unreachable (<code>postgres</code> and <code>redis</code> "
      "say which).",

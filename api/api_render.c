@@ -48,9 +48,10 @@ json_t *api_render_job(const struct db_job *j)
     snprintf(document, sizeof(document), "/v1/jobs/%s/document", j->id);
     /* "o" steals every value, NULL included: a failed allocation fails the whole pack */
     return json_pack(
-        "{s:s, s:s, s:s, s:I, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
+        "{s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
         " s:o, s:o, s:{s:s, s:s, s:s, s:s, s:s}}",
-        "id", j->id, "kind", j->kind, "status", j->status, "seed", (json_int_t)j->seed, "attempts",
+        "id", j->id, "kind", j->kind, "status", j->status, "tenant",
+        j->tenant[0] ? j->tenant : DB_JOBS_TENANT, "seed", (json_int_t)j->seed, "attempts",
         j->attempts, "progress", progress(j), "shards", j->shards, "cancel_requested",
         j->cancel_requested, "created_at", ts(j->created_at), "started_at", ts(j->started_at),
         "finished_at", ts(j->finished_at), "updated_at", ts(j->updated_at), "error",

@@ -8,6 +8,8 @@
 #include "api_catalog.h"
 #include "api_health.h"
 #include "api_jobs.h"
+#include "api_keys.h"
+#include "api_retention.h"
 #include "api_static.h"
 #include "api_stats.h"
 
@@ -24,27 +26,36 @@ static void openapi_get(const struct api_ctx *c, const struct api_request *q,
         api_http_problem(r, 404, NULL, "Not Found", "no document was built in", NULL);
 }
 
+#define PUB   API_AUTH_PUBLIC
+#define KEY   API_AUTH_KEY
+#define ADMIN API_AUTH_ADMIN
+
 static const struct api_route routes[] = {
-    {"GET", "/healthz", api_health_live},
-    {"GET", "/readyz", api_health_ready},
-    {"GET", "/openapi.json", openapi_get},
-    {"GET", "/metrics", api_stats_metrics},
-    {"GET", "/v1/stats", api_stats_get},
-    {"GET", "/v1/stats/history", api_stats_history},
-    {"GET", "/v1/cards", api_catalog_cards},
-    {"GET", "/v1/spells", api_catalog_spells},
-    {"GET", "/v1/missions", api_catalog_missions},
-    {"GET", "/v1/jobs", api_jobs_list},
-    {"POST", "/v1/jobs", api_jobs_submit},
-    {"GET", "/v1/jobs/{id}", api_jobs_get},
-    {"GET", "/v1/jobs/{id}/result", api_jobs_result},
-    {"GET", "/v1/jobs/{id}/events", api_jobs_events},
-    {"POST", "/v1/jobs/{id}:cancel", api_jobs_cancel},
-    {"POST", "/v1/jobs/{id}:retry", api_jobs_retry},
-    {"GET", "/v1/jobs/{id}/document", api_jobs_document},
-    {"POST", "/v1/jobs:cancel", api_jobs_cancel_many},
-    {"GET", "/v1/events", api_jobs_feed},
-    {NULL, NULL, NULL},
+    {"GET", "/healthz", api_health_live, PUB},
+    {"GET", "/readyz", api_health_ready, PUB},
+    {"GET", "/openapi.json", openapi_get, PUB},
+    {"GET", "/metrics", api_stats_metrics, ADMIN},
+    {"GET", "/v1/stats", api_stats_get, ADMIN},
+    {"GET", "/v1/stats/history", api_stats_history, ADMIN},
+    {"GET", "/v1/cards", api_catalog_cards, KEY},
+    {"GET", "/v1/spells", api_catalog_spells, KEY},
+    {"GET", "/v1/missions", api_catalog_missions, KEY},
+    {"GET", "/v1/jobs", api_jobs_list, KEY},
+    {"POST", "/v1/jobs", api_jobs_submit, KEY},
+    {"GET", "/v1/jobs/{id}", api_jobs_get, KEY},
+    {"DELETE", "/v1/jobs/{id}", api_jobs_delete, KEY},
+    {"GET", "/v1/jobs/{id}/result", api_jobs_result, KEY},
+    {"GET", "/v1/jobs/{id}/events", api_jobs_events, KEY},
+    {"POST", "/v1/jobs/{id}:cancel", api_jobs_cancel, KEY},
+    {"POST", "/v1/jobs/{id}:retry", api_jobs_retry, KEY},
+    {"GET", "/v1/jobs/{id}/document", api_jobs_document, KEY},
+    {"POST", "/v1/jobs:cancel", api_jobs_cancel_many, KEY},
+    /* every job's changes: the operator's view (a tenant's dashboard polls its list) */
+    {"GET", "/v1/events", api_jobs_feed, ADMIN},
+    {"GET", "/v1/keys", api_keys_list, ADMIN},
+    {"POST", "/v1/keys", api_keys_create, ADMIN},
+    {"DELETE", "/v1/keys/{id}", api_keys_revoke, ADMIN},
+    {NULL, NULL, NULL, PUB},
 };
 
 const struct api_route *api_router_routes(void)
@@ -97,7 +108,12 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     resp->route = route;
     if (hit) {
         struct api_request routed = *req;
+        struct api_principal who;
         routed.id = strstr(hit->path, "{id}") ? id : NULL;
+        if (api_auth_check(ctx, req, hit->scope, hit->path, routed.id, &who, resp))
+            return;
+        routed.tenant = who.tenant;
+        routed.admin = who.admin;
         hit->fn(ctx, &routed, resp);
     } else if (route && strcmp(m, "OPTIONS") == 0) {
         /* a preflight (or a plain OPTIONS): the CORS headers are added by the server */

@@ -2,10 +2,12 @@
 /* The route table, as data: maps (method, path template) to a handler, answering 404 for
  * an unknown path, 405 with Allow for a known path with another method, and 204 to
  * OPTIONS (CORS preflight). `skirmish-api routes` prints the table, and the test run
- * compares it with openapi/openapi.json. Holds the context handlers share. No I/O. */
+ * compares it with openapi/openapi.json. Each row names who may call it; the caller's key
+ * is checked (api_auth.h) before the handler runs. */
 #ifndef API_ROUTER_H
 #define API_ROUTER_H
 
+#include "api_auth.h"
 #include "api_ctx.h"
 #include "api_http.h"
 
@@ -15,9 +17,10 @@ typedef void api_handler_fn(const struct api_ctx *ctx, const struct api_request 
 
 /* One row of the route table. */
 struct api_route {
-    const char *method; /* "GET" (also answers HEAD) or "POST" */
+    const char *method; /* "GET" (also answers HEAD), "POST" or "DELETE" */
     const char *path;   /* template, as in openapi/openapi.json: "/v1/jobs/{id}/result" */
     api_handler_fn *fn;
+    enum api_auth_scope scope; /* who may call it (api_auth.h) */
 };
 
 /** The route table (static), ended by a row with method == NULL. */
@@ -31,8 +34,9 @@ int api_router_match(const char *tmpl, const char *path, char id[64]);
 
 /**
  * Routes `req` and fills `resp` (initialised by the caller): the handler of the row that
- * matches path and method (HEAD as GET); OPTIONS on a known path is a 204 preflight; 405
- * with Allow for another method; 404 for an unknown path. Thread-safe.
+ * matches path and method (HEAD as GET), once api_auth_check let the caller through; OPTIONS on a
+ * known path is a 204 preflight; 405 with Allow for another method; 404 for an unknown path.
+ * Thread-safe.
  */
 void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
                        struct api_response *resp);

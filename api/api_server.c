@@ -292,6 +292,12 @@ static void common_headers(struct api_server *srv, struct MHD_Response *r,
         MHD_add_response_header(r, h[i].name, h[i].value);
     if (resp->etag[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+    if (resp->www_authenticate)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, resp->www_authenticate);
+    if (resp->ratelimit[0]) {
+        MHD_add_response_header(r, "RateLimit-Policy", resp->ratelimit_policy);
+        MHD_add_response_header(r, "RateLimit", resp->ratelimit);
+    }
     if (resp->csp) {
         MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
         MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -603,6 +609,8 @@ static void fill_request(struct MHD_Connection *conn, const struct conn_state *s
     req->last_event_id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
     req->acr_method =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
+    req->authorization =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
     req->now_ms = api_watch_now_ms();
     if (st->waiting) {
         req->wait_deadline_ms = st->deadline_ms;

@@ -2,7 +2,9 @@
 /* Waiting requests and the Redis subscriber (see api_watch.h). */
 #include "api_watch.h"
 
+#include "api_cache.h"
 #include <errno.h>
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -43,6 +45,7 @@ struct api_watch {
     struct queue *sub; /* NULL = no subscriber thread */
     pthread_t thread;
     atomic_int stop;
+    _Atomic(struct api_cache *) cache; /* borrowed; forgets a job Redis announces (deleted) */
 };
 
 long long api_watch_now_ms(void)
@@ -274,6 +277,8 @@ static void *run(void *arg)
                 subscribed = 0;
                 retry_ms = api_watch_now_ms() + 1000;
             } else if (got) {
+                /* a cached job is final: an announcement can only mean it was deleted */
+                api_cache_remove(atomic_load(&w->cache), job);
                 api_watch_notify(w, job);
             }
         } else {
@@ -329,4 +334,10 @@ void api_watch_free(struct api_watch *w)
 
     pthread_mutex_destroy(&w->lock);
     sk_free(w);
+}
+
+void api_watch_set_cache(struct api_watch *w, struct api_cache *cache)
+{
+    if (w)
+        atomic_store(&w->cache, cache);
 }

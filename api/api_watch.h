@@ -25,6 +25,14 @@ typedef void api_watch_fn(void *arg, int fire);
  */
 enum sk_err api_watch_new(size_t max, const char *redis_url, const char *prefix,
                           struct api_watch **out);
+struct api_cache;
+/**
+ * Makes the subscriber drop every job Redis announces from `cache` (borrowed, may be NULL):
+ * a final job is announced only when it is deleted (DELETE, retention), which other API
+ * processes must not go on serving from their caches.
+ */
+void api_watch_set_cache(struct api_watch *w, struct api_cache *cache);
+
 /** Stops the thread and frees; NULL-safe. Call api_watch_close first, and no fn afterwards. */
 void api_watch_free(struct api_watch *w);
 

@@ -5,6 +5,7 @@
  *   skirmish-api migrate    apply the migrations and exit
  *   skirmish-api config     print the configuration table (Markdown) and exit
  *   skirmish-api routes     print the route table ("METHOD PATH" lines) and exit
+ *   skirmish-api keys ...   make, list or revoke API keys (api_keys.h) and exit
  *   skirmish-api --help     print the usage and exit */
 #include <malloc.h>
 #include <pthread.h>
@@ -15,13 +16,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api_auth.h"
 #include "api_cache.h"
+#include "api_keys.h"
 #include "api_metrics.h"
 #include "api_pool.h"
+#include "api_retention.h"
 #include "api_router.h"
 #include "api_server.h"
 #include "api_watch.h"
 #include "db.h"
+#include "db_keys.h"
 #include "db_migrate.h"
 #include "engine.h"
 #include "job.h"
@@ -33,7 +38,7 @@
 
 static void usage(FILE *f)
 {
-    (void)fputs("usage: skirmish-api [migrate|config|routes|--help]\n"
+    (void)fputs("usage: skirmish-api [migrate|config|routes|keys ...|--help]\n"
                 "\n"
                 "Without a command: applies the migrations, then serves the HTTP API (and the\n"
                 "dashboard at /) until SIGINT or SIGTERM, then exits 0.\n"
@@ -42,6 +47,10 @@ static void usage(FILE *f)
                 "  config    print the configuration table (Markdown): every SKIRMISH_*\n"
                 "            variable, its default, range and meaning\n"
                 "  routes    print the route table, one \"METHOD PATH\" line per route\n"
+                "  keys create --tenant NAME [--admin] [--name TEXT]\n"
+                "            make an API key and print it (shown only then)\n"
+                "  keys list          list the keys (never their secrets)\n"
+                "  keys revoke ID     revoke a key at once\n"
                 "  --help    print this help and exit\n"
                 "\n"
                 "Settings come from the environment, or from the file named by\n"
@@ -105,6 +114,44 @@ static int migrate(const struct sk_config *cfg)
     return rc ? -1 : 0;
 }
 
+/* Refuses to serve a non-loopback address without keys: with SKIRMISH_AUTH off, or with
+ * keys required and none made yet (nobody could use the service but everyone could reach
+ * it). Returns 0 when serving may go on. */
+static int check_auth(const struct sk_config *cfg)
+{
+    struct db *db = NULL;
+    long long active = 0;
+    int loopback = api_auth_loopback(cfg->http_addr);
+    enum sk_err err;
+
+    if (!api_auth_required(cfg)) {
+        if (!loopback) {
+            sk_log_error("event=start_failed reason=auth_off addr=%s hint=%s", cfg->http_addr,
+                         "\"SKIRMISH_AUTH=off is for loopback addresses only; make a key with "
+                         "skirmish-api keys create and set SKIRMISH_AUTH=on\"");
+            return -1;
+        }
+        sk_log_warn("event=auth_off addr=%s hint=%s", cfg->http_addr,
+                    "\"every caller is an admin: keep this address private (docs/security.md)\"");
+        return 0;
+    }
+    err = db_new(cfg->database_url, &db);
+    if (!err)
+        err = db_keys_active(db, &active);
+    db_free(db);
+    if (err) {
+        sk_log_error("event=start_failed reason=keys err=%s", sk_err_str(err));
+        return -1;
+    }
+    if (active == 0 && !loopback) {
+        sk_log_error("event=start_failed reason=no_keys addr=%s hint=%s", cfg->http_addr,
+                     "\"make a key first: skirmish-api keys create --tenant NAME --admin\"");
+        return -1;
+    }
+    sk_log_info("event=auth_on active_keys=%lld", active);
+    return 0;
+}
+
 /* What serving needs besides the server itself, made and freed together. */
 struct parts {
     struct api_pool *pool;
@@ -112,6 +159,7 @@ struct parts {
     struct api_watch *watch;
     struct api_metrics *metrics;
     struct api_batch *batch;
+    struct api_retention *retention;
 };
 
 /* Makes the parts (store connections for `threads` HTTP threads, cache, insert batch,
@@ -128,6 +176,7 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
     ctx->spells = catalog("spells");
     ctx->missions = catalog("missions");
     ctx->openapi = api_openapi_json;
+    ctx->auth = api_auth_required(cfg);
     if (api_pool_new(threads > 0 ? threads : 1, cfg->database_url, cfg->redis_url,
                      cfg->queue_prefix, &p->pool)) {
         sk_log_error("event=start_failed reason=pool");
@@ -147,6 +196,11 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
         sk_log_error("event=start_failed reason=watch");
         return -1;
     }
+    api_watch_set_cache(p->watch, p->cache);
+    if (api_retention_start(cfg, &p->retention)) {
+        sk_log_error("event=start_failed reason=retention");
+        return -1;
+    }
     ctx->pool = p->pool;
     ctx->cache = p->cache;
     ctx->batch = p->batch;
@@ -157,6 +211,7 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
 
 static void free_parts(struct parts *p)
 {
+    api_retention_stop(p->retention);
     api_watch_free(p->watch);
     api_metrics_free(p->metrics);
     api_batch_free(p->batch);
@@ -191,11 +246,41 @@ static long http_threads(const struct sk_config *cfg)
     return threads;
 }
 
+/* The commands that stop before the configuration is read: --help, a bad usage (2),
+ * config and routes. Returns the exit status, or -1 when main goes on. */
+static int check_usage(int argc, char **argv)
+{
+    int keys = argc > 1 && strcmp(argv[1], "keys") == 0;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                     strcmp(argv[1], "help") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if ((argc > 2 && !keys) ||
+        (argc > 1 && !keys && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "routes") != 0 &&
+         strcmp(argv[1], "migrate") != 0)) {
+        usage(stderr);
+        return 2;
+    }
+    return info_command(argc, argv) == 0 ? 0 : -1;
+}
+
+/* The commands that need the configuration and stop: migrate, keys. Returns the exit
+ * status, or -1 when main goes on to serve. */
+static int config_command(const struct sk_config *cfg, int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "migrate") == 0)
+        return migrate(cfg) ? 1 : 0;
+    if (argc > 1 && strcmp(argv[1], "keys") == 0)
+        return api_keys_command(cfg, argc - 2, argv + 2);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     struct sk_config cfg;
     char err[2048];
-    struct parts parts = {NULL, NULL, NULL, NULL, NULL};
+    struct parts parts = {NULL, NULL, NULL, NULL, NULL, NULL};
     struct api_server *srv = NULL;
     struct engine *eng = NULL;
     struct api_ctx ctx;
@@ -206,18 +291,11 @@ int main(int argc, char **argv)
 
     sk_mem_init_json();
     sk_log_set_prog("api");
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-                     strcmp(argv[1], "help") == 0)) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc > 2 || (argc > 1 && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "routes") != 0 &&
-                     strcmp(argv[1], "migrate") != 0)) {
-        usage(stderr);
-        return 2;
-    }
-    if (info_command(argc, argv) == 0)
-        return 0;
+    status = check_usage(argc, argv);
+    if (status >= 0)
+        return status;
+    status = 1;
+    int keys = argc > 1 && strcmp(argv[1], "keys") == 0;
     if (sk_config_load(&cfg, err, sizeof(err))) {
         fprintf(stderr, "skirmish-api: invalid configuration:\n%s", err);
         return 2;
@@ -228,9 +306,12 @@ int main(int argc, char **argv)
         return 1;
     }
     sk_log_set_level((enum sk_log_level)sk_log_level_parse(cfg.log_level));
-    if (argc > 1 && strcmp(argv[1], "migrate") == 0) {
-        status = migrate(&cfg) ? 1 : 0;
-        goto out;
+    {
+        int done = config_command(&cfg, argc, argv);
+        if (done >= 0) {
+            status = done;
+            goto out;
+        }
     }
     sk_log_info("event=starting version=0.1.0");
     sk_config_log(&cfg);
@@ -246,6 +327,8 @@ int main(int argc, char **argv)
         }
     }
     if (migrate(&cfg))
+        goto out;
+    if (check_auth(&cfg))
         goto out;
 
     /* Block the stop signals in every thread; the main thread waits for them below. */
@@ -287,7 +370,7 @@ out:
     free_parts(&parts);
     engine_free(eng);
     sk_config_release(&cfg);
-    if (status == 0)
+    if (status == 0 && !keys)
         sk_log_info("event=stopped");
     return status;
 }

@@ -12,6 +12,10 @@
 #                                      finished yet is canceled (all stay listed). Without SK_BENCH_LIVE=1
 #                                      it says so and stops.
 #   SK_BENCH_SECONDS (10), SK_BENCH_CONNS (64), SK_BENCH_THREADS (2)
+#   SKIRMISH_KEY=sk_...                a live stack with keys on (make run prints an admin
+#                                      key): sent with every request; that stack's rate
+#                                      limit (SKIRMISH_RATE_PER_S) must allow the flood.
+#                                      The throw-away stack listens on loopback, keys off.
 # Prints wrk's reports; record figures in bench/RESULTS.md with the machine they ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +26,8 @@ threads=${SK_BENCH_THREADS:-2}
 command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install wrk)" >&2; exit 1; }
 
 url=${SKIRMISH_URL:-}
+auth=()
+[ -n "${SKIRMISH_KEY:-}" ] && auth=(-H "Authorization: Bearer $SKIRMISH_KEY")
 ids=$(mktemp -d /tmp/skirmish-bench-ids.XXXXXX)
 if [ -n "$url" ]; then
   if [ "${SK_BENCH_LIVE:-}" != 1 ]; then
@@ -42,7 +48,7 @@ MSG
     n=$(cat "$ids"/* 2>/dev/null | wc -l)
     echo "== canceling the $n jobs this benchmark made on $url"
     cat "$ids"/* 2>/dev/null |
-      xargs -r -P 4 -I{} curl -s -o /dev/null -X POST "$url/v1/jobs/{}:cancel" || true
+      xargs -r -P 4 -I{} curl -s -o /dev/null "${auth[@]}" -X POST "$url/v1/jobs/{}:cancel" || true
     rm -rf "$ids"
   }
   trap cancel_jobs EXIT
@@ -83,7 +89,7 @@ SK_BENCH_IDS="$ids/ids" \
   wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_submit.lua "$url/v1/jobs"
 
 submit() {
-  curl -fsS -X POST "$url/v1/jobs" -H 'Content-Type: application/json' \
+  curl -fsS "${auth[@]}" -X POST "$url/v1/jobs" -H 'Content-Type: application/json' \
     -d '{"kind":"battle","seed":1,"params":{"games":1,"attacker":{"commander":"Test Commander","deck":[]},"defender":{"commander":"Test Commander","deck":[]}}}' |
     sed -n 's/.*"id" *: *"\([0-9a-f-]*\)".*/\1/p' | tee -a "$ids/ids.sh"
 }
@@ -93,6 +99,6 @@ wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_status.lua "$url
 
 # A final job never changes, so the API serves it from memory (SKIRMISH_CACHE_ENTRIES).
 id=$(submit)
-curl -fsS -X POST "$url/v1/jobs/$id:cancel" >/dev/null
+curl -fsS "${auth[@]}" -X POST "$url/v1/jobs/$id:cancel" >/dev/null
 echo "== status reads of a final job (cache): GET $url/v1/jobs/$id"
 wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s bench/wrk_status.lua "$url/v1/jobs/$id"

@@ -6,6 +6,14 @@
 // against an API with NO worker (jobs must stay queued), e.g. a `bench/api.sh`-style stack:
 //   node bench/api_wait.mjs http://127.0.0.1:8080 [N=20]
 // Prints a table; never asserts timings.
+
+// A stack with keys on (`make run`): SKIRMISH_KEY goes with every request.
+if (process.env.SKIRMISH_KEY) {
+  const plain = globalThis.fetch;
+  globalThis.fetch = (url, init = {}) => plain(url, { ...init, headers: { ...init.headers,
+    Authorization: `Bearer ${process.env.SKIRMISH_KEY}` } });
+}
+
 const base = process.argv[2] || 'http://127.0.0.1:8080';
 const n = Number(process.argv[3] || 20);
 const doc = JSON.stringify({

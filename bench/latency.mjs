@@ -16,6 +16,13 @@
 // Jobs run one at a time on otherwise idle stacks. Prints tables; never asserts timings.
 import { readFileSync } from 'node:fs';
 
+// A stack with keys on (`make run`): SKIRMISH_KEY goes with every request.
+if (process.env.SKIRMISH_KEY) {
+  const plain = globalThis.fetch;
+  globalThis.fetch = (url, init = {}) => plain(url, { ...init, headers: { ...init.headers,
+    Authorization: `Bearer ${process.env.SKIRMISH_KEY}` } });
+}
+
 const bases = (process.argv[2] || 'http://127.0.0.1:8080').split(',');
 const n = Number(process.argv[3] || 30);
 const games = Number(process.argv[4] || 100000);

@@ -1,4 +1,6 @@
 -- wrk script: POST /v1/jobs with a small valid battle job (bench/api.sh).
+-- SKIRMISH_KEY (a live stack with keys on) goes with every request.
+if os.getenv("SKIRMISH_KEY") then wrk.headers["Authorization"] = "Bearer " .. os.getenv("SKIRMISH_KEY") end
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"kind":"battle","seed":1,"params":{"games":1,' ..

@@ -3,6 +3,7 @@
 #include "sk_config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,6 +136,35 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_CONFIG_FILE", "",
      "file of NAME=value lines read before the environment (which wins); empty = none", 0, 0,
      OFF(config_file), SK_CONFIG_STR, 0},
+    {"SKIRMISH_AUTH", "auto",
+     "API keys: on = every route but health, OpenAPI and dashboard files needs a key; off = "
+     "none (loopback only); auto = on unless SKIRMISH_HTTP_ADDR is a loopback address",
+     0, 0, OFF(auth), SK_CONFIG_STR, 0},
+    {"SKIRMISH_RATE_PER_S", "50",
+     "requests per second per API key (token bucket in Redis, shared by every API process); 0 = "
+     "no limit",
+     0, 1000000, OFF(rate_per_s), SK_CONFIG_INT, 0},
+    {"SKIRMISH_RATE_BURST", "200",
+     "requests a key may make at once before SKIRMISH_RATE_PER_S applies", 1, 10000000,
+     OFF(rate_burst), SK_CONFIG_INT, 0},
+    {"SKIRMISH_TENANT_MAX_ACTIVE", "1000",
+     "queued and running jobs per tenant; more submissions get 429 (admin keys: no limit)", 1,
+     100000000, OFF(tenant_max_active), SK_CONFIG_INT, 0},
+    {"SKIRMISH_TENANT_UNITS_PER_DAY", "10000000000",
+     "units (games, turns) a tenant may submit in 24 hours; more get 429 (admin keys: no limit)", 1,
+     LONG_MAX, OFF(tenant_games_day), SK_CONFIG_INT, 0},
+    {"SKIRMISH_TENANT_MAX_JOB_UNITS", "100000000",
+     "units (games, turns) of one job of a tenant; a larger job gets 422 (admin keys: no limit)", 1,
+     LONG_MAX, OFF(tenant_max_units), SK_CONFIG_INT, 0},
+    {"SKIRMISH_RETENTION_S", "604800",
+     "final jobs (with their results, idempotency keys and progress) are deleted this long after "
+     "they finished; 0 = kept forever",
+     0, 315360000, OFF(retention_s), SK_CONFIG_INT, 0},
+    {"SKIRMISH_RETENTION_BATCH", "500", "jobs deleted per statement of the retention sweep", 1,
+     100000, OFF(retention_batch), SK_CONFIG_INT, 0},
+    {"SKIRMISH_RETENTION_EVERY_MS", "60000",
+     "time between retention sweeps (one API process sweeps, under a Redis lock)", 100, 86400000,
+     OFF(retention_every_ms), SK_CONFIG_INT, 0},
     {NULL, NULL, NULL, 0, 0, 0, SK_CONFIG_STR, 0},
 };
 
@@ -253,6 +283,11 @@ static enum sk_err load_file(struct sk_config *cfg, const char *path, char *err,
 static enum sk_err check_values(const struct sk_config *cfg, char *err, size_t errlen)
 {
     enum sk_err rc = SK_OK;
+    if (strcmp(cfg->auth, "auto") != 0 && strcmp(cfg->auth, "on") != 0 &&
+        strcmp(cfg->auth, "off") != 0) {
+        add_err(err, errlen, "%s: '%s' is not auto, on or off\n", "SKIRMISH_AUTH", cfg->auth);
+        rc = SK_EINVAL;
+    }
     if (sk_log_level_parse(cfg->log_level) < 0) {
         add_err(err, errlen, "%s: must be debug, info, warn or error, not '%s'\n",
                 "SKIRMISH_LOG_LEVEL", cfg->log_level);

@@ -55,6 +55,16 @@ struct sk_config {
     char *spells_file; /* owned; "" = built-in spells; read by the engine likewise */
     char *cl_cache;    /* owned; "" = engine default folder; read by the engine likewise */
     char *config_file; /* owned; the file this configuration was read from, "" = none */
+    /* keys, quotas and retention (docs/security.md) */
+    char *auth;              /* owned; "auto", "on" or "off" */
+    long rate_per_s;         /* requests per second per key (token bucket refill); 0 = off */
+    long rate_burst;         /* token bucket size per key */
+    long tenant_max_active;  /* queued + running jobs per tenant */
+    long tenant_games_day;   /* units (games, turns) submitted per tenant per 24 h */
+    long tenant_max_units;   /* units of one job of a tenant */
+    long retention_s;        /* final jobs older than this are deleted; 0 = kept */
+    long retention_batch;    /* rows per DELETE of the retention sweep */
+    long retention_every_ms; /* time between retention sweeps */
 };
 
 /* One row of the table; exposed so the README table can be generated and checked. */

@@ -34,7 +34,8 @@
     cursor: null, // cursor of the page shown (null: the newest)
     older: [], // cursors of the pages before it, to go back
     next: null, // next_cursor of the page shown
-    events: null, // EventSource following the selected job while it is not final
+    events: null, // the event stream following the selected job while it is not final
+    key: '', // API key sent as Authorization: Bearer (see keyFromHash)
     history: 0, // time of the last history read (ms)
     feed: null, // EventSource of every job's changes (GET /v1/events)
     live: false, // the feed is open: the table needs no polling
@@ -64,10 +65,42 @@
     return e;
   }
 
-  // GET/POST returning {status, body}; status 0 when the API could not be reached.
+  // ---- API key (docs/security.md) -----------------------------------------------------
+  // The key comes from the address (#key=sk_..., as `make run` prints it) or from the
+  // key field, and is kept in this browser's localStorage for this origin only. It is
+  // taken out of the address at once, so it does not stay in the history or get copied
+  // with a link. With SKIRMISH_AUTH off no key is needed and none is sent.
+  const KEY_STORE = 'skirmish.key';
+
+  function storedKey() {
+    try { return localStorage.getItem(KEY_STORE) || ''; } catch { return ''; }
+  }
+
+  function storeKey(key) {
+    try {
+      if (key) localStorage.setItem(KEY_STORE, key); else localStorage.removeItem(KEY_STORE);
+    } catch { /* storage off: the key lasts until the page is left */ }
+    state.key = key;
+  }
+
+  function keyFromHash() {
+    const m = /^#key=([A-Za-z0-9_]+)$/.exec(location.hash);
+    if (!m) return;
+    storeKey(m[1]);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  function authHeaders(extra = {}) {
+    return state.key ? { ...extra, Authorization: `Bearer ${state.key}` } : extra;
+  }
+
+  // GET/POST returning {status, body}; status 0 when the API could not be reached. A 401
+  // shows the key field's note.
   async function api(path, options = {}) {
     try {
-      const r = await fetch(path, { cache: 'no-store', ...options });
+      const r = await fetch(path, { cache: 'no-store', ...options,
+                                    headers: authHeaders(options.headers || {}) });
+      if (r.status === 401) keyNote('this API needs a key: paste one above (make run prints it)');
       const ct = r.headers.get('Content-Type') || '';
       let body = null;
       if (ct.includes('json')) body = await r.json().catch(() => null);
@@ -355,24 +388,28 @@
   // is polled every FALLBACK_MS meanwhile; a stream that is refused (503: too many open) is
   // tried again after 10 s. Events have no ids: after a reconnect the page is read once.
   function openFeed() {
-    if (typeof EventSource === 'undefined') return setLive(false);
-    const es = new EventSource('/v1/events');
-    state.feed = es;
-    es.onopen = () => {
-      if (state.feed !== es) return;
-      if (!state.live && state.listAt) scheduleList(0); // what changed while it was down
-      setLive(true);
-    };
-    es.addEventListener('job', (e) => onJobEvent(JSON.parse(e.data)));
-    es.addEventListener('reset', () => scheduleList(0));
-    es.onerror = () => {
-      if (state.feed !== es) return;
-      setLive(false);
-      if (es.readyState === EventSource.CLOSED) {
+    if (typeof ReadableStream === 'undefined') return setLive(false);
+    let opened = false;
+    const es = readEvents('/v1/events', {
+      open: () => {
+        opened = true;
+        if (state.feed !== es) return;
+        if (!state.live && state.listAt) scheduleList(0); // what changed while it was down
+        setLive(true);
+      },
+      event: (type, data) => {
+        if (type === 'job') onJobEvent(JSON.parse(data));
+        else if (type === 'reset') scheduleList(0);
+      },
+      end: () => {
+        if (state.feed !== es) return;
+        setLive(false);
         state.feed = null;
-        setTimeout(openFeed, 10000);
-      }
-    };
+        // a stream that ended reconnects after 2 s (its retry); one refused after 10 s
+        setTimeout(openFeed, opened ? 2000 : 10000);
+      },
+    });
+    state.feed = es;
   }
 
   function renderJobs(res) {
@@ -409,6 +446,14 @@
   }
 
   function fromHash() {
+    // a key given in the address of an open page (a same-document navigation)
+    if (/^#key=/.test(location.hash)) {
+      keyFromHash();
+      keyNote('key saved in this browser');
+      loadCatalog();
+      poll(true);
+      return;
+    }
     const m = /^#\/jobs\/([0-9a-fA-F-]{36})$/.exec(location.hash);
     if (m && m[1] !== state.selected) select(m[1]);
   }
@@ -439,28 +484,64 @@
       ? JSON.stringify(r.body, null, 2) : `n/a (GET /v1/jobs/${id}/document answered ${r.status})`;
   }
 
+  // Reads the server-sent events of `path` with fetch (EventSource cannot send the
+  // Authorization header): h.open() once the answer is a 200 stream, h.event(type, data)
+  // per event, h.end() when it ends, fails or is refused. Returns {close()}.
+  function readEvents(path, h) {
+    const ctrl = new AbortController();
+    (async () => {
+      try {
+        const r = await fetch(path, { cache: 'no-store', headers: authHeaders(), signal: ctrl.signal });
+        if (r.status === 401) keyNote('this API needs a key: paste one above (make run prints it)');
+        if (!r.ok || !r.body) return;
+        h.open?.();
+        const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value;
+          for (let i; (i = buf.indexOf('\n\n')) >= 0;) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            let type = 'message';
+            const data = [];
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event:')) type = line.slice(6).trim();
+              else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+            }
+            if (data.length) h.event(type, data.join('\n'));
+          }
+        }
+      } catch { /* closed here, or the connection broke */ }
+      if (!ctrl.signal.aborted) h.end?.();
+    })();
+    return { close: () => ctrl.abort() };
+  }
+
   // Follows job `id` through its event stream while it is not final: each status and
-  // progress event updates the job page at once, without polling the job. null stops.
+  // progress event updates the job page at once, without polling the job. null stops. When
+  // the stream ends early, the next refresh of a job that is not final follows it again.
   function follow(id) {
     if (state.events && state.events.jobId === id) return;
     if (state.events) state.events.close();
     state.events = null;
-    if (!id || typeof EventSource === 'undefined') return;
-    const es = new EventSource(`/v1/jobs/${encodeURIComponent(id)}/events`);
+    if (!id || typeof ReadableStream === 'undefined') return;
+    const es = readEvents(`/v1/jobs/${encodeURIComponent(id)}/events`, {
+      event: (type, data) => {
+        if (state.selected !== id) return;
+        if (type === 'status') {
+          state.selectedJob = JSON.parse(data);
+          renderSelected();
+          if (FINAL.has(state.selectedJob.status)) follow(null);
+        } else if (type === 'progress' && state.selectedJob) {
+          state.selectedJob.progress = JSON.parse(data);
+          renderSelected();
+        }
+      },
+      end: () => { if (state.events === es) state.events = null; },
+    });
     es.jobId = id;
-    es.addEventListener('status', (e) => {
-      if (state.selected !== id) return;
-      state.selectedJob = JSON.parse(e.data);
-      renderSelected();
-      if (FINAL.has(state.selectedJob.status)) follow(null);
-    });
-    es.addEventListener('progress', (e) => {
-      const job = state.selectedJob;
-      if (state.selected !== id || !job) return;
-      job.progress = JSON.parse(e.data);
-      renderSelected();
-    });
-    es.onerror = () => { if (es.readyState === EventSource.CLOSED && state.events === es) state.events = null; };
     state.events = es;
   }
 
@@ -986,7 +1067,26 @@
     });
   }
 
+  function keyNote(text) {
+    const n = $('#key-note');
+    if (n) n.textContent = text;
+  }
+
+  function wireKey() {
+    if (/^#key=/.test(location.hash)) keyFromHash();
+    state.key = state.key || storedKey();
+    $('#api-key').value = state.key;
+    $('#key-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      storeKey($('#api-key').value.trim());
+      keyNote(state.key ? 'key saved in this browser' : 'key removed');
+      loadCatalog();
+      poll(true);
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', async () => {
+    wireKey();
     $('#battle-form').addEventListener('submit', submit);
     wireJobControls();
     window.addEventListener('hashchange', fromHash);

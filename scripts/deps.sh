@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(build-essential cmake pkg-config git curl jq clang-format ca-certificates procps iproute2
-      libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libcunit1-dev libxml2-dev
+      libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libssl-dev libcunit1-dev libxml2-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       postgresql redis-server wrk nodejs chromium)
 # npm lints the OpenAPI document and validates API responses in the test run. Debian's

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: installs what is missing, builds, starts PostgreSQL and Redis on loopback
 # with their data under var/ (kept between runs), applies the migrations, starts
-# skirmish-api and one skirmish-worker per core, prints the URL and a curl example, and
+# skirmish-api and one skirmish-worker per core, makes a development admin key, prints the
+# URL, the key and a curl example, and
 # supervises them: an API or worker that exits (a crash, kill -9, the OOM killer) is
 # logged and started again with backoff (1 s, doubling to 30 s; back to 1 s after a
 # minute of running) while the others keep serving. Only Ctrl-C or SIGTERM to this script
@@ -110,6 +111,19 @@ SK_PG_OPTS="${SK_PG_OPTS:-} -c commit_delay=200 -c commit_siblings=2" \
 scripts/services.sh redis-start "$var" "$redis_port"
 "$bin/skirmish-api" migrate 2>>"$var/log/api.log"
 
+# Keys are on (docs/security.md): a fresh development admin key each run, printed below;
+# the previous runs' ones are revoked. SKIRMISH_AUTH=off make run serves without keys.
+export SKIRMISH_AUTH=${SKIRMISH_AUTH:-on}
+key=""
+if [ "$SKIRMISH_AUTH" != off ]; then
+  for old in $("$bin/skirmish-api" keys list 2>>"$var/log/api.log" |
+               awk '$5 == "-" && $6 == "make-run" {print $1}'); do
+    "$bin/skirmish-api" keys revoke "$old" 2>>"$var/log/api.log"
+  done
+  key=$("$bin/skirmish-api" keys create --tenant dev --admin --name make-run \
+          2>>"$var/log/api.log")
+fi
+
 for i in "${!names[@]}"; do
   start_proc "$i"
   delay[i]=1
@@ -127,21 +141,35 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
+auth=""
+dash="$url/"
+if [ -n "$key" ]; then
+  auth=" -H \"Authorization: Bearer \$SKIRMISH_KEY\""
+  dash="$url/#key=$key"
+fi
 cat <<MSG
 
 Skirmish is running: API $url ($workers workers; PostgreSQL :$pg_port, Redis :$redis_port)
-Dashboard: $url/
+Dashboard: $dash
 Logs: $var/log/api.log, $var/log/worker-*.log, $var/log/run.log (restarts)      Stop: Ctrl-C
+MSG
+if [ -n "$key" ]; then
+  cat <<MSG
+Development admin key (valid until the next make run; docs/security.md):
+  export SKIRMISH_KEY=$key
+MSG
+fi
+cat <<MSG
 
 Submit a battle job, then read its status and result:
 
-  curl -s -X POST $url/v1/jobs -H 'Content-Type: application/json' -d '{
+  curl -s -X POST $url/v1/jobs$auth -H 'Content-Type: application/json' -d '{
     "kind": "battle", "seed": 42,
     "params": {"games": 1000,
       "attacker": {"commander": "Barracus", "deck": [{"card": "Chainslicer", "count": 5}, {"card": "Anvil", "count": 3}]},
       "defender": {"commander": "Iron Warden", "deck": [{"card": "Iron Maiden", "count": 4}, {"card": "Bloodfang", "count": 4}]}}}'
-  curl -s $url/v1/jobs/JOB_ID
-  curl -s $url/v1/jobs/JOB_ID/result
+  curl -s$auth $url/v1/jobs/JOB_ID
+  curl -s$auth $url/v1/jobs/JOB_ID/result
 
 MSG
 

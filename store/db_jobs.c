@@ -28,8 +28,8 @@
                                                                    "E'\\n'), retry_of::text,"      \
                                                                    " attempt_errors[1:attempts],"  \
                                                                    " resumed_from::text, "         \
-                                                                   "shards::text"
-#define JOB_NCOLS 18
+                                                                   "shards::text, tenant"
+#define JOB_NCOLS 19
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -130,6 +130,7 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     text_into(out->retry_of, sizeof(out->retry_of), db_result_get(r, row, col + 14));
     out->resumed_from = num(db_result_get(r, row, col + 16));
     out->shards = (int)num(db_result_get(r, row, col + 17));
+    text_into(out->tenant, sizeof(out->tenant), db_result_get(r, row, col + 18));
     if (db_text_array(db_result_get(r, row, col + 15), &out->errors, &out->n_errors) == SK_ENOMEM)
         return SK_ENOMEM; /* a malformed array (never seen) reads as none */
     return split_workers(db_result_get(r, row, col + 13), out);
@@ -179,22 +180,22 @@ static enum sk_err read_jobs(const struct db_result *r, int max, struct db_job *
     return SK_OK;
 }
 
-enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
-                           uint64_t total, struct db_job *out)
+enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
+                           uint64_t seed, uint64_t total, struct db_job *out)
 {
     char seed_s[24];
     char total_s[24];
-    const char *p[4] = {kind, request, seed_s, total_s};
+    const char *p[5] = {kind, request, seed_s, total_s, tenant ? tenant : DB_JOBS_TENANT};
     struct db_result *r = NULL;
     enum sk_err err;
 
     snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
     snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
     err = db_exec(db, "jobs_insert",
-                  "INSERT INTO jobs (id, kind, request, seed, progress_total)"
-                  " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4)"
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
+                  " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4, $5)"
                   " RETURNING " JOB_COLS,
-                  4, p, &r);
+                  5, p, &r);
     if (err)
         return err;
     err = db_result_rows(r) == 1 ? read_job(r, 0, 0, out) : SK_EINTERNAL;
@@ -249,13 +250,13 @@ static void append_elem(struct sk_buf *b, const char *s, int first)
 
 enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n)
 {
-    struct sk_buf arr[5];
-    const char *params[5];
+    struct sk_buf arr[6];
+    const char *params[6];
     struct db_result *r = NULL;
     enum sk_err err = SK_OK;
     size_t got = 0;
 
-    for (int a = 0; a < 5; a++) {
+    for (int a = 0; a < 6; a++) {
         sk_buf_init(&arr[a], 0);
         (void)sk_buf_adds(&arr[a], "{");
     }
@@ -269,8 +270,9 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
         append_elem(&arr[2], rows[i].request, i == 0);
         append_elem(&arr[3], seed, i == 0);
         append_elem(&arr[4], total, i == 0);
+        append_elem(&arr[5], rows[i].tenant ? rows[i].tenant : DB_JOBS_TENANT, i == 0);
     }
-    for (int a = 0; a < 5; a++) {
+    for (int a = 0; a < 6; a++) {
         (void)sk_buf_adds(&arr[a], "}");
         params[a] = arr[a].p;
         if (!err)
@@ -278,11 +280,11 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
     }
     if (!err)
         err = db_exec(db, "jobs_insert_many",
-                      "INSERT INTO jobs (id, kind, request, seed, progress_total)"
+                      "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
                       " SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::bigint[],"
-                      " $5::bigint[])"
+                      " $5::bigint[], $6::text[])"
                       " RETURNING " JOB_COLS,
-                      5, params, &r);
+                      6, params, &r);
     /* match the returned rows to ours by id: RETURNING promises no order */
     for (int k = 0; !err && k < db_result_rows(r); k++) {
         const char *id = db_result_get(r, k, 0);
@@ -304,7 +306,7 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
         }
     }
     db_result_free(r);
-    for (int a = 0; a < 5; a++)
+    for (int a = 0; a < 6; a++)
         sk_buf_release(&arr[a]);
     return err;
 }
@@ -350,19 +352,21 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
     return err;
 }
 
-enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
-                         const char *after_ts, const char *after_id, struct db_job **items,
-                         size_t *n_items, int *more)
+enum sk_err db_jobs_list(struct db *db, const char *tenant, const char *status, const char *kind,
+                         int limit, const char *after_ts, const char *after_id,
+                         struct db_job **items, size_t *n_items, int *more)
 {
-    static const char *const names[8] = {"jobs_list_0", "jobs_list_1", "jobs_list_2",
-                                         "jobs_list_3", "jobs_list_4", "jobs_list_5",
-                                         "jobs_list_6", "jobs_list_7"};
+    static const char *const names[16] = {
+        "jobs_list_0",  "jobs_list_1",  "jobs_list_2",  "jobs_list_3",
+        "jobs_list_4",  "jobs_list_5",  "jobs_list_6",  "jobs_list_7",
+        "jobs_list_8",  "jobs_list_9",  "jobs_list_10", "jobs_list_11",
+        "jobs_list_12", "jobs_list_13", "jobs_list_14", "jobs_list_15"};
     char limit_s[16];
     char sql[1024];
     char where[256] = "";
-    const char *p[5];
+    const char *p[6];
     int n = 0;
-    int variant = (status ? 1 : 0) | (kind ? 2 : 0) | (after_ts ? 4 : 0);
+    int variant = (status ? 1 : 0) | (kind ? 2 : 0) | (after_ts ? 4 : 0) | (tenant ? 8 : 0);
     struct db_result *r = NULL;
     enum sk_err err;
 
@@ -370,6 +374,10 @@ enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, in
         return SK_EINVAL;
     /* One statement per combination of filters (not "$1 IS NULL OR ..."), so that each
      * prepared plan can walk its (…, created_at, id) index. */
+    if (tenant) {
+        p[n++] = tenant;
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND tenant = $%d", n);
+    }
     if (status) {
         p[n++] = status;
         snprintf(where + strlen(where), sizeof(where) - strlen(where), " AND status = $%d", n);
@@ -756,12 +764,12 @@ enum sk_err db_jobs_split(struct db *db, const char *id, const char *owner, uint
                   " lease_expires_at = NULL, progress_done = 0, checkpoint = NULL,"
                   " checkpoint_done = 0, updated_at = now()"
                   " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' AND shards = 0"
-                  " RETURNING id, kind, request, seed, progress_total, cancel_requested)"
+                  " RETURNING id, kind, request, seed, progress_total, cancel_requested, tenant)"
                   " INSERT INTO jobs (id, kind, request, seed, progress_total, parent_id,"
-                  " unit_first, cancel_requested)"
+                  " unit_first, cancel_requested, tenant)"
                   " SELECT gen_random_uuid(), p.kind, p.request, p.seed,"
                   " least($3::bigint, p.progress_total - g * $3::bigint), p.id, g * $3::bigint,"
-                  " p.cancel_requested FROM p, generate_series(0, $4::int - 1) AS g"
+                  " p.cancel_requested, p.tenant FROM p, generate_series(0, $4::int - 1) AS g"
                   " RETURNING id::text",
                   4, p, &r);
     if (err)
@@ -933,15 +941,18 @@ enum sk_err db_jobs_parents_ready(struct db *db, int limit, db_jobs_id_fn *fn, v
 
 #define KEY_HASH "encode(sha256(convert_to($2, 'UTF8')), 'hex')"
 
-enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
-                                 const char *kind, const char *request, uint64_t seed,
-                                 uint64_t total, struct db_job *out, enum db_keyed *outcome)
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *tenant, const char *key,
+                                 const char *canonical, long ttl_s, const char *kind,
+                                 const char *request, uint64_t seed, uint64_t total,
+                                 struct db_job *out, enum db_keyed *outcome)
 {
     char seed_s[24];
     char total_s[24];
     char ttl_s_txt[24];
-    const char *del[2] = {key, ttl_s_txt};
-    const char *p[6] = {key, canonical, kind, request, seed_s, total_s};
+    const char *t = tenant ? tenant : DB_JOBS_TENANT;
+    const char *del[3] = {key, ttl_s_txt, t};
+    const char *p[7] = {key, canonical, kind, request, seed_s, total_s, t};
+    const char *lp[3] = {key, canonical, t};
     struct db_result *r = NULL;
     enum sk_err err;
 
@@ -950,9 +961,9 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     snprintf(ttl_s_txt, sizeof(ttl_s_txt), "%ld", ttl_s);
     /* an expired key starts afresh */
     err = db_exec_idem(db, "idem_expire",
-                       "DELETE FROM idempotency_keys WHERE key = $1"
+                       "DELETE FROM idempotency_keys WHERE key = $1 AND tenant = $3"
                        " AND created_at < now() - $2::bigint * interval '1 second'",
-                       2, del, NULL);
+                       3, del, NULL);
     if (err)
         return err;
     /* One statement: the key row and the job row are made together or not at all; a
@@ -960,13 +971,13 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
      * Run again after a lost connection it makes nothing either, and the lookup below
      * answers with the key's job: the Idempotency-Key makes the insert idempotent. */
     err = db_exec_idem(db, "idem_insert",
-                       "WITH k AS (INSERT INTO idempotency_keys (key, request_hash, job_id)"
-                       "   VALUES ($1, " KEY_HASH ", gen_random_uuid())"
-                       "   ON CONFLICT (key) DO NOTHING RETURNING job_id),"
-                       " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total)"
-                       "   SELECT job_id, $3, $4::jsonb, $5, $6 FROM k RETURNING *)"
+                       "WITH k AS (INSERT INTO idempotency_keys (tenant, key, request_hash, job_id)"
+                       "   VALUES ($7, $1, " KEY_HASH ", gen_random_uuid())"
+                       "   ON CONFLICT (tenant, key) DO NOTHING RETURNING job_id),"
+                       " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
+                       "   SELECT job_id, $3, $4::jsonb, $5, $6, $7 FROM k RETURNING *)"
                        " SELECT " JOB_COLS " FROM j",
-                       6, p, &r);
+                       7, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 1) {
@@ -980,11 +991,11 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *can
     }
     db_result_free(r);
     r = NULL;
-    err = db_exec_idem(
-        db, "idem_lookup",
-        "SELECT (SELECT request_hash FROM idempotency_keys WHERE key = $1) = " KEY_HASH
-        ", " JOB_COLS " FROM jobs WHERE id = (SELECT job_id FROM idempotency_keys WHERE key = $1)",
-        2, p, &r);
+    err = db_exec_idem(db, "idem_lookup",
+                       "SELECT (SELECT request_hash FROM idempotency_keys WHERE key = $1 AND "
+                       "tenant = $3) = " KEY_HASH ", " JOB_COLS " FROM jobs WHERE id ="
+                       " (SELECT job_id FROM idempotency_keys WHERE key = $1 AND tenant = $3)",
+                       3, lp, &r);
     if (err)
         return err;
     if (db_result_rows(r) != 1) {
@@ -1089,8 +1100,9 @@ enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out)
     /* The stored document already holds the seed the first run used, so the retry plays
      * the same games (a failed job's retry shows whether the failure was transient). */
     err = db_exec(db, "jobs_resubmit",
-                  "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of)"
-                  " SELECT gen_random_uuid(), kind, request, seed, progress_total, id FROM jobs"
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of, tenant)"
+                  " SELECT gen_random_uuid(), kind, request, seed, progress_total, id, tenant"
+                  " FROM jobs"
                   " WHERE id = $1::uuid AND status IN ('succeeded', 'failed', 'canceled')"
                   " AND parent_id IS NULL"
                   " RETURNING " JOB_COLS,
@@ -1108,11 +1120,11 @@ enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out)
     return conflict_or_missing(db, id);
 }
 
-enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
-                                  size_t *n)
+enum sk_err db_jobs_cancel_queued(struct db *db, const char *tenant, const char *kind, long limit,
+                                  char ***ids, size_t *n)
 {
     char limit_s[24];
-    const char *p[2] = {kind, limit_s};
+    const char *p[3] = {kind, limit_s, tenant};
     struct db_result *r = NULL;
     char **out = NULL;
     size_t rows;
@@ -1125,10 +1137,10 @@ enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, c
                   "UPDATE jobs SET status = 'canceled', cancel_requested = true,"
                   " finished_at = now(), updated_at = now()"
                   " WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND parent_id IS NULL"
-                  " AND ($1::text IS NULL OR kind = $1) ORDER BY created_at"
-                  " LIMIT $2::int FOR UPDATE SKIP LOCKED)"
+                  " AND ($1::text IS NULL OR kind = $1) AND ($3::text IS NULL OR tenant = $3)"
+                  " ORDER BY created_at LIMIT $2::int FOR UPDATE SKIP LOCKED)"
                   " RETURNING id::text",
-                  2, p, &r);
+                  3, p, &r);
     if (err)
         return err;
     rows = (size_t)db_result_rows(r);

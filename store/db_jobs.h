@@ -43,7 +43,11 @@ struct db_job {
      * attempt that succeeded or was canceled; NULL if none */
     char **errors;
     size_t n_errors; /* entries of errors: attempts */
+    char tenant[64]; /* the tenant of the key that submitted it (docs/security.md) */
 };
+
+/* The tenant of jobs submitted with SKIRMISH_AUTH off, and of rows older than 0009. */
+#define DB_JOBS_TENANT "default"
 
 /** Frees the strings of `j` (not `j` itself); NULL-safe and idempotent. */
 void db_job_release(struct db_job *j);
@@ -54,17 +58,19 @@ void db_jobs_free(struct db_job *jobs, size_t n);
 int db_jobs_is_id(const char *s);
 
 /**
- * Inserts a queued job and commits it. `request` is the JSON text stored (with the seed
- * filled in). On SK_OK *out is the new row (release with db_job_release).
+ * Inserts a queued job of `tenant` (NULL = DB_JOBS_TENANT) and commits it. `request` is the
+ * JSON text stored (with the seed filled in). On SK_OK *out is the new row (release with
+ * db_job_release).
  */
-enum sk_err db_jobs_insert(struct db *db, const char *kind, const char *request, uint64_t seed,
-                           uint64_t total, struct db_job *out);
+enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
+                           uint64_t seed, uint64_t total, struct db_job *out);
 
 /** Writes a new random (version 4) UUID into `id`. Never fails. */
 void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
 
 /* One row of db_jobs_insert_many. */
 struct db_jobs_new {
+    const char *tenant;  /* borrowed; NULL = DB_JOBS_TENANT */
     const char *kind;    /* borrowed */
     const char *request; /* borrowed JSON text */
     uint64_t seed, total;
@@ -95,13 +101,13 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
 /**
  * One page of at most `limit` jobs, newest first, in *items (a new array of *n_items rows,
  * free with db_jobs_free); *more is 1 when more jobs follow the last. `status` and `kind`
- * filter when non-NULL. `after_ts`/`after_id` (both or neither) continue after the job with
- * that created_at and id (a row's created_at text reads back exactly). SK_EINVAL when they
- * are not a timestamp and a UUID.
+ * filter when non-NULL, and so does `tenant` (NULL: every tenant's). `after_ts`/`after_id` (both or
+ * neither) continue after the job with that created_at and id (a row's created_at text reads back
+ * exactly). SK_EINVAL when they are not a timestamp and a UUID.
  */
-enum sk_err db_jobs_list(struct db *db, const char *status, const char *kind, int limit,
-                         const char *after_ts, const char *after_id, struct db_job **items,
-                         size_t *n_items, int *more);
+enum sk_err db_jobs_list(struct db *db, const char *tenant, const char *status, const char *kind,
+                         int limit, const char *after_ts, const char *after_id,
+                         struct db_job **items, size_t *n_items, int *more);
 
 /**
  * Requests cancellation: a queued job becomes canceled at once; a running one is flagged
@@ -264,16 +270,18 @@ enum db_keyed {
 };
 
 /**
- * Inserts a queued job under Idempotency-Key `key`, atomically: when the key is new (or
+ * Inserts a queued job of `tenant` (NULL = DB_JOBS_TENANT) under that tenant's
+ * Idempotency-Key `key`, atomically: when the key is new (or
  * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
  * made and the key's job is returned. `canonical` is the request document in a canonical
  * text form (its SHA-256 is what is compared). On SK_OK *out (the key's job, release with
  * db_job_release) and *outcome are written. SK_ECONFLICT when the key vanished between the
  * two statements (pruned): call again.
  */
-enum sk_err db_jobs_insert_keyed(struct db *db, const char *key, const char *canonical, long ttl_s,
-                                 const char *kind, const char *request, uint64_t seed,
-                                 uint64_t total, struct db_job *out, enum db_keyed *outcome);
+enum sk_err db_jobs_insert_keyed(struct db *db, const char *tenant, const char *key,
+                                 const char *canonical, long ttl_s, const char *kind,
+                                 const char *request, uint64_t seed, uint64_t total,
+                                 struct db_job *out, enum db_keyed *outcome);
 
 /** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them.
  */
@@ -301,17 +309,19 @@ enum sk_err db_jobs_document(struct db *db, const char *id, char **json);
 /**
  * A new queued job from final job `id`'s stored document (same kind, seed and size), its
  * `retry_of` set to `id`, in *out (release with db_job_release). SK_ENOTFOUND unknown id;
- * SK_ECONFLICT the job is not final. The caller enqueues it.
+ * SK_ECONFLICT the job is not final. The new job keeps the original's tenant. The caller
+ * enqueues it.
  */
 enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out);
 
 /**
- * Cancels at most `limit` queued jobs, oldest first, of `kind` (NULL: any kind). Returns
+ * Cancels at most `limit` queued jobs, oldest first, of `kind` (NULL: any kind) and
+ * `tenant` (NULL: any tenant). Returns
  * their ids in *ids, a NULL-terminated array (caller frees with db_jobs_free_ids), and
  * their number in *n. Running jobs are left alone.
  */
-enum sk_err db_jobs_cancel_queued(struct db *db, const char *kind, long limit, char ***ids,
-                                  size_t *n);
+enum sk_err db_jobs_cancel_queued(struct db *db, const char *tenant, const char *kind, long limit,
+                                  char ***ids, size_t *n);
 
 /** Frees an id array of db_jobs_cancel_queued; NULL-safe. */
 void db_jobs_free_ids(char **ids);

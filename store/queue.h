@@ -38,6 +38,7 @@ enum sk_err queue_ping(struct queue *q);
 enum sk_err queue_add(struct queue *q, const char *job_id, int attempt);
 
 /**
+ * Moves the tenants' waiting jobs into the stream while it has room (queue_fair.h), then
  * XREADGROUP one new entry for `consumer`, blocking up to `block_ms`. *got is 1 when *out
  * was filled, 0 on timeout.
  */
@@ -70,7 +71,8 @@ enum sk_err queue_autoclaim(struct queue *q, const char *consumer, long min_idle
 enum sk_err queue_prune_consumers(struct queue *q, long min_idle_ms, size_t *removed);
 
 typedef void queue_id_fn(const char *job_id, void *arg);
-/** Calls `fn` with the job id of every entry now in the stream, pending or not. */
+/** Calls `fn` with the job id of every entry now in the stream, pending or not, and of
+ *  every job waiting in a tenant's list (queue_fair.h). */
 enum sk_err queue_scan(struct queue *q, queue_id_fn *fn, void *arg);
 
 /**

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue_fair.h"
 #include "queue_int.h"
 #include "sk_parse.h"
 
@@ -73,6 +74,9 @@ enum sk_err queue_read(struct queue *q, const char *consumer, long block_ms,
     enum sk_err err = SK_OK;
 
     snprintf(b, sizeof(b), "%ld", block_ms);
+    /* the tenants' waiting jobs take turns into the stream (queue_fair.h); a failure here
+     * shows in the read below */
+    (void)queue_fair_refill(q, NULL);
     /* the socket timeout must exceed BLOCK or a quiet stream looks like a dead server */
     r = queue_group_command(q, block_ms + QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv);
     if (!r)
@@ -227,6 +231,11 @@ enum sk_err queue_prune_consumers(struct queue *q, long min_idle_ms, size_t *rem
 enum sk_err queue_scan(struct queue *q, queue_id_fn *fn, void *arg)
 {
     char start[64] = "-";
+    /* the jobs waiting their tenant's turn first: one that moves to the stream meanwhile
+     * is then seen there */
+    enum sk_err err = queue_fair_scan(q, fn, arg);
+    if (err)
+        return err;
     for (;;) {
         const char *argv[] = {"XRANGE", q->stream, start, "+", "COUNT", STR(SCAN_PAGE)};
         redisReply *r = queue_command(q, QUEUE_SCAN_TIMEOUT_MS, QUEUE_ARGC(argv), argv);

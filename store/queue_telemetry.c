@@ -27,6 +27,15 @@ enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, u
     return err ? err : queue_write(q, QUEUE_ARGC(exp), exp);
 }
 
+enum sk_err queue_progress_forget(struct queue *q, const char *job_id)
+{
+    char key[160];
+    const char *del[] = {"DEL", key};
+
+    snprintf(key, sizeof(key), "%s:progress:%s", q->prefix, job_id);
+    return queue_write(q, QUEUE_ARGC(del), del);
+}
+
 enum sk_err queue_heartbeat(struct queue *q, const char *name, const char *json, long ttl_ms)
 {
     char key[256];

@@ -15,6 +15,9 @@
 /** Writes progress to the hash PREFIX:progress:<job_id> {done, total} (expires in a day). */
 enum sk_err queue_progress(struct queue *q, const char *job_id, uint64_t done, uint64_t total);
 
+/** Deletes the progress hash of job `job_id` (the job was deleted: retention). */
+enum sk_err queue_progress_forget(struct queue *q, const char *job_id);
+
 /**
  * Writes the heartbeat of worker `name`: `json` (a JSON object as text, copied) kept for
  * `ttl_ms`, and the name in the set PREFIX:workers.

@@ -50,7 +50,8 @@ function sizeJob(ms) {
 
 before(async () => {
   job = sizeJob(4000);
-  stack = new Stack(h, 'dash', { SKIRMISH_CHUNK_UNITS: String(job.chunk) });
+  // keys on, as `make run` has them: pages open with the admin key in the address
+  stack = new Stack(h, 'dash', { SKIRMISH_CHUNK_UNITS: String(job.chunk), SKIRMISH_AUTH: 'on' });
   await stack.start({ workers: 1,
                       workerEnv: { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1' } });
   browser = await launchBrowser(h);
@@ -60,6 +61,8 @@ after(async () => {
   await browser?.close();
   await stopClean(stack);
 });
+
+const auth = () => ({ headers: { Authorization: `Bearer ${stack.adminKey}` } });
 
 async function newPage() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -135,7 +138,7 @@ describe('dashboard', () => {
 
   test('shows validation errors next to the fields and creates no job', async () => {
     const page = await newPage();
-    await page.goto(`${stack.url}/`);
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
     await page.waitForSelector('select[data-pointer="/params/attacker/commander"]');
     await page.fill('#f-games', '0');
     await page.locator('fieldset[data-side=attacker] .deck-row').nth(1).locator('input.count')
@@ -155,7 +158,7 @@ describe('dashboard', () => {
     assert.match(await row.locator('.field-error').textContent(), /count/);
     assert.equal(await row.locator('input.count').getAttribute('aria-invalid'), 'true');
     await shot(page, 'dashboard-validation.png');
-    const list = await (await fetch(`${stack.url}/v1/jobs`)).json();
+    const list = await (await fetch(`${stack.url}/v1/jobs`, auth())).json();
     assert.equal(list.items.length, 0);
     assert.deepEqual(page.problems, []);
     await page.close();
@@ -165,9 +168,9 @@ describe('dashboard', () => {
        async () => {
     const doc = battleDoc(job.games);
     const page = await newPage();
-    await page.goto(`${stack.url}/`);
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
     await page.waitForSelector('select[data-pointer="/params/attacker/commander"]');
-    const cards = await (await fetch(`${stack.url}/v1/cards`)).json();
+    const cards = await (await fetch(`${stack.url}/v1/cards`, auth())).json();
     assert.equal(await page.textContent('#catalog-note'),
                  `${cards.items.length} catalog cards (GET /v1/cards)`);
     await page.waitForFunction(() => document.querySelector('#stat-workers').textContent === '1');
@@ -234,6 +237,25 @@ describe('dashboard', () => {
     await page.close();
   });
 
+  test('takes the key from the address or its field, and keeps it out of the address', async () => {
+    const page = await newPage();
+    await page.goto(`${stack.url}/`);
+    await page.waitForFunction(() => /needs a key/.test(document.querySelector('#key-note').textContent));
+    await page.fill('#api-key', stack.adminKey);
+    await page.click('#key-form button');
+    await page.waitForFunction(() => document.querySelector('#stat-queue').textContent === '0');
+    assert.equal(await page.evaluate(() => localStorage.getItem('skirmish.key')), stack.adminKey);
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
+    await page.waitForFunction(() => location.hash === '');
+    await page.waitForFunction(() => document.querySelector('#stat-queue').textContent === '0');
+    // a tenant key: the service-wide tiles are for admin keys (403), so they show n/a
+    const other = stack.key({ tenant: 'dash-other' });
+    await page.fill('#api-key', other);
+    await page.click('#key-form button');
+    await page.waitForFunction(() => document.querySelector('#stat-queue').textContent === 'n/a');
+    await page.close();
+  });
+
   test('degrades to n/a when /v1/stats and /v1/cards answer 404', async () => {
     const page = await newPage();
     const notFound = (route) => route.fulfill({
@@ -242,7 +264,7 @@ describe('dashboard', () => {
     });
     await page.route('**/v1/stats', notFound);
     await page.route('**/v1/cards', notFound);
-    await page.goto(`${stack.url}/`);
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
     await page.waitForFunction(() => document.querySelector('#stat-queue').textContent === 'n/a');
     for (const id of ['#stat-workers', '#stat-queue', '#stat-running', '#stat-throughput'])
       assert.equal(await page.textContent(id), 'n/a');

@@ -17,7 +17,8 @@ import { freePort, harness, launchBrowser, runCli, Stack, stopClean } from './st
 
 const h = harness();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let stack, browser, allowed, other;
+let stack, browser, allowed, other, key;
+const auth = () => ({ headers: { Authorization: `Bearer ${key}` } });
 // What the example's origin serves, as `python3 -m http.server` from the repository root
 // would: the page and the TypeScript client it imports (clients/typescript/dist).
 const FILES = {
@@ -46,9 +47,11 @@ async function serveExample() {
 before(async () => {
   allowed = await serveExample();
   other = await serveExample();
-  stack = new Stack(h, 'deck', { SKIRMISH_CORS_ORIGINS: allowed.origin });
+  stack = new Stack(h, 'deck', { SKIRMISH_CORS_ORIGINS: allowed.origin, SKIRMISH_AUTH: 'on' });
   await stack.start({ workers: 1,
                       workerEnv: { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1' } });
+  // the page calls the API with a tenant key, as a deckbuilder site would
+  key = stack.key({ tenant: 'deckbuilder' });
   browser = await launchBrowser(h);
 });
 
@@ -68,8 +71,8 @@ describe('deckbuilder example', () => {
     const requests = [];
     p.on('request', (r) => requests.push({ method: r.method(), url: r.url(),
                                             headers: r.headers() }));
-    await p.goto(`${allowed.origin}/examples/deckbuilder.html?api=${encodeURIComponent(stack.url)}`);
-    const cards = await (await fetch(`${stack.url}/v1/cards`)).json();
+    await p.goto(`${allowed.origin}/examples/deckbuilder.html?api=${encodeURIComponent(stack.url)}#key=${key}`);
+    const cards = await (await fetch(`${stack.url}/v1/cards`, auth())).json();
     await p.waitForFunction((n) => document.querySelector('#load-status').textContent ===
                                    `${n} cards`, cards.items.length);
     await p.selectOption('#commander', 'Barracus');
@@ -87,11 +90,12 @@ describe('deckbuilder example', () => {
                          fullPage: true });
 
     // exactly one job, made by one POST carrying an Idempotency-Key
-    const list = await (await fetch(`${stack.url}/v1/jobs`)).json();
+    const list = await (await fetch(`${stack.url}/v1/jobs`, auth())).json();
     assert.equal(list.items.length, 1);
     const posts = requests.filter((r) => r.method === 'POST');
     assert.equal(posts.length, 1);
     assert.match(posts[0].headers['idempotency-key'], /^[0-9a-f-]{32,36}$/);
+    assert.equal(posts[0].headers.authorization, `Bearer ${key}`);
     const polls = requests.filter((r) => r.method === 'GET' &&
                                         r.url.endsWith(`/v1/jobs/${list.items[0].id}?wait=30`));
     assert.ok(polls.length >= 1);

@@ -61,22 +61,37 @@ export class Stack {
     psql(this.h.dbUrl, `CREATE DATABASE ${this.db}`);
     this.port = await freePort();
     this.url = `http://127.0.0.1:${this.port}`;
+    // with keys on, an admin key made before the API starts (as `make run` does)
+    if (this.env.SKIRMISH_AUTH === 'on') this.adminKey = this.key({ tenant: 'dev', admin: true });
     this.spawn('skirmish-api', 'api', {});
     await this.waitReady();
     for (let i = 0; i < workers; i++) this.spawn('skirmish-worker', `worker${i}`, workerEnv);
   }
 
+  procEnv(logName, extra) {
+    return { ...process.env, SKIRMISH_DATABASE_URL: this.dbUrl,
+             SKIRMISH_QUEUE_PREFIX: this.prefix, SKIRMISH_HTTP_PORT: String(this.port),
+             SKIRMISH_HTTP_ADDR: '127.0.0.1', SKIRMISH_HTTP_THREADS: '4',
+             SKIRMISH_LOG_LEVEL: 'debug', SKIRMISH_WORKER_NAME: logName,
+             // jobs are not split unless a test asks: the tests' big jobs stand for
+             // one long job (a split job runs and ends as its shards do)
+             SKIRMISH_SHARD_UNITS: '0', ...this.env, ...extra };
+  }
+
+  /** Makes an API key with `skirmish-api keys create` (which applies the migrations
+   * first) and returns its text. */
+  key({ tenant = 'dev', admin = false } = {}) {
+    const args = ['keys', 'create', '--tenant', tenant, ...(admin ? ['--admin'] : [])];
+    const r = spawnSync(path.join(this.h.bin, 'skirmish-api'), args,
+                        { env: this.procEnv('keys', {}), encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`skirmish-api keys create: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+
   spawn(prog, logName, extra) {
     const log = path.join(this.h.artifacts, `${this.name}-${logName}.log`);
     const fd = openSync(log, 'a');
-    const env = { ...process.env, SKIRMISH_DATABASE_URL: this.dbUrl,
-                  SKIRMISH_QUEUE_PREFIX: this.prefix, SKIRMISH_HTTP_PORT: String(this.port),
-                  SKIRMISH_HTTP_ADDR: '127.0.0.1', SKIRMISH_HTTP_THREADS: '4',
-                  SKIRMISH_LOG_LEVEL: 'debug', SKIRMISH_WORKER_NAME: logName,
-                  // jobs are not split unless a test asks: the tests' big jobs stand for
-                  // one long job (a split job runs and ends as its shards do)
-                  SKIRMISH_SHARD_UNITS: '0', ...this.env,
-                  ...extra };
+    const env = this.procEnv(logName, extra);
     const p = spawn(path.join(this.h.bin, prog), [], { env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     p.logFile = log;

@@ -32,7 +32,7 @@ check() {
   fi
 }
 
-check api-help 0 stdout "usage: skirmish-api [migrate|config|routes|--help]" -- "$api" --help
+check api-help 0 stdout "usage: skirmish-api [migrate|config|routes|keys ...|--help]" -- "$api" --help
 check api-h 0 stdout "  routes    print the route table" -- "$api" -h
 check api-unknown 2 stderr "usage: skirmish-api" -- "$api" --frobnicate
 check api-extra 2 stderr "usage: skirmish-api" -- "$api" config extra

@@ -98,6 +98,11 @@ static int sql_on(const char *url, const char *sql, char *out, size_t len)
     return rc;
 }
 
+int it_free_port(void)
+{
+    return free_port();
+}
+
 int it_sql(const struct it_stack *s, const char *sql, char *out, size_t len)
 {
     return sql_on(s->db_url, sql, out, len);
@@ -130,20 +135,11 @@ int it_stack_init(struct it_stack *s, const char *name)
     return s->port > 0 ? 0 : -1;
 }
 
-static pid_t spawn(struct it_stack *s, const char *prog, const char *arg, const char *log_name)
+/* In a child: the stack's settings, then the test's extra ones. */
+static void child_env(const struct it_stack *s, const char *log_name)
 {
-    char path[1024];
-    char log[1024];
     char port[16];
-    pid_t pid;
-
-    snprintf(path, sizeof(path), "%s/%s", it_env("SKIRMISH_BIN_DIR"), prog);
-    snprintf(log, sizeof(log), "%s/%s-%s.log", it_env("SKIRMISH_TEST_DIR"), s->name, log_name);
     snprintf(port, sizeof(port), "%d", s->port);
-    pid = fork();
-    if (pid != 0)
-        return pid;
-    /* child: the stack's settings, then the test's extra ones */
     setenv("SKIRMISH_DATABASE_URL", s->db_url, 1);
     setenv("SKIRMISH_QUEUE_PREFIX", s->prefix, 1);
     setenv("SKIRMISH_HTTP_PORT", port, 1);
@@ -160,6 +156,20 @@ static pid_t spawn(struct it_stack *s, const char *prog, const char *arg, const 
             setenv(kv, eq + 1, 1);
         }
     }
+}
+
+static pid_t spawn(struct it_stack *s, const char *prog, const char *arg, const char *log_name)
+{
+    char path[1024];
+    char log[1024];
+    pid_t pid;
+
+    snprintf(path, sizeof(path), "%s/%s", it_env("SKIRMISH_BIN_DIR"), prog);
+    snprintf(log, sizeof(log), "%s/%s-%s.log", it_env("SKIRMISH_TEST_DIR"), s->name, log_name);
+    pid = fork();
+    if (pid != 0)
+        return pid;
+    child_env(s, log_name);
     int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
         dup2(fd, STDERR_FILENO);
@@ -168,6 +178,45 @@ static pid_t spawn(struct it_stack *s, const char *prog, const char *arg, const 
     }
     execl(path, prog, arg, (char *)NULL);
     _exit(127);
+}
+
+int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_KEY_LEN])
+{
+    char path[1024];
+    char log[1024];
+    int fds[2];
+    pid_t pid;
+    ssize_t n;
+    size_t got = 0;
+
+    snprintf(path, sizeof(path), "%s/skirmish-api", it_env("SKIRMISH_BIN_DIR"));
+    snprintf(log, sizeof(log), "%s/%s-keys.log", it_env("SKIRMISH_TEST_DIR"), s->name);
+    if (pipe(fds))
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        child_env(s, "keys");
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl(path, "skirmish-api", "keys", "create", "--tenant", tenant,
+              admin ? "--admin" : (char *)NULL, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    while (pid > 0 && got + 1 < IT_KEY_LEN &&
+           (n = read(fds[0], out + got, IT_KEY_LEN - 1 - got)) > 0)
+        got += (size_t)n;
+    close(fds[0]);
+    out[got] = '\0';
+    while (got && (out[got - 1] == '\n' || out[got - 1] == '\r'))
+        out[--got] = '\0';
+    return pid > 0 && it_wait_exit(pid) == 0 && got > 0 ? 0 : -1;
 }
 
 int it_api_start(struct it_stack *s)

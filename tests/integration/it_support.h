@@ -42,6 +42,15 @@ const char *it_env(const char *name);
  * port. Extra settings may be appended to s->env afterwards. Returns 0 on success.
  */
 int it_stack_init(struct it_stack *s, const char *name);
+/* Room for an API key's text and the NUL. */
+#define IT_KEY_LEN 96
+
+/**
+ * Makes an API key of `tenant` (admin scope when `admin`) with `skirmish-api keys create`
+ * under the stack's settings (which applies the migrations first); its text goes to `out`.
+ * Returns 0 on success.
+ */
+int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_KEY_LEN]);
 /** Starts skirmish-api and waits until /readyz answers 200. Returns 0 on success. */
 int it_api_start(struct it_stack *s);
 /** Starts worker `i`. Returns 0 on success. */
@@ -92,6 +101,9 @@ int it_sql(const struct it_stack *s, const char *sql, char *out, size_t len);
 
 /** Runs "$SKIRMISH_SERVICES <args>" with the harness's dir and port; 0 on success. */
 int it_services(const char *cmd);
+
+/** A free loopback TCP port (for a second API process of one stack), or -1. */
+int it_free_port(void);
 
 /** Milliseconds sleep. */
 void it_sleep_ms(long ms);

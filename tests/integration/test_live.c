@@ -601,7 +601,7 @@ static void test_cors_catalogs(void)
     CU_ASSERT_EQUAL(it_resp_header(&r, "Access-Control-Allow-Origin", v, sizeof(v)), 0);
     CU_ASSERT_STRING_EQUAL(v, "http://dash.example:3000");
     CU_ASSERT_EQUAL(it_resp_header(&r, "Access-Control-Expose-Headers", v, sizeof(v)), 0);
-    CU_ASSERT_STRING_EQUAL(v, "Location, ETag, Retry-After");
+    CU_ASSERT_STRING_EQUAL(v, "Location, ETag, Retry-After, RateLimit, RateLimit-Policy");
     CU_ASSERT_EQUAL(it_resp_header(&r, "Vary", v, sizeof(v)), 0);
     CU_ASSERT_STRING_EQUAL(v, "Origin");
     it_resp_free(&r);

@@ -47,7 +47,8 @@ const h = harness();
 let stack;
 
 before(async () => {
-  stack = new Stack(h, 'readme');
+  // keys on, as `make run` has them: the walkthrough uses the admin key in $SKIRMISH_KEY
+  stack = new Stack(h, 'readme', { SKIRMISH_AUTH: 'on' });
   await stack.start({ workers: 1 });
 });
 
@@ -63,7 +64,8 @@ test('the README walkthrough prints what its comments say', () => {
   // step's output splits what it printed.
   const script = ['set -o pipefail', `API=${stack.url}`,
                   ...all.slice(1).map((s, i) => `echo "@@step ${i + 1}"\n${s.command}`)].join('\n');
-  const r = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', timeout: 240000 });
+  const r = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', timeout: 240000,
+                                                env: { ...process.env, SKIRMISH_KEY: stack.adminKey } });
   assert.equal(r.status, 0, `the walkthrough failed:\n${r.stdout}\n${r.stderr}`);
   const outputs = r.stdout.split(/^@@step \d+\n/m).slice(1);
   assert.equal(outputs.length, all.length - 1);

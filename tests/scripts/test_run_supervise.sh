@@ -110,6 +110,13 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 grep -q 'Skirmish is running' "$tmp/run.out" || fail "the stack did not come up in 60 s"
+# make run turns keys on and prints a development admin key with the dashboard's URL
+for _ in $(seq 1 50); do grep -q 'export SKIRMISH_KEY=' "$tmp/run.out" && break; sleep 0.1; done
+key=$(sed -n 's/^ *export SKIRMISH_KEY=//p' "$tmp/run.out")
+[ -n "$key" ] || fail "make run printed no key"
+grep -qF "/#key=$key" "$tmp/run.out" || fail "make run printed no dashboard URL with the key"
+auth="Authorization: Bearer $key"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$api/v1/jobs")" = 401 ] || fail "no key: not a 401"
 run_pid=$(child_pids "$make_pid" run.sh)
 [ -n "$run_pid" ] || fail "no run.sh under make"
 
@@ -123,10 +130,10 @@ run_pid=$(child_pids "$make_pid" run.sh)
 probe_pid=$!
 
 doc=$(node -e "const d=require('$root/examples/battle_reference_1.json'); d.params.games=$games; console.log(JSON.stringify(d))")
-id=$(curl -fsS -X POST "$api/v1/jobs" -H 'Content-Type: application/json' -d "$doc" | json j.id)
+id=$(curl -fsS -H "$auth" -X POST "$api/v1/jobs" -H 'Content-Type: application/json' -d "$doc" | json j.id)
 worker=
 for _ in $(seq 1 300); do
-  job=$(curl -fsS "$api/v1/jobs/$id")
+  job=$(curl -fsS -H "$auth" "$api/v1/jobs/$id")
   if [ "$(echo "$job" | json 'j.status+" "+(j.progress.done>0)')" = "running true" ]; then
     worker=$(echo "$job" | json 'j.workers[j.workers.length-1]')
     break
@@ -141,12 +148,12 @@ echo "run_supervise: killed worker pid $victim (games $games, job $id)"
 
 status=
 for _ in $(seq 1 1200); do
-  status=$(curl -fsS "$api/v1/jobs/$id" | json j.status)
+  status=$(curl -fsS -H "$auth" "$api/v1/jobs/$id" | json j.status)
   case $status in succeeded | failed | canceled) break ;; esac
   sleep 0.1
 done
 [ "$status" = succeeded ] || fail "job $id ended $status"
-job=$(curl -fsS "$api/v1/jobs/$id")
+job=$(curl -fsS -H "$auth" "$api/v1/jobs/$id")
 [ "$(echo "$job" | json 'j.errors[0]')" = "the worker running it stopped (lease expired)" ] ||
   fail "the killed attempt's error: $job"
 [ "$(echo "$job" | json "j.workers[0]")" = "$worker" ] || fail "first worker: $job"

@@ -33,6 +33,10 @@ export interface ClientOptions {
     baseUrl: string;
     /** A fetch implementation (default: the global one). */
     fetch?: typeof fetch;
+    /** An API key (`sk_...`, from `skirmish-api keys create` or `make run`), sent as
+     *  `Authorization: Bearer` with every request. Keep it out of pages served to others: a
+     *  browser page that calls the API with a key shows that key to its user. */
+    apiKey?: string;
     /** How often submit() repeats a POST whose answer was lost (network error); default 3. */
     submitRetries?: number;
 }
@@ -106,6 +110,9 @@ export declare class SkirmishClient {
      *  its retry_of naming the original; 409 SkirmishError (/problems/job-not-final) for a
      *  queued or running job. */
     retry(id: string, signal?: AbortSignal): Promise<Job>;
+    /** DELETE /v1/jobs/{id}: deletes a final job (with its result); 409 SkirmishError
+     *  (/problems/job-not-final) for a queued or running job, 404 for an unknown one. */
+    delete(id: string, signal?: AbortSignal): Promise<void>;
     /** GET /v1/jobs/{id}/document: the document the job was submitted with, its seed included. */
     document(id: string, signal?: AbortSignal): Promise<JobDocument>;
     /** POST /v1/jobs:cancel?status=queued: cancels the queued jobs matching the filter. */

@@ -26,7 +26,15 @@ export class SkirmishClient {
     submitRetries;
     constructor(opts) {
         this.base = opts.baseUrl.replace(/\/+$/, '');
-        this.fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis);
+        const base = opts.fetch ?? globalThis.fetch.bind(globalThis);
+        const key = opts.apiKey;
+        this.fetchFn = key
+            ? (input, init = {}) => {
+                const headers = new Headers(init.headers);
+                headers.set('Authorization', `Bearer ${key}`);
+                return base(input, { ...init, headers });
+            }
+            : base;
         this.submitRetries = opts.submitRetries ?? 3;
     }
     url(path, query) {
@@ -144,6 +152,13 @@ export class SkirmishClient {
      *  queued or running job. */
     async retry(id, signal) {
         return this.json(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}:retry`), { method: 'POST', signal }), [202]);
+    }
+    /** DELETE /v1/jobs/{id}: deletes a final job (with its result); 409 SkirmishError
+     *  (/problems/job-not-final) for a queued or running job, 404 for an unknown one. */
+    async delete(id, signal) {
+        const r = await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}`), { method: 'DELETE', signal });
+        if (r.status !== 204)
+            throw await errorOf(r);
     }
     /** GET /v1/jobs/{id}/document: the document the job was submitted with, its seed included. */
     async document(id, signal) {

@@ -53,6 +53,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
+  /** An API key (`sk_...`, from `skirmish-api keys create` or `make run`), sent as
+   *  `Authorization: Bearer` with every request. Keep it out of pages served to others: a
+   *  browser page that calls the API with a key shows that key to its user. */
+  apiKey?: string;
   /** How often submit() repeats a POST whose answer was lost (network error); default 3. */
   submitRetries?: number;
 }
@@ -98,7 +102,15 @@ export class SkirmishClient {
 
   constructor(opts: ClientOptions) {
     this.base = opts.baseUrl.replace(/\/+$/, '');
-    this.fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis);
+    const base: typeof fetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+    const key = opts.apiKey;
+    this.fetchFn = key
+      ? (input, init = {}) => {
+          const headers = new Headers(init.headers);
+          headers.set('Authorization', `Bearer ${key}`);
+          return base(input, { ...init, headers });
+        }
+      : base;
     this.submitRetries = opts.submitRetries ?? 3;
   }
 
@@ -214,6 +226,13 @@ export class SkirmishClient {
    *  queued or running job. */
   async retry(id: string, signal?: AbortSignal): Promise<Job> {
     return this.json<Job>(await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}:retry`), { method: 'POST', signal }), [202]);
+  }
+
+  /** DELETE /v1/jobs/{id}: deletes a final job (with its result); 409 SkirmishError
+   *  (/problems/job-not-final) for a queued or running job, 404 for an unknown one. */
+  async delete(id: string, signal?: AbortSignal): Promise<void> {
+    const r = await this.fetchFn(this.url(`/v1/jobs/${encodeURIComponent(id)}`), { method: 'DELETE', signal });
+    if (r.status !== 204) throw await errorOf(r);
   }
 
   /** GET /v1/jobs/{id}/document: the document the job was submitted with, its seed included. */

@@ -184,7 +184,11 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a final job
+         * @description Deletes a succeeded, failed or canceled job with its result and idempotency keys (retention does the same after `SKIRMISH_RETENTION_S`). A queued or running job must be canceled first.
+         */
+        delete: operations["deleteJob"];
         options?: never;
         head?: never;
         patch?: never;
@@ -359,6 +363,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the API keys
+         * @description Every key, newest first, revoked ones included; never a key's secret. Admin keys only.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes a key for a tenant (a tenant exists once it has a key). The answer is the only place the key itself is ever shown. Admin keys only.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the key id (16 hex digits)
+                 * @example 3f9a1c0e5b7d2a64
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key is refused from the next request on (no API process caches keys). Admin keys only.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -382,6 +436,21 @@ export interface components {
             postgres?: "ok" | "unreachable";
             /** @enum {string} */
             redis?: "ok" | "unreachable";
+            /** @description rate-limited: seconds before a token is back */
+            retry_after?: number;
+            /**
+             * @description quota-exceeded: which quota
+             * @enum {string}
+             */
+            quota?: "active_jobs" | "units_per_day";
+            /** @description quota-exceeded: the tenant's limit */
+            limit?: number;
+            /** @description quota-exceeded: what the tenant has used */
+            used?: number;
+            /** @description job-too-large: the most units of one job */
+            max_units?: number;
+            /** @description job-too-large: the units the job asked for */
+            units?: number;
         };
         /** @description One problem: `pointer` (RFC 6901, into the job document), `parameter` (query) or `header`. */
         ProblemItem: {
@@ -407,6 +476,8 @@ export interface components {
             /** @enum {string} */
             kind: "battle" | "board";
             status: components["schemas"]["JobStatus"];
+            /** @description the tenant of the key that submitted the job (`default` with keys off) */
+            tenant: string;
             seed: number;
             attempts: number;
             progress: components["schemas"]["Progress"];
@@ -963,6 +1034,40 @@ export interface components {
             /** @description pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
+        ApiKey: {
+            /** @description the public part of the key (`sk_<id>_...`) */
+            id: string;
+            tenant: string;
+            /** @description an admin key sees every tenant and manages keys */
+            admin: boolean;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        /** @description a new key: the key row and, this once, the key itself */
+        ApiKeyCreated: {
+            /** @description the public part of the key (`sk_<id>_...`) */
+            id: string;
+            tenant: string;
+            /** @description an admin key sees every tenant and manages keys */
+            admin: boolean;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description the key itself: shown in this answer only (only its hash is kept) */
+            key: string;
+        };
+        NewApiKey: {
+            tenant: string;
+            /** @default false */
+            admin?: boolean;
+            /** @default  */
+            name?: string;
+        };
     };
     responses: {
         /** @description no such job or resource */
@@ -1019,6 +1124,54 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description no API key, or one that is unknown, revoked or malformed */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description an admin route called with a tenant key */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/problems/forbidden",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "this route needs an admin key"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description the key's request rate limit */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/problems/rate-limited",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "detail": "this key made more than 200 requests at once or 50 a second; retry in 1 s",
+                 *       "retry_after": 1
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description job id (UUID); anything else is a 404 */
@@ -1042,6 +1195,21 @@ export interface components {
         ETag: string;
         /** @description methods of the resource */
         Allow: string;
+        /**
+         * @description IETF RateLimit header: the key's requests left (`r`) and the seconds until its bucket is full again (`t`)
+         * @example "key";r=187;t=1
+         */
+        RateLimit: string;
+        /**
+         * @description IETF RateLimit-Policy header: the bucket size (`q`) and the seconds it takes to refill (`w`)
+         * @example "key";q=200;w=4
+         */
+        RateLimitPolicy: string;
+        /**
+         * @description the authentication scheme (RFC 6750)
+         * @example Bearer realm="skirmish", error="invalid_token"
+         */
+        WWWAuthenticate: string;
     };
     pathItems: never;
 }
@@ -1171,7 +1339,10 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1223,7 +1394,10 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1299,7 +1473,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listMissions: {
@@ -1399,7 +1575,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listSpells: {
@@ -1456,7 +1634,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listJobs: {
@@ -1488,6 +1668,7 @@ export interface operations {
                      *           "id": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *           "kind": "battle",
                      *           "status": "running",
+                     *           "tenant": "acme",
                      *           "seed": 42,
                      *           "attempts": 1,
                      *           "progress": {
@@ -1521,6 +1702,7 @@ export interface operations {
                      *           "id": "0d6e4c52-8a1b-4f3e-a2c9-7b5d1e0f9a83",
                      *           "kind": "battle",
                      *           "status": "succeeded",
+                     *           "tenant": "acme",
                      *           "seed": 7,
                      *           "attempts": 1,
                      *           "progress": {
@@ -1558,6 +1740,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1590,6 +1774,7 @@ export interface operations {
                      *       "id": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *       "kind": "battle",
                      *       "status": "queued",
+                     *       "tenant": "acme",
                      *       "seed": 42,
                      *       "attempts": 0,
                      *       "progress": {
@@ -1633,6 +1818,7 @@ export interface operations {
                      *       "id": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *       "kind": "battle",
                      *       "status": "queued",
+                     *       "tenant": "acme",
                      *       "seed": 42,
                      *       "attempts": 0,
                      *       "progress": {
@@ -1671,6 +1857,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             /** @description the body is over SKIRMISH_MAX_BODY_BYTES */
             413: {
@@ -1707,9 +1894,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description invalid fields (`errors[].pointer`), or an Idempotency-Key reused with another document */
+            /** @description invalid fields (`errors[].pointer`), or an Idempotency-Key reused with another document, or a job larger than a tenant's job may be */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the key's rate limit, or a tenant quota (queued and running jobs, units per UTC day) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1758,8 +1957,54 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job id (UUID); anything else is a 404 */
+                id: components["parameters"]["JobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description the job is queued or running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/job-not-final",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "the job has not finished; cancel it first, then delete it"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1784,6 +2029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Result"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             /** @description the job has not succeeded (`job_status`) */
@@ -1804,6 +2050,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1845,8 +2092,10 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1874,6 +2123,7 @@ export interface operations {
                      *       "id": "5f0c3b7e-2d4a-4c1e-9b7a-1d2e3f4a5b6c",
                      *       "kind": "battle",
                      *       "status": "running",
+                     *       "tenant": "acme",
                      *       "seed": 42,
                      *       "attempts": 1,
                      *       "progress": {
@@ -1907,6 +2157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             /** @description the job is already final */
@@ -1926,6 +2177,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1953,6 +2205,7 @@ export interface operations {
                      *       "id": "9a1d7c3e-5b2f-4e6a-8c0d-2f4b6a8c0e1d",
                      *       "kind": "battle",
                      *       "status": "queued",
+                     *       "tenant": "acme",
                      *       "seed": 42,
                      *       "attempts": 0,
                      *       "progress": {
@@ -1982,6 +2235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             /** @description the job is queued or running (`/problems/job-not-final`) */
@@ -2001,6 +2255,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2063,8 +2318,10 @@ export interface operations {
                     "application/json": components["schemas"]["JobDocument"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2104,7 +2361,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2142,7 +2401,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2195,7 +2457,221 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f9a1c0e5b7d2a64",
+                     *           "tenant": "acme",
+                     *           "admin": false,
+                     *           "name": "deckbuilder site",
+                     *           "created_at": "2026-11-23T12:00:00.114301Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tenant": "acme",
+                 *       "name": "deckbuilder site"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewApiKey"];
+            };
+        };
+        responses: {
+            /** @description the new key, with its text */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f9a1c0e5b7d2a64",
+                     *       "tenant": "acme",
+                     *       "admin": false,
+                     *       "name": "deckbuilder site",
+                     *       "created_at": "2026-11-23T12:00:00.114301Z",
+                     *       "revoked_at": null,
+                     *       "key": "sk_3f9a1c0e5b7d2a64_5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/malformed-json",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "'[' or '{' expected near 'x'",
+                     *       "line": 1,
+                     *       "column": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/body-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "the body is too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "the body must be application/json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description an invalid field (`errors[0].pointer`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-error",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "'tenant' must be 1 to 63 of a-z, 0-9, '_', '.' and '-', starting with a letter or digit",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/tenant",
+                     *           "detail": "'tenant' must be 1 to 63 of a-z, 0-9, '_', '.' and '-', starting with a letter or digit"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the key id (16 hex digits)
+                 * @example 3f9a1c0e5b7d2a64
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description no active key with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/key-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "no active key with id '3f9a1c0e5b7d2a64'"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };

@@ -76,11 +76,12 @@ describe('generated code', () => {
 
 describe('client against a live stack', () => {
   const h = harness();
-  let stack, client;
+  let stack, client, checkedFetch;
   const deviations = [];
 
   before(async () => {
-    stack = new Stack(h, 'tsclient', { SKIRMISH_CHUNK_UNITS: '20000' });
+    // keys on, as `make run` has them: the client sends the admin key
+    stack = new Stack(h, 'tsclient', { SKIRMISH_CHUNK_UNITS: '20000', SKIRMISH_AUTH: 'on' });
     await stack.start({ workers: 1, workerEnv: { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1' } });
     // Every answer the client gets is also checked against the OpenAPI document.
     const check = makeValidator(JSON.parse(readFileSync(path.join(root, 'openapi/openapi.json'), 'utf8')));
@@ -95,7 +96,8 @@ describe('client against a live stack', () => {
       if (problem) deviations.push(problem);
       return r;
     };
-    client = new SkirmishClient({ baseUrl: stack.url, fetch: checked });
+    checkedFetch = checked;
+    client = new SkirmishClient({ baseUrl: stack.url, fetch: checked, apiKey: stack.adminKey });
   });
 
   after(async () => {
@@ -204,5 +206,21 @@ describe('client against a live stack', () => {
     assert.equal(new Set(all.map((j) => j.id)).size, 10);
     await assert.rejects(client.list({ status: 'done' }), (e) => e.status === 400 &&
       e.problem.errors[0].parameter === 'status');
+  });
+
+  test('apiKey: a tenant sees its own jobs only; no key is a 401; delete a final job', async () => {
+    const acme = new SkirmishClient({ baseUrl: stack.url, fetch: checkedFetch,
+                                      apiKey: stack.key({ tenant: 'acme' }) });
+    const anonymous = new SkirmishClient({ baseUrl: stack.url, fetch: checkedFetch });
+    const { job } = await acme.submit(battle(1000, 9));
+    assert.equal(job.tenant, 'acme');
+    assert.equal((await acme.wait(job.id)).status, 'succeeded');
+    assert.deepEqual((await acme.list()).items.map((j) => j.id), [job.id]);
+    await assert.rejects(acme.stats(), (e) => e.status === 403 && e.problem.type === '/problems/forbidden');
+    await assert.rejects(anonymous.get(job.id), (e) => e.status === 401);
+    const admins = (await client.list({ limit: 100 })).items;
+    await assert.rejects(acme.get(admins.find((j) => j.tenant === 'dev').id), (e) => e.status === 404);
+    await acme.delete(job.id);
+    await assert.rejects(acme.get(job.id), (e) => e.status === 404);
   });
 });

@@ -58,7 +58,7 @@ static void test_cors(void)
     CU_ASSERT_STRING_EQUAL(find(h, n, "Access-Control-Allow-Origin"), "http://deck.example");
     CU_ASSERT_STRING_EQUAL(find(h, n, "Vary"), "Origin");
     CU_ASSERT_STRING_EQUAL(find(h, n, "Access-Control-Expose-Headers"),
-                           "Location, ETag, Retry-After");
+                           "Location, ETag, Retry-After, RateLimit, RateLimit-Policy");
     CU_ASSERT_PTR_NULL(find(h, n, "Access-Control-Allow-Methods"));
 
     /* a preflight of an allowed origin */
@@ -69,7 +69,7 @@ static void test_cors(void)
     CU_ASSERT_STRING_EQUAL(find(h, n, "Access-Control-Allow-Methods"), "GET, POST, OPTIONS");
     CU_ASSERT_STRING_EQUAL(
         find(h, n, "Access-Control-Allow-Headers"),
-        "Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id");
+        "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id");
     CU_ASSERT_STRING_EQUAL(find(h, n, "Access-Control-Max-Age"), "600");
 
     /* another origin, or none, or CORS off: nothing */
@@ -100,7 +100,7 @@ static void test_table(void)
 
     for (const struct api_route *r = api_router_routes(); r->method; r++)
         n++;
-    CU_ASSERT_EQUAL(n, 19);
+    CU_ASSERT_EQUAL(n, 23);
 
     CU_ASSERT_TRUE(api_router_match("/v1/jobs/{id}", "/v1/jobs/abc", id));
     CU_ASSERT_STRING_EQUAL(id, "abc");

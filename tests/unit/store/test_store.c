@@ -122,7 +122,7 @@ static void test_run_tx_retries(void)
 static void insert(char id[DB_JOBS_ID_LEN])
 {
     struct db_job job = {0};
-    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, "battle", "{\"kind\":\"battle\"}", 7, 100, &job),
+    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, NULL, "battle", "{\"kind\":\"battle\"}", 7, 100, &job),
                           SK_OK);
     CU_ASSERT_STRING_EQUAL(job.status, "queued");
     CU_ASSERT_STRING_EQUAL(job.kind, "battle");
@@ -332,7 +332,8 @@ static void test_split_into_shards(void)
     CU_ASSERT_EQUAL(done, 15);
     CU_ASSERT_EQUAL(total, 100);
     /* the split job is listed, its shards are not */
-    CU_ASSERT_EQUAL(db_jobs_list(db, NULL, NULL, 100, NULL, NULL, &items, &n_items, &more), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_list(db, NULL, NULL, NULL, 100, NULL, NULL, &items, &n_items, &more),
+                    SK_OK);
     for (size_t i = 0; i < n_items; i++)
         for (int k = 0; k < 3; k++)
             CU_ASSERT_STRING_NOT_EQUAL(items[i].id, ids[k]);
@@ -647,8 +648,8 @@ static void test_dead_connection_reconnects(void)
             CU_ASSERT_EQUAL(db_ping(db), SK_OK);
         } else {
             enum db_keyed outcome = DB_KEYED_MISMATCH;
-            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, "restart-key", "{}", 60, "battle", "{}", 1, 1,
-                                                 &job, &outcome),
+            CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, NULL, "restart-key", "{}", 60, "battle", "{}",
+                                                 1, 1, &job, &outcome),
                             SK_OK);
             CU_ASSERT_EQUAL(outcome, DB_KEYED_NEW);
             db_job_release(&job);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* Tenant quotas on submissions (docs/security.md): units (games, turns) of one job
+ * (SKIRMISH_TENANT_MAX_JOB_UNITS, 422), queued + running jobs (SKIRMISH_TENANT_MAX_ACTIVE,
+ * from PostgreSQL) and units per UTC day (SKIRMISH_TENANT_UNITS_PER_DAY, a counter in
+ * Redis shared by every API process), both 429 with Retry-After. They apply to tenant
+ * keys only: admin keys, and every caller with keys off, are the operator. */
+#ifndef API_QUOTA_H
+#define API_QUOTA_H
+
+#include <stdint.h>
+
+#include "api_ctx.h"
+#include "api_http.h"
+
+/** 0 when a job of `units` is not too large for the caller; -1 with a 422 in `resp`. */
+int api_quota_job_size(const struct api_ctx *ctx, const struct api_request *req, uint64_t units,
+                       struct api_response *resp);
+
+/**
+ * 0 when the caller's tenant may queue one more job of `units`, which are then counted
+ * against its day (give them back with api_quota_undo when no job is made); -1 with a 429
+ * (or a 503 when PostgreSQL is down) in `resp`. A Redis that does not answer lets the job
+ * through, as the rate limit does.
+ */
+int api_quota_take(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                   uint64_t units, struct api_response *resp);
+
+/** Gives back the units of a job api_quota_take let through but that was not made. */
+void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                    uint64_t units);
+
+#endif

@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: MIT */
+/* Keys, tenants, quotas, fair share and retention against real servers (docs/security.md):
+ * tenant isolation on every job route, admin scope, revocation taking effect on the next
+ * request, the per-key rate limit shared by two API processes, the tenant quotas, a
+ * tenant's small job finishing within seconds behind another tenant's 1,000 large ones,
+ * the retention sweep and DELETE, and the refusal to serve a non-loopback address
+ * without keys. */
+#include <CUnit/CUnit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "it_support.h"
+
+#include "sk_banned.h"
+
+static int setup(void)
+{
+    return it_env_ok() ? 0 : 1;
+}
+
+/* Member `key` of object `j` as a string, "" when absent or not a string. */
+static const char *str(const json_t *j, const char *key)
+{
+    const char *v = json_string_value(json_object_get(j, key));
+    return v ? v : "";
+}
+
+static long long mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* An HTTP exchange with key `key` (NULL: none). */
+static int call(const struct it_stack *s, const char *key, const char *method, const char *path,
+                const char *body, struct it_resp *r)
+{
+    char h[160] = "";
+    if (key)
+        snprintf(h, sizeof(h), "Authorization: Bearer %s\r\n", key);
+    return it_http_ex(s, method, path, h, body ? "application/json" : NULL, body,
+                      body ? strlen(body) : 0, r);
+}
+
+/* The status of an exchange (0 when it failed), the response freed. */
+static int status_of(const struct it_stack *s, const char *key, const char *method,
+                     const char *path, const char *body)
+{
+    struct it_resp r;
+    int st;
+    if (call(s, key, method, path, body, &r))
+        return 0;
+    st = r.status;
+    it_resp_free(&r);
+    return st;
+}
+
+/* Submits `doc` with `key`; copies the new job's id into `id` and returns the status. */
+static int submit(const struct it_stack *s, const char *key, const char *doc, char id[40])
+{
+    struct it_resp r;
+    int st;
+    id[0] = '\0';
+    if (call(s, key, "POST", "/v1/jobs", doc, &r))
+        return 0;
+    st = r.status;
+    if (st == 202) {
+        json_t *j = it_resp_json(&r);
+        snprintf(id, 40, "%s", json_string_value(json_object_get(j, "id")));
+        json_decref(j);
+    }
+    it_resp_free(&r);
+    return st;
+}
+
+/* Polls job `id` with `key` until it is `status`; 1 when seen within `ms`. */
+static int wait_status(const struct it_stack *s, const char *key, const char *id,
+                       const char *status, long ms)
+{
+    char path[128];
+    long long end = mono_ms() + ms;
+    snprintf(path, sizeof(path), "/v1/jobs/%.40s", id);
+    while (mono_ms() < end) {
+        struct it_resp r;
+        if (call(s, key, "GET", path, NULL, &r) == 0) {
+            json_t *j = it_resp_json(&r);
+            int hit = r.status == 200 && strcmp(str(j, "status"), status) == 0;
+            json_decref(j);
+            it_resp_free(&r);
+            if (hit)
+                return 1;
+        }
+        it_sleep_ms(50);
+    }
+    return 0;
+}
+
+static long sql_long(const struct it_stack *s, const char *sql)
+{
+    char out[64] = "";
+    if (it_sql(s, sql, out, sizeof(out)))
+        return -1;
+    return strtol(out, NULL, 10);
+}
+
+/* The key id of a key's text: sk_<id>_<secret>. */
+static void key_id(const char *key, char id[17])
+{
+    snprintf(id, 17, "%.16s", key + 3);
+}
+
+static void test_isolation_revocation(void)
+{
+    struct it_stack s;
+    char admin[IT_KEY_LEN], a[IT_KEY_LEN], b[IT_KEY_LEN];
+    char id[40], idb[40], path[160], kid[17];
+    char hdr[256];
+    struct it_resp r;
+    json_t *j;
+    /* method and what follows /v1/jobs/{id} */
+    static const char *const foreign[][2] = {
+        {"GET", ""},         {"GET", "/result"}, {"GET", "/events"}, {"GET", "/document"},
+        {"POST", ":cancel"}, {"POST", ":retry"}, {"DELETE", ""},     {"GET", "?wait=1"},
+    };
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "tenants"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, a), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "bolt", 0, b), 0);
+    /* only the hash is stored: the secret appears nowhere in the table */
+    {
+        char sql[256];
+        snprintf(sql, sizeof(sql),
+                 "SELECT count(*) FROM api_keys WHERE encode(hash, 'hex') = '%s'"
+                 " OR id = '%s'",
+                 a + 20, a + 20);
+        CU_ASSERT_EQUAL(sql_long(&s, sql), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+    CU_ASSERT_EQUAL_FATAL(it_worker_start(&s, 0), 0);
+
+    /* no key, a malformed key, a key with a wrong secret: 401 with WWW-Authenticate */
+    CU_ASSERT_EQUAL_FATAL(call(&s, NULL, "GET", "/v1/jobs", NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 401);
+    CU_ASSERT_EQUAL(it_resp_header(&r, "WWW-Authenticate", hdr, sizeof(hdr)), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hdr, "Bearer"));
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(status_of(&s, "sk_nonsense", "GET", "/v1/jobs", NULL), 401);
+    {
+        char wrong[IT_KEY_LEN];
+        snprintf(wrong, sizeof(wrong), "%s", a);
+        wrong[strlen(wrong) - 1] = wrong[strlen(wrong) - 1] == '0' ? '1' : '0';
+        CU_ASSERT_EQUAL(status_of(&s, wrong, "GET", "/v1/jobs", NULL), 401);
+    }
+    /* public routes need none */
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "GET", "/healthz", NULL), 200);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "GET", "/openapi.json", NULL), 200);
+
+    /* acme's job: acme reads it, bolt gets 404 on every job route, as for a missing job */
+    CU_ASSERT_EQUAL_FATAL(submit(&s, a, it_battle_doc(2000, 1), id), 202);
+    CU_ASSERT_FATAL(wait_status(&s, a, id, "succeeded", 60000));
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", path, NULL), 200);
+    for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+        snprintf(path, sizeof(path), "/v1/jobs/%s%s", id, foreign[i][1]);
+        CU_ASSERT_EQUAL(call(&s, b, foreign[i][0], path, NULL, &r), 0);
+        CU_ASSERT_EQUAL(r.status, 404);
+        j = it_resp_json(&r);
+        CU_ASSERT_STRING_EQUAL(str(j, "type"), "/problems/job-not-found");
+        json_decref(j);
+        it_resp_free(&r);
+    }
+    /* bolt's list and bulk cancel see none of acme's jobs */
+    CU_ASSERT_EQUAL_FATAL(call(&s, b, "GET", "/v1/jobs", NULL, &r), 0);
+    j = it_resp_json(&r);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "items")), 0);
+    json_decref(j);
+    it_resp_free(&r);
+    /* the same Idempotency-Key in two tenants names two jobs */
+    {
+        char h1[200];
+        snprintf(h1, sizeof(h1), "Authorization: Bearer %s\r\nIdempotency-Key: \"k1\"\r\n", a);
+        CU_ASSERT_EQUAL_FATAL(it_http_ex(&s, "POST", "/v1/jobs", h1, "application/json",
+                                         it_battle_doc(1000, 2), strlen(it_battle_doc(1000, 2)),
+                                         &r),
+                              0);
+        CU_ASSERT_EQUAL(r.status, 202);
+        it_resp_free(&r);
+        snprintf(h1, sizeof(h1), "Authorization: Bearer %s\r\nIdempotency-Key: \"k1\"\r\n", b);
+        CU_ASSERT_EQUAL_FATAL(it_http_ex(&s, "POST", "/v1/jobs", h1, "application/json",
+                                         it_battle_doc(1000, 3), strlen(it_battle_doc(1000, 3)),
+                                         &r),
+                              0);
+        CU_ASSERT_EQUAL(r.status, 202); /* not a 422: acme's key is not bolt's */
+        j = it_resp_json(&r);
+        snprintf(idb, sizeof(idb), "%s", str(j, "id"));
+        CU_ASSERT_STRING_EQUAL(str(j, "tenant"), "bolt");
+        json_decref(j);
+        it_resp_free(&r);
+    }
+    CU_ASSERT_EQUAL(status_of(&s, b, "POST", "/v1/jobs:cancel?status=queued", NULL), 200);
+    CU_ASSERT(wait_status(&s, a, id, "succeeded", 1000)); /* acme's job untouched */
+
+    /* the admin key sees every tenant; tenant keys get 403 on admin routes */
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "GET", path, NULL), 200);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", idb);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "GET", path, NULL), 200);
+    CU_ASSERT_EQUAL_FATAL(call(&s, admin, "GET", "/v1/jobs?limit=100", NULL, &r), 0);
+    j = it_resp_json(&r);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "items")), 3);
+    json_decref(j);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "GET", "/v1/stats", NULL), 200);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "GET", "/metrics", NULL), 200);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/v1/stats", NULL), 403);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/v1/stats/history", NULL), 403);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/metrics", NULL), 403);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/v1/keys", NULL), 403);
+    CU_ASSERT_EQUAL(status_of(&s, a, "POST", "/v1/keys", "{\"tenant\":\"x\"}"), 403);
+
+    /* keys over HTTP: made (the text once), listed without secrets, bad fields named */
+    CU_ASSERT_EQUAL_FATAL(call(&s, admin, "POST", "/v1/keys", "{\"tenant\":\"new-co\"}", &r), 0);
+    CU_ASSERT_EQUAL(r.status, 201);
+    j = it_resp_json(&r);
+    CU_ASSERT_EQUAL(strncmp(str(j, "key"), "sk_", 3), 0);
+    json_decref(j);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL_FATAL(call(&s, admin, "POST", "/v1/keys", "{\"tenant\":\"Bad Name\"}", &r), 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"/tenant\""));
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM api_keys WHERE tenant = 'bad name'"), 0);
+    CU_ASSERT_EQUAL_FATAL(call(&s, admin, "GET", "/v1/keys", NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    CU_ASSERT_PTR_NULL(strstr(r.body, a + 20)); /* no secret */
+    it_resp_free(&r);
+
+    /* revocation: acme's very next request is refused */
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/v1/jobs", NULL), 200);
+    key_id(a, kid);
+    snprintf(path, sizeof(path), "/v1/keys/%s", kid);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "DELETE", path, NULL), 204);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/v1/jobs", NULL), 401);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "DELETE", path, NULL), 404);
+    CU_ASSERT_EQUAL(status_of(&s, b, "GET", "/v1/jobs", NULL), 200);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* The RateLimit header's remaining count r, or -1. */
+static int remaining(const struct it_resp *r)
+{
+    char v[128];
+    const char *p;
+    if (it_resp_header(r, "RateLimit", v, sizeof(v)) || !(p = strstr(v, ";r=")))
+        return -1;
+    return (int)strtol(p + 3, NULL, 10);
+}
+
+static void test_rate_limit(void)
+{
+    struct it_stack s, s2;
+    char a[IT_KEY_LEN], b[IT_KEY_LEN];
+    char v[128];
+    struct it_resp r;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "ratelimit"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_RATE_PER_S=1";
+    s.env[s.n_env++] = "SKIRMISH_RATE_BURST=4";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, a), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "bolt", 0, b), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+    /* a second API process on the same stores shares the buckets */
+    s2 = s;
+    s2.port = it_free_port();
+    snprintf(s2.name, sizeof(s2.name), "ratelimit2");
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s2), 0);
+
+    CU_ASSERT_EQUAL_FATAL(call(&s, a, "GET", "/v1/jobs", NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    CU_ASSERT_EQUAL(it_resp_header(&r, "RateLimit-Policy", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "\"key\";q=4;w=4");
+    CU_ASSERT_EQUAL(remaining(&r), 3);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(status_of(&s2, a, "GET", "/v1/jobs", NULL), 200);
+    CU_ASSERT_EQUAL(status_of(&s, a, "GET", "/v1/jobs", NULL), 200);
+    CU_ASSERT_EQUAL_FATAL(call(&s2, a, "GET", "/v1/jobs", NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    CU_ASSERT_EQUAL(remaining(&r), 0);
+    it_resp_free(&r);
+    /* the fifth request within the second: 429 with Retry-After and the headers */
+    CU_ASSERT_EQUAL_FATAL(call(&s, a, "POST", "/v1/jobs", it_battle_doc(1000, 1), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 429);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "/problems/rate-limited"));
+    CU_ASSERT_EQUAL(it_resp_header(&r, "Retry-After", v, sizeof(v)), 0);
+    CU_ASSERT((int)strtol(v, NULL, 10) >= 1);
+    CU_ASSERT_EQUAL(remaining(&r), 0);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs"), 0); /* nothing stored */
+    /* another key has its own bucket; a token is back after a second */
+    CU_ASSERT_EQUAL(status_of(&s2, b, "GET", "/v1/jobs", NULL), 200);
+    it_sleep_ms(1100);
+    CU_ASSERT_EQUAL(status_of(&s2, a, "GET", "/v1/jobs", NULL), 200);
+    CU_ASSERT_EQUAL(it_api_stop(&s2), 0);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* The quota named in a 429 answer to submitting `doc`, or "" with the status. */
+static int quota_of(const struct it_stack *s, const char *key, const char *doc, char q[32])
+{
+    struct it_resp r;
+    int st;
+    q[0] = '\0';
+    if (call(s, key, "POST", "/v1/jobs", doc, &r))
+        return 0;
+    st = r.status;
+    json_t *j = it_resp_json(&r);
+    snprintf(q, 32, "%s", str(j, "quota"));
+    json_decref(j);
+    it_resp_free(&r);
+    return st;
+}
+
+static void test_quotas(void)
+{
+    struct it_stack s;
+    char admin[IT_KEY_LEN], a[IT_KEY_LEN], b[IT_KEY_LEN];
+    char id[40], q[32];
+    struct it_resp r;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "quotas"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_JOB_UNITS=5000";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_ACTIVE=2";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_UNITS_PER_DAY=9000";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, a), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "bolt", 0, b), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0); /* no worker: jobs stay queued */
+
+    /* a job larger than a tenant's job may be: 422, nothing stored */
+    CU_ASSERT_EQUAL_FATAL(call(&s, a, "POST", "/v1/jobs", it_battle_doc(6000, 1), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "/problems/job-too-large"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"max_units\":5000"));
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs"), 0);
+
+    /* two queued jobs at most */
+    CU_ASSERT_EQUAL(submit(&s, a, it_battle_doc(1000, 1), id), 202);
+    CU_ASSERT_EQUAL(submit(&s, a, it_battle_doc(1000, 2), id), 202);
+    CU_ASSERT_EQUAL_FATAL(call(&s, a, "POST", "/v1/jobs", it_battle_doc(1000, 3), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 429);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.body, "\"quota\":\"active_jobs\""));
+    {
+        char v[16];
+        CU_ASSERT_EQUAL(it_resp_header(&r, "Retry-After", v, sizeof(v)), 0);
+    }
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs WHERE tenant = 'acme'"), 2);
+    /* a canceled job frees its place */
+    {
+        char path[96];
+        snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+        CU_ASSERT_EQUAL(status_of(&s, a, "POST", path, NULL), 202);
+    }
+    CU_ASSERT_EQUAL(submit(&s, a, it_battle_doc(1000, 4), id), 202);
+
+    /* units per day: 9000 for bolt (3000 of acme's count for acme only) */
+    CU_ASSERT_EQUAL(submit(&s, b, it_battle_doc(5000, 1), id), 202);
+    CU_ASSERT_EQUAL(quota_of(&s, b, it_battle_doc(4001, 2), q), 429);
+    CU_ASSERT_STRING_EQUAL(q, "units_per_day");
+    CU_ASSERT_EQUAL(submit(&s, b, it_battle_doc(4000, 3), id), 202);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT sum(progress_total) FROM jobs WHERE tenant = 'bolt'"),
+                    9000);
+    /* the admin key is the operator: no quota */
+    CU_ASSERT_EQUAL(submit(&s, admin, it_battle_doc(20000, 1), id), 202);
+    CU_ASSERT_EQUAL(submit(&s, admin, it_battle_doc(20000, 2), id), 202);
+    CU_ASSERT_EQUAL(submit(&s, admin, it_battle_doc(20000, 3), id), 202);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* Games a worker of stack `s` plays in about a second, measured with one job (its
+ * result's elapsed_ms), or -1. */
+static long games_per_second(const struct it_stack *s, const char *key)
+{
+    const long probe = 100000;
+    char id[40], path[96];
+    struct it_resp r;
+    double ms = 0;
+
+    if (submit(s, key, it_battle_doc(probe, 7), id) != 202 ||
+        !wait_status(s, key, id, "succeeded", 120000))
+        return -1;
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    if (call(s, key, "GET", path, NULL, &r))
+        return -1;
+    {
+        json_t *j = it_resp_json(&r);
+        ms = json_number_value(json_object_get(j, "elapsed_ms"));
+        json_decref(j);
+    }
+    it_resp_free(&r);
+    return ms > 0 ? (long)((double)probe * 1000.0 / ms) : -1;
+}
+
+static void test_fair_share(void)
+{
+    struct it_stack s;
+    char a[IT_KEY_LEN], b[IT_KEY_LEN], admin[IT_KEY_LEN];
+    char id[40], small[40];
+    char large_doc[2048];
+    long large;
+    int accepted = 0;
+    long long t0, dt;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "fair"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_ACTIVE=5000";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_UNITS_PER_DAY=1000000000000";
+    s.env[s.n_env++] = "SKIRMISH_SHARD_UNITS=0"; /* one job each, as large as it is */
+    s.env[s.n_env++] = "SKIRMISH_RATE_PER_S=100000";
+    s.env[s.n_env++] = "SKIRMISH_RATE_BURST=100000";
+    s.env[s.n_env++] = "SKIRMISH_ENGINE_THREADS=1";
+    s.env[s.n_env++] = "SKIRMISH_DEVICE=cpu";
+    s.env[s.n_env++] = "SKIRMISH_ACCESS_LOG=0";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "bulk", 0, a), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "small", 0, b), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+    CU_ASSERT_EQUAL_FATAL(it_worker_start(&s, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(it_worker_start(&s, 1), 0);
+    large = games_per_second(&s, admin);
+    CU_ASSERT_FATAL(large > 0);
+
+    /* tenant "bulk": 1,000 jobs of about a second each (8 minutes of both workers) */
+    snprintf(large_doc, sizeof(large_doc), "%s", it_battle_doc(large, 1));
+    for (int i = 0; i < 1000; i++) {
+        int st = submit(&s, a, large_doc, id);
+        if (st != 202 && accepted == i)
+            fprintf(stderr, "fair share: job %d of %ld games answered %d\n", i, large, st);
+        accepted += st == 202;
+    }
+    CU_ASSERT_EQUAL_FATAL(accepted, 1000);
+    /* both workers busy with them */
+    {
+        int busy = 0;
+        for (int i = 0; i < 400 && !busy; i++) {
+            busy = sql_long(&s, "SELECT count(*) FROM jobs WHERE status = 'running'") == 2;
+            it_sleep_ms(25);
+        }
+        CU_ASSERT(busy);
+    }
+
+    /* tenant "small": one small job, done within seconds, not after the 1,000 */
+    t0 = mono_ms();
+    CU_ASSERT_EQUAL_FATAL(submit(&s, b, it_battle_doc(200, 2), small), 202);
+    CU_ASSERT(wait_status(&s, b, small, "succeeded", 20000));
+    dt = mono_ms() - t0;
+    fprintf(stderr,
+            "fair share: a small job behind 1000 jobs of %ld games (~1 s each) finished "
+            "in %lld ms\n",
+            large, dt);
+    CU_ASSERT(dt < 10000);
+    /* B did not wait for the backlog: at most one job of A per worker started between B's
+     * submission and B's start (A's turn, then B's), and most of A's 1,000 had not even
+     * started when B finished (without turns B would have waited for all of them) */
+    CU_ASSERT(sql_long(&s, "SELECT count(*) FROM jobs a, jobs b WHERE a.tenant = 'bulk'"
+                           " AND b.tenant = 'small' AND a.started_at > b.created_at"
+                           " AND a.started_at < b.started_at") <= 4);
+    CU_ASSERT(sql_long(&s, "SELECT count(*) FROM jobs a, jobs b WHERE a.tenant = 'bulk'"
+                           " AND b.tenant = 'small'"
+                           " AND (a.started_at IS NULL OR a.started_at > b.finished_at)") > 500);
+    /* let the workers go: the backlog is canceled (its entries drain as skipped claims) */
+    CU_ASSERT_EQUAL(status_of(&s, admin, "POST", "/v1/jobs:cancel?status=queued&limit=10000", NULL),
+                    200);
+    it_stack_stop(&s);
+}
+
+/* EXISTS of Redis key `key` under the stack's prefix, through redis-cli; -1 on failure. */
+static int redis_exists(const struct it_stack *s, const char *key)
+{
+    char cmd[512];
+    char out[32] = "";
+    FILE *p;
+    snprintf(cmd, sizeof(cmd), "redis-cli -p %s EXISTS '%s:%s'", it_env("SKIRMISH_TEST_REDIS_PORT"),
+             s->prefix, key);
+    p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    if (!fgets(out, sizeof(out), p))
+        out[0] = '\0';
+    pclose(p);
+    return out[0] ? (int)strtol(out, NULL, 10) : -1;
+}
+
+static void test_retention(void)
+{
+    struct it_stack s;
+    char ids[4][40], queued[40], path[128], key[96];
+    char h[64];
+    struct it_resp r;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "retention"), 0);
+    s.env[s.n_env++] = "SKIRMISH_RETENTION_S=3";
+    s.env[s.n_env++] = "SKIRMISH_RETENTION_EVERY_MS=300";
+    s.env[s.n_env++] = "SKIRMISH_RETENTION_BATCH=2"; /* several batches per sweep */
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);      /* keys off (loopback): every caller admin */
+    CU_ASSERT_EQUAL_FATAL(it_worker_start(&s, 0), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(h, sizeof(h), "Idempotency-Key: \"ret-%d\"\r\n", i);
+        CU_ASSERT_EQUAL_FATAL(it_http_ex(&s, "POST", "/v1/jobs", h, "application/json",
+                                         it_battle_doc(2000, i + 1),
+                                         strlen(it_battle_doc(2000, i + 1)), &r),
+                              0);
+        json_t *j = it_resp_json(&r);
+        snprintf(ids[i], sizeof(ids[i]), "%s", str(j, "id"));
+        json_decref(j);
+        it_resp_free(&r);
+    }
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT(wait_status(&s, NULL, ids[i], "succeeded", 60000));
+    snprintf(key, sizeof(key), "progress:%s", ids[0]);
+    CU_ASSERT_EQUAL(redis_exists(&s, key), 1);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM idempotency_keys"), 4);
+    /* a job that is not final is never swept: queued behind a stopped worker */
+    CU_ASSERT_EQUAL(it_worker_signal(&s, 0, SIGTERM, 1) >= 0, 1);
+    CU_ASSERT_EQUAL_FATAL(submit(&s, NULL, it_battle_doc(1000, 9), queued), 202);
+    /* the four final jobs go once 3 s old, with their keys and progress hashes */
+    for (int i = 0; i < 100 && sql_long(&s, "SELECT count(*) FROM jobs") > 1; i++)
+        it_sleep_ms(100);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs"), 1);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM idempotency_keys"), 0);
+    CU_ASSERT_EQUAL(redis_exists(&s, key), 0);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", ids[0]);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "GET", path, NULL), 404); /* not from a cache */
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", ids[1]);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "GET", path, NULL), 404);
+    it_sleep_ms(3500);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs WHERE status = 'queued'"), 1);
+
+    /* DELETE: 409 while queued; canceled, it is deleted; then 404 */
+    snprintf(path, sizeof(path), "/v1/jobs/%s", queued);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "DELETE", path, NULL), 409);
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", queued);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "POST", path, NULL), 202);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", queued);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "DELETE", path, NULL), 204);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "GET", path, NULL), 404);
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "DELETE", path, NULL), 404);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs"), 0);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* Starts the API with the stack's settings and returns its exit code within 30 s, or -2
+ * when it was still serving (then it is stopped). */
+static int start_exit(struct it_stack *s)
+{
+    pid_t pid = it_api_command(s, NULL);
+    for (int i = 0; i < 300 && it_alive(pid); i++)
+        it_sleep_ms(100);
+    if (it_alive(pid)) {
+        kill(pid, SIGTERM);
+        it_wait_exit(pid);
+        return -2;
+    }
+    return it_wait_exit(pid);
+}
+
+static void test_refuse_open_address(void)
+{
+    struct it_stack s;
+    char admin[IT_KEY_LEN];
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "openaddr"), 0);
+    s.env[s.n_env++] = "SKIRMISH_HTTP_ADDR=0.0.0.0";
+    s.env[s.n_env++] = "SKIRMISH_AUTH=off";
+    CU_ASSERT_NOT_EQUAL(start_exit(&s), -2); /* keys off on an open address: refused */
+    s.n_env--;                               /* auto: keys required, none made yet */
+    CU_ASSERT_NOT_EQUAL(start_exit(&s), -2);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0); /* with a key it serves */
+    CU_ASSERT_EQUAL(status_of(&s, NULL, "GET", "/v1/jobs", NULL), 401);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "GET", "/v1/jobs", NULL), 200);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+static CU_TestInfo tenant_tests[] = {
+    {"tenant isolation on every job route, admin scope, keys, revocation at once",
+     test_isolation_revocation},
+    {"rate limit: token bucket shared by two API processes, 429 and RateLimit headers",
+     test_rate_limit},
+    {"quotas: job size 422, queued+running and units per day 429, admin unlimited", test_quotas},
+    {"fair share: a small job behind another tenant's 1,000 large ones", test_fair_share},
+    {"retention: batched sweep of final jobs, keys and progress; DELETE", test_retention},
+    {"an open address without keys is refused at start", test_refuse_open_address},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_tenants_suites[] = {
+    {"tenants", setup, NULL, NULL, NULL, tenant_tests},
+    CU_SUITE_INFO_NULL,
+};
