@@ -207,6 +207,20 @@ podman run --rm --entrypoint cat "$SK_IMAGE_PREFIX/worker-nvidia:latest" /etc/Op
 log "starting the stack on port $port"
 "${compose[@]}" up -d >"$tmp/up.log" 2>&1 || { cat "$tmp/up.log" >&2; fail "compose up"; }
 api=http://127.0.0.1:$port
+# The API serves 0.0.0.0 in its container, so it needs API keys and does not start before
+# one exists (it restarts until then; the migrations are applied by then): an admin key,
+# made as docs/deploy.md says, in a container of the API image on the stack's network.
+key=""
+for _ in $(seq 1 60); do
+  key=$(podman run --rm --network "${project}_default" \
+          -e SKIRMISH_DATABASE_URL="postgresql://skirmish:$SK_PG_PASSWORD@postgres:5432/skirmish" \
+          -e SKIRMISH_REDIS_URL="redis://:$SK_REDIS_PASSWORD@redis:6379" \
+          "$SK_IMAGE_PREFIX/api:latest" skirmish-api keys create --tenant test-docker --admin \
+          --name test-docker 2>>"$tmp/keys.log") && [ -n "$key" ] && break
+  sleep 1
+done
+[ -n "$key" ] || fail "no API key could be made: $(tail -n 5 "$tmp/keys.log")"
+auth="Authorization: Bearer $key"
 for _ in $(seq 1 120); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/readyz")" = 200 ] && break
   sleep 1
@@ -226,14 +240,14 @@ done
 
 # submit FILE [JQ filter on the document]: prints the new job's id.
 submit() {
-  jq -c "${2:-.}" "$1" | curl -sf -X POST "$api/v1/jobs" -H 'Content-Type: application/json' \
+  jq -c "${2:-.}" "$1" | curl -sf -X POST "$api/v1/jobs" -H "$auth" -H 'Content-Type: application/json' \
     --data-binary @- | jq -r .id
 }
 # wait_final ID SECONDS: long-polls until the job is final; prints its status.
 wait_final() {
   local id=$1 end=$(($(date +%s) + $2)) st
   while :; do
-    st=$(curl -s "$api/v1/jobs/$id?wait=10" | jq -r .status)
+    st=$(curl -s -H "$auth" "$api/v1/jobs/$id?wait=10" | jq -r .status)
     case $st in succeeded|failed|canceled) echo "$st"; return ;; esac
     [ "$(date +%s)" -lt "$end" ] || { echo "$st"; return; }
   done
@@ -243,7 +257,7 @@ log "battle job"
 id=$(submit examples/battle_reference_1.json)
 st=$(wait_final "$id" 180)
 [ "$st" = succeeded ] || fail "battle job $id ended $st"
-res=$(curl -sf "$api/v1/jobs/$id/result")
+res=$(curl -sf -H "$auth" "$api/v1/jobs/$id/result")
 got=$(jq -c '[.games, .wins, .stalls, .losses]' <<<"$res")
 # The same document run in-process by the CLI of the API image (CPU backend) gives the
 # same counts as the worker (PoCL): results depend on the seed only.
@@ -258,14 +272,14 @@ log "board job"
 id=$(submit examples/board_two_turns.json)
 st=$(wait_final "$id" 120)
 [ "$st" = succeeded ] || fail "board job $id ended $st"
-kind=$(curl -sf "$api/v1/jobs/$id/result" | jq -r .kind)
+kind=$(curl -sf -H "$auth" "$api/v1/jobs/$id/result" | jq -r .kind)
 [ "$kind" = board ] || fail "board job's result kind is $kind"
 
 log "scaling the workers to 3"
 "${compose[@]}" up -d --no-recreate --scale worker=3 worker >>"$tmp/up.log" 2>&1 \
   || { cat "$tmp/up.log" >&2; fail "compose up --scale worker=3"; }
 for _ in $(seq 1 60); do
-  n=$(curl -s "$api/v1/stats" | jq '.workers | length')
+  n=$(curl -s -H "$auth" "$api/v1/stats" | jq '.workers | length')
   [ "$n" = 3 ] && break
   sleep 1
 done
@@ -278,7 +292,7 @@ log "long battle job of $games games; killing its worker mid-job"
 id=$(submit examples/battle_reference_1.json ".params.games = $games | .seed = 7")
 worker=""
 for _ in $(seq 1 120); do
-  job=$(curl -s "$api/v1/jobs/$id")
+  job=$(curl -s -H "$auth" "$api/v1/jobs/$id")
   if [ "$(jq -r .status <<<"$job")" = running ] && [ "$(jq '.progress.done' <<<"$job")" -gt 0 ]; then
     worker=$(jq -r '.workers[-1]' <<<"$job")
     break
@@ -293,13 +307,13 @@ victim=$(podman ps --filter "label=com.docker.compose.project=$project" \
 log "job $id runs on $worker ($victim) at $(jq -c .progress <<<"$job"); kill -9"
 podman kill -s KILL "$victim" >/dev/null
 st=$(wait_final "$id" 300)
-job=$(curl -s "$api/v1/jobs/$id")
+job=$(curl -s -H "$auth" "$api/v1/jobs/$id")
 [ "$st" = succeeded ] || fail "the long job ended $st: $job"
 [ "$(jq .attempts <<<"$job")" -ge 2 ] || fail "the long job was not taken over: $job"
-res=$(curl -sf "$api/v1/jobs/$id/result")
+res=$(curl -sf -H "$auth" "$api/v1/jobs/$id/result")
 [ "$(jq -c '[.games, .wins + .stalls + .losses, .partial]' <<<"$res")" = "[$games,$games,null]" ] \
   || fail "the long job's result does not count every game once: $res"
-stats=$(curl -s "$api/v1/stats")
+stats=$(curl -s -H "$auth" "$api/v1/stats")
 [ "$(jq -c '.jobs | [.succeeded, .failed, .queued, .running]' <<<"$stats")" = '[3,0,0,0]' ] \
   || fail "expected 3 succeeded jobs and no other: $(jq -c .jobs <<<"$stats")"
 log "long job succeeded once after the kill: attempts $(jq .attempts <<<"$job")," \
