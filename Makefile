@@ -1,11 +1,15 @@
 # The two README commands (`make run`, `make test`) and developer shortcuts.
-.PHONY: run test build asan deps format tidy bench clean
+.PHONY: run test test-docker build asan deps format tidy bench clean
 
 run:
 	scripts/run.sh
 
 test:
 	scripts/test.sh
+
+# The docker/ images and compose stack, run for real with podman (docs/deploy.md).
+test-docker:
+	scripts/test-docker.sh
 
 deps:
 	scripts/deps.sh
