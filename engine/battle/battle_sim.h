@@ -603,23 +603,29 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
     int done = 0;
-    /* Mortar aims at structures; with none to aim at, at assaults (as Strike). */
-    for (int pass = 0; pass < 2 && nc == 0; pass++) {
-        if (pass && id != BATTLE_SKILL_MORTAR)
-            break;
-        if (pass)
+    /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
+     * Fortify act on the caster's two neighbours only. */
+    int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            if (nc || id != BATTLE_SKILL_MORTAR)
+                break;
             structures = 0;
+        }
         row = structures ? tside->structures : tside->assaults;
         nrow = structures ? tside->n_structures : tside->n_assaults;
         for (clc_u32 i = 0; i < nrow; i++) {
-            clc_u32 f = p->cards[row[i].card].faction;
-            /* Mend and Fortify act on the caster's two neighbours, both. */
-            if ((id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY) &&
-                ((clc_i32)i != lane - 1 && (clc_i32)i != lane + 1))
+            CLC_PRIVATE const struct battle_unit *u = &row[i];
+            if (!(u->flags & BATTLE_SIM_ALIVE))
                 continue;
-            if (y && f != y && f != BATTLE_SIM_PROGENITOR)
+            if (adjacent && (clc_i32)i != lane - 1 && (clc_i32)i != lane + 1)
                 continue;
-            if (battle_sim_valid_on(p, id, &row[i], active, g->act))
+            if (y) {
+                clc_u32 f = p->cards[u->card].faction;
+                if (f != y && f != BATTLE_SIM_PROGENITOR)
+                    continue;
+            }
+            if (battle_sim_valid_on(p, id, u, active, g->act))
                 cand[nc++] = (clc_u8)i;
         }
     }
