@@ -584,6 +584,37 @@ CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* Keeps `n` (at least 1) of the `nc` candidates `cand` (lanes, ascending), drawn without
+ * repetition from the game's stream, in lane order; all of them when n >= nc. One
+ * candidate draws nothing; n = 1 draws one rng_below(nc), as before options existed.
+ * Returns how many are kept. */
+CLC_FN clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVATE clc_u8 *cand,
+                               clc_u32 nc, clc_u32 n)
+{
+    if (n < 1)
+        n = 1;
+    if (n >= nc)
+        return nc;
+    if (n == 1) {
+        cand[0] = cand[rng_below(&g->rng, nc)];
+        return 1;
+    }
+    /* A partial Fisher-Yates draw, then lane order. */
+    for (clc_u32 i = 0; i < n; i++) {
+        clc_u32 j = i + rng_below(&g->rng, nc - i);
+        clc_u8 t = cand[i];
+        cand[i] = cand[j];
+        cand[j] = t;
+    }
+    for (clc_u32 i = 1; i < n; i++)
+        for (clc_u32 j = i; j > 0 && cand[j - 1] > cand[j]; j--) {
+            clc_u8 t = cand[j];
+            cand[j] = cand[j - 1];
+            cand[j - 1] = t;
+        }
+    return n;
+}
+
 /* Side `s` casts skill `id` X on the row the skill table names: the enemy's for a hostile
  * skill, where Evade can negate each application, else its own. The candidates are the
  * valid units of faction `y` (or progenitor; any when 0) in lane order; `all` takes every
@@ -633,27 +664,7 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
         return 0;
     if (id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY)
         all = 1;
-    if (n < 1)
-        n = 1;
-    if (!all && n == 1) {
-        cand[0] = cand[nc > 1 ? rng_below(&g->rng, nc) : 0];
-        nc = 1;
-    } else if (!all && n < nc) {
-        /* A partial Fisher-Yates draw, then lane order. */
-        for (clc_u32 i = 0; i < n; i++) {
-            clc_u32 j = i + rng_below(&g->rng, nc - i);
-            clc_u8 t = cand[i];
-            cand[i] = cand[j];
-            cand[j] = t;
-        }
-        nc = n;
-        for (clc_u32 i = 1; i < nc; i++)
-            for (clc_u32 j = i; j > 0 && cand[j - 1] > cand[j]; j--) {
-                clc_u8 t = cand[j];
-                cand[j] = cand[j - 1];
-                cand[j - 1] = t;
-            }
-    }
+    nc = battle_sim_draw(g, cand, nc, all ? nc : n);
     for (clc_u32 k = 0; k < nc; k++) {
         CLC_PRIVATE struct battle_unit *u = &row[cand[k]];
         if (hostile && battle_sim_evades(p, u))
