@@ -17,7 +17,7 @@
 #include "sk_banned.h"
 
 /* The job kinds: one row per game library (job_kind.h). */
-const struct job_kind_ops *const job_kinds[] = {&battle_kind, &board_kind};
+const struct job_kind_ops *const job_kinds[] = {&battle_kind, &board_kind, &optimize_kind};
 const size_t job_kinds_n = sizeof(job_kinds) / sizeof(job_kinds[0]);
 
 struct job {
