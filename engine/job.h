@@ -66,8 +66,10 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
 
 /**
  * Runs at most `max_units` further units (0 = all that remain) and sets *done to the units
- * completed so far. The run is complete when *done == job_total(). Results do not depend
- * on how the work is split into steps.
+ * completed so far; a kind whose work comes in pieces (an optimisation's race batches) may
+ * finish the piece it is in, passing max_units by less than one piece but never the
+ * total. The run is complete when *done == job_total(). Results do not depend on how the
+ * work is split into steps.
  */
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done);
 
