@@ -350,6 +350,11 @@ enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len)
                                 len - sizeof(head));
 }
 
+json_t *job_run_progress(struct job_run *run)
+{
+    return run->job->ops->progress ? run->job->ops->progress(run->data) : NULL;
+}
+
 const char *job_run_error(const struct job_run *run)
 {
     return run->error;

@@ -121,6 +121,14 @@ enum sk_err job_run_seek(struct job_run *run, uint64_t first);
  */
 enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len);
 
+/**
+ * What watchers may see of `run` besides its units, for the job's progress (an
+ * optimisation's best deck so far, its games, candidates and estimates; docs/optimize.md):
+ * a new JSON object (caller decrefs), or NULL when the kind shows nothing more (or on
+ * allocation failure).
+ */
+json_t *job_run_progress(struct job_run *run);
+
 /** A message describing the last failure of job_run_step, or "" (borrowed, run-owned). */
 const char *job_run_error(const struct job_run *run);
 

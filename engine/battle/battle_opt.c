@@ -763,6 +763,67 @@ static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whyle
     return result_of(data, 1, out);
 }
 
+/* ===== Progress ===== */
+
+/* {"mean", "ci95"} of `n` values with sums `sum`, `sumsq` (normal interval in [lo, hi]). */
+static json_t *mean_json(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap)
+{
+    double lo, hi;
+
+    battle_race_ci95(n, sum, sumsq, lo_cap, hi_cap, &lo, &hi);
+    return json_pack("{s:f, s:[f, f]}", "mean", n ? sum / (double)n : 0.0, "ci95", lo, hi);
+}
+
+/* The last accepted move: what it did and its race's difference with a 95% interval. */
+static json_t *last_move_json(const struct opt_run *run)
+{
+    const struct opt_step *s;
+    const struct opt_job *job = run->job;
+    json_t *o;
+
+    if (run->st.n_log == 0 || run->st.n_log > OPT_MOVES_LOG_MAX)
+        return json_null();
+    s = &run->log[run->st.n_log - 1];
+    o = json_pack("{s:s, s:f, s:[f, f]}", "move",
+                  battle_opt_move_name((enum opt_move_type)s->move.type), "difference", s->mean,
+                  "difference_ci95", s->mean - STATS_Z95 * s->se, s->mean + STATS_Z95 * s->se);
+    if (o && s->move.card >= 0 && put(o, "card", json_string(job->cards[s->move.card].name))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* What a watcher sees besides the units: the phase, the best deck so far with the races'
+ * estimate of its gain over the start (the sum of its accepted moves' differences: biased
+ * up by the choosing, which the final evaluation is not), games and candidates, the last
+ * accepted move, and during the evaluation both decks' scores so far. */
+static json_t *run_progress(void *data)
+{
+    static const char *const phases[] = {"search", "evaluation", "done"};
+    const struct opt_run *run = data;
+    const struct opt_state *st = &run->st;
+    json_t *o = json_object();
+    int bad = !o || put(o, "phase", json_string(phases[st->phase])) ||
+              put(o, "best", deck_string(run->job, &st->best)) ||
+              put(o, "estimate", json_real(st->best_est)) ||
+              put(o, "games", json_integer((json_int_t)st->spent)) ||
+              put(o, "candidates", json_integer((json_int_t)st->tried)) ||
+              put(o, "accepted", json_integer((json_int_t)st->accepted)) ||
+              put(o, "last_move", last_move_json(run));
+
+    if (!bad && st->eval_n > 0)
+        bad = put(o, "evaluation",
+                  json_pack("{s:I, s:o, s:o}", "games", (json_int_t)st->eval_n, "best",
+                            mean_json(st->eval_n, st->ev_sum[1], st->ev_sumsq[1], 0, 1), "start",
+                            mean_json(st->eval_n, st->ev_sum[0], st->ev_sumsq[0], 0, 1)));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 /* ===== Checkpoints: the state, the race's scores so far, the accepted moves ===== */
 
 static enum sk_err run_save(void *data, struct sk_buf *out)
@@ -847,4 +908,5 @@ const struct job_kind_ops optimize_kind = {
     .run_free = run_free,
     .save = run_save,
     .restore = run_restore,
+    .progress = run_progress,
 };

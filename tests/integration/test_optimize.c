@@ -66,7 +66,7 @@ static void test_kill9_resumes(void)
     char id[37], path[128], n[32], sql[128];
     struct it_resp r;
     const char *doc;
-    json_t *job, *got, *want;
+    json_t *job, *got, *want, *detail;
     long at_kill;
 
     CU_ASSERT_FATAL(fast_stack(&s, "optkill") == 0);
@@ -75,6 +75,13 @@ static void test_kill9_resumes(void)
     doc = opt_doc(it_games_for_ms(3000), 31);
     CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
     CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    /* watchers see the search: its best deck so far and its counters */
+    job = it_job(&s, id);
+    detail = json_object_get(json_object_get(job, "progress"), "detail");
+    CU_ASSERT_STRING_EQUAL(str(detail, "phase"), "search");
+    CU_ASSERT(strstr(str(detail, "best"), "Commander") != NULL);
+    CU_ASSERT(json_integer_value(json_object_get(detail, "games")) > 0);
+    json_decref(job);
     it_worker_signal(&s, 0, SIGKILL, 1);
     snprintf(sql, sizeof(sql), "SELECT checkpoint_done FROM jobs WHERE id = '%s'", id);
     CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);

@@ -465,6 +465,7 @@ export interface components {
             total: number;
             /** @description The unit (game, turn) the latest attempt started at: 0 when it started from the beginning, else the units done by an earlier attempt whose checkpoint it resumed (a worker died, a transient failure, a worker stopping), which it did not play again (docs/operations.md, "Resume from the last chunk"). */
             resumed_from: number;
+            detail?: components["schemas"]["OptimizeProgress"];
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "succeeded" | "failed" | "canceled";
@@ -1204,6 +1205,37 @@ export interface components {
             /** @constant */
             backend: "cpu";
             elapsed_ms: number;
+        };
+        /** @description What an optimize job's watchers see besides its units, from its worker's latest progress report (docs/optimize.md, "Progress"); absent for the other kinds and before the first report. */
+        OptimizeProgress: {
+            /** @enum {string} */
+            phase: "search" | "evaluation" | "done";
+            /** @description the best deck so far as a deck string */
+            best: string;
+            /** @description the races' estimate of the best deck's gain over the starting deck (the sum of its accepted moves' differences; biased up by the choosing, which the final evaluation is not) */
+            estimate: number;
+            /** @description search games played */
+            games: number;
+            candidates: number;
+            accepted: number;
+            last_move: null | {
+                /** @enum {string} */
+                move: "swap" | "add" | "remove" | "commander" | "reorder";
+                card?: string;
+                difference: number;
+                difference_ci95: number[];
+            };
+            evaluation?: {
+                games: number;
+                best: {
+                    mean: number;
+                    ci95: components["schemas"]["Interval"];
+                };
+                start: {
+                    mean: number;
+                    ci95: components["schemas"]["Interval"];
+                };
+            };
         };
     };
     responses: {

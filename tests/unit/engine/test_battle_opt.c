@@ -374,6 +374,15 @@ static void test_cancel_keeps_best(void)
     while (done < 10000)
         CU_ASSERT_EQUAL_FATAL(job_run_step(run, 1000, &done), SK_OK);
     CU_ASSERT_EQUAL(job_run_result(run, &res), SK_ECONFLICT);
+    /* what a watcher sees meanwhile: the search, its best deck and counters */
+    res = job_run_progress(run);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res, "phase")), "search");
+    CU_ASSERT(json_is_string(json_object_get(res, "best")));
+    CU_ASSERT((uint64_t)json_integer_value(json_object_get(res, "games")) == done);
+    CU_ASSERT(json_integer_value(json_object_get(res, "accepted")) >= 1);
+    CU_ASSERT(json_is_object(json_object_get(res, "last_move")));
+    json_decref(res);
+    res = NULL;
     CU_ASSERT_EQUAL_FATAL(job_run_partial_result(run, &res), SK_OK);
     CU_ASSERT(json_is_true(json_object_get(res, "partial")));
     best = json_object_get(res, "best");
