@@ -714,6 +714,7 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
     const struct battle_catalog *cat = NULL;
     int kept = st->phase == OPT_DONE && st->ev_sum[1] < st->ev_sum[0];
     const struct opt_deck *best = kept ? &job->start : &st->best;
+    uint64_t eval_games = 2 * st->eval_n * (uint64_t)job->n_defenders;
     json_t *res;
     int bad;
 
@@ -729,8 +730,7 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
           put(res, "candidates", json_integer((json_int_t)st->tried)) ||
           put(res, "games",
               json_pack("{s:I, s:I, s:I}", "search", (json_int_t)st->spent, "evaluation",
-                        (json_int_t)(2 * st->eval_n * (uint64_t)job->n_defenders),
-                        "evaluation_per_deck", (json_int_t)st->eval_n)) ||
+                        (json_int_t)eval_games, "evaluation_per_deck", (json_int_t)st->eval_n)) ||
           put(res, "stopped",
               st->phase == OPT_SEARCH ? json_null() : json_string(stop_name(st->stop))) ||
           put(res, "objective", json_string(objectives[job->objective])) ||
