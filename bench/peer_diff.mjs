@@ -5,6 +5,8 @@
 // in units of its standard error (z = Δ / sqrt(p(1-p)/n_peer + p(1-p)/n_ours)); |z| ≤ 3
 // is agreement within Monte-Carlo error. The peer itself is never run here.
 //   node bench/peer_diff.mjs [GAMES=1000000] [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
+// A matchup with a side {"deck", "play": "flexible"} has the peer's figures at fewer games
+// and its own `games`, which caps ours.
 // Exit status 0 always: this is a report, not a test.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +29,9 @@ function z(k1, n1, k2, n2) {
 const rows = [];
 let agree = 0;
 for (const m of ref.matchups) {
-  const doc = { kind: 'battle', seed: 1, params: { games, mode: m.mode, turn_limit: ref.turn_limit,
+  // A matchup's own `games` caps ours: flexible play costs hundreds of plain games each.
+  const n = Math.min(games, m.games || games);
+  const doc = { kind: 'battle', seed: 1, params: { games: n, mode: m.mode, turn_limit: ref.turn_limit,
                                                      attacker: m.attacker, defender: m.defender } };
   const file = join(tmp, 'job.json');
   writeFileSync(file, JSON.stringify(doc));

@@ -69,7 +69,9 @@ function theirs(m, n) {
 
 const rows = [];
 let logSum = 0;
-for (const m of ref.matchups.slice(0, count)) {
+// Plain play only: a side given as {"deck", "play"} (flexible play) is a different load.
+const plain = ref.matchups.filter((m) => typeof m.attacker === 'string' && typeof m.defender === 'string');
+for (const m of plain.slice(0, count)) {
   const short = Math.max(1, Math.round(games / 10));
   let a = Infinity;
   let b = Infinity;

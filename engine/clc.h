@@ -17,6 +17,7 @@ typedef ulong clc_u64;
 #define CLC_FN       static inline
 #define CLC_INLINE   static inline
 #define CLC_NOINLINE static
+#define CLC_NOCLONE  static
 #define CLC_GLOBAL   __global
 #define CLC_CONSTANT __constant
 #define CLC_PRIVATE  __private
@@ -35,6 +36,14 @@ typedef uint64_t clc_u64;
 #define CLC_INLINE   static inline __attribute__((always_inline))
 /* One the host compiler must keep out of line: a large body called from many places. */
 #define CLC_NOINLINE static __attribute__((noinline))
+/* One that must also stay a single body: GCC's constant-propagation clones of a large
+ * function called from two game loops cost the common loop instructions (clang has no
+ * clones of this kind and no such attribute). */
+#if defined(__clang__)
+#define CLC_NOCLONE static __attribute__((noinline))
+#else
+#define CLC_NOCLONE static __attribute__((noinline, noclone))
+#endif
 #define CLC_GLOBAL
 #define CLC_CONSTANT
 #define CLC_PRIVATE

@@ -490,7 +490,7 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, struct battle_
 static int decode_side(struct job_dec *j, const json_t *params, const char *key,
                        struct battle_side_spec *side)
 {
-    static const char *const plays[] = {"random", "ordered", "exact"};
+    static const char *const plays[] = {"random", "ordered", "exact", "flexible"};
     const json_t *v = json_object_get(params, key);
     const json_t *f;
     int errs_before = j->d.n_err;
@@ -504,7 +504,7 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
     }
     if (json_is_object(v) && (json_object_get(v, "mission") || json_object_get(v, "raid"))) {
         decode_enemy_side(j, v, side);
-        sk_jdec_get_enum(&j->d, v, "play", plays, 3, &play);
+        sk_jdec_get_enum(&j->d, v, "play", plays, 4, &play);
         side->play = (enum battle_play)play;
         goto out;
     }
@@ -513,7 +513,7 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         sk_jptr_push_key(j->d.ptr, "deck");
         decode_deck_text(j, json_string_value(json_object_get(v, "deck")), side);
         sk_jptr_pop(j->d.ptr);
-        sk_jdec_get_enum(&j->d, v, "play", plays, 3, &play);
+        sk_jdec_get_enum(&j->d, v, "play", plays, 4, &play);
         side->play = (enum battle_play)play;
         goto out;
     }
@@ -566,7 +566,7 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         decode_deck(j, json_object_get(v, "deck"), side);
     sk_jptr_pop(j->d.ptr);
 
-    sk_jdec_get_enum(&j->d, v, "play", plays, 3, &play);
+    sk_jdec_get_enum(&j->d, v, "play", plays, 4, &play);
     side->play = (enum battle_play)play;
 out:
     sk_jptr_pop(j->d.ptr);

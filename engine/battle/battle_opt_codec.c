@@ -462,6 +462,14 @@ static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_jo
 /* The checks that need the whole job: the algorithm's play and a move to make. */
 static void check_feasible(struct sk_jdec *d, struct opt_job *job)
 {
+    if (job->play == BATTLE_PLAY_FLEX) {
+        /* Each flexible turn plays dozens of look-ahead games: a search would play every
+         * candidate deck at a few hundredths of the speed it is sized for. */
+        sk_jdec_bad_at(d, "attacker",
+                       "an optimize job's deck plays \"random\", \"ordered\" or \"exact\"; "
+                       "\"flexible\" is for battle jobs");
+        return;
+    }
     if (job->algorithm == OPT_ALG_REORDER && job->play == BATTLE_PLAY_RANDOM) {
         sk_jdec_bad_at(d, "algorithm",
                        "'reorder' needs a deck played in order (\"play\": \"ordered\" or "
@@ -551,7 +559,7 @@ int battle_opt_limit(const struct opt_job *job, int c)
 
 json_t *battle_opt_side_json(const struct opt_job *job, const struct opt_deck *d)
 {
-    static const char *const plays[] = {"random", "ordered", "exact"};
+    static const char *const plays[] = {"random", "ordered", "exact", "flexible"};
     json_t *side = json_pack("{s:s, s:[], s:[], s:s}", "commander", job->cards[d->commander].name,
                              "fortresses", "deck", "play", plays[job->play]);
     json_t *forts = json_object_get(side, "fortresses");

@@ -19,6 +19,7 @@ _Static_assert(BATTLE_SIM_ACTS == BATTLE_CARD_SKILLS_MAX, "skills per card");
 _Static_assert(BATTLE_SIM_LIST == BATTLE_DECK_MAX, "deck list size");
 _Static_assert(BATTLE_SIM_SEQ == BATTLE_DECK_MAX + BATTLE_HAND_MAX, "hand + deck size");
 _Static_assert(BATTLE_SIM_ROW == BATTLE_ROW_MAX, "row size");
+_Static_assert(BATTLE_SIM_FLEX_HAND == BATTLE_HAND_MAX, "flexible play's hand");
 _Static_assert(BATTLE_TURN_LIMIT_MAX < 255, "turns fit in 8 bits");
 _Static_assert(BATTLE_STAT_MAX <= BATTLE_SIM_STAT_CAP, "stats fit in 16 bits");
 _Static_assert(BATTLE_SKILL_X_MAX <= 255 && BATTLE_DELAY_MAX <= 255, "8-bit skill fields");
@@ -240,7 +241,8 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
         sd->seq_card[k] = (clc_u8)ss->deck[k];
     sd->shuf_lo = 0;
     sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? 0 : sd->n_seq;
-    sd->window = ss->play == BATTLE_PLAY_ORDERED ? BATTLE_HAND_MAX : 1;
+    sd->window =
+        ss->play == BATTLE_PLAY_ORDERED || ss->play == BATTLE_PLAY_FLEX ? BATTLE_HAND_MAX : 1;
     return SK_OK;
 }
 
@@ -292,9 +294,9 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
     /* The hand is known; only the deck behind it is shuffled per game. */
     sd->shuf_lo = (clc_u8)st->n_hand;
     sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? sd->shuf_lo : sd->n_seq;
-    sd->window = ss->play == BATTLE_PLAY_EXACT                       ? 1
-                 : ss->play == BATTLE_PLAY_ORDERED || st->n_hand > 0 ? BATTLE_HAND_MAX
-                                                                     : 1;
+    sd->window = ss->play == BATTLE_PLAY_EXACT                      ? 1
+                 : ss->play != BATTLE_PLAY_RANDOM || st->n_hand > 0 ? BATTLE_HAND_MAX
+                                                                    : 1;
     return SK_OK;
 }
 
@@ -310,7 +312,7 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
 
     if (!card_ok(spec, ss->commander, BATTLE_COMMANDER, BATTLE_COMMANDER) || ss->n_fortresses < 0 ||
         ss->n_fortresses > BATTLE_FORTRESS_MAX || ss->n_deck < 0 || ss->n_deck > BATTLE_DECK_MAX ||
-        (int)ss->play < 0 || ss->play > BATTLE_PLAY_EXACT) {
+        (int)ss->play < 0 || ss->play > BATTLE_PLAY_FLEX) {
         snprintf(err, errlen, "side %d: commander, fortresses, deck or play invalid", s);
         return SK_EINVAL;
     }
@@ -398,6 +400,8 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         rc = build_side(spec, s, &plan->data, err, errlen);
         if (rc)
             goto out;
+        if (spec->sides[s].play == BATTLE_PLAY_FLEX)
+            plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_FLEX);
     }
     *out = plan;
     plan = NULL;

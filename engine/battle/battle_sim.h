@@ -24,6 +24,12 @@
 #define BATTLE_SIM_NONE      0xFF
 #define BATTLE_SIM_PRIO_NONE 0xFF  /* priority of a card whose list positions are used up */
 #define BATTLE_SIM_STAT_CAP  30000 /* saturation of accumulated modifiers (16-bit fields) */
+/* Flexible play (BATTLE_PLAY_FLEX), as tuo plays it: look-ahead games per candidate card,
+ * the last turn on which it looks ahead (tuo's flexible-iter and 2 x flexible-turn) and
+ * the hand it chooses in (BATTLE_HAND_MAX). */
+#define BATTLE_SIM_FLEX_GAMES 20
+#define BATTLE_SIM_FLEX_TURNS 40
+#define BATTLE_SIM_FLEX_HAND  3
 
 /* Outcome of one game, from the attacker's (side 0's) view. */
 enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_LOSS = 2 };
@@ -43,6 +49,7 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_FX_REFRESH 4u  /* Refresh */
 #define BATTLE_SIM_FX_BARRIER 8u  /* Barrier (its count of hits) */
 #define BATTLE_SIM_FX_ALLY    16u /* Allegiance */
+#define BATTLE_SIM_FX_FLEX    32u /* a side plays flexible (not a skill: a side's play mode) */
 
 /* Skill triggers (battle_skill_spec.trigger). */
 #define BATTLE_SIM_TRIG_ACTIVATE 0
@@ -190,6 +197,9 @@ struct battle_game {
     clc_u8 pending; /* units flagged DYING or FRESH: triggered skills still to be cast */
     clc_u8 act;     /* the index of the acting assault's current action (Flurry) */
     clc_u8 hit;     /* a unit with Barrier took damage in the current action */
+    clc_u8 ahead;   /* 1 in a look-ahead game of flexible play: every side plays random */
+    clc_u8 choice;  /* flexible play: the hand entry the side to move chose this turn */
+    clc_u8 resume;  /* 1: the turn stopped before its card (flexible play) and goes on there */
     struct battle_side sides[2];
 };
 
@@ -338,6 +348,9 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     g->pending = 0;
     g->act = 0;
     g->hit = 0;
+    g->ahead = 0;
+    g->choice = 0;
+    g->resume = 0;
     for (int s = 0; s < 2; s++) {
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
@@ -404,6 +417,24 @@ CLC_FN clc_u32 battle_sim_priority(CLC_GLOBAL const struct battle_side_data *sd,
     return sd->group_pos[sd->group_start[grp] + k];
 }
 
+/* Whether flexible side `s` has a choice to look ahead for this turn: up to turn
+ * BATTLE_SIM_FLEX_TURNS, a hand of at least two cards that are not all the same card. */
+CLC_FN int battle_sim_flex_due(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_PRIVATE const struct battle_game *g, int s)
+{
+    CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
+    CLC_PRIVATE const struct battle_side *side = &g->sides[s];
+    clc_u32 head = side->head;
+    clc_u32 left = (clc_u32)side->n_seq - head;
+    clc_u32 k = left < sd->window ? left : sd->window;
+    if (k < 2 || g->turn > BATTLE_SIM_FLEX_TURNS)
+        return 0;
+    for (clc_u32 j = 1; j < k; j++)
+        if (sd->seq_card[side->seq[head + j]] != sd->seq_card[side->seq[head]])
+            return 1;
+    return 0;
+}
+
 /** Takes the entry side `s` plays this turn out of its remaining entries and returns it,
  * or BATTLE_SIM_NONE when none remain. random: uniform within the window (the front entry
  * for a fresh game); ordered: best priority within the hand of three, first on ties;
@@ -420,7 +451,7 @@ CLC_FN clc_u32 battle_sim_select(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u32 e;
     if (left == 0)
         return BATTLE_SIM_NONE;
-    if (sd->play == BATTLE_PLAY_ORDERED) {
+    if (sd->play == BATTLE_PLAY_ORDERED && !g->ahead) {
         clc_u32 best = battle_sim_priority(sd, side, side->seq[head]);
         for (clc_u32 i = 1; i < k; i++) {
             clc_u32 pr = battle_sim_priority(sd, side, side->seq[head + i]);
@@ -431,6 +462,10 @@ CLC_FN clc_u32 battle_sim_select(CLC_GLOBAL const struct battle_plan_data *p,
         }
     } else if (sd->play == BATTLE_PLAY_RANDOM && k > 1) {
         pick = rng_below(&g->rng, k);
+    } else if (sd->play == BATTLE_PLAY_FLEX && k > 1) {
+        clc_u8 t = side->seq[head + g->choice];
+        side->seq[head + g->choice] = side->seq[head];
+        side->seq[head] = t;
     }
     e = side->seq[head + pick];
     /* Close the gap from the front: the entries before the pick move one place back. */
@@ -928,10 +963,10 @@ CLC_FN void battle_sim_action_end(CLC_GLOBAL const struct battle_plan_data *p,
  * skipped, and one that took effect starts its cooldown. `lane`: the unit's assault lane,
  * -1 for other rows. */
 /* Out of line: one call per unit and turn, with each skill's loop inlined. */
-CLC_NOINLINE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
-                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                                    CLC_GLOBAL const struct battle_card_data *c,
-                                    CLC_PRIVATE clc_u32 *cd)
+CLC_NOCLONE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
+                                   CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                   CLC_GLOBAL const struct battle_card_data *c,
+                                   CLC_PRIVATE clc_u32 *cd)
 {
     clc_u32 m = c->act_turn; /* Summon waits for the delay; triggered skills their event */
     for (clc_u32 k = 0; m; k++, m >>= 1) {
@@ -1001,8 +1036,8 @@ CLC_FN clc_i32 battle_sim_bonus(CLC_GLOBAL const struct battle_plan_data *p,
 /* Assault `lane` of side `s` attacks (nothing when its power is 0). Sets g->over when a
  * commander falls. */
 /* NOLINTNEXTLINE(readability-function-size): the attack's steps in the game's order */
-CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
@@ -1134,8 +1169,8 @@ CLC_FN void battle_sim_compress(CLC_PRIVATE struct battle_side *side)
 
 /* Plays the card side `s` draws this turn into its row (right-hand end) and casts its
  * on-play skills. A row already full (only summons can fill one) takes nothing. */
-CLC_FN void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
-                                 CLC_PRIVATE struct battle_game *g, int s)
+CLC_INLINE void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     clc_u32 e = battle_sim_select(p, g, s);
@@ -1190,12 +1225,14 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
 }
 
 /** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
- * while the game goes on; once it is over, 1 and *out holds the outcome. */
+ * while the game goes on; once it is over, 1 and *out holds the outcome. A flexible side
+ * with a choice to make stops the turn before its card and returns 2: the caller sets
+ * g->choice (battle_sim_turn_flex does) and calls again, and the turn goes on from there. */
 /* One function on purpose: the turn reads as the rules do. */
 /* NOLINTNEXTLINE(readability-function-size) */
-CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
-                           CLC_PRIVATE struct battle_game *g,
-                           CLC_PRIVATE struct battle_game_result *out)
+CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_PRIVATE struct battle_game *g,
+                               CLC_PRIVATE struct battle_game_result *out)
 {
     int s = battle_sim_active(p->mode, g->turn);
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
@@ -1205,15 +1242,27 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     /* 1. Start: the commander's cooldowns tick; units in play before this turn tick
      * their delay down (or their cooldowns). Structures summoned meanwhile tick too (the
      * row is read as it grows, as in tuo); assaults summoned do not. */
-    me->commander_cd = battle_sim_cd_tick(me->commander_cd);
-    n = me->n_assaults;
-    for (clc_u32 i = 0; i < me->n_structures; i++)
-        battle_sim_tick(p, g, s, i, 0);
-    for (clc_u32 i = 0; i < n; i++)
-        battle_sim_tick(p, g, s, i, 1);
-    if (g->pending)
-        battle_sim_triggers(p, g);
-    battle_sim_action_end(p, g, 1);
+    if (!g->resume) {
+        me->commander_cd = battle_sim_cd_tick(me->commander_cd);
+        n = me->n_assaults;
+        for (clc_u32 i = 0; i < me->n_structures; i++)
+            battle_sim_tick(p, g, s, i, 0);
+        for (clc_u32 i = 0; i < n; i++)
+            battle_sim_tick(p, g, s, i, 1);
+        if (g->pending)
+            battle_sim_triggers(p, g);
+        battle_sim_action_end(p, g, 1);
+        /* A flexible side's choice (never in a look-ahead game: both sides play random). */
+        if (p->sides[s].play == BATTLE_PLAY_FLEX && !g->ahead) {
+            if (battle_sim_flex_due(p, g, s)) {
+                g->resume = 1;
+                return 2;
+            }
+            g->choice = 0;
+        }
+    } else {
+        g->resume = 0;
+    }
 
     /* 2. Play one card. */
     battle_sim_play_card(p, g, s);
@@ -1324,17 +1373,121 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     return 0;
 }
 
+/* Starts look-ahead game *r from *g stopped before side s's card: candidate j first, the
+ * rest of side s's entries and all the other side's entries shuffled (from *g's stream). */
+CLC_FN void battle_sim_flex_start(CLC_PRIVATE const struct battle_game *g,
+                                  CLC_PRIVATE struct battle_game *r, int s, clc_u32 j)
+{
+    CLC_PRIVATE struct battle_side *me = &r->sides[s];
+    CLC_PRIVATE struct battle_side *en = &r->sides[1 - s];
+    clc_u32 head = g->sides[s].head;
+    clc_u8 t;
+    *r = *g;
+    t = me->seq[head];
+    me->seq[head] = me->seq[head + j];
+    me->seq[head + j] = t;
+    for (clc_u32 i = me->n_seq; i > head + 2; i--) {
+        clc_u32 x = head + 1 + rng_below(&r->rng, i - head - 1);
+        t = me->seq[i - 1];
+        me->seq[i - 1] = me->seq[x];
+        me->seq[x] = t;
+    }
+    for (clc_u32 i = en->n_seq; i > (clc_u32)en->head + 1; i--) {
+        clc_u32 x = en->head + rng_below(&r->rng, i - en->head);
+        t = en->seq[i - 1];
+        en->seq[i - 1] = en->seq[x];
+        en->seq[x] = t;
+    }
+    r->ahead = 1;
+    r->choice = 0;
+}
+
+/**
+ * battle_sim_turn for a game where a side plays flexible (tuo's Deck::next for
+ * DeckStrategy::flexible); *r is scratch space for the look-ahead games. When the turn
+ * stops before a flexible side's card, each card of its hand plays BATTLE_SIM_FLEX_GAMES
+ * look-ahead games from there (battle_sim_flex_start), both sides then playing their front
+ * entry to the end. The attacker takes the card with the most wins, the defender the one
+ * with the fewest, the first in hand on ties; copies of one card share one count. The
+ * look-ahead games draw from the game's own stream one after another, so the game stays
+ * reproducible on every backend. One loop plays the game's turn and every look-ahead game,
+ * so that the turn's code is here once.
+ */
+CLC_NOINLINE int battle_sim_turn_flex(CLC_GLOBAL const struct battle_plan_data *p,
+                                      CLC_PRIVATE struct battle_game *g,
+                                      CLC_PRIVATE struct battle_game *r,
+                                      CLC_PRIVATE struct battle_game_result *out)
+{
+    CLC_PRIVATE struct battle_game *cur = g;
+    clc_u32 wins[BATTLE_SIM_FLEX_HAND];
+    clc_u32 j = 0, k = 0, it = 0;
+    int s = battle_sim_active(p->mode, g->turn);
+    for (;;) {
+        struct battle_game_result res;
+        int rc = battle_sim_turn(p, cur, cur == g ? out : &res);
+        if (cur == g) {
+            clc_u32 left = (clc_u32)g->sides[s].n_seq - g->sides[s].head;
+            if (rc != 2)
+                return rc;
+            k = left < p->sides[s].window ? left : p->sides[s].window;
+            j = 0;
+            it = 0;
+            wins[0] = 0;
+            battle_sim_flex_start(g, r, s, 0);
+            cur = r;
+            continue;
+        }
+        if (!rc)
+            continue;
+        wins[j] += res.outcome == BATTLE_SIM_WIN;
+        g->rng = r->rng;
+        if (++it < BATTLE_SIM_FLEX_GAMES) {
+            battle_sim_flex_start(g, r, s, j);
+            continue;
+        }
+        /* The next candidate whose card has not been counted yet. */
+        for (it = 0, j++; j < k; j++) {
+            CLC_GLOBAL const clc_u8 *sc = p->sides[s].seq_card;
+            CLC_PRIVATE const clc_u8 *seq = g->sides[s].seq + g->sides[s].head;
+            clc_u32 m = 0;
+            while (m < j && sc[seq[m]] != sc[seq[j]])
+                m++;
+            if (m == j)
+                break;
+            wins[j] = wins[m];
+        }
+        if (j < k) {
+            wins[j] = 0;
+            battle_sim_flex_start(g, r, s, j);
+            continue;
+        }
+        g->choice = 0;
+        for (clc_u32 i = 1; i < k; i++)
+            if (s == 0 ? wins[i] > wins[g->choice] : wins[i] < wins[g->choice])
+                g->choice = (clc_u8)i;
+        cur = g;
+    }
+}
+
 /**
  * Plays game `game` of the job seeded with `seed` from start to end and writes its outcome
  * to *out: the entry point of both backends. Its state lives on the caller's stack
- * (private memory in a kernel).
+ * (private memory in a kernel; a game with flexible play needs a second one).
  */
 CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64 seed, clc_u64 game,
                             CLC_PRIVATE struct battle_game_result *out)
 {
     struct battle_game g;
     battle_sim_init(p, &g, seed, game);
-    while (!battle_sim_turn(p, &g, out))
+    if (p->fx & BATTLE_SIM_FX_FLEX) {
+        struct battle_game r;
+        while (battle_sim_turn_flex(p, &g, &r, out) != 1)
+            ;
+        return;
+    }
+    /* Only 1 says the game is over (2, a stop before a flexible side's card, never comes
+     * here: a game without flexible play). */
+    while (battle_sim_turn(p, &g, out) != 1)
         ;
 }
 

@@ -164,6 +164,13 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
 
 enum battle_mode { BATTLE_MODE_FIGHT = 0, BATTLE_MODE_SURGE = 1 };
 
-enum battle_play { BATTLE_PLAY_RANDOM = 0, BATTLE_PLAY_ORDERED = 1, BATTLE_PLAY_EXACT = 2 };
+/* How a side picks its card each turn (docs/rules/battle.md, "Play strategies"). FLEX is
+ * tuo's flexible play: the card of the hand whose short look-ahead games score best. */
+enum battle_play {
+    BATTLE_PLAY_RANDOM = 0,
+    BATTLE_PLAY_ORDERED = 1,
+    BATTLE_PLAY_EXACT = 2,
+    BATTLE_PLAY_FLEX = 3
+};
 
 #endif

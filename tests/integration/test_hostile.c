@@ -873,6 +873,9 @@ static void battle_limit_cases(struct cases *c)
                "", "/params/attacker/play", 0);
     side_field(c, "play exact", "{\"commander\":\"Test Commander\",\"deck\":[],\"play\":\"exact\"}",
                "", "/params/attacker/play", 1);
+    side_field(c, "play flexible",
+               "{\"commander\":\"Test Commander\",\"deck\":[],\"play\":\"flexible\"}", "",
+               "/params/attacker/play", 1);
     side_field(c, "side a number", "7", "", "/params/attacker", 0);
     side_field(c, "deck string of garbage", "\"\\u00ff\\u00fe###\"", "", "/params/attacker", 0);
     /* weighted defenders: 1..16 decks, weight above 0 */

@@ -557,7 +557,7 @@ export interface components {
              * @default random
              * @enum {string}
              */
-            play?: "random" | "ordered" | "exact";
+            play?: "random" | "ordered" | "exact" | "flexible";
         } | components["schemas"]["BattleSideEnemy"];
         BattleState: {
             turn: number;
@@ -975,7 +975,7 @@ export interface components {
              * @default random
              * @enum {string}
              */
-            play?: "random" | "ordered" | "exact";
+            play?: "random" | "ordered" | "exact" | "flexible";
         };
         /** @description One of the game's missions or raids (missions.xml, raids.xml of SKIRMISH_CARDS_DIR; docs/cards.md, "Missions and raids"). A record with a card pool, a battleground effect, a level between 1 and the top, more than 30 cards or a card the engine does not simulate yet is refused with a 422 saying why. */
         BattleSideEnemy: {
@@ -989,7 +989,7 @@ export interface components {
              * @default random
              * @enum {string}
              */
-            play?: "random" | "ordered" | "exact";
+            play?: "random" | "ordered" | "exact" | "flexible";
         } & (unknown | unknown);
         Mission: {
             /** @enum {string} */

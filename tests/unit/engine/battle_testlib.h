@@ -129,6 +129,7 @@ struct tb_run {
     struct battle_plan *plan;
     const struct battle_plan_data *d;
     struct battle_game g;
+    struct battle_game scratch; /* flexible play's look-ahead games */
     struct battle_game_result r;
     int over;
 };
@@ -145,7 +146,9 @@ static inline void tb_run_start(struct tb_run *x, struct tb *b)
 static inline int tb_run_turns(struct tb_run *x, int n)
 {
     for (int i = 0; i < n && !x->over; i++)
-        x->over = battle_sim_turn(x->d, &x->g, &x->r);
+        x->over = (x->d->fx & BATTLE_SIM_FX_FLEX)
+                      ? battle_sim_turn_flex(x->d, &x->g, &x->scratch, &x->r)
+                      : battle_sim_turn(x->d, &x->g, &x->r);
     return x->over;
 }
 

@@ -121,7 +121,8 @@ static const struct bad_case bad_cases[] = {
               DEF "}",
         {"/params/attacker/deck/0/cnt: unknown field 'cnt'"}},
     /* 24 */ {"{'attacker':{'commander':'Test Commander','deck':[],'play':'sorted'}," DEF "}",
-        {"/params/attacker/play: 'play' must be \"random\", \"ordered\" or \"exact\""}},
+        {"/params/attacker/play: 'play' must be \"random\", \"ordered\", \"exact\" or "
+         "\"flexible\""}},
     /* 25 */ {"{'attacker':{'commander':'" "0123456789012345678901234567890123456789"
               "0123456789012345678901234','deck':[]}," DEF "}",
         {"/params/attacker/commander: a card name must be 1 to 64 bytes long"}},
@@ -401,7 +402,7 @@ static void test_explicit_values_and_inline_cards(void)
                     "'attacker':{'commander':'Barracus','fortresses':['Corrosive Spore',"
                     "'Lightning Cannon'],'deck':[{'card':'Grunt','count':2},{'card':"
                     "'Tempest Keep'}],'play':'ordered'},'defender':{'commander':'Test Commander',"
-                    "'fortresses':[],'deck':[],'play':'exact'},'state':null}",
+                    "'fortresses':[],'deck':[],'play':'flexible'},'state':null}",
                     &spec, &errs),
         SK_OK);
     CU_ASSERT_EQUAL(spec.games, 1000000000ULL);
@@ -441,7 +442,7 @@ static void test_explicit_values_and_inline_cards(void)
     CU_ASSERT_EQUAL(spec.sides[0].play, BATTLE_PLAY_ORDERED);
     CU_ASSERT_EQUAL(spec.sides[1].commander, 5);
     CU_ASSERT_EQUAL(spec.sides[1].n_deck, 0);
-    CU_ASSERT_EQUAL(spec.sides[1].play, BATTLE_PLAY_EXACT);
+    CU_ASSERT_EQUAL(spec.sides[1].play, BATTLE_PLAY_FLEX);
     battle_codec_spec_release(&spec);
     sk_verr_list_release(&errs);
 }

@@ -154,6 +154,11 @@ static void test_decode_errors(void)
                "/params/constraints");
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'algorithm': 'reorder'}}",
                "/params/algorithm");
+    /* flexible play is for battle jobs: its look-ahead games would swamp a search */
+    expect_bad("{'kind':'optimize','params':{'attacker': {'commander': 'Test Commander', 'deck':"
+               " [{'card': 'Grunt', 'count': 3}, {'card': 'Barricade', 'count': 2}],"
+               " 'play': 'flexible'}," ENEMY POOL "'algorithm': 'climb'}}",
+               "/params/attacker");
     /* fields */
     expect_bad("{'kind':'optimize','params':{" START ENEMY "'pool': [{'card': 'Chainslicr'}]}}",
                "/params/pool/0/card");

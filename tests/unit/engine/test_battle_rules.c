@@ -336,6 +336,117 @@ static void test_fortress_delay(void)
     (void)cb;
 }
 
+/* Flexible play, attacker: a hand of Dud, Dud, Killer (Killer kills the bare defender on
+ * the turn it is played) and a one-turn game. The look-ahead games find Killer in every
+ * game, wherever the shuffle put it; random play finds it only when it comes first. */
+static void test_flexible_attacker(void)
+{
+    struct tb b;
+    int ca, cb, dud, killer, flex_wins = 0, random_wins = 0;
+    duel(&b, &ca, &cb);
+    b.spec.turn_limit = 1;
+    dud = tb_card(&b, "Dud", BATTLE_ASSAULT, 0, 1, 0);
+    killer = tb_card(&b, "Killer", BATTLE_ASSAULT, 50, 1, 0);
+    tb_deck(&b, 0, dud, 2);
+    tb_deck(&b, 0, killer, 1);
+    for (int play = 0; play < 2; play++) {
+        struct battle_plan *plan;
+        b.spec.sides[0].play = play ? BATTLE_PLAY_FLEX : BATTLE_PLAY_RANDOM;
+        plan = tb_plan(&b);
+        for (uint64_t game = 0; game < 30; game++) {
+            struct battle_game_result r;
+            battle_sim_play(battle_plan_data(plan), b.spec.seed, game, &r);
+            CU_ASSERT_EQUAL(r.turn, 1);
+            if (r.outcome == BATTLE_SIM_WIN)
+                *(play ? &flex_wins : &random_wins) += 1;
+        }
+        battle_plan_free(plan);
+    }
+    CU_ASSERT_EQUAL(flex_wins, 30);
+    CU_ASSERT(random_wins > 0 && random_wins < 30);
+    (void)cb;
+}
+
+/* Flexible play, defender, surge (the defender plays turn 1): its hand is Tower, Tower,
+ * Blocker; on turn 2 the attacker's Hitter (10 damage, delay 0) hits the defender's
+ * commander (10 health) unless an assault stands opposite it. The defender's look-ahead
+ * games find that only Blocker saves it: it plays Blocker in every game, and the game
+ * stalls at the turn limit, 2. Played turn by turn, the Blocker is in its row after
+ * turn 1 and its deck's other entries are the two Towers. */
+static void test_flexible_defender(void)
+{
+    struct tb b;
+    struct tb_run x;
+    struct battle_plan *plan;
+    int ca, cb, tower, blocker, hitter, stalls = 0;
+    duel(&b, &ca, &cb);
+    b.spec.mode = BATTLE_MODE_SURGE;
+    b.spec.turn_limit = 2;
+    b.cards[cb].health = 10;
+    tower = tb_card(&b, "Tower", BATTLE_STRUCTURE, 0, 5, 0);
+    blocker = tb_card(&b, "Blocker", BATTLE_ASSAULT, 0, 50, 0);
+    hitter = tb_card(&b, "Hitter", BATTLE_ASSAULT, 10, 10, 0);
+    tb_deck(&b, 0, hitter, 1);
+    tb_deck(&b, 1, tower, 2);
+    tb_deck(&b, 1, blocker, 1);
+    b.spec.sides[1].play = BATTLE_PLAY_FLEX;
+    plan = tb_plan(&b);
+    for (uint64_t game = 0; game < 30; game++) {
+        struct battle_game_result r;
+        battle_sim_play(battle_plan_data(plan), b.spec.seed, game, &r);
+        stalls += r.outcome == BATTLE_SIM_STALL && r.turn == 2;
+    }
+    battle_plan_free(plan);
+    CU_ASSERT_EQUAL(stalls, 30);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        b.spec.seed = seed;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(x.g.sides[1].n_assaults, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).card, blocker);
+        CU_ASSERT_EQUAL(x.g.sides[1].n_structures, 0);
+        CU_ASSERT_EQUAL(x.d->sides[1].seq_card[x.g.sides[1].seq[1]], tower);
+        CU_ASSERT_EQUAL(x.d->sides[1].seq_card[x.g.sides[1].seq[2]], tower);
+        CU_ASSERT_EQUAL(tb_run_turns(&x, 1), 1);
+        CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 40);
+        CU_ASSERT_EQUAL(TB_CMD(&x, 1), 10);
+        tb_run_end(&x);
+    }
+    (void)ca;
+}
+
+/* A hand of one card three times has nothing to choose: no look-ahead game is played, so
+ * flexible play draws nothing more from the game's stream than random play, and each game
+ * ends exactly as it does with random play. */
+static void test_flexible_alike_hand(void)
+{
+    struct tb b;
+    struct battle_plan *plans[2];
+    int ca, cb, same = 0;
+    duel(&b, &ca, &cb);
+    tb_deck(&b, 0, tb_card(&b, "Grunt", BATTLE_ASSAULT, 3, 12, 1), 6);
+    tb_deck(&b, 1, tb_card(&b, "Striker", BATTLE_ASSAULT, 2, 14, 1), 6);
+    tb_skill(&b, b.spec.sides[1].deck[0], BATTLE_SKILL_STRIKE, 2, 0);
+    b.spec.sides[0].play = BATTLE_PLAY_RANDOM;
+    b.spec.sides[1].play = BATTLE_PLAY_RANDOM;
+    plans[0] = tb_plan(&b);
+    b.spec.sides[0].play = BATTLE_PLAY_FLEX;
+    b.spec.sides[1].play = BATTLE_PLAY_FLEX;
+    plans[1] = tb_plan(&b);
+    for (uint64_t game = 0; game < 50; game++) {
+        struct battle_game_result r0, r1;
+        battle_sim_play(battle_plan_data(plans[0]), b.spec.seed, game, &r0);
+        battle_sim_play(battle_plan_data(plans[1]), b.spec.seed, game, &r1);
+        same += r0.outcome == r1.outcome && r0.turn == r1.turn;
+    }
+    CU_ASSERT_EQUAL(same, 50);
+    battle_plan_free(plans[0]);
+    battle_plan_free(plans[1]);
+    (void)ca;
+    (void)cb;
+}
+
 static CU_TestInfo rules_tests[] = {
     {"faction filter and target count", test_faction_filter_and_targets},
     {"cooldown", test_cooldown},
@@ -349,6 +460,9 @@ static CU_TestInfo rules_tests[] = {
     {"poison on a blocked hit", test_poison_on_blocked_hit},
     {"rally skips finished units", test_rally_skips_finished_units},
     {"fortress delay", test_fortress_delay},
+    {"flexible play, attacker", test_flexible_attacker},
+    {"flexible play, defender", test_flexible_defender},
+    {"flexible play, a hand of one card", test_flexible_alike_hand},
     CU_TEST_INFO_NULL,
 };
 
