@@ -438,7 +438,9 @@ CLC_FN int battle_sim_flex_due(CLC_GLOBAL const struct battle_plan_data *p,
 /** Takes the entry side `s` plays this turn out of its remaining entries and returns it,
  * or BATTLE_SIM_NONE when none remain. random: uniform within the window (the front entry
  * for a fresh game); ordered: best priority within the hand of three, first on ties;
- * exact: the front entry. */
+ * exact: the front entry; flexible: g->choice, which trades places with the front entry
+ * (as tuo swaps them). In a look-ahead game every side takes the front entry (ordered play
+ * included: tuo plays both decks random there; random and flexible entries are shuffled). */
 CLC_FN clc_u32 battle_sim_select(CLC_GLOBAL const struct battle_plan_data *p,
                                  CLC_PRIVATE struct battle_game *g, int s)
 {
