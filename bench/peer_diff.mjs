@@ -54,7 +54,7 @@ for (const m of ref.matchups) {
             `| ${zs.map((x) => x.toFixed(1)).join(' / ')} | ${worst <= 3 ? 'agrees' : 'DIFFERS'} |`);
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log(`${ref.matchups.length} matchups, ${games} games each on our side; peer: ` +
+console.log(`${ref.matchups.length} matchups, ${games} games each on our side (or a matchup's own games); peer: ` +
             `${ref.peer.repository}@${ref.peer.commit}`);
 console.log('| matchup | mode | peer win/stall/loss % | ours | z (win/stall/loss) | |');
 console.log('|---|---|---|---|---|---|');
