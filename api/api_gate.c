@@ -184,9 +184,13 @@ static enum api_gate_verdict check_field(const char *s, size_t len, struct field
                                    : "the field value holds a NUL byte");
     if (trailer)
         return API_GATE_PASS;
-    if (++f->n > lim->max_fields)
+    if (++f->n > lim->max_fields) {
+        char detail[80];
+        snprintf(detail, sizeof(detail), "the request has more than %zu header fields",
+                 lim->max_fields);
         return refuse(why, 431, "header-too-large", "Request Header Fields Too Large", "element",
-                      "field-line", strlen("field-line"), "the request has too many header fields");
+                      "field-line", strlen("field-line"), detail);
+    }
     v = i + 1;
     while (v < len && (s[v] == ' ' || s[v] == '\t'))
         v++;

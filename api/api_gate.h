@@ -57,8 +57,8 @@ struct api_gate_problem {
  * Reads the `n` bytes that arrived so far on a connection (the head of its first request
  * and what followed it). API_GATE_REFUSE fills `why`. Refuses as soon as a complete line,
  * a partial request line or the size says so; a verdict on a prefix of the bytes is the
- * verdict on all of them, except that API_GATE_PASS may become a refusal of the body's
- * chunk framing (element chunk-size or chunk-data) as more of a chunked body arrives.
+ * verdict on all of them, except that API_GATE_PASS may become a refusal of the framing of
+ * a chunked body (its chunks or trailer fields) as more of it arrives.
  * Pure; thread-safe.
  */
 enum api_gate_verdict api_gate_check(const char *buf, size_t n, const struct api_gate_limits *lim,

@@ -794,15 +794,16 @@ static enum sk_err make_guard(const struct sk_config *cfg, struct api_guard **ou
     return err;
 }
 
-/* What the gate lets through: twice the API's own header limits (so that those are
- * answered by check_head, with their precise measure) and what libmicrohttpd's memory per
- * connection (sized from these in api_server_new) holds. */
+/* What the gate lets through: twice the API's header bytes (so that check_head decides near
+ * that limit, with its own measure), the API's count of fields (counted the same way: the
+ * gate refuses line folding), and what libmicrohttpd's memory per connection (sized from
+ * these in api_server_new) holds. */
 static void gate_limits(const struct sk_config *cfg, struct api_gate_limits *lim)
 {
     lim->max_head = (size_t)cfg->max_header_bytes * 2;
-    lim->max_fields = (size_t)cfg->max_headers * 2;
-    lim->max_args = 4 * API_MAX_ARGS;
-    lim->max_cookies = 64;
+    lim->max_fields = (size_t)cfg->max_headers;
+    lim->max_args = 2 * API_MAX_ARGS;
+    lim->max_cookies = 32;
     lim->max_body = cfg->max_body_bytes;
 }
 
@@ -815,9 +816,10 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
     /* libmicrohttpd's own limits sit above ours, so that ours answer first with a problem:
      * connections past our caps are answered and closed by the gate and the guard and never
      * reach it; its idle timeout is the longer of ours (a stalled client is answered by the
-     * guard). Its memory per connection holds any head the gate lets through: the head
-     * itself and a copy of its Cookie field, a record (under 96 bytes) for every field, query
-     * parameter and cookie, plus the buffers of reading the body and answering. */
+     * guard). Its memory per connection holds any head the gate lets through: the head and
+     * a copy of its Cookie field, a 64-byte record for every field, query parameter and
+     * cookie, and the answer's header. It is zeroed before every request of a kept-alive
+     * connection, so it is no larger than that (48 KiB by default). */
     unsigned conn_limit = (unsigned)(cfg->max_connections + 256);
     unsigned ip_limit = (unsigned)(cfg->max_connections_per_addr + 64);
     size_t mem_limit;
@@ -828,8 +830,7 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
     enum sk_err err;
 
     gate_limits(cfg, &lim);
-    mem_limit = lim.max_head * 2 + (lim.max_fields + lim.max_args + lim.max_cookies + 16) * 96 +
-                32768;
+    mem_limit = lim.max_head * 2 + (lim.max_fields + lim.max_args + lim.max_cookies) * 64 + 8192;
     if (threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (unsigned)n : 1;
