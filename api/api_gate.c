@@ -217,8 +217,8 @@ static enum api_gate_verdict check_field(const char *s, size_t len, struct field
         for (; v < len; v++)
             f->cookies += s[v] == ';' || s[v] == ',';
         if (f->cookies > lim->max_cookies)
-            return refuse(why, 431, "header-too-large", "Request Header Fields Too Large",
-                          "header", "Cookie", 6, "the request has too many cookies");
+            return refuse(why, 431, "header-too-large", "Request Header Fields Too Large", "header",
+                          "Cookie", 6, "the request has too many cookies");
     }
     return API_GATE_PASS;
 }
@@ -411,8 +411,8 @@ char *api_gate_answer(int status, const char *slug, const char *title, const cha
 char *api_gate_refusal(const struct api_gate_problem *why, const struct api_gate_limits *lim,
                        size_t *len)
 {
-    json_t *ext = json_pack("{s:[{s:s, s:s}]}", "errors", why->member, why->name, "detail",
-                            why->detail);
+    json_t *ext =
+        json_pack("{s:[{s:s, s:s}]}", "errors", why->member, why->name, "detail", why->detail);
     if (ext && why->status == 413)
         json_object_set_new(ext, "max_bytes", json_integer(lim->max_body));
     return api_gate_answer(why->status, why->slug, why->title, why->detail, ext, 0, len);
@@ -578,8 +578,8 @@ static int refuse_head(struct api_gate *g, struct held *h, const struct api_gate
         return 0;
     }
     if (api_guard_refuse(g->guard, h->guard, text, len))
-        sk_log_info("event=request_refused addr=%s status=%d %s=%s", addr_text(h, a),
-                    why->status, why->member, sk_log_quote(q, sizeof(q), why->name));
+        sk_log_info("event=request_refused addr=%s status=%d %s=%s", addr_text(h, a), why->status,
+                    why->member, sk_log_quote(q, sizeof(q), why->name));
     sk_free(text);
     h->lingering = 1;
     h->linger_until_ms = now_ms() + API_GUARD_LINGER_MS;
@@ -769,6 +769,17 @@ enum sk_err api_gate_new(const char *addr, int port, int backlog, const struct a
         goto fail;
     (void)fcntl(g->lfd, F_SETFD, FD_CLOEXEC);
     (void)setsockopt(g->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    {
+        /* The head is looked at, not read, so the socket's receive buffer must hold it all,
+         * or a client sending a long head waits for room that never comes. About half of
+         * the buffer holds data; accepted sockets inherit it from the listening one. Set
+         * only past the default (128 KiB here), since a set size stops the kernel's
+         * tuning of it. */
+        int need = (int)(g->buf_len * 2), have = 0;
+        socklen_t sl = sizeof(have);
+        if (getsockopt(g->lfd, SOL_SOCKET, SO_RCVBUF, &have, &sl) == 0 && have < need)
+            (void)setsockopt(g->lfd, SOL_SOCKET, SO_RCVBUF, &need, sizeof(need));
+    }
     if (bind(g->lfd, (struct sockaddr *)&sa, sizeof(sa)) != 0 || listen(g->lfd, backlog) != 0 ||
         fcntl(g->lfd, F_SETFL, fcntl(g->lfd, F_GETFL) | O_NONBLOCK) != 0)
         goto fail;

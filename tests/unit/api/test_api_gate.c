@@ -24,7 +24,7 @@ struct gcase {
     const char *member, *name;  /* what errors[0] names */
 };
 
-#define HEAD "GET /healthz HTTP/1.1\r\nHost: t\r\n"
+#define HEAD         "GET /healthz HTTP/1.1\r\nHost: t\r\n"
 #define POST_CHUNKED "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
 
 static const struct gcase cases[] = {
@@ -221,10 +221,9 @@ static void test_answer(void)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(doc, "type")),
                            "/problems/invalid-request");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(doc, "status")), 400);
-    CU_ASSERT_STRING_EQUAL(
-        json_string_value(json_object_get(json_array_get(json_object_get(doc, "errors"), 0),
-                                          "header")),
-        "Content-Length");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+                               json_array_get(json_object_get(doc, "errors"), 0), "header")),
+                           "Content-Length");
     json_decref(doc);
     sk_free(text);
 
