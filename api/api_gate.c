@@ -798,6 +798,15 @@ fail:
     return err;
 }
 
+int api_gate_port(const struct api_gate *g)
+{
+    struct sockaddr_in sa;
+    socklen_t len = sizeof(sa);
+    if (getsockname(g->lfd, (struct sockaddr *)&sa, &len) != 0)
+        return -1;
+    return ntohs(sa.sin_port);
+}
+
 enum sk_err api_gate_start(struct api_gate *g, api_gate_handoff fn, void *arg)
 {
     g->fn = fn;

@@ -82,12 +82,15 @@ char *api_gate_refusal(const struct api_gate_problem *why, const struct api_gate
 typedef int (*api_gate_handoff)(void *arg, int fd, const struct sockaddr *addr, socklen_t len);
 
 /**
- * Binds and listens on IPv4 `addr`:`port` (backlog `backlog`); the thread starts with
+ * Binds and listens on IPv4 `addr`:`port` (0: any free port; backlog `backlog`); the thread
+ * starts with
  * api_gate_start. `guard` is borrowed and must outlive the gate. SK_EINVAL for a bad
  * address, SK_EIO when the socket cannot be bound.
  */
 enum sk_err api_gate_new(const char *addr, int port, int backlog, const struct api_gate_limits *lim,
                          struct api_guard *guard, struct api_gate **out);
+/** The port listened on (the one bound when `port` was 0). */
+int api_gate_port(const struct api_gate *g);
 /** Starts accepting; sockets whose head passed go to `fn`. */
 enum sk_err api_gate_start(struct api_gate *g, api_gate_handoff fn, void *arg);
 /**

@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the request gate's head parser (api_gate_check) and of its answers: what
+/* Tests of the request gate: its head parser (api_gate_check) and answers (what
  * libmicrohttpd 0.9.75 could not parse is refused naming the element or header, what it
  * reads is let through, and a verdict on a prefix of the bytes agrees with the verdict on
- * all of them (the gate decides on whatever has arrived). The gate's sockets are tested
- * through the API by the hostile suite (tests/integration/test_hostile.c). */
+ * all of them: the gate decides on whatever has arrived), and its thread on loopback
+ * sockets with a guard and a hand-off that stands for the server (run in the TSan build
+ * too). The hostile suite (tests/integration/test_hostile.c) tests it through the API. */
 #include <CUnit/CUnit.h>
+#include <arpa/inet.h>
+#include <errno.h>
 #include <jansson.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "api_gate.h"
 #include "sk_mem.h"
@@ -238,11 +247,179 @@ static void test_answer(void)
     sk_free(text);
 }
 
+/* ---- the gate's thread on loopback sockets ----------------------------------------- */
+
+/* Stands for the server: keeps the sockets handed over. */
+struct taker {
+    pthread_mutex_t lock;
+    int fds[8];
+    int n;
+};
+
+static int take(void *arg, int fd, const struct sockaddr *addr, socklen_t len)
+{
+    struct taker *t = arg;
+    (void)addr;
+    (void)len;
+    pthread_mutex_lock(&t->lock);
+    if (t->n == 8) {
+        pthread_mutex_unlock(&t->lock);
+        close(fd);
+        return -1;
+    }
+    t->fds[t->n++] = fd;
+    pthread_mutex_unlock(&t->lock);
+    return 0;
+}
+
+static int taken(struct taker *t)
+{
+    int n;
+    pthread_mutex_lock(&t->lock);
+    n = t->n;
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
+static void nap_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int dial(int port)
+{
+    struct sockaddr_in a;
+    struct timeval tv = {3, 0};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Reads until the end of the stream (or the timeout): 0 with the bytes in `out`, -1 when
+ * the connection was reset or did not end. */
+static int read_to_end(int fd, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (;;) {
+        ssize_t k = recv(fd, out + n, cap - 1 - n, 0);
+        if (k == 0)
+            break;
+        if (k < 0)
+            return -1;
+        n += (size_t)k;
+        if (n == cap - 1)
+            break;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+static void send_text(int fd, const char *s)
+{
+    (void)send(fd, s, strlen(s), MSG_NOSIGNAL);
+}
+
+static void test_sockets(void)
+{
+    static const struct api_guard_answers ans = {"HTTP/1.1 408 T\r\n\r\n", "HTTP/1.1 429 A\r\n\r\n",
+                                                 "HTTP/1.1 503 M\r\n\r\n"};
+    struct api_guard_limits glim = {8, 3, 60000, 60000, 2, 1000};
+    static const char request[] = "GET /x HTTP/1.1\r\nHost: t\r\n\r\n";
+    struct taker t = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
+    struct api_guard *guard = NULL;
+    struct api_gate *g = NULL;
+    struct api_guard_conn *entry;
+    char buf[4096];
+    int port, a, b, held[3];
+
+    sk_mem_init_json();
+    CU_ASSERT_FATAL(api_guard_new(&glim, &ans, &guard) == SK_OK);
+    CU_ASSERT_FATAL(api_gate_new("127.0.0.1", 0, 16, &lim, guard, &g) == SK_OK);
+    port = api_gate_port(g);
+    CU_ASSERT_FATAL(port > 0);
+    CU_ASSERT_FATAL(api_gate_start(g, take, &t) == SK_OK);
+
+    /* a head sent in two pieces is handed over whole, not a byte consumed */
+    a = dial(port);
+    CU_ASSERT_FATAL(a >= 0);
+    send_text(a, "GET /x HT");
+    nap_ms(100);
+    CU_ASSERT_EQUAL(taken(&t), 0);
+    send_text(a, request + 9);
+    for (int i = 0; i < 200 && taken(&t) == 0; i++)
+        nap_ms(10);
+    CU_ASSERT_EQUAL_FATAL(taken(&t), 1);
+    CU_ASSERT_EQUAL(recv(t.fds[0], buf, sizeof(buf), 0), (ssize_t)strlen(request));
+    CU_ASSERT_EQUAL(memcmp(buf, request, strlen(request)), 0);
+    entry = api_gate_take(g, t.fds[0]);
+    CU_ASSERT_PTR_NOT_NULL(entry);
+    CU_ASSERT_PTR_NULL(api_gate_take(g, t.fds[0]));
+    CU_ASSERT_EQUAL(api_guard_conns(guard), 1);
+    api_guard_close(guard, entry);
+    close(t.fds[0]);
+    close(a);
+
+    /* a refused head: one answer, then the end of the stream (not a reset), though the
+     * client sent bytes after it that nobody reads */
+    b = dial(port);
+    CU_ASSERT_FATAL(b >= 0);
+    send_text(b, "GET /x HTTP/2.0\r\nHost: t\r\n\r\nmore bytes the gate drops");
+    CU_ASSERT_EQUAL(read_to_end(b, buf, sizeof(buf)), 0);
+    CU_ASSERT_EQUAL(strncmp(buf, "HTTP/1.1 505 HTTP Version Not Supported\r\n", 41), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"element\":\"HTTP-version\""));
+    CU_ASSERT_PTR_NULL(strstr(buf, "\r\nHTTP/1."));
+    close(b);
+
+    /* past the cap per address: the guard's answer, then the end of the stream */
+    for (int i = 0; i < 3; i++) {
+        held[i] = dial(port);
+        CU_ASSERT(held[i] >= 0);
+    }
+    nap_ms(100);
+    b = dial(port);
+    CU_ASSERT_FATAL(b >= 0);
+    send_text(b, request);
+    CU_ASSERT_EQUAL(read_to_end(b, buf, sizeof(buf)), 0);
+    CU_ASSERT_STRING_EQUAL(buf, "HTTP/1.1 429 A\r\n\r\n");
+    close(b);
+    /* connections closed before their head ended are counted out */
+    for (int i = 0; i < 3; i++)
+        close(held[i]);
+    for (int i = 0; i < 200 && api_guard_conns(guard) > 0; i++)
+        nap_ms(10);
+    CU_ASSERT_EQUAL(api_guard_conns(guard), 0);
+    CU_ASSERT_EQUAL(taken(&t), 1);
+
+    /* a connection still held when the gate stops is closed (reset: its bytes were not
+     * read) and counted out */
+    a = dial(port);
+    send_text(a, "GET /x");
+    nap_ms(50);
+    api_gate_free(g);
+    CU_ASSERT_EQUAL(api_guard_conns(guard), 0);
+    {
+        ssize_t k = recv(a, buf, sizeof(buf), 0);
+        CU_ASSERT(k == 0 || (k < 0 && errno == ECONNRESET));
+    }
+    close(a);
+    api_guard_free(guard);
+}
+
 static CU_TestInfo gate_tests[] = {
     {"verdicts", test_verdicts},
     {"a prefix gets the same verdict", test_prefixes},
     {"head size and field count", test_sizes},
     {"the answer", test_answer},
+    {"the gate's thread on loopback sockets", test_sockets},
     CU_TEST_INFO_NULL,
 };
 
