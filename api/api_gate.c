@@ -142,7 +142,7 @@ static enum api_gate_verdict check_request_line(const char *s, size_t len, int c
         }
         if (v > 8 || (complete && v < 8))
             return bad_element(why, "HTTP-version", "the HTTP version is not HTTP/1.1");
-        if (v == 8 && s[i + 5] != '1')
+        if (complete && s[i + 5] != '1')
             return refuse(why, 505, "http-version-not-supported", "HTTP Version Not Supported",
                           "element", "HTTP-version", strlen("HTTP-version"),
                           "the API speaks HTTP/1.1 (and 1.0) only");
@@ -304,7 +304,7 @@ static enum api_gate_verdict too_long(const char *buf, size_t p, int in_request_
     snprintf(detail, sizeof(detail), "the request's header is longer than %zu bytes",
              lim->max_head);
     colon = memchr(buf + p, ':', avail);
-    if (colon)
+    if (colon && colon > buf + p)
         return refuse(why, 431, "header-too-large", "Request Header Fields Too Large", "header",
                       buf + p, (size_t)(colon - (buf + p)), detail);
     return refuse(why, 431, "header-too-large", "Request Header Fields Too Large", "element",
