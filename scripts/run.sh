@@ -34,7 +34,7 @@ if [ -n "${SK_RUN_BIN:-}" ]; then
 else
   bin=$root/build
   scripts/deps.sh
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker
 fi
 

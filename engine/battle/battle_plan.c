@@ -65,6 +65,8 @@ static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec
         cd->trig = (clc_u8)(cd->trig | (1u << ss->trigger));
     else if (ss->id == BATTLE_SKILL_SUMMON)
         cd->summon_act = (clc_u8)(ss->card + 1);
+    else
+        cd->act_turn = (clc_u8)(cd->act_turn | (1u << k));
 }
 
 /* NOLINTNEXTLINE(readability-function-size): one card, field by field, as the rules list them */
@@ -340,6 +342,23 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
     return SK_OK;
 }
 
+/* The BATTLE_SIM_FX_* bits of one card. */
+static clc_u8 card_fx(const struct battle_card_data *c)
+{
+    unsigned fx = 0;
+    if (c->evade)
+        fx |= BATTLE_SIM_FX_EVADE;
+    if (c->barrier || c->bravery || c->valor || c->summon_act)
+        fx |= BATTLE_SIM_FX_TICK;
+    if (c->refresh)
+        fx |= BATTLE_SIM_FX_REFRESH;
+    if (c->barrier)
+        fx |= BATTLE_SIM_FX_BARRIER;
+    if (c->allegiance)
+        fx |= BATTLE_SIM_FX_ALLY;
+    return (clc_u8)fx;
+}
+
 enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,
                             size_t errlen)
 {
@@ -369,6 +388,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
         if (rc)
             goto out;
+        plan->data.fx = (clc_u8)(plan->data.fx | card_fx(&plan->data.cards[i]));
         if (plan->data.cards[i].scavenge || plan->data.cards[i].avenge)
             plan->data.death_fx = 1;
     }

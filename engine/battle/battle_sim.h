@@ -36,6 +36,14 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_DYING    16u /* died; its death's effects and skills are still to come */
 #define BATTLE_SIM_FRESH    32u /* summoned; its on-play skills are still to be cast */
 
+/* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
+ * so that games without them skip their checks on every unit, hit and turn. */
+#define BATTLE_SIM_FX_EVADE   1u  /* Evade */
+#define BATTLE_SIM_FX_TICK    2u  /* Barrier, Bravery, Valor or Summon at delay 0 */
+#define BATTLE_SIM_FX_REFRESH 4u  /* Refresh */
+#define BATTLE_SIM_FX_BARRIER 8u  /* Barrier (its count of hits) */
+#define BATTLE_SIM_FX_ALLY    16u /* Allegiance */
+
 /* Skill triggers (battle_skill_spec.trigger). */
 #define BATTLE_SIM_TRIG_ACTIVATE 0
 #define BATTLE_SIM_TRIG_PLAY     1
@@ -89,6 +97,7 @@ struct battle_card_data {
     clc_u8 barrier;    /* + X Protect at each own turn start and when played */
     clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
     clc_u8 n_act;
+    clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
     clc_u8 act_x[BATTLE_SIM_ACTS];  /* X; for Summon, the card it brings */
     clc_u8 act_all[BATTLE_SIM_ACTS];
@@ -148,7 +157,8 @@ struct battle_plan_data {
     clc_u8 first_turn; /* 1, or the turn of a mid-game state */
     clc_u8 n_cards;
     clc_u8 death_fx; /* 1: a card has Scavenge or Avenge, so every death has effects */
-    clc_u8 pad[3];
+    clc_u8 fx;       /* BATTLE_SIM_FX_*: skills some card of the table has */
+    clc_u8 pad[2];
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -229,10 +239,10 @@ CLC_FN clc_u32 battle_sim_cd_set(clc_u32 cd, clc_u32 k, clc_u32 v)
 
 CLC_FN clc_u32 battle_sim_cd_tick(clc_u32 cd)
 {
-    for (clc_u32 k = 0; k < 8; k++)
-        if (battle_sim_cd(cd, k))
-            cd -= 1u << (4u * k);
-    return cd;
+    /* A 1 in the low bit of every nonzero 4-bit slot: subtracting it borrows from no
+     * neighbour. */
+    clc_u32 m = (cd | (cd >> 1) | (cd >> 2) | (cd >> 3)) & 0x11111111u;
+    return cd - m;
 }
 
 /* Takes `dmg` (>= 0) health from a unit of side `s`; at 0 it dies but keeps its slot until
@@ -242,7 +252,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_unit *u, clc_i32 dmg)
 {
     clc_i32 hp = (clc_i32)u->hp - dmg;
-    if (dmg > 0 && p->cards[u->card].barrier) {
+    if (dmg > 0 && (p->fx & BATTLE_SIM_FX_BARRIER) && p->cards[u->card].barrier) {
         u->hits = (clc_u8)(u->hits < 255 ? u->hits + 1 : 255);
         g->hit = 1;
     }
@@ -506,8 +516,8 @@ CLC_FN int battle_sim_acts_later(CLC_GLOBAL const struct battle_plan_data *p,
  * turn it is (`active`: Weaken or Jam cast on an attacker by a triggered skill of the
  * defender, Rally cast on the attacker's own units) looks at this turn, one cast on the
  * other side at that side's next turn. `act`: see battle_sim_acts_later. */
-CLC_FN int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
-                               CLC_PRIVATE const struct battle_unit *u, int active, clc_u32 act)
+CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
+                                   CLC_PRIVATE const struct battle_unit *u, int active, clc_u32 act)
 {
     if (!battle_sim_alive(u))
         return 0;
@@ -539,9 +549,9 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
     return battle_sim_valid_on(p, id, u, !battle_sim_hostile(id), 0);
 }
 
-CLC_FN void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
-                             CLC_PRIVATE struct battle_game *g, int ts, clc_u32 id, clc_i32 x,
-                             CLC_PRIVATE struct battle_unit *u)
+CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g, int ts, clc_u32 id, clc_i32 x,
+                                 CLC_PRIVATE struct battle_unit *u)
 {
     clc_i32 d;
     switch (id) {
@@ -620,9 +630,9 @@ CLC_FN clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVATE cl
  * valid units of faction `y` (or progenitor; any when 0) in lane order; `all` takes every
  * one, else `n` (0 counts as 1) are drawn without repetition and applied in lane order.
  * Returns whether any application took effect (a cooldown starts only then, as in tuo). */
-CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane, clc_u32 id,
-                            clc_i32 x, clc_u32 all, clc_u32 y, clc_u32 n)
+CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
+                                   CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                   clc_u32 id, clc_i32 x, clc_u32 all, clc_u32 y, clc_u32 n)
 {
     int hostile = battle_sim_hostile(id);
     int ts = hostile ? 1 - s : s;
@@ -637,6 +647,10 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
      * Fortify act on the caster's two neighbours only. */
     int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
+    /* Every unit is a candidate when the skill takes any living unit, with no faction
+     * filter, on a side where no unit died this turn (dead units keep their slot until
+     * the turn ends): the usual case of Strike, Siege, Enfeeble and Protect. */
+    int every = battle_sim_when(id) == BATTLE_WHEN_ALIVE && !adjacent && !y && !tside->died;
     for (int pass = 0; pass < 2; pass++) {
         if (pass) {
             if (nc || id != BATTLE_SKILL_MORTAR)
@@ -645,6 +659,11 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
         }
         row = structures ? tside->structures : tside->assaults;
         nrow = structures ? tside->n_structures : tside->n_assaults;
+        if (every) {
+            for (nc = 0; nc < nrow; nc++)
+                cand[nc] = (clc_u8)nc;
+            continue;
+        }
         for (clc_u32 i = 0; i < nrow; i++) {
             CLC_PRIVATE const struct battle_unit *u = &row[i];
             if (!(u->flags & BATTLE_SIM_ALIVE))
@@ -667,12 +686,36 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
     nc = battle_sim_draw(g, cand, nc, all ? nc : n);
     for (clc_u32 k = 0; k < nc; k++) {
         CLC_PRIVATE struct battle_unit *u = &row[cand[k]];
-        if (hostile && battle_sim_evades(p, u))
+        if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
             continue;
         battle_sim_apply(p, g, ts, id, x, u);
         done = 1;
     }
     return done;
+}
+
+/* Side `s` casts skill `id`: battle_sim_skill_as with `id` a constant in each case, so
+ * each skill gets its own copy of the loop with the table's facts (hostile, row, target
+ * condition, Mortar's fallback, Mend's neighbours) folded in instead of tested per unit:
+ * the candidate loop is the engine's hottest code. */
+CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane, clc_u32 id,
+                            clc_i32 x, clc_u32 all, clc_u32 y, clc_u32 n)
+{
+    switch (id) {
+#define BATTLE_SIM_CASE_PASSIVE(ID)
+#define BATTLE_SIM_CASE_ACTIVATION(ID)                                                             \
+    case BATTLE_SKILL_##ID:                                                                        \
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, x, all, y, n);
+#define BATTLE_SIM_CASE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
+    BATTLE_SIM_CASE_##KIND(ID)
+        BATTLE_SKILL_TABLE(BATTLE_SIM_CASE_)
+#undef BATTLE_SIM_CASE_
+#undef BATTLE_SIM_CASE_ACTIVATION
+#undef BATTLE_SIM_CASE_PASSIVE
+    default:
+        return 0;
+    }
 }
 
 /* Valor or Bravery X of assault `lane` of side `s`: + X permanent attack when the enemy
@@ -719,7 +762,7 @@ CLC_FN clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_brave(p, g, s, lane, c->bravery);
         battle_sim_brave(p, g, s, lane, c->valor);
     }
-    if (!summoned)
+    if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY))
         for (clc_u32 i = 0; i < me->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
             clc_i32 x = p->cards[a->card].allegiance;
@@ -870,9 +913,9 @@ CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
                               CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                               CLC_GLOBAL const struct battle_card_data *c, CLC_PRIVATE clc_u32 *cd)
 {
-    for (clc_u32 k = 0; k < c->n_act; k++) {
-        if (c->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE || c->act_id[k] == BATTLE_SKILL_SUMMON ||
-            battle_sim_cd(*cd, k))
+    clc_u32 m = c->act_turn; /* Summon waits for the delay; triggered skills their event */
+    for (clc_u32 k = 0; m; k++, m >>= 1) {
+        if (!(m & 1u) || battle_sim_cd(*cd, k))
             continue;
         if (battle_sim_skill(p, g, s, lane, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
                              c->act_n[k]) &&
@@ -1106,6 +1149,13 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
     if (!battle_sim_alive(u))
         return;
+    if (!(p->fx & BATTLE_SIM_FX_TICK)) {
+        if (u->delay)
+            u->delay--;
+        else if (u->cd)
+            u->cd = battle_sim_cd_tick(u->cd);
+        return;
+    }
     if (c->barrier)
         u->protect = battle_sim_sat((clc_i32)u->protect + c->barrier);
     if (assault && c->bravery)
@@ -1214,7 +1264,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         if (!battle_sim_alive(u))
             continue;
-        if (p->cards[u->card].refresh)
+        if ((p->fx & BATTLE_SIM_FX_REFRESH) && p->cards[u->card].refresh)
             battle_sim_heal(p, u, p->cards[u->card].refresh);
         if (u->poison) {
             battle_sim_hurt(p, g, s, u, u->poison);
