@@ -802,7 +802,7 @@ static void gate_limits(const struct sk_config *cfg, struct api_gate_limits *lim
 {
     lim->max_head = (size_t)cfg->max_header_bytes * 2;
     lim->max_fields = (size_t)cfg->max_headers;
-    lim->max_args = 2 * API_MAX_ARGS;
+    lim->max_args = (size_t)2 * API_MAX_ARGS;
     lim->max_cookies = 32;
     lim->max_body = cfg->max_body_bytes;
 }
