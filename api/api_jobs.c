@@ -457,10 +457,20 @@ int api_jobs_events_next(const struct api_ctx *ctx, const char *id, char etag[24
     prog = json_object_get(doc, "progress");
     d = (unsigned long long)json_integer_value(json_object_get(prog, "done"));
     if (d != *done) {
-        char data[96];
-        snprintf(data, sizeof(data), "{\"done\":%llu,\"total\":%llu}", d,
-                 (unsigned long long)json_integer_value(json_object_get(prog, "total")));
+        /* done and total, and the kind's detail when it has one (docs/optimize.md) */
+        json_t *ev = json_pack("{s:I, s:I}", "done", (json_int_t)d, "total",
+                               json_integer_value(json_object_get(prog, "total")));
+        char *data = NULL;
+        if (ev && json_object_get(prog, "detail"))
+            (void)json_object_set(ev, "detail", json_object_get(prog, "detail"));
+        data = ev ? json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+        json_decref(ev);
+        if (!data) {
+            rc = -1;
+            goto out;
+        }
         add_event(&buf, now, "progress", data);
+        sk_free(data);
     }
     /* any change besides progress (status, attempts, cancel_requested, error) */
     if (strcmp(st, status) != 0 || d == *done)

@@ -16,8 +16,17 @@ static json_t *ts(const char *v)
 
 static json_t *progress(const struct db_job *j)
 {
-    return json_pack("{s:I, s:I, s:I}", "done", (json_int_t)j->done, "total", (json_int_t)j->total,
-                     "resumed_from", (json_int_t)j->resumed_from);
+    json_t *p = json_pack("{s:I, s:I, s:I}", "done", (json_int_t)j->done, "total",
+                          (json_int_t)j->total, "resumed_from", (json_int_t)j->resumed_from);
+    /* the kind's detail (an optimisation's best deck so far), when its worker wrote one */
+    json_t *d = j->detail ? json_loads(j->detail, 0, NULL) : NULL;
+
+    if (p && json_is_object(d) && json_object_set(p, "detail", d)) {
+        json_decref(p);
+        p = NULL;
+    }
+    json_decref(d);
+    return p;
 }
 
 json_t *api_render_job(const struct db_job *j)

@@ -17,7 +17,7 @@
 
 #include "sk_banned.h"
 
-static const char *const kinds[] = {"battle", "board"};
+static const char *const kinds[] = {"battle", "board", "optimize"};
 
 /* What both routes read from the stores. */
 struct figures {

@@ -17,7 +17,7 @@
 #include "sk_banned.h"
 
 /* The job kinds: one row per game library (job_kind.h). */
-const struct job_kind_ops *const job_kinds[] = {&battle_kind, &board_kind};
+const struct job_kind_ops *const job_kinds[] = {&battle_kind, &board_kind, &optimize_kind};
 const size_t job_kinds_n = sizeof(job_kinds) / sizeof(job_kinds[0]);
 
 struct job {
@@ -348,6 +348,11 @@ enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len)
         return SK_EINVAL;
     return run->job->ops->merge(run->data, (const unsigned char *)data + sizeof(head),
                                 len - sizeof(head));
+}
+
+json_t *job_run_progress(struct job_run *run)
+{
+    return run->job->ops->progress ? run->job->ops->progress(run->data) : NULL;
 }
 
 const char *job_run_error(const struct job_run *run)

@@ -66,8 +66,10 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
 
 /**
  * Runs at most `max_units` further units (0 = all that remain) and sets *done to the units
- * completed so far. The run is complete when *done == job_total(). Results do not depend
- * on how the work is split into steps.
+ * completed so far; a kind whose work comes in pieces (an optimisation's race batches) may
+ * finish the piece it is in, passing max_units by less than one piece but never the
+ * total. The run is complete when *done == job_total(). Results do not depend on how the
+ * work is split into steps.
  */
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done);
 
@@ -118,6 +120,14 @@ enum sk_err job_run_seek(struct job_run *run, uint64_t first);
  * `data` is not a checkpoint of this job; SK_ECONFLICT when the kind cannot merge.
  */
 enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len);
+
+/**
+ * What watchers may see of `run` besides its units, for the job's progress (an
+ * optimisation's best deck so far, its games, candidates and estimates; docs/optimize.md):
+ * a new JSON object (caller decrefs), or NULL when the kind shows nothing more (or on
+ * allocation failure).
+ */
+json_t *job_run_progress(struct job_run *run);
 
 /** A message describing the last failure of job_run_step, or "" (borrowed, run-owned). */
 const char *job_run_error(const struct job_run *run);

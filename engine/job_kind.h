@@ -97,6 +97,11 @@ struct job_kind_ops {
     enum sk_err (*seek)(void *run, uint64_t first);
     enum sk_err (*merge)(void *run, const unsigned char *data, size_t len);
 
+    /* What watchers may see of a run besides its units (optional): a new JSON object
+     * (the optimiser's best deck so far, its games and candidates), or NULL on allocation
+     * failure. NULL: the kind shows nothing more. */
+    json_t *(*progress)(void *run);
+
     const struct job_catalog *catalog; /* NULL when the kind serves none */
     /* Further catalogs the kind serves (the battle kind's missions and raids): NULL, or
      * NULL-terminated. */

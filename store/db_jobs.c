@@ -28,8 +28,9 @@
                                                                    "E'\\n'), retry_of::text,"      \
                                                                    " attempt_errors[1:attempts],"  \
                                                                    " resumed_from::text, "         \
-                                                                   "shards::text, tenant"
-#define JOB_NCOLS 19
+                                                                   "shards::text, tenant, "        \
+                                                                   "progress_detail::text"
+#define JOB_NCOLS 20
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -131,6 +132,9 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     out->resumed_from = num(db_result_get(r, row, col + 16));
     out->shards = (int)num(db_result_get(r, row, col + 17));
     text_into(out->tenant, sizeof(out->tenant), db_result_get(r, row, col + 18));
+    err = db_result_get(r, row, col + 19);
+    if (err && !(out->detail = sk_strdup(err)))
+        return SK_ENOMEM;
     if (db_text_array(db_result_get(r, row, col + 15), &out->errors, &out->n_errors) == SK_ENOMEM)
         return SK_ENOMEM; /* a malformed array (never seen) reads as none */
     return split_workers(db_result_get(r, row, col + 13), out);
@@ -143,6 +147,8 @@ void db_job_release(struct db_job *j)
     sk_free(j->error);
     sk_free(j->workers);
     sk_free(j->errors);
+    sk_free(j->detail);
+    j->detail = NULL;
     j->error = NULL;
     j->workers = NULL;
     j->n_workers = 0;
@@ -627,7 +633,7 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
     char lease_s[24];
     char from_s[24];
     char *ckpt = NULL;
-    const char *p[6] = {id, owner, done_s, lease_s, from_s, NULL};
+    const char *p[7] = {id, owner, done_s, lease_s, from_s, NULL, pr ? pr->detail : NULL};
     struct db_result *r = NULL;
     enum sk_err err;
 
@@ -646,11 +652,12 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
         "UPDATE jobs SET progress_done = $3::bigint, resumed_from = $5::bigint,"
         " checkpoint = coalesce($6::bytea, checkpoint),"
         " checkpoint_done = CASE WHEN $6::bytea IS NULL THEN checkpoint_done ELSE $3::bigint END,"
+        " progress_detail = coalesce($7::jsonb, progress_detail),"
         " lease_expires_at = now() + " MS(
             "$4::bigint") ", updated_at = now()"
                           " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running'"
                           " RETURNING cancel_requested",
-        6, p, &r);
+        7, p, &r);
     sk_free(ckpt);
     if (err)
         return err;

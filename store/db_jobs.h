@@ -44,6 +44,7 @@ struct db_job {
     char **errors;
     size_t n_errors; /* entries of errors: attempts */
     char tenant[64]; /* the tenant of the key that submitted it (docs/security.md) */
+    char *detail;    /* owned: the progress detail (JSON object text, 0011); NULL = none */
 };
 
 /* The tenant of jobs submitted with SKIRMISH_AUTH off, and of rows older than 0009. */
@@ -162,6 +163,9 @@ struct db_progress {
      * them; NULL keeps the stored one (and its units): it stays a valid place to resume. */
     const void *checkpoint;
     size_t checkpoint_len;
+    /* What watchers see besides the units (JSON object text, job_run_progress; borrowed);
+     * NULL keeps the stored one. */
+    const char *detail;
 };
 
 /**

@@ -72,7 +72,8 @@ void worker_beat_notify(struct worker *w, const char *job_id, const char *what)
 
 void worker_beat_units(struct worker *w, const char *kind, uint64_t units)
 {
-    if (strcmp(kind, "battle") != 0 || units == 0)
+    /* a battle's units and an optimisation's are games; a board's are turns */
+    if ((strcmp(kind, "battle") != 0 && strcmp(kind, "optimize") != 0) || units == 0)
         return;
     w->games += units;
     (void)w->io->games_add(w->queue, units, (long long)time(NULL));

@@ -30,6 +30,10 @@
  * resume from). */
 #define CHECKPOINT_MAX (4u << 20)
 
+/* The largest progress detail stored with a progress report (an optimisation's is a few
+ * hundred bytes: its best deck and counters). */
+#define DETAIL_MAX (16u << 10)
+
 /* The most shards a job is split into: a job too big for SKIRMISH_SHARD_UNITS times this
  * gets bigger shards, so one job never floods the stream and the table. */
 #define SHARDS_MAX 256
@@ -175,11 +179,16 @@ static enum outcome canceled(struct worker *w, const char *id, const char *owner
 static enum sk_err report(struct worker *w, const char *id, const char *owner, struct job_run *run,
                           uint64_t from, uint64_t done, uint64_t total, int *cancel)
 {
-    struct db_progress pr = {from, NULL, 0};
+    struct db_progress pr = {from, NULL, 0, NULL};
     struct sk_buf ckpt;
+    json_t *detail = job_run_progress(run);
+    char *detail_text = detail ? sk_json_text(detail) : NULL;
     enum sk_err err;
     int tries = 0;
 
+    /* a detail that does not fit is left out: the stored one stays (a watcher's view) */
+    if (detail_text && strlen(detail_text) <= DETAIL_MAX)
+        pr.detail = detail_text;
     sk_buf_init(&ckpt, CHECKPOINT_MAX);
     if (done < total && job_run_save(run, &ckpt) == SK_OK) {
         pr.checkpoint = ckpt.p;
@@ -191,6 +200,8 @@ static enum sk_err report(struct worker *w, const char *id, const char *owner, s
         err = w->io->progress(w->db, id, owner, done, &pr, w->cfg->lease_ms, cancel);
     while (again(w, err, &tries));
     sk_buf_release(&ckpt);
+    sk_free(detail_text);
+    json_decref(detail);
     return err;
 }
 

@@ -470,6 +470,7 @@ export interface components {
             total: number;
             /** @description The unit (game, turn) the latest attempt started at: 0 when it started from the beginning, else the units done by an earlier attempt whose checkpoint it resumed (a worker died, a transient failure, a worker stopping), which it did not play again (docs/operations.md, "Resume from the last chunk"). */
             resumed_from: number;
+            detail?: components["schemas"]["OptimizeProgress"];
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "succeeded" | "failed" | "canceled";
@@ -478,7 +479,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "battle" | "board";
+            kind: "battle" | "board" | "optimize";
             status: components["schemas"]["JobStatus"];
             /** @description the tenant of the key that submitted the job (`default` with keys off) */
             tenant: string;
@@ -521,8 +522,8 @@ export interface components {
             /** @description pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
-        /** @description A job document (docs/jobs.md, docs/board-jobs.md). */
-        JobDocument: components["schemas"]["BattleJob"] | components["schemas"]["BoardJob"];
+        /** @description A job document (docs/jobs.md, docs/board-jobs.md, docs/optimize.md). */
+        JobDocument: components["schemas"]["BattleJob"] | components["schemas"]["BoardJob"] | components["schemas"]["OptimizeJob"];
         Seed: number;
         BattleJob: {
             /**
@@ -755,8 +756,8 @@ export interface components {
             /** @description pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
-        /** @description The result document of a succeeded job, told apart by `kind`: `battle` or `board`. */
-        Result: components["schemas"]["BattleResult"] | components["schemas"]["BoardResult"];
+        /** @description The result document of a succeeded job, told apart by `kind`: `battle`, `board` or `optimize`. */
+        Result: components["schemas"]["BattleResult"] | components["schemas"]["BoardResult"] | components["schemas"]["OptimizeResult"];
         Interval: number[];
         BattleResult: {
             /**
@@ -1071,6 +1072,175 @@ export interface components {
             admin?: boolean;
             /** @default  */
             name?: string;
+        };
+        /** @description A deck optimisation (docs/optimize.md). */
+        OptimizeJob: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "optimize";
+            seed?: components["schemas"]["Seed"];
+            params: components["schemas"]["OptimizeParams"];
+        };
+        OptimizeParams: {
+            attacker: components["schemas"]["BattleSide"];
+            /** @description side 1: one side, or a weighted list of decks (each plays `games` games; the result is their weighted mixture, with each deck's own in `defenders`) */
+            defender: components["schemas"]["BattleSide"] | {
+                deck: components["schemas"]["BattleSide"];
+                weight: number;
+            }[];
+            /**
+             * @default fight
+             * @enum {string}
+             */
+            mode?: "fight" | "surge";
+            /** @default 50 */
+            turn_limit?: number;
+            cards?: components["schemas"]["Card"][];
+            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold, 30 copies each). The starting deck's cards are always owned */
+            pool: "catalog" | {
+                card: string;
+                /** @default 1 */
+                count?: number;
+            }[];
+            constraints?: {
+                /** @description the deck's size range; default 1 .. the larger of 10 and the starting deck's size */
+                deck_size?: {
+                    min?: number;
+                    max?: number;
+                };
+                /**
+                 * @description the first N positions never change
+                 * @default 0
+                 */
+                freeze_first?: number;
+                /** @description cards that stay, one entry per copy */
+                keep?: string[];
+                /**
+                 * @default fixed
+                 * @enum {string}
+                 */
+                commander?: "fixed" | "owned";
+                /** @default 30 */
+                max_copies?: number;
+            };
+            /**
+             * @default win
+             * @enum {string}
+             */
+            objective?: "win" | "win_stall";
+            /**
+             * @default climb
+             * @enum {string}
+             */
+            algorithm?: "climb" | "anneal" | "reorder";
+            budget?: {
+                /** @default 100000 */
+                games?: number;
+                seconds?: number;
+            };
+            race?: {
+                /** @default 64 */
+                batch?: number;
+                /** @default 2048 */
+                max_games?: number;
+            };
+            /** @default 10000 */
+            eval_games?: number;
+            /** @default 0.02 */
+            temperature?: number;
+        };
+        OptimizeDeck: {
+            /** @description the deck as a deck string (consecutive copies as #N) */
+            deck: string;
+            list: components["schemas"]["BattleSide"];
+            /** @description its mean score on the final evaluation; null on a partial result */
+            score: number | null;
+            score_ci95: components["schemas"]["Interval"] | null;
+        };
+        OptimizeResult: {
+            /**
+             * @description the job kind this result is of (the discriminator of `Result`) (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "optimize";
+            /** @description on the result a job canceled while running keeps: the best deck so far, no evaluation */
+            partial?: boolean;
+            best: components["schemas"]["OptimizeDeck"];
+            start: components["schemas"]["OptimizeDeck"];
+            improvement: number | null;
+            improvement_ci95: number[] | null;
+            kept_start: boolean;
+            moves: {
+                /** @enum {string} */
+                move: "swap" | "add" | "remove" | "commander" | "reorder";
+                games: number;
+                games_total: number;
+                raced: number;
+                difference: number;
+                difference_se: number;
+                improving: boolean;
+                position?: number;
+                to?: number;
+                card?: string;
+                replaced?: string;
+            }[];
+            moves_accepted: number;
+            candidates: number;
+            games: {
+                search: number;
+                evaluation: number;
+                evaluation_per_deck: number;
+            };
+            /** @enum {string|null} */
+            stopped: "budget" | "time" | "no_move" | "canceled" | null;
+            /** @enum {string} */
+            objective: "win" | "win_stall";
+            /** @enum {string} */
+            algorithm: "climb" | "anneal" | "reorder";
+            seed: components["schemas"]["Seed"];
+            /** @description the card catalog the job's names were resolved in */
+            catalog: {
+                /** @description `built-in`, the cards file or the game's folder */
+                name: string;
+                /** @description FNV-1a 64 of the files read */
+                hash: string;
+            };
+            /** @constant */
+            backend: "cpu";
+            elapsed_ms: number;
+        };
+        /** @description What an optimize job's watchers see besides its units, from its worker's latest progress report (docs/optimize.md, "Progress"); absent for the other kinds and before the first report. */
+        OptimizeProgress: {
+            /** @enum {string} */
+            phase: "search" | "evaluation" | "done";
+            /** @description the best deck so far as a deck string */
+            best: string;
+            /** @description the races' estimate of the best deck's gain over the starting deck (the sum of its accepted moves' differences; biased up by the choosing, which the final evaluation is not) */
+            estimate: number;
+            /** @description search games played */
+            games: number;
+            candidates: number;
+            accepted: number;
+            last_move: null | {
+                /** @enum {string} */
+                move: "swap" | "add" | "remove" | "commander" | "reorder";
+                card?: string;
+                difference: number;
+                difference_ci95: number[];
+            };
+            evaluation?: {
+                games: number;
+                best: {
+                    mean: number;
+                    ci95: components["schemas"]["Interval"];
+                };
+                start: {
+                    mean: number;
+                    ci95: components["schemas"]["Interval"];
+                };
+            };
         };
     };
     responses: {
@@ -1647,7 +1817,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: components["schemas"]["JobStatus"];
-                kind?: "battle" | "board";
+                kind?: "battle" | "board" | "optimize";
                 /** @description 1..SKIRMISH_LIST_LIMIT_MAX (100 by default) */
                 limit?: number;
                 /** @description next_cursor of the previous page */
@@ -2334,7 +2504,7 @@ export interface operations {
             query: {
                 /** @description must be `queued` */
                 status: "queued";
-                kind?: "battle" | "board";
+                kind?: "battle" | "board" | "optimize";
                 limit?: number;
             };
             header?: never;

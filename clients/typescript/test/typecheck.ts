@@ -22,5 +22,6 @@ export async function typecheck(client: SkirmishClient): Promise<number> {
     if (e instanceof SkirmishError && e.problem?.type === '/problems/job-final') return 0;
   }
   if (r.kind === 'battle') return r.win_rate;
+  if (r.kind === 'optimize') return r.improvement ?? 0;
   return r.turns;
 }

@@ -6,6 +6,7 @@
  * (ownership-checked renewal, ack+delete, autoclaim, group re-creation). Each run uses a
  * fresh database and key prefix. */
 #include <CUnit/CUnit.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,9 +240,9 @@ static void test_checkpoint_under_lease(void)
 {
     static const unsigned char a[] = {0, 1, 2, 0xfe, 0xff, 'x'};
     static const unsigned char b[] = {9, 8, 7};
-    struct db_progress pa = {0, a, sizeof(a)};
-    struct db_progress pb = {0, b, sizeof(b)};
-    struct db_progress none = {40, NULL, 0};
+    struct db_progress pa = {0, a, sizeof(a), NULL};
+    struct db_progress pb = {0, b, sizeof(b), NULL};
+    struct db_progress none = {40, NULL, 0, NULL};
     char id[DB_JOBS_ID_LEN];
     char v[64];
     struct db_claim c = {0};
@@ -283,6 +284,37 @@ static void test_checkpoint_under_lease(void)
     CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w5/1", "{}"), SK_OK);
     CU_ASSERT_EQUAL(column_text(id, "(checkpoint IS NULL)::text", v, sizeof(v)), 0);
     CU_ASSERT_STRING_EQUAL(v, "true");
+}
+
+/* A progress detail (0011) is stored with a report by the lease holder, kept by a report
+ * without one, and read back with the job. */
+static void test_progress_detail(void)
+{
+    struct db_progress with = {0, NULL, 0, "{\"best\": \"A, B\", \"games\": 64}"};
+    struct db_progress without = {0, NULL, 0, NULL};
+    char id[DB_JOBS_ID_LEN];
+    struct db_claim c = {0};
+    struct db_job j = {0};
+    json_t *d;
+    int cancel = 0;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_get(db, id, &j), SK_OK);
+    CU_ASSERT_PTR_NULL(j.detail); /* none before a report */
+    db_job_release(&j);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 10, &with, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_progress(db, id, "w1/1", 20, &without, 60000, &cancel), SK_OK);
+    CU_ASSERT_EQUAL(db_jobs_get(db, id, &j), SK_OK);
+    CU_ASSERT_EQUAL(j.done, 20);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j.detail);
+    d = json_loads(j.detail, 0, NULL);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(d, "best")), "A, B");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(d, "games")), 64);
+    json_decref(d);
+    db_job_release(&j);
+    CU_ASSERT_PTR_NULL(j.detail);
 }
 
 static void count_id(const char *id, int attempts, void *arg)
@@ -836,6 +868,8 @@ static CU_TestInfo store_tests[] = {
     {"a job is split into shards that are claimed, summed and ended once", test_split_into_shards},
     {"a checkpoint is stored under the lease and handed to the next attempt",
      test_checkpoint_under_lease},
+    {"progress detail stored with a report, kept without one, read with the job",
+     test_progress_detail},
     {"insert many in one statement", test_insert_many},
     {"SQLSTATE classes, server down", test_sqlstate_classes},
     {"db_run_tx retries serialization failures", test_run_tx_retries},

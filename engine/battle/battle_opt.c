@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: MIT */
+/* The `optimize` job kind (optimize_kind, see job_kind.h and docs/optimize.md): a search
+ * over decks that races each candidate against the incumbent on common random numbers
+ * (battle_race), then evaluates the best deck and the starting deck afresh on the same
+ * games. The whole search state is plain data saved with every progress report, so an
+ * attempt that takes over after a crash goes on from the last step and ends with the very
+ * deck an uninterrupted run finds. Games are played on the CPU backend's single-game entry
+ * (battle_cpu_play_one) on the run's threads: a race needs each game's outcome, not
+ * counts, and its batches are too small to pay for a device launch. */
+#include "battle.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "battle_catalog.h"
+#include "battle_cpu.h"
+#include "battle_opt.h"
+#include "battle_opt_moves.h"
+#include "battle_plan.h"
+#include "battle_race.h"
+#include "battle_sim.h"
+#include "job.h"
+#include "sk_buf.h"
+#include "sk_mem.h"
+#include "stats.h"
+
+#include "sk_banned.h"
+
+/* Game numbers: the search's races use blocks of OPT_BLOCK games (one block per
+ * incumbent: a promoted deck is raced on fresh games), the final evaluation games from
+ * OPT_EVAL_FIRST on, which no race reaches. */
+#define OPT_BLOCK      (1ULL << 20)
+#define OPT_EVAL_FIRST (1ULL << 62)
+/* The random stream of the search's moves: a game number no game uses. */
+#define OPT_MOVE_STREAM (~0ULL)
+/* Draws that found no move, or candidates that did not decode, in a row before the search
+ * ends ("no_move"): the deck is stuck. */
+#define OPT_STUCK_MAX 256
+/* Evaluation games per chunk of work (per deck), so a chunk's buffers stay small. */
+#define OPT_EVAL_CHUNK 4096
+
+enum opt_phase { OPT_SEARCH = 0, OPT_EVAL = 1, OPT_DONE = 2 };
+enum opt_stop { OPT_STOP_NONE = 0, OPT_STOP_BUDGET, OPT_STOP_TIME, OPT_STOP_NO_MOVE };
+
+/* One accepted move, as the result lists it. */
+struct opt_step {
+    struct opt_move move;
+    uint64_t games;  /* search games spent when it was accepted */
+    uint64_t tried;  /* candidates tried then, this one included */
+    uint64_t n;      /* games per defender deck it was raced on */
+    double mean, se; /* its paired difference against the deck it replaced */
+    int improving;   /* 1: significantly better; 0: an annealing step */
+};
+
+/* The search state: plain data, saved as is in checkpoints (zeroed at start, so its
+ * padding is too). */
+struct opt_state {
+    struct rng rng; /* the moves' random stream */
+    int phase;      /* enum opt_phase */
+    int stop;       /* enum opt_stop: why the search ended */
+    uint64_t spent; /* search games played */
+    uint64_t block; /* the incumbent's block of race games */
+    uint64_t tried, accepted, stuck;
+    double elapsed_s;
+    double inc_est, best_est; /* estimated score above the starting deck */
+    struct opt_deck inc, best, cand;
+    struct opt_move cand_move;
+    int have_cand;
+    uint64_t cand_n, inc_n; /* games per defender deck raced / known for the incumbent */
+    uint64_t n_log;
+    uint64_t eval_n; /* evaluation games per deck done */
+    /* sums over the evaluation games of the starting deck's score, the best deck's and
+     * their difference (best - start), and of their squares */
+    double ev_sum[3], ev_sumsq[3];
+};
+
+struct opt_run {
+    const struct opt_job *job;
+    int threads;
+    struct opt_state st;
+    double *inc_scores, *cand_scores; /* race_max each */
+    struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
+    /* prepared decks, one plan per defender deck; NULL until needed */
+    struct battle_plan *inc_plans[BATTLE_DEFENDERS_MAX];
+    struct battle_plan *cand_plans[BATTLE_DEFENDERS_MAX];
+    struct battle_plan *start_plans[BATTLE_DEFENDERS_MAX];
+    struct battle_plan *best_plans[BATTLE_DEFENDERS_MAX];
+};
+
+/* ===== Decoding ===== */
+
+/* Every optimisation names cards of the catalog: it must load (battle_kind checks it too,
+ * first). The kind keeps no engine state: its games run on the CPU. */
+static enum sk_err engine_open(const struct engine_opts *opts, void **state, char *err,
+                               size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+
+    (void)opts;
+    *state = NULL;
+    return battle_catalog_shared(&cat, err, errlen);
+}
+
+static enum sk_err decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
+                                 struct sk_verr_list *errs, void **out)
+{
+    const struct battle_catalog *cat = NULL;
+    struct opt_job *job;
+    enum sk_err err;
+
+    err = battle_catalog_shared(&cat, NULL, 0);
+    if (err)
+        return err == SK_ENOMEM ? SK_ENOMEM : SK_EINTERNAL;
+    job = sk_calloc(1, sizeof(*job));
+    if (!job)
+        return SK_ENOMEM;
+    err = battle_opt_decode(params, seed, cat, ptr, errs, job);
+    if (err) {
+        sk_free(job);
+        return err;
+    }
+    *out = job;
+    return SK_OK;
+}
+
+static void job_free_data(void *data)
+{
+    battle_opt_job_release(data);
+    sk_free(data);
+}
+
+/* Units: the search's games budget, then both decks' evaluation games. */
+static uint64_t job_units(const void *data)
+{
+    const struct opt_job *job = data;
+    return job->budget_games + 2 * job->eval_games * (uint64_t)job->n_defenders;
+}
+
+/* ===== Playing ===== */
+
+static void free_plans(struct battle_plan **plans)
+{
+    for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++) {
+        battle_plan_free(plans[k]);
+        plans[k] = NULL;
+    }
+}
+
+/* Prepares deck `d` against every defender deck into plans[] (empty on entry): the job's
+ * battle params with `d` as the attacker, decoded as a battle job. SK_EINVAL (with `err`)
+ * when the deck does not decode or prepare (a catalog card a battle refuses), SK_ENOMEM. */
+static enum sk_err deck_plans(const struct opt_job *job, const struct opt_deck *d,
+                              struct battle_plan **plans, char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    json_t *params = json_copy(job->base);
+    json_t *side = battle_opt_side_json(job, d);
+    struct sk_verr_list errs;
+    struct sk_jptr ptr;
+    struct battle_mix mix;
+    enum sk_err rc;
+
+    memset(&mix, 0, sizeof(mix));
+    sk_verr_list_init(&errs);
+    sk_jptr_init(&ptr);
+    rc = !params || !side || json_object_set_new(params, "attacker", side) ? SK_ENOMEM : SK_OK;
+    side = NULL;
+    if (!rc)
+        rc = battle_catalog_shared(&cat, err, errlen);
+    if (!rc)
+        rc = battle_codec_decode_mix(params, job->seed, cat, &ptr, &errs, &mix);
+    if (rc == SK_EINVAL)
+        snprintf(err, errlen, "%s: %s", errs.n ? errs.items[0].pointer : "",
+                 errs.n ? errs.items[0].message : "invalid deck");
+    for (int k = 0; !rc && k < mix.n; k++)
+        rc = battle_plan_new(&mix.specs[k], &plans[k], err, errlen);
+    battle_codec_mix_release(&mix);
+    if (rc)
+        free_plans(plans);
+    json_decref(params);
+    sk_verr_list_release(&errs);
+    return rc;
+}
+
+/* A range of games of one deck: games [first, first + n) against every defender deck,
+ * each game's score (the weighted sum over the defender decks) into out[0..n). */
+struct segment {
+    struct battle_plan *const *plans;
+    uint64_t first, n;
+    double *out;
+};
+
+struct worker_part {
+    const struct opt_run *run;
+    const struct segment *segs;
+    int nseg;
+    uint64_t lo, hi;  /* items [lo, hi): item = (segment game, defender deck) */
+    unsigned char *s; /* per item: 1 when the game scores, else 0 */
+};
+
+/* 1 when outcome `o` scores under the job's objective. */
+static int scores(const struct opt_job *job, int o)
+{
+    return o == BATTLE_SIM_WIN || (job->objective == OPT_OBJ_WIN_STALL && o == BATTLE_SIM_STALL);
+}
+
+static void *play_part(void *arg)
+{
+    struct worker_part *p = arg;
+    int nd = p->run->job->n_defenders;
+
+    for (uint64_t item = p->lo; item < p->hi; item++) {
+        uint64_t rest = item / (uint64_t)nd;
+        int k = (int)(item % (uint64_t)nd);
+        int s = 0;
+        struct battle_game_result r;
+        while (rest >= p->segs[s].n)
+            rest -= p->segs[s++].n;
+        battle_cpu_play_one(p->segs[s].plans[k], p->segs[s].first + rest, &r);
+        p->s[item] = (unsigned char)scores(p->run->job, r.outcome);
+    }
+    return NULL;
+}
+
+static int thread_count(int threads)
+{
+    long n;
+    if (threads > 0)
+        return threads;
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Plays the segments on the run's threads; each game's score is summed over the defender
+ * decks in deck order, so the scores do not depend on the threads. */
+static enum sk_err play(const struct opt_run *run, const struct segment *segs, int nseg)
+{
+    int nd = run->job->n_defenders;
+    uint64_t items = 0;
+    int threads = thread_count(run->threads), started = 0;
+    struct worker_part parts[64];
+    pthread_t tids[64];
+    unsigned char *s;
+    enum sk_err rc = SK_OK;
+
+    for (int i = 0; i < nseg; i++)
+        items += segs[i].n * (uint64_t)nd;
+    if (items == 0)
+        return SK_OK;
+    s = sk_malloc(items);
+    if (!s)
+        return SK_ENOMEM;
+    threads = threads > 64 ? 64 : threads;
+    if ((uint64_t)threads > items)
+        threads = (int)items;
+    for (int t = 0; t < threads; t++)
+        parts[t] = (struct worker_part){run,
+                                        segs,
+                                        nseg,
+                                        items * (uint64_t)t / (uint64_t)threads,
+                                        items * (uint64_t)(t + 1) / (uint64_t)threads,
+                                        s};
+    for (; started < threads - 1; started++)
+        if (pthread_create(&tids[started], NULL, play_part, &parts[started + 1])) {
+            rc = SK_EIO;
+            break;
+        }
+    play_part(&parts[0]);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    for (int i = 0, at = 0; !rc && i < nseg; i++)
+        for (uint64_t g = 0; g < segs[i].n; g++) {
+            double v = 0;
+            for (int k = 0; k < nd; k++)
+                v += run->job->weights[k] * s[at++];
+            segs[i].out[g] = v;
+        }
+    sk_free(s);
+    return rc;
+}
+
+/* ===== The search ===== */
+
+static void end_search(struct opt_run *run, enum opt_stop why)
+{
+    run->st.stop = why;
+    run->st.phase = OPT_EVAL;
+    run->st.have_cand = 0;
+    free_plans(run->cand_plans);
+}
+
+/* Makes the candidate the incumbent (and the best deck when its estimate is). */
+static void promote(struct opt_run *run, const struct battle_race *r, int improving)
+{
+    struct opt_state *st = &run->st;
+
+    if (st->n_log < OPT_MOVES_LOG_MAX)
+        run->log[st->n_log] =
+            (struct opt_step){st->cand_move,       st->spent,         st->tried, r->n,
+                              battle_race_mean(r), battle_race_se(r), improving};
+    st->n_log++;
+    st->accepted++;
+    st->inc = st->cand;
+    st->inc_est += battle_race_mean(r);
+    if (st->inc_est > st->best_est || run->job->algorithm != OPT_ALG_ANNEAL) {
+        st->best = st->inc;
+        st->best_est = st->inc_est;
+    }
+    free_plans(run->inc_plans);
+    memcpy(run->inc_plans, run->cand_plans, sizeof(run->inc_plans));
+    memset(run->cand_plans, 0, sizeof(run->cand_plans));
+    st->block++; /* the new incumbent races on games no decision has seen */
+    st->inc_n = 0;
+    st->have_cand = 0;
+}
+
+/* Draws the next candidate and prepares it. Returns SK_OK with have_cand set, or with the
+ * search ended (stuck), or with neither (a candidate that did not decode: counted, the
+ * next call draws again); SK_ENOMEM. */
+static enum sk_err next_candidate(struct opt_run *run)
+{
+    struct opt_state *st = &run->st;
+    char why[256];
+    enum sk_err rc;
+
+    if (!battle_opt_draw(run->job, &st->inc, &st->rng, &st->cand_move)) {
+        if (++st->stuck >= OPT_STUCK_MAX)
+            end_search(run, OPT_STOP_NO_MOVE);
+        return SK_OK;
+    }
+    battle_opt_apply(&st->inc, &st->cand_move, &st->cand);
+    rc = deck_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
+    if (rc == SK_EINVAL) { /* a pool card no battle can play with this deck */
+        st->tried++;
+        if (++st->stuck >= OPT_STUCK_MAX)
+            end_search(run, OPT_STOP_NO_MOVE);
+        return SK_OK;
+    }
+    if (rc)
+        return rc;
+    st->stuck = 0;
+    st->have_cand = 1;
+    st->cand_n = 0;
+    return SK_OK;
+}
+
+/* The annealing temperature after `spent` of the budget: linear down to zero. */
+static double temperature(const struct opt_run *run)
+{
+    const struct opt_job *job = run->job;
+    return job->temperature * (1.0 - (double)run->st.spent / (double)job->budget_games);
+}
+
+/* Ends the candidate's race with `verdict`. */
+static void settle(struct opt_run *run, enum battle_race_verdict verdict,
+                   const struct battle_race *r)
+{
+    struct opt_state *st = &run->st;
+
+    st->tried++;
+    if (verdict == BATTLE_RACE_BETTER) {
+        promote(run, r, 1);
+        return;
+    }
+    if (run->job->algorithm == OPT_ALG_ANNEAL) {
+        /* Metropolis: a worse deck is taken with probability exp(mean / T) */
+        double t = temperature(run), mean = battle_race_mean(r);
+        double u = (double)rng_next(&st->rng) / 4294967296.0;
+        if (t > 0 && u < exp(mean / t)) {
+            promote(run, r, 0);
+            return;
+        }
+    }
+    st->have_cand = 0;
+    free_plans(run->cand_plans);
+}
+
+/* One batch of the current candidate's race (drawing a candidate first when none is
+ * running), or the end of the search when the budget cannot pay for it. */
+static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
+{
+    const struct opt_job *job = run->job;
+    struct opt_state *st = &run->st;
+    uint64_t n1, inc_need, cost, base;
+    struct segment segs[2];
+    struct battle_race r = {0};
+    int nseg = 0;
+    enum sk_err rc;
+
+    if (job->budget_seconds && st->elapsed_s >= job->budget_seconds) {
+        end_search(run, OPT_STOP_TIME);
+        return SK_OK;
+    }
+    if (!run->inc_plans[0]) {
+        rc = deck_plans(job, &st->inc, run->inc_plans, err, errlen);
+        if (rc)
+            return rc == SK_EINVAL ? SK_EINTERNAL : rc; /* the incumbent decoded before */
+    }
+    if (!st->have_cand) {
+        rc = next_candidate(run);
+        if (rc || !st->have_cand)
+            return rc;
+    }
+    n1 =
+        st->cand_n + job->race_batch < job->race_max ? st->cand_n + job->race_batch : job->race_max;
+    inc_need = st->inc_n < n1 ? n1 - st->inc_n : 0;
+    cost = (n1 - st->cand_n + inc_need) * (uint64_t)job->n_defenders;
+    if (st->spent + cost > job->budget_games) {
+        end_search(run, OPT_STOP_BUDGET);
+        return SK_OK;
+    }
+    base = st->block * OPT_BLOCK;
+    segs[nseg++] = (struct segment){run->cand_plans, base + st->cand_n, n1 - st->cand_n,
+                                    run->cand_scores + st->cand_n};
+    if (inc_need)
+        segs[nseg++] = (struct segment){run->inc_plans, base + st->inc_n, inc_need,
+                                        run->inc_scores + st->inc_n};
+    rc = play(run, segs, nseg);
+    if (rc) {
+        snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(rc));
+        return rc;
+    }
+    st->spent += cost;
+    st->cand_n = n1;
+    st->inc_n = st->inc_n > n1 ? st->inc_n : n1;
+    for (uint64_t i = 0; i < n1; i++)
+        battle_race_add(&r, run->cand_scores[i] - run->inc_scores[i]);
+    {
+        enum battle_race_verdict v = battle_race_decide(&r, job->race_max);
+        if (v != BATTLE_RACE_GO_ON)
+            settle(run, v, &r);
+    }
+    return SK_OK;
+}
+
+/* ===== The final evaluation ===== */
+
+/* Plays up to `want` (>= 1) further evaluation games per deck of the starting and the best
+ * deck, on the same games, adding their scores in game order. */
+static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, size_t errlen)
+{
+    const struct opt_job *job = run->job;
+    struct opt_state *st = &run->st;
+    uint64_t n = job->eval_games - st->eval_n;
+    double *a = NULL, *b = NULL;
+    enum sk_err rc = SK_OK;
+
+    n = n < want ? n : want;
+    n = n < OPT_EVAL_CHUNK ? n : OPT_EVAL_CHUNK;
+    if (!run->start_plans[0])
+        rc = deck_plans(job, &job->start, run->start_plans, err, errlen);
+    if (!rc && !run->best_plans[0])
+        rc = deck_plans(job, &st->best, run->best_plans, err, errlen);
+    if (rc)
+        return rc == SK_EINVAL ? SK_EINTERNAL : rc;
+    a = sk_malloc(n * sizeof(*a));
+    b = sk_malloc(n * sizeof(*b));
+    if (!a || !b) {
+        rc = SK_ENOMEM;
+        goto out;
+    }
+    {
+        struct segment segs[2] = {{run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a},
+                                  {run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b}};
+        rc = play(run, segs, 2);
+    }
+    if (rc) {
+        snprintf(err, errlen, "the evaluation's games could not be played: %s", sk_err_str(rc));
+        goto out;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        double v[3] = {a[i], b[i], b[i] - a[i]};
+        for (int j = 0; j < 3; j++) {
+            st->ev_sum[j] += v[j];
+            st->ev_sumsq[j] += v[j] * v[j];
+        }
+    }
+    st->eval_n += n;
+    if (st->eval_n == job->eval_games)
+        st->phase = OPT_DONE;
+out:
+    sk_free(a);
+    sk_free(b);
+    return rc;
+}
+
+/* ===== Runs ===== */
+
+static void run_free(void *data)
+{
+    struct opt_run *run = data;
+    if (!run)
+        return;
+    free_plans(run->inc_plans);
+    free_plans(run->cand_plans);
+    free_plans(run->start_plans);
+    free_plans(run->best_plans);
+    sk_free(run->inc_scores);
+    sk_free(run->cand_scores);
+    sk_free(run->log);
+    sk_free(run);
+}
+
+static enum sk_err run_new(void *state, const void *data, const struct job_run_opts *opts,
+                           void **out, char *err, size_t errlen)
+{
+    const struct opt_job *job = data;
+    struct opt_run *run = sk_calloc(1, sizeof(*run));
+
+    (void)state;
+    (void)err;
+    (void)errlen;
+    if (!run)
+        return SK_ENOMEM;
+    run->job = job;
+    run->threads = opts->threads;
+    run->inc_scores = sk_calloc(job->race_max, sizeof(double));
+    run->cand_scores = sk_calloc(job->race_max, sizeof(double));
+    run->log = sk_calloc(OPT_MOVES_LOG_MAX, sizeof(*run->log));
+    if (!run->inc_scores || !run->cand_scores || !run->log) {
+        run_free(run);
+        return SK_ENOMEM;
+    }
+    memset(&run->st, 0, sizeof(run->st));
+    rng_init(&run->st.rng, job->seed, OPT_MOVE_STREAM);
+    run->st.inc = job->start;
+    run->st.best = job->start;
+    *out = run;
+    return SK_OK;
+}
+
+/* The units done: the search's games (all of the budget once it ended), then the
+ * evaluation's. */
+static uint64_t units_done(const struct opt_run *run)
+{
+    const struct opt_job *job = run->job;
+    uint64_t search = run->st.phase == OPT_SEARCH ? run->st.spent : job->budget_games;
+    return search + 2 * run->st.eval_n * (uint64_t)job->n_defenders;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Steps go from one race batch to the next until `max_units` units are done: a batch is
+ * not split, so a step may pass max_units by less than one batch (never the job's total). */
+static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
+                            size_t errlen)
+{
+    struct opt_run *run = data;
+    uint64_t from = units_done(run);
+    double t0 = now_s();
+    enum sk_err rc = SK_OK;
+
+    while (!rc && run->st.phase != OPT_DONE) {
+        uint64_t at = units_done(run);
+        if (max_units && at - from >= max_units)
+            break;
+        if (run->st.phase == OPT_SEARCH) {
+            rc = search_batch(run, err, errlen);
+        } else {
+            uint64_t left = max_units ? max_units - (at - from) : 0;
+            uint64_t per = 2 * (uint64_t)run->job->n_defenders;
+            rc = eval_chunk(run, left ? (left + per - 1) / per : run->job->eval_games, err, errlen);
+        }
+        run->st.elapsed_s += now_s() - t0;
+        t0 = now_s();
+    }
+    *done = units_done(run);
+    return rc;
+}
+
+/* ===== Results ===== */
+
+/* Sets `key` of `obj` to the new reference `v`; nonzero on failure. Consumes `v`. */
+static int put(json_t *obj, const char *key, json_t *v)
+{
+    return !v || json_object_set_new(obj, key, v) != 0;
+}
+
+/* The deck as a deck string: "Commander, Fortress, Card A#2, Card B" (consecutive copies
+ * as one entry, so the order of an ordered deck survives). NULL on allocation failure. */
+static json_t *deck_string(const struct opt_job *job, const struct opt_deck *d)
+{
+    struct sk_buf b;
+    json_t *s;
+    char num[16];
+
+    sk_buf_init(&b, 0);
+    (void)sk_buf_adds(&b, job->cards[d->commander].name);
+    for (int f = 0; f < job->n_fortresses; f++) {
+        (void)sk_buf_adds(&b, ", ");
+        (void)sk_buf_adds(&b, job->fortresses[f]);
+    }
+    for (int i = 0; i < d->n; i++) {
+        int n = 1;
+        while (i + n < d->n && d->cards[i + n] == d->cards[i])
+            n++;
+        (void)sk_buf_adds(&b, ", ");
+        (void)sk_buf_adds(&b, job->cards[d->cards[i]].name);
+        snprintf(num, sizeof(num), "#%d", n);
+        if (n > 1)
+            (void)sk_buf_adds(&b, num);
+        i += n - 1;
+    }
+    (void)sk_buf_add(&b, "", 1);
+    s = b.err ? NULL : json_string(b.p);
+    sk_buf_release(&b);
+    return s;
+}
+
+/* {"deck": string, "list": side, "score", "score_ci95"} of deck `d`; its evaluation sums
+ * are slot `j` (no score while the evaluation is unfinished). */
+static json_t *deck_json(const struct opt_run *run, const struct opt_deck *d, int j)
+{
+    const struct opt_state *st = &run->st;
+    json_t *o = json_object();
+    int bad = !o || put(o, "deck", deck_string(run->job, d)) ||
+              put(o, "list", battle_opt_side_json(run->job, d));
+
+    if (!bad && st->phase == OPT_DONE) {
+        double lo = 0, hi = 1;
+        /* against one deck a game scores 0 or 1: the Wilson interval, as a battle's rates
+         * (it is not empty at 0 or 1); a weighted mixture's scores take the normal one */
+        if (run->job->n_defenders == 1)
+            (void)stats_wilson((uint64_t)llround(st->ev_sum[j]), st->eval_n, STATS_Z95, &lo, &hi);
+        else
+            battle_race_ci95(st->eval_n, st->ev_sum[j], st->ev_sumsq[j], 0, 1, &lo, &hi);
+        bad = put(o, "score", json_real(st->ev_sum[j] / (double)st->eval_n)) ||
+              put(o, "score_ci95", json_pack("[f, f]", lo, hi));
+    } else if (!bad) {
+        bad = put(o, "score", json_null()) || put(o, "score_ci95", json_null());
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The accepted moves in order, with the games each step spent. */
+static json_t *moves_json(const struct opt_run *run)
+{
+    const struct opt_job *job = run->job;
+    json_t *arr = json_array();
+    uint64_t n = run->st.n_log < OPT_MOVES_LOG_MAX ? run->st.n_log : OPT_MOVES_LOG_MAX;
+    uint64_t prev = 0;
+
+    for (uint64_t i = 0; arr && i < n; i++) {
+        const struct opt_step *s = &run->log[i];
+        const struct opt_move *m = &s->move;
+        json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:b}", "move",
+                              battle_opt_move_name((enum opt_move_type)m->type), "games",
+                              (json_int_t)(s->games - prev), "games_total", (json_int_t)s->games,
+                              "raced", (json_int_t)s->n, "difference", s->mean, "difference_se",
+                              s->se, "improving", s->improving);
+        int bad = !o;
+        prev = s->games;
+        if (!bad && m->type != OPT_MOVE_COMMANDER)
+            bad = put(o, "position", json_integer(m->pos));
+        if (!bad && m->type == OPT_MOVE_REORDER)
+            bad = put(o, "to", json_integer(m->to));
+        if (!bad && m->card >= 0)
+            bad = put(o, "card", json_string(job->cards[m->card].name));
+        if (!bad && m->old >= 0 && m->type != OPT_MOVE_REORDER)
+            bad = put(o, "replaced", json_string(job->cards[m->old].name));
+        if (bad || json_array_append_new(arr, o)) {
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+static const char *stop_name(int stop)
+{
+    static const char *const names[] = {"canceled", "budget", "time", "no_move"};
+    return names[stop];
+}
+
+/* "improvement": the best deck's mean score minus the start's on the evaluation games,
+ * with its paired 95% interval; "kept_start" when the search's deck did not score above
+ * the start there (the result is then the starting deck: never a worse one). */
+static int put_improvement(json_t *res, const struct opt_run *run, int kept)
+{
+    const struct opt_state *st = &run->st;
+    double lo = 0, hi = 0, mean = 0;
+
+    if (st->phase != OPT_DONE)
+        return put(res, "improvement", json_null()) || put(res, "improvement_ci95", json_null()) ||
+               put(res, "kept_start", json_false());
+    if (!kept) {
+        mean = st->ev_sum[2] / (double)st->eval_n;
+        battle_race_ci95(st->eval_n, st->ev_sum[2], st->ev_sumsq[2], -1, 1, &lo, &hi);
+    }
+    return put(res, "improvement", json_real(mean)) ||
+           put(res, "improvement_ci95", json_pack("[f, f]", lo, hi)) ||
+           put(res, "kept_start", json_boolean(kept));
+}
+
+static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
+{
+    static const char *const objectives[] = {"win", "win_stall"};
+    static const char *const algorithms[] = {"climb", "anneal", "reorder"};
+    const struct opt_job *job = run->job;
+    const struct opt_state *st = &run->st;
+    const struct battle_catalog *cat = NULL;
+    int kept = st->phase == OPT_DONE && st->ev_sum[1] < st->ev_sum[0];
+    const struct opt_deck *best = kept ? &job->start : &st->best;
+    uint64_t eval_games = 2 * st->eval_n * (uint64_t)job->n_defenders;
+    json_t *res;
+    int bad;
+
+    if (!partial && st->phase != OPT_DONE)
+        return SK_ECONFLICT;
+    if (battle_catalog_shared(&cat, NULL, 0))
+        return SK_EINTERNAL;
+    res = json_object();
+    bad = !res || put(res, "best", deck_json(run, best, kept ? 0 : 1)) ||
+          put(res, "start", deck_json(run, &job->start, 0)) || put_improvement(res, run, kept) ||
+          put(res, "moves", moves_json(run)) ||
+          put(res, "moves_accepted", json_integer((json_int_t)st->accepted)) ||
+          put(res, "candidates", json_integer((json_int_t)st->tried)) ||
+          put(res, "games",
+              json_pack("{s:I, s:I, s:I}", "search", (json_int_t)st->spent, "evaluation",
+                        (json_int_t)eval_games, "evaluation_per_deck", (json_int_t)st->eval_n)) ||
+          put(res, "stopped",
+              st->phase == OPT_SEARCH ? json_null() : json_string(stop_name(st->stop))) ||
+          put(res, "objective", json_string(objectives[job->objective])) ||
+          put(res, "algorithm", json_string(algorithms[job->algorithm])) ||
+          put(res, "seed", json_integer((json_int_t)job->seed)) ||
+          put(res, "catalog",
+              json_pack("{s:s, s:s}", "name", battle_catalog_source(cat), "hash",
+                        battle_catalog_hash(cat))) ||
+          put(res, "backend", json_string("cpu")) ||
+          put(res, "elapsed_ms", json_real(round(st->elapsed_s * 1e6) / 1e3));
+    if (bad) {
+        json_decref(res);
+        return SK_ENOMEM;
+    }
+    *out = res;
+    return SK_OK;
+}
+
+static enum sk_err run_result(void *data, json_t **out, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    return result_of(data, 0, out);
+}
+
+static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    return result_of(data, 1, out);
+}
+
+/* ===== Progress ===== */
+
+/* {"mean", "ci95"} of `n` values with sums `sum`, `sumsq` (normal interval in [lo, hi]). */
+static json_t *mean_json(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap)
+{
+    double lo, hi;
+
+    battle_race_ci95(n, sum, sumsq, lo_cap, hi_cap, &lo, &hi);
+    return json_pack("{s:f, s:[f, f]}", "mean", n ? sum / (double)n : 0.0, "ci95", lo, hi);
+}
+
+/* The last accepted move: what it did and its race's difference with a 95% interval. */
+static json_t *last_move_json(const struct opt_run *run)
+{
+    const struct opt_step *s;
+    const struct opt_job *job = run->job;
+    json_t *o;
+
+    if (run->st.n_log == 0 || run->st.n_log > OPT_MOVES_LOG_MAX)
+        return json_null();
+    s = &run->log[run->st.n_log - 1];
+    o = json_pack("{s:s, s:f, s:[f, f]}", "move",
+                  battle_opt_move_name((enum opt_move_type)s->move.type), "difference", s->mean,
+                  "difference_ci95", s->mean - STATS_Z95 * s->se, s->mean + STATS_Z95 * s->se);
+    if (o && s->move.card >= 0 && put(o, "card", json_string(job->cards[s->move.card].name))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* What a watcher sees besides the units: the phase, the best deck so far with the races'
+ * estimate of its gain over the start (the sum of its accepted moves' differences: biased
+ * up by the choosing, which the final evaluation is not), games and candidates, the last
+ * accepted move, and during the evaluation both decks' scores so far. */
+static json_t *run_progress(void *data)
+{
+    static const char *const phases[] = {"search", "evaluation", "done"};
+    const struct opt_run *run = data;
+    const struct opt_state *st = &run->st;
+    json_t *o = json_object();
+    int bad = !o || put(o, "phase", json_string(phases[st->phase])) ||
+              put(o, "best", deck_string(run->job, &st->best)) ||
+              put(o, "estimate", json_real(st->best_est)) ||
+              put(o, "games", json_integer((json_int_t)st->spent)) ||
+              put(o, "candidates", json_integer((json_int_t)st->tried)) ||
+              put(o, "accepted", json_integer((json_int_t)st->accepted)) ||
+              put(o, "last_move", last_move_json(run));
+
+    if (!bad && st->eval_n > 0)
+        bad = put(o, "evaluation",
+                  json_pack("{s:I, s:o, s:o}", "games", (json_int_t)st->eval_n, "best",
+                            mean_json(st->eval_n, st->ev_sum[1], st->ev_sumsq[1], 0, 1), "start",
+                            mean_json(st->eval_n, st->ev_sum[0], st->ev_sumsq[0], 0, 1)));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ===== Checkpoints: the state, the race's scores so far, the accepted moves ===== */
+
+static enum sk_err run_save(void *data, struct sk_buf *out)
+{
+    const struct opt_run *run = data;
+    uint64_t n_log = run->st.n_log < OPT_MOVES_LOG_MAX ? run->st.n_log : OPT_MOVES_LOG_MAX;
+
+    (void)sk_buf_add(out, &run->st, sizeof(run->st));
+    (void)sk_buf_add(out, run->inc_scores, run->st.inc_n * sizeof(double));
+    (void)sk_buf_add(out, run->cand_scores, run->st.cand_n * sizeof(double));
+    (void)sk_buf_add(out, run->log, n_log * sizeof(*run->log));
+    return out->err;
+}
+
+/* 1 when `d` is a deck of the job's cards. */
+static int deck_fits(const struct opt_job *job, const struct opt_deck *d)
+{
+    if (d->commander < 0 || d->commander >= job->n_cards ||
+        job->cards[d->commander].type != BATTLE_COMMANDER || d->n < 0 || d->n > BATTLE_DECK_MAX)
+        return 0;
+    for (int i = 0; i < d->n; i++)
+        if (d->cards[i] < 0 || d->cards[i] >= job->n_cards ||
+            job->cards[d->cards[i]].type == BATTLE_COMMANDER)
+            return 0;
+    return 1;
+}
+
+/* 1 when `st` could be a state of a run of `job`. */
+static int state_fits(const struct opt_job *job, const struct opt_state *st)
+{
+    return st->phase >= OPT_SEARCH && st->phase <= OPT_DONE && st->stop >= OPT_STOP_NONE &&
+           st->stop <= OPT_STOP_NO_MOVE && st->spent <= job->budget_games &&
+           st->inc_n <= job->race_max && st->cand_n <= job->race_max &&
+           st->eval_n <= job->eval_games && (st->have_cand == 0 || st->have_cand == 1) &&
+           st->rng.used <= 4 && deck_fits(job, &st->inc) && deck_fits(job, &st->best) &&
+           (!st->have_cand || deck_fits(job, &st->cand)) && st->elapsed_s >= 0;
+}
+
+static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)
+{
+    struct opt_run *run = data;
+    struct opt_state st;
+    uint64_t n_log;
+    size_t need;
+
+    if (len < sizeof(st))
+        return SK_EINVAL;
+    memcpy(&st, p, sizeof(st));
+    if (!state_fits(run->job, &st))
+        return SK_EINVAL;
+    n_log = st.n_log < OPT_MOVES_LOG_MAX ? st.n_log : OPT_MOVES_LOG_MAX;
+    need = sizeof(st) + (st.inc_n + st.cand_n) * sizeof(double) + n_log * sizeof(*run->log);
+    if (len != need)
+        return SK_EINVAL;
+    if (st.have_cand) { /* the candidate's plans, as next_candidate made them */
+        char why[256];
+        enum sk_err rc = deck_plans(run->job, &st.cand, run->cand_plans, why, sizeof(why));
+        if (rc)
+            return rc == SK_ENOMEM ? SK_ENOMEM : SK_EINVAL;
+    }
+    run->st = st;
+    p += sizeof(st);
+    memcpy(run->inc_scores, p, st.inc_n * sizeof(double));
+    p += st.inc_n * sizeof(double);
+    memcpy(run->cand_scores, p, st.cand_n * sizeof(double));
+    p += st.cand_n * sizeof(double);
+    memcpy(run->log, p, n_log * sizeof(*run->log));
+    *done = units_done(run);
+    return SK_OK;
+}
+
+const struct job_kind_ops optimize_kind = {
+    .name = "optimize",
+    .open = engine_open,
+    .decode = decode_params,
+    .free = job_free_data,
+    .total = job_units,
+    .run_new = run_new,
+    .step = run_step,
+    .result = run_result,
+    .partial = run_partial,
+    .run_free = run_free,
+    .save = run_save,
+    .restore = run_restore,
+    .progress = run_progress,
+};

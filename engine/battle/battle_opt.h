@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* The `optimize` job kind's decoded job (docs/optimize.md): the starting deck, the cards
+ * the search may use, the constraints, the enemy (kept as the battle params every
+ * candidate is played with), objective, algorithm and budget. battle_opt_codec fills it
+ * and checks every field, limit and that the constraints leave the search a move;
+ * battle_opt runs the search. Every limit of an optimisation is defined here, once. */
+#ifndef BATTLE_OPT_H
+#define BATTLE_OPT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "battle_codec.h"
+#include "battle_spec.h"
+#include "sk_err.h"
+#include "sk_verr.h"
+
+struct battle_catalog;
+
+/* Limits of an optimize job (the codec rejects anything beyond them). */
+#define OPT_POOL_MAX           1000    /* entries of a listed "pool" */
+#define OPT_BUDGET_GAMES_MIN   1000ULL /* games the search may play */
+#define OPT_BUDGET_GAMES_MAX   1000000000ULL
+#define OPT_BUDGET_GAMES_DEF   100000ULL
+#define OPT_BUDGET_SECONDS_MAX 86400 /* wall seconds of search; absent = no time limit */
+#define OPT_EVAL_GAMES_MIN     100   /* games per defender deck of the final evaluation */
+#define OPT_EVAL_GAMES_MAX     1000000
+#define OPT_EVAL_GAMES_DEF     10000
+#define OPT_RACE_BATCH_MIN     8 /* games per defender deck between two racing verdicts */
+#define OPT_RACE_BATCH_MAX     1000
+#define OPT_RACE_BATCH_DEF     64
+#define OPT_RACE_MAX_MAX       100000 /* games per defender deck one candidate may race */
+#define OPT_RACE_MAX_DEF       2048
+#define OPT_TEMPERATURE_DEF    0.02 /* anneal: the starting temperature, in score units */
+#define OPT_TEMPERATURE_MAX    1.0
+#define OPT_MOVES_LOG_MAX      1000 /* accepted moves kept for the result (the rest counted) */
+
+enum opt_objective { OPT_OBJ_WIN = 0, OPT_OBJ_WIN_STALL = 1 };
+enum opt_algorithm { OPT_ALG_CLIMB = 0, OPT_ALG_ANNEAL = 1, OPT_ALG_REORDER = 2 };
+
+/* A card the search may put in the deck (or, for a commander, command it). */
+struct opt_card {
+    char name[BATTLE_NAME_MAX + 1]; /* the name that resolves to it (exact) */
+    enum battle_card_type type;
+    int owned; /* copies available (1 for a commander) */
+    int keep;  /* copies the deck must keep (constraints.keep) */
+};
+
+/* A deck as the search moves it: indices into opt_job.cards. Fortresses stay the starting
+ * deck's. */
+struct opt_deck {
+    int commander;
+    int n;
+    int cards[BATTLE_DECK_MAX];
+};
+
+struct opt_job {
+    uint64_t seed;
+    /* The battle params every deck is played with: mode, turn_limit, cards, defender;
+     * "attacker" is set per deck (owned). */
+    json_t *base;
+    int n_defenders;
+    double weights[BATTLE_DEFENDERS_MAX]; /* normalised to sum 1 */
+    enum battle_play play;                /* the attacker's play */
+    int n_fortresses;
+    char fortresses[BATTLE_FORTRESS_MAX][BATTLE_NAME_MAX + 1];
+    struct opt_card *cards; /* owned; n_cards entries: the start deck's, then the pool's */
+    int n_cards;
+    struct opt_deck start;
+    /* constraints */
+    int size_min, size_max;
+    int freeze_first;
+    int max_copies;
+    int commander_owned; /* 1: the commander may change to an owned one */
+    enum opt_objective objective;
+    enum opt_algorithm algorithm;
+    uint64_t budget_games;
+    int budget_seconds; /* 0 = none */
+    uint64_t eval_games;
+    uint64_t race_batch;
+    uint64_t race_max;
+    double temperature;
+};
+
+/**
+ * Decodes the "params" of an optimize job (borrowed) against `catalog` (borrowed). `ptr`
+ * points at "/params" on entry and is restored; every problem goes to `errs` with its
+ * pointer. SK_OK with *out filled (release with battle_opt_job_release), SK_EINVAL, or
+ * SK_ENOMEM.
+ */
+enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
+                              const struct battle_catalog *catalog, struct sk_jptr *ptr,
+                              struct sk_verr_list *errs, struct opt_job *out);
+
+/** Frees what battle_opt_decode filled and zeroes it; NULL-safe. */
+void battle_opt_job_release(struct opt_job *job);
+
+/** Copies of card `c` in `d`. */
+int battle_opt_copies(const struct opt_deck *d, int c);
+
+/** The most copies of card `c` a deck may hold: its owned copies within max_copies. */
+int battle_opt_limit(const struct opt_job *job, int c);
+
+/**
+ * The battle side object of deck `d` ({"commander", "fortresses", "deck", "play"}, names
+ * from the job's cards): a new reference, NULL on allocation failure.
+ */
+json_t *battle_opt_side_json(const struct opt_job *job, const struct opt_deck *d);
+
+/** 1 when some move of the job's algorithm applies to `d`, else 0. */
+int battle_opt_any_move(const struct opt_job *job, const struct opt_deck *d);
+
+#endif

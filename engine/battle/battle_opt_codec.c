@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: MIT */
+/* Decoding and validation of an optimize job's params (see battle_opt.h). The starting
+ * deck and the enemy are decoded by battle_codec exactly as a battle job's sides (so every
+ * side form and its messages are the battle job's); each pool card is checked the same
+ * way, as the one card of a probe deck. The constraints are checked against the starting
+ * deck, and a set of constraints that leaves the search no move is refused. */
+#include "battle_opt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_catalog.h"
+#include "battle_tu.h"
+#include "sk_jdec.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+static const char *const opt_keys[] = {
+    "mode",      "turn_limit", "cards", "attacker",   "defender",    "pool",        "objective",
+    "algorithm", "budget",     "race",  "eval_games", "temperature", "constraints", NULL};
+static const char *const budget_keys[] = {"games", "seconds", NULL};
+static const char *const race_keys[] = {"batch", "max_games", NULL};
+static const char *const constraint_keys[] = {"deck_size", "freeze_first", "keep",
+                                              "commander", "max_copies",   NULL};
+static const char *const size_keys[] = {"min", "max", NULL};
+static const char *const pool_entry_keys[] = {"card", "count", NULL};
+
+/* The battle params every deck of the job plays with: the job's own battle fields and one
+ * game (the search sets "games" per range it plays). NULL on allocation failure. */
+static json_t *battle_base(const json_t *params)
+{
+    static const char *const copied[] = {"mode", "turn_limit", "cards", "defender", "attacker"};
+    json_t *base = json_pack("{s:i}", "games", 1);
+
+    for (size_t i = 0; base && i < sizeof(copied) / sizeof(copied[0]); i++) {
+        json_t *v = json_object_get(params, copied[i]);
+        if (v && json_object_set(base, copied[i], v)) {
+            json_decref(base);
+            base = NULL;
+        }
+    }
+    return base;
+}
+
+/* The index of card `name` in the job's table, adding it (with `type`, no copies) on first
+ * use; -1 on allocation failure. `cap` is the table's allocated size, grown here. */
+static int table_add(struct opt_job *job, int *cap, const char *name, enum battle_card_type type)
+{
+    for (int i = 0; i < job->n_cards; i++)
+        if (strcmp(job->cards[i].name, name) == 0)
+            return i;
+    if (job->n_cards == *cap) {
+        int ncap = *cap ? *cap * 2 : 64;
+        struct opt_card *c = sk_realloc(job->cards, (size_t)ncap * sizeof(*c));
+        if (!c)
+            return -1;
+        job->cards = c;
+        *cap = ncap;
+    }
+    memset(&job->cards[job->n_cards], 0, sizeof(job->cards[0]));
+    snprintf(job->cards[job->n_cards].name, sizeof(job->cards[0].name), "%s", name);
+    job->cards[job->n_cards].type = type;
+    return job->n_cards++;
+}
+
+/* Takes the starting deck from the decoded battle (its attacker) into the job: the deck,
+ * the commander and fortresses, and the table with their cards (owned as often as the deck
+ * holds them). SK_ENOMEM or SK_OK. */
+static enum sk_err take_start(struct opt_job *job, int *cap, const struct battle_mix *mix)
+{
+    const struct battle_spec *spec = &mix->specs[0];
+    const struct battle_side_spec *side = &spec->sides[0];
+    double wsum = 0;
+    int c;
+
+    job->play = side->play;
+    job->n_fortresses = side->n_fortresses;
+    for (int f = 0; f < side->n_fortresses; f++)
+        snprintf(job->fortresses[f], sizeof(job->fortresses[f]), "%s",
+                 spec->cards[side->fortresses[f]].name);
+    c = table_add(job, cap, spec->cards[side->commander].name, BATTLE_COMMANDER);
+    if (c < 0)
+        return SK_ENOMEM;
+    job->cards[c].owned = 1;
+    job->start.commander = c;
+    for (int i = 0; i < side->n_deck; i++) {
+        const struct battle_card_spec *card = &spec->cards[side->deck[i]];
+        c = table_add(job, cap, card->name, card->type);
+        if (c < 0)
+            return SK_ENOMEM;
+        job->cards[c].owned++;
+        job->start.cards[job->start.n++] = c;
+    }
+    job->n_defenders = mix->n;
+    for (int k = 0; k < mix->n; k++)
+        wsum += mix->weights[k];
+    for (int k = 0; k < mix->n; k++)
+        job->weights[k] = mix->weights[k] / wsum;
+    return SK_OK;
+}
+
+/* The type of the card `name` would resolve to (inline cards first, then the catalog as
+ * players write names), or -1 when it resolves to none (the probe then reports it). */
+static int card_type(const json_t *params, const struct battle_catalog *cat, const char *name)
+{
+    static const char *const types[] = {"commander", "fortress", "assault", "structure"};
+    const json_t *cards = json_object_get(params, "cards");
+    const struct battle_card_spec *c;
+    size_t i;
+    json_t *e;
+
+    json_array_foreach(cards, i, e)
+    {
+        const char *n = json_string_value(json_object_get(e, "name"));
+        const char *t = json_string_value(json_object_get(e, "type"));
+        if (n && t && strcmp(n, name) == 0)
+            for (int k = 0; k < 4; k++)
+                if (strcmp(t, types[k]) == 0)
+                    return k == 0   ? BATTLE_COMMANDER
+                           : k == 1 ? BATTLE_FORTRESS
+                           : k == 2 ? BATTLE_ASSAULT
+                                    : BATTLE_STRUCTURE;
+    }
+    c = cat ? battle_catalog_find_loose(cat, name) : NULL;
+    return c ? (int)c->type : -1;
+}
+
+/* Checks pool card `v` (at the current position) as the one card of a probe deck decoded by
+ * battle_codec, so that it resolves and is playable exactly as in a battle. On success
+ * returns its table index (owned copies not yet added); -1 after reporting a problem;
+ * -2 on allocation failure. */
+static int probe_card(struct sk_jdec *d, const json_t *params, const struct battle_catalog *cat,
+                      struct opt_job *job, int *cap, const json_t *v)
+{
+    const char *name = json_string_value(v);
+    const char *commander = job->cards[job->start.commander].name;
+    json_t *probe = NULL;
+    struct sk_verr_list errs;
+    struct sk_jptr ptr;
+    struct battle_spec spec;
+    int type, idx = -2;
+    enum sk_err rc;
+
+    if (!name) {
+        sk_jdec_bad(d, "a pool card must be a card name");
+        return -1;
+    }
+    type = card_type(params, cat, name);
+    if (type == BATTLE_FORTRESS) {
+        sk_jdec_bad(d, "card \"%s\" is a fortress card: the pool holds deck cards and commanders",
+                    name);
+        return -1;
+    }
+    probe =
+        json_pack("{s:i, s:{s:s, s:[]}}", "games", 1, "defender", "commander", commander, "deck");
+    if (probe && json_object_get(params, "cards") &&
+        json_object_set(probe, "cards", json_object_get(params, "cards"))) {
+        json_decref(probe);
+        return -2;
+    }
+    if (probe && type == BATTLE_COMMANDER)
+        json_object_set_new(probe, "attacker", json_pack("{s:O, s:[]}", "commander", v, "deck"));
+    else if (probe)
+        json_object_set_new(
+            probe, "attacker",
+            json_pack("{s:s, s:[{s:O}]}", "commander", commander, "deck", "card", v));
+    if (!probe || !json_object_get(probe, "attacker")) {
+        json_decref(probe);
+        return -2;
+    }
+    sk_verr_list_init(&errs);
+    sk_jptr_init(&ptr);
+    sk_jptr_push_key(&ptr, "params");
+    rc = battle_codec_decode(probe, job->seed, cat, &ptr, &errs, &spec);
+    if (rc == SK_EINVAL) {
+        /* the probe's own pointers mean nothing to the client: the message goes here */
+        sk_jdec_bad(d, "%s", errs.n ? errs.items[0].message : "not a playable card");
+        idx = -1;
+    } else if (rc == SK_OK) {
+        const struct battle_side_spec *s = &spec.sides[0];
+        const struct battle_card_spec *c =
+            type == BATTLE_COMMANDER ? &spec.cards[s->commander] : &spec.cards[s->deck[0]];
+        idx = table_add(job, cap, c->name, c->type);
+        if (idx < 0)
+            idx = -2;
+        battle_codec_spec_release(&spec);
+    }
+    sk_verr_list_release(&errs);
+    json_decref(probe);
+    return idx;
+}
+
+/* The pool: a list of {"card", "count"}, or "catalog" (every catalog card a deck or a
+ * commander can use, as many copies as max_copies allows). SK_OK (problems in `d`) or
+ * SK_ENOMEM. */
+static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
+                               const struct battle_catalog *cat, struct opt_job *job, int *cap)
+{
+    const json_t *pool = json_object_get(params, "pool");
+    size_t i;
+    json_t *e;
+    enum sk_err err = SK_OK;
+
+    sk_jptr_push_key(d->ptr, "pool");
+    if (!pool || json_is_null(pool)) {
+        sk_jdec_bad(d, "'pool' is required: a list of {\"card\", \"count\"} or \"catalog\"");
+    } else if (json_is_string(pool) && strcmp(json_string_value(pool), "catalog") == 0) {
+        for (size_t k = 0; cat && k < battle_catalog_count(cat); k++) {
+            const struct battle_card_spec *c = battle_catalog_at(cat, k);
+            char why[160];
+            int idx;
+            if (c->type == BATTLE_FORTRESS || battle_tu_unsupported(c, why, sizeof(why)))
+                continue;
+            idx = table_add(job, cap, c->name, c->type);
+            if (idx < 0) {
+                err = SK_ENOMEM;
+                break;
+            }
+            job->cards[idx].owned = c->type == BATTLE_COMMANDER ? 1 : BATTLE_DECK_MAX;
+        }
+    } else if (!json_is_array(pool) || json_array_size(pool) > OPT_POOL_MAX) {
+        sk_jdec_bad(d, "'pool' must be \"catalog\" or a list of at most %d {\"card\", \"count\"}",
+                    OPT_POOL_MAX);
+    } else {
+        json_array_foreach(pool, i, e)
+        {
+            long long count = 1;
+            int idx;
+            sk_jptr_push_index(d->ptr, i);
+            if (!json_is_object(e) || !json_object_get(e, "card")) {
+                sk_jdec_bad(d, "a pool entry is {\"card\", \"count\"}");
+                sk_jptr_pop(d->ptr);
+                continue;
+            }
+            sk_jdec_check_keys(d, e, pool_entry_keys);
+            (void)sk_jdec_get_int(d, e, "count", 1, BATTLE_DECK_MAX, &count);
+            sk_jptr_push_key(d->ptr, "card");
+            idx = probe_card(d, params, cat, job, cap, json_object_get(e, "card"));
+            sk_jptr_pop(d->ptr);
+            sk_jptr_pop(d->ptr);
+            if (idx == -2) {
+                err = SK_ENOMEM;
+                break;
+            }
+            if (idx >= 0) {
+                int owned = job->cards[idx].type == BATTLE_COMMANDER ? 1 : (int)count;
+                if (job->cards[idx].owned < owned)
+                    job->cards[idx].owned = owned;
+            }
+        }
+    }
+    sk_jptr_pop(d->ptr);
+    return err;
+}
+
+/* The table index of kept card `v` (a name as a deck names it), or -1 after reporting. */
+static int kept_card(struct sk_jdec *d, const struct battle_catalog *cat, const struct opt_job *job,
+                     const json_t *v)
+{
+    const char *name = json_string_value(v);
+    const struct battle_card_spec *c;
+
+    if (!name) {
+        sk_jdec_bad(d, "a kept card must be a card name");
+        return -1;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < job->n_cards; i++)
+            if (strcmp(job->cards[i].name, name) == 0 && job->cards[i].type != BATTLE_COMMANDER)
+                return i;
+        /* the second pass looks for the card the name means as players write it */
+        c = cat ? battle_catalog_find_loose(cat, name) : NULL;
+        if (!c)
+            break;
+        name = c->name;
+    }
+    sk_jdec_bad(d, "card \"%s\" is not in the starting deck", json_string_value(v));
+    return -1;
+}
+
+/* deck_size {min, max}: defaults 1 (0 for an empty start) and max(10, the start's size). */
+static void decode_size(struct sk_jdec *d, const json_t *c, struct opt_job *job)
+{
+    const json_t *size = json_object_get(c, "deck_size");
+    long long n;
+
+    if (!size || json_is_null(size))
+        return;
+    sk_jptr_push_key(d->ptr, "deck_size");
+    if (!json_is_object(size)) {
+        sk_jdec_bad(d, "'deck_size' must be an object {\"min\", \"max\"}");
+    } else {
+        sk_jdec_check_keys(d, size, size_keys);
+        if (sk_jdec_get_int(d, size, "min", 0, BATTLE_DECK_MAX, &n) > 0)
+            job->size_min = (int)n;
+        if (sk_jdec_get_int(d, size, "max", 1, BATTLE_DECK_MAX, &n) > 0)
+            job->size_max = (int)n;
+        if (job->size_min > job->size_max)
+            sk_jdec_bad_at(d, "min", "'min' (%d) is above 'max' (%d)", job->size_min,
+                           job->size_max);
+        else if (job->start.n < job->size_min || job->start.n > job->size_max)
+            sk_jdec_bad(d, "the starting deck has %d cards, outside %d .. %d", job->start.n,
+                        job->size_min, job->size_max);
+    }
+    sk_jptr_pop(d->ptr);
+}
+
+/* keep: cards the deck must keep, one entry per copy; each within the start's copies. */
+static void decode_keep(struct sk_jdec *d, const json_t *c, const struct battle_catalog *cat,
+                        struct opt_job *job)
+{
+    const json_t *keep = json_object_get(c, "keep");
+    size_t i;
+    json_t *e;
+
+    if (!keep || json_is_null(keep))
+        return;
+    sk_jptr_push_key(d->ptr, "keep");
+    if (!json_is_array(keep) || json_array_size(keep) > BATTLE_DECK_MAX) {
+        sk_jdec_bad(d, "'keep' must be a list of at most %d card names", BATTLE_DECK_MAX);
+        sk_jptr_pop(d->ptr);
+        return;
+    }
+    json_array_foreach(keep, i, e)
+    {
+        int idx;
+        sk_jptr_push_index(d->ptr, i);
+        idx = kept_card(d, cat, job, e);
+        if (idx >= 0 && ++job->cards[idx].keep > battle_opt_copies(&job->start, idx))
+            sk_jdec_bad(d, "card \"%s\" is kept %d times but the starting deck has it %d times",
+                        job->cards[idx].name, job->cards[idx].keep,
+                        battle_opt_copies(&job->start, idx));
+        sk_jptr_pop(d->ptr);
+    }
+    sk_jptr_pop(d->ptr);
+}
+
+/* The constraints, each checked against the starting deck. */
+static void decode_constraints(struct sk_jdec *d, const json_t *params,
+                               const struct battle_catalog *cat, struct opt_job *job)
+{
+    static const char *const commanders[] = {"fixed", "owned"};
+    const json_t *c = json_object_get(params, "constraints");
+    long long n;
+
+    job->max_copies = BATTLE_DECK_MAX;
+    job->size_min = job->start.n > 0 ? 1 : 0;
+    job->size_max = job->start.n > 10 ? job->start.n : 10;
+    if (!c || json_is_null(c))
+        return;
+    sk_jptr_push_key(d->ptr, "constraints");
+    if (!json_is_object(c)) {
+        sk_jdec_bad(d, "'constraints' must be an object");
+        sk_jptr_pop(d->ptr);
+        return;
+    }
+    sk_jdec_check_keys(d, c, constraint_keys);
+    decode_size(d, c, job);
+    if (sk_jdec_get_int(d, c, "freeze_first", 0, BATTLE_DECK_MAX, &n) > 0) {
+        job->freeze_first = (int)n;
+        if (job->freeze_first > job->start.n)
+            sk_jdec_bad_at(d, "freeze_first",
+                           "'freeze_first' (%d) is more than the starting deck's %d cards",
+                           job->freeze_first, job->start.n);
+        else if (job->freeze_first > job->size_max)
+            sk_jdec_bad_at(d, "freeze_first", "'freeze_first' (%d) is above deck_size.max (%d)",
+                           job->freeze_first, job->size_max);
+    }
+    if (sk_jdec_get_int(d, c, "max_copies", 1, BATTLE_DECK_MAX, &n) > 0) {
+        job->max_copies = (int)n;
+        for (int i = 0; i < job->n_cards; i++)
+            if (battle_opt_copies(&job->start, i) > job->max_copies) {
+                sk_jdec_bad_at(d, "max_copies",
+                               "the starting deck has card \"%s\" %d times, above 'max_copies' %d",
+                               job->cards[i].name, battle_opt_copies(&job->start, i),
+                               job->max_copies);
+                break;
+            }
+    }
+    (void)sk_jdec_get_enum(d, c, "commander", commanders, 2, &job->commander_owned);
+    decode_keep(d, c, cat, job);
+    sk_jptr_pop(d->ptr);
+}
+
+/* A number field in (0, max]; absent keeps *out. */
+static void get_positive(struct sk_jdec *d, const json_t *obj, const char *key, double max,
+                         double *out)
+{
+    const json_t *v = json_object_get(obj, key);
+
+    if (!v || json_is_null(v))
+        return;
+    if (!json_is_number(v) || !(json_number_value(v) > 0) || json_number_value(v) > max) {
+        sk_jdec_bad_at(d, key, "'%s' must be a number above 0 and at most %g", key, max);
+        return;
+    }
+    *out = json_number_value(v);
+}
+
+/* An optional object field: 1 when present and an object (its keys checked, the pointer
+ * pushed: the caller pops), else 0 (absent, or reported). */
+static int open_object(struct sk_jdec *d, const json_t *params, const char *key,
+                       const char *const *keys)
+{
+    const json_t *v = json_object_get(params, key);
+
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_object(v)) {
+        sk_jdec_bad_at(d, key, "'%s' must be an object", key);
+        return 0;
+    }
+    sk_jptr_push_key(d->ptr, key);
+    sk_jdec_check_keys(d, v, keys);
+    return 1;
+}
+
+/* objective, algorithm, budget, race, eval_games, temperature. */
+static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_job *job)
+{
+    static const char *const objectives[] = {"win", "win_stall"};
+    static const char *const algorithms[] = {"climb", "anneal", "reorder"};
+    int v = 0;
+    long long n;
+
+    if (sk_jdec_get_enum(d, params, "objective", objectives, 2, &v) > 0)
+        job->objective = (enum opt_objective)v;
+    v = 0;
+    if (sk_jdec_get_enum(d, params, "algorithm", algorithms, 3, &v) > 0)
+        job->algorithm = (enum opt_algorithm)v;
+    job->budget_games = OPT_BUDGET_GAMES_DEF;
+    if (open_object(d, params, "budget", budget_keys)) {
+        const json_t *b = json_object_get(params, "budget");
+        if (sk_jdec_get_int(d, b, "games", (long long)OPT_BUDGET_GAMES_MIN,
+                            (long long)OPT_BUDGET_GAMES_MAX, &n) > 0)
+            job->budget_games = (uint64_t)n;
+        if (sk_jdec_get_int(d, b, "seconds", 1, OPT_BUDGET_SECONDS_MAX, &n) > 0)
+            job->budget_seconds = (int)n;
+        sk_jptr_pop(d->ptr);
+    }
+    job->race_batch = OPT_RACE_BATCH_DEF;
+    job->race_max = OPT_RACE_MAX_DEF;
+    if (open_object(d, params, "race", race_keys)) {
+        const json_t *r = json_object_get(params, "race");
+        if (sk_jdec_get_int(d, r, "batch", OPT_RACE_BATCH_MIN, OPT_RACE_BATCH_MAX, &n) > 0)
+            job->race_batch = (uint64_t)n;
+        if (sk_jdec_get_int(d, r, "max_games", OPT_RACE_BATCH_MIN, OPT_RACE_MAX_MAX, &n) > 0)
+            job->race_max = (uint64_t)n;
+        if (job->race_max < job->race_batch)
+            sk_jdec_bad_at(d, "max_games", "'max_games' (%llu) is below 'batch' (%llu)",
+                           (unsigned long long)job->race_max, (unsigned long long)job->race_batch);
+        sk_jptr_pop(d->ptr);
+    }
+    job->eval_games = OPT_EVAL_GAMES_DEF;
+    if (sk_jdec_get_int(d, params, "eval_games", OPT_EVAL_GAMES_MIN, OPT_EVAL_GAMES_MAX, &n) > 0)
+        job->eval_games = (uint64_t)n;
+    job->temperature = OPT_TEMPERATURE_DEF;
+    get_positive(d, params, "temperature", OPT_TEMPERATURE_MAX, &job->temperature);
+}
+
+/* The checks that need the whole job: the algorithm's play and a move to make. */
+static void check_feasible(struct sk_jdec *d, struct opt_job *job)
+{
+    if (job->algorithm == OPT_ALG_REORDER && job->play == BATTLE_PLAY_RANDOM) {
+        sk_jdec_bad_at(d, "algorithm",
+                       "'reorder' needs a deck played in order (\"play\": \"ordered\" or "
+                       "\"exact\"): a random deck's order does not matter");
+        return;
+    }
+    if (!battle_opt_any_move(job, &job->start))
+        sk_jdec_bad_at(d, "constraints",
+                       "the constraints leave the search no move: no card of the pool can be "
+                       "added, removed, swapped%s from the starting deck",
+                       job->play != BATTLE_PLAY_RANDOM ? " or moved" : "");
+}
+
+enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
+                              const struct battle_catalog *catalog, struct sk_jptr *ptr,
+                              struct sk_verr_list *errs, struct opt_job *out)
+{
+    struct sk_jdec d = {ptr, errs, 0};
+    struct battle_mix mix;
+    struct opt_job job;
+    int cap = 0;
+    enum sk_err err;
+
+    memset(&job, 0, sizeof(job));
+    job.seed = seed;
+    if (!json_is_object(params)) {
+        sk_jdec_bad(&d, "'params' must be an object");
+        return SK_EINVAL;
+    }
+    sk_jdec_check_keys(&d, params, opt_keys);
+    job.base = battle_base(params);
+    if (!job.base)
+        return SK_ENOMEM;
+    /* the battle's fields, with the battle's pointers and messages */
+    err = battle_codec_decode_mix(job.base, seed, catalog, ptr, errs, &mix);
+    if (err == SK_ENOMEM)
+        goto out;
+    if (err == SK_OK) {
+        err = take_start(&job, &cap, &mix);
+        battle_codec_mix_release(&mix);
+        if (err)
+            goto out;
+    } else {
+        d.n_err++;
+    }
+    decode_search(&d, params, &job);
+    if (job.n_cards > 0) { /* the start decoded: the rest is checked against it */
+        err = decode_pool(&d, params, catalog, &job, &cap);
+        if (err)
+            goto out;
+        decode_constraints(&d, params, catalog, &job);
+        if (d.n_err == 0)
+            check_feasible(&d, &job);
+    }
+    err = d.n_err ? SK_EINVAL : SK_OK;
+    if (!err) {
+        json_object_del(job.base, "attacker");
+        *out = job;
+        memset(&job, 0, sizeof(job));
+    }
+out:
+    battle_opt_job_release(&job);
+    return err;
+}
+
+void battle_opt_job_release(struct opt_job *job)
+{
+    if (!job)
+        return;
+    json_decref(job->base);
+    sk_free(job->cards);
+    memset(job, 0, sizeof(*job));
+}
+
+int battle_opt_copies(const struct opt_deck *d, int c)
+{
+    int n = 0;
+    for (int i = 0; i < d->n; i++)
+        n += d->cards[i] == c;
+    return n;
+}
+
+int battle_opt_limit(const struct opt_job *job, int c)
+{
+    return job->cards[c].owned < job->max_copies ? job->cards[c].owned : job->max_copies;
+}
+
+json_t *battle_opt_side_json(const struct opt_job *job, const struct opt_deck *d)
+{
+    static const char *const plays[] = {"random", "ordered", "exact"};
+    json_t *side = json_pack("{s:s, s:[], s:[], s:s}", "commander", job->cards[d->commander].name,
+                             "fortresses", "deck", "play", plays[job->play]);
+    json_t *forts = json_object_get(side, "fortresses");
+    json_t *deck = json_object_get(side, "deck");
+    int bad = !side;
+
+    for (int f = 0; !bad && f < job->n_fortresses; f++)
+        bad = json_array_append_new(forts, json_string(job->fortresses[f])) != 0;
+    for (int i = 0; !bad && i < d->n; i++) {
+        /* consecutive copies as one entry: the same positions, a shorter list */
+        int n = 1;
+        while (i + n < d->n && d->cards[i + n] == d->cards[i])
+            n++;
+        bad = json_array_append_new(deck, json_pack("{s:s, s:i}", "card",
+                                                    job->cards[d->cards[i]].name, "count", n)) != 0;
+        i += n - 1;
+    }
+    if (bad) {
+        json_decref(side);
+        return NULL;
+    }
+    return side;
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* The optimiser's moves (see battle_opt_moves.h): which apply to a deck under the job's
+ * constraints, drawing one at random, and applying it. */
+#include "battle_opt_moves.h"
+
+#include <string.h>
+
+#include "sk_banned.h"
+
+/* Tries to draw one applicable move before giving up on this draw. */
+#define DRAW_TRIES 64
+
+const char *battle_opt_move_name(enum opt_move_type t)
+{
+    static const char *const names[OPT_MOVE__COUNT] = {"swap", "add", "remove", "commander",
+                                                       "reorder"};
+    return names[t];
+}
+
+/* 1 when the card at `pos` may leave the deck: past the frozen positions, and a kept card
+ * only while the deck holds more copies than it must keep. */
+static int removable(const struct opt_job *job, const struct opt_deck *d, int pos)
+{
+    int c = d->cards[pos];
+    return pos >= job->freeze_first && battle_opt_copies(d, c) - 1 >= job->cards[c].keep;
+}
+
+/* 1 when one more copy of deck card `c` may join `d`. */
+static int addable(const struct opt_job *job, const struct opt_deck *d, int c)
+{
+    return job->cards[c].type != BATTLE_COMMANDER &&
+           battle_opt_copies(d, c) < battle_opt_limit(job, c);
+}
+
+/* The move types the job's algorithm and play allow, into types[]; returns how many. */
+static int move_types(const struct opt_job *job, enum opt_move_type types[OPT_MOVE__COUNT])
+{
+    int n = 0;
+
+    if (job->algorithm != OPT_ALG_REORDER) {
+        types[n++] = OPT_MOVE_SWAP;
+        types[n++] = OPT_MOVE_ADD;
+        types[n++] = OPT_MOVE_REMOVE;
+        if (job->commander_owned)
+            types[n++] = OPT_MOVE_COMMANDER;
+    }
+    if (job->play != BATTLE_PLAY_RANDOM)
+        types[n++] = OPT_MOVE_REORDER;
+    return n;
+}
+
+/* 1 when move type `t` has an instance for `d` (an exhaustive check). */
+static int type_applies(const struct opt_job *job, const struct opt_deck *d, enum opt_move_type t)
+{
+    int any_add = 0, any_remove = 0;
+
+    for (int c = 0; c < job->n_cards && !any_add; c++)
+        any_add = addable(job, d, c);
+    for (int p = 0; p < d->n && !any_remove; p++)
+        any_remove = removable(job, d, p);
+    switch (t) {
+    case OPT_MOVE_SWAP:
+        /* a card out and another in: the one going out is not counted against the limit */
+        for (int p = 0; p < d->n; p++)
+            for (int c = 0; removable(job, d, p) && c < job->n_cards; c++)
+                if (c != d->cards[p] && addable(job, d, c))
+                    return 1;
+        return 0;
+    case OPT_MOVE_ADD:
+        return d->n < job->size_max && any_add;
+    case OPT_MOVE_REMOVE:
+        return d->n > job->size_min && any_remove;
+    case OPT_MOVE_COMMANDER:
+        for (int c = 0; c < job->n_cards; c++)
+            if (c != d->commander && job->cards[c].type == BATTLE_COMMANDER)
+                return 1;
+        return 0;
+    case OPT_MOVE_REORDER:
+        for (int p = job->freeze_first; p < d->n; p++)
+            for (int q = job->freeze_first; q < d->n; q++)
+                if (d->cards[p] != d->cards[q])
+                    return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int battle_opt_any_move(const struct opt_job *job, const struct opt_deck *d)
+{
+    enum opt_move_type types[OPT_MOVE__COUNT];
+    int n = move_types(job, types);
+
+    for (int i = 0; i < n; i++)
+        if (type_applies(job, d, types[i]))
+            return 1;
+    return 0;
+}
+
+void battle_opt_apply(const struct opt_deck *d, const struct opt_move *m, struct opt_deck *out)
+{
+    int c;
+
+    *out = *d;
+    switch (m->type) {
+    case OPT_MOVE_SWAP:
+        out->cards[m->pos] = m->card;
+        break;
+    case OPT_MOVE_ADD:
+        memmove(&out->cards[m->pos + 1], &out->cards[m->pos],
+                (size_t)(out->n - m->pos) * sizeof(out->cards[0]));
+        out->cards[m->pos] = m->card;
+        out->n++;
+        break;
+    case OPT_MOVE_REMOVE:
+        memmove(&out->cards[m->pos], &out->cards[m->pos + 1],
+                (size_t)(out->n - m->pos - 1) * sizeof(out->cards[0]));
+        out->n--;
+        break;
+    case OPT_MOVE_COMMANDER:
+        out->commander = m->card;
+        break;
+    case OPT_MOVE_REORDER:
+        c = out->cards[m->pos];
+        memmove(&out->cards[m->pos], &out->cards[m->pos + 1],
+                (size_t)(out->n - m->pos - 1) * sizeof(out->cards[0]));
+        memmove(&out->cards[m->to + 1], &out->cards[m->to],
+                (size_t)(out->n - 1 - m->to) * sizeof(out->cards[0]));
+        out->cards[m->to] = c;
+        break;
+    default:
+        break;
+    }
+}
+
+/* A position in [lo, hi) drawn from `r` (hi > lo). */
+static int draw_pos(struct rng *r, int lo, int hi)
+{
+    return lo + (int)rng_below(r, (clc_u32)(hi - lo));
+}
+
+/* Fills `m` as one draw of type `t`; 1 when it is a move the constraints allow. */
+static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
+                    enum opt_move_type t, struct opt_move *m)
+{
+    int free_n = d->n - job->freeze_first;
+
+    memset(m, 0, sizeof(*m));
+    m->type = t;
+    switch (t) {
+    case OPT_MOVE_SWAP:
+        if (free_n < 1)
+            return 0;
+        m->pos = draw_pos(r, job->freeze_first, d->n);
+        m->old = d->cards[m->pos];
+        m->card = draw_pos(r, 0, job->n_cards);
+        return m->card != m->old && removable(job, d, m->pos) && addable(job, d, m->card);
+    case OPT_MOVE_ADD:
+        if (d->n >= job->size_max)
+            return 0;
+        m->pos = job->play == BATTLE_PLAY_RANDOM ? d->n : draw_pos(r, job->freeze_first, d->n + 1);
+        m->card = draw_pos(r, 0, job->n_cards);
+        m->old = -1;
+        return addable(job, d, m->card);
+    case OPT_MOVE_REMOVE:
+        if (d->n <= job->size_min || free_n < 1)
+            return 0;
+        m->pos = draw_pos(r, job->freeze_first, d->n);
+        m->old = d->cards[m->pos];
+        m->card = -1;
+        return removable(job, d, m->pos);
+    case OPT_MOVE_COMMANDER:
+        m->old = d->commander;
+        m->card = draw_pos(r, 0, job->n_cards);
+        return m->card != d->commander && job->cards[m->card].type == BATTLE_COMMANDER;
+    case OPT_MOVE_REORDER:
+        if (free_n < 2)
+            return 0;
+        m->pos = draw_pos(r, job->freeze_first, d->n);
+        m->to = draw_pos(r, job->freeze_first, d->n);
+        m->card = d->cards[m->pos];
+        m->old = d->cards[m->to];
+        /* moving a card past copies of itself only leaves the deck as it was */
+        return m->pos != m->to && m->card != m->old;
+    default:
+        return 0;
+    }
+}
+
+int battle_opt_draw(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
+                    struct opt_move *m)
+{
+    enum opt_move_type types[OPT_MOVE__COUNT];
+    int n = move_types(job, types);
+
+    for (int i = 0; n > 0 && i < DRAW_TRIES; i++)
+        if (draw_one(job, d, r, types[rng_below(r, (clc_u32)n)], m))
+            return 1;
+    return 0;
+}

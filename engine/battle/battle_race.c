@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* The optimiser's racing test (see battle_race.h). */
+#include "battle_race.h"
+
+#include <math.h>
+
+#include "stats.h"
+
+#include "sk_banned.h"
+
+void battle_race_add(struct battle_race *r, double d)
+{
+    r->n++;
+    r->sum += d;
+    r->sumsq += d * d;
+}
+
+double battle_race_mean(const struct battle_race *r)
+{
+    return r->n ? r->sum / (double)r->n : 0.0;
+}
+
+/* The sample variance of n values from their sum and sum of squares; never negative
+ * (rounding may make the difference a hair below zero). */
+static double variance(uint64_t n, double sum, double sumsq)
+{
+    double v;
+
+    if (n < 2)
+        return 0.0;
+    v = (sumsq - sum * sum / (double)n) / (double)(n - 1);
+    return v > 0 ? v : 0.0;
+}
+
+double battle_race_se(const struct battle_race *r)
+{
+    return r->n < 2 ? 0.0 : sqrt(variance(r->n, r->sum, r->sumsq) / (double)r->n);
+}
+
+enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_t max_n)
+{
+    double mean, se;
+
+    if (r->n < 2) /* no spread yet: one game proves nothing */
+        return r->n >= max_n && max_n > 0 ? BATTLE_RACE_DROP : BATTLE_RACE_GO_ON;
+    mean = battle_race_mean(r);
+    se = battle_race_se(r);
+    if (mean - BATTLE_RACE_Z_BETTER * se > 0)
+        return BATTLE_RACE_BETTER;
+    if (mean + BATTLE_RACE_Z_DROP * se <= 0 || r->n >= max_n)
+        return BATTLE_RACE_DROP;
+    return BATTLE_RACE_GO_ON;
+}
+
+void battle_race_ci95(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap,
+                      double *lo, double *hi)
+{
+    double mean, half;
+
+    if (n < 2) {
+        *lo = lo_cap;
+        *hi = hi_cap;
+        return;
+    }
+    mean = sum / (double)n;
+    half = STATS_Z95 * sqrt(variance(n, sum, sumsq) / (double)n);
+    *lo = mean - half < lo_cap ? lo_cap : mean - half;
+    *hi = mean + half > hi_cap ? hi_cap : mean + half;
+}

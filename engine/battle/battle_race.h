@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* The sequential racing test of the deck optimiser (battle_opt): a candidate deck and the
+ * incumbent play the same games (common random numbers: game i of both draws from (seed,
+ * i)), and after each batch the paired differences say whether the candidate is
+ * significantly better (promote it), clearly not better (drop it), or not yet known (play
+ * another batch, up to a bound). Pure arithmetic on the differences; plain data. */
+#ifndef BATTLE_RACE_H
+#define BATTLE_RACE_H
+
+#include <stdint.h>
+
+/* One-sided z a candidate's mean difference must clear, in standard errors, to be
+ * promoted: 2.576 (0.5% one-sided per look). The test looks after every batch, so its
+ * overall false-promotion rate is higher than one look's; the final fresh evaluation
+ * (battle_opt) reports the deck on games no decision saw. */
+#define BATTLE_RACE_Z_BETTER 2.5758293035489004
+/* A candidate whose mean difference plus this many standard errors is at or below zero
+ * is dropped: it is at least as likely worse as better, and racing it on would spend
+ * games on a deck that can no longer be shown better at a useful rate. */
+#define BATTLE_RACE_Z_DROP 1.0
+
+/* The paired differences d_i = candidate score - incumbent score of game i, summed in
+ * game order (so the sums, and the verdicts, do not depend on how games were split). */
+struct battle_race {
+    uint64_t n;
+    double sum;
+    double sumsq;
+};
+
+enum battle_race_verdict {
+    BATTLE_RACE_GO_ON = 0, /* play another batch */
+    BATTLE_RACE_BETTER,    /* promote the candidate */
+    BATTLE_RACE_DROP,      /* clearly not better, or the bound reached without proof */
+};
+
+/** Adds the difference of one paired game. */
+void battle_race_add(struct battle_race *r, double d);
+
+/** The mean difference (0 when n is 0). */
+double battle_race_mean(const struct battle_race *r);
+
+/** The standard error of the mean difference: the sample standard deviation over
+ * sqrt(n) (0 when n < 2). */
+double battle_race_se(const struct battle_race *r);
+
+/**
+ * The verdict after the games added so far, with at most `max_n` games per candidate:
+ * BETTER when mean - Z_BETTER * se > 0, DROP when mean + Z_DROP * se <= 0 or n has
+ * reached max_n, else GO_ON. With fewer than 2 games (no spread to judge by), GO_ON unless
+ * max_n is reached.
+ */
+enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_t max_n);
+
+/**
+ * The two-sided 95% normal interval of the mean of `n` values whose sum is `sum` and sum of
+ * squares `sumsq`, clamped to [lo_cap, hi_cap]: [*lo, *hi]. With n < 2 the interval is
+ * the caps.
+ */
+void battle_race_ci95(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap,
+                      double *lo, double *hi);
+
+#endif

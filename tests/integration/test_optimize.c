@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* Optimize jobs against the real servers: a worker killed with SIGKILL mid-optimisation
+ * (the next attempt resumes from the last checkpoint and finds the very deck an
+ * uninterrupted run of the engine finds); a cancel while running keeps the best deck so
+ * far as a partial result; an infeasible constraint set is refused with a 422 naming the
+ * field, leaving no row. */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "it_support.h"
+#include "sk_mem.h"
+
+static char chunk_env[64];
+static char doc_text[2048];
+
+static int setup(void)
+{
+    sk_mem_init_json();
+    return 0;
+}
+
+static const char *str(const json_t *j, const char *k)
+{
+    const char *v = json_string_value(json_object_get(j, k));
+    return v ? v : "";
+}
+
+/* A stack with a short lease and fast maintenance, chunks of about 100 ms. */
+static int fast_stack(struct it_stack *s, const char *name)
+{
+    if (it_stack_init(s, name))
+        return -1;
+    snprintf(chunk_env, sizeof(chunk_env), "SKIRMISH_CHUNK_UNITS=%ld", it_games_for_ms(100));
+    s->env[s->n_env++] = chunk_env;
+    s->env[s->n_env++] = "SKIRMISH_LEASE_MS=2000";
+    s->env[s->n_env++] = "SKIRMISH_RECONCILE_MS=300";
+    s->env[s->n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
+    s->env[s->n_env++] = "SKIRMISH_BLOCK_MS=200";
+    s->env[s->n_env++] = "SKIRMISH_RETRY_BASE_MS=100";
+    return 0;
+}
+
+/* An optimisation of about `games` search games against a weighted pair of decks. */
+static const char *opt_doc(long games, long seed)
+{
+    snprintf(doc_text, sizeof(doc_text),
+             "{\"kind\":\"optimize\",\"seed\":%ld,\"params\":{"
+             "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
+             "\"defender\":[{\"deck\":\"Hex Mistress, Grunt#4\",\"weight\":2},"
+             "{\"deck\":\"Iron Warden, Grunt#6, Brute#2\",\"weight\":1}],"
+             "\"pool\":[{\"card\":\"Chainslicer\",\"count\":3},{\"card\":\"Lead Dozer\","
+             "\"count\":2},{\"card\":\"Bloodfang\",\"count\":3},{\"card\":\"Iron Warden\"}],"
+             "\"constraints\":{\"deck_size\":{\"min\":6,\"max\":10},\"commander\":\"owned\"},"
+             "\"budget\":{\"games\":%ld},\"eval_games\":2000}}",
+             seed, games < 1000 ? 1000 : games);
+    return doc_text;
+}
+
+static void test_kill9_resumes(void)
+{
+    struct it_stack s;
+    char id[37], path[128], n[32], sql[128];
+    struct it_resp r;
+    const char *doc;
+    json_t *job, *got, *want, *detail;
+    long at_kill;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "optkill") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    doc = opt_doc(it_games_for_ms(3000), 31);
+    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
+    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    /* watchers see the search: its best deck so far and its counters */
+    job = it_job(&s, id);
+    detail = json_object_get(json_object_get(job, "progress"), "detail");
+    CU_ASSERT_STRING_EQUAL(str(detail, "phase"), "search");
+    CU_ASSERT(strstr(str(detail, "best"), "Commander") != NULL);
+    CU_ASSERT(json_integer_value(json_object_get(detail, "games")) > 0);
+    json_decref(job);
+    it_worker_signal(&s, 0, SIGKILL, 1);
+    snprintf(sql, sizeof(sql), "SELECT checkpoint_done FROM jobs WHERE id = '%s'", id);
+    CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
+    at_kill = strtol(n, NULL, 10);
+    CU_ASSERT(at_kill > 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 2);
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(job, "progress"), "resumed_from")),
+        at_kill);
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    got = it_resp_json(&r);
+    CU_ASSERT_STRING_EQUAL(str(got, "kind"), "optimize");
+    /* the same deck, moves and scores as one uninterrupted run in this process */
+    want = it_engine_result(doc);
+    CU_ASSERT_TRUE(it_same_result(got, want));
+    if (!it_same_result(got, want)) {
+        char *a = json_dumps(got, JSON_COMPACT), *b = json_dumps(want, JSON_COMPACT);
+        fprintf(stderr, "\nworker: %s\nengine: %s\n", a, b);
+        free(a);
+        free(b);
+    }
+    json_decref(got);
+    json_decref(want);
+    it_resp_free(&r);
+    it_stack_stop(&s);
+}
+
+static void test_cancel_keeps_best(void)
+{
+    struct it_stack s;
+    char id[37], path[128];
+    struct it_resp r;
+    json_t *job, *res;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "optcancel") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, opt_doc(it_games_for_ms(20000), 32), id) == 0);
+    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 202);
+    it_resp_free(&r);
+    job = it_wait_status(&s, id, NULL, 30000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "canceled");
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    res = it_resp_json(&r);
+    CU_ASSERT(json_is_true(json_object_get(res, "partial")));
+    CU_ASSERT(strstr(str(json_object_get(res, "best"), "deck"), "Commander") != NULL);
+    CU_ASSERT(json_is_array(json_object_get(res, "moves")));
+    json_decref(res);
+    it_resp_free(&r);
+    it_stack_stop(&s);
+}
+
+static void test_infeasible_422(void)
+{
+    static const char doc[] =
+        "{\"kind\":\"optimize\",\"params\":{"
+        "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
+        "\"defender\":\"Hex Mistress, Grunt#4\",\"pool\":[{\"card\":\"Chainslicer\"}],"
+        "\"constraints\":{\"deck_size\":{\"min\":9,\"max\":12}}}}";
+    struct it_stack s;
+    struct it_resp r;
+    char ct[128] = "", rows[16];
+    json_t *p;
+
+    CU_ASSERT_FATAL(it_stack_init(&s, "optbad") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", doc, strlen(doc), &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    it_resp_header(&r, "Content-Type", ct, sizeof(ct));
+    CU_ASSERT_STRING_EQUAL(ct, "application/problem+json");
+    p = it_resp_json(&r);
+    CU_ASSERT_STRING_EQUAL(str(json_array_get(json_object_get(p, "errors"), 0), "pointer"),
+                           "/params/constraints/deck_size");
+    json_decref(p);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM jobs", rows, sizeof(rows)), 0);
+    CU_ASSERT_STRING_EQUAL(rows, "0");
+    it_stack_stop(&s);
+}
+
+static CU_TestInfo optimize_tests[] = {
+    {"kill -9 mid-optimisation: resumes from the checkpoint, the same deck as one run",
+     test_kill9_resumes},
+    {"cancel while running keeps the best deck so far", test_cancel_keeps_best},
+    {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_optimize_suites[] = {
+    {"optimize", setup, NULL, NULL, NULL, optimize_tests},
+    CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/* Optimize jobs through job.h: the racing statistic's verdicts and intervals; every field
+ * and infeasible constraint set refused at its pointer; the same seed finding the same deck
+ * whatever the threads and the split into steps; a run stopped anywhere and restored from
+ * its checkpoint ending as one that never stopped; the budget never overspent; a canceled
+ * run keeping its best deck; the result never below the starting deck on its own
+ * evaluation; reorder only moving cards. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_race.h"
+#include "engine.h"
+#include "job.h"
+#include "sk_buf.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+static struct engine *eng;
+
+static int setup(void)
+{
+    struct engine_opts eo = {.device = "cpu"};
+    char err[256];
+    sk_mem_init_json();
+    return engine_new(&eo, &eng, err, sizeof(err)) != SK_OK;
+}
+
+static int teardown(void)
+{
+    engine_free(eng);
+    return 0;
+}
+
+/* ===== The racing statistic ===== */
+
+static void test_race_verdicts(void)
+{
+    struct battle_race r = {0};
+    double lo, hi;
+
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 100), BATTLE_RACE_GO_ON);
+    battle_race_add(&r, 1);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 100), BATTLE_RACE_GO_ON); /* one game: no spread */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1), BATTLE_RACE_DROP);
+    /* 1, 0 alternating over 100 games: mean 0.5, variance 25/99, se sqrt(25/99/100) */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 100; i++)
+        battle_race_add(&r, i % 2 ? 0.0 : 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(battle_race_mean(&r), 0.5, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(battle_race_se(&r), sqrt(25.0 / 99.0 / 100.0), 1e-15);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_BETTER);
+    /* every game the same for both decks: nothing to gain, dropped */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, 0.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_DROP);
+    /* +1 in 5 games, -1 in 4, 0 in 55: mean 1/64, se about 0.035: neither proven better
+     * (mean - 2.58 se < 0) nor clearly not (mean + se > 0), until the bound */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, i < 5 ? 1.0 : i < 9 ? -1.0 : 0.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64), BATTLE_RACE_DROP);
+    /* clearly worse */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, i < 20 ? -1.0 : i < 22 ? 1.0 : 0.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_DROP);
+    /* the interval: mean 0.5 +- 1.959964 * sqrt(25/99/100), inside the caps */
+    battle_race_ci95(100, 50, 50, 0, 1, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.5 - 1.959963984540054 * sqrt(25.0 / 99.0 / 100.0), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 0.5 + 1.959963984540054 * sqrt(25.0 / 99.0 / 100.0), 1e-12);
+    battle_race_ci95(1, 1, 1, 0, 1, &lo, &hi);
+    CU_ASSERT_EQUAL(lo, 0.0);
+    CU_ASSERT_EQUAL(hi, 1.0);
+    battle_race_ci95(10, 10, 10, 0, 1, &lo, &hi); /* no spread: the point, capped */
+    CU_ASSERT_EQUAL(lo, 1.0);
+    CU_ASSERT_EQUAL(hi, 1.0);
+}
+
+/* ===== Documents ===== */
+
+/* A job document from `text` with ' for " (readable C strings). */
+static json_t *doc_of(const char *text)
+{
+    char buf[4096];
+    size_t n = strlen(text);
+
+    CU_ASSERT_FATAL(n < sizeof(buf));
+    for (size_t i = 0; i <= n; i++)
+        buf[i] = text[i] == '\'' ? '"' : text[i];
+    return json_loads(buf, JSON_REJECT_DUPLICATES, NULL);
+}
+
+#define START                                                                                      \
+    "'attacker': {'commander': 'Test Commander', 'deck': [{'card': 'Grunt', 'count': 3},"          \
+    " {'card': 'Plated Grunt', 'count': 3}, {'card': 'Barricade', 'count': 2}]},"
+#define ENEMY "'defender': {'commander': 'Hex Mistress', 'deck': [{'card': 'Grunt', 'count': 4}]},"
+#define POOL                                                                                       \
+    "'pool': [{'card': 'Chainslicer', 'count': 3}, {'card': 'Lead Dozer', 'count': 2},"            \
+    " {'card': 'Bloodfang', 'count': 3}, {'card': 'Iron Warden'}],"
+
+/* Decodes `text`; expects it refused with a problem at `pointer`. */
+static void expect_bad(const char *text, const char *pointer)
+{
+    json_t *doc = doc_of(text);
+    struct sk_verr_list errs;
+    struct job *job = NULL;
+    int found = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL(job_decode(doc, &job, &errs), SK_EINVAL);
+    for (size_t i = 0; i < errs.n; i++)
+        found |= strcmp(errs.items[i].pointer, pointer) == 0;
+    if (!found) {
+        fprintf(stderr, "\nwanted a problem at %s; got:\n", pointer);
+        for (size_t i = 0; i < errs.n; i++)
+            fprintf(stderr, "  %s: %s\n", errs.items[i].pointer, errs.items[i].message);
+    }
+    CU_ASSERT(found);
+    job_free(job);
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+}
+
+static void test_decode_errors(void)
+{
+    /* infeasible constraint sets */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'deck_size': {'min': 9, 'max': 7}}}}",
+               "/params/constraints/deck_size/min");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'deck_size': {'min': 9, 'max': 12}}}}",
+               "/params/constraints/deck_size");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'max_copies': 2}}}",
+               "/params/constraints/max_copies");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'keep': ['Grunt', 'Anvil']}}}",
+               "/params/constraints/keep/1");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'keep': ['Barricade', 'Barricade', 'Barricade']}}}",
+               "/params/constraints/keep/2");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'freeze_first': 9}}}",
+               "/params/constraints/freeze_first");
+    /* nothing to add, nothing to remove, nothing to swap in: no move at all */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY
+               "'pool': [], 'constraints': {'deck_size': {'min': 8, 'max': 8}}}}",
+               "/params/constraints");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'algorithm': 'reorder'}}",
+               "/params/algorithm");
+    /* fields */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY "'pool': [{'card': 'Chainslicr'}]}}",
+               "/params/pool/0/card");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY
+               "'pool': [{'card': 'Lightning Cannon'}]}}",
+               "/params/pool/0/card");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY
+               "'pool': [{'card': 'Grunt', 'count': 31}]}}",
+               "/params/pool/0/count");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY "'pool': 'everything'}}",
+               "/params/pool");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY "'objective': 'draw'}}",
+               "/params/pool"); /* and the pool is required */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'objective': 'draw'}}",
+               "/params/objective");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'games': 10}}}",
+               "/params/budget/games");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'seconds': 0}}}",
+               "/params/budget/seconds");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'race': {'batch': 100, 'max_games': 50}}}",
+               "/params/race/max_games");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'eval_games': 5}}",
+               "/params/eval_games");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'temperature': -1}}",
+               "/params/temperature");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'games': 100}}", "/params/games");
+    /* the battle's own fields, at the battle's pointers */
+    expect_bad("{'kind':'optimize','params':{"
+               "'attacker': {'commander': 'Test Commander', 'deck': [{'card': 'Grnt'}]}," ENEMY POOL
+               "'mode': 'fight'}}",
+               "/params/attacker/deck/0/card");
+    expect_bad("{'kind':'optimize','params':{" START
+               "'defender': [{'deck': 'Hex Mistress, Grunt#4', 'weight': 1},"
+               " {'deck': 'Barracus, Grunt', 'weight': 0}]," POOL "'turn_limit': 50}}",
+               "/params/defender/1/weight");
+}
+
+/* ===== Runs ===== */
+
+#define CLIMB                                                                                      \
+    "{'kind':'optimize','seed':%d,'params':{" START                                                \
+    "'defender': [{'deck': 'Hex Mistress, Grunt#4', 'weight': 2},"                                 \
+    " {'deck': 'Iron Warden, Grunt#6, Brute#2', 'weight': 1}]," POOL                               \
+    "'constraints': {'deck_size': {'min': 6, 'max': 10}, 'commander': 'owned', 'max_copies': 3},"  \
+    "'algorithm': '%s', 'budget': {'games': %d}, 'eval_games': 1000}}"
+
+static struct job *decode_doc(json_t *doc)
+{
+    struct sk_verr_list errs;
+    struct job *job = NULL;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL(job_decode(doc, &job, &errs), SK_OK);
+    for (size_t i = 0; i < errs.n; i++)
+        fprintf(stderr, "\n%s: %s\n", errs.items[i].pointer, errs.items[i].message);
+    sk_verr_list_release(&errs);
+    json_decref(doc);
+    return job;
+}
+
+static struct job *climb_job(int seed, const char *algorithm, int budget)
+{
+    char text[4096];
+    snprintf(text, sizeof(text), CLIMB, seed, algorithm, budget);
+    return decode_doc(doc_of(text));
+}
+
+/* The result of `job` run on `threads` threads in steps of `step` units (0 = one step);
+ * elapsed time removed, so results compare. */
+static json_t *run_all(const struct job *job, int threads, uint64_t step)
+{
+    struct job_run_opts opts = {threads};
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    json_t *res = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    while (done < job_total(job))
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, step, &done), SK_OK);
+    CU_ASSERT_EQUAL(done, job_total(job));
+    CU_ASSERT_EQUAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    job_run_free(run);
+    return res;
+}
+
+static void test_same_seed_same_deck(void)
+{
+    struct job *job = climb_job(5, "climb", 20000);
+    json_t *a = run_all(job, 1, 0);
+    json_t *b = run_all(job, 3, 777);
+    json_t *c = run_all(job, 2, 1);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT(json_equal(a, b));
+    CU_ASSERT(json_equal(a, c));
+    /* it found something, and the budget was spent on candidates */
+    CU_ASSERT(json_integer_value(json_object_get(a, "moves_accepted")) >= 1);
+    CU_ASSERT(json_integer_value(json_object_get(a, "candidates")) >= 10);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "stopped")), "budget");
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    job_free(job);
+}
+
+static void test_budget_and_never_worse(void)
+{
+    static const char *const algorithms[] = {"climb", "anneal"};
+
+    for (int seed = 1; seed <= 4; seed++)
+        for (int a = 0; a < 2; a++) {
+            struct job *job = climb_job(seed, algorithms[a], 5000);
+            json_t *res = run_all(job, 0, 0);
+            json_t *games = json_object_get(res, "games");
+            double best = json_real_value(json_object_get(json_object_get(res, "best"), "score"));
+            double start = json_real_value(json_object_get(json_object_get(res, "start"), "score"));
+            CU_ASSERT(json_integer_value(json_object_get(games, "search")) <= 5000);
+            CU_ASSERT(json_integer_value(json_object_get(games, "search")) > 4000);
+            CU_ASSERT_EQUAL(json_integer_value(json_object_get(games, "evaluation")), 4000);
+            CU_ASSERT(best >= start);
+            CU_ASSERT(json_real_value(json_object_get(res, "improvement")) >= 0);
+            if (json_is_true(json_object_get(res, "kept_start")))
+                CU_ASSERT(json_equal(json_object_get(json_object_get(res, "best"), "list"),
+                                     json_object_get(json_object_get(res, "start"), "list")));
+            json_decref(res);
+            job_free(job);
+        }
+}
+
+/* Runs `job` for `stop_at` units (steps of `step`), saves, restores into a new run (on
+ * other threads), finishes it, and compares with `want`. */
+static void check_resume(const struct job *job, uint64_t step, uint64_t stop_at, const json_t *want)
+{
+    struct job_run_opts one = {1}, two = {2};
+    struct job_run *a = NULL, *b = NULL;
+    struct sk_buf ck;
+    char err[256];
+    uint64_t done = 0, from = 0;
+    json_t *res = NULL;
+
+    sk_buf_init(&ck, 0);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &one, &a, err, sizeof(err)), SK_OK);
+    while (done < stop_at)
+        CU_ASSERT_EQUAL_FATAL(job_run_step(a, step, &done), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_save(a, &ck), SK_OK);
+    job_run_free(a);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &two, &b, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_restore(b, ck.p, ck.len, &from), SK_OK);
+    CU_ASSERT_EQUAL(from, done);
+    while (from < job_total(job))
+        CU_ASSERT_EQUAL_FATAL(job_run_step(b, step, &from), SK_OK);
+    CU_ASSERT_EQUAL(job_run_result(b, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    CU_ASSERT(json_equal(res, want));
+    json_decref(res);
+    job_run_free(b);
+    sk_buf_release(&ck);
+}
+
+static void test_resume_anywhere(void)
+{
+    struct job *job = climb_job(9, "anneal", 8000);
+    json_t *want = run_all(job, 1, 0);
+    uint64_t total = job_total(job);
+
+    /* inside a race, between candidates, at the search's end, inside the evaluation */
+    check_resume(job, 300, 300, want);
+    check_resume(job, 1000, 3000, want);
+    check_resume(job, 7000, 7000, want);
+    check_resume(job, 8000, 8000, want);
+    check_resume(job, 100, total - 1000, want);
+    json_decref(want);
+    job_free(job);
+}
+
+static void test_checkpoint_refused(void)
+{
+    struct job *job = climb_job(9, "climb", 8000);
+    struct job *other = climb_job(9, "climb", 9000);
+    struct job_run *a = NULL, *b = NULL;
+    struct sk_buf ck;
+    char err[256];
+    uint64_t done = 0, from = 0;
+
+    sk_buf_init(&ck, 0);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, NULL, &a, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_step(a, 500, &done), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_save(a, &ck), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, other, NULL, &b, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(job_run_restore(b, ck.p, ck.len, &from), SK_EINVAL); /* another job */
+    job_run_free(b);
+    b = NULL;
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, NULL, &b, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(job_run_restore(b, ck.p, ck.len - 1, &from), SK_EINVAL); /* shortened */
+    ((unsigned char *)ck.p)[ck.len - 1] ^= 0; /* unchanged bytes restore */
+    CU_ASSERT_EQUAL(job_run_restore(b, ck.p, ck.len, &from), SK_OK);
+    CU_ASSERT_EQUAL(from, done);
+    job_run_free(a);
+    job_run_free(b);
+    sk_buf_release(&ck);
+    job_free(job);
+    job_free(other);
+}
+
+static void test_cancel_keeps_best(void)
+{
+    struct job *job = climb_job(5, "climb", 20000);
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    json_t *res = NULL, *best;
+
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, NULL, &run, err, sizeof(err)), SK_OK);
+    while (done < 10000)
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, 1000, &done), SK_OK);
+    CU_ASSERT_EQUAL(job_run_result(run, &res), SK_ECONFLICT);
+    /* what a watcher sees meanwhile: the search, its best deck and counters */
+    res = job_run_progress(run);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res, "phase")), "search");
+    CU_ASSERT(json_is_string(json_object_get(res, "best")));
+    CU_ASSERT((uint64_t)json_integer_value(json_object_get(res, "games")) == done);
+    CU_ASSERT(json_integer_value(json_object_get(res, "accepted")) >= 1);
+    CU_ASSERT(json_is_object(json_object_get(res, "last_move")));
+    json_decref(res);
+    res = NULL;
+    CU_ASSERT_EQUAL_FATAL(job_run_partial_result(run, &res), SK_OK);
+    CU_ASSERT(json_is_true(json_object_get(res, "partial")));
+    best = json_object_get(res, "best");
+    CU_ASSERT(json_is_string(json_object_get(best, "deck")));
+    CU_ASSERT(json_is_object(json_object_get(best, "list")));
+    CU_ASSERT(json_is_null(json_object_get(best, "score")));
+    CU_ASSERT(json_is_null(json_object_get(res, "stopped")));
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) >=
+              10000);
+    CU_ASSERT(json_array_size(json_object_get(res, "moves")) >= 1);
+    json_decref(res);
+    job_run_free(run);
+    job_free(job);
+}
+
+static void test_reorder_moves_only(void)
+{
+    json_t *doc = doc_of("{'kind':'optimize','seed':3,'params':{"
+                         "'attacker': {'commander': 'Test Commander', 'play': 'ordered',"
+                         " 'deck': [{'card': 'Barricade', 'count': 2}, {'card': 'Grunt',"
+                         " 'count': 3}, {'card': 'Lead Dozer', 'count': 2}]}," ENEMY
+                         "'pool': [], 'algorithm': 'reorder', 'budget': {'games': 4000},"
+                         "'eval_games': 500}}");
+    struct job *job = decode_doc(doc);
+    json_t *res = run_all(job, 0, 0);
+    json_t *moves = json_object_get(res, "moves");
+    json_t *deck = json_object_get(json_object_get(json_object_get(res, "best"), "list"), "deck");
+    size_t i;
+    json_t *m, *e;
+    int grunts = 0, total = 0;
+
+    json_array_foreach(moves, i, m)
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(m, "move")), "reorder");
+    json_array_foreach(deck, i, e)
+    {
+        int n = (int)json_integer_value(json_object_get(e, "count"));
+        total += n;
+        if (strcmp(json_string_value(json_object_get(e, "card")), "Grunt") == 0)
+            grunts += n;
+    }
+    CU_ASSERT_EQUAL(total, 7);
+    CU_ASSERT_EQUAL(grunts, 3);
+    json_decref(res);
+    job_free(job);
+}
+
+static CU_TestInfo opt_tests[] = {
+    {"racing verdicts and intervals", test_race_verdicts},
+    {"every field and infeasible constraints refused at their pointer", test_decode_errors},
+    {"same seed, same deck, whatever threads and steps", test_same_seed_same_deck},
+    {"budget kept, never worse than the start", test_budget_and_never_worse},
+    {"resume from a checkpoint anywhere", test_resume_anywhere},
+    {"another job's or a damaged checkpoint refused", test_checkpoint_refused},
+    {"cancel keeps the best deck so far", test_cancel_keeps_best},
+    {"reorder only moves cards", test_reorder_moves_only},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_battle_opt_suites[] = {
+    {"battle_opt", setup, teardown, NULL, NULL, opt_tests},
+    CU_SUITE_INFO_NULL,
+};
