@@ -16,6 +16,7 @@ typedef long clc_i64;
 typedef ulong clc_u64;
 #define CLC_FN       static inline
 #define CLC_INLINE   static inline
+#define CLC_NOINLINE static
 #define CLC_GLOBAL   __global
 #define CLC_CONSTANT __constant
 #define CLC_PRIVATE  __private
@@ -28,10 +29,12 @@ typedef int32_t clc_i32;
 typedef uint32_t clc_u32;
 typedef int64_t clc_i64;
 typedef uint64_t clc_u64;
-#define CLC_FN     static inline
+#define CLC_FN       static inline
 /* A function the host compiler must inline even when large: one whose callers pass
  * constants that are meant to fold into its body (kernel compilers inline everything). */
-#define CLC_INLINE static inline __attribute__((always_inline))
+#define CLC_INLINE   static inline __attribute__((always_inline))
+/* One the host compiler must keep out of line: a large body called from many places. */
+#define CLC_NOINLINE static __attribute__((noinline))
 #define CLC_GLOBAL
 #define CLC_CONSTANT
 #define CLC_PRIVATE

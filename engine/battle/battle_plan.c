@@ -140,6 +140,8 @@ static void fresh_unit(const struct battle_plan_data *d, int card, struct battle
     u->delay = d->cards[card].delay;
     u->flags = BATTLE_SIM_ALIVE;
     u->hp = d->cards[card].health;
+    u->attack = d->cards[card].attack;
+    u->max_hp = d->cards[card].health;
 }
 
 static enum sk_err state_unit(const struct battle_spec *spec, const struct battle_plan_data *d,

@@ -114,13 +114,13 @@ struct battle_unit {
     clc_u8 flags;  /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */
     clc_u8 evaded; /* hostile skills negated by Evade during the current enemy turn */
     clc_i16 hp;
-    clc_i16 berserk;  /* permanent attack gained */
+    clc_i16 attack;   /* the card's attack plus permanent gains (Berserk, Valor...) */
     clc_i16 rally;    /* until the end of its own turn */
     clc_i16 weaken;   /* until the end of its own next turn */
     clc_i16 enfeeble; /* until the end of the caster's turn */
     clc_i16 protect;  /* until the end of the next enemy turn */
     clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */
-    clc_i16 hp_gain;  /* permanent max-health gain (Leech): max health = card's + this */
+    clc_i16 max_hp;   /* the card's health plus permanent gains (Leech, Fortify...) */
     clc_u32 cd;       /* cooldowns (BATTLE_SIM_CD_*) */
     clc_u8 hits;      /* times it took damage in the current action (Barrier) */
     clc_u8 spare;
@@ -218,11 +218,10 @@ CLC_FN int battle_sim_alive(CLC_PRIVATE const struct battle_unit *u)
     return (u->flags & BATTLE_SIM_ALIVE) != 0;
 }
 
-/* Attack power: base + Berserk gains + Rally - Weaken, at least 0. */
-CLC_FN clc_i32 battle_sim_power(CLC_GLOBAL const struct battle_plan_data *p,
-                                CLC_PRIVATE const struct battle_unit *u)
+/* Attack power: the card's attack + permanent gains + Rally - Weaken, at least 0. */
+CLC_FN clc_i32 battle_sim_power(CLC_PRIVATE const struct battle_unit *u)
 {
-    clc_i32 v = (clc_i32)p->cards[u->card].attack + u->berserk + u->rally - u->weaken;
+    clc_i32 v = (clc_i32)u->attack + u->rally - u->weaken;
     return v > 0 ? v : 0;
 }
 
@@ -278,29 +277,27 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->flags = BATTLE_SIM_ALIVE;
     u->evaded = 0;
     u->hp = p->cards[card].health;
-    u->berserk = 0;
+    u->attack = p->cards[card].attack;
     u->rally = 0;
     u->weaken = 0;
     u->enfeeble = 0;
     u->protect = 0;
     u->poison = 0;
-    u->hp_gain = 0;
+    u->max_hp = p->cards[card].health;
     u->cd = 0;
     u->hits = 0;
     u->spare = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
-CLC_FN clc_i32 battle_sim_max_hp(CLC_GLOBAL const struct battle_plan_data *p,
-                                 CLC_PRIVATE const struct battle_unit *u)
+CLC_FN clc_i32 battle_sim_max_hp(CLC_PRIVATE const struct battle_unit *u)
 {
-    return (clc_i32)p->cards[u->card].health + u->hp_gain;
+    return u->max_hp;
 }
 
-CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+CLC_FN void battle_sim_heal(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    clc_i32 max = battle_sim_max_hp(p, u);
+    clc_i32 max = battle_sim_max_hp(u);
     clc_i32 hp = (clc_i32)u->hp + x;
     u->hp = (clc_i16)(hp < max ? hp : max);
 }
@@ -309,7 +306,7 @@ CLC_FN void battle_sim_heal(CLC_GLOBAL const struct battle_plan_data *p,
  * Avenge, Scavenge: the game's ext_hp). */
 CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    u->hp_gain = battle_sim_sat((clc_i32)u->hp_gain + x);
+    u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x);
     u->hp = battle_sim_sat((clc_i32)u->hp + x);
 }
 
@@ -523,7 +520,7 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
         return 0;
     switch (battle_sim_when(id)) {
     case BATTLE_WHEN_HITS: /* as tuo: a jammed unit will not act, so it is no target */
-        if (battle_sim_power(p, u) == 0)
+        if (battle_sim_power(u) == 0)
             return 0;
         return active ? battle_sim_acts_later(p, u, act)
                       : u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
@@ -531,7 +528,7 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
         return active ? battle_sim_acts_later(p, u, act)
                       : u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_WHEN_DAMAGED:
-        return u->hp < battle_sim_max_hp(p, u);
+        return u->hp < battle_sim_max_hp(u);
     case BATTLE_WHEN_READY:
         if (!active)
             return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
@@ -564,7 +561,7 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_strike(p, g, ts, u, p->cards[u->card].type == BATTLE_ASSAULT ? (x + 1) / 2 : x);
         break;
     case BATTLE_SKILL_MEND:
-        battle_sim_heal(p, u, x);
+        battle_sim_heal(u, x);
         break;
     case BATTLE_SKILL_FORTIFY:
         battle_sim_gain_hp(u, x);
@@ -574,14 +571,14 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_WEAKEN:
         /* As tuo: it takes at most the current power, so a later Rally still counts. */
-        d = battle_sim_power(p, u);
+        d = battle_sim_power(u);
         u->weaken = battle_sim_sat((clc_i32)u->weaken + (x < d ? x : d));
         break;
     case BATTLE_SKILL_JAM:
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_JAMMED);
         break;
     case BATTLE_SKILL_HEAL:
-        battle_sim_heal(p, u, x);
+        battle_sim_heal(u, x);
         break;
     case BATTLE_SKILL_RALLY:
         u->rally = battle_sim_sat((clc_i32)u->rally + x);
@@ -625,27 +622,32 @@ CLC_FN clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVATE cl
     return n;
 }
 
-/* Side `s` casts skill `id` X on the row the skill table names: the enemy's for a hostile
- * skill, where Evade can negate each application, else its own. The candidates are the
- * valid units of faction `y` (or progenitor; any when 0) in lane order; `all` takes every
- * one, else `n` (0 counts as 1) are drawn without repetition and applied in lane order.
- * Returns whether any application took effect (a cooldown starts only then, as in tuo). */
+/* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
+ * the enemy's for a hostile skill, where Evade can negate each application, else its own.
+ * The candidates are the valid units of faction `y` (or progenitor; any when 0) in lane
+ * order; `all` takes every one, else `n` (0 counts as 1) are drawn without repetition and
+ * applied in lane order. `lane`: the caster's assault lane, -1 for other rows. Returns
+ * whether any application took effect (a cooldown starts only then, as in tuo). */
 CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                                   clc_u32 id, clc_i32 x, clc_u32 all, clc_u32 y, clc_u32 n)
+                                   clc_u32 id, CLC_GLOBAL const struct battle_card_data *c,
+                                   clc_u32 k)
 {
     int hostile = battle_sim_hostile(id);
     int ts = hostile ? 1 - s : s;
     int structures = battle_sim_row(id) == BATTLE_ROW_STRUCTURES;
     int active = ts == battle_sim_active(p->mode, g->turn);
+    clc_u32 y = c->act_y[k];
+    clc_i32 x = c->act_x[k];
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
-    CLC_PRIVATE struct battle_unit *row;
+    CLC_PRIVATE struct battle_unit *row = tside->assaults;
+    CLC_PRIVATE struct battle_unit *u;
     clc_u32 nrow;
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
     int done = 0;
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
-     * Fortify act on the caster's two neighbours only. */
+     * Fortify act on the caster's two neighbours only, both of them. */
     int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
     /* Every unit is a candidate when the skill takes any living unit, with no faction
      * filter, on a side where no unit died this turn (dead units keep their slot until
@@ -660,15 +662,14 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         row = structures ? tside->structures : tside->assaults;
         nrow = structures ? tside->n_structures : tside->n_assaults;
         if (every) {
-            for (nc = 0; nc < nrow; nc++)
-                cand[nc] = (clc_u8)nc;
+            nc = nrow;
             continue;
         }
-        for (clc_u32 i = 0; i < nrow; i++) {
-            CLC_PRIVATE const struct battle_unit *u = &row[i];
-            if (!(u->flags & BATTLE_SIM_ALIVE))
+        for (clc_i32 i = adjacent ? lane - 1 : 0; i < (clc_i32)nrow; i += adjacent ? 2 : 1) {
+            if (i < 0 || (adjacent && i > lane + 1))
                 continue;
-            if (adjacent && (clc_i32)i != lane - 1 && (clc_i32)i != lane + 1)
+            u = &row[i];
+            if (!(u->flags & BATTLE_SIM_ALIVE))
                 continue;
             if (y) {
                 clc_u32 f = p->cards[u->card].faction;
@@ -681,11 +682,21 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     }
     if (nc == 0)
         return 0;
-    if (id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY)
-        all = 1;
-    nc = battle_sim_draw(g, cand, nc, all ? nc : n);
-    for (clc_u32 k = 0; k < nc; k++) {
-        CLC_PRIVATE struct battle_unit *u = &row[cand[k]];
+    if (every) {
+        /* One target drawn among the whole row needs no list. */
+        if (!c->act_all[k] && c->act_n[k] <= 1) {
+            u = &row[nc > 1 ? rng_below(&g->rng, nc) : 0];
+            if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
+                return 0;
+            battle_sim_apply(p, g, ts, id, x, u);
+            return 1;
+        }
+        for (clc_u32 i = 0; i < nc; i++)
+            cand[i] = (clc_u8)i;
+    }
+    nc = battle_sim_draw(g, cand, nc, adjacent || c->act_all[k] ? nc : c->act_n[k]);
+    for (clc_u32 i = 0; i < nc; i++) {
+        u = &row[cand[i]];
         if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
             continue;
         battle_sim_apply(p, g, ts, id, x, u);
@@ -694,19 +705,19 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     return done;
 }
 
-/* Side `s` casts skill `id`: battle_sim_skill_as with `id` a constant in each case, so
- * each skill gets its own copy of the loop with the table's facts (hostile, row, target
- * condition, Mortar's fallback, Mend's neighbours) folded in instead of tested per unit:
- * the candidate loop is the engine's hottest code. */
-CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane, clc_u32 id,
-                            clc_i32 x, clc_u32 all, clc_u32 y, clc_u32 n)
+/* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
+ * each case, so each skill gets its own copy of the loop with the table's facts (hostile,
+ * row, target condition, Mortar's fallback, Mend's neighbours) folded in instead of tested
+ * per unit: the candidate loop is the engine's hottest code. */
+CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
-    switch (id) {
+    switch (c->act_id[k]) {
 #define BATTLE_SIM_CASE_PASSIVE(ID)
 #define BATTLE_SIM_CASE_ACTIVATION(ID)                                                             \
     case BATTLE_SKILL_##ID:                                                                        \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, x, all, y, n);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, c, k);
 #define BATTLE_SIM_CASE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
     BATTLE_SIM_CASE_##KIND(ID)
         BATTLE_SKILL_TABLE(BATTLE_SIM_CASE_)
@@ -718,6 +729,14 @@ CLC_FN int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* battle_sim_skill out of line, for the triggered skills (on play, attacked, death). */
+CLC_NOINLINE int battle_sim_skill_once(CLC_GLOBAL const struct battle_plan_data *p,
+                                       CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                       CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
+{
+    return battle_sim_skill(p, g, s, lane, c, k);
+}
+
 /* Valor or Bravery X of assault `lane` of side `s`: + X permanent attack when the enemy
  * assault opposite lives and is stronger. */
 CLC_FN void battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
@@ -726,9 +745,9 @@ CLC_FN void battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     if (!x || lane >= en->n_assaults || !battle_sim_alive(&en->assaults[lane]) ||
-        battle_sim_power(p, &en->assaults[lane]) <= battle_sim_power(p, u))
+        battle_sim_power(&en->assaults[lane]) <= battle_sim_power(u))
         return;
-    u->berserk = battle_sim_sat((clc_i32)u->berserk + x);
+    u->attack = battle_sim_sat((clc_i32)u->attack + x);
 }
 
 /* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
@@ -767,7 +786,7 @@ CLC_FN clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
             CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
             clc_i32 x = p->cards[a->card].allegiance;
             if (x && a != u && battle_sim_alive(a) && p->cards[a->card].faction == c->faction) {
-                a->berserk = battle_sim_sat((clc_i32)a->berserk + x);
+                a->attack = battle_sim_sat((clc_i32)a->attack + x);
                 battle_sim_gain_hp(a, x);
             }
         }
@@ -804,8 +823,7 @@ CLC_FN void battle_sim_cast(CLC_GLOBAL const struct battle_plan_data *p,
         if (c->act_id[k] == BATTLE_SKILL_SUMMON)
             battle_sim_summon(p, g, s, c->act_x[k], 0);
         else
-            battle_sim_skill(p, g, s, lane, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
-                             c->act_n[k]);
+            battle_sim_skill_once(p, g, s, lane, c, k);
     }
 }
 
@@ -834,7 +852,7 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         if (i + 1 < lane || i > lane + 1)
             x = (x + 1) / 2;
-        a->berserk = battle_sim_sat((clc_i32)a->berserk + x);
+        a->attack = battle_sim_sat((clc_i32)a->attack + x);
         battle_sim_gain_hp(a, x);
     }
 }
@@ -909,17 +927,17 @@ CLC_FN void battle_sim_action_end(CLC_GLOBAL const struct battle_plan_data *p,
  * order, each resolved with the triggers it sets off; a skill still cooling down is
  * skipped, and one that took effect starts its cooldown. `lane`: the unit's assault lane,
  * -1 for other rows. */
-CLC_FN void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                              CLC_GLOBAL const struct battle_card_data *c, CLC_PRIVATE clc_u32 *cd)
+/* Out of line: one call per unit and turn, with each skill's loop inlined. */
+CLC_NOINLINE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                    CLC_GLOBAL const struct battle_card_data *c,
+                                    CLC_PRIVATE clc_u32 *cd)
 {
     clc_u32 m = c->act_turn; /* Summon waits for the delay; triggered skills their event */
     for (clc_u32 k = 0; m; k++, m >>= 1) {
-        if (!(m & 1u) || battle_sim_cd(*cd, k))
+        if (!(m & 1u) || (*cd && battle_sim_cd(*cd, k)))
             continue;
-        if (battle_sim_skill(p, g, s, lane, c->act_id[k], c->act_x[k], c->act_all[k], c->act_y[k],
-                             c->act_n[k]) &&
-            c->act_c[k])
+        if (battle_sim_skill(p, g, s, lane, c, k) && c->act_c[k])
             *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
         if (g->pending)
             battle_sim_triggers(p, g);
@@ -992,7 +1010,7 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
     CLC_GLOBAL const struct battle_card_data *dc;
     CLC_PRIVATE struct battle_unit *t = 0;
-    clc_i32 power = battle_sim_power(p, u);
+    clc_i32 power = battle_sim_power(u);
     clc_i32 dmg, red;
     int on_assault;
     if (power == 0)
@@ -1067,12 +1085,12 @@ CLC_FN void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
             }
         }
         if (ac->drain && battle_sim_alive(u))
-            battle_sim_heal(p, u, total);
+            battle_sim_heal(u, total);
         if (g->pending)
             battle_sim_triggers(p, g);
     }
     if (dmg > 0 && ac->berserk && battle_sim_alive(u))
-        u->berserk = battle_sim_sat((clc_i32)u->berserk + ac->berserk);
+        u->attack = battle_sim_sat((clc_i32)u->attack + ac->berserk);
     /* Poison poisons whoever attacks it, even when the hit was fully blocked. */
     if (dc->poison && battle_sim_alive(u))
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
@@ -1217,7 +1235,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->structures[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
         clc_u32 due = 1;
-        if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED) || !c->n_act)
+        if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED) || !c->act_turn)
             continue;
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             battle_sim_skills(p, g, s, -1, c, &u->cd);
@@ -1265,7 +1283,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         if (!battle_sim_alive(u))
             continue;
         if ((p->fx & BATTLE_SIM_FX_REFRESH) && p->cards[u->card].refresh)
-            battle_sim_heal(p, u, p->cards[u->card].refresh);
+            battle_sim_heal(u, p->cards[u->card].refresh);
         if (u->poison) {
             battle_sim_hurt(p, g, s, u, u->poison);
             u->poison = (clc_i16)(u->poison >> 1);
@@ -1286,10 +1304,12 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->protect = 0;
         u->evaded = 0;
     }
-    for (clc_u32 i = 0; i < en->n_structures; i++) {
-        en->structures[i].protect = 0;
-        en->structures[i].evaded = 0;
-    }
+    /* Only Barrier protects a structure and only Evade counts on one. */
+    if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))
+        for (clc_u32 i = 0; i < en->n_structures; i++) {
+            en->structures[i].protect = 0;
+            en->structures[i].evaded = 0;
+        }
     if (me->died)
         battle_sim_compress(me);
     if (en->died)

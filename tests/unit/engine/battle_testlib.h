@@ -159,5 +159,9 @@ static inline void tb_run_end(struct tb_run *x)
 #define TB_ASL(x, s, i) ((x)->g.sides[s].assaults[i])
 #define TB_STR(x, s, i) ((x)->g.sides[s].structures[i])
 #define TB_CMD(x, s)    ((x)->g.sides[s].commander_hp)
+/* Permanent gains of assault i of side s (Berserk, Valor, Allegiance...; Leech, Fortify...):
+ * the unit's attack and max health less its card's. */
+#define TB_ATK_GAIN(x, s, i) (TB_ASL(x, s, i).attack - (x)->d->cards[TB_ASL(x, s, i).card].attack)
+#define TB_HP_GAIN(x, s, i)  (TB_ASL(x, s, i).max_hp - (x)->d->cards[TB_ASL(x, s, i).card].health)
 
 #endif

@@ -259,11 +259,11 @@ static void test_leech_max_health(void)
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 10);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 0);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 0), 0);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 18);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 12);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 2);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 0), 2);
     tb_run_end(&x);
     (void)ca;
 }

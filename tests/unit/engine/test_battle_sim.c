@@ -449,18 +449,18 @@ static void test_berserk(void)
     tb_run_start(&x, &b);
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 3);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 3);
     tb_run_turns(&x, 2); /* 5 - 4 */
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 49);
     tb_run_turns(&x, 2); /* 8 - 4 */
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 45);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 9);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 9);
     tb_run_end(&x);
     b.cards[dummy].skills[0].x = 10; /* a hit for 0 gains nothing */
     tb_run_start(&x, &b);
     tb_run_turns(&x, 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 50);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 3);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 3);
     tb_run_end(&x);
 }
 

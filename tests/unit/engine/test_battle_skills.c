@@ -143,8 +143,11 @@ static void test_every_skill_has_an_effect(void)
             differs = g.sides[0].n_assaults == 1 && g.sides[0].assaults[0].card == 1 &&
                       g.sides[0].assaults[0].hp == 10;
         } else if (rows[s].kind == BATTLE_SK_ACTIVATION) {
-            struct battle_unit u = {.card = 1, .delay = 0, .flags = BATTLE_SIM_ALIVE, .hp = 5};
-            struct battle_unit before = u;
+            struct battle_unit u, before;
+            battle_sim_fresh(battle_plan_data(plan), &u, 1);
+            u.delay = 0;
+            u.hp = 5;
+            before = u;
             memset(&g, 0, sizeof(g));
             CU_ASSERT_TRUE(battle_sim_valid(battle_plan_data(plan), (clc_u32)s, &u));
             battle_sim_apply(battle_plan_data(plan), &g, 1, (clc_u32)s, 2, &u);

@@ -136,9 +136,9 @@ static void test_allegiance(void)
     tb_deck(&b, 0, unit(&b, "Xeno B", 0, 10, 4), 1);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 7);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 4);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 4);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 14);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 4);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 0), 4);
     tb_run_end(&x);
 }
 
@@ -167,11 +167,11 @@ static void test_avenge_scavenge(void)
     /* The Victim left the row at the turn's end: the others closed ranks. */
     CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 21);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).berserk, 3);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 1, 0), 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 21);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).hp, 22);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).berserk, 2);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 2).hp_gain, 4);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 1, 2), 2);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 1, 2), 4);
     tb_run_end(&x);
 }
 
@@ -226,9 +226,9 @@ static void test_valor_bravery(void)
     tb_deck(&b, 1, tb_card(&b, "Big", BATTLE_ASSAULT, 2, 99, 9), 1);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 3); /* turn 3: delay 0, the Big (2) is stronger than 1: +3 */
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 3);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 3);
     tb_run_turns(&x, 2); /* Valor fires once */
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 3);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 3);
     tb_run_end(&x);
 
     duel(&b);
@@ -239,9 +239,9 @@ static void test_valor_bravery(void)
     tb_deck(&b, 1, tb_card(&b, "Big", BATTLE_ASSAULT, 4, 99, 9), 1);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 5); /* turns 3 and 5: 1 < 4, then 3 < 4: +2 each */
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 4);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 4);
     tb_run_turns(&x, 2); /* turn 7: 5 is not below 4: nothing */
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).berserk, 4);
+    CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), 4);
     tb_run_end(&x);
 }
 
@@ -289,12 +289,12 @@ static void test_mend_fortify(void)
     tb_run_turns(&x, 10); /* Strike 1 on all on turns 2..10: Left 15, Right 17, Far 18 */
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 15);
     tb_run_turns(&x, 1); /* turn 11: the Fortifier (lane 1) acts: Fortify 3, Mend 2 */
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp_gain, 3);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 0), 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 20);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).hp_gain, 3);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 2), 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).hp, 22);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp_gain, 0);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 3).hp_gain, 0);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 1), 0);
+    CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 3), 0);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 3).hp, 18);
     tb_run_end(&x);
 }
