@@ -1224,7 +1224,8 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
         clc_u32 due = 1;
         for (clc_u32 a = 0; a < due; a++) {
-            battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
+            if (c->act_turn)
+                battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
             battle_sim_action_end(p, g, 1);
             due = battle_sim_flurry(c, &me->commander_cd, due);
         }
@@ -1259,7 +1260,8 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             g->act = (clc_u8)a;
-            battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
+            if (c->act_turn)
+                battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
             if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
                 battle_sim_attack(p, g, s, i);
             if (g->over) {
