@@ -188,13 +188,29 @@ struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr
         write_answer(fd, g->answer[a->conns > g->lim.max_conns_per_addr ? 1 : 2]);
         shutdown(fd, SHUT_WR);
         c->refused = 1;
-        c->deadline_ms = now_ms() + 1000;
+        c->deadline_ms = now_ms() + API_GUARD_LINGER_MS;
         *refused = 1;
     } else {
         c->deadline_ms = now_ms() + g->lim.header_timeout_ms;
     }
     pthread_mutex_unlock(&g->lock);
     return c;
+}
+
+int api_guard_refuse(struct api_guard *g, struct api_guard_conn *c, const char *text, size_t n)
+{
+    int done = 0;
+    pthread_mutex_lock(&g->lock); /* the reaper writes its 408 under it */
+    if (!c->refused) {
+        (void)send(c->fd, text, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+        shutdown(c->fd, SHUT_WR);
+        c->refused = 1;
+        c->quiet = 0;
+        c->deadline_ms = now_ms() + API_GUARD_LINGER_MS;
+        done = 1;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return done;
 }
 
 void api_guard_close(struct api_guard *g, struct api_guard_conn *c)

@@ -32,6 +32,11 @@ struct api_guard_answers {
     const char *too_many; /* 503, too many connections */
 };
 
+/* How long a refused connection is kept open after its answer, its client's bytes read and
+ * dropped, before it is shut both ways (closing a socket with unread bytes resets it, which
+ * can destroy an answer the client has not read yet). */
+#define API_GUARD_LINGER_MS 1000
+
 /* What a connection is doing, for its deadline. */
 enum api_guard_phase {
     API_GUARD_HEAD, /* waiting for a request's header: header deadline, then a 408 */
@@ -54,6 +59,13 @@ void api_guard_free(struct api_guard *g);
  * NULL when out of memory (close the connection). Free with api_guard_close.
  */
 struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr, int *refused);
+/**
+ * Answers a connection the server will not read a request from: unless the guard answered
+ * it already (a cap, a deadline), writes the `n` bytes of `text` without blocking, shuts the
+ * socket for writing and gives it API_GUARD_LINGER_MS, after which the reaper shuts it both
+ * ways. Returns 1 when this answer was written, 0 when the guard's was.
+ */
+int api_guard_refuse(struct api_guard *g, struct api_guard_conn *c, const char *text, size_t n);
 /** Unregisters a connection, before its socket is closed; NULL-safe. */
 void api_guard_close(struct api_guard *g, struct api_guard_conn *c);
 /** 1 when the connection was refused by a cap or its deadline passed; NULL-safe. */

@@ -81,12 +81,25 @@ static const struct problem problems[] = {
      "(<code>SKIRMISH_MAX_WAITERS</code>).",
      "Retry after the <code>Retry-After</code> seconds, or poll without <code>wait</code>."},
     {"invalid-request", 400, "Invalid request framing",
-     "The request cannot be read safely: two <code>Content-Length</code> fields with different "
-     "values, or <code>Content-Length</code> together with <code>Transfer-Encoding</code> "
-     "(RFC&nbsp;9112 §6.3; behind a proxy such a request could be read two ways), or a "
-     "<code>Transfer-Encoding</code> other than <code>chunked</code> (501). The connection is "
-     "closed after the answer.",
-     "Send one <code>Content-Length</code>, or <code>Transfer-Encoding: chunked</code> alone."},
+     "The request cannot be read safely. Either its framing is ambiguous: two "
+     "<code>Content-Length</code> fields with different values, or <code>Content-Length</code> "
+     "together with <code>Transfer-Encoding</code> (RFC&nbsp;9112 §6.3; behind a proxy such a "
+     "request could be read two ways), or a <code>Transfer-Encoding</code> other than "
+     "<code>chunked</code> (501). Or it is not HTTP/1.1 as RFC&nbsp;9112 writes it: "
+     "<code>errors[0].element</code> names the part (<code>request-line</code>, "
+     "<code>method</code>, <code>request-target</code>, <code>HTTP-version</code>, "
+     "<code>field-line</code> for a header line without a colon or folded onto the next line, "
+     "<code>chunk-size</code>, <code>chunk-data</code>) or <code>errors[0].header</code> the "
+     "field (a <code>Content-Length</code> that is not digits alone, a name that is not a "
+     "token, a value with a NUL or a bare CR). The connection is closed after the answer.",
+     "Send one <code>Content-Length</code> of digits, or <code>Transfer-Encoding: "
+     "chunked</code> alone, and a request line and header fields as RFC&nbsp;9112 writes "
+     "them; an HTTP library does."},
+    {"http-version-not-supported", 505, "HTTP version not supported",
+     "The request line names an HTTP version other than 1.x (<code>errors[0].element</code> "
+     "is <code>HTTP-version</code>). The API speaks HTTP/1.1 and 1.0; HTTP/2 needs a proxy in "
+     "front that speaks it to clients.",
+     "Send HTTP/1.1."},
     {"uri-too-long", 414, "URI too long",
      "The request target (path and query) is longer than the API reads "
      "(<code>SKIRMISH_MAX_HEADER_BYTES</code>).",

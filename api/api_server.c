@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "api_cors.h"
+#include "api_gate.h"
 #include "api_guard.h"
 #include "api_jobs.h"
 #include "api_metrics.h"
@@ -33,6 +34,7 @@ struct api_server {
     struct MHD_Daemon *daemon;
     const struct api_ctx *ctx;
     struct api_guard *guard; /* owned */
+    struct api_gate *gate;   /* owned: accepts, and reads each connection's first head */
 };
 
 /* A body refused while it is still arriving is read and dropped up to this many times the
@@ -730,36 +732,26 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     api_guard_phase(srv->guard, guard_of(conn), API_GUARD_IDLE);
 }
 
-/* Registers a connection with the guard as it is accepted, and unregisters it before its
- * socket is closed. */
+/* Takes a connection's guard entry from the gate as libmicrohttpd starts it, and
+ * unregisters it before its socket is closed. */
 static void conn_cb(void *cls, struct MHD_Connection *conn, void **socket_context,
                     enum MHD_ConnectionNotificationCode code)
 {
     struct api_server *srv = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *fd =
-            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-        const union MHD_ConnectionInfo *ad =
-            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-        uint32_t addr = 0;
-        int refused = 0;
-        if (ad && ad->client_addr && ad->client_addr->sa_family == AF_INET) {
-            struct sockaddr_in in;
-            memcpy(&in, ad->client_addr, sizeof(in));
-            addr = ntohl(in.sin_addr.s_addr);
-        }
-        *socket_context = fd ? api_guard_open(srv->guard, fd->connect_fd, addr, &refused) : NULL;
-        if (refused) {
-            char a[INET_ADDRSTRLEN] = "";
-            struct in_addr ia = {htonl(addr)};
-            inet_ntop(AF_INET, &ia, a, sizeof(a));
-            sk_log_warn("event=connection_refused addr=%s conns=%zu", a,
-                        api_guard_conns(srv->guard));
-        }
+        int fd = conn_fd(conn);
+        *socket_context = fd >= 0 ? api_gate_take(srv->gate, fd) : NULL;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         api_guard_close(srv->guard, *socket_context);
         *socket_context = NULL;
     }
+}
+
+/* The gate hands over a socket whose first request's head it read (api_gate_handoff). */
+static int hand_over(void *arg, int fd, const struct sockaddr *addr, socklen_t len)
+{
+    struct api_server *srv = arg;
+    return MHD_add_connection(srv->daemon, fd, addr, len) == MHD_YES ? 0 : -1;
 }
 
 /* libmicrohttpd's messages; its format string (clang's -Wformat-nonliteral in the fuzz build). */
@@ -776,36 +768,19 @@ __attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char 
     sk_log_warn("event=http_server msg=%s", sk_log_quote(q, sizeof(q), msg));
 }
 
-/* A complete HTTP/1.1 answer the guard writes itself (sk_free), or NULL. */
-static char *canned(int status, const char *reason, const char *slug, const char *title,
-                    const char *detail)
-{
-    struct api_response r;
-    struct sk_buf b;
-    api_http_response_init(&r);
-    api_http_problem(&r, status, slug, title, detail, NULL);
-    sk_buf_init(&b, 0);
-    sk_buf_printf(&b,
-                  "HTTP/1.1 %d %s\r\nContent-Type: application/problem+json\r\n"
-                  "Cache-Control: no-store\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n",
-                  status, reason, status == 408 ? "" : "Retry-After: 5\r\n", r.body_len);
-    sk_buf_add(&b, r.body ? r.body : "", r.body_len);
-    api_http_response_release(&r);
-    return sk_buf_take(&b);
-}
-
 static enum sk_err make_guard(const struct sk_config *cfg, struct api_guard **out)
 {
     struct api_guard_limits lim = {cfg->max_connections,         cfg->max_connections_per_addr,
                                    cfg->header_timeout_s * 1000, cfg->body_timeout_s * 1000,
                                    cfg->max_waiters_per_addr,    cfg->body_memory_bytes};
     struct api_guard_answers ans;
-    char *t = canned(408, "Request Timeout", "request-timeout", "Request Timeout",
-                     "the request was not received in time");
-    char *a = canned(429, "Too Many Requests", "client-limit", "Too Many Requests",
-                     "too many connections are open from this address");
-    char *m = canned(503, "Service Unavailable", "server-busy", "Service Unavailable",
-                     "too many connections are open; retry shortly");
+    size_t len;
+    char *t = api_gate_answer(408, "request-timeout", "Request Timeout",
+                              "the request was not received in time", NULL, 0, &len);
+    char *a = api_gate_answer(429, "client-limit", "Too Many Requests",
+                              "too many connections are open from this address", NULL, 5, &len);
+    char *m = api_gate_answer(503, "server-busy", "Service Unavailable",
+                              "too many connections are open; retry shortly", NULL, 5, &len);
     enum sk_err err = SK_ENOMEM;
     if (t && a && m) {
         ans.timeout = t;
@@ -819,30 +794,43 @@ static enum sk_err make_guard(const struct sk_config *cfg, struct api_guard **ou
     return err;
 }
 
+/* What the gate lets through: twice the API's header bytes (so that check_head decides near
+ * that limit, with its own measure), the API's count of fields (counted the same way: the
+ * gate refuses line folding), and what libmicrohttpd's memory per connection (sized from
+ * these in api_server_new) holds. */
+static void gate_limits(const struct sk_config *cfg, struct api_gate_limits *lim)
+{
+    lim->max_head = (size_t)cfg->max_header_bytes * 2;
+    lim->max_fields = (size_t)cfg->max_headers;
+    lim->max_args = (size_t)2 * API_MAX_ARGS;
+    lim->max_cookies = 32;
+    lim->max_body = cfg->max_body_bytes;
+}
+
 enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
 {
     const struct sk_config *cfg = ctx->cfg;
     struct api_server *srv = NULL;
-    struct sockaddr_in addr;
+    struct api_gate_limits lim;
     unsigned threads = (unsigned)cfg->http_threads;
     /* libmicrohttpd's own limits sit above ours, so that ours answer first with a problem:
-     * connections past our caps are answered and closed by the guard (MHD closes those past
-     * its own caps at accept, without an answer); its memory per connection holds the
-     * header our limit allows twice over, plus the buffers of reading and answering; its
-     * idle timeout is the longer of ours (a stalled client is answered by the guard). */
+     * connections past our caps are answered and closed by the gate and the guard and never
+     * reach it; its idle timeout is the longer of ours (a stalled client is answered by the
+     * guard). Its memory per connection holds any head the gate lets through: the head and
+     * a copy of its Cookie field, a 64-byte record for every field, query parameter and
+     * cookie, and the answer's header. It is zeroed before every request of a kept-alive
+     * connection, so it is no larger than that (48 KiB by default). */
     unsigned conn_limit = (unsigned)(cfg->max_connections + 256);
     unsigned ip_limit = (unsigned)(cfg->max_connections_per_addr + 64);
-    size_t mem_limit = (size_t)cfg->max_header_bytes * 2 + 32768;
+    size_t mem_limit;
     unsigned timeout =
         (unsigned)(cfg->header_timeout_s > cfg->body_timeout_s ? cfg->header_timeout_s
                                                                : cfg->body_timeout_s) +
         5;
+    enum sk_err err;
 
-    memset(&addr, 0, sizeof(addr));
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)cfg->http_port);
-    if (inet_pton(AF_INET, cfg->http_addr, &addr.sin_addr) != 1)
-        return SK_EINVAL;
+    gate_limits(cfg, &lim);
+    mem_limit = lim.max_head * 2 + (lim.max_fields + lim.max_args + lim.max_cookies) * 64 + 8192;
     if (threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (unsigned)n : 1;
@@ -855,17 +843,28 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
         sk_free(srv);
         return SK_ENOMEM;
     }
+    err = api_gate_new(cfg->http_addr, (int)cfg->http_port, 1024, &lim, srv->guard, &srv->gate);
+    if (err) {
+        api_guard_free(srv->guard);
+        sk_free(srv);
+        return err;
+    }
+    /* No listening socket of its own: the gate accepts and hands sockets over. */
     srv->daemon = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL,
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
+            MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC,
+        0, NULL, NULL,
         /* The logger first: MHD warns (through its default logger) about any option
          * placed before it. */
-        access_cb, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED,
-        completed_cb, srv, MHD_OPTION_NOTIFY_CONNECTION, conn_cb, srv,
-        MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, conn_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, ip_limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, mem_limit,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
-    if (!srv->daemon) {
+        access_cb, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_THREAD_POOL_SIZE,
+        threads, MHD_OPTION_NOTIFY_COMPLETED, completed_cb, srv, MHD_OPTION_NOTIFY_CONNECTION,
+        conn_cb, srv, MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT,
+        conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, ip_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, mem_limit, MHD_OPTION_END);
+    if (!srv->daemon || api_gate_start(srv->gate, hand_over, srv)) {
+        if (srv->daemon)
+            MHD_stop_daemon(srv->daemon);
+        api_gate_free(srv->gate);
         api_guard_free(srv->guard);
         sk_free(srv);
         return SK_EIO;
@@ -878,10 +877,12 @@ void api_server_free(struct api_server *srv)
 {
     if (!srv)
         return;
-    /* MHD must not stop with suspended connections: stop accepting, resume every waiter,
-     * and give them up to a second to be answered (long polls) or ended (event streams) */
+    /* Stop accepting (the gate), then, since MHD must not stop with suspended connections,
+     * resume every waiter and give them up to a second to be answered (long polls) or ended
+     * (event streams). The gate is freed last: MHD takes guard entries from it until it
+     * stops. */
+    api_gate_stop(srv->gate);
     {
-        MHD_socket lsock = MHD_quiesce_daemon(srv->daemon);
         struct api_watch *w = srv->ctx->watch;
         api_watch_close(w);
         for (int i = 0; w && i < 100 && api_watch_open(w) > 0; i++) {
@@ -889,9 +890,8 @@ void api_server_free(struct api_server *srv)
             nanosleep(&ts, NULL);
         }
         MHD_stop_daemon(srv->daemon);
-        if (lsock != MHD_INVALID_SOCKET)
-            close(lsock);
     }
+    api_gate_free(srv->gate);
     api_guard_free(srv->guard);
     sk_free(srv);
 }

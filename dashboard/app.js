@@ -572,9 +572,7 @@
     if (!job) return;
     renderMeta(job);
     if (!FINAL.has(job.status)) {
-      const p = progressOf(job);
-      $('#result-body').replaceChildren(
-          el('p', { text: `${job.status}: ${p.percent}% of ${fmtInt(p.total)} units` }));
+      $('#result-body').replaceChildren(...pendingBody(job));
     } else if (state.rendered !== job.id) {
       refreshSelected();
     }
@@ -598,9 +596,7 @@
       if (!FINAL.has(job.status)) follow(id);
     }
     if (!FINAL.has(job.status)) {
-      const p = progressOf(job);
-      $('#result-body').replaceChildren(
-          el('p', { text: `${job.status}: ${p.percent}% of ${fmtInt(p.total)} units` }));
+      $('#result-body').replaceChildren(...pendingBody(job));
       return;
     }
     if (state.rendered === id) return;
@@ -633,11 +629,114 @@
     }
     state.rendered = id;
     $('#result-body').replaceChildren(
-        job.kind === 'battle' ? battleResult(result) : otherResult(result));
+        job.kind === 'battle' ? battleResult(result)
+          : job.kind === 'optimize' ? optimizeResult(result) : otherResult(result));
     if (result.partial)
-      $('#result-body').prepend(el('p', { class: 'partial-note', text:
-          `partial result: the ${fmtInt(result.games)} games played before the cancel ` +
+      $('#result-body').prepend(el('p', { class: 'partial-note', text: job.kind === 'optimize'
+        ? `partial result: the best deck when the search was canceled, after ` +
+          `${fmtInt(result.games.search)} games (not evaluated)`
+        : `partial result: the ${fmtInt(result.games)} games played before the cancel ` +
           `(of ${fmtInt(job.progress.total)})` }));
+  }
+
+  // What a job page shows while the job runs: its share done, and for an optimisation what
+  // its worker reported (docs/optimize.md, "Progress"): the best deck so far, the races'
+  // estimate, games and candidates, the last accepted move.
+  function pendingBody(job) {
+    const p = progressOf(job);
+    const out = [el('p', { text: `${job.status}: ${p.percent}% of ${fmtInt(p.total)} units` })];
+    const d = pick(job, 'progress.detail');
+    if (job.kind !== 'optimize' || !d) return out;
+    const rows = [
+      ['phase', d.phase],
+      ['best deck so far', el('span', { class: 'mono', id: 'opt-best', text: d.best })],
+      ['estimated gain', `${signed(d.estimate)} (the races' sum; the final evaluation decides)`],
+      ['games', fmtInt(d.games)],
+      ['candidates / accepted', `${fmtInt(d.candidates)} / ${fmtInt(d.accepted)}`],
+    ];
+    if (d.last_move)
+      rows.push(['last move', `${d.last_move.move}${d.last_move.card ? ' ' + d.last_move.card : ''}` +
+                 ` ${signed(d.last_move.difference)} [${signed(d.last_move.difference_ci95[0])}, ` +
+                 `${signed(d.last_move.difference_ci95[1])}]`]);
+    if (d.evaluation)
+      rows.push(['evaluation so far', `${fmtInt(d.evaluation.games)} games: best ` +
+                 `${pct(d.evaluation.best.mean)}, start ${pct(d.evaluation.start.mean)}`]);
+    out.push(el('table', { class: 'meta', id: 'opt-progress' },
+                ...rows.map(([k, v]) => metaRow(k, v))));
+    return out;
+  }
+
+  const signed = (x) => (typeof x === 'number' ? (x >= 0 ? '+' : '') + x.toFixed(3) : 'n/a');
+
+  // An optimisation's result: the best deck against the start on the final evaluation,
+  // the estimated score against games spent (the start's score plus each accepted move's
+  // race difference, ending at the evaluated score), and the accepted moves in order.
+  function optimizeResult(r) {
+    const box = el('div', { class: 'opt-result' });
+    const deckRow = (name, d) => el('tr', {}, el('th', { text: name }),
+      el('td', { class: 'mono', text: d.deck }),
+      el('td', { class: 'rate', text: d.score === null ? 'n/a' : pct(d.score) }),
+      el('td', { class: 'ci', text: d.score_ci95 ? `${pct(d.score_ci95[0])} – ${pct(d.score_ci95[1])}` : 'n/a' }));
+    box.append(el('table', { class: 'rates', id: 'opt-decks' },
+      el('thead', {}, el('tr', {}, el('th', { text: '' }), el('th', { text: 'deck' }),
+                         el('th', { text: 'score' }), el('th', { text: '95% interval' }))),
+      el('tbody', {}, deckRow('best', r.best), deckRow('start', r.start))));
+    if (typeof r.improvement === 'number')
+      box.append(el('p', { id: 'opt-gain', text: `improvement ${signed(r.improvement)} ` +
+        `[${signed(r.improvement_ci95[0])}, ${signed(r.improvement_ci95[1])}]` +
+        (r.kept_start ? ' — the search found nothing better: the starting deck is kept' : '') }));
+    box.append(scoreChart(r), movesTable(r));
+    box.append(el('p', { class: 'muted', text: [`${fmtInt(r.games.search)} search games`,
+      `${fmtInt(r.games.evaluation)} evaluation games`, `${fmtInt(r.candidates)} candidates`,
+      `${fmtInt(r.moves_accepted)} accepted`, `stopped: ${r.stopped ?? 'canceled'}`,
+      `${r.algorithm}, ${r.objective}`, `seed ${r.seed}`].join(' · ') }));
+    return box;
+  }
+
+  function scoreChart(r) {
+    const W = 460, H = 180, left = 44, right = 12, top = 10, bottom = 24;
+    const base = typeof r.start.score === 'number' ? r.start.score : 0;
+    const pts = [[0, base]];
+    let y = base;
+    for (const m of r.moves) { y += m.difference; pts.push([m.games_total, y]); }
+    const xMax = Math.max(1, r.games.search);
+    const vals = pts.map((p) => p[1]).concat(typeof r.best.score === 'number' ? [r.best.score] : []);
+    // scores are in [0, 1]; an estimate past 1 (the races' sum is biased up) is drawn at 1
+    const yLo = Math.max(0, Math.min(...vals) - 0.05), yHi = Math.min(1, Math.max(...vals) + 0.05);
+    const X = (v) => left + (W - left - right) * (v / xMax);
+    const Y = (v) => top + (H - top - bottom) *
+        (1 - (Math.min(yHi, Math.max(yLo, v)) - yLo) / Math.max(1e-9, yHi - yLo));
+    const s = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', id: 'opt-chart', role: 'img',
+                           'aria-label': 'estimated score against games spent' });
+    for (const t of [yLo, (yLo + yHi) / 2, yHi]) {
+      s.append(svg('line', { x1: left, x2: W - right, y1: Y(t), y2: Y(t), class: 'grid' }));
+      s.append(svg('text', { x: left - 4, y: Y(t) + 3, 'text-anchor': 'end', class: 'axis' }, pct(t, 0)));
+    }
+    s.append(svg('text', { x: W - right, y: H - 6, 'text-anchor': 'end', class: 'axis' },
+                 `${fmtInt(xMax)} games`));
+    let d = `M${X(0)},${Y(base)}`;
+    for (const [gx, gy] of pts.slice(1)) d += ` H${X(gx)} V${Y(gy)}`;
+    d += ` H${X(xMax)}`;
+    s.append(svg('path', { d, class: 'opt-line' }));
+    if (typeof r.best.score === 'number') {
+      const [lo, hi] = r.best.score_ci95;
+      s.append(svg('line', { x1: X(xMax) - 4, x2: X(xMax) - 4, y1: Y(lo), y2: Y(hi), class: 'ci' }));
+      const dot = svg('circle', { cx: X(xMax) - 4, cy: Y(r.best.score), r: 3.5, class: 'opt-final' });
+      dot.append(svg('title', {}, `evaluated ${pct(r.best.score)}`));
+      s.append(dot);
+    }
+    return s;
+  }
+
+  function movesTable(r) {
+    const tb = el('tbody');
+    r.moves.forEach((m, i) => tb.append(el('tr', {}, el('td', { text: String(i + 1) }),
+      el('td', { text: m.move }), el('td', { text: m.card ?? '' }),
+      el('td', { text: m.replaced ?? '' }), el('td', { text: fmtInt(m.games) }),
+      el('td', { text: `${signed(m.difference)} ± ${(1.96 * m.difference_se).toFixed(3)}` }))));
+    return el('table', { class: 'rates', id: 'opt-moves' },
+      el('thead', {}, el('tr', {}, ...['#', 'move', 'card in', 'card out', 'games', 'difference']
+        .map((t) => el('th', { text: t })))), tb);
   }
 
   function otherResult(result) {

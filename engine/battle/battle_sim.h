@@ -679,9 +679,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
-    clc_u32 nrow;
     clc_u8 cand[BATTLE_SIM_ROW];
-    clc_u32 nc = 0;
+    clc_u32 nrow, nc = 0;
     int done = 0;
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
      * Fortify act on the caster's two neighbours only, both of them. */
@@ -1275,7 +1274,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
         clc_u32 due = 1;
         for (clc_u32 a = 0; a < due; a++) {
-            battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
+            if (c->act_turn)
+                battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
             battle_sim_action_end(p, g, 1);
             due = battle_sim_flurry(c, &me->commander_cd, due);
         }
@@ -1310,7 +1310,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             g->act = (clc_u8)a;
-            battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
+            if (c->act_turn)
+                battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
             if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
                 battle_sim_attack(p, g, s, i);
             if (g->over) {

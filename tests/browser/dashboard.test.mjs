@@ -5,7 +5,9 @@
 // catalog cards in the form is submitted, its progress bar is seen between 0 and 100% and
 // then at 100%, and the result drawn (rates, intervals, turn histogram) is exactly what the
 // engine computes in-process for the same document. Also: the page degrades to "n/a" when
-// /v1/stats and /v1/cards answer 404, and the embedded files' HTTP headers. Screenshots go
+// /v1/stats and /v1/cards answer 404, and the embedded files' HTTP headers. An optimize
+// job's page shows its best deck while it runs, then both decks, the score chart and the
+// accepted moves of its result. Screenshots go
 // to $SKIRMISH_TEST_ARTIFACTS/browser (default $SKIRMISH_BIN_DIR/test-artifacts/browser).
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -275,6 +277,48 @@ describe('dashboard', () => {
     assert.equal(await commander.inputValue(), 'Test Commander');
     await page.waitForSelector('#jobs tbody tr');
     await shot(page, 'dashboard-degraded.png');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('an optimisation: its best deck while it runs, then both decks, the score chart and the moves',
+       async () => {
+    const doc = {
+      kind: 'optimize', seed: 11,
+      params: {
+        attacker: 'Test Commander, Grunt#3, Plated Grunt#3, Barricade#2',
+        defender: [{ deck: 'Hex Mistress, Grunt#4', weight: 2 },
+                   { deck: 'Iron Warden, Grunt#6, Brute#2', weight: 1 }],
+        pool: [{ card: 'Chainslicer', count: 3 }, { card: 'Lead Dozer', count: 2 },
+               { card: 'Bloodfang', count: 3 }, { card: 'Iron Warden' }],
+        constraints: { deck_size: { min: 6, max: 10 }, commander: 'owned' },
+        budget: { games: Math.max(1000, job.games) }, eval_games: 1000,
+      },
+    };
+    const r = await fetch(`${stack.url}/v1/jobs`, {
+      method: 'POST', body: JSON.stringify(doc),
+      headers: { ...auth().headers, 'Content-Type': 'application/json' },
+    });
+    assert.equal(r.status, 202);
+    const { id } = await r.json();
+    const page = await newPage();
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
+    await page.waitForSelector('#jobs tbody tr');
+    await page.goto(`${stack.url}/#/jobs/${id}`);
+    // while it runs: what the worker reported (the detail of its progress)
+    await page.waitForSelector('#opt-progress', { timeout: 60000 });
+    assert.match(await page.textContent('#opt-best'), /^Test Commander/);
+    await shot(page, 'dashboard-optimize-running.png');
+    await page.waitForSelector('#opt-chart', { timeout: 120000 });
+    const res = await (await fetch(`${stack.url}/v1/jobs/${id}/result`, auth())).json();
+    const decks = await page.locator('#opt-decks tbody tr').evaluateAll(
+        (rows) => rows.map((tr) => tr.querySelectorAll('td')[0].textContent));
+    assert.deepEqual(decks, [res.best.deck, res.start.deck]);
+    assert.equal(await page.locator('#opt-moves tbody tr').count(), res.moves.length);
+    assert.ok(res.moves.length >= 1);
+    assert.equal(await page.locator('#opt-chart path.opt-line').count(), 1);
+    assert.match(await page.textContent('#opt-gain'), /^improvement [+-]/);
+    await shot(page, 'dashboard-optimize-result.png');
     assert.deepEqual(page.problems, []);
     await page.close();
   });

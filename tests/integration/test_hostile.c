@@ -163,6 +163,8 @@ static int head_has(const struct raw_resp *r, const char *line)
     return ci_find(r->head, line) != NULL;
 }
 
+#define GET_HEALTHZ "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+
 /* ---- the case table ---------------------------------------------------------------- */
 
 struct hcase {
@@ -174,6 +176,8 @@ struct hcase {
     const char *member; /* "pointer", "parameter" or "header": errors[] must name `value` */
     char value[96];
     char absent[96]; /* a pointer errors[] must not name ("" = none) */
+    char detail[64]; /* text the problem's detail must hold ("" = not checked) */
+    int closes;      /* the API must close the connection cleanly after the answer */
 };
 
 struct cases {
@@ -213,6 +217,15 @@ static void names(struct hcase *h, const char *member, const char *value)
         return;
     h->member = member;
     snprintf(h->value, sizeof(h->value), "%s", value);
+}
+
+/* What libmicrohttpd cannot parse, answered by the request gate (api_gate.c): a problem
+ * naming `member` `value` ("header" or "element"), then the connection closed cleanly. */
+static void gate(struct hcase *h, const char *member, const char *value)
+{
+    names(h, member, value);
+    if (h)
+        h->closes = 1;
 }
 
 /* POST /v1/jobs with `body` (length `n`) and extra header lines. */
@@ -365,6 +378,61 @@ static void board_field(struct cases *c, const char *name, const char *params, c
     field(c, name, board(params, state, in ? "\"x_reject\":1" : ""), ptr, in);
 }
 
+/* Sends a case and reads the answer; when the case `closes`, then waits up to 3 s for the
+ * end of the stream: *closed = 1 for a clean end, 2 for a reset, 0 for neither. */
+static int exchange(int port, const struct hcase *h, struct raw_resp *r, int *closed)
+{
+    int fd = connect_to(port, 15);
+    *closed = 0;
+    if (fd < 0) {
+        memset(r, 0, sizeof(*r));
+        return -1;
+    }
+    send_all(fd, h->req, h->len);
+    read_answer(fd, r);
+    if (r->status && h->closes) {
+        struct timeval tv = {3, 0};
+        char one;
+        ssize_t k;
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        k = recv(fd, &one, 1, 0);
+        *closed = k == 0 ? 1 : k < 0 && errno == ECONNRESET ? 2 : 0;
+    }
+    close(fd);
+    return r->status ? 0 : -1;
+}
+
+/* GET /v1/jobs with a head of exactly twice `max_header_bytes` (the gate's bound), with
+ * `max_headers` fields, 32 query parameters and 32 cookies in one long Cookie field: the
+ * most the request gate lets through (api_server.c), into `b`. */
+static void gate_bounds_head(struct sk_buf *b, int max_header_bytes, int max_headers)
+{
+    size_t want = (size_t)max_header_bytes * 2;
+    sk_buf_adds(b, "GET /v1/jobs?p0=1");
+    for (int i = 1; i < 32; i++)
+        sk_buf_printf(b, "&p%d=1", i);
+    sk_buf_adds(b, " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n");
+    for (int i = 3; i < max_headers; i++)
+        sk_buf_printf(b, "X-%d: v\r\n", i);
+    sk_buf_adds(b, "Cookie: c0=1");
+    for (int i = 1; i < 32; i++)
+        sk_buf_printf(b, "; c%d=1", i);
+    while (b->len + 4 < want)
+        sk_buf_adds(b, "x");
+    sk_buf_adds(b, "\r\n\r\n");
+}
+
+static struct hcase *add_at_gate_bounds(struct cases *c, int max_header_bytes, int max_headers)
+{
+    struct sk_buf b;
+    struct hcase *h;
+    sk_buf_init(&b, 0);
+    gate_bounds_head(&b, max_header_bytes, max_headers);
+    h = add(c, "a head at the gate's bounds", b.p, b.len, 431, "/problems/header-too-large");
+    sk_buf_release(&b);
+    return h;
+}
+
 static void framing_cases(struct cases *c)
 {
     static const char big_chunk_head[] =
@@ -402,24 +470,127 @@ static void framing_cases(struct cases *c)
               "application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\n\r\n",
               422, "/problems/validation-error"),
           "pointer", "/kind");
-    RAW("Content-Length not a number",
-        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-        "Content-Length: abc\r\n\r\n{}",
-        400, NULL);
-    RAW("Content-Length negative",
-        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-        "Content-Length: -1\r\n\r\n{}",
-        400, NULL);
-    RAW("chunk size not hex",
-        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-        "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
-        400, NULL);
-    RAW("HTTP/2.0 request line", "GET /healthz HTTP/2.0\r\nHost: t\r\n\r\n", 505, NULL);
-    RAW("HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", 400, NULL);
-    RAW("header line without a colon",
-        "GET /healthz HTTP/1.1\r\nHost: t\r\nno colon here\r\nConnection: close\r\n\r\n", 400,
-        NULL);
-    RAW("request line without a target", "GET HTTP/1.1\r\nHost: t\r\n\r\n", 400, NULL);
+    /* what libmicrohttpd cannot parse: answered by the request gate */
+    gate(RAW("Content-Length not a number",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Content-Length: abc\r\n\r\n{}",
+             400, "/problems/invalid-request"),
+         "header", "Content-Length");
+    gate(RAW("Content-Length negative",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Content-Length: -1\r\n\r\n{}",
+             400, "/problems/invalid-request"),
+         "header", "Content-Length");
+    gate(RAW("Content-Length with a trailing space",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "content-length: 2 \r\n\r\n{}",
+             400, "/problems/invalid-request"),
+         "header", "content-length");
+    gate(RAW("Content-Length as a list",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Content-Length: 2, 2\r\n\r\n{}",
+             400, "/problems/invalid-request"),
+         "header", "Content-Length");
+    gate(RAW("Content-Length of 30 digits",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Content-Length: 123456789012345678901234567890\r\n\r\n{}",
+             413, "/problems/body-too-large"),
+         "header", "Content-Length");
+    gate(RAW("chunk size not hex",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+             400, "/problems/invalid-request"),
+         "element", "chunk-size");
+    gate(RAW("chunk size with a space",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n2 \r\n{}\r\n0\r\n\r\n",
+             400, "/problems/invalid-request"),
+         "element", "chunk-size");
+    gate(RAW("second chunk size not hex",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\nx\r\n}\r\n0\r\n\r\n",
+             400, "/problems/invalid-request"),
+         "element", "chunk-size");
+    gate(RAW("chunk size past 64 bits",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n11111111111111111\r\n{}\r\n0\r\n\r\n",
+             413, "/problems/body-too-large"),
+         "element", "chunk-size");
+    gate(RAW("chunk longer than its size",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n",
+             400, "/problems/invalid-request"),
+         "element", "chunk-data");
+    gate(RAW("trailer field without a colon",
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nno colon\r\n\r\n",
+             400, "/problems/invalid-request"),
+         "element", "field-line");
+    gate(RAW("HTTP/2.0 request line", "GET /healthz HTTP/2.0\r\nHost: t\r\n\r\n", 505,
+             "/problems/http-version-not-supported"),
+         "element", "HTTP-version");
+    gate(RAW("HTTP/0.9 request line", "GET /healthz HTTP/0.9\r\nHost: t\r\n\r\n", 505,
+             "/problems/http-version-not-supported"),
+         "element", "HTTP-version");
+    gate(RAW("HTTPS/1.1 request line", "GET /healthz HTTPS/1.1\r\nHost: t\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "HTTP-version");
+    names(RAW("HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", 400,
+              "/problems/invalid-request"),
+          NULL, "");
+    gate(RAW("header line without a colon",
+             "GET /healthz HTTP/1.1\r\nHost: t\r\nno colon here\r\nConnection: close\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "field-line");
+    gate(RAW("folded header line",
+             "GET /healthz HTTP/1.1\r\nHost: t\r\nX-A: 1\r\n 2\r\nConnection: close\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "field-line");
+    gate(RAW("space before a colon", "GET /healthz HTTP/1.1\r\nHost : t\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "header", "Host%20");
+    gate(RAW("bare CR in a header value", "GET /healthz HTTP/1.1\r\nHost: t\rX-Forged: 1\r\n\r\n",
+             400, "/problems/invalid-request"),
+         "header", "Host");
+    gate(add(c, "NUL in a header value", "GET /healthz HTTP/1.1\r\nHost: t\0x\r\n\r\n",
+             sizeof("GET /healthz HTTP/1.1\r\nHost: t\0x\r\n\r\n") - 1, 400,
+             "/problems/invalid-request"),
+         "header", "Host");
+    gate(RAW("request line without a target", "GET HTTP/1.1\r\nHost: t\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "request-line");
+    gate(RAW("request line with two spaces", "GET  /healthz HTTP/1.1\r\nHost: t\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "request-line");
+    gate(RAW("method not a token", "GE(T /healthz HTTP/1.1\r\nHost: t\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "method");
+    gate(RAW("TLS handshake on the plain port", "\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03", 400,
+             "/problems/invalid-request"),
+         "element", "method");
+    gate(RAW("control byte in the target", "GET /heal\x01thz HTTP/1.1\r\nHost: t\r\n\r\n", 400,
+             "/problems/invalid-request"),
+         "element", "request-target");
+    sk_buf_init(&b, 0);
+    sk_buf_adds(&b, "GET /v1/jobs?a=1");
+    for (int i = 1; i < 33; i++)
+        sk_buf_adds(&b, "&a=1");
+    sk_buf_adds(&b, " HTTP/1.1\r\nHost: t\r\n\r\n");
+    gate(add(c, "33 query parameters", b.p, b.len, 400, "/problems/invalid-query"), "element",
+         "request-target");
+    sk_buf_release(&b);
+    sk_buf_init(&b, 0);
+    sk_buf_adds(&b, "GET /healthz HTTP/1.1\r\nHost: t\r\nCookie: c=0");
+    for (int i = 1; i < 33; i++)
+        sk_buf_printf(&b, "; c%d=1", i);
+    sk_buf_adds(&b, "\r\n\r\n");
+    gate(add(c, "33 cookies", b.p, b.len, 431, "/problems/header-too-large"), "header", "Cookie");
+    sk_buf_release(&b);
+    /* a head at every bound of the gate at once still reaches the API, whose own header
+     * limit answers it (libmicrohttpd's memory per connection holds it) */
+    h = add_at_gate_bounds(c, 8192, 64);
+    if (h)
+        snprintf(h->detail, sizeof(h->detail), "larger than 8192 bytes");
     names(RAW("PUT on /v1/jobs", "PUT /v1/jobs HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
               405, "about:blank"),
           NULL, "");
@@ -495,7 +666,8 @@ static void framing_cases(struct cases *c)
     for (int i = 0; i < 60000; i++)
         sk_buf_adds(&b, "a");
     sk_buf_adds(&b, "\r\n\r\n");
-    add(c, "60000-byte header field", b.p, b.len, 431, NULL);
+    gate(add(c, "60000-byte header field", b.p, b.len, 431, "/problems/header-too-large"), "header",
+         "X-Big");
     sk_buf_release(&b);
     sk_buf_init(&b, 0);
     sk_buf_adds(&b, "GET /v1/jobs?cursor=");
@@ -509,9 +681,9 @@ static void framing_cases(struct cases *c)
     for (int i = 0; i < 60000; i++)
         sk_buf_adds(&b, "a");
     sk_buf_adds(&b, " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
-    add(c, "60000-byte target", b.p, b.len, 414, NULL);
+    gate(add(c, "60000-byte target", b.p, b.len, 414, "/problems/uri-too-long"), "element",
+         "request-target");
     sk_buf_release(&b);
-    (void)h;
 #undef RAW
 }
 
@@ -1147,13 +1319,14 @@ static void test_hostile_inputs(void)
         json_t *doc = NULL;
         char why[512] = "";
         int st;
+        int closed = 0;
         /* against what is there before, so one failure is reported once, not by every
          * case after it */
         int before = stored(&s, q);
 
         if (!h->req) {
             snprintf(why, sizeof(why), "out of memory building it");
-        } else if (raw_exchange(s.port, h->req, h->len, &r)) {
+        } else if (exchange(s.port, h, &r, &closed)) {
             snprintf(why, sizeof(why), "no answer%s", r.reset ? " (reset)" : "");
         } else {
             doc = json_loadb(r.body, r.body_len, 0, NULL);
@@ -1171,12 +1344,26 @@ static void test_hostile_inputs(void)
                          h->value, r.body);
             } else if (h->absent[0] && names_it(doc, "pointer", h->absent)) {
                 snprintf(why, sizeof(why), "errors[] names %s: %.120s", h->absent, r.body);
+            } else if (h->detail[0] && !strstr(str(doc, "detail"), h->detail)) {
+                snprintf(why, sizeof(why), "detail without \"%s\": %.120s", h->detail,
+                         str(doc, "detail"));
+            } else if (strstr(r.head + 1, "HTTP/1.") ||
+                       (r.body && strncmp(r.body, "HTTP/", 5) == 0)) {
+                snprintf(why, sizeof(why), "more than one status line");
+            } else if (h->closes && closed != 1) {
+                snprintf(why, sizeof(why), "the connection was %s after the answer",
+                         closed ? "reset" : "not closed");
             }
             raw_free(&r);
         }
         json_decref(doc);
         if (!why[0] && !it_alive(s.api))
             snprintf(why, sizeof(why), "the API died");
+        if (!why[0] &&
+            (raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r) || r.status != 200))
+            snprintf(why, sizeof(why), "GET /healthz afterwards answered %d", r.status);
+        if (r.body)
+            raw_free(&r);
         if (!why[0] && (st = stored(&s, q)) != before)
             snprintf(why, sizeof(why), "something was stored (%d, was %d)", st, before);
         if (why[0]) {
@@ -1222,7 +1409,6 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-#define GET_HEALTHZ "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 #define GET_METRICS "GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 static int start_with(struct it_stack *s, const char *name, const char *const *env)
@@ -1416,6 +1602,51 @@ static void test_header_limits(void)
     CU_ASSERT_STRING_EQUAL(type_of(&r, t), "/problems/uri-too-long");
     raw_free(&r);
     sk_buf_release(&b);
+    /* the most the request gate lets through still reaches the API's own check */
+    sk_buf_init(&b, 0);
+    gate_bounds_head(&b, 1024, 8);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, b.p, b.len, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 431);
+    CU_ASSERT_PTR_NOT_NULL(r.body ? strstr(r.body, "larger than 1024 bytes") : NULL);
+    raw_free(&r);
+    sk_buf_release(&b);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    raw_free(&r);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* At the largest header limits the configuration allows, libmicrohttpd's memory per
+ * connection still holds the most the request gate lets through: the API answers it. */
+static void test_gate_bounds_at_largest_limits(void)
+{
+    static const char *const env[] = {"SKIRMISH_MAX_HEADERS=1000",
+                                      "SKIRMISH_MAX_HEADER_BYTES=65536", NULL};
+    struct it_stack s;
+    struct raw_resp r;
+    struct sk_buf b;
+
+    CU_ASSERT_FATAL(start_with(&s, "gatebounds", env) == 0);
+    sk_buf_init(&b, 0);
+    gate_bounds_head(&b, 65536, 1000);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, b.p, b.len, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 431);
+    CU_ASSERT_PTR_NOT_NULL(r.body ? strstr(r.body, "larger than 65536 bytes") : NULL);
+    raw_free(&r);
+    sk_buf_release(&b);
+    /* a Cookie field three bytes longer ends past that bound: the gate answers 431 naming
+     * the field that did not end within it */
+    sk_buf_init(&b, 0);
+    gate_bounds_head(&b, 65536, 1000);
+    sk_buf_add(&b, "xxx", 3);
+    if (b.p)
+        memcpy(b.p + b.len - 7, "xxx\r\n\r\n", 7);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, b.p, b.len, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 431);
+    CU_ASSERT_PTR_NOT_NULL(r.body ? strstr(r.body, "\"header\":\"Cookie\"") : NULL);
+    raw_free(&r);
+    sk_buf_release(&b);
     CU_ASSERT_EQUAL(raw_exchange(s.port, GET_HEALTHZ, strlen(GET_HEALTHZ), &r), 0);
     CU_ASSERT_EQUAL(r.status, 200);
     raw_free(&r);
@@ -1597,6 +1828,7 @@ static CU_TestInfo limit_tests[] = {
     {"header and body timeouts answer 408", test_header_and_body_timeouts},
     {"connections per address (429) and in total (503)", test_connection_caps},
     {"header field count and size (431), target length (414)", test_header_limits},
+    {"the most the request gate lets through reaches the API", test_gate_bounds_at_largest_limits},
     {"waiter slots per address; a closed stream frees its slot at once", test_waiter_slots},
     {"memory of unfinished bodies is bounded (503) and given back", test_body_memory},
     {"413 readable by every client of 2 MiB bodies under load", test_413_under_load},

@@ -452,11 +452,16 @@ export interface components {
             /** @description job-too-large: the units the job asked for */
             units?: number;
         };
-        /** @description One problem: `pointer` (RFC 6901, into the job document), `parameter` (query) or `header`. */
+        /** @description One problem: `pointer` (RFC 6901, into the job document), `parameter` (query), `header`, or `element` (a part of the HTTP message that is not a header field). */
         ProblemItem: {
             pointer?: string;
             parameter?: string;
             header?: string;
+            /**
+             * @description invalid-request, http-version-not-supported, uri-too-long, header-too-large, body-too-large: the part of the request, named as in RFC 9112, that cannot be read
+             * @enum {string}
+             */
+            element?: "request-line" | "method" | "request-target" | "HTTP-version" | "field-line" | "chunk-size" | "chunk-data";
             detail: string;
             /** @description invalid-query of a catalog filter: every value the parameter takes (matched in any case) */
             allowed?: string[];
