@@ -642,9 +642,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
-    clc_u32 nrow;
     clc_u8 cand[BATTLE_SIM_ROW];
-    clc_u32 nc = 0;
+    clc_u32 nrow, nc = 0;
     int done = 0;
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
      * Fortify act on the caster's two neighbours only, both of them. */
