@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Optimize jobs against the real servers: a worker killed with SIGKILL mid-optimisation
  * (the next attempt resumes from the last checkpoint and finds the very deck an
- * uninterrupted run of the engine finds); a cancel while running keeps the best deck so
- * far as a partial result; an infeasible constraint set is refused with a 422 naming the
- * field, leaving no row. */
+ * uninterrupted run of the engine finds); three workers find the same deck as one run; a cancel
+ * while running keeps the best deck so far as a partial result; an infeasible constraint set is
+ * refused with a 422 naming the field, leaving no row. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -115,6 +115,46 @@ static void test_kill9_resumes(void)
     it_stack_stop(&s);
 }
 
+/* Three workers take two copies of one optimisation (and a battle between them): each
+ * ends with the deck, moves and scores of one run in this process, whichever worker ran
+ * it. */
+static void test_three_workers_same_deck(void)
+{
+    struct it_stack s;
+    char ids[2][37], battle[37], path[128];
+    struct it_resp r;
+    const char *doc;
+    json_t *want, *job;
+
+    CU_ASSERT_FATAL(fast_stack(&s, "opt3") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_FATAL(it_worker_start(&s, i) == 0);
+    doc = opt_doc(it_games_for_ms(500), 33);
+    want = it_engine_result(doc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    CU_ASSERT_FATAL(it_submit(&s, doc, ids[0]) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(it_games_for_ms(300), 3), battle) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, opt_doc(it_games_for_ms(500), 33), ids[1]) == 0);
+    for (int i = 0; i < 2; i++) {
+        json_t *got;
+        job = it_wait_status(&s, ids[i], NULL, 120000);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+        CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+        json_decref(job);
+        snprintf(path, sizeof(path), "/v1/jobs/%s/result", ids[i]);
+        CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+        got = it_resp_json(&r);
+        CU_ASSERT_TRUE(it_same_result(got, want));
+        json_decref(got);
+        it_resp_free(&r);
+    }
+    json_decref(want);
+    job = it_wait_status(&s, battle, NULL, 60000);
+    json_decref(job);
+    it_stack_stop(&s);
+}
+
 static void test_cancel_keeps_best(void)
 {
     struct it_stack s;
@@ -178,6 +218,8 @@ static void test_infeasible_422(void)
 static CU_TestInfo optimize_tests[] = {
     {"kill -9 mid-optimisation: resumes from the checkpoint, the same deck as one run",
      test_kill9_resumes},
+    {"three workers: the same deck as one run in-process, whichever runs it",
+     test_three_workers_same_deck},
     {"cancel while running keeps the best deck so far", test_cancel_keeps_best},
     {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
     CU_TEST_INFO_NULL,

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// Deck optimisation against the peer simulator's `climb` (issue 13's acceptance), on real
+// cards: for each of the first PROBLEMS matchups of tests/data/peer/real_cards.json, the
+// attacker's deck is the starting deck, the defender the enemy, and the owned cards are the
+// starting deck's plus the attacker decks of the next two matchups (one copy each). The
+// peer climbs (`tuo START ENEMY [-s] -o=owned.txt -L 8 10 -t 1 no-db climb ITER`) and
+// reports the simulations it spent; Skirmish then optimises the same problem with that many
+// games as its budget (`skirmish run --device cpu --threads 1`, pool and deck size the
+// same, commander from the owned ones as the peer's climb does). Both final decks are then
+// re-evaluated by Skirmish on EVAL fresh games each (seed 99, the same games for both),
+// and the CPU times (user + system, both single-threaded, card loading included) compared. The peer is a binary the user built (never built, fetched
+// or shipped by this repository), named by SKIRMISH_PEER; it runs with its data folder
+// linked to the game's files and its result database off (as bench/peer_speed.mjs).
+//   SKIRMISH_PEER=/path/to/tuo node bench/optimize_peer.mjs [PROBLEMS=10] [ITER=1000]
+//   [EVAL=1000000] [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
+// Prints a table and the means; asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const peer = process.env.SKIRMISH_PEER;
+if (!peer) {
+  console.error('optimize_peer: set SKIRMISH_PEER to the peer simulator binary (tuo)');
+  process.exit(2);
+}
+const count = Number(process.argv[2] || 10);
+const iter = Number(process.argv[3] || 1000);
+const evalGames = Number(process.argv[4] || 1000000);
+const cardsDir = resolve(process.argv[5] || join(root, '../shared/data/tu'));
+const bin = process.argv[6] || join(root, 'build/skirmish');
+const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
+const tmp = mkdtempSync(join(tmpdir(), 'skirmish-optimize-peer-'));
+mkdirSync(join(tmp, 'peer', 'data'), { recursive: true });
+for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(tmp, 'peer', 'data', f));
+const env = { ...process.env, SKIRMISH_CARDS_DIR: cardsDir };
+
+// The names of a deck string, counts expanded ("Card#2" twice).
+function names(deck) {
+  const out = [];
+  for (const raw of deck.split(',')) {
+    const m = /^\s*(.*?)\s*(?:#(\d+))?\s*$/.exec(raw);
+    for (let i = 0; i < Number(m[2] || 1); i++) out.push(m[1]);
+  }
+  return out;
+}
+
+// Runs `cmd args` in `cwd` and returns [its stdout, its CPU time (user + system) in s]:
+// on a shared machine the wall clock also counts the time other processes held the cores,
+// the CPU time does not (both runs are single-threaded).
+function timed(cmd, args, cwd) {
+  const out = join(tmp, 'out.txt');
+  const t = join(tmp, 'time.txt');
+  execFileSync('bash', ['-c', 'TIMEFORMAT="%3U %3S"; { time "$@" >"$OUT" 2>/dev/null; } 2>"$T"',
+                        'bash', cmd, ...args], { cwd, env: { ...env, OUT: out, T: t } });
+  const [u, s] = readFileSync(t, 'utf8').trim().split(/\s+/).map(Number);
+  return [readFileSync(out, 'utf8'), u + s];
+}
+
+// A Skirmish job document's result, and the CPU time of `skirmish run` on one thread.
+function skirmishTimed(doc) {
+  const f = join(tmp, 'doc.json');
+  writeFileSync(f, JSON.stringify(doc));
+  const [out, s] = timed(bin, ['run', '--device', 'cpu', '--threads', '1', f], root);
+  return [JSON.parse(out), s];
+}
+
+const skirmish = (doc) => skirmishTimed(doc)[0];
+
+function winRate(deck, m) {
+  const r = skirmish({ kind: 'battle', seed: 99, params: {
+    games: evalGames, mode: m.mode, turn_limit: ref.turn_limit || 50,
+    attacker: deck, defender: m.defender } });
+  return r.win_rate;
+}
+
+const ms = ref.matchups.filter((m) => !m.state).slice(0, count + 2);
+const rows = [];
+console.log(`peer: ${peer}; climb ${iter}; re-evaluation ${evalGames} games per deck; 1 thread each\n`);
+console.log('| problem | start | peer: games | peer deck | peer CPU s | skirmish deck | skirmish CPU s | time ratio |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (let i = 0; i < count && i + 2 < ms.length; i++) {
+  const m = ms[i];
+  const owned = [...new Set([...names(m.attacker), ...names(ms[i + 1].attacker),
+                              ...names(ms[i + 2].attacker)])];
+  writeFileSync(join(tmp, 'peer', 'owned.txt'), owned.join('\n') + '\n');
+  const args = [m.attacker, m.defender, ...(m.mode === 'surge' ? ['-s'] : []), '-o=owned.txt',
+                '-L', '8', '10', '-t', '1', 'no-db', 'climb', String(iter)];
+  const [out, peerS] = timed(peer, args, join(tmp, 'peer'));
+  const sims = Number(/Evaluated \d+ decks \((\d+) \+/.exec(out)[1]);
+  const peerDeck = /Optimized Deck: .*?units: [^:]*: (.*)$/m.exec(out)[1].trim();
+  const [res, skS] = skirmishTimed({ kind: 'optimize', seed: 1, params: {
+    mode: m.mode, attacker: m.attacker, defender: m.defender,
+    pool: owned.map((card) => ({ card })),
+    constraints: { deck_size: { min: 8, max: 10 }, commander: 'owned' },
+    budget: { games: Math.max(1000, sims) }, eval_games: 1000 } });
+  const start = winRate(m.attacker, m);
+  const p = winRate(peerDeck, m);
+  const s = winRate(res.best.deck, m);
+  rows.push({ start, p, s, peerS, skS });
+  const pc = (x) => (100 * x).toFixed(2) + '%';
+  console.log(`| ${m.name} | ${pc(start)} | ${sims} | ${pc(p)} | ${peerS.toFixed(1)} | ${pc(s)} | ` +
+              `${skS.toFixed(1)} | ${(skS / peerS).toFixed(2)} |`);
+}
+const mean = (k) => rows.reduce((a, r) => a + r[k], 0) / rows.length;
+console.log(`\nmean win rate: start ${(100 * mean('start')).toFixed(2)}%, peer ${(100 * mean('p')).toFixed(2)}%, ` +
+            `skirmish ${(100 * mean('s')).toFixed(2)}%; CPU time: peer ${mean('peerS').toFixed(1)} s, ` +
+            `skirmish ${mean('skS').toFixed(1)} s`);
+rmSync(tmp, { recursive: true, force: true });
