@@ -34,8 +34,9 @@
 #define SLOT_WIN   0
 #define SLOT_STALL 1
 #define SLOT_LOSS  2
-#define SLOT_BAD   3
-#define SLOT_TURN0 4
+#define SLOT_BAD     3
+#define SLOT_BOUNDED 4
+#define SLOT_TURN0   5
 #define N_SLOTS    (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
 /* The most platforms and devices looked at; more than any real machine has. */
 #define MAX_PLATFORMS 16
@@ -953,6 +954,7 @@ static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t fi
     acc->wins += slots[SLOT_WIN];
     acc->stalls += slots[SLOT_STALL];
     acc->losses += slots[SLOT_LOSS];
+    acc->bounded += slots[SLOT_BOUNDED];
     for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++) {
         acc->turns[t] += slots[SLOT_TURN0 + t];
         acc->turns_sum += (uint64_t)t * slots[SLOT_TURN0 + t];
@@ -990,8 +992,8 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
                                 uint64_t first, uint32_t n, struct battle_game_result *out,
                                 char *err, size_t errlen)
 {
-    _Static_assert(sizeof(struct battle_game_result) == 2, "battle_each writes 2 bytes a game");
-    size_t bytes = (size_t)n * 2;
+    _Static_assert(sizeof(struct battle_game_result) == 3, "battle_each writes 3 bytes a game");
+    size_t bytes = (size_t)n * 3;
     size_t local = cl->work_group;
     size_t global = ((size_t)n + local - 1) / local * local;
     cl_mem buf = NULL;

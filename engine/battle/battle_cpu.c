@@ -31,6 +31,7 @@ void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result
         acc->losses++;
     else
         acc->stalls++;
+    acc->bounded += r->bounded;
     acc->turns_sum += r->turn;
     acc->turns[r->turn]++;
 }

@@ -388,6 +388,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     plan->data.turn_limit = (clc_u8)spec->turn_limit;
     plan->data.first_turn = (clc_u8)(spec->has_state ? spec->state.turn : 1);
     plan->data.n_cards = (clc_u8)spec->n_cards;
+    plan->data.work_limit = BATTLE_SIM_WORK_LIMIT;
     for (int i = 0; i < spec->n_cards; i++) {
         rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
         if (rc)
@@ -413,6 +414,11 @@ out:
 void battle_plan_free(struct battle_plan *plan)
 {
     sk_free(plan);
+}
+
+void battle_plan_set_work_limit(struct battle_plan *plan, uint32_t limit)
+{
+    plan->data.work_limit = limit > 0 ? limit : 1;
 }
 
 const struct battle_plan_data *battle_plan_data(const struct battle_plan *plan)
@@ -441,6 +447,7 @@ void battle_counts_add(struct battle_counts *acc, const struct battle_counts *c)
     acc->wins += c->wins;
     acc->stalls += c->stalls;
     acc->losses += c->losses;
+    acc->bounded += c->bounded;
     acc->turns_sum += c->turns_sum;
     for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++)
         acc->turns[t] += c->turns[t];

@@ -18,6 +18,9 @@ struct battle_counts {
     uint64_t wins;   /* defender's commander reached 0 */
     uint64_t stalls; /* both commanders alive after turn_limit */
     uint64_t losses; /* attacker's commander reached 0 */
+    /* stalls that ended when the game's work reached its bound (BATTLE_SIM_WORK_LIMIT of
+     * battle_sim.h), counted among the stalls too */
+    uint64_t bounded;
     uint64_t turns_sum;
     /* turns[t] = games that ended during turn t (stalls count at turn_limit). */
     uint64_t turns[BATTLE_TURN_LIMIT_MAX + 1];
@@ -38,6 +41,10 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
 
 /** Frees a plan; NULL-safe. */
 void battle_plan_free(struct battle_plan *plan);
+
+/** Sets the plan's work bound per game (BATTLE_SIM_WORK_LIMIT of battle_sim.h by default),
+ * for tests that need games to reach it; at least 1. */
+void battle_plan_set_work_limit(struct battle_plan *plan, uint32_t limit);
 
 struct battle_plan_data; /* battle_sim.h: the flat form the rules code reads */
 

@@ -24,6 +24,14 @@
 #define BATTLE_SIM_NONE      0xFF
 #define BATTLE_SIM_PRIO_NONE 0xFF  /* priority of a card whose list positions are used up */
 #define BATTLE_SIM_STAT_CAP  30000 /* saturation of accumulated modifiers (16-bit fields) */
+/* The work bound of one game (battle_plan_data.work_limit): Flurry's extra actions plus
+ * trigger resolutions and passes, the work that the turn limit and the row size do not
+ * bound on their own. The real cards stay far below it: their Flurry grants one action
+ * per cooldown of 2 or more (at most 65 units x 100 own turns = 6,500), and each of the
+ * 128 places of the four rows resolves at most a play and a death a turn (256 x 200 turns =
+ * 51,200 resolutions, one pass or more each). A game that reaches it ends as a stall at the
+ * end of the turn (docs/rules/battle.md). */
+#define BATTLE_SIM_WORK_LIMIT 262144u
 /* Flexible play (BATTLE_PLAY_FLEX), as tuo plays it: look-ahead games per candidate card,
  * the last turn on which it looks ahead (tuo's flexible-iter and 2 x flexible-turn) and
  * the hand it chooses in (BATTLE_HAND_MAX). */
@@ -166,6 +174,7 @@ struct battle_plan_data {
     clc_u8 death_fx; /* 1: a card has Scavenge or Avenge, so every death has effects */
     clc_u8 fx;       /* BATTLE_SIM_FX_*: skills some card of the table has */
     clc_u8 pad[2];
+    clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -200,12 +209,16 @@ struct battle_game {
     clc_u8 ahead;   /* 1 in a look-ahead game of flexible play: every side plays random */
     clc_u8 choice;  /* flexible play: the hand entry the side to move chose this turn */
     clc_u8 resume;  /* 1: the turn stopped before its card (flexible play) and goes on there */
+    clc_u8 last;    /* the last turn to play: turn_limit, or 0 once work reached work_limit */
+    clc_u8 spare[3];
+    clc_u32 work; /* work done so far, against battle_plan_data.work_limit */
     struct battle_side sides[2];
 };
 
 struct battle_game_result {
     clc_u8 outcome; /* enum battle_sim_outcome */
-    clc_u8 turn;    /* the turn the game ended in; turn_limit for a stall */
+    clc_u8 turn;    /* the turn the game ended in; turn_limit for a stall at the limit */
+    clc_u8 bounded; /* 1: a stall because the game's work reached its bound */
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -346,6 +359,8 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     g->turn = p->first_turn;
     g->over = 0;
     g->pending = 0;
+    g->last = p->turn_limit;
+    g->work = 0;
     g->act = 0;
     g->hit = 0;
     g->ahead = 0;
@@ -917,6 +932,7 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                         continue;
                     u->flags = (clc_u8)(f & ~(BATTLE_SIM_DYING | BATTLE_SIM_FRESH));
                     g->pending--;
+                    g->work++;
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)
                             battle_sim_death_fx(p, g, s, i, (int)r);
@@ -928,6 +944,12 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     }
                 }
             }
+        }
+        /* A pass is work too, so that no pass count can run past the bound. At the bound
+         * the game stops resolving (what is pending stays so) and ends with the turn. */
+        if (++g->work >= p->work_limit) {
+            g->last = 0;
+            return;
         }
     }
 }
@@ -982,11 +1004,19 @@ CLC_NOCLONE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
 
 /* After an action: Flurry X, off cooldown and while the unit can act, grants X more
  * actions and starts its cooldown. Returns the number of actions now due. */
-CLC_FN clc_u32 battle_sim_flurry(CLC_GLOBAL const struct battle_card_data *c,
+CLC_FN clc_u32 battle_sim_flurry(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g,
+                                 CLC_GLOBAL const struct battle_card_data *c,
                                  CLC_PRIVATE clc_u32 *cd, clc_u32 due)
 {
     if (c->flurry && !battle_sim_cd(*cd, BATTLE_SIM_CD_FLURRY)) {
         *cd = battle_sim_cd_set(*cd, BATTLE_SIM_CD_FLURRY, c->flurry_c);
+        /* Extra actions are work; at the bound none is granted and the turn ends. */
+        g->work += c->flurry;
+        if (g->work >= p->work_limit) {
+            g->last = 0;
+            return due;
+        }
         return due + c->flurry;
     }
     return due;
@@ -1277,7 +1307,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             if (c->act_turn)
                 battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
             battle_sim_action_end(p, g, 1);
-            due = battle_sim_flurry(c, &me->commander_cd, due);
+            due = battle_sim_flurry(p, g, c, &me->commander_cd, due);
         }
     }
 
@@ -1291,7 +1321,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             battle_sim_skills(p, g, s, -1, c, &u->cd);
             battle_sim_action_end(p, g, 1);
-            due = battle_sim_flurry(c, &u->cd, due);
+            due = battle_sim_flurry(p, g, c, &u->cd, due);
         }
     }
 
@@ -1315,14 +1345,18 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
                 battle_sim_attack(p, g, s, i);
             if (g->over) {
-                out->outcome = g->over == 2 ? BATTLE_SIM_WIN : BATTLE_SIM_LOSS;
+                /* A game past its bound is a stall whatever happened after. */
+                out->bounded = g->work >= p->work_limit;
+                out->outcome = out->bounded   ? BATTLE_SIM_STALL
+                               : g->over == 2 ? BATTLE_SIM_WIN
+                                              : BATTLE_SIM_LOSS;
                 out->turn = g->turn;
                 return 1;
             }
             battle_sim_action_end(p, g, 1);
             if (!battle_sim_alive(u) || (u->flags & BATTLE_SIM_JAMMED))
                 break;
-            due = battle_sim_flurry(c, &u->cd, due);
+            due = battle_sim_flurry(p, g, c, &u->cd, due);
         }
         g->act = 0;
         u->flags = (clc_u8)((u->flags & ~BATTLE_SIM_ACTING) | BATTLE_SIM_ATTACKED);
@@ -1367,9 +1401,11 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     if (en->died)
         battle_sim_compress(en);
 
-    if (g->turn >= p->turn_limit) {
+    /* The turn limit, or the end of the turn that reached the work bound (g->last 0). */
+    if (g->turn >= g->last) {
         out->outcome = BATTLE_SIM_STALL;
-        out->turn = p->turn_limit;
+        out->turn = g->turn;
+        out->bounded = g->work >= p->work_limit;
         return 1;
     }
     g->turn++;

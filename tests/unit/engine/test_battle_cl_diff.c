@@ -76,11 +76,14 @@ static void diff_games(struct tb *b, uint64_t first, uint32_t n)
         for (uint32_t i = 0; i < k; i++) {
             struct battle_game_result ref;
             battle_cpu_play_one(plan, first + done + i, &ref);
-            if (ref.outcome != dev[i].outcome || ref.turn != dev[i].turn) {
+            if (ref.outcome != dev[i].outcome || ref.turn != dev[i].turn ||
+                ref.bounded != dev[i].bounded) {
                 if (mismatches++ < 5)
-                    fprintf(stderr, "game %llu: cpu outcome %u turn %u, opencl %u turn %u\n",
+                    fprintf(stderr,
+                            "game %llu: cpu outcome %u turn %u bounded %u, opencl %u turn %u "
+                            "bounded %u\n",
                             (unsigned long long)(first + done + i), ref.outcome, ref.turn,
-                            dev[i].outcome, dev[i].turn);
+                            ref.bounded, dev[i].outcome, dev[i].turn, dev[i].bounded);
             }
         }
         done += k;
