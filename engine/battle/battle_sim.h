@@ -931,7 +931,11 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     if (!(f & (BATTLE_SIM_DYING | BATTLE_SIM_FRESH)))
                         continue;
                     u->flags = (clc_u8)(f & ~(BATTLE_SIM_DYING | BATTLE_SIM_FRESH));
-                    g->pending--;
+                    /* A unit summoned and killed before its on-play skills were cast has
+                     * both flags, each counted once in pending, and casts its on-death
+                     * skills only. */
+                    g->pending = (clc_u8)(g->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
+                                          ((f & BATTLE_SIM_FRESH) ? 1 : 0));
                     g->work++;
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)

@@ -51,8 +51,9 @@ static int suite_clean(void)
 }
 
 /* Compares games [first, first + n) of the spec game by game, then as whole-job counts
- * (with a launch size that does not divide n, so the last launch is partial). */
-static void diff_games(struct tb *b, uint64_t first, uint32_t n)
+ * (with a launch size that does not divide n, so the last launch is partial). A non-zero
+ * `work_limit` lowers the plan's work bound so that some games, and only some, reach it. */
+static void diff_games_bound(struct tb *b, uint64_t first, uint32_t n, uint32_t work_limit)
 {
     enum { BATCH = 8192 };
     struct battle_plan *plan = tb_plan(b);
@@ -65,6 +66,8 @@ static void diff_games(struct tb *b, uint64_t first, uint32_t n)
     char err[4096] = "";
     uint64_t mismatches = 0;
 
+    if (work_limit)
+        battle_plan_set_work_limit(plan, work_limit);
     CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cpu_counts);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cl_counts);
@@ -94,6 +97,13 @@ static void diff_games(struct tb *b, uint64_t first, uint32_t n)
     CU_ASSERT_EQUAL(battle_cpu_run(plan, first, n, 0, cpu_counts), SK_OK);
     CU_ASSERT_EQUAL(battle_cl_run(cl, plan, first, n, cl_counts, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(cpu_counts->games, n);
+    if (work_limit) {
+        fprintf(stderr, "(%llu of %u games bounded) ", (unsigned long long)cpu_counts->bounded,
+                (unsigned)n);
+        CU_ASSERT_TRUE(cpu_counts->bounded > 0 && cpu_counts->bounded < n);
+    } else {
+        CU_ASSERT_EQUAL(cpu_counts->bounded, 0);
+    }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_counts, sizeof(*cpu_counts)), 0);
     /* Small launches (7 groups of 64) and two calls: the same counts. */
     o.work_group = 64;
@@ -110,6 +120,11 @@ static void diff_games(struct tb *b, uint64_t first, uint32_t n)
     sk_free(cpu_counts);
     sk_free(dev);
     battle_plan_free(plan);
+}
+
+static void diff_games(struct tb *b, uint64_t first, uint32_t n)
+{
+    diff_games_bound(b, first, n, 0);
 }
 
 /* ===== Decks ===== */
@@ -381,6 +396,9 @@ static void test_every_skill(void)
     skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM, BATTLE_PLAY_RANDOM);
     b->spec.seed = 11;
     diff_games(b, 0, 16000);
+    /* A low work bound: the games that reach it end as bounded stalls on both backends. */
+    b->spec.seed = 16;
+    diff_games_bound(b, 0, 8000, 40);
     skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_ORDERED, BATTLE_PLAY_ORDERED);
     b->spec.seed = 12;
     diff_games(b, 1000000, 16000);

@@ -110,7 +110,7 @@ static void test_play_one_matches_run(void)
 static void test_counts_add(void)
 {
     struct battle_counts a, c;
-    struct battle_game_result r = {BATTLE_SIM_LOSS, 12};
+    struct battle_game_result r = {BATTLE_SIM_LOSS, 12, 0};
     memset(&a, 0, sizeof(a));
     memset(&c, 0, sizeof(c));
     battle_cpu_count(&c, &r);
@@ -120,13 +120,19 @@ static void test_counts_add(void)
     r.outcome = BATTLE_SIM_WIN;
     r.turn = 3;
     battle_cpu_count(&c, &r);
+    r.outcome = BATTLE_SIM_STALL;
+    r.turn = 7;
+    r.bounded = 1;
+    battle_cpu_count(&c, &r);
     battle_counts_add(&a, &c);
     battle_counts_add(&a, &c);
-    CU_ASSERT_EQUAL(a.games, 6);
+    CU_ASSERT_EQUAL(a.games, 8);
     CU_ASSERT_EQUAL(a.wins, 2);
-    CU_ASSERT_EQUAL(a.stalls, 2);
+    CU_ASSERT_EQUAL(a.stalls, 4);
+    CU_ASSERT_EQUAL(a.bounded, 2);
     CU_ASSERT_EQUAL(a.losses, 2);
-    CU_ASSERT_EQUAL(a.turns_sum, 2 * (12 + 50 + 3));
+    CU_ASSERT_EQUAL(a.turns_sum, 2 * (12 + 50 + 3 + 7));
+    CU_ASSERT_EQUAL(a.turns[7], 2);
     CU_ASSERT_EQUAL(a.turns[12], 2);
     CU_ASSERT_EQUAL(a.turns[50], 2);
     CU_ASSERT_EQUAL(a.turns[3], 2);

@@ -447,6 +447,140 @@ static void test_flexible_alike_hand(void)
     (void)cb;
 }
 
+/* The work bound (BATTLE_SIM_WORK_LIMIT, lowered here): the Echo's turn 1 is 31 trigger
+ * resolutions in one pass, 32 units of work. At a bound of 32 the game ends there, a stall
+ * flagged bounded; at 33 nothing else counts and it plays to its turn limit. */
+static void test_work_bound_triggers(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, echo;
+    duel(&b, &ca, &cb);
+    echo = tb_card(&b, "Echo", BATTLE_ASSAULT, 0, 5, 1);
+    tb_skill(&b, echo, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, echo)->trigger = BATTLE_SIM_TRIG_PLAY;
+    last_skill(&b, echo)->card = echo;
+    tb_deck(&b, 0, echo, 1);
+    tb_run_start(&x, &b);
+    CU_ASSERT_EQUAL(x.d->work_limit, BATTLE_SIM_WORK_LIMIT);
+    battle_plan_set_work_limit(x.plan, 32);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.g.work, 32);
+    CU_ASSERT_EQUAL(x.over, 1);
+    CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
+    CU_ASSERT_EQUAL(x.r.turn, 1);
+    CU_ASSERT_EQUAL(x.r.bounded, 1);
+    tb_run_end(&x);
+
+    tb_run_start(&x, &b);
+    battle_plan_set_work_limit(x.plan, 33);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.g.work, 32);
+    CU_ASSERT_EQUAL(x.over, 0);
+    tb_run_turns(&x, BATTLE_TURN_LIMIT_DEF);
+    CU_ASSERT_EQUAL(x.over, 1);
+    CU_ASSERT_EQUAL(x.g.work, 32);
+    CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
+    CU_ASSERT_EQUAL(x.r.turn, BATTLE_TURN_LIMIT_DEF);
+    CU_ASSERT_EQUAL(x.r.bounded, 0);
+    tb_run_end(&x);
+    (void)ca;
+    (void)cb;
+}
+
+/* Flurry 3, c 1: 3 units of work on each of the attacker's turns. At a bound of 7 the
+ * grant of turn 5 reaches it: no extra action then (one hit, not four), and the game is a
+ * bounded stall at the end of turn 5, although the hit of turn 5 left the commander at 41
+ * and its attacker could have gone on. */
+static void test_work_bound_flurry(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, f;
+    duel(&b, &ca, &cb);
+    f = tb_card(&b, "Flurrier", BATTLE_ASSAULT, 1, 10, 0);
+    tb_skill(&b, f, BATTLE_SKILL_FLURRY, 3, 0);
+    last_skill(&b, f)->c = 1;
+    tb_deck(&b, 0, f, 1);
+    tb_run_start(&x, &b);
+    battle_plan_set_work_limit(x.plan, 7);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 46);
+    CU_ASSERT_EQUAL(x.g.work, 3);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 42);
+    CU_ASSERT_EQUAL(x.g.work, 6);
+    CU_ASSERT_EQUAL(x.over, 0);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 41);
+    CU_ASSERT_EQUAL(x.g.work, 9);
+    CU_ASSERT_EQUAL(x.over, 1);
+    CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
+    CU_ASSERT_EQUAL(x.r.turn, 5);
+    CU_ASSERT_EQUAL(x.r.bounded, 1);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+
+/* A unit summoned and killed before its on-play skills were cast (the game hung on this
+ * until the work bound came): on turn 5 the Avenger kills Bomber One, whose Strike kills
+ * the Martyr and the Avenger; the Martyr's death summons the Ghost (a structure: its row
+ * was already walked) and the Avenger's Strike kills Bomber Two, whose Siege kills the
+ * Ghost before its on-play Strike. The Ghost's death resolves (its on-death Strike finds
+ * nobody), nothing stays pending, every unit is gone at the end of the turn, and the game
+ * plays to its turn limit: 5 resolutions and 3 passes of work, no bound. */
+static void test_summoned_and_killed(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, martyr, avenger, ghost, bomb1, bomb2;
+    duel(&b, &ca, &cb);
+    ghost = tb_card(&b, "Ghost", BATTLE_STRUCTURE, 0, 5, 0);
+    tb_skill(&b, ghost, BATTLE_SKILL_STRIKE, 1, 0);
+    last_skill(&b, ghost)->trigger = BATTLE_SIM_TRIG_PLAY;
+    tb_skill(&b, ghost, BATTLE_SKILL_STRIKE, 1, 0);
+    last_skill(&b, ghost)->trigger = BATTLE_SIM_TRIG_DEATH;
+    martyr = tb_card(&b, "Martyr", BATTLE_ASSAULT, 0, 5, 0);
+    tb_skill(&b, martyr, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, martyr)->trigger = BATTLE_SIM_TRIG_DEATH;
+    last_skill(&b, martyr)->card = ghost;
+    avenger = tb_card(&b, "Avenger", BATTLE_ASSAULT, 1, 5, 0);
+    tb_skill(&b, avenger, BATTLE_SKILL_STRIKE, 50, 1);
+    last_skill(&b, avenger)->trigger = BATTLE_SIM_TRIG_DEATH;
+    bomb2 = tb_card(&b, "Bomber Two", BATTLE_ASSAULT, 0, 20, 0);
+    tb_skill(&b, bomb2, BATTLE_SKILL_SIEGE, 50, 1);
+    last_skill(&b, bomb2)->trigger = BATTLE_SIM_TRIG_DEATH;
+    bomb1 = tb_card(&b, "Bomber One", BATTLE_ASSAULT, 0, 1, 0);
+    tb_skill(&b, bomb1, BATTLE_SKILL_STRIKE, 50, 1);
+    last_skill(&b, bomb1)->trigger = BATTLE_SIM_TRIG_DEATH;
+    tb_deck(&b, 0, martyr, 1);
+    tb_deck(&b, 0, avenger, 1);
+    tb_deck(&b, 1, bomb2, 1);
+    tb_deck(&b, 1, bomb1, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 4);
+    CU_ASSERT_EQUAL(x.g.work, 0);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 49);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.over, 0);
+    CU_ASSERT_EQUAL(x.g.pending, 0);
+    CU_ASSERT_EQUAL(x.g.work, 8);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_structures, 0);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 0);
+    CU_ASSERT_EQUAL(x.g.sides[1].n_assaults, 0);
+    tb_run_turns(&x, BATTLE_TURN_LIMIT_DEF);
+    CU_ASSERT_EQUAL(x.over, 1);
+    CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
+    CU_ASSERT_EQUAL(x.r.turn, BATTLE_TURN_LIMIT_DEF);
+    CU_ASSERT_EQUAL(x.r.bounded, 0);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 0), 50);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 49);
+    tb_run_end(&x);
+    (void)ca;
+    (void)cb;
+}
+
 static CU_TestInfo rules_tests[] = {
     {"faction filter and target count", test_faction_filter_and_targets},
     {"cooldown", test_cooldown},
@@ -456,6 +590,9 @@ static CU_TestInfo rules_tests[] = {
     {"on death summon", test_on_death_summon},
     {"activation summon by a structure", test_activation_summon},
     {"a card summoning itself is bounded", test_self_summon_is_bounded},
+    {"work bound: trigger resolutions", test_work_bound_triggers},
+    {"a unit summoned and killed before its on-play skills", test_summoned_and_killed},
+    {"work bound: Flurry's extra actions", test_work_bound_flurry},
     {"leech raises max health, assaults only", test_leech_max_health},
     {"poison on a blocked hit", test_poison_on_blocked_hit},
     {"rally skips finished units", test_rally_skips_finished_units},
