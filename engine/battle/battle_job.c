@@ -331,11 +331,14 @@ static int counts_ok(const struct battle_counts *c, const struct battle_spec *sp
     for (int t = 1; t <= spec->turn_limit; t++)
         hist_total += c->turns[t];
     if ((partial || c->games == spec->games) && c->wins + c->stalls + c->losses == c->games &&
-        hist_total == c->games)
+        hist_total == c->games && c->bounded <= c->stalls)
         return 1;
-    snprintf(why, whylen, "inconsistent counts: games %llu, outcomes %llu, histogram %llu",
+    snprintf(why, whylen,
+             "inconsistent counts: games %llu, outcomes %llu, histogram %llu, bounded %llu of "
+             "%llu stalls",
              (unsigned long long)c->games, (unsigned long long)c->wins + c->stalls + c->losses,
-             (unsigned long long)hist_total);
+             (unsigned long long)hist_total, (unsigned long long)c->bounded,
+             (unsigned long long)c->stalls);
     return 0;
 }
 
@@ -364,6 +367,7 @@ static int put_outcome(json_t *obj, const struct battle_counts *c, int turn_limi
            put(obj, "wins", json_integer((json_int_t)c->wins)) ||
            put(obj, "stalls", json_integer((json_int_t)c->stalls)) ||
            put(obj, "losses", json_integer((json_int_t)c->losses)) ||
+           put(obj, "games_bounded", json_integer((json_int_t)c->bounded)) ||
            put_rate(obj, "win_rate", c->wins, c->games) ||
            put_rate(obj, "stall_rate", c->stalls, c->games) ||
            put_rate(obj, "loss_rate", c->losses, c->games) ||
@@ -432,6 +436,7 @@ static void total_counts(const struct battle_job_run *run, struct battle_counts 
         all->wins += c->wins;
         all->stalls += c->stalls;
         all->losses += c->losses;
+        all->bounded += c->bounded;
         all->turns_sum += c->turns_sum;
         for (size_t t = 0; t < sizeof(all->turns) / sizeof(all->turns[0]); t++)
             all->turns[t] += c->turns[t];
@@ -479,7 +484,9 @@ static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **o
         bad = put(res, "games", json_integer((json_int_t)all.games)) ||
               put(res, "wins", json_integer((json_int_t)all.wins)) ||
               put(res, "stalls", json_integer((json_int_t)all.stalls)) ||
-              put(res, "losses", json_integer((json_int_t)all.losses)) || put_mix_rates(res, run) ||
+              put(res, "losses", json_integer((json_int_t)all.losses)) ||
+              put(res, "games_bounded", json_integer((json_int_t)all.bounded)) ||
+              put_mix_rates(res, run) ||
               put_turns(res, &all, spec->turn_limit, mean) || put_defenders(res, run);
     }
     bad = bad || put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
@@ -539,7 +546,8 @@ static int counts_fit(const struct battle_counts *c, uint64_t games, int limit)
         hist += c->turns[t];
     }
     return c->games == games && c->wins + c->stalls + c->losses == games && hist == games &&
-           c->turns_sum >= games && c->turns_sum <= games * (uint64_t)limit;
+           c->bounded <= c->stalls && c->turns_sum >= games &&
+           c->turns_sum <= games * (uint64_t)limit;
 }
 
 /* The games of deck k (units [k * games, (k + 1) * games)) among the units [a, b). */

@@ -205,6 +205,9 @@ static void test_result_document(void)
     losses = json_integer_value(json_object_get(res, "losses"));
     CU_ASSERT_EQUAL(games, 3000);
     CU_ASSERT_EQUAL(wins + stalls + losses, 3000);
+    /* always present; no real game comes near the work bound */
+    CU_ASSERT_TRUE(json_is_integer(json_object_get(res, "games_bounded")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games_bounded")), 0);
     for (int r = 0; r < 3; r++) {
         double rate = json_real_value(json_object_get(res, rates[r][0]));
         json_int_t k = json_integer_value(json_object_get(res, rates[r][2]));
@@ -233,10 +236,48 @@ static void test_result_document(void)
         strncmp(json_string_value(json_object_get(json_object_get(res, "catalog"), "hash")),
                 "fnv1a64:", 8),
         0);
-    CU_ASSERT_EQUAL(json_object_size(res), 18);
+    CU_ASSERT_EQUAL(json_object_size(res), 19);
     json_decref(res);
     job_free(job);
     json_decref(doc);
+}
+
+/* Games that reach the work bound (BATTLE_SIM_WORK_LIMIT, 262,144) are stalls and the
+ * result counts them: units with Flurry 99 each own turn and nothing that can hurt make
+ * 99 extra actions a unit a turn, 2,970 a turn once the 30 cards of a side are out (turn
+ * 60: 92,070 in all), past the bound on turn 118 of 200. The same job with Flurry 1 plays
+ * its 200 turns, none bounded. */
+static void test_bounded_games(void)
+{
+    static const char *const text =
+        "{\"kind\": \"battle\", \"seed\": 3, \"params\": {\"games\": 6, \"turn_limit\": 200,"
+        " \"cards\": [{\"name\": \"Whirl\", \"type\": \"assault\", \"attack\": 0, \"health\": 9,"
+        " \"delay\": 0, \"skills\": [{\"name\": \"flurry\", \"x\": %d, \"c\": 1}]},"
+        " {\"name\": \"Keeper\", \"type\": \"commander\", \"health\": 50, \"skills\": []}],"
+        " \"attacker\": {\"commander\": \"Keeper\", \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]},"
+        " \"defender\": {\"commander\": \"Keeper\", \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]}}}";
+    static const int flurry[2] = {99, 1};
+
+    for (int k = 0; k < 2; k++) {
+        char buf[1024];
+        json_error_t jerr;
+        json_t *doc, *res, *hist;
+        struct job *job;
+        snprintf(buf, sizeof(buf), text, flurry[k]);
+        doc = json_loads(buf, 0, &jerr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+        job = decode_doc(doc);
+        res = run_job(job, 0, 2, "cpu");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "stalls")), 6);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games_bounded")), k ? 0 : 6);
+        hist = json_object_get(json_object_get(res, "turns"), "histogram");
+        CU_ASSERT_EQUAL(json_integer_value(json_array_get(hist, 199)), k ? 6 : 0);
+        CU_ASSERT_EQUAL(json_integer_value(json_array_get(hist, 117)), k ? 0 : 6);
+        json_decref(res);
+        job_free(job);
+        json_decref(doc);
+    }
 }
 
 /* Counts are the same for one step on one thread and for odd steps on three. */
@@ -437,6 +478,7 @@ static CU_TestInfo battle_job_tests[] = {
     {"weighted defenders", test_weighted_defenders},
     {"fuzz corpus replay", test_fuzz_corpus_replay},
     {"result document", test_result_document},
+    {"games that reach the work bound", test_bounded_games},
     {"results do not depend on steps or threads", test_split_independence},
     {"run options", test_run_options},
     {"allocation failures", test_allocation_failures},
