@@ -191,18 +191,23 @@ static int apply_overrides(json_t *doc, const struct run_args *a)
     return EXIT_OK;
 }
 
-/* Prints "win 98.92% (98920/100000) stall ... loss ..." from a battle result. */
+/* Prints "win 98.92% (98920/100000) stall ... loss ..." from a battle result, and how many
+ * stalls hit the work bound when any did. */
 static void print_summary(const json_t *res)
 {
     const char *names[] = {"win", "stall", "loss"};
     const char *keys[] = {"wins", "stalls", "losses"};
     json_int_t games = json_integer_value(json_object_get(res, "games"));
+    json_int_t bounded;
 
     for (int i = 0; i < 3; i++) {
         json_int_t k = json_integer_value(json_object_get(res, keys[i]));
         printf("%s%s %.2f%% (%lld/%lld)", i ? " " : "", names[i],
                games ? 100.0 * (double)k / (double)games : 0.0, (long long)k, (long long)games);
     }
+    bounded = json_integer_value(json_object_get(res, "games_bounded"));
+    if (bounded > 0)
+        printf(" (%lld stalls at the work bound)", (long long)bounded);
     printf("\n");
 }
 

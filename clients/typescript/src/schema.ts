@@ -775,6 +775,8 @@ export interface components {
             wins: number;
             stalls: number;
             losses: number;
+            /** @description stalls that ended because the game's work reached its bound (a guard against runaway games: docs/rules/battle.md), counted among `stalls` too; 0 in any real game */
+            games_bounded: number;
             win_rate: number;
             win_rate_ci95: components["schemas"]["Interval"];
             stall_rate: number;
@@ -809,6 +811,8 @@ export interface components {
                 wins: number;
                 stalls: number;
                 losses: number;
+                /** @description stalls that ended because the game's work reached its bound (a guard against runaway games: docs/rules/battle.md), counted among `stalls` too; 0 in any real game */
+                games_bounded: number;
                 win_rate: number;
                 win_rate_ci95: components["schemas"]["Interval"];
                 stall_rate: number;

@@ -2,8 +2,9 @@
 /* Scenario tests of the rules framework of the game's cards (docs/rules/battle.md): the
  * skill options y, n and c, triggered skills (on play, on attacked, on death), Summon,
  * Flurry's cooldown, Leech, Poison on a blocked hit, Rally and units whose turn is over,
- * fortress delays, and the guard on a card that summons itself. Each states the whole
- * battle and the exact values it expects. */
+ * fortress delays, the guard on a card that summons itself, a unit summoned and killed
+ * before its on-play skills, and the work bound. Each states the whole battle and the exact
+ * values it expects. */
 #include <CUnit/CUnit.h>
 
 #include "battle_testlib.h"
