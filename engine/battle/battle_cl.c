@@ -31,13 +31,13 @@
  * kernel's counters (see kernels/battle.cl). */
 #define BUILD_OPTIONS "-cl-std=CL1.2 -DBATTLE_TURN_MAX=" STR(BATTLE_TURN_LIMIT_MAX)
 /* The counter slots of one launch, as kernels/battle.cl lays them out. */
-#define SLOT_WIN   0
-#define SLOT_STALL 1
-#define SLOT_LOSS  2
+#define SLOT_WIN     0
+#define SLOT_STALL   1
+#define SLOT_LOSS    2
 #define SLOT_BAD     3
 #define SLOT_BOUNDED 4
 #define SLOT_TURN0   5
-#define N_SLOTS    (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
+#define N_SLOTS      (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
 /* The most platforms and devices looked at; more than any real machine has. */
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES   64

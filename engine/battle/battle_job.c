@@ -486,8 +486,8 @@ static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **o
               put(res, "stalls", json_integer((json_int_t)all.stalls)) ||
               put(res, "losses", json_integer((json_int_t)all.losses)) ||
               put(res, "games_bounded", json_integer((json_int_t)all.bounded)) ||
-              put_mix_rates(res, run) ||
-              put_turns(res, &all, spec->turn_limit, mean) || put_defenders(res, run);
+              put_mix_rates(res, run) || put_turns(res, &all, spec->turn_limit, mean) ||
+              put_defenders(res, run);
     }
     bad = bad || put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
           put_backend(res, run) ||

@@ -254,8 +254,10 @@ static void test_bounded_games(void)
         " \"cards\": [{\"name\": \"Whirl\", \"type\": \"assault\", \"attack\": 0, \"health\": 9,"
         " \"delay\": 0, \"skills\": [{\"name\": \"flurry\", \"x\": %d, \"c\": 1}]},"
         " {\"name\": \"Keeper\", \"type\": \"commander\", \"health\": 50, \"skills\": []}],"
-        " \"attacker\": {\"commander\": \"Keeper\", \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]},"
-        " \"defender\": {\"commander\": \"Keeper\", \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]}}}";
+        " \"attacker\": {\"commander\": \"Keeper\","
+        " \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]},"
+        " \"defender\": {\"commander\": \"Keeper\","
+        " \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]}}}";
     static const int flurry[2] = {99, 1};
 
     for (int k = 0; k < 2; k++) {

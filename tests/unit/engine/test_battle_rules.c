@@ -523,7 +523,6 @@ static void test_work_bound_flurry(void)
     (void)ca;
 }
 
-
 /* A unit summoned and killed before its on-play skills were cast (the game hung on this
  * until the work bound came): on turn 5 the Avenger kills Bomber One, whose Strike kills
  * the Martyr and the Avenger; the Martyr's death summons the Ghost (a structure: its row
