@@ -45,7 +45,7 @@ struct opt_card {
     enum battle_card_type type;
     int faction; /* 0 (none: the project's and inline cards) or the game's 1..6 */
     int owned;   /* copies available (1 for a commander) */
-    int keep;  /* copies the deck must keep (constraints.keep) */
+    int keep;    /* copies the deck must keep (constraints.keep) */
 };
 
 /* A deck as the search moves it: indices into opt_job.cards. Fortresses stay the starting

@@ -21,7 +21,7 @@ static const char *const opt_keys[] = {
     "algorithm", "budget",     "race",  "eval_games", "temperature", "constraints", NULL};
 static const char *const budget_keys[] = {"games", "seconds", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
-static const char *const constraint_keys[] = {"deck_size", "freeze_first", "keep", "commander",
+static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
                                               "max_copies", "factions",     NULL};
 static const char *const size_keys[] = {"min", "max", NULL};
 static const char *const pool_entry_keys[] = {"card", "count", NULL};
@@ -380,8 +380,9 @@ static void decode_factions(struct sk_jdec *d, const json_t *c, struct opt_job *
     for (int p = 0; d->n_err == errs_before && p < job->start.n; p++) {
         const struct opt_card *card = &job->cards[job->start.cards[p]];
         if (!battle_opt_faction_ok(job, job->start.cards[p])) {
-            sk_jdec_bad(d, "the starting deck's card at position %d, \"%s\", is of faction %s, "
-                           "not one of 'factions'",
+            sk_jdec_bad(d,
+                        "the starting deck's card at position %d, \"%s\", is of faction %s, "
+                        "not one of 'factions'",
                         p, card->name, battle_tu_faction_name(card->faction));
             break;
         }

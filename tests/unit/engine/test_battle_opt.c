@@ -490,7 +490,8 @@ static int real_teardown(void)
     "'defender': 'Zorbo the One, Launcher, Carbine, Pariah, Mark Hunter, Gravedigger',"
 #define REAL_IN                                                                                    \
     "{'card': 'Gravedigger', 'count': 2}, {'card': 'Hive Soldier', 'count': 2},"                   \
-    " {'card': 'Selfless Soldier', 'count': 2}, {'card': 'Ardent Apostle'}, {'card': 'Acid Spout'}"
+    " {'card': 'Selfless Soldier', 'count': 2}, {'card': 'Ardent Apostle'}, {'card': 'Acid "       \
+    "Spout'}"
 #define REAL_OUT                                                                                   \
     "{'card': 'Carbine', 'count': 3}, {'card': 'Pariah', 'count': 3}, {'card': 'Launcher'},"       \
     " {'card': 'Mark Hunter', 'count': 2}, {'card': 'The Divine'}, {'card': 'Anasi', 'count': 2}"
@@ -539,7 +540,8 @@ static void test_factions_refused(void)
     /* an empty start and no pool card of the factions: no card to build a deck from */
     CU_ASSERT_EQUAL(real_decode("{'attacker': {'commander': 'Emrys', 'deck': []},"
                                 "'defender': 'Zorbo the One, Launcher, Carbine',"
-                                "'pool': [" REAL_OUT "], 'constraints': {'factions': ['righteous']}}",
+                                "'pool': [" REAL_OUT
+                                "], 'constraints': {'factions': ['righteous']}}",
                                 &job, at, sizeof(at)),
                     SK_EINVAL);
     CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
