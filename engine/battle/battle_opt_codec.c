@@ -637,7 +637,10 @@ int battle_opt_copies(const struct opt_deck *d, int c)
 
 int battle_opt_faction_ok(const struct opt_job *job, int c)
 {
-    return job->factions == 0 || (job->factions >> job->cards[c].faction & 1u) != 0;
+    int f = job->cards[c].faction;
+
+    /* a faction beyond the game's six (a file the importer read loosely) is in none listed */
+    return job->factions == 0 || (f >= 0 && f < OPT_FACTIONS_MAX && (job->factions >> f & 1u));
 }
 
 int battle_opt_limit(const struct opt_job *job, int c)
