@@ -34,6 +34,7 @@ struct battle_catalog;
 #define OPT_TEMPERATURE_DEF    0.02 /* anneal: the starting temperature, in score units */
 #define OPT_TEMPERATURE_MAX    1.0
 #define OPT_MOVES_LOG_MAX      1000 /* accepted moves kept for the result (the rest counted) */
+#define OPT_FACTIONS_MAX       7    /* constraints.factions: "none" and the game's 6 factions */
 
 enum opt_objective { OPT_OBJ_WIN = 0, OPT_OBJ_WIN_STALL = 1 };
 enum opt_algorithm { OPT_ALG_CLIMB = 0, OPT_ALG_ANNEAL = 1, OPT_ALG_REORDER = 2 };
@@ -42,8 +43,9 @@ enum opt_algorithm { OPT_ALG_CLIMB = 0, OPT_ALG_ANNEAL = 1, OPT_ALG_REORDER = 2 
 struct opt_card {
     char name[BATTLE_NAME_MAX + 1]; /* the name that resolves to it (exact) */
     enum battle_card_type type;
-    int owned; /* copies available (1 for a commander) */
-    int keep;  /* copies the deck must keep (constraints.keep) */
+    int faction; /* 0 (none: the project's and inline cards) or the game's 1..6 */
+    int owned;   /* copies available (1 for a commander) */
+    int keep;    /* copies the deck must keep (constraints.keep) */
 };
 
 /* A deck as the search moves it: indices into opt_job.cards. Fortresses stay the starting
@@ -72,6 +74,7 @@ struct opt_job {
     int freeze_first;
     int max_copies;
     int commander_owned; /* 1: the commander may change to an owned one */
+    unsigned factions;   /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
     enum opt_objective objective;
     enum opt_algorithm algorithm;
     uint64_t budget_games;
@@ -98,7 +101,12 @@ void battle_opt_job_release(struct opt_job *job);
 /** Copies of card `c` in `d`. */
 int battle_opt_copies(const struct opt_deck *d, int c);
 
-/** The most copies of card `c` a deck may hold: its owned copies within max_copies. */
+/** 1 when deck card `c` belongs to a faction constraints.factions allows (or no such
+ * constraint); the commander is not subject to it. */
+int battle_opt_faction_ok(const struct opt_job *job, int c);
+
+/** The most copies of card `c` a deck may hold: its owned copies within max_copies, 0 for
+ * a card outside constraints.factions. */
 int battle_opt_limit(const struct opt_job *job, int c);
 
 /**

@@ -21,8 +21,8 @@ static const char *const opt_keys[] = {
     "algorithm", "budget",     "race",  "eval_games", "temperature", "constraints", NULL};
 static const char *const budget_keys[] = {"games", "seconds", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
-static const char *const constraint_keys[] = {"deck_size", "freeze_first", "keep",
-                                              "commander", "max_copies",   NULL};
+static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
+                                              "max_copies", "factions",     NULL};
 static const char *const size_keys[] = {"min", "max", NULL};
 static const char *const pool_entry_keys[] = {"card", "count", NULL};
 
@@ -43,10 +43,13 @@ static json_t *battle_base(const json_t *params)
     return base;
 }
 
-/* The index of card `name` in the job's table, adding it (with `type`, no copies) on first
- * use; -1 on allocation failure. `cap` is the table's allocated size, grown here. */
-static int table_add(struct opt_job *job, int *cap, const char *name, enum battle_card_type type)
+/* The index of card `card` in the job's table (by name), adding it (its type and faction,
+ * no copies) on first use; -1 on allocation failure. `cap` is the table's allocated size,
+ * grown here. */
+static int table_add(struct opt_job *job, int *cap, const struct battle_card_spec *card)
 {
+    const char *name = card->name;
+
     for (int i = 0; i < job->n_cards; i++)
         if (strcmp(job->cards[i].name, name) == 0)
             return i;
@@ -60,7 +63,8 @@ static int table_add(struct opt_job *job, int *cap, const char *name, enum battl
     }
     memset(&job->cards[job->n_cards], 0, sizeof(job->cards[0]));
     snprintf(job->cards[job->n_cards].name, sizeof(job->cards[0].name), "%s", name);
-    job->cards[job->n_cards].type = type;
+    job->cards[job->n_cards].type = card->type;
+    job->cards[job->n_cards].faction = card->faction;
     return job->n_cards++;
 }
 
@@ -79,14 +83,14 @@ static enum sk_err take_start(struct opt_job *job, int *cap, const struct battle
     for (int f = 0; f < side->n_fortresses; f++)
         snprintf(job->fortresses[f], sizeof(job->fortresses[f]), "%s",
                  spec->cards[side->fortresses[f]].name);
-    c = table_add(job, cap, spec->cards[side->commander].name, BATTLE_COMMANDER);
+    c = table_add(job, cap, &spec->cards[side->commander]);
     if (c < 0)
         return SK_ENOMEM;
     job->cards[c].owned = 1;
     job->start.commander = c;
     for (int i = 0; i < side->n_deck; i++) {
         const struct battle_card_spec *card = &spec->cards[side->deck[i]];
-        c = table_add(job, cap, card->name, card->type);
+        c = table_add(job, cap, card);
         if (c < 0)
             return SK_ENOMEM;
         job->cards[c].owned++;
@@ -181,7 +185,7 @@ static int probe_card(struct sk_jdec *d, const json_t *params, const struct batt
         const struct battle_side_spec *s = &spec.sides[0];
         const struct battle_card_spec *c =
             type == BATTLE_COMMANDER ? &spec.cards[s->commander] : &spec.cards[s->deck[0]];
-        idx = table_add(job, cap, c->name, c->type);
+        idx = table_add(job, cap, c);
         if (idx < 0)
             idx = -2;
         battle_codec_spec_release(&spec);
@@ -212,7 +216,7 @@ static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
             int idx;
             if (c->type == BATTLE_FORTRESS || battle_tu_unsupported(c, why, sizeof(why)))
                 continue;
-            idx = table_add(job, cap, c->name, c->type);
+            idx = table_add(job, cap, c);
             if (idx < 0) {
                 err = SK_ENOMEM;
                 break;
@@ -336,6 +340,56 @@ static void decode_keep(struct sk_jdec *d, const json_t *c, const struct battle_
     sk_jptr_pop(d->ptr);
 }
 
+/* factions: the names of the factions every deck card must belong to ("none" for the
+ * project's own and inline cards, which have no faction), each once; the starting deck's
+ * cards must already. The commander is not subject to it: the game's faction effects
+ * (legion, coalition, allegiance, faction filters) count the assaults on the field. */
+static void decode_factions(struct sk_jdec *d, const json_t *c, struct opt_job *job)
+{
+    const json_t *list = json_object_get(c, "factions");
+    int errs_before = d->n_err;
+    size_t i;
+    json_t *e;
+
+    if (!list || json_is_null(list))
+        return;
+    sk_jptr_push_key(d->ptr, "factions");
+    if (!json_is_array(list) || json_array_size(list) < 1 ||
+        json_array_size(list) > OPT_FACTIONS_MAX) {
+        sk_jdec_bad(d, "'factions' must be a list of 1 to %d faction names", OPT_FACTIONS_MAX);
+        sk_jptr_pop(d->ptr);
+        return;
+    }
+    json_array_foreach(list, i, e)
+    {
+        const char *name = json_string_value(e);
+        int f = -1;
+        for (int k = 0; name && k < OPT_FACTIONS_MAX && f < 0; k++)
+            if (strcmp(name, battle_tu_faction_name(k)) == 0)
+                f = k;
+        sk_jptr_push_index(d->ptr, i);
+        if (f < 0)
+            sk_jdec_bad(d, "a faction is one of none, imperial, raider, bloodthirsty, xeno, "
+                           "righteous, progenitor");
+        else if (job->factions & (1u << f))
+            sk_jdec_bad(d, "faction \"%s\" is listed twice", name);
+        else
+            job->factions |= 1u << f;
+        sk_jptr_pop(d->ptr);
+    }
+    for (int p = 0; d->n_err == errs_before && p < job->start.n; p++) {
+        const struct opt_card *card = &job->cards[job->start.cards[p]];
+        if (!battle_opt_faction_ok(job, job->start.cards[p])) {
+            sk_jdec_bad(d,
+                        "the starting deck's card at position %d, \"%s\", is of faction %s, "
+                        "not one of 'factions'",
+                        p, card->name, battle_tu_faction_name(card->faction));
+            break;
+        }
+    }
+    sk_jptr_pop(d->ptr);
+}
+
 /* The constraints, each checked against the starting deck. */
 static void decode_constraints(struct sk_jdec *d, const json_t *params,
                                const struct battle_catalog *cat, struct opt_job *job)
@@ -380,6 +434,7 @@ static void decode_constraints(struct sk_jdec *d, const json_t *params,
     }
     (void)sk_jdec_get_enum(d, c, "commander", commanders, 2, &job->commander_owned);
     decode_keep(d, c, cat, job);
+    decode_factions(d, c, job);
     sk_jptr_pop(d->ptr);
 }
 
@@ -459,6 +514,27 @@ static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_jo
     get_positive(d, params, "temperature", OPT_TEMPERATURE_MAX, &job->temperature);
 }
 
+/* 1 when the factions constraint leaves the search no deck card at all, or no move where
+ * the other constraints alone leave one: the constraint to blame is then the factions. */
+static int factions_infeasible(struct opt_job *job)
+{
+    unsigned factions = job->factions;
+    int any_card = 0, moves_without;
+
+    if (!factions)
+        return 0;
+    for (int c = 0; c < job->n_cards && !any_card; c++)
+        any_card = job->cards[c].type != BATTLE_COMMANDER && battle_opt_faction_ok(job, c);
+    if (!any_card)
+        return 1;
+    if (battle_opt_any_move(job, &job->start))
+        return 0;
+    job->factions = 0;
+    moves_without = battle_opt_any_move(job, &job->start);
+    job->factions = factions;
+    return moves_without;
+}
+
 /* The checks that need the whole job: the algorithm's play and a move to make. */
 static void check_feasible(struct sk_jdec *d, struct opt_job *job)
 {
@@ -476,11 +552,18 @@ static void check_feasible(struct sk_jdec *d, struct opt_job *job)
                        "\"exact\"): a random deck's order does not matter");
         return;
     }
-    if (!battle_opt_any_move(job, &job->start))
+    if (factions_infeasible(job)) {
+        sk_jptr_push_key(d->ptr, "constraints");
+        sk_jdec_bad_at(d, "factions",
+                       "the factions leave the search no move: no card of theirs in the pool or "
+                       "the starting deck can be added, removed or swapped");
+        sk_jptr_pop(d->ptr);
+    } else if (!battle_opt_any_move(job, &job->start)) {
         sk_jdec_bad_at(d, "constraints",
                        "the constraints leave the search no move: no card of the pool can be "
                        "added, removed, swapped%s from the starting deck",
                        job->play != BATTLE_PLAY_RANDOM ? " or moved" : "");
+    }
 }
 
 enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
@@ -552,8 +635,18 @@ int battle_opt_copies(const struct opt_deck *d, int c)
     return n;
 }
 
+int battle_opt_faction_ok(const struct opt_job *job, int c)
+{
+    int f = job->cards[c].faction;
+
+    /* a faction beyond the game's six (a file the importer read loosely) is in none listed */
+    return job->factions == 0 || (f >= 0 && f < OPT_FACTIONS_MAX && (job->factions >> f & 1u));
+}
+
 int battle_opt_limit(const struct opt_job *job, int c)
 {
+    if (!battle_opt_faction_ok(job, c))
+        return 0;
     return job->cards[c].owned < job->max_copies ? job->cards[c].owned : job->max_copies;
 }
 

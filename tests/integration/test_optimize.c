@@ -3,7 +3,9 @@
  * (the next attempt resumes from the last checkpoint and finds the very deck an
  * uninterrupted run of the engine finds); three workers find the same deck as one run; a cancel
  * while running keeps the best deck so far as a partial result; an infeasible constraint set is
- * refused with a 422 naming the field, leaving no row. */
+ * refused with a 422 naming the field, leaving no row; on the game's cards, a search limited
+ * to two factions ends with a deck and moves of theirs only, and a starting deck outside
+ * them is a 422 at the constraint. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -215,6 +217,102 @@ static void test_infeasible_422(void)
     it_stack_stop(&s);
 }
 
+/* The faction of the game's card named exactly `name`, from GET /v1/cards ("" when none). */
+static void card_faction(const struct it_stack *s, const char *name, char *out, size_t len)
+{
+    char path[256];
+    size_t k = 0, i;
+    struct it_resp r;
+    json_t *page, *e;
+
+    k += (size_t)snprintf(path, sizeof(path), "/v1/cards?name=");
+    for (const char *c = name; *c && k + 4 < sizeof(path); c++)
+        k += (size_t)(*c == ' ' ? snprintf(path + k, sizeof(path) - k, "%%20")
+                                : snprintf(path + k, sizeof(path) - k, "%c", *c));
+    snprintf(out, len, "%s", "");
+    if (it_http(s, "GET", path, NULL, NULL, 0, &r) != 0)
+        return;
+    page = it_resp_json(&r);
+    json_array_foreach(json_object_get(page, "items"), i, e) if (strcmp(str(e, "name"), name) == 0)
+        snprintf(out, len, "%s", str(e, "faction"));
+    json_decref(page);
+    it_resp_free(&r);
+}
+
+/* 1 when `name` is a bloodthirsty or righteous card of the game. */
+static int in_factions(const struct it_stack *s, const char *name)
+{
+    char f[32];
+    card_faction(s, name, f, sizeof(f));
+    if (strcmp(f, "bloodthirsty") != 0 && strcmp(f, "righteous") != 0)
+        fprintf(stderr, "\n%s: faction '%s'\n", name, f);
+    return strcmp(f, "bloodthirsty") == 0 || strcmp(f, "righteous") == 0;
+}
+
+static void test_factions_game_cards(void)
+{
+    static const char doc[] =
+        "{\"kind\":\"optimize\",\"seed\":4,\"params\":{"
+        "\"attacker\":\"Emrys, Messiah, Cerebellum, Aciviper, Sterling Eagle\","
+        "\"defender\":\"Zorbo the One, Launcher, Carbine\","
+        "\"pool\":[{\"card\":\"Carbine\",\"count\":3},{\"card\":\"Pariah\",\"count\":3},"
+        "{\"card\":\"Launcher\"},{\"card\":\"Mark Hunter\",\"count\":2},{\"card\":\"The Divine\"},"
+        "{\"card\":\"Gravedigger\",\"count\":2},{\"card\":\"Hive Soldier\",\"count\":2},"
+        "{\"card\":\"Selfless Soldier\",\"count\":2},{\"card\":\"Ardent Apostle\"}],"
+        "\"constraints\":{\"deck_size\":{\"min\":3,\"max\":8},"
+        "\"factions\":[\"bloodthirsty\",\"righteous\"]},"
+        "\"budget\":{\"games\":10000},\"race\":{\"batch\":32,\"max_games\":512},"
+        "\"eval_games\":500}}";
+    static const char bad[] =
+        "{\"kind\":\"optimize\",\"params\":{"
+        "\"attacker\":\"Emrys, Messiah, Cerebellum, Carbine\","
+        "\"defender\":\"Zorbo the One, Launcher, Carbine\",\"pool\":[{\"card\":\"Gravedigger\"}],"
+        "\"constraints\":{\"factions\":[\"bloodthirsty\",\"righteous\"]}}}";
+    static char dir_env[4200];
+    struct it_stack s;
+    char id[37], path[128], rows[16];
+    struct it_resp r;
+    json_t *job, *res, *e, *p;
+    size_t i;
+
+    snprintf(dir_env, sizeof(dir_env), "SKIRMISH_CARDS_DIR=%s/../shared/data/tu", SK_SOURCE_DIR);
+    CU_ASSERT_FATAL(it_stack_init(&s, "optfactions") == 0);
+    s.env[s.n_env++] = dir_env;
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    /* a starting deck with a raider card: refused at the constraint, nothing stored */
+    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    p = it_resp_json(&r);
+    CU_ASSERT_STRING_EQUAL(str(json_array_get(json_object_get(p, "errors"), 0), "pointer"),
+                           "/params/constraints/factions");
+    json_decref(p);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM jobs", rows, sizeof(rows)), 0);
+    CU_ASSERT_STRING_EQUAL(rows, "0");
+    /* the search: half its pool is of other factions, none of which may come in */
+    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    res = it_resp_json(&r);
+    it_resp_free(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    /* this seed's search takes four swaps (the engine's own run says so) */
+    CU_ASSERT(json_integer_value(json_object_get(res, "moves_accepted")) >= 1);
+    json_array_foreach(
+        json_object_get(json_object_get(json_object_get(res, "best"), "list"), "deck"), i, e)
+        CU_ASSERT(in_factions(&s, str(e, "card")));
+    json_array_foreach(json_object_get(res, "moves"), i,
+                       e) if (json_is_string(json_object_get(e, "card")))
+        CU_ASSERT(in_factions(&s, str(e, "card")));
+    json_decref(res);
+    it_stack_stop(&s);
+}
+
 static CU_TestInfo optimize_tests[] = {
     {"kill -9 mid-optimisation: resumes from the checkpoint, the same deck as one run",
      test_kill9_resumes},
@@ -222,6 +320,8 @@ static CU_TestInfo optimize_tests[] = {
      test_three_workers_same_deck},
     {"cancel while running keeps the best deck so far", test_cancel_keeps_best},
     {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
+    {"factions on the game's cards: a start outside refused, the search stays within",
+     test_factions_game_cards},
     CU_TEST_INFO_NULL,
 };
 

@@ -4,13 +4,19 @@
  * whatever the threads and the split into steps; a run stopped anywhere and restored from
  * its checkpoint ending as one that never stopped; the budget never overspent; a canceled
  * run keeping its best deck; the result never below the starting deck on its own
- * evaluation; reorder only moving cards. */
+ * evaluation; reorder only moving cards; the factions constraint refused when broken or
+ * infeasible, and no move of a search over the game's cards leaving the factions. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "battle_catalog.h"
+#include "battle_opt.h"
+#include "battle_opt_moves.h"
 #include "battle_race.h"
+#include "battle_tu.h"
 #include "engine.h"
 #include "job.h"
 #include "sk_buf.h"
@@ -154,6 +160,21 @@ static void test_decode_errors(void)
                "/params/constraints");
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'algorithm': 'reorder'}}",
                "/params/algorithm");
+    /* factions: known names, each once, a list of 1 .. 7; the project's cards are "none" */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'factions': ['none', 'elves']}}}",
+               "/params/constraints/factions/1");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'factions': ['none', 'xeno', 'none']}}}",
+               "/params/constraints/factions/2");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'constraints': {'factions': []}}}",
+               "/params/constraints/factions");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'factions': 'none'}}}",
+               "/params/constraints/factions");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'constraints': {'factions': ['imperial', 'raider']}}}",
+               "/params/constraints/factions");
     /* flexible play is for battle jobs: its look-ahead games would swamp a search */
     expect_bad("{'kind':'optimize','params':{'attacker': {'commander': 'Test Commander', 'deck':"
                " [{'card': 'Grunt', 'count': 3}, {'card': 'Barricade', 'count': 2}],"
@@ -434,6 +455,166 @@ static void test_reorder_moves_only(void)
     job_free(job);
 }
 
+/* ===== Factions, on the game's cards ===== */
+
+const char *tu_test_dir(void); /* test_battle_tu.c */
+
+static struct battle_catalog *real_cat;
+
+/* The game's cards, loaded as the services load them (the variable set for this load only:
+ * the other suites use the built-in catalog). */
+static int real_setup(void)
+{
+    char err[512] = "";
+    enum sk_err rc;
+
+    sk_mem_init_json();
+    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
+    rc = battle_catalog_load(&real_cat, err, sizeof(err));
+    unsetenv(BATTLE_TU_ENV_DIR);
+    if (rc)
+        fprintf(stderr, "battle_catalog_load(%s): %s\n", tu_test_dir(), err);
+    return rc != SK_OK;
+}
+
+static int real_teardown(void)
+{
+    battle_catalog_free(real_cat);
+    return 0;
+}
+
+/* Bloodthirsty (3) and righteous (5) cards, and cards of four other factions. */
+#define REAL_START                                                                                 \
+    "'attacker': {'commander': 'Emrys', 'deck': [{'card': 'Messiah'}, {'card': 'Cerebellum'},"     \
+    " {'card': 'Aciviper'}, {'card': 'Sterling Eagle'}]},"                                         \
+    "'defender': 'Zorbo the One, Launcher, Carbine, Pariah, Mark Hunter, Gravedigger',"
+#define REAL_IN                                                                                    \
+    "{'card': 'Gravedigger', 'count': 2}, {'card': 'Hive Soldier', 'count': 2},"                   \
+    " {'card': 'Selfless Soldier', 'count': 2}, {'card': 'Ardent Apostle'}, {'card': 'Acid "       \
+    "Spout'}"
+#define REAL_OUT                                                                                   \
+    "{'card': 'Carbine', 'count': 3}, {'card': 'Pariah', 'count': 3}, {'card': 'Launcher'},"       \
+    " {'card': 'Mark Hunter', 'count': 2}, {'card': 'The Divine'}, {'card': 'Anasi', 'count': 2}"
+
+/* Decodes the params `text` against the game's cards into *job; SK_OK, or the first
+ * problem's pointer in `pointer`. */
+static enum sk_err real_decode(const char *text, struct opt_job *job, char *pointer, size_t len)
+{
+    json_t *params = doc_of(text);
+    struct sk_verr_list errs;
+    struct sk_jptr ptr;
+    enum sk_err rc;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
+    sk_verr_list_init(&errs);
+    sk_jptr_init(&ptr);
+    sk_jptr_push_key(&ptr, "params");
+    rc = battle_opt_decode(params, 7, real_cat, &ptr, &errs, job);
+    snprintf(pointer, len, "%s", errs.n ? errs.items[0].pointer : "");
+    for (size_t i = 0; rc == SK_EINVAL && i < errs.n; i++)
+        fprintf(stderr, "  (%s: %s)\n", errs.items[i].pointer, errs.items[i].message);
+    sk_verr_list_release(&errs);
+    json_decref(params);
+    return rc;
+}
+
+static void test_factions_refused(void)
+{
+    struct opt_job job;
+    char at[256];
+
+    /* the starting deck holds a bloodthirsty card: righteous alone refuses it */
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN "],"
+                                "'constraints': {'factions': ['righteous', 'xeno']}}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
+    /* a pool of other factions only, the size fixed: without the factions the search would
+     * swap, with them it has no move */
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_OUT "],"
+                                "'constraints': {'deck_size': {'min': 4, 'max': 4},"
+                                " 'factions': ['bloodthirsty', 'righteous']}}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
+    /* an empty start and no pool card of the factions: no card to build a deck from */
+    CU_ASSERT_EQUAL(real_decode("{'attacker': {'commander': 'Emrys', 'deck': []},"
+                                "'defender': 'Zorbo the One, Launcher, Carbine',"
+                                "'pool': [" REAL_OUT
+                                "], 'constraints': {'factions': ['righteous']}}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
+    /* the same job without the factions is a search */
+    CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_OUT "],"
+                                      "'constraints': {'deck_size': {'min': 4, 'max': 4}}}",
+                                      &job, at, sizeof(at)),
+                          SK_OK);
+    battle_opt_job_release(&job);
+}
+
+/* 1 when the catalog says card `name` is bloodthirsty or righteous. */
+static int in_factions(const char *name)
+{
+    const struct battle_card_spec *c = battle_catalog_find(real_cat, name);
+    return c && (c->faction == 3 || c->faction == 5);
+}
+
+/* Every move a search can draw, walked from the start for 20000 draws (each applied, as
+ * the search applies those it accepts, so the walk visits many decks and sizes): no deck
+ * ever holds a card outside the factions, while every card of theirs comes in, and the
+ * commander still changes (it is not subject to the factions). */
+static void test_factions_moves_stay(void)
+{
+    struct opt_job job;
+    struct opt_deck d, next;
+    struct opt_move m;
+    struct rng r;
+    char at[256];
+    int came_in[256] = {0}, n_out = 0, commanders = 0, drawn = 0;
+
+    CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_OUT ", " REAL_IN
+                                      ", {'card': 'Zorbo the One'}, {'card': 'Prime Hexertia'}],"
+                                      "'constraints': {'deck_size': {'min': 1, 'max': 10},"
+                                      " 'commander': 'owned',"
+                                      " 'factions': ['bloodthirsty', 'righteous']}}",
+                                      &job, at, sizeof(at)),
+                          SK_OK);
+    CU_ASSERT_FATAL(job.n_cards <= 256);
+    for (int c = 0; c < job.n_cards; c++)
+        n_out += job.cards[c].type != BATTLE_COMMANDER && !in_factions(job.cards[c].name);
+    CU_ASSERT_EQUAL(n_out, 6); /* the filter, not the pool, keeps them out */
+    rng_init(&r, 99, 0);
+    d = job.start;
+    for (int i = 0; i < 20000; i++) {
+        if (!battle_opt_draw(&job, &d, &r, &m))
+            continue;
+        drawn++;
+        battle_opt_apply(&d, &m, &next);
+        if (m.type == OPT_MOVE_SWAP || m.type == OPT_MOVE_ADD) {
+            CU_ASSERT_FATAL(in_factions(job.cards[m.card].name));
+            came_in[m.card]++;
+        }
+        commanders += m.type == OPT_MOVE_COMMANDER;
+        for (int p = 0; p < next.n; p++)
+            CU_ASSERT_FATAL(in_factions(job.cards[next.cards[p]].name));
+        CU_ASSERT_FATAL(next.n >= 1 && next.n <= 10);
+        d = next;
+    }
+    CU_ASSERT(drawn > 15000);
+    CU_ASSERT(commanders > 0);
+    for (int c = 0; c < job.n_cards; c++)
+        if (job.cards[c].type != BATTLE_COMMANDER && in_factions(job.cards[c].name))
+            CU_ASSERT(came_in[c] > 0);
+    battle_opt_job_release(&job);
+}
+
+static CU_TestInfo real_tests[] = {
+    {"factions: a start outside them or no move within them refused", test_factions_refused},
+    {"factions: no move leaves them", test_factions_moves_stay},
+    CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo opt_tests[] = {
     {"racing verdicts and intervals", test_race_verdicts},
     {"every field and infeasible constraints refused at their pointer", test_decode_errors},
@@ -448,5 +629,6 @@ static CU_TestInfo opt_tests[] = {
 
 CU_SuiteInfo test_battle_opt_suites[] = {
     {"battle_opt", setup, teardown, NULL, NULL, opt_tests},
+    {"battle_opt_factions", real_setup, real_teardown, NULL, NULL, real_tests},
     CU_SUITE_INFO_NULL,
 };
