@@ -6,13 +6,11 @@
  * is a note, not a failed load. The walk follows the format as the peer reads it. */
 #include "battle_missions.h"
 
-#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "battle_tu.h"
 #include "sk_mem.h"
@@ -21,7 +19,6 @@
 #include "sk_banned.h"
 
 /* A file larger than this is refused (missions.xml is 1.4 MB). */
-#define MISSIONS_FILE_MAX (64u << 20)
 /* XML errors noted per file; the rest are counted in one more note. */
 #define MISSIONS_XML_NOTES_MAX 5
 
@@ -56,55 +53,6 @@ static void note(struct ms_load *L, long line, const char *fmt, ...)
     va_end(ap);
     snprintf(where, sizeof(where), "%s:%ld", L->file, line);
     sk_verr_add(L->notes, where, "%s", msg);
-}
-
-/* Reads dir/name into a new NUL-terminated buffer and hashes it. *missing = 1 (and
- * SK_EIO) when the file does not exist; other failures fill `err`. */
-static enum sk_err slurp(struct ms_load *L, const char *name, char **out, size_t *len, int *missing)
-{
-    char path[4096];
-    struct stat st;
-    FILE *f = NULL;
-    char *buf = NULL;
-    enum sk_err rc = SK_OK;
-
-    *missing = 0;
-    if (snprintf(path, sizeof(path), "%s/%s", L->dir, name) >= (int)sizeof(path)) {
-        snprintf(L->err, L->errlen, "cards folder path '%s' is too long", L->dir);
-        return SK_EINVAL;
-    }
-    f = fopen(path, "rb");
-    if (!f) {
-        *missing = errno == ENOENT;
-        snprintf(L->err, L->errlen, "cannot open '%s': %s", path, strerror(errno));
-        return SK_EIO;
-    }
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MISSIONS_FILE_MAX) {
-        snprintf(L->err, L->errlen, "'%s' is not a regular file of at most %u bytes", path,
-                 MISSIONS_FILE_MAX);
-        rc = SK_EINVAL;
-        goto out;
-    }
-    buf = sk_malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        rc = SK_ENOMEM;
-        goto out;
-    }
-    if (fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-        snprintf(L->err, L->errlen, "cannot read '%s'", path);
-        rc = SK_EIO;
-        goto out;
-    }
-    buf[st.st_size] = '\0';
-    *L->hash = battle_tu_fnv1a(*L->hash, name, strlen(name) + 1);
-    *L->hash = battle_tu_fnv1a(*L->hash, buf, (size_t)st.st_size);
-    *out = buf;
-    *len = (size_t)st.st_size;
-    buf = NULL;
-out:
-    sk_free(buf);
-    (void)fclose(f); /* read only: nothing is lost if closing fails */
-    return rc;
 }
 
 /* libxml2's errors while it recovers a file: the first few are notes with their line. */
@@ -371,7 +319,7 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
     const xmlNode *root;
     enum sk_err rc;
 
-    rc = slurp(L, name, &text, &len, &missing);
+    rc = battle_tu_read(L->dir, name, L->hash, &text, &len, &missing, L->err, L->errlen);
     if (rc && missing) {
         L->err[0] = '\0';
         sk_verr_add(L->notes, name, "no %s: no %s can be named", name, kind_names[kind]);

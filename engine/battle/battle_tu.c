@@ -189,9 +189,6 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
 
 /* ===== Reading files ===== */
 
-/* A file of the folder larger than this is refused (the largest section is under 1 MB). */
-#define TU_FILE_MAX (64u << 20)
-
 struct tu_load {
     const char *dir;
     struct sk_verr_list *notes;
@@ -253,9 +250,8 @@ uint64_t battle_tu_fnv1a(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* Reads dir/name into a new buffer. Returns SK_OK, SK_ENOENT-like SK_EIO with *missing = 1
- * when the file does not exist, or an error with `err` filled. */
-static enum sk_err slurp(struct tu_load *L, const char *name, char **out, size_t *len, int *missing)
+enum sk_err battle_tu_read(const char *dir, const char *name, uint64_t *hash, char **out,
+                           size_t *len, int *missing, char *err, size_t errlen)
 {
     char path[4096];
     struct stat st;
@@ -264,8 +260,8 @@ static enum sk_err slurp(struct tu_load *L, const char *name, char **out, size_t
     enum sk_err rc = SK_OK;
 
     *missing = 0;
-    if (snprintf(path, sizeof(path), "%s/%s", L->dir, name) >= (int)sizeof(path)) {
-        snprintf(L->err, L->errlen, "cards folder path '%s' is too long", L->dir);
+    if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
+        snprintf(err, errlen, "cards folder path '%s' is too long", dir);
         return SK_EINVAL;
     }
     f = fopen(path, "rb");
@@ -274,12 +270,12 @@ static enum sk_err slurp(struct tu_load *L, const char *name, char **out, size_t
             *missing = 1;
             return SK_EIO;
         }
-        snprintf(L->err, L->errlen, "cannot open '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
         return SK_EIO;
     }
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > TU_FILE_MAX) {
-        snprintf(L->err, L->errlen, "'%s' is not a regular file of at most %u bytes", path,
-                 TU_FILE_MAX);
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > BATTLE_TU_FILE_MAX) {
+        snprintf(err, errlen, "'%s' is not a regular file of at most %u bytes", path,
+                 BATTLE_TU_FILE_MAX);
         rc = SK_EINVAL;
         goto out;
     }
@@ -289,13 +285,13 @@ static enum sk_err slurp(struct tu_load *L, const char *name, char **out, size_t
         goto out;
     }
     if (fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-        snprintf(L->err, L->errlen, "cannot read '%s'", path);
+        snprintf(err, errlen, "cannot read '%s'", path);
         rc = SK_EIO;
         goto out;
     }
     buf[st.st_size] = '\0';
-    L->hash = battle_tu_fnv1a(L->hash, name, strlen(name) + 1);
-    L->hash = battle_tu_fnv1a(L->hash, buf, (size_t)st.st_size);
+    *hash = battle_tu_fnv1a(*hash, name, strlen(name) + 1);
+    *hash = battle_tu_fnv1a(*hash, buf, (size_t)st.st_size);
     *out = buf;
     *len = (size_t)st.st_size;
     buf = NULL;
@@ -303,6 +299,11 @@ out:
     sk_free(buf);
     (void)fclose(f); /* read only: nothing is lost if closing fails */
     return rc;
+}
+
+static enum sk_err slurp(struct tu_load *L, const char *name, char **out, size_t *len, int *missing)
+{
+    return battle_tu_read(L->dir, name, &L->hash, out, len, missing, L->err, L->errlen);
 }
 
 /* The first error libxml2 reports while parsing a file: later ones mostly follow from it

@@ -81,6 +81,19 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
 /** Returns hash `h` (start with BATTLE_TU_FNV_SEED) extended by `n` bytes at `p`. */
 uint64_t battle_tu_fnv1a(uint64_t h, const void *p, size_t n);
 
+/* Largest game file read: a bound on what one bad file can take (the game's largest,
+ * missions.xml, is about 1.4 MB). */
+#define BATTLE_TU_FILE_MAX (64u << 20)
+
+/**
+ * Reads `dir`/`name` (a regular file of at most BATTLE_TU_FILE_MAX bytes) into a new
+ * NUL-terminated buffer *out of *len bytes, owned by the caller (sk_free), and extends *hash
+ * by the name and the content. Returns SK_OK; SK_EIO with *missing = 1 and `err` untouched
+ * when the file does not exist; else an error with `err` filled.
+ */
+enum sk_err battle_tu_read(const char *dir, const char *name, uint64_t *hash, char **out,
+                           size_t *len, int *missing, char *err, size_t errlen);
+
 /** Frees what battle_tu_load filled and zeroes `data`; NULL-safe. */
 void battle_tu_data_release(struct battle_tu_data *data);
 
