@@ -803,7 +803,7 @@
   }
 
   // Bar chart of turns.histogram: element t-1 = games that ended on turn t (stalls count on
-  // the turn limit, the last bar).
+  // the turn limit, the last bar; a game stopped by the work bound on the turn it stopped).
   function turnChart(r) {
     const hist = pick(r, 'turns.histogram') || [];
     const W = 460, H = 200, left = 46, right = 10, top = 10, bottom = 28;
