@@ -5,6 +5,9 @@
 // in units of its standard error (z = Δ / sqrt(p(1-p)/n_peer + p(1-p)/n_ours)); |z| ≤ 3
 // is agreement within Monte-Carlo error. The peer itself is never run here.
 //   node bench/peer_diff.mjs [GAMES=1000000] [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
+//                            [FILTER]
+// FILTER (a regular expression) keeps only the matchups whose name it matches, e.g. `real-s`
+// or `inhibit|absorb`; an empty argument keeps the default of its position.
 // A matchup with a side {"deck", "play": "flexible"} has the peer's figures at fewer games
 // and its own `games`, which caps ours.
 // Exit status 0 always: this is a report, not a test.
@@ -17,7 +20,9 @@ const root = new URL('..', import.meta.url).pathname;
 const games = Number(process.argv[2] || 1000000);
 const cardsDir = process.argv[3] || join(root, '../shared/data/tu');
 const bin = process.argv[4] || join(root, 'build/skirmish');
+const filter = new RegExp(process.argv[5] || '');
 const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
+const matchups = ref.matchups.filter((m) => filter.test(m.name));
 const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-'));
 
 function z(k1, n1, k2, n2) {
@@ -28,7 +33,7 @@ function z(k1, n1, k2, n2) {
 
 const rows = [];
 let agree = 0;
-for (const m of ref.matchups) {
+for (const m of matchups) {
   // A matchup's own `games` caps ours: flexible play costs hundreds of plain games each.
   const n = Math.min(games, m.games || games);
   const doc = { kind: 'battle', seed: 1, params: { games: n, mode: m.mode, turn_limit: ref.turn_limit,
@@ -54,9 +59,9 @@ for (const m of ref.matchups) {
             `| ${zs.map((x) => x.toFixed(1)).join(' / ')} | ${worst <= 3 ? 'agrees' : 'DIFFERS'} |`);
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log(`${ref.matchups.length} matchups, ${games} games each on our side (or a matchup's own games); peer: ` +
+console.log(`${matchups.length} matchups, ${games} games each on our side (or a matchup's own games); peer: ` +
             `${ref.peer.repository}@${ref.peer.commit}`);
 console.log('| matchup | mode | peer win/stall/loss % | ours | z (win/stall/loss) | |');
 console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
-console.log(`\n${agree} of ${ref.matchups.length} agree within 3 standard errors`);
+console.log(`\n${agree} of ${matchups.length} agree within 3 standard errors`);

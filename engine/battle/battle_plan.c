@@ -143,6 +143,7 @@ static void fresh_unit(const struct battle_plan_data *d, int card, struct battle
     u->hp = d->cards[card].health;
     u->attack = d->cards[card].attack;
     u->max_hp = d->cards[card].health;
+    u->absorb = d->cards[card].absorb;
 }
 
 static enum sk_err state_unit(const struct battle_spec *spec, const struct battle_plan_data *d,
@@ -352,7 +353,7 @@ static clc_u8 card_fx(const struct battle_card_data *c)
     unsigned fx = 0;
     if (c->evade)
         fx |= BATTLE_SIM_FX_EVADE;
-    if (c->barrier || c->bravery || c->valor || c->summon_act)
+    if (c->barrier || c->bravery || c->valor || c->absorb || c->summon_act)
         fx |= BATTLE_SIM_FX_TICK;
     if (c->refresh)
         fx |= BATTLE_SIM_FX_REFRESH;
@@ -360,6 +361,10 @@ static clc_u8 card_fx(const struct battle_card_data *c)
         fx |= BATTLE_SIM_FX_BARRIER;
     if (c->allegiance)
         fx |= BATTLE_SIM_FX_ALLY;
+    if (c->inhibit)
+        fx |= BATTLE_SIM_FX_INHIBIT;
+    if (c->absorb)
+        fx |= BATTLE_SIM_FX_ABSORB;
     return (clc_u8)fx;
 }
 

@@ -52,12 +52,14 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 
 /* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
  * so that games without them skip their checks on every unit, hit and turn. */
-#define BATTLE_SIM_FX_EVADE   1u  /* Evade */
-#define BATTLE_SIM_FX_TICK    2u  /* Barrier, Bravery, Valor or Summon at delay 0 */
-#define BATTLE_SIM_FX_REFRESH 4u  /* Refresh */
-#define BATTLE_SIM_FX_BARRIER 8u  /* Barrier (its count of hits) */
-#define BATTLE_SIM_FX_ALLY    16u /* Allegiance */
-#define BATTLE_SIM_FX_FLEX    32u /* a side plays flexible (not a skill: a side's play mode) */
+#define BATTLE_SIM_FX_EVADE   1u   /* Evade */
+#define BATTLE_SIM_FX_TICK    2u   /* Barrier, Bravery, Valor, Absorb or Summon at delay 0 */
+#define BATTLE_SIM_FX_REFRESH 4u   /* Refresh */
+#define BATTLE_SIM_FX_BARRIER 8u   /* Barrier (its count of hits) */
+#define BATTLE_SIM_FX_ALLY    16u  /* Allegiance */
+#define BATTLE_SIM_FX_FLEX    32u  /* a side plays flexible (not a skill: a side's play mode) */
+#define BATTLE_SIM_FX_INHIBIT 64u  /* Inhibit */
+#define BATTLE_SIM_FX_ABSORB  128u /* Absorb (also sets FX_TICK: it is renewed at turn start) */
 
 /* Skill triggers (battle_skill_spec.trigger). */
 #define BATTLE_SIM_TRIG_ACTIVATE 0
@@ -111,6 +113,8 @@ struct battle_card_data {
     clc_u8 bravery;    /* as Valor, at each own turn start */
     clc_u8 barrier;    /* + X Protect at each own turn start and when played */
     clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
+    clc_u8 inhibit;    /* the enemy assault opposite refuses X allied skills (after the play) */
+    clc_u8 absorb;     /* takes X off the skill damage it takes, renewed each own turn start */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -138,7 +142,8 @@ struct battle_unit {
     clc_i16 max_hp;   /* the card's health plus permanent gains (Leech, Fortify...) */
     clc_u32 cd;       /* cooldowns (BATTLE_SIM_CD_*) */
     clc_u8 hits;      /* times it took damage in the current action (Barrier) */
-    clc_u8 spare;
+    clc_u8 inhibited; /* allied skills it still refuses (Inhibit) until its own turn ends */
+    clc_i16 absorb;   /* skill damage it still absorbs until its own next turn starts */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -309,7 +314,8 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->max_hp = p->cards[card].health;
     u->cd = 0;
     u->hits = 0;
-    u->spare = 0;
+    u->inhibited = 0;
+    u->absorb = p->cards[card].absorb;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -334,14 +340,23 @@ CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 }
 
 /* Damage X + Enfeeble - Protect, at least 0, to a unit of side `s` (Strike's formula, also
- * Swipe, Drain and Hunt). */
-CLC_FN void battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s,
-                              CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+ * Siege, Mortar, Swipe, Drain, Hunt and Counter); Absorb takes its part of X + Enfeeble
+ * first, whatever Protect would leave (as tuo's remove_absorption). Returns the damage. */
+CLC_FN clc_i32 battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g, int s,
+                                 CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    clc_i32 d = x + u->enfeeble - u->protect;
-    if (d > 0)
-        battle_sim_hurt(p, g, s, u, d);
+    clc_i32 d = x + u->enfeeble;
+    if ((p->fx & BATTLE_SIM_FX_ABSORB) && u->absorb) {
+        clc_i32 a = u->absorb < d ? u->absorb : d;
+        u->absorb = (clc_i16)(u->absorb - a);
+        d -= a;
+    }
+    d -= u->protect;
+    if (d <= 0)
+        return 0;
+    battle_sim_hurt(p, g, s, u, d);
+    return d;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -503,6 +518,17 @@ CLC_FN int battle_sim_evades(CLC_GLOBAL const struct battle_plan_data *p,
 {
     if (u->evaded < p->cards[u->card].evade) {
         u->evaded++;
+        return 1;
+    }
+    return 0;
+}
+
+/* True when an allied skill aimed at `u` is refused by its Inhibit count (and uses one up):
+ * tuo's perform_targetted_allied_fast, the skill then taking no effect on it. */
+CLC_FN int battle_sim_refuses(CLC_PRIVATE struct battle_unit *u)
+{
+    if (u->inhibited) {
+        u->inhibited--;
         return 1;
     }
     return 0;
@@ -739,6 +765,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             u = &row[nc > 1 ? rng_below(&g->rng, nc) : 0];
             if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
                 return 0;
+            if (!hostile && (p->fx & BATTLE_SIM_FX_INHIBIT) && battle_sim_refuses(u))
+                return 0;
             battle_sim_apply(p, g, ts, id, x, u);
             return 1;
         }
@@ -749,6 +777,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     for (clc_u32 i = 0; i < nc; i++) {
         u = &row[cand[i]];
         if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
+            continue;
+        if (!hostile && (p->fx & BATTLE_SIM_FX_INHIBIT) && battle_sim_refuses(u))
             continue;
         battle_sim_apply(p, g, ts, id, x, u);
         done = 1;
@@ -1130,9 +1160,7 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_triggers(p, g);
     /* Counter fires even when the hit did 0. */
     if (dc->counter && battle_sim_alive(u)) {
-        clc_i32 c = (clc_i32)dc->counter + u->enfeeble - u->protect;
-        if (c > 0)
-            battle_sim_hurt(p, g, s, u, c);
+        battle_sim_strike(p, g, s, u, dc->counter);
         if (g->pending)
             battle_sim_triggers(p, g);
     }
@@ -1146,13 +1174,8 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         clc_i32 total = dmg;
         for (clc_u32 i = lane > 0 ? lane - 1 : 0; i <= lane + 1 && i < en->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *a = &en->assaults[i];
-            clc_i32 d = ac->swipe + ac->drain + a->enfeeble - a->protect;
-            if (i == lane || !battle_sim_alive(a))
-                continue;
-            if (d > 0) {
-                battle_sim_hurt(p, g, 1 - s, a, d);
-                total += d;
-            }
+            if (i != lane && battle_sim_alive(a))
+                total += battle_sim_strike(p, g, 1 - s, a, ac->swipe + ac->drain);
         }
         if (ac->drain && battle_sim_alive(u))
             battle_sim_heal(u, total);
@@ -1225,10 +1248,27 @@ CLC_INLINE void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p
         battle_sim_triggers(p, g);
 }
 
-/* Turn start for unit `lane` of a row of the active side: Barrier adds its Protect and
- * Bravery checks the enemy opposite; then a delay above 0 goes down by 1 (reaching 0 sets
- * off Valor and its activation Summon, a structure's starting the summoned card one turn
- * nearer); at delay 0 its cooldowns tick instead. */
+/* After side `s` played its card: each of its living assaults with Inhibit X sets the
+ * living enemy assault opposite to refuse the next X allied skills aimed at it, unless it
+ * already refuses as many (the count is not added to; tuo's check_and_perform_inhibit). A
+ * unit's count lasts until the end of its own next turn. Delay and Jam do not matter. */
+CLC_FN void battle_sim_inhibit(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    for (clc_u32 i = 0; i < me->n_assaults && i < en->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *t = &en->assaults[i];
+        clc_u32 x = p->cards[me->assaults[i].card].inhibit;
+        if (x > t->inhibited && battle_sim_alive(&me->assaults[i]) && battle_sim_alive(t))
+            t->inhibited = (clc_u8)x;
+    }
+}
+
+/* Turn start for unit `lane` of a row of the active side: Barrier adds its Protect, Absorb
+ * is renewed to X and Bravery checks the enemy opposite; then a delay above 0 goes down by 1
+ * (reaching 0 sets off Valor and its activation Summon, a structure's starting the summoned card
+ * one turn nearer); at delay 0 its cooldowns tick instead. */
 CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
 {
@@ -1246,6 +1286,8 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     }
     if (c->barrier)
         u->protect = battle_sim_sat((clc_i32)u->protect + c->barrier);
+    if (c->absorb)
+        u->absorb = c->absorb;
     if (assault && c->bravery)
         battle_sim_brave(p, g, s, lane, c->bravery);
     if (u->delay) {
@@ -1299,9 +1341,11 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         g->resume = 0;
     }
 
-    /* 2. Play one card. */
+    /* 2. Play one card; then Inhibit. */
     battle_sim_play_card(p, g, s);
     battle_sim_action_end(p, g, 1);
+    if (p->fx & BATTLE_SIM_FX_INHIBIT)
+        battle_sim_inhibit(p, g, s);
 
     /* 3. Commander: its skills, then Flurry's extra rounds. */
     {
@@ -1386,6 +1430,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
+        u->inhibited = 0;
         u->flags = (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
     }
     for (clc_u32 i = 0; i < en->n_assaults; i++) {

@@ -81,7 +81,9 @@ enum battle_skill_when {
  * format (documents use names), so a row may go anywhere. Why each TYPES limit: only
  * assaults attack (pierce, berserk, leech) and only assault targets use armor; wall
  * redirects attacks to a structure in play (fortresses are structures in play); commanders
- * are never the target of a hostile skill, so evade on them could not fire. */
+ * are never the target of a hostile skill, so evade on them could not fire, and take no
+ * skill damage, so absorb on them could not either; inhibit is the assault row's (the
+ * enemy assault opposite). */
 #define BATTLE_SKILL_TABLE(X)                                                                      \
     X(ARMOR, "armor", PASSIVE, ADD, armor, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
       "assault")                                                                                   \
@@ -128,6 +130,11 @@ enum battle_skill_when {
       BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,                                   \
       "assault, structure and fortress")                                                           \
     X(FLYING, "flying", PASSIVE, FLAG, flying, 0, NONE, ALIVE, 0,                                  \
+      BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,                                   \
+      "assault, structure and fortress")                                                           \
+    X(INHIBIT, "inhibit", PASSIVE, ADD, inhibit, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(ABSORB, "absorb", PASSIVE, ADD, absorb, 0, NONE, ALIVE, BATTLE_OPT_X,                        \
       BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_FORTRESS,                                   \
       "assault, structure and fortress")                                                           \
     X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \

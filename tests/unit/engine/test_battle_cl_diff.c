@@ -241,6 +241,13 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->sieger, BATTLE_SKILL_MORTAR, 2, 0);
     tb_skill(b, c->thorn, BATTLE_SKILL_MEND, 1, 0);
     tb_skill(b, c->thorn, BATTLE_SKILL_FORTIFY, 1, 0);
+    /* Inhibit against the other side's Heal, Rally and Protect; Absorb against Strike,
+     * Siege, Mortar, Swipe, Hunt and Counter, on assaults and a structure. */
+    tb_skill(b, c->piercer, BATTLE_SKILL_INHIBIT, 1, 0);
+    tb_skill(b, c->rallier, BATTLE_SKILL_INHIBIT, 2, 0);
+    tb_skill(b, c->armored, BATTLE_SKILL_ABSORB, 1, 0);
+    tb_skill(b, c->healer, BATTLE_SKILL_ABSORB, 2, 0);
+    tb_skill(b, c->bulwark, BATTLE_SKILL_ABSORB, 2, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

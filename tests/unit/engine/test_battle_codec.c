@@ -261,6 +261,21 @@ static const struct bad_case bad_cases[] = {
         {"/params/state/turn: 'turn' is required",
          "/params/state/attacker/commander_health: 'commander_health' is required",
          "/params/state/defender/assaults/0/card: 'card' is required"}},
+    /* 62 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
+              "'skills':[{'name':'inhibit','x':1,'all':true,'trigger':'play'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/all: skill 'inhibit' cannot take 'all'",
+         "/params/cards/0/skills/0/trigger: skill 'inhibit' takes no 'trigger'"}},
+    /* 63 */ {"{'cards':[{'name':'X','type':'structure','health':1,"
+              "'skills':[{'name':'inhibit','x':2}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/name: skill 'inhibit' is only for assault cards"}},
+    /* 64 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'absorb','x':3}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/name: skill 'absorb' is only for assault, structure and "
+         "fortress cards"}},
+    /* 65 */ {"{'cards':[{'name':'X','type':'structure','health':5,"
+              "'skills':[{'name':'absorb','y':'xeno'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/x: 'x' is required for skill 'absorb'",
+         "/params/cards/0/skills/0/y: skill 'absorb' takes no 'y'"}},
 };
 /* clang-format on */
 

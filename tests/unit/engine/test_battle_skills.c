@@ -81,9 +81,9 @@ static void test_folding(void)
 }
 
 /* Plays 2,000 games of a matchup rich enough for every skill to matter (damaged and
- * undamaged allies, armored enemies with hostile skills, an enemy fortress with a skill of
- * its own), with skill `s` on the attacker's deck cards (or on its fortress when it is not
- * for assaults), or on nothing when s < 0. */
+ * undamaged allies, armored enemies with a hostile skill and an allied one (for Inhibit),
+ * an enemy fortress with a skill of its own), with skill `s` on the attacker's deck cards
+ * (or on its fortress when it is not for assaults), or on nothing when s < 0. */
 static void play(int s, struct battle_counts *c)
 {
     struct tb b;
@@ -99,6 +99,7 @@ static void play(int s, struct battle_counts *c)
     foe = tb_card(&b, "Foe", BATTLE_ASSAULT, 3, 10, 1);
     tb_skill(&b, foe, BATTLE_SKILL_ARMOR, 1, 0);
     tb_skill(&b, foe, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_skill(&b, foe, BATTLE_SKILL_HEAL, 1, 0);
     dfort = tb_card(&b, "Foe Fort", BATTLE_FORTRESS, 0, 8, 0);
     tb_skill(&b, dfort, BATTLE_SKILL_STRIKE, 2, 0);
     tb_deck(&b, 0, carrier, 10);

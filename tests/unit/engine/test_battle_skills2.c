@@ -332,6 +332,82 @@ static void test_flying(void)
     }
 }
 
+/* Inhibit 1 on an assault with delay 2 (it inhibits all the same): after each of its
+ * side's plays, the enemy assault opposite refuses the next allied skill aimed at it until
+ * its own turn ends. The defender's commander heals 3, then 2, each turn: on turn 4 the
+ * Heal 3 is refused and the Heal 2 lands; the attacker's commander strikes 4 each turn. */
+static void test_inhibit(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int inh, cmd0, cmd1;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Striker", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 4, 0);
+    cmd1 = tb_card(&b, "Medic", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_HEAL, 3, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_HEAL, 2, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    inh = tb_card(&b, "Inhibitor", BATTLE_ASSAULT, 0, 20, 2);
+    tb_skill(&b, inh, BATTLE_SKILL_INHIBIT, 1, 0);
+    tb_deck(&b, 0, inh, 1);
+    tb_deck(&b, 1, unit(&b, "Target", 0, 30, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3); /* turn 3: inhibited 1, struck to 26 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).inhibited, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 26);
+    tb_run_turns(&x, 1); /* turn 4: Heal 3 refused, Heal 2 lands; the count ends */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 28);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).inhibited, 0);
+    tb_run_turns(&x, 2); /* turns 5 and 6: the same again */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 26);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).inhibited, 0);
+    tb_run_end(&x);
+}
+
+/* Absorb takes skill damage before Protect does, not attack damage, and is renewed at its
+ * owner's turn start. The Sponge (Absorb 3, Counter 3) is protected 1 each turn by its
+ * commander and struck 2 then 4 by the enemy's; the Poker (Absorb 2) hits it for 4 and
+ * takes its Counter. Turn 3: Strike 2 is all absorbed (1 left), Strike 4: 4 - 1 - 1 = 2,
+ * the attack 4 - 1 = 3: 25; the Counter 3 - 2 = 1 on the Poker. */
+static void test_absorb(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int sponge, poker, cmd0, cmd1;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Striker", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 2, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 4, 0);
+    cmd1 = tb_card(&b, "Guard", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_PROTECT, 1, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    poker = unit(&b, "Poker", 4, 40, 0);
+    tb_skill(&b, poker, BATTLE_SKILL_ABSORB, 2, 0);
+    tb_deck(&b, 0, poker, 1);
+    sponge = unit(&b, "Sponge", 0, 30, 0);
+    tb_skill(&b, sponge, BATTLE_SKILL_ABSORB, 3, 0);
+    tb_skill(&b, sponge, BATTLE_SKILL_COUNTER, 3, 0);
+    tb_deck(&b, 1, sponge, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 3);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 25);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 39);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).absorb, 0);
+    tb_run_turns(&x, 1); /* turn 4: the Sponge's turn start renews its Absorb only */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).absorb, 0);
+    tb_run_turns(&x, 1); /* turn 5: as turn 3, the Poker's Absorb renewed to 2 */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 38);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -343,6 +419,8 @@ static CU_TestInfo skills2_tests[] = {
     {"mortar", test_mortar},
     {"mend and fortify", test_mend_fortify},
     {"flying", test_flying},
+    {"inhibit", test_inhibit},
+    {"absorb", test_absorb},
     CU_TEST_INFO_NULL,
 };
 
