@@ -347,6 +347,16 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
     return SK_OK;
 }
 
+/* In a plan with Inhibit: marks the card's allied targeted actions (Summon aims at no one)
+ * BATTLE_SIM_ACT_REFUSABLE, so that they run the copy of their loop that lets a target
+ * refuse them; the plans without Inhibit keep the copy without the check. */
+static void mark_refusable(struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        if (!battle_sim_hostile(c->act_id[k]) && c->act_id[k] != BATTLE_SKILL_SUMMON)
+            c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
+}
+
 /* The BATTLE_SIM_FX_* bits of one card. */
 static clc_u8 card_fx(const struct battle_card_data *c)
 {
@@ -402,6 +412,9 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         if (plan->data.cards[i].scavenge || plan->data.cards[i].avenge)
             plan->data.death_fx = 1;
     }
+    if (plan->data.fx & BATTLE_SIM_FX_INHIBIT)
+        for (int i = 0; i < spec->n_cards; i++)
+            mark_refusable(&plan->data.cards[i]);
     for (int s = 0; s < 2; s++) {
         rc = build_side(spec, s, &plan->data, err, errlen);
         if (rc)

@@ -61,6 +61,12 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_FX_INHIBIT 64u  /* Inhibit */
 #define BATTLE_SIM_FX_ABSORB  128u /* Absorb (also sets FX_TICK: it is renewed at turn start) */
 
+/* An action's skill id (battle_card_data.act_id) with this bit is an allied skill of a plan
+ * with Inhibit, whose targets may refuse it: battle_plan marks such actions, so that the
+ * skill dispatch picks the copy of the skill's loop that checks, and plans without Inhibit
+ * pay nothing for it. */
+#define BATTLE_SIM_ACT_REFUSABLE 0x80u
+
 /* Skill triggers (battle_skill_spec.trigger). */
 #define BATTLE_SIM_TRIG_ACTIVATE 0
 #define BATTLE_SIM_TRIG_PLAY     1
@@ -342,12 +348,12 @@ CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 /* Damage X + Enfeeble - Protect, at least 0, to a unit of side `s` (Strike's formula, also
  * Siege, Mortar, Swipe, Drain, Hunt and Counter); Absorb takes its part of X + Enfeeble
  * first, whatever Protect would leave (as tuo's remove_absorption). Returns the damage. */
-CLC_FN clc_i32 battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p,
-                                 CLC_PRIVATE struct battle_game *g, int s,
-                                 CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+CLC_INLINE clc_i32 battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s,
+                                     CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
     clc_i32 d = x + u->enfeeble;
-    if ((p->fx & BATTLE_SIM_FX_ABSORB) && u->absorb) {
+    if (u->absorb) { /* 0 on every unit of a game without Absorb */
         clc_i32 a = u->absorb < d ? u->absorb : d;
         u->absorb = (clc_i16)(u->absorb - a);
         d -= a;
@@ -513,22 +519,11 @@ CLC_FN clc_u32 battle_sim_select(CLC_GLOBAL const struct battle_plan_data *p,
  * ------------------------------------------------------------------------------------- */
 
 /* True when a hostile skill aimed at `u` is negated by its Evade (and counts the use). */
-CLC_FN int battle_sim_evades(CLC_GLOBAL const struct battle_plan_data *p,
-                             CLC_PRIVATE struct battle_unit *u)
+CLC_INLINE int battle_sim_evades(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_unit *u)
 {
     if (u->evaded < p->cards[u->card].evade) {
         u->evaded++;
-        return 1;
-    }
-    return 0;
-}
-
-/* True when an allied skill aimed at `u` is refused by its Inhibit count (and uses one up):
- * tuo's perform_targetted_allied_fast, the skill then taking no effect on it. */
-CLC_FN int battle_sim_refuses(CLC_PRIVATE struct battle_unit *u)
-{
-    if (u->inhibited) {
-        u->inhibited--;
         return 1;
     }
     return 0;
@@ -578,8 +573,8 @@ CLC_FN int battle_sim_when(clc_u32 id)
  * this turn: at delay 0, not jammed, its turn in the row not over, and not acting now
  * unless Flurry leaves it actions (tuo's will_activate_this_turn). `act` is the acting
  * unit's current action index. */
-CLC_FN int battle_sim_acts_later(CLC_GLOBAL const struct battle_plan_data *p,
-                                 CLC_PRIVATE const struct battle_unit *u, clc_u32 act)
+CLC_INLINE int battle_sim_acts_later(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE const struct battle_unit *u, clc_u32 act)
 {
     if (u->delay || (u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED)))
         return 0;
@@ -673,8 +668,8 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
  * repetition from the game's stream, in lane order; all of them when n >= nc. One
  * candidate draws nothing; n = 1 draws one rng_below(nc), as before options existed.
  * Returns how many are kept. */
-CLC_FN clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVATE clc_u8 *cand,
-                               clc_u32 nc, clc_u32 n)
+CLC_INLINE clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVATE clc_u8 *cand,
+                                   clc_u32 nc, clc_u32 n)
 {
     if (n < 1)
         n = 1;
@@ -701,15 +696,19 @@ CLC_FN clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVATE cl
 }
 
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
- * the enemy's for a hostile skill, where Evade can negate each application, else its own.
+ * the enemy's for a hostile skill, where Evade can negate each application, else its own
+ * (where, when `refusable`, a unit's Inhibit count refuses it: BATTLE_SIM_ACT_REFUSABLE).
  * The candidates are the valid units of faction `y` (or progenitor; any when 0) in lane
  * order; `all` takes every one, else `n` (0 counts as 1) are drawn without repetition and
  * applied in lane order. `lane`: the caster's assault lane, -1 for other rows. Returns
  * whether any application took effect (a cooldown starts only then, as in tuo). */
+/* One body on purpose: each skill's inlined copy folds the table's facts into it, and
+ * helpers split out of it cost the hottest loop instructions (callgrind, 2026-11-23). */
+/* NOLINTNEXTLINE(readability-function-size) */
 CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                                   clc_u32 id, CLC_GLOBAL const struct battle_card_data *c,
-                                   clc_u32 k)
+                                   clc_u32 id, int refusable,
+                                   CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
     int hostile = battle_sim_hostile(id);
     int ts = hostile ? 1 - s : s;
@@ -765,8 +764,12 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             u = &row[nc > 1 ? rng_below(&g->rng, nc) : 0];
             if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
                 return 0;
-            if (!hostile && (p->fx & BATTLE_SIM_FX_INHIBIT) && battle_sim_refuses(u))
+            /* Inhibit: an allied skill is refused, using up one of the count (tuo's
+             * perform_targetted_allied_fast); 0 on every unit of a game without it. */
+            if (refusable && u->inhibited) {
+                u->inhibited--;
                 return 0;
+            }
             battle_sim_apply(p, g, ts, id, x, u);
             return 1;
         }
@@ -778,8 +781,10 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         u = &row[cand[i]];
         if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
             continue;
-        if (!hostile && (p->fx & BATTLE_SIM_FX_INHIBIT) && battle_sim_refuses(u))
+        if (refusable && u->inhibited) {
+            u->inhibited--;
             continue;
+        }
         battle_sim_apply(p, g, ts, id, x, u);
         done = 1;
     }
@@ -795,14 +800,22 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
     switch (c->act_id[k]) {
-#define BATTLE_SIM_CASE_PASSIVE(ID)
-#define BATTLE_SIM_CASE_ACTIVATION(ID)                                                             \
+#define BATTLE_SIM_CASE_PASSIVE(ID, HOSTILE)
+#define BATTLE_SIM_CASE_ACTIVATION(ID, HOSTILE)                                                    \
     case BATTLE_SKILL_##ID:                                                                        \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, c, k);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k);                     \
+        BATTLE_SIM_CASE_REFUSABLE_##HOSTILE(ID)
+/* An allied skill's copy whose targets may refuse it (Inhibit). */
+#define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
+    case BATTLE_SKILL_##ID | BATTLE_SIM_ACT_REFUSABLE:                                             \
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k);
+#define BATTLE_SIM_CASE_REFUSABLE_1(ID)
 #define BATTLE_SIM_CASE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
-    BATTLE_SIM_CASE_##KIND(ID)
+    BATTLE_SIM_CASE_##KIND(ID, HOSTILE)
         BATTLE_SKILL_TABLE(BATTLE_SIM_CASE_)
 #undef BATTLE_SIM_CASE_
+#undef BATTLE_SIM_CASE_REFUSABLE_1
+#undef BATTLE_SIM_CASE_REFUSABLE_0
 #undef BATTLE_SIM_CASE_ACTIVATION
 #undef BATTLE_SIM_CASE_PASSIVE
     default:
@@ -837,9 +850,9 @@ CLC_FN void battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
  * summons can fill one): then nothing enters. `tower`: summoned by a structure's
  * activation Summon, it starts one turn nearer to acting, as in the game. The caller casts
  * its on-play skills. */
-CLC_FN clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
-                                CLC_PRIVATE struct battle_game *g, int s, clc_u32 card,
-                                int summoned, int tower)
+CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_PRIVATE struct battle_game *g, int s, clc_u32 card,
+                                    int summoned, int tower)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[card];
@@ -1430,9 +1443,11 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
-        u->inhibited = 0;
         u->flags = (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
     }
+    if (p->fx & BATTLE_SIM_FX_INHIBIT)
+        for (clc_u32 i = 0; i < me->n_assaults; i++)
+            me->assaults[i].inhibited = 0;
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
