@@ -10,7 +10,6 @@
 #include "battle.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +20,7 @@
 #include "battle_opt.h"
 #include "battle_opt_moves.h"
 #include "battle_plan.h"
+#include "battle_pool.h"
 #include "battle_race.h"
 #include "battle_sim.h"
 #include "job.h"
@@ -80,7 +80,7 @@ struct opt_state {
 
 struct opt_run {
     const struct opt_job *job;
-    int threads;
+    struct battle_pool *pool; /* the run's threads (NULL: the caller's alone) */
     struct opt_state st;
     double *inc_scores, *cand_scores; /* race_max each */
     struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
@@ -194,11 +194,11 @@ struct segment {
     double *out;
 };
 
-struct worker_part {
+/* One play() call: the items are (segment game, defender deck) pairs in segment order. */
+struct play_task {
     const struct opt_run *run;
     const struct segment *segs;
     int nseg;
-    uint64_t lo, hi;  /* items [lo, hi): item = (segment game, defender deck) */
     unsigned char *s; /* per item: 1 when the game scores, else 0 */
 };
 
@@ -208,22 +208,19 @@ static int scores(const struct opt_job *job, int o)
     return o == BATTLE_SIM_WIN || (job->objective == OPT_OBJ_WIN_STALL && o == BATTLE_SIM_STALL);
 }
 
-static void *play_part(void *arg)
+static void play_item(void *ctx, uint64_t item)
 {
-    struct worker_part *p = arg;
-    int nd = p->run->job->n_defenders;
+    const struct play_task *t = ctx;
+    int nd = t->run->job->n_defenders;
+    uint64_t rest = item / (uint64_t)nd;
+    int k = (int)(item % (uint64_t)nd);
+    int s = 0;
+    struct battle_game_result r;
 
-    for (uint64_t item = p->lo; item < p->hi; item++) {
-        uint64_t rest = item / (uint64_t)nd;
-        int k = (int)(item % (uint64_t)nd);
-        int s = 0;
-        struct battle_game_result r;
-        while (rest >= p->segs[s].n)
-            rest -= p->segs[s++].n;
-        battle_cpu_play_one(p->segs[s].plans[k], p->segs[s].first + rest, &r);
-        p->s[item] = (unsigned char)scores(p->run->job, r.outcome);
-    }
-    return NULL;
+    while (rest >= t->segs[s].n)
+        rest -= t->segs[s++].n;
+    battle_cpu_play_one(t->segs[s].plans[k], t->segs[s].first + rest, &r);
+    t->s[item] = (unsigned char)scores(t->run->job, r.outcome);
 }
 
 static int thread_count(int threads)
@@ -235,52 +232,31 @@ static int thread_count(int threads)
     return n > 0 ? (int)n : 1;
 }
 
-/* Plays the segments on the run's threads; each game's score is summed over the defender
+/* Plays the segments on the run's pool; each game's score is summed over the defender
  * decks in deck order, so the scores do not depend on the threads. */
 static enum sk_err play(const struct opt_run *run, const struct segment *segs, int nseg)
 {
     int nd = run->job->n_defenders;
     uint64_t items = 0;
-    int threads = thread_count(run->threads), started = 0;
-    struct worker_part parts[64];
-    pthread_t tids[64];
-    unsigned char *s;
-    enum sk_err rc = SK_OK;
+    struct play_task task = {run, segs, nseg, NULL};
 
     for (int i = 0; i < nseg; i++)
         items += segs[i].n * (uint64_t)nd;
     if (items == 0)
         return SK_OK;
-    s = sk_malloc(items);
-    if (!s)
+    task.s = sk_malloc(items);
+    if (!task.s)
         return SK_ENOMEM;
-    threads = threads > 64 ? 64 : threads;
-    if ((uint64_t)threads > items)
-        threads = (int)items;
-    for (int t = 0; t < threads; t++)
-        parts[t] = (struct worker_part){run,
-                                        segs,
-                                        nseg,
-                                        items * (uint64_t)t / (uint64_t)threads,
-                                        items * (uint64_t)(t + 1) / (uint64_t)threads,
-                                        s};
-    for (; started < threads - 1; started++)
-        if (pthread_create(&tids[started], NULL, play_part, &parts[started + 1])) {
-            rc = SK_EIO;
-            break;
-        }
-    play_part(&parts[0]);
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    for (int i = 0, at = 0; !rc && i < nseg; i++)
+    battle_pool_run(run->pool, items, play_item, &task);
+    for (int i = 0, at = 0; i < nseg; i++)
         for (uint64_t g = 0; g < segs[i].n; g++) {
             double v = 0;
             for (int k = 0; k < nd; k++)
-                v += run->job->weights[k] * s[at++];
+                v += run->job->weights[k] * task.s[at++];
             segs[i].out[g] = v;
         }
-    sk_free(s);
-    return rc;
+    sk_free(task.s);
+    return SK_OK;
 }
 
 /* ===== The search ===== */
@@ -499,6 +475,7 @@ static void run_free(void *data)
     free_plans(run->cand_plans);
     free_plans(run->start_plans);
     free_plans(run->best_plans);
+    battle_pool_free(run->pool);
     sk_free(run->inc_scores);
     sk_free(run->cand_scores);
     sk_free(run->log);
@@ -510,20 +487,24 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
 {
     const struct opt_job *job = data;
     struct opt_run *run = sk_calloc(1, sizeof(*run));
+    enum sk_err rc;
 
     (void)state;
-    (void)err;
-    (void)errlen;
     if (!run)
         return SK_ENOMEM;
     run->job = job;
-    run->threads = opts->threads;
     run->inc_scores = sk_calloc(job->race_max, sizeof(double));
     run->cand_scores = sk_calloc(job->race_max, sizeof(double));
     run->log = sk_calloc(OPT_MOVES_LOG_MAX, sizeof(*run->log));
     if (!run->inc_scores || !run->cand_scores || !run->log) {
         run_free(run);
         return SK_ENOMEM;
+    }
+    rc = battle_pool_new(thread_count(opts->threads), &run->pool);
+    if (rc) {
+        snprintf(err, errlen, "the optimiser's threads could not be started: %s", sk_err_str(rc));
+        run_free(run);
+        return rc;
     }
     memset(&run->st, 0, sizeof(run->st));
     rng_init(&run->st.rng, job->seed, OPT_MOVE_STREAM);
