@@ -42,6 +42,9 @@
 #define OPT_STUCK_MAX 256
 /* Evaluation games per chunk of work (per deck), so a chunk's buffers stay small. */
 #define OPT_EVAL_CHUNK 4096
+/* Candidates whose first race batch is played ahead, together, on a run of several
+ * threads (four per thread, at most this many): see `Playing ahead`. */
+#define OPT_AHEAD_MAX 16
 
 enum opt_phase { OPT_SEARCH = 0, OPT_EVAL = 1, OPT_DONE = 2 };
 enum opt_stop { OPT_STOP_NONE = 0, OPT_STOP_BUDGET, OPT_STOP_TIME, OPT_STOP_NO_MOVE };
@@ -78,9 +81,21 @@ struct opt_state {
     double ev_sum[3], ev_sumsq[3];
 };
 
+/* A candidate's first race batch played ahead (see `Playing ahead`): its deck and block
+ * are the key, the scores a pure function of them. Not part of the checkpoint. */
+struct opt_ahead {
+    int used;
+    struct opt_deck deck;
+    uint64_t block;
+    struct battle_plan *plans[BATTLE_DEFENDERS_MAX]; /* NULL once taken by the candidate */
+    double *scores;                                  /* its first batch: race_first() games */
+};
+
 struct opt_run {
     const struct opt_job *job;
     struct battle_pool *pool; /* the run's threads (NULL: the caller's alone) */
+    int ahead_max;            /* candidates played ahead: 0 on one thread */
+    struct opt_ahead ahead[OPT_AHEAD_MAX];
     struct opt_state st;
     double *inc_scores, *cand_scores; /* race_max each */
     struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
@@ -259,6 +274,92 @@ static enum sk_err play(const struct opt_run *run, const struct segment *segs, i
     return SK_OK;
 }
 
+/* The games per defender deck of a race's first batch. */
+static uint64_t race_first(const struct opt_job *job)
+{
+    return job->race_batch < job->race_max ? job->race_batch : job->race_max;
+}
+
+/* ===== Playing ahead =====
+ * Most candidates are dropped after their first batch, and the next candidates are
+ * known before that: drawn from the moves' stream, from the same incumbent, as long as
+ * no move is accepted. On several threads, the first batch of the next candidates is
+ * played together with the current one's (one task for the pool instead of one per
+ * candidate, so the threads wait less). Their scores are kept with their deck and block;
+ * a candidate whose deck and block match takes them (and the prepared plans) instead of
+ * playing. Scores depend only on the deck and the game numbers, so what was played ahead
+ * never changes a result: the search is the one-thread search, whatever the threads, and
+ * counts the games of its races only (games played ahead for candidates that never race,
+ * after an accepted move, are work thrown away, not budget spent). */
+
+static void ahead_clear(struct opt_run *run)
+{
+    for (int i = 0; i < run->ahead_max; i++) {
+        free_plans(run->ahead[i].plans);
+        run->ahead[i].used = 0;
+    }
+}
+
+static int same_deck(const struct opt_deck *a, const struct opt_deck *b)
+{
+    return a->commander == b->commander && a->n == b->n &&
+           memcmp(a->cards, b->cards, (size_t)a->n * sizeof(a->cards[0])) == 0;
+}
+
+/* The entry played ahead for deck `d` in block `block`, or NULL. */
+static struct opt_ahead *ahead_find(struct opt_run *run, const struct opt_deck *d, uint64_t block)
+{
+    for (int i = 0; i < run->ahead_max; i++)
+        if (run->ahead[i].used && run->ahead[i].block == block && same_deck(&run->ahead[i].deck, d))
+            return &run->ahead[i];
+    return NULL;
+}
+
+/* Prepares the candidates that follow the current one if it is not accepted, as
+ * next_candidate and settle would draw them, into the free entries; the caller plays
+ * their first batch. A draw that finds no move or a deck that does not prepare is skipped,
+ * as the search skips it. SK_ENOMEM. */
+static enum sk_err ahead_predict(struct opt_run *run)
+{
+    const struct opt_job *job = run->job;
+    struct opt_state *st = &run->st;
+    struct rng r = st->rng;
+    int slot = 0, free_slots = 0;
+
+    for (int i = 0; i < run->ahead_max; i++)
+        free_slots += !run->ahead[i].used;
+    if (job->algorithm == OPT_ALG_ANNEAL)
+        (void)rng_next(&r); /* settle's draw for the current candidate */
+    for (int tries = 0; free_slots > 0 && tries < 2 * run->ahead_max; tries++) {
+        struct opt_move m;
+        struct opt_ahead *a;
+        char why[256];
+        enum sk_err rc;
+
+        if (!battle_opt_draw(job, &st->inc, &r, &m))
+            continue;
+        while (run->ahead[slot].used)
+            slot++;
+        a = &run->ahead[slot];
+        battle_opt_apply(&st->inc, &m, &a->deck);
+        rc = deck_plans(job, &a->deck, a->plans, why, sizeof(why));
+        if (rc == SK_ENOMEM)
+            return rc;
+        if (rc)
+            continue; /* the search counts it as tried and draws again */
+        if (job->algorithm == OPT_ALG_ANNEAL)
+            (void)rng_next(&r);
+        if (ahead_find(run, &a->deck, st->block)) { /* drawn twice: played once */
+            free_plans(a->plans);
+            continue;
+        }
+        a->used = 1;
+        a->block = st->block;
+        free_slots--;
+    }
+    return SK_OK;
+}
+
 /* ===== The search ===== */
 
 static void end_search(struct opt_run *run, enum opt_stop why)
@@ -267,6 +368,7 @@ static void end_search(struct opt_run *run, enum opt_stop why)
     run->st.phase = OPT_EVAL;
     run->st.have_cand = 0;
     free_plans(run->cand_plans);
+    ahead_clear(run);
 }
 
 /* Makes the candidate the incumbent (and the best deck when its estimate is). */
@@ -290,6 +392,7 @@ static void promote(struct opt_run *run, const struct battle_race *r, int improv
     memcpy(run->inc_plans, run->cand_plans, sizeof(run->inc_plans));
     memset(run->cand_plans, 0, sizeof(run->cand_plans));
     st->block++; /* the new incumbent races on games no decision has seen */
+    ahead_clear(run);
     st->inc_n = 0;
     st->have_cand = 0;
 }
@@ -309,7 +412,16 @@ static enum sk_err next_candidate(struct opt_run *run)
         return SK_OK;
     }
     battle_opt_apply(&st->inc, &st->cand_move, &st->cand);
-    rc = deck_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
+    {
+        struct opt_ahead *a = ahead_find(run, &st->cand, st->block);
+        if (a && a->plans[0]) { /* prepared ahead */
+            memcpy(run->cand_plans, a->plans, sizeof(run->cand_plans));
+            memset(a->plans, 0, sizeof(a->plans));
+            rc = SK_OK;
+        } else {
+            rc = deck_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
+        }
+    }
     if (rc == SK_EINVAL) { /* a pool card no battle can play with this deck */
         st->tried++;
         if (++st->stuck >= OPT_STUCK_MAX)
@@ -362,9 +474,11 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     const struct opt_job *job = run->job;
     struct opt_state *st = &run->st;
     uint64_t n1, inc_need, cost, base;
-    struct segment segs[2];
+    struct segment segs[2 + OPT_AHEAD_MAX];
+    struct opt_ahead *played[OPT_AHEAD_MAX];
+    struct opt_ahead *mine = NULL;
     struct battle_race r = {0};
-    int nseg = 0;
+    int nseg = 0, nplayed = 0;
     enum sk_err rc;
 
     if (job->budget_seconds && st->elapsed_s >= job->budget_seconds) {
@@ -390,12 +504,37 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
         return SK_OK;
     }
     base = st->block * OPT_BLOCK;
-    segs[nseg++] = (struct segment){run->cand_plans, base + st->cand_n, n1 - st->cand_n,
-                                    run->cand_scores + st->cand_n};
+    if (st->cand_n == 0 && run->ahead_max > 0) {
+        mine = ahead_find(run, &st->cand, st->block);
+        if (!mine) { /* not foreseen: play the next candidates' first batch with this one */
+            ahead_clear(run);
+            rc = ahead_predict(run);
+            if (rc)
+                return rc;
+            for (int i = 0; i < run->ahead_max; i++)
+                if (run->ahead[i].used) {
+                    struct opt_ahead *a = &run->ahead[i];
+                    played[nplayed++] = a;
+                    segs[nseg++] = (struct segment){a->plans, base, race_first(job), a->scores};
+                }
+        }
+    }
+    if (mine) /* its first batch was played ahead */
+        memcpy(run->cand_scores, mine->scores, (size_t)n1 * sizeof(double));
+    else
+        segs[nseg++] = (struct segment){run->cand_plans, base + st->cand_n, n1 - st->cand_n,
+                                        run->cand_scores + st->cand_n};
     if (inc_need)
         segs[nseg++] = (struct segment){run->inc_plans, base + st->inc_n, inc_need,
                                         run->inc_scores + st->inc_n};
     rc = play(run, segs, nseg);
+    if (mine)
+        mine->used = 0;
+    if (rc)
+        for (int i = 0; i < nplayed; i++) { /* their scores were not played */
+            free_plans(played[i]->plans);
+            played[i]->used = 0;
+        }
     if (rc) {
         snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(rc));
         return rc;
@@ -475,6 +614,10 @@ static void run_free(void *data)
     free_plans(run->cand_plans);
     free_plans(run->start_plans);
     free_plans(run->best_plans);
+    for (int i = 0; i < OPT_AHEAD_MAX; i++) {
+        free_plans(run->ahead[i].plans);
+        sk_free(run->ahead[i].scores);
+    }
     battle_pool_free(run->pool);
     sk_free(run->inc_scores);
     sk_free(run->cand_scores);
@@ -488,6 +631,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     const struct opt_job *job = data;
     struct opt_run *run = sk_calloc(1, sizeof(*run));
     enum sk_err rc;
+    int threads;
 
     (void)state;
     if (!run)
@@ -500,11 +644,20 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
         run_free(run);
         return SK_ENOMEM;
     }
-    rc = battle_pool_new(thread_count(opts->threads), &run->pool);
+    threads = thread_count(opts->threads);
+    rc = battle_pool_new(threads, &run->pool);
     if (rc) {
         snprintf(err, errlen, "the optimiser's threads could not be started: %s", sk_err_str(rc));
         run_free(run);
         return rc;
+    }
+    run->ahead_max = threads > 1 ? (4 * threads < OPT_AHEAD_MAX ? 4 * threads : OPT_AHEAD_MAX) : 0;
+    for (int i = 0; i < run->ahead_max; i++) {
+        run->ahead[i].scores = sk_calloc(race_first(job), sizeof(double));
+        if (!run->ahead[i].scores) {
+            run_free(run);
+            return SK_ENOMEM;
+        }
     }
     memset(&run->st, 0, sizeof(run->st));
     rng_init(&run->st.rng, job->seed, OPT_MOVE_STREAM);

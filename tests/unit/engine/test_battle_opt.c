@@ -269,24 +269,34 @@ static json_t *run_all(const struct job *job, int threads, uint64_t step)
     return res;
 }
 
+/* Several threads play the next candidates' first batches ahead (battle_opt.c, "Playing
+ * ahead"): the result must still be the one-thread search's, for climb and for anneal
+ * (whose acceptance draws come from the same stream as the moves). */
 static void test_same_seed_same_deck(void)
 {
-    struct job *job = climb_job(5, "climb", 20000);
-    json_t *a = run_all(job, 1, 0);
-    json_t *b = run_all(job, 3, 777);
-    json_t *c = run_all(job, 2, 1);
+    static const char *const algorithms[] = {"climb", "anneal"};
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT(json_equal(a, b));
-    CU_ASSERT(json_equal(a, c));
-    /* it found something, and the budget was spent on candidates */
-    CU_ASSERT(json_integer_value(json_object_get(a, "moves_accepted")) >= 1);
-    CU_ASSERT(json_integer_value(json_object_get(a, "candidates")) >= 10);
-    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "stopped")), "budget");
-    json_decref(a);
-    json_decref(b);
-    json_decref(c);
-    job_free(job);
+    for (int i = 0; i < 2; i++) {
+        struct job *job = climb_job(5, algorithms[i], 20000);
+        json_t *a = run_all(job, 1, 0);
+        json_t *b = run_all(job, 3, 777);
+        json_t *c = run_all(job, 2, 1);
+        json_t *d = run_all(job, 8, 0);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT(json_equal(a, b));
+        CU_ASSERT(json_equal(a, c));
+        CU_ASSERT(json_equal(a, d));
+        /* it found something, and the budget was spent on candidates */
+        CU_ASSERT(json_integer_value(json_object_get(a, "moves_accepted")) >= 1);
+        CU_ASSERT(json_integer_value(json_object_get(a, "candidates")) >= 10);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "stopped")), "budget");
+        json_decref(a);
+        json_decref(b);
+        json_decref(c);
+        json_decref(d);
+        job_free(job);
+    }
 }
 
 static void test_budget_and_never_worse(void)
