@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The Wilson score interval (see stats.h). */
+/* The Wilson score interval and the interval of a mean (see stats.h). */
 #include "stats.h"
 
 #include <math.h>
@@ -27,5 +27,30 @@ enum sk_err stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *h
         h = 1;
     *lo = l;
     *hi = h;
+    return SK_OK;
+}
+
+enum sk_err stats_mean_ci(uint64_t sum, uint64_t sq, uint64_t n, double z, double max, double *mean,
+                          double *lo, double *hi)
+{
+    double nn, m, var, half;
+
+    if (n == 0 || !(z > 0) || !(max >= 0) || (double)sum > max * (double)n ||
+        (double)sq > max * max * (double)n)
+        return SK_EINVAL;
+    nn = (double)n;
+    m = (double)sum / nn;
+    *mean = m;
+    if (n == 1) {
+        *lo = 0;
+        *hi = max;
+        return SK_OK;
+    }
+    /* The sums are exact integers; in long double the difference keeps its precision. */
+    var = (double)(((long double)sq - (long double)sum * (long double)sum / (long double)n) /
+                   (long double)(n - 1));
+    half = var > 0 ? z * sqrt(var / nn) : 0;
+    *lo = m - half < 0 ? 0 : m - half;
+    *hi = m + half > max ? max : m + half;
     return SK_OK;
 }
