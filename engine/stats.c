@@ -30,27 +30,31 @@ enum sk_err stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *h
     return SK_OK;
 }
 
+void stats_normal_ci(uint64_t n, double sum, double sumsq, double z, double lo_cap, double hi_cap,
+                     double *lo, double *hi)
+{
+    double mean, var, half;
+
+    if (n < 2) {
+        *lo = lo_cap;
+        *hi = hi_cap;
+        return;
+    }
+    mean = sum / (double)n;
+    /* never negative: rounding may leave the difference a hair below zero */
+    var = (sumsq - sum * sum / (double)n) / (double)(n - 1);
+    half = var > 0 ? z * sqrt(var / (double)n) : 0;
+    *lo = mean - half < lo_cap ? lo_cap : mean - half;
+    *hi = mean + half > hi_cap ? hi_cap : mean + half;
+}
+
 enum sk_err stats_mean_ci(uint64_t sum, uint64_t sq, uint64_t n, double z, double max, double *mean,
                           double *lo, double *hi)
 {
-    double nn, m, var, half;
-
     if (n == 0 || !(z > 0) || !(max >= 0) || (double)sum > max * (double)n ||
         (double)sq > max * max * (double)n)
         return SK_EINVAL;
-    nn = (double)n;
-    m = (double)sum / nn;
-    *mean = m;
-    if (n == 1) {
-        *lo = 0;
-        *hi = max;
-        return SK_OK;
-    }
-    /* The sums are exact integers; in long double the difference keeps its precision. */
-    var = (double)(((long double)sq - (long double)sum * (long double)sum / (long double)n) /
-                   (long double)(n - 1));
-    half = var > 0 ? z * sqrt(var / nn) : 0;
-    *lo = m - half < 0 ? 0 : m - half;
-    *hi = m + half > max ? max : m + half;
+    *mean = (double)sum / (double)n;
+    stats_normal_ci(n, (double)sum, (double)sq, z, 0, max, lo, hi);
     return SK_OK;
 }

@@ -22,6 +22,15 @@
 enum sk_err stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
 
 /**
+ * The normal interval of the mean of `n` values whose sum is `sum` and sum of squares
+ * `sumsq`, for quantile `z`: mean -+ z * s / sqrt(n), s the sample standard deviation,
+ * clamped to [lo_cap, hi_cap]. With n < 2 there is no spread to measure and the interval
+ * is the caps. Writes *lo and *hi.
+ */
+void stats_normal_ci(uint64_t n, double sum, double sumsq, double z, double lo_cap, double hi_cap,
+                     double *lo, double *hi);
+
+/**
  * The mean of `n` scores in [0, max] whose sum is `sum` and sum of squares `sq`, and its
  * interval for quantile `z`: mean -+ z * s / sqrt(n), s the sample standard deviation,
  * kept inside [0, max]. The scores of a Monte-Carlo run are bounded and n is large, where
