@@ -825,8 +825,17 @@ out:
     sk_jptr_pop(j->d.ptr);
 }
 
-static const char *const params_keys[] = {"games",    "mode",     "turn_limit", "cards",
-                                          "attacker", "defender", "state",      NULL};
+static const char *const params_keys[] = {"games",    "mode",     "scoring", "turn_limit", "cards",
+                                          "attacker", "defender", "state",   NULL};
+
+/* The scoring names, in enum battle_scoring order. */
+static const char *const scorings[BATTLE_SCORING__COUNT] = {
+    "win", "defense", "war", "war-defense", "raid", "brawl", "brawl-defense", "campaign"};
+
+const char *battle_codec_scoring_name(int s)
+{
+    return s >= 0 && s < BATTLE_SCORING__COUNT ? scorings[s] : "?";
+}
 
 enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
                                 const struct battle_catalog *catalog, struct sk_jptr *ptr,
@@ -837,7 +846,9 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     struct battle_spec *spec = NULL;
     int side_ok[2];
     int mode = BATTLE_MODE_FIGHT;
+    int scoring = BATTLE_SCORING_WIN;
     const json_t *cards;
+    const json_t *defender;
     size_t n_inl = 0;
     long long n = 0;
     enum sk_err err = SK_OK;
@@ -870,6 +881,12 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
         spec->games = (uint64_t)n;
     sk_jdec_get_enum(&j.d, params, "mode", modes, 2, &mode);
     spec->mode = (enum battle_mode)mode;
+    /* A raid scores raid points unless the job says otherwise, as in the peer. */
+    defender = json_object_get(params, "defender");
+    if (json_is_object(defender) && json_object_get(defender, "raid"))
+        scoring = BATTLE_SCORING_RAID;
+    sk_jdec_get_enum(&j.d, params, "scoring", scorings, BATTLE_SCORING__COUNT, &scoring);
+    spec->scoring = (enum battle_scoring)scoring;
     spec->turn_limit = BATTLE_TURN_LIMIT_DEF;
     if (sk_jdec_get_int(&j.d, params, "turn_limit", 1, BATTLE_TURN_LIMIT_MAX, &n) > 0)
         spec->turn_limit = (int)n;
@@ -993,7 +1010,10 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
             bad = 1;
             continue;
         }
-        if (json_object_set(copy, "defender", json_object_get(e, "deck"))) {
+        /* One scoring for the whole list: a raid among the decks does not change it. */
+        if (json_object_set(copy, "defender", json_object_get(e, "deck")) ||
+            (!json_object_get(params, "scoring") &&
+             json_object_set_new(copy, "scoring", json_string("win")))) {
             err = SK_ENOMEM;
             break;
         }

@@ -543,6 +543,11 @@ export interface components {
              * @enum {string}
              */
             mode?: "fight" | "surge";
+            /**
+             * @description how every game scores points (`points` in the result; docs/rules/battle.md, "Scoring"): `win` 100 a win; `defense` 100 a win or stall; `raid` the raid boss's damage; `brawl`, `war` (guild war) and `campaign` their event points; `brawl-defense` and `war-defense` score the defender of a brawl or war. Default `win`, or `raid` when the one defender is a `raid`. It does not set `mode`: the peer's packages `brawl`, `gw` and `campaign` also play `surge`.
+             * @enum {string}
+             */
+            scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
@@ -783,10 +788,18 @@ export interface components {
             stall_rate_ci95: components["schemas"]["Interval"];
             loss_rate: number;
             loss_rate_ci95: components["schemas"]["Interval"];
+            /** @description mean points a game under `scoring` (with a list of defenders, the decks' weighted mixture) */
+            points: number;
+            points_ci95: components["schemas"]["PointsInterval"];
             turns: {
                 mean: number;
                 histogram: number[];
             };
+            /**
+             * @description the scoring the games' `points` follow
+             * @enum {string}
+             */
+            scoring: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
             seed: components["schemas"]["Seed"];
             /** @enum {string} */
             backend: "opencl" | "cpu";
@@ -819,6 +832,8 @@ export interface components {
                 stall_rate_ci95: components["schemas"]["Interval"];
                 loss_rate: number;
                 loss_rate_ci95: components["schemas"]["Interval"];
+                points: number;
+                points_ci95: components["schemas"]["PointsInterval"];
                 turns: {
                     mean: number;
                     histogram: number[];
@@ -1249,6 +1264,8 @@ export interface components {
                 };
             };
         };
+        /** @description 95% interval of a mean of points (normal approximation; with one game the whole range 0..511) */
+        PointsInterval: number[];
     };
     responses: {
         /** @description no such job or resource */

@@ -261,6 +261,9 @@ static const struct bad_case bad_cases[] = {
         {"/params/state/turn: 'turn' is required",
          "/params/state/attacker/commander_health: 'commander_health' is required",
          "/params/state/defender/assaults/0/card: 'card' is required"}},
+    /* 62 */ {"{'scoring':'gw'," SIDES "}",
+        {"/params/scoring: 'scoring' must be \"win\", \"defense\", \"war\", \"war-defense\", "
+         "\"raid\", \"brawl\", \"brawl-defense\" or \"campaign\""}},
 };
 /* clang-format on */
 
@@ -360,6 +363,7 @@ static void test_reference_matchup(void)
     CU_ASSERT_EQUAL(spec.seed, 42);
     CU_ASSERT_EQUAL(spec.games, 10000);
     CU_ASSERT_EQUAL(spec.mode, BATTLE_MODE_FIGHT);
+    CU_ASSERT_EQUAL(spec.scoring, BATTLE_SCORING_WIN);
     CU_ASSERT_EQUAL(spec.turn_limit, 50);
     CU_ASSERT_EQUAL(spec.has_state, 0);
     CU_ASSERT_EQUAL_FATAL(spec.n_cards, 3);
@@ -395,7 +399,7 @@ static void test_explicit_values_and_inline_cards(void)
 
     sk_verr_list_init(&errs);
     CU_ASSERT_EQUAL_FATAL(
-        decode_text("{'games':1000000000,'mode':'surge','turn_limit':200,"
+        decode_text("{'games':1000000000,'mode':'surge','scoring':'campaign','turn_limit':200,"
                     "'cards':[{'name':'Grunt','type':'assault','attack':7,'health':9,"
                     "'skills':[{'name':'strike','x':99,'all':true},{'name':'jam','all':false},"
                     "{'name':'armor','x':1}]},{'name':'Unused','type':'commander','health':1}],"
@@ -407,6 +411,7 @@ static void test_explicit_values_and_inline_cards(void)
         SK_OK);
     CU_ASSERT_EQUAL(spec.games, 1000000000ULL);
     CU_ASSERT_EQUAL(spec.mode, BATTLE_MODE_SURGE);
+    CU_ASSERT_EQUAL(spec.scoring, BATTLE_SCORING_CAMPAIGN);
     CU_ASSERT_EQUAL(spec.turn_limit, 200);
     CU_ASSERT_EQUAL(spec.has_state, 0);
     /* Used cards only, in first-use order; "Unused" is validated but not kept. */

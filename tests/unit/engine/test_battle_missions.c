@@ -284,6 +284,52 @@ static void test_real_jobs(void)
                    "/params/defender/0/deck/mission", "unknown mission \"Nope Nope Nope\"");
 }
 
+/* A raid scores raid points unless the job names a scoring, as in the peer; a weighted list
+ * keeps one scoring, "win" unless named, whatever its decks are. The raid is the first of
+ * the game's that the engine plays. */
+static void test_raid_scoring(void)
+{
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    char text[300];
+    int id = 0;
+
+    sk_verr_list_init(&errs);
+    for (int k = 1; k <= 60 && !id; k++) {
+        snprintf(text, sizeof(text), "{" REAL_ATT ",'defender':{'raid':%d}}", k);
+        if (decode(real_cat, text, &mix, &errs) == SK_OK) {
+            id = k;
+            CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_RAID);
+            battle_codec_mix_release(&mix);
+        }
+        sk_verr_list_release(&errs);
+        sk_verr_list_init(&errs);
+    }
+    CU_ASSERT_FATAL(id > 0);
+    snprintf(text, sizeof(text), "{" REAL_ATT ",'scoring':'win','defender':{'raid':%d}}", id);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, text, &mix, &errs), SK_OK);
+    CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_WIN);
+    battle_codec_mix_release(&mix);
+    snprintf(text, sizeof(text),
+             "{" REAL_ATT ",'defender':[{'deck':{'raid':%d},'weight':1},"
+             "{'deck':{'mission':1,'level':1},'weight':1}]}",
+             id);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, text, &mix, &errs), SK_OK);
+    CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_WIN);
+    CU_ASSERT_EQUAL(mix.specs[1].scoring, BATTLE_SCORING_WIN);
+    battle_codec_mix_release(&mix);
+    snprintf(text, sizeof(text),
+             "{" REAL_ATT ",'scoring':'brawl','defender':[{'deck':{'raid':%d},'weight':1},"
+             "{'deck':{'mission':1,'level':1},'weight':1}]}",
+             id);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, text, &mix, &errs), SK_OK);
+    CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_BRAWL);
+    CU_ASSERT_EQUAL(mix.specs[1].scoring, BATTLE_SCORING_BRAWL);
+    battle_codec_mix_release(&mix);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    sk_verr_list_release(&errs);
+}
+
 /* The README's mission example (examples/tu/battle_missions.json) decodes against the
  * game's files: a real deck against a weighted list of two missions. */
 static void test_readme_example(void)
@@ -549,6 +595,7 @@ static CU_TestInfo real_tests[] = {
     {"records exact", test_real_records},
     {"lookups by name, id and Name-N", test_real_lookups},
     {"jobs naming missions and raids", test_real_jobs},
+    {"a raid's default scoring", test_raid_scoring},
     {"the README's example", test_readme_example},
     CU_TEST_INFO_NULL,
 };
