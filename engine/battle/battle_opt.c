@@ -360,6 +360,26 @@ static enum sk_err ahead_predict(struct opt_run *run)
     return SK_OK;
 }
 
+/* At a candidate's first batch, on several threads: *mine is the entry played ahead for
+ * it, or, when none was, NULL and segs[] (*nseg of them) gets the first batch of the
+ * candidates predicted to follow it (block base `base`). SK_ENOMEM. */
+static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct segment *segs,
+                                  int *nseg, struct opt_ahead **mine)
+{
+    enum sk_err rc;
+
+    *mine = ahead_find(run, &run->st.cand, run->st.block);
+    if (*mine)
+        return SK_OK;
+    ahead_clear(run);
+    rc = ahead_predict(run);
+    for (int i = 0; !rc && i < run->ahead_max; i++)
+        if (run->ahead[i].used)
+            segs[(*nseg)++] = (struct segment){run->ahead[i].plans, base, race_first(run->job),
+                                               run->ahead[i].scores};
+    return rc;
+}
+
 /* ===== The search ===== */
 
 static void end_search(struct opt_run *run, enum opt_stop why)
@@ -475,10 +495,9 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     struct opt_state *st = &run->st;
     uint64_t n1, inc_need, cost, base;
     struct segment segs[2 + OPT_AHEAD_MAX];
-    struct opt_ahead *played[OPT_AHEAD_MAX];
     struct opt_ahead *mine = NULL;
     struct battle_race r = {0};
-    int nseg = 0, nplayed = 0;
+    int nseg = 0;
     enum sk_err rc;
 
     if (job->budget_seconds && st->elapsed_s >= job->budget_seconds) {
@@ -505,19 +524,9 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     }
     base = st->block * OPT_BLOCK;
     if (st->cand_n == 0 && run->ahead_max > 0) {
-        mine = ahead_find(run, &st->cand, st->block);
-        if (!mine) { /* not foreseen: play the next candidates' first batch with this one */
-            ahead_clear(run);
-            rc = ahead_predict(run);
-            if (rc)
-                return rc;
-            for (int i = 0; i < run->ahead_max; i++)
-                if (run->ahead[i].used) {
-                    struct opt_ahead *a = &run->ahead[i];
-                    played[nplayed++] = a;
-                    segs[nseg++] = (struct segment){a->plans, base, race_first(job), a->scores};
-                }
-        }
+        rc = ahead_segments(run, base, segs, &nseg, &mine);
+        if (rc)
+            return rc;
     }
     if (mine) /* its first batch was played ahead */
         memcpy(run->cand_scores, mine->scores, (size_t)n1 * sizeof(double));
@@ -530,12 +539,8 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     rc = play(run, segs, nseg);
     if (mine)
         mine->used = 0;
-    if (rc)
-        for (int i = 0; i < nplayed; i++) { /* their scores were not played */
-            free_plans(played[i]->plans);
-            played[i]->used = 0;
-        }
     if (rc) {
+        ahead_clear(run); /* what was to be played ahead was not */
         snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(rc));
         return rc;
     }
