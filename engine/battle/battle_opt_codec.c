@@ -19,7 +19,7 @@
 static const char *const opt_keys[] = {"mode",        "scoring",     "turn_limit", "cards",
                                        "attacker",    "defender",    "pool",       "objective",
                                        "algorithm",   "budget",      "race",       "eval_games",
-                                       "temperature", "constraints", NULL};
+                                       "temperature", "constraints", "effects",    NULL};
 static const char *const budget_keys[] = {"games", "seconds", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
 static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
@@ -31,8 +31,8 @@ static const char *const pool_entry_keys[] = {"card", "count", NULL};
  * game (the search sets "games" per range it plays). NULL on allocation failure. */
 static json_t *battle_base(const json_t *params)
 {
-    static const char *const copied[] = {"mode",  "scoring",  "turn_limit",
-                                         "cards", "defender", "attacker"};
+    static const char *const copied[] = {"mode",     "scoring",  "turn_limit", "cards",
+                                         "defender", "attacker", "effects"};
     json_t *base = json_pack("{s:i}", "games", 1);
 
     for (size_t i = 0; base && i < sizeof(copied) / sizeof(copied[0]); i++) {

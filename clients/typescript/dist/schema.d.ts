@@ -547,6 +547,8 @@ export interface components {
              * @enum {string}
              */
             scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
+            /** @description battleground effects written as skills, at most 8 a side */
+            effects?: components["schemas"]["BattleEffect"][];
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
@@ -1119,6 +1121,8 @@ export interface components {
              * @enum {string}
              */
             scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
+            /** @description battleground effects written as skills, at most 8 a side */
+            effects?: components["schemas"]["BattleEffect"][];
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
@@ -1277,6 +1281,16 @@ export interface components {
         };
         /** @description 95% interval of a mean score: points (0..511), or a fraction of games for the optimiser's win objectives */
         PointsInterval: number[];
+        /** @description a battleground effect written as a skill: the side's commander casts it at each of its turns, after the card played and before its own skills (docs/rules/battle.md, "Battleground effects"); an activation skill with no `c` or `trigger` */
+        BattleEffect: {
+            skill: components["schemas"]["Skill"];
+            /**
+             * @description whose commander casts it: both (the peer's -e), the attacker's (ye) or the defender's (ee)
+             * @default both
+             * @enum {string}
+             */
+            side?: "both" | "attacker" | "defender";
+        };
     };
     responses: {
         /** @description no such job or resource */
