@@ -40,6 +40,7 @@ for (const m of ref.matchups) {
   const doc = { kind: 'battle', seed: 1, params: { games: n, mode: m.mode, turn_limit: ref.turn_limit,
                                                      attacker: m.attacker, defender: m.defender } };
   if (m.scoring) doc.params.scoring = m.scoring;
+  if (m.effects) doc.params.effects = m.effects;
   const file = join(tmp, 'job.json');
   writeFileSync(file, JSON.stringify(doc));
   let res;

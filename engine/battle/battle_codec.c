@@ -826,7 +826,8 @@ out:
 }
 
 static const char *const params_keys[] = {"games",    "mode",     "scoring", "turn_limit", "cards",
-                                          "attacker", "defender", "state",   NULL};
+                                          "attacker", "defender", "state",   "effects",    NULL};
+static const char *const effect_keys[] = {"skill", "side", NULL};
 
 /* The scoring names, in enum battle_scoring order. */
 static const char *const scorings[BATTLE_SCORING__COUNT] = {
@@ -835,6 +836,95 @@ static const char *const scorings[BATTLE_SCORING__COUNT] = {
 const char *battle_codec_scoring_name(int s)
 {
     return s >= 0 && s < BATTLE_SCORING__COUNT ? scorings[s] : "?";
+}
+
+/* Adds one effect's skill to the effects of side s (n[s] of them so far) in cards[s]. */
+static void add_effect(struct job_dec *j, struct battle_card_spec *cards, int *n, int s,
+                       const struct battle_skill_spec *sk)
+{
+    if (n[s] >= BATTLE_CARD_SKILLS_MAX) {
+        sk_jdec_bad(&j->d, "the %s has at most %d effects", s ? "defender" : "attacker",
+                    BATTLE_CARD_SKILLS_MAX);
+        return;
+    }
+    cards[s].skills[n[s]++] = *sk;
+}
+
+/* "effects": battleground effects written as skills, [{"skill": {"name", "x", "all", "y",
+ * "n"}, "side": "both" | "attacker" | "defender"}], as the peer's -e, ye and ee. Each side's
+ * commander casts its effects at each of its turns, after the card played and before its
+ * own skills (docs/rules/battle.md, "Battleground effects"); the codec gathers a side's
+ * effects as the activation skills of one more card of the job, which the plan folds as any
+ * card. Only activation skills cast in the turn: no Summon, cooldown or trigger. */
+static void decode_effects(struct job_dec *j, const json_t *params)
+{
+    static const char *const sides[] = {"both", "attacker", "defender"};
+    const json_t *list = json_object_get(params, "effects");
+    struct battle_card_spec cards[2];
+    int n[2] = {0, 0};
+    size_t i;
+    json_t *e;
+
+    if (!list || json_is_null(list))
+        return;
+    sk_jptr_push_key(j->d.ptr, "effects");
+    if (!json_is_array(list) || json_array_size(list) > BATTLE_EFFECTS_MAX) {
+        sk_jdec_bad(&j->d, "'effects' must be a list of at most %d {\"skill\", \"side\"}",
+                    BATTLE_EFFECTS_MAX);
+        sk_jptr_pop(j->d.ptr);
+        return;
+    }
+    memset(cards, 0, sizeof(cards));
+    json_array_foreach(list, i, e)
+    {
+        struct battle_skill_spec sk;
+        int side = 0, ok;
+        sk_jptr_push_index(j->d.ptr, i);
+        if (!json_is_object(e)) {
+            sk_jdec_bad(&j->d, "an effect is {\"skill\": {\"name\", \"x\", ...}, \"side\"}");
+            sk_jptr_pop(j->d.ptr);
+            continue;
+        }
+        sk_jdec_check_keys(&j->d, e, effect_keys);
+        sk_jdec_get_enum(&j->d, e, "side", sides, 3, &side);
+        if (!json_object_get(e, "skill")) {
+            sk_jdec_bad_at(&j->d, "skill", "'skill' is required");
+            sk_jptr_pop(j->d.ptr);
+            continue;
+        }
+        sk_jptr_push_key(j->d.ptr, "skill");
+        ok = battle_cards_decode_skill(&j->d, json_object_get(e, "skill"), BATTLE_COMMANDER, &sk);
+        if (ok && battle_cards_skill_kind(sk.id) != BATTLE_SK_ACTIVATION) {
+            sk_jdec_bad_at(&j->d, "name",
+                           "skill '%s' is not cast: an effect casts an activation skill (strike, "
+                           "rally, heal...)",
+                           battle_cards_skill_name(sk.id));
+            ok = 0;
+        }
+        if (ok && (sk.c || sk.trigger)) {
+            sk_jdec_bad(&j->d, "an effect is cast at every turn of its side: no 'c' or 'trigger'");
+            ok = 0;
+        }
+        sk_jptr_pop(j->d.ptr);
+        for (int s = 0; ok && s < 2; s++)
+            if (side == 0 || side == s + 1)
+                add_effect(j, cards, n, s, &sk);
+        sk_jptr_pop(j->d.ptr);
+    }
+    for (int s = 0; s < 2; s++) {
+        int idx;
+        if (!n[s])
+            continue;
+        snprintf(cards[s].name, sizeof(cards[s].name), "(battleground effects of the %s)",
+                 s ? "defender" : "attacker");
+        cards[s].type = BATTLE_COMMANDER;
+        cards[s].health = 1;
+        cards[s].n_skills = n[s];
+        idx = add_card(j, &cards[s]);
+        if (idx >= 0)
+            j->spec->sides[s].effects = idx + 1;
+    }
+    sk_jptr_pop(j->d.ptr);
 }
 
 enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
@@ -894,6 +984,7 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     side_ok[0] = decode_side(&j, params, "attacker", &spec->sides[0]);
     side_ok[1] = decode_side(&j, params, "defender", &spec->sides[1]);
     decode_state(&j, params, side_ok);
+    decode_effects(&j, params);
     if (j.d.n_err > 0) {
         err = SK_EINVAL;
         goto out;

@@ -214,13 +214,37 @@ struct play_task {
     const struct opt_run *run;
     const struct segment *segs;
     int nseg;
-    unsigned char *s; /* per item: 1 when the game scores, else 0 */
+    uint16_t *s; /* per item: what the game scores (score_unit) */
 };
 
-/* 1 when outcome `o` scores under the job's objective. */
-static int scores(const struct opt_job *job, int o)
+/* What game `r` scores under the job's objective, in units of score_unit: 1 or 0 for a
+ * win (or stall), the points of the battle's scoring. */
+static uint16_t scores(const struct opt_job *job, const struct battle_game_result *r)
 {
-    return o == BATTLE_SIM_WIN || (job->objective == OPT_OBJ_WIN_STALL && o == BATTLE_SIM_STALL);
+    if (job->objective == OPT_OBJ_POINTS)
+        return r->points;
+    return r->outcome == BATTLE_SIM_WIN ||
+           (job->objective == OPT_OBJ_WIN_STALL && r->outcome == BATTLE_SIM_STALL);
+}
+
+/* The search's score of one unit of scores(): points count as hundredths, so that races
+ * and anneal's temperature see the scale of a win rate. */
+static double score_unit(const struct opt_job *job)
+{
+    return job->objective == OPT_OBJ_POINTS ? 0.01 : 1.0;
+}
+
+/* A search score (or a difference of two) in the result's units: a fraction of games, or
+ * points. */
+static double reported(const struct opt_job *job, double v)
+{
+    return v / score_unit(job);
+}
+
+/* The highest search score a game can have. */
+static double score_max(const struct opt_job *job)
+{
+    return job->objective == OPT_OBJ_POINTS ? BATTLE_POINTS_MAX * score_unit(job) : 1.0;
 }
 
 static void play_item(void *ctx, uint64_t item)
@@ -235,7 +259,7 @@ static void play_item(void *ctx, uint64_t item)
     while (rest >= t->segs[s].n)
         rest -= t->segs[s++].n;
     battle_cpu_play_one(t->segs[s].plans[k], t->segs[s].first + rest, &r);
-    t->s[item] = (unsigned char)scores(t->run->job, r.outcome);
+    t->s[item] = scores(t->run->job, &r);
 }
 
 static int thread_count(int threads)
@@ -259,7 +283,7 @@ static enum sk_err play(const struct opt_run *run, const struct segment *segs, i
         items += segs[i].n * (uint64_t)nd;
     if (items == 0)
         return SK_OK;
-    task.s = sk_malloc(items);
+    task.s = sk_malloc(items * sizeof(*task.s));
     if (!task.s)
         return SK_ENOMEM;
     battle_pool_run(run->pool, items, play_item, &task);
@@ -267,7 +291,7 @@ static enum sk_err play(const struct opt_run *run, const struct segment *segs, i
         for (uint64_t g = 0; g < segs[i].n; g++) {
             double v = 0;
             for (int k = 0; k < nd; k++)
-                v += run->job->weights[k] * task.s[at++];
+                v += run->job->weights[k] * task.s[at++] * score_unit(run->job);
             segs[i].out[g] = v;
         }
     sk_free(task.s);
@@ -765,15 +789,18 @@ static json_t *deck_json(const struct opt_run *run, const struct opt_deck *d, in
               put(o, "list", battle_opt_side_json(run->job, d));
 
     if (!bad && st->phase == OPT_DONE) {
+        const struct opt_job *job = run->job;
         double lo = 0, hi = 1;
-        /* against one deck a game scores 0 or 1: the Wilson interval, as a battle's rates
-         * (it is not empty at 0 or 1); a weighted mixture's scores take the normal one */
-        if (run->job->n_defenders == 1)
+        /* against one deck a game of a win objective scores 0 or 1: the Wilson interval, as
+         * a battle's rates (it is not empty at 0 or 1); points and a weighted mixture's
+         * scores take the normal one */
+        if (job->n_defenders == 1 && job->objective != OPT_OBJ_POINTS)
             (void)stats_wilson((uint64_t)llround(st->ev_sum[j]), st->eval_n, STATS_Z95, &lo, &hi);
         else
-            battle_race_ci95(st->eval_n, st->ev_sum[j], st->ev_sumsq[j], 0, 1, &lo, &hi);
-        bad = put(o, "score", json_real(st->ev_sum[j] / (double)st->eval_n)) ||
-              put(o, "score_ci95", json_pack("[f, f]", lo, hi));
+            battle_race_ci95(st->eval_n, st->ev_sum[j], st->ev_sumsq[j], 0, score_max(job), &lo,
+                             &hi);
+        bad = put(o, "score", json_real(reported(job, st->ev_sum[j] / (double)st->eval_n))) ||
+              put(o, "score_ci95", json_pack("[f, f]", reported(job, lo), reported(job, hi)));
     } else if (!bad) {
         bad = put(o, "score", json_null()) || put(o, "score_ci95", json_null());
     }
@@ -798,8 +825,8 @@ static json_t *moves_json(const struct opt_run *run)
         json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:b}", "move",
                               battle_opt_move_name((enum opt_move_type)m->type), "games",
                               (json_int_t)(s->games - prev), "games_total", (json_int_t)s->games,
-                              "raced", (json_int_t)s->n, "difference", s->mean, "difference_se",
-                              s->se, "improving", s->improving);
+                              "raced", (json_int_t)s->n, "difference", reported(job, s->mean),
+                              "difference_se", reported(job, s->se), "improving", s->improving);
         int bad = !o;
         prev = s->games;
         if (!bad && m->type != OPT_MOVE_COMMANDER)
@@ -836,17 +863,19 @@ static int put_improvement(json_t *res, const struct opt_run *run, int kept)
         return put(res, "improvement", json_null()) || put(res, "improvement_ci95", json_null()) ||
                put(res, "kept_start", json_false());
     if (!kept) {
+        double max = score_max(run->job);
         mean = st->ev_sum[2] / (double)st->eval_n;
-        battle_race_ci95(st->eval_n, st->ev_sum[2], st->ev_sumsq[2], -1, 1, &lo, &hi);
+        battle_race_ci95(st->eval_n, st->ev_sum[2], st->ev_sumsq[2], -max, max, &lo, &hi);
     }
-    return put(res, "improvement", json_real(mean)) ||
-           put(res, "improvement_ci95", json_pack("[f, f]", lo, hi)) ||
+    return put(res, "improvement", json_real(reported(run->job, mean))) ||
+           put(res, "improvement_ci95",
+               json_pack("[f, f]", reported(run->job, lo), reported(run->job, hi))) ||
            put(res, "kept_start", json_boolean(kept));
 }
 
 static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
 {
-    static const char *const objectives[] = {"win", "win_stall"};
+    static const char *const objectives[] = {"win", "win_stall", "points"};
     static const char *const algorithms[] = {"climb", "anneal", "reorder"};
     const struct opt_job *job = run->job;
     const struct opt_state *st = &run->st;
@@ -873,6 +902,8 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
           put(res, "stopped",
               st->phase == OPT_SEARCH ? json_null() : json_string(stop_name(st->stop))) ||
           put(res, "objective", json_string(objectives[job->objective])) ||
+          (job->objective == OPT_OBJ_POINTS &&
+           put(res, "scoring", json_string(battle_codec_scoring_name(job->scoring)))) ||
           put(res, "algorithm", json_string(algorithms[job->algorithm])) ||
           put(res, "seed", json_integer((json_int_t)job->seed)) ||
           put(res, "catalog",
@@ -904,13 +935,15 @@ static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whyle
 
 /* ===== Progress ===== */
 
-/* {"mean", "ci95"} of `n` values with sums `sum`, `sumsq` (normal interval in [lo, hi]). */
-static json_t *mean_json(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap)
+/* {"mean", "ci95"} of `n` search scores with sums `sum`, `sumsq` (normal interval), in the
+ * result's units. */
+static json_t *mean_json(const struct opt_job *job, uint64_t n, double sum, double sumsq)
 {
     double lo, hi;
 
-    battle_race_ci95(n, sum, sumsq, lo_cap, hi_cap, &lo, &hi);
-    return json_pack("{s:f, s:[f, f]}", "mean", n ? sum / (double)n : 0.0, "ci95", lo, hi);
+    battle_race_ci95(n, sum, sumsq, 0, score_max(job), &lo, &hi);
+    return json_pack("{s:f, s:[f, f]}", "mean", reported(job, n ? sum / (double)n : 0.0), "ci95",
+                     reported(job, lo), reported(job, hi));
 }
 
 /* The last accepted move: what it did and its race's difference with a 95% interval. */
@@ -923,9 +956,10 @@ static json_t *last_move_json(const struct opt_run *run)
     if (run->st.n_log == 0 || run->st.n_log > OPT_MOVES_LOG_MAX)
         return json_null();
     s = &run->log[run->st.n_log - 1];
-    o = json_pack("{s:s, s:f, s:[f, f]}", "move",
-                  battle_opt_move_name((enum opt_move_type)s->move.type), "difference", s->mean,
-                  "difference_ci95", s->mean - STATS_Z95 * s->se, s->mean + STATS_Z95 * s->se);
+    o = json_pack(
+        "{s:s, s:f, s:[f, f]}", "move", battle_opt_move_name((enum opt_move_type)s->move.type),
+        "difference", reported(job, s->mean), "difference_ci95",
+        reported(job, s->mean - STATS_Z95 * s->se), reported(job, s->mean + STATS_Z95 * s->se));
     if (o && s->move.card >= 0 && put(o, "card", json_string(job->cards[s->move.card].name))) {
         json_decref(o);
         return NULL;
@@ -945,17 +979,18 @@ static json_t *run_progress(void *data)
     json_t *o = json_object();
     int bad = !o || put(o, "phase", json_string(phases[st->phase])) ||
               put(o, "best", deck_string(run->job, &st->best)) ||
-              put(o, "estimate", json_real(st->best_est)) ||
+              put(o, "estimate", json_real(reported(run->job, st->best_est))) ||
               put(o, "games", json_integer((json_int_t)st->spent)) ||
               put(o, "candidates", json_integer((json_int_t)st->tried)) ||
               put(o, "accepted", json_integer((json_int_t)st->accepted)) ||
               put(o, "last_move", last_move_json(run));
 
     if (!bad && st->eval_n > 0)
-        bad = put(o, "evaluation",
-                  json_pack("{s:I, s:o, s:o}", "games", (json_int_t)st->eval_n, "best",
-                            mean_json(st->eval_n, st->ev_sum[1], st->ev_sumsq[1], 0, 1), "start",
-                            mean_json(st->eval_n, st->ev_sum[0], st->ev_sumsq[0], 0, 1)));
+        bad =
+            put(o, "evaluation",
+                json_pack("{s:I, s:o, s:o}", "games", (json_int_t)st->eval_n, "best",
+                          mean_json(run->job, st->eval_n, st->ev_sum[1], st->ev_sumsq[1]), "start",
+                          mean_json(run->job, st->eval_n, st->ev_sum[0], st->ev_sumsq[0])));
     if (bad) {
         json_decref(o);
         return NULL;

@@ -315,8 +315,9 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
 
     if (!card_ok(spec, ss->commander, BATTLE_COMMANDER, BATTLE_COMMANDER) || ss->n_fortresses < 0 ||
         ss->n_fortresses > BATTLE_FORTRESS_MAX || ss->n_deck < 0 || ss->n_deck > BATTLE_DECK_MAX ||
-        (int)ss->play < 0 || ss->play > BATTLE_PLAY_FLEX) {
-        snprintf(err, errlen, "side %d: commander, fortresses, deck or play invalid", s);
+        (int)ss->play < 0 || ss->play > BATTLE_PLAY_FLEX || ss->effects < 0 ||
+        ss->effects > spec->n_cards) {
+        snprintf(err, errlen, "side %d: commander, fortresses, deck, play or effects invalid", s);
         return SK_EINVAL;
     }
     for (int k = 0; k < ss->n_deck; k++)
@@ -408,6 +409,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             goto out;
         if (spec->sides[s].play == BATTLE_PLAY_FLEX)
             plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_FLEX);
+        plan->data.sides[s].effects = (clc_u8)spec->sides[s].effects;
         /* Campaign scoring does not count a lost dominion (battle_sim_points). */
         for (int i = 0; i < plan->data.sides[s].n_structures; i++) {
             int card = plan->data.sides[s].structures[i].card;

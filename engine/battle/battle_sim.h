@@ -166,6 +166,7 @@ struct battle_side_data {
     clc_u8 group_count[BATTLE_SIM_SEQ]; /* group_pos[group_start[g] ..][0 .. group_count[g]) */
     clc_u8 group_pos[BATTLE_SIM_LIST];  /* ascending within each group */
     clc_u8 dominion; /* 1 + the card of a dominion among the starting structures; 0: none */
+    clc_u8 effects;  /* 1 + the card whose actions are the side's battleground effects; 0: none */
     struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -1434,6 +1435,13 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     /* 2. Play one card. */
     battle_sim_play_card(p, g, s);
     battle_sim_action_end(p, g, 1);
+
+    /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
+    if (p->sides[s].effects) {
+        clc_u32 none = 0; /* effects have no cooldowns */
+        battle_sim_skills(p, g, s, -1, &p->cards[p->sides[s].effects - 1u], &none);
+        battle_sim_action_end(p, g, 1);
+    }
 
     /* 3. Commander: its skills, then Flurry's extra rounds. */
     {

@@ -437,6 +437,32 @@ static void test_every_scoring(void)
     sk_free(b);
 }
 
+/* Battleground effects on the every-skill decks: each side's commander casts its effects
+ * every turn (one side's in fight, both in surge). */
+static void test_effects(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    int fa, fd;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    for (int m = 0; m < 2; m++) {
+        skill_decks(b, m ? BATTLE_MODE_SURGE : BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM,
+                    BATTLE_PLAY_ORDERED);
+        fa = tb_card(b, "(battleground effects of the attacker)", BATTLE_COMMANDER, 0, 1, 0);
+        tb_skill(b, fa, BATTLE_SKILL_RALLY, 2, 1);
+        tb_skill(b, fa, BATTLE_SKILL_STRIKE, 1, 0);
+        b->spec.sides[0].effects = fa + 1;
+        if (m) {
+            fd = tb_card(b, "(battleground effects of the defender)", BATTLE_COMMANDER, 0, 1, 0);
+            tb_skill(b, fd, BATTLE_SKILL_HEAL, 2, 1);
+            tb_skill(b, fd, BATTLE_SKILL_ENFEEBLE, 1, 1);
+            b->spec.sides[1].effects = fd + 1;
+        }
+        b->spec.seed = 60 + (uint64_t)m;
+        diff_games(b, 0, 4000);
+    }
+    sk_free(b);
+}
+
 static void test_seed_example_state(void)
 {
     struct tb *b = sk_calloc(1, sizeof(*b));
@@ -465,6 +491,7 @@ static CU_TestInfo diff_tests[] = {
     {"reference matchups", test_reference_matchups},
     {"decks using every skill, every play mode, both modes", test_every_skill},
     {"every scoring", test_every_scoring},
+    {"battleground effects", test_effects},
     {"seed example's state as the starting state", test_seed_example_state},
     {"games compared", test_total},
     CU_TEST_INFO_NULL,
