@@ -1282,16 +1282,18 @@ export interface components {
         };
         /** @description 95% interval of a mean score: points (0..511), or a fraction of games for the optimiser's win objectives */
         PointsInterval: number[];
-        /** @description a battleground effect written as a skill: the side's commander casts it at each of its turns, after the card played and before its own skills (docs/rules/battle.md, "Battleground effects"); an activation skill with no `c` or `trigger` */
+        /** @description a battleground effect written as a skill (`skill`) or named as in the game's bges.txt (`name`): the side's commander casts it at each of its turns, after the card played and before its own skills (docs/rules/battle.md, "Battleground effects"); an activation skill with no `c` or `trigger` */
         BattleEffect: {
-            skill: components["schemas"]["Skill"];
+            skill?: components["schemas"]["Skill"];
+            /** @description an effect named in the game folder's bges.txt (with SKIRMISH_CARDS_DIR), e.g. "Inspired" */
+            name?: string;
             /**
              * @description whose commander casts it: both (the peer's -e), the attacker's (ye) or the defender's (ee)
              * @default both
              * @enum {string}
              */
             side?: "both" | "attacker" | "defender";
-        };
+        } & (unknown | unknown);
     };
     responses: {
         /** @description no such job or resource */

@@ -155,7 +155,12 @@ static void test_codec(void)
                "/params/effects/0/skill", "no 'c' or 'trigger'");
     expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike','x':1},'side':'enemy'}]}",
                "/params/effects/0/side", "'side' must be");
-    expect_bad("{" SIDES ",'effects':[{'side':'both'}]}", "/params/effects/0/skill", "required");
+    expect_bad("{" SIDES ",'effects':[{'side':'both'}]}", "/params/effects/0", "one of them");
+    expect_bad("{" SIDES ",'effects':[{'name':'Inspired','skill':{'name':'rally','x':1}}]}",
+               "/params/effects/0", "one of them");
+    /* the built-in catalog has no bges.txt */
+    expect_bad("{" SIDES ",'effects':[{'name':'Inspired'}]}", "/params/effects/0/name",
+               "come with the game's files");
     expect_bad("{" SIDES ",'effects':[{'skill':{'name':'nova','x':1}}]}",
                "/params/effects/0/skill/name", "unknown skill");
     expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike'}}]}", "/params/effects/0/skill/x",

@@ -330,6 +330,47 @@ static void test_raid_scoring(void)
     sk_verr_list_release(&errs);
 }
 
+/* Effects named as in the game's bges.txt: one side's, resolved through a named effect
+ * inside another, and the refusals with their reasons. */
+static void test_named_effects(void)
+{
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    const struct battle_spec *s;
+    const struct battle_card_spec *a, *d;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat,
+                                 "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
+                                 "'effects':[{'name':'divine blessing','side':'attacker'},"
+                                 "{'name':'Phobos Station'}]}",
+                                 &mix, &errs),
+                          SK_OK);
+    s = &mix.specs[0];
+    CU_ASSERT_FATAL(s->sides[0].effects > 0 && s->sides[1].effects > 0);
+    a = &s->cards[s->sides[0].effects - 1];
+    d = &s->cards[s->sides[1].effects - 1];
+    CU_ASSERT_EQUAL(a->n_skills, 5); /* heal, rally, strike; then strike and siege */
+    CU_ASSERT_EQUAL(a->skills[0].id, BATTLE_SKILL_HEAL);
+    CU_ASSERT_EQUAL(a->skills[4].id, BATTLE_SKILL_SIEGE);
+    CU_ASSERT_EQUAL(d->n_skills, 2);
+    CU_ASSERT_EQUAL(d->skills[0].x, 3);
+    battle_codec_mix_release(&mix);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    sk_verr_list_release(&errs);
+    expect_refused(real_cat,
+                   "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Nope'}]}",
+                   "/params/effects/0/name", "unknown battleground effect \"Nope\"");
+    expect_refused(real_cat,
+                   "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
+                   "'effects':[{'name':'Bathe in Blood'}]}",
+                   "/params/effects/0/name", "'Bloodlust' is a passive battleground effect");
+    expect_refused(real_cat,
+                   "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
+                   "'effects':[{'name':'Landmine'}]}",
+                   "/params/effects/0/name", "'Entrap' is not a skill the engine casts");
+}
+
 /* The README's mission example (examples/tu/battle_missions.json) decodes against the
  * game's files: a real deck against a weighted list of two missions. */
 static void test_readme_example(void)
@@ -596,6 +637,7 @@ static CU_TestInfo real_tests[] = {
     {"lookups by name, id and Name-N", test_real_lookups},
     {"jobs naming missions and raids", test_real_jobs},
     {"a raid's default scoring", test_raid_scoring},
+    {"effects named as in bges.txt", test_named_effects},
     {"the README's example", test_readme_example},
     CU_TEST_INFO_NULL,
 };
