@@ -748,6 +748,12 @@
   function battleResult(r) {
     const box = el('div', { class: 'battle-result' });
     box.append(rateChart(r), turnChart(r));
+    // Points of a scoring other than plain wins (brawl, raid, ...): the mean and its interval.
+    if (r.scoring && r.scoring !== 'win' && typeof r.points === 'number') {
+      const ci = r.points_ci95 || [r.points, r.points];
+      box.append(el('p', { id: 'points', text: `${r.scoring} points ${r.points.toFixed(2)} ` +
+                           `(95% interval ${ci[0].toFixed(2)} – ${ci[1].toFixed(2)})` }));
+    }
     const meta = [`${fmtInt(r.games)} games`, `seed ${r.seed}`, `backend ${r.backend}`];
     if (r.device) meta.push(r.device);
     if (typeof r.elapsed_ms === 'number') meta.push(`${r.elapsed_ms.toFixed(1)} ms`);

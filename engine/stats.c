@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The Wilson score interval (see stats.h). */
+/* The Wilson score interval and the interval of a mean (see stats.h). */
 #include "stats.h"
 
 #include <math.h>
@@ -27,5 +27,34 @@ enum sk_err stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *h
         h = 1;
     *lo = l;
     *hi = h;
+    return SK_OK;
+}
+
+void stats_normal_ci(uint64_t n, double sum, double sumsq, double z, double lo_cap, double hi_cap,
+                     double *lo, double *hi)
+{
+    double mean, var, half;
+
+    if (n < 2) {
+        *lo = lo_cap;
+        *hi = hi_cap;
+        return;
+    }
+    mean = sum / (double)n;
+    /* never negative: rounding may leave the difference a hair below zero */
+    var = (sumsq - sum * sum / (double)n) / (double)(n - 1);
+    half = var > 0 ? z * sqrt(var / (double)n) : 0;
+    *lo = mean - half < lo_cap ? lo_cap : mean - half;
+    *hi = mean + half > hi_cap ? hi_cap : mean + half;
+}
+
+enum sk_err stats_mean_ci(uint64_t sum, uint64_t sq, uint64_t n, double z, double max, double *mean,
+                          double *lo, double *hi)
+{
+    if (n == 0 || !(z > 0) || !(max >= 0) || (double)sum > max * (double)n ||
+        (double)sq > max * max * (double)n)
+        return SK_EINVAL;
+    *mean = (double)sum / (double)n;
+    stats_normal_ci(n, (double)sum, (double)sq, z, 0, max, lo, hi);
     return SK_OK;
 }

@@ -22,13 +22,15 @@ __kernel void rng_words(ulong seed, ulong first, uint words, uint n, __global ui
  * counter layout: slot 0 wins, 1 stalls, 2 losses (enum battle_sim_outcome), 3 games whose
  * result is out of range (a rules bug the host reports), 4 the stalls that hit the work
  * bound (counted in slot 1 too), then one slot per turn 0..BATTLE_TURN_MAX holding the
- * games that ended in that turn. */
+ * games that ended in that turn, then one per points value 0..BATTLE_SIM_POINTS_MAX holding
+ * the games that scored it (the host sums them and their squares exactly, in 64 bits). */
 #include "battle_sim.h"
 
 #define SLOT_BAD     3
 #define SLOT_BOUNDED 4
 #define SLOT_TURN0   5
-#define N_SLOTS      (SLOT_TURN0 + BATTLE_TURN_MAX + 1)
+#define SLOT_POINTS0 (SLOT_TURN0 + BATTLE_TURN_MAX + 1)
+#define N_SLOTS      (SLOT_POINTS0 + BATTLE_SIM_POINTS_MAX + 1)
 
 /* Plays games first .. first + n - 1, one per work-item, and adds their counters into
  * counts[N_SLOTS]: each work-group sums its games in local memory, then adds only its
@@ -48,9 +50,11 @@ __kernel void battle_count(__global const struct battle_plan_data *plan, ulong s
     if (gid < n) {
         struct battle_game_result r;
         battle_sim_play(plan, seed, first + gid, &r);
-        if (r.outcome <= BATTLE_SIM_LOSS && r.turn <= BATTLE_TURN_MAX) {
+        if (r.outcome <= BATTLE_SIM_LOSS && r.turn <= BATTLE_TURN_MAX &&
+            r.points <= BATTLE_SIM_POINTS_MAX) {
             atomic_inc(&slots[r.outcome]);
             atomic_inc(&slots[SLOT_TURN0 + r.turn]);
+            atomic_inc(&slots[SLOT_POINTS0 + r.points]);
             if (r.bounded)
                 atomic_inc(&slots[SLOT_BOUNDED]);
         } else {
@@ -63,11 +67,11 @@ __kernel void battle_count(__global const struct battle_plan_data *plan, ulong s
             atomic_add(&counts[i], slots[i]);
 }
 
-/* Plays games first .. first + n - 1 and writes each outcome: out[3i] = outcome,
- * out[3i + 1] = turn, out[3i + 2] = bounded, the layout of struct battle_game_result. For
- * the differential tests against the CPU backend, game by game. */
+/* Plays games first .. first + n - 1 and writes each one's struct battle_game_result to
+ * out[i] (the host reads them with the plan's layout rules: same sizes, same byte order).
+ * For the differential tests against the CPU backend, game by game. */
 __kernel void battle_each(__global const struct battle_plan_data *plan, ulong seed, ulong first,
-                          uint n, __global uchar *out)
+                          uint n, __global struct battle_game_result *out)
 {
     size_t gid = get_global_id(0);
     struct battle_game_result r;
@@ -75,7 +79,5 @@ __kernel void battle_each(__global const struct battle_plan_data *plan, ulong se
     if (gid >= n)
         return;
     battle_sim_play(plan, seed, first + gid, &r);
-    out[3 * gid] = r.outcome;
-    out[3 * gid + 1] = r.turn;
-    out[3 * gid + 2] = r.bounded;
+    out[gid] = r;
 }

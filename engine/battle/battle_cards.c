@@ -208,6 +208,12 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
     return 1;
 }
 
+int battle_cards_decode_skill(struct sk_jdec *d, const json_t *v, int type,
+                              struct battle_skill_spec *out)
+{
+    return decode_skill(d, v, type, out);
+}
+
 /* Decodes the optional "skills" array `skills` (its pointer already pushed) of a card of
  * `type` (-1 when unknown) into card->skills; a skill named twice is an error. */
 static void decode_skills(struct sk_jdec *d, const json_t *skills, int type,

@@ -35,6 +35,14 @@ int battle_cards_type_parse(const char *name);
 const char *battle_cards_a_type(enum battle_card_type type);
 
 /**
+ * Decodes one skill object {"name", "x", "all", "y", "n", "c", "trigger"} (borrowed) within
+ * decode `d`, as a skill of a card of `type` (-1: any type), reporting every problem at its
+ * pointer. Returns 1 and fills *out when valid, else 0.
+ */
+int battle_cards_decode_skill(struct sk_jdec *d, const json_t *v, int type,
+                              struct battle_skill_spec *out);
+
+/**
  * Decodes one card definition (borrowed) within decode `d`, reporting every problem at
  * its pointer. Returns 1 and fills *out when the card is valid, else 0 (*out untouched).
  */

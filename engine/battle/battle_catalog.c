@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "battle_bge.h"
 #include "battle_cards.h"
 #include "sk_buf.h"
 #include "sk_log.h"
@@ -53,6 +54,7 @@ struct battle_catalog {
     struct battle_enemy *enemies; /* owned; sorted by kind, then id */
     size_t n_enemies;
     struct enemy_key *enemy_keys; /* owned; n_enemies entries sorted by kind, key, order */
+    struct battle_bges bges;      /* owned; the folder's named battleground effects */
 };
 
 static int card_cmp(const void *a, const void *b)
@@ -290,6 +292,7 @@ void battle_catalog_free(struct battle_catalog *cat)
     sk_free(cat->recipes);
     sk_free(cat->enemies);
     sk_free(cat->enemy_keys);
+    battle_bge_release(&cat->bges);
     sk_free(cat);
 }
 
@@ -444,6 +447,11 @@ const char *battle_catalog_hash(const struct battle_catalog *cat)
     return cat->hash;
 }
 
+const struct battle_bges *battle_catalog_bges(const struct battle_catalog *cat)
+{
+    return &cat->bges;
+}
+
 static int recipe_id_cmp(const void *a, const void *b)
 {
     int x = ((const struct battle_tu_recipe *)a)->card_id;
@@ -578,17 +586,22 @@ static enum sk_err load_dir(const char *dir, struct battle_catalog **out, char *
 {
     struct battle_tu_data data;
     struct battle_missions_data enemies;
+    struct battle_bges bges;
     struct sk_verr_list notes, enemy_notes;
     enum sk_err rc;
 
     memset(&data, 0, sizeof(data));
     memset(&enemies, 0, sizeof(enemies));
+    memset(&bges, 0, sizeof(bges));
     sk_verr_list_init(&notes);
     sk_verr_list_init(&enemy_notes);
     rc = battle_tu_load(dir, &data, &notes, err, errlen);
-    /* The catalog's hash covers the enemy files too: a job naming a mission reads them. */
+    /* The catalog's hash covers the enemy files and the named battleground effects too: a
+     * job naming a mission or an effect reads them. */
     if (!rc)
         rc = battle_missions_load(dir, &enemies, &data.hash, &enemy_notes, err, errlen);
+    if (!rc)
+        rc = battle_bge_load(dir, &bges, &data.hash, &enemy_notes, err, errlen);
     log_notes(dir, &notes);
     log_notes(dir, &enemy_notes);
     sk_verr_list_release(&notes);
@@ -603,9 +616,13 @@ static enum sk_err load_dir(const char *dir, struct battle_catalog **out, char *
         if (rc) {
             battle_catalog_free(*out);
             *out = NULL;
+        } else {
+            (*out)->bges = bges;
+            memset(&bges, 0, sizeof(bges));
         }
     }
     battle_missions_release(&enemies);
+    battle_bge_release(&bges);
     if (rc == SK_ENOMEM)
         snprintf(err, errlen, "out of memory loading the cards folder '%s'", dir);
     return rc;

@@ -115,6 +115,12 @@ json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i);
 
 /* ===== The game's missions and raids (battle_missions) ===== */
 
+struct battle_bges;
+
+/** The named battleground effects of the game's folder (its bges.txt; none for other
+ * catalogs): borrowed, valid while `cat` is. */
+const struct battle_bges *battle_catalog_bges(const struct battle_catalog *cat);
+
 /**
  * Gives `cat` the missions and raids of `data` (its array is taken over and `data` is
  * zeroed, also on failure), replacing any it had. SK_OK or SK_ENOMEM.

@@ -37,7 +37,8 @@
 #define SLOT_BAD     3
 #define SLOT_BOUNDED 4
 #define SLOT_TURN0   5
-#define N_SLOTS      (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
+#define SLOT_POINTS0 (SLOT_TURN0 + BATTLE_TURN_LIMIT_MAX + 1)
+#define N_SLOTS      (SLOT_POINTS0 + BATTLE_SIM_POINTS_MAX + 1)
 /* The most platforms and devices looked at; more than any real machine has. */
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES   64
@@ -959,6 +960,10 @@ static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t fi
         acc->turns[t] += slots[SLOT_TURN0 + t];
         acc->turns_sum += (uint64_t)t * slots[SLOT_TURN0 + t];
     }
+    for (uint64_t v = 0; v <= BATTLE_SIM_POINTS_MAX; v++) {
+        acc->points_sum += v * slots[SLOT_POINTS0 + v];
+        acc->points_sq += v * v * slots[SLOT_POINTS0 + v];
+    }
     return SK_OK;
 }
 
@@ -992,8 +997,7 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
                                 uint64_t first, uint32_t n, struct battle_game_result *out,
                                 char *err, size_t errlen)
 {
-    _Static_assert(sizeof(struct battle_game_result) == 3, "battle_each writes 3 bytes a game");
-    size_t bytes = (size_t)n * 3;
+    size_t bytes = (size_t)n * sizeof(*out);
     size_t local = cl->work_group;
     size_t global = ((size_t)n + local - 1) / local * local;
     cl_mem buf = NULL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "battle_bge.h"
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_deck.h"
@@ -825,8 +826,157 @@ out:
     sk_jptr_pop(j->d.ptr);
 }
 
-static const char *const params_keys[] = {"games",    "mode",     "turn_limit", "cards",
-                                          "attacker", "defender", "state",      NULL};
+static const char *const params_keys[] = {"games",    "mode",     "scoring", "turn_limit", "cards",
+                                          "attacker", "defender", "state",   "effects",    NULL};
+static const char *const effect_keys[] = {"skill", "name", "side", NULL};
+
+/* The scoring names, in enum battle_scoring order. */
+static const char *const scorings[BATTLE_SCORING__COUNT] = {
+    "win", "defense", "war", "war-defense", "raid", "brawl", "brawl-defense", "campaign"};
+
+const char *battle_codec_scoring_name(int s)
+{
+    return s >= 0 && s < BATTLE_SCORING__COUNT ? scorings[s] : "?";
+}
+
+/* Adds one effect's skill to the effects of side s (n[s] of them so far) in cards[s]. */
+static void add_effect(struct job_dec *j, struct battle_card_spec *cards, int *n, int s,
+                       const struct battle_skill_spec *sk)
+{
+    if (n[s] >= BATTLE_CARD_SKILLS_MAX) {
+        sk_jdec_bad(&j->d, "the %s has at most %d effects", s ? "defender" : "attacker",
+                    BATTLE_CARD_SKILLS_MAX);
+        return;
+    }
+    cards[s].skills[n[s]++] = *sk;
+}
+
+/* The skills of effect {"name": ...} at the current position, from the catalog's bges.txt,
+ * into sk[0 .. *n); 0 after reporting why it cannot be played. */
+static int named_effect(struct job_dec *j, const json_t *name, struct battle_skill_spec *sk,
+                        int max, int *n)
+{
+    const struct battle_bges *bges = j->catalog ? battle_catalog_bges(j->catalog) : NULL;
+    const struct battle_bge *b;
+    char why[300];
+    const char *s = sk_jdec_check_name(&j->d, name, "an effect's name", BATTLE_NAME_MAX);
+
+    if (!s)
+        return 0;
+    if (!bges || !bges->n) {
+        sk_jdec_bad(&j->d, "named battleground effects come with the game's files "
+                           "(SKIRMISH_CARDS_DIR, its bges.txt): write the effect as a skill");
+        return 0;
+    }
+    b = battle_bge_find(bges, s);
+    if (!b) {
+        sk_jdec_bad(&j->d, "unknown battleground effect \"%s\"", s);
+        return 0;
+    }
+    *n = 0;
+    if (!battle_bge_expand(bges, b->text, sk, max, n, why, sizeof(why))) {
+        sk_jdec_bad(&j->d, "effect \"%s\" (%s) cannot be played: %s", b->name, b->text, why);
+        return 0;
+    }
+    if (*n == 0) {
+        sk_jdec_bad(&j->d, "effect \"%s\" names no skill", b->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* "effects": battleground effects written as skills, [{"skill": {"name", "x", "all", "y",
+ * "n"}, "side": "both" | "attacker" | "defender"}] or named as in the game folder's
+ * bges.txt ({"name": "Inspired", "side"}), as the peer's -e, ye and ee. Each side's
+ * commander casts its effects at each of its turns, after the card played and before its
+ * own skills (docs/rules/battle.md, "Battleground effects"); the codec gathers a side's
+ * effects as the activation skills of one more card of the job, which the plan folds as any
+ * card. Only activation skills cast in the turn: no Summon, cooldown or trigger. */
+/* The skills of effect `e` (the object at the current position): its named effect's, or
+ * its one skill, into sk[0 .. returned count); 0 after reporting a problem. */
+static int effect_skills(struct job_dec *j, const json_t *e, struct battle_skill_spec *sk)
+{
+    int ok, nn = 0;
+
+    if (!json_object_get(e, "skill") == !json_object_get(e, "name")) {
+        sk_jdec_bad(&j->d, "an effect has a 'skill' or a 'name' (bges.txt), one of them");
+        return 0;
+    }
+    if (json_object_get(e, "name")) {
+        sk_jptr_push_key(j->d.ptr, "name");
+        ok = named_effect(j, json_object_get(e, "name"), sk, BATTLE_CARD_SKILLS_MAX, &nn);
+        sk_jptr_pop(j->d.ptr);
+        return ok ? nn : 0;
+    }
+    sk_jptr_push_key(j->d.ptr, "skill");
+    ok = battle_cards_decode_skill(&j->d, json_object_get(e, "skill"), BATTLE_COMMANDER, sk);
+    if (ok && battle_cards_skill_kind(sk->id) != BATTLE_SK_ACTIVATION) {
+        sk_jdec_bad_at(&j->d, "name",
+                       "skill '%s' is not cast: an effect casts an activation skill (strike, "
+                       "rally, heal...)",
+                       battle_cards_skill_name(sk->id));
+        ok = 0;
+    }
+    if (ok && (sk->c || sk->trigger)) {
+        sk_jdec_bad(&j->d, "an effect is cast at every turn of its side: no 'c' or 'trigger'");
+        ok = 0;
+    }
+    sk_jptr_pop(j->d.ptr);
+    return ok;
+}
+
+static void decode_effects(struct job_dec *j, const json_t *params)
+{
+    static const char *const sides[] = {"both", "attacker", "defender"};
+    const json_t *list = json_object_get(params, "effects");
+    struct battle_card_spec cards[2];
+    int n[2] = {0, 0};
+    size_t i;
+    json_t *e;
+
+    if (!list || json_is_null(list))
+        return;
+    sk_jptr_push_key(j->d.ptr, "effects");
+    if (!json_is_array(list) || json_array_size(list) > BATTLE_EFFECTS_MAX) {
+        sk_jdec_bad(&j->d, "'effects' must be a list of at most %d {\"skill\", \"side\"}",
+                    BATTLE_EFFECTS_MAX);
+        sk_jptr_pop(j->d.ptr);
+        return;
+    }
+    memset(cards, 0, sizeof(cards));
+    json_array_foreach(list, i, e)
+    {
+        struct battle_skill_spec sk[BATTLE_CARD_SKILLS_MAX];
+        int side = 0, nn = 0;
+        sk_jptr_push_index(j->d.ptr, i);
+        if (!json_is_object(e)) {
+            sk_jdec_bad(&j->d, "an effect is {\"skill\": {\"name\", \"x\", ...}, \"side\"}");
+        } else {
+            sk_jdec_check_keys(&j->d, e, effect_keys);
+            sk_jdec_get_enum(&j->d, e, "side", sides, 3, &side);
+            nn = effect_skills(j, e, sk);
+        }
+        for (int s = 0; s < 2; s++)
+            for (int k = 0; k < nn; k++)
+                if (side == 0 || side == s + 1)
+                    add_effect(j, cards, n, s, &sk[k]);
+        sk_jptr_pop(j->d.ptr);
+    }
+    for (int s = 0; s < 2; s++) {
+        int idx;
+        if (!n[s])
+            continue;
+        snprintf(cards[s].name, sizeof(cards[s].name), "(battleground effects of the %s)",
+                 s ? "defender" : "attacker");
+        cards[s].type = BATTLE_COMMANDER;
+        cards[s].health = 1;
+        cards[s].n_skills = n[s];
+        idx = add_card(j, &cards[s]);
+        if (idx >= 0)
+            j->spec->sides[s].effects = idx + 1;
+    }
+    sk_jptr_pop(j->d.ptr);
+}
 
 enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
                                 const struct battle_catalog *catalog, struct sk_jptr *ptr,
@@ -837,7 +987,9 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     struct battle_spec *spec = NULL;
     int side_ok[2];
     int mode = BATTLE_MODE_FIGHT;
+    int scoring = BATTLE_SCORING_WIN;
     const json_t *cards;
+    const json_t *defender;
     size_t n_inl = 0;
     long long n = 0;
     enum sk_err err = SK_OK;
@@ -870,6 +1022,12 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
         spec->games = (uint64_t)n;
     sk_jdec_get_enum(&j.d, params, "mode", modes, 2, &mode);
     spec->mode = (enum battle_mode)mode;
+    /* A raid scores raid points unless the job says otherwise, as in the peer. */
+    defender = json_object_get(params, "defender");
+    if (json_is_object(defender) && json_object_get(defender, "raid"))
+        scoring = BATTLE_SCORING_RAID;
+    sk_jdec_get_enum(&j.d, params, "scoring", scorings, BATTLE_SCORING__COUNT, &scoring);
+    spec->scoring = (enum battle_scoring)scoring;
     spec->turn_limit = BATTLE_TURN_LIMIT_DEF;
     if (sk_jdec_get_int(&j.d, params, "turn_limit", 1, BATTLE_TURN_LIMIT_MAX, &n) > 0)
         spec->turn_limit = (int)n;
@@ -877,6 +1035,7 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     side_ok[0] = decode_side(&j, params, "attacker", &spec->sides[0]);
     side_ok[1] = decode_side(&j, params, "defender", &spec->sides[1]);
     decode_state(&j, params, side_ok);
+    decode_effects(&j, params);
     if (j.d.n_err > 0) {
         err = SK_EINVAL;
         goto out;
@@ -993,7 +1152,10 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
             bad = 1;
             continue;
         }
-        if (json_object_set(copy, "defender", json_object_get(e, "deck"))) {
+        /* One scoring for the whole list: a raid among the decks does not change it. */
+        if (json_object_set(copy, "defender", json_object_get(e, "deck")) ||
+            (!json_object_get(params, "scoring") &&
+             json_object_set_new(copy, "scoring", json_string("win")))) {
             err = SK_ENOMEM;
             break;
         }

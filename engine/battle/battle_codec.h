@@ -56,6 +56,10 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
 /** Frees what battle_codec_decode_mix filled; NULL-safe. */
 void battle_codec_mix_release(struct battle_mix *mix);
 
+/** The name of scoring `s` (enum battle_scoring) as job documents write it ("win",
+ * "brawl-defense", ...); "?" out of range. */
+const char *battle_codec_scoring_name(int s);
+
 /** Frees what battle_codec_decode allocated in `spec` and zeroes it; NULL-safe. */
 void battle_codec_spec_release(struct battle_spec *spec);
 

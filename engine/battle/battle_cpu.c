@@ -34,6 +34,8 @@ void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result
     acc->bounded += r->bounded;
     acc->turns_sum += r->turn;
     acc->turns[r->turn]++;
+    acc->points_sum += r->points;
+    acc->points_sq += (uint64_t)r->points * r->points;
 }
 
 void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,

@@ -29,7 +29,7 @@ void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,
                          struct battle_game_result *out);
 
 /**
- * Adds the outcome of one game into *acc (games, its outcome, turns_sum, turns[]): the one
+ * Adds the outcome of one game into *acc (games, its outcome, turns, points): the one
  * definition of how a game is counted, shared with the OpenCL backend's host side.
  */
 void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result *r);

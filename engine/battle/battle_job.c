@@ -360,7 +360,19 @@ static int put_turns(json_t *obj, const struct battle_counts *c, int turn_limit,
     return put(obj, "turns", turns);
 }
 
-/* Adds the counts, rates with their intervals and turns of `c` to `obj`. */
+/* Adds "points" (the mean points a game of `c`) and "points_ci95" ([lo, hi], 95%) to `obj`. */
+static int put_points(json_t *obj, const struct battle_counts *c)
+{
+    double mean = 0, lo = 0, hi = 0;
+
+    if (stats_mean_ci(c->points_sum, c->points_sq, c->games, STATS_Z95, BATTLE_POINTS_MAX, &mean,
+                      &lo, &hi))
+        return 1;
+    return put(obj, "points", json_real(mean)) ||
+           put(obj, "points_ci95", json_pack("[f, f]", lo, hi));
+}
+
+/* Adds the counts, rates with their intervals, points and turns of `c` to `obj`. */
 static int put_outcome(json_t *obj, const struct battle_counts *c, int turn_limit)
 {
     return put(obj, "games", json_integer((json_int_t)c->games)) ||
@@ -370,7 +382,7 @@ static int put_outcome(json_t *obj, const struct battle_counts *c, int turn_limi
            put(obj, "games_bounded", json_integer((json_int_t)c->bounded)) ||
            put_rate(obj, "win_rate", c->wins, c->games) ||
            put_rate(obj, "stall_rate", c->stalls, c->games) ||
-           put_rate(obj, "loss_rate", c->losses, c->games) ||
+           put_rate(obj, "loss_rate", c->losses, c->games) || put_points(obj, c) ||
            put_turns(obj, c, turn_limit, (double)c->turns_sum / (double)c->games);
 }
 
@@ -409,6 +421,31 @@ static int put_mix_rates(json_t *obj, const struct battle_job_run *run)
     return 0;
 }
 
+/* The weighted mixture of the decks' points, with the same weighted sum of their bounds as
+ * its interval (put_mix_rates says why that is never too narrow). */
+static int put_mix_points(json_t *obj, const struct battle_job_run *run)
+{
+    const struct battle_mix *mix = &run->job->mix;
+    double wsum = 0, mean = 0, lo = 0, hi = 0;
+
+    for (int k = 0; k < mix->n; k++)
+        wsum += mix->weights[k];
+    for (int k = 0; k < mix->n; k++) {
+        const struct battle_counts *c = &run->counts[k];
+        double m = 0, l = 0, h = 0, w = mix->weights[k] / wsum;
+        if (stats_mean_ci(c->points_sum, c->points_sq, c->games, STATS_Z95, BATTLE_POINTS_MAX, &m,
+                          &l, &h))
+            return 1;
+        mean += w * m;
+        lo += w * l;
+        hi += w * h;
+    }
+    lo = lo > mean ? mean : lo;
+    hi = hi < mean ? mean : hi;
+    return put(obj, "points", json_real(mean)) ||
+           put(obj, "points_ci95", json_pack("[f, f]", lo, hi));
+}
+
 /* "defenders": each listed deck's weight and outcome. */
 static int put_defenders(json_t *res, const struct battle_job_run *run)
 {
@@ -430,17 +467,8 @@ static int put_defenders(json_t *res, const struct battle_job_run *run)
 static void total_counts(const struct battle_job_run *run, struct battle_counts *all)
 {
     memset(all, 0, sizeof(*all));
-    for (int k = 0; k < run->job->mix.n; k++) {
-        const struct battle_counts *c = &run->counts[k];
-        all->games += c->games;
-        all->wins += c->wins;
-        all->stalls += c->stalls;
-        all->losses += c->losses;
-        all->bounded += c->bounded;
-        all->turns_sum += c->turns_sum;
-        for (size_t t = 0; t < sizeof(all->turns) / sizeof(all->turns[0]); t++)
-            all->turns[t] += c->turns[t];
-    }
+    for (int k = 0; k < run->job->mix.n; k++)
+        battle_counts_add(all, &run->counts[k]);
 }
 
 /* The result document of the games played so far: all of them (partial = 0; SK_ECONFLICT
@@ -486,10 +514,11 @@ static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **o
               put(res, "stalls", json_integer((json_int_t)all.stalls)) ||
               put(res, "losses", json_integer((json_int_t)all.losses)) ||
               put(res, "games_bounded", json_integer((json_int_t)all.bounded)) ||
-              put_mix_rates(res, run) || put_turns(res, &all, spec->turn_limit, mean) ||
-              put_defenders(res, run);
+              put_mix_rates(res, run) || put_mix_points(res, run) ||
+              put_turns(res, &all, spec->turn_limit, mean) || put_defenders(res, run);
     }
-    bad = bad || put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
+    bad = bad || put(res, "scoring", json_string(battle_codec_scoring_name(spec->scoring))) ||
+          put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
           put_backend(res, run) ||
           put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
           put(res, "games_per_second",
@@ -547,7 +576,8 @@ static int counts_fit(const struct battle_counts *c, uint64_t games, int limit)
     }
     return c->games == games && c->wins + c->stalls + c->losses == games && hist == games &&
            c->bounded <= c->stalls && c->turns_sum >= games &&
-           c->turns_sum <= games * (uint64_t)limit;
+           c->turns_sum <= games * (uint64_t)limit && c->points_sum <= games * BATTLE_POINTS_MAX &&
+           c->points_sq <= games * BATTLE_POINTS_MAX * BATTLE_POINTS_MAX;
 }
 
 /* The games of deck k (units [k * games, (k + 1) * games)) among the units [a, b). */

@@ -10,7 +10,6 @@
 #include "battle.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +20,7 @@
 #include "battle_opt.h"
 #include "battle_opt_moves.h"
 #include "battle_plan.h"
+#include "battle_pool.h"
 #include "battle_race.h"
 #include "battle_sim.h"
 #include "job.h"
@@ -42,6 +42,9 @@
 #define OPT_STUCK_MAX 256
 /* Evaluation games per chunk of work (per deck), so a chunk's buffers stay small. */
 #define OPT_EVAL_CHUNK 4096
+/* Candidates whose first race batch is played ahead, together, on a run of several
+ * threads (four per thread, at most this many): see `Playing ahead`. */
+#define OPT_AHEAD_MAX 16
 
 enum opt_phase { OPT_SEARCH = 0, OPT_EVAL = 1, OPT_DONE = 2 };
 enum opt_stop { OPT_STOP_NONE = 0, OPT_STOP_BUDGET, OPT_STOP_TIME, OPT_STOP_NO_MOVE };
@@ -78,9 +81,21 @@ struct opt_state {
     double ev_sum[3], ev_sumsq[3];
 };
 
+/* A candidate's first race batch played ahead (see `Playing ahead`): its deck and block
+ * are the key, the scores a pure function of them. Not part of the checkpoint. */
+struct opt_ahead {
+    int used;
+    struct opt_deck deck;
+    uint64_t block;
+    struct battle_plan *plans[BATTLE_DEFENDERS_MAX]; /* NULL once taken by the candidate */
+    double *scores;                                  /* its first batch: race_first() games */
+};
+
 struct opt_run {
     const struct opt_job *job;
-    int threads;
+    struct battle_pool *pool; /* the run's threads (NULL: the caller's alone) */
+    int ahead_max;            /* candidates played ahead: 0 on one thread */
+    struct opt_ahead ahead[OPT_AHEAD_MAX];
     struct opt_state st;
     double *inc_scores, *cand_scores; /* race_max each */
     struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
@@ -194,36 +209,57 @@ struct segment {
     double *out;
 };
 
-struct worker_part {
+/* One play() call: the items are (segment game, defender deck) pairs in segment order. */
+struct play_task {
     const struct opt_run *run;
     const struct segment *segs;
     int nseg;
-    uint64_t lo, hi;  /* items [lo, hi): item = (segment game, defender deck) */
-    unsigned char *s; /* per item: 1 when the game scores, else 0 */
+    uint16_t *s; /* per item: what the game scores (score_unit) */
 };
 
-/* 1 when outcome `o` scores under the job's objective. */
-static int scores(const struct opt_job *job, int o)
+/* What game `r` scores under the job's objective, in units of score_unit: 1 or 0 for a
+ * win (or stall), the points of the battle's scoring. */
+static uint16_t scores(const struct opt_job *job, const struct battle_game_result *r)
 {
-    return o == BATTLE_SIM_WIN || (job->objective == OPT_OBJ_WIN_STALL && o == BATTLE_SIM_STALL);
+    if (job->objective == OPT_OBJ_POINTS)
+        return r->points;
+    return r->outcome == BATTLE_SIM_WIN ||
+           (job->objective == OPT_OBJ_WIN_STALL && r->outcome == BATTLE_SIM_STALL);
 }
 
-static void *play_part(void *arg)
+/* The search's score of one unit of scores(): points count as hundredths, so that races
+ * and anneal's temperature see the scale of a win rate. */
+static double score_unit(const struct opt_job *job)
 {
-    struct worker_part *p = arg;
-    int nd = p->run->job->n_defenders;
+    return job->objective == OPT_OBJ_POINTS ? 0.01 : 1.0;
+}
 
-    for (uint64_t item = p->lo; item < p->hi; item++) {
-        uint64_t rest = item / (uint64_t)nd;
-        int k = (int)(item % (uint64_t)nd);
-        int s = 0;
-        struct battle_game_result r;
-        while (rest >= p->segs[s].n)
-            rest -= p->segs[s++].n;
-        battle_cpu_play_one(p->segs[s].plans[k], p->segs[s].first + rest, &r);
-        p->s[item] = (unsigned char)scores(p->run->job, r.outcome);
-    }
-    return NULL;
+/* A search score (or a difference of two) in the result's units: a fraction of games, or
+ * points. */
+static double reported(const struct opt_job *job, double v)
+{
+    return v / score_unit(job);
+}
+
+/* The highest search score a game can have. */
+static double score_max(const struct opt_job *job)
+{
+    return job->objective == OPT_OBJ_POINTS ? BATTLE_POINTS_MAX * score_unit(job) : 1.0;
+}
+
+static void play_item(void *ctx, uint64_t item)
+{
+    const struct play_task *t = ctx;
+    int nd = t->run->job->n_defenders;
+    uint64_t rest = item / (uint64_t)nd;
+    int k = (int)(item % (uint64_t)nd);
+    int s = 0;
+    struct battle_game_result r;
+
+    while (rest >= t->segs[s].n)
+        rest -= t->segs[s++].n;
+    battle_cpu_play_one(t->segs[s].plans[k], t->segs[s].first + rest, &r);
+    t->s[item] = scores(t->run->job, &r);
 }
 
 static int thread_count(int threads)
@@ -235,51 +271,136 @@ static int thread_count(int threads)
     return n > 0 ? (int)n : 1;
 }
 
-/* Plays the segments on the run's threads; each game's score is summed over the defender
+/* Plays the segments on the run's pool; each game's score is summed over the defender
  * decks in deck order, so the scores do not depend on the threads. */
 static enum sk_err play(const struct opt_run *run, const struct segment *segs, int nseg)
 {
     int nd = run->job->n_defenders;
     uint64_t items = 0;
-    int threads = thread_count(run->threads), started = 0;
-    struct worker_part parts[64];
-    pthread_t tids[64];
-    unsigned char *s;
-    enum sk_err rc = SK_OK;
+    struct play_task task = {run, segs, nseg, NULL};
 
     for (int i = 0; i < nseg; i++)
         items += segs[i].n * (uint64_t)nd;
     if (items == 0)
         return SK_OK;
-    s = sk_malloc(items);
-    if (!s)
+    task.s = sk_malloc(items * sizeof(*task.s));
+    if (!task.s)
         return SK_ENOMEM;
-    threads = threads > 64 ? 64 : threads;
-    if ((uint64_t)threads > items)
-        threads = (int)items;
-    for (int t = 0; t < threads; t++)
-        parts[t] = (struct worker_part){run,
-                                        segs,
-                                        nseg,
-                                        items * (uint64_t)t / (uint64_t)threads,
-                                        items * (uint64_t)(t + 1) / (uint64_t)threads,
-                                        s};
-    for (; started < threads - 1; started++)
-        if (pthread_create(&tids[started], NULL, play_part, &parts[started + 1])) {
-            rc = SK_EIO;
-            break;
-        }
-    play_part(&parts[0]);
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    for (int i = 0, at = 0; !rc && i < nseg; i++)
+    battle_pool_run(run->pool, items, play_item, &task);
+    for (int i = 0, at = 0; i < nseg; i++)
         for (uint64_t g = 0; g < segs[i].n; g++) {
             double v = 0;
             for (int k = 0; k < nd; k++)
-                v += run->job->weights[k] * s[at++];
+                v += run->job->weights[k] * task.s[at++] * score_unit(run->job);
             segs[i].out[g] = v;
         }
-    sk_free(s);
+    sk_free(task.s);
+    return SK_OK;
+}
+
+/* The games per defender deck of a race's first batch. */
+static uint64_t race_first(const struct opt_job *job)
+{
+    return job->race_batch < job->race_max ? job->race_batch : job->race_max;
+}
+
+/* ===== Playing ahead =====
+ * Most candidates are dropped after their first batch, and the next candidates are
+ * known before that: drawn from the moves' stream, from the same incumbent, as long as
+ * no move is accepted. On several threads, the first batch of the next candidates is
+ * played together with the current one's (one task for the pool instead of one per
+ * candidate, so the threads wait less). Their scores are kept with their deck and block;
+ * a candidate whose deck and block match takes them (and the prepared plans) instead of
+ * playing. Scores depend only on the deck and the game numbers, so what was played ahead
+ * never changes a result: the search is the one-thread search, whatever the threads, and
+ * counts the games of its races only (games played ahead for candidates that never race,
+ * after an accepted move, are work thrown away, not budget spent). */
+
+static void ahead_clear(struct opt_run *run)
+{
+    for (int i = 0; i < run->ahead_max; i++) {
+        free_plans(run->ahead[i].plans);
+        run->ahead[i].used = 0;
+    }
+}
+
+static int same_deck(const struct opt_deck *a, const struct opt_deck *b)
+{
+    return a->commander == b->commander && a->n == b->n &&
+           memcmp(a->cards, b->cards, (size_t)a->n * sizeof(a->cards[0])) == 0;
+}
+
+/* The entry played ahead for deck `d` in block `block`, or NULL. */
+static struct opt_ahead *ahead_find(struct opt_run *run, const struct opt_deck *d, uint64_t block)
+{
+    for (int i = 0; i < run->ahead_max; i++)
+        if (run->ahead[i].used && run->ahead[i].block == block && same_deck(&run->ahead[i].deck, d))
+            return &run->ahead[i];
+    return NULL;
+}
+
+/* Prepares the candidates that follow the current one if it is not accepted, as
+ * next_candidate and settle would draw them, into the free entries; the caller plays
+ * their first batch. A draw that finds no move or a deck that does not prepare is skipped,
+ * as the search skips it. SK_ENOMEM. */
+static enum sk_err ahead_predict(struct opt_run *run)
+{
+    const struct opt_job *job = run->job;
+    struct opt_state *st = &run->st;
+    struct rng r = st->rng;
+    int slot = 0, free_slots = 0;
+
+    for (int i = 0; i < run->ahead_max; i++)
+        free_slots += !run->ahead[i].used;
+    if (job->algorithm == OPT_ALG_ANNEAL)
+        (void)rng_next(&r); /* settle's draw for the current candidate */
+    for (int tries = 0; free_slots > 0 && tries < 2 * run->ahead_max; tries++) {
+        struct opt_move m;
+        struct opt_ahead *a;
+        char why[256];
+        enum sk_err rc;
+
+        if (!battle_opt_draw(job, &st->inc, &r, &m))
+            continue;
+        while (run->ahead[slot].used)
+            slot++;
+        a = &run->ahead[slot];
+        battle_opt_apply(&st->inc, &m, &a->deck);
+        rc = deck_plans(job, &a->deck, a->plans, why, sizeof(why));
+        if (rc == SK_ENOMEM)
+            return rc;
+        if (rc)
+            continue; /* the search counts it as tried and draws again */
+        if (job->algorithm == OPT_ALG_ANNEAL)
+            (void)rng_next(&r);
+        if (ahead_find(run, &a->deck, st->block)) { /* drawn twice: played once */
+            free_plans(a->plans);
+            continue;
+        }
+        a->used = 1;
+        a->block = st->block;
+        free_slots--;
+    }
+    return SK_OK;
+}
+
+/* At a candidate's first batch, on several threads: *mine is the entry played ahead for
+ * it, or, when none was, NULL and segs[] (*nseg of them) gets the first batch of the
+ * candidates predicted to follow it (block base `base`). SK_ENOMEM. */
+static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct segment *segs,
+                                  int *nseg, struct opt_ahead **mine)
+{
+    enum sk_err rc;
+
+    *mine = ahead_find(run, &run->st.cand, run->st.block);
+    if (*mine)
+        return SK_OK;
+    ahead_clear(run);
+    rc = ahead_predict(run);
+    for (int i = 0; !rc && i < run->ahead_max; i++)
+        if (run->ahead[i].used)
+            segs[(*nseg)++] = (struct segment){run->ahead[i].plans, base, race_first(run->job),
+                                               run->ahead[i].scores};
     return rc;
 }
 
@@ -291,6 +412,7 @@ static void end_search(struct opt_run *run, enum opt_stop why)
     run->st.phase = OPT_EVAL;
     run->st.have_cand = 0;
     free_plans(run->cand_plans);
+    ahead_clear(run);
 }
 
 /* Makes the candidate the incumbent (and the best deck when its estimate is). */
@@ -314,6 +436,7 @@ static void promote(struct opt_run *run, const struct battle_race *r, int improv
     memcpy(run->inc_plans, run->cand_plans, sizeof(run->inc_plans));
     memset(run->cand_plans, 0, sizeof(run->cand_plans));
     st->block++; /* the new incumbent races on games no decision has seen */
+    ahead_clear(run);
     st->inc_n = 0;
     st->have_cand = 0;
 }
@@ -333,7 +456,16 @@ static enum sk_err next_candidate(struct opt_run *run)
         return SK_OK;
     }
     battle_opt_apply(&st->inc, &st->cand_move, &st->cand);
-    rc = deck_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
+    {
+        struct opt_ahead *a = ahead_find(run, &st->cand, st->block);
+        if (a && a->plans[0]) { /* prepared ahead */
+            memcpy(run->cand_plans, a->plans, sizeof(run->cand_plans));
+            memset(a->plans, 0, sizeof(a->plans));
+            rc = SK_OK;
+        } else {
+            rc = deck_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
+        }
+    }
     if (rc == SK_EINVAL) { /* a pool card no battle can play with this deck */
         st->tried++;
         if (++st->stuck >= OPT_STUCK_MAX)
@@ -386,7 +518,8 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     const struct opt_job *job = run->job;
     struct opt_state *st = &run->st;
     uint64_t n1, inc_need, cost, base;
-    struct segment segs[2];
+    struct segment segs[2 + OPT_AHEAD_MAX];
+    struct opt_ahead *mine = NULL;
     struct battle_race r = {0};
     int nseg = 0;
     enum sk_err rc;
@@ -414,13 +547,24 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
         return SK_OK;
     }
     base = st->block * OPT_BLOCK;
-    segs[nseg++] = (struct segment){run->cand_plans, base + st->cand_n, n1 - st->cand_n,
-                                    run->cand_scores + st->cand_n};
+    if (st->cand_n == 0 && run->ahead_max > 0) {
+        rc = ahead_segments(run, base, segs, &nseg, &mine);
+        if (rc)
+            return rc;
+    }
+    if (mine) /* its first batch was played ahead */
+        memcpy(run->cand_scores, mine->scores, (size_t)n1 * sizeof(double));
+    else
+        segs[nseg++] = (struct segment){run->cand_plans, base + st->cand_n, n1 - st->cand_n,
+                                        run->cand_scores + st->cand_n};
     if (inc_need)
         segs[nseg++] = (struct segment){run->inc_plans, base + st->inc_n, inc_need,
                                         run->inc_scores + st->inc_n};
     rc = play(run, segs, nseg);
+    if (mine)
+        mine->used = 0;
     if (rc) {
+        ahead_clear(run); /* what was to be played ahead was not */
         snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(rc));
         return rc;
     }
@@ -499,6 +643,11 @@ static void run_free(void *data)
     free_plans(run->cand_plans);
     free_plans(run->start_plans);
     free_plans(run->best_plans);
+    for (int i = 0; i < OPT_AHEAD_MAX; i++) {
+        free_plans(run->ahead[i].plans);
+        sk_free(run->ahead[i].scores);
+    }
+    battle_pool_free(run->pool);
     sk_free(run->inc_scores);
     sk_free(run->cand_scores);
     sk_free(run->log);
@@ -510,20 +659,34 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
 {
     const struct opt_job *job = data;
     struct opt_run *run = sk_calloc(1, sizeof(*run));
+    enum sk_err rc;
+    int threads;
 
     (void)state;
-    (void)err;
-    (void)errlen;
     if (!run)
         return SK_ENOMEM;
     run->job = job;
-    run->threads = opts->threads;
     run->inc_scores = sk_calloc(job->race_max, sizeof(double));
     run->cand_scores = sk_calloc(job->race_max, sizeof(double));
     run->log = sk_calloc(OPT_MOVES_LOG_MAX, sizeof(*run->log));
     if (!run->inc_scores || !run->cand_scores || !run->log) {
         run_free(run);
         return SK_ENOMEM;
+    }
+    threads = thread_count(opts->threads);
+    rc = battle_pool_new(threads, &run->pool);
+    if (rc) {
+        snprintf(err, errlen, "the optimiser's threads could not be started: %s", sk_err_str(rc));
+        run_free(run);
+        return rc;
+    }
+    run->ahead_max = threads > 1 ? (4 * threads < OPT_AHEAD_MAX ? 4 * threads : OPT_AHEAD_MAX) : 0;
+    for (int i = 0; i < run->ahead_max; i++) {
+        run->ahead[i].scores = sk_calloc(race_first(job), sizeof(double));
+        if (!run->ahead[i].scores) {
+            run_free(run);
+            return SK_ENOMEM;
+        }
     }
     memset(&run->st, 0, sizeof(run->st));
     rng_init(&run->st.rng, job->seed, OPT_MOVE_STREAM);
@@ -626,15 +789,18 @@ static json_t *deck_json(const struct opt_run *run, const struct opt_deck *d, in
               put(o, "list", battle_opt_side_json(run->job, d));
 
     if (!bad && st->phase == OPT_DONE) {
+        const struct opt_job *job = run->job;
         double lo = 0, hi = 1;
-        /* against one deck a game scores 0 or 1: the Wilson interval, as a battle's rates
-         * (it is not empty at 0 or 1); a weighted mixture's scores take the normal one */
-        if (run->job->n_defenders == 1)
+        /* against one deck a game of a win objective scores 0 or 1: the Wilson interval, as
+         * a battle's rates (it is not empty at 0 or 1); points and a weighted mixture's
+         * scores take the normal one */
+        if (job->n_defenders == 1 && job->objective != OPT_OBJ_POINTS)
             (void)stats_wilson((uint64_t)llround(st->ev_sum[j]), st->eval_n, STATS_Z95, &lo, &hi);
         else
-            battle_race_ci95(st->eval_n, st->ev_sum[j], st->ev_sumsq[j], 0, 1, &lo, &hi);
-        bad = put(o, "score", json_real(st->ev_sum[j] / (double)st->eval_n)) ||
-              put(o, "score_ci95", json_pack("[f, f]", lo, hi));
+            battle_race_ci95(st->eval_n, st->ev_sum[j], st->ev_sumsq[j], 0, score_max(job), &lo,
+                             &hi);
+        bad = put(o, "score", json_real(reported(job, st->ev_sum[j] / (double)st->eval_n))) ||
+              put(o, "score_ci95", json_pack("[f, f]", reported(job, lo), reported(job, hi)));
     } else if (!bad) {
         bad = put(o, "score", json_null()) || put(o, "score_ci95", json_null());
     }
@@ -659,8 +825,8 @@ static json_t *moves_json(const struct opt_run *run)
         json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:b}", "move",
                               battle_opt_move_name((enum opt_move_type)m->type), "games",
                               (json_int_t)(s->games - prev), "games_total", (json_int_t)s->games,
-                              "raced", (json_int_t)s->n, "difference", s->mean, "difference_se",
-                              s->se, "improving", s->improving);
+                              "raced", (json_int_t)s->n, "difference", reported(job, s->mean),
+                              "difference_se", reported(job, s->se), "improving", s->improving);
         int bad = !o;
         prev = s->games;
         if (!bad && m->type != OPT_MOVE_COMMANDER)
@@ -697,17 +863,19 @@ static int put_improvement(json_t *res, const struct opt_run *run, int kept)
         return put(res, "improvement", json_null()) || put(res, "improvement_ci95", json_null()) ||
                put(res, "kept_start", json_false());
     if (!kept) {
+        double max = score_max(run->job);
         mean = st->ev_sum[2] / (double)st->eval_n;
-        battle_race_ci95(st->eval_n, st->ev_sum[2], st->ev_sumsq[2], -1, 1, &lo, &hi);
+        battle_race_ci95(st->eval_n, st->ev_sum[2], st->ev_sumsq[2], -max, max, &lo, &hi);
     }
-    return put(res, "improvement", json_real(mean)) ||
-           put(res, "improvement_ci95", json_pack("[f, f]", lo, hi)) ||
+    return put(res, "improvement", json_real(reported(run->job, mean))) ||
+           put(res, "improvement_ci95",
+               json_pack("[f, f]", reported(run->job, lo), reported(run->job, hi))) ||
            put(res, "kept_start", json_boolean(kept));
 }
 
 static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
 {
-    static const char *const objectives[] = {"win", "win_stall"};
+    static const char *const objectives[] = {"win", "win_stall", "points"};
     static const char *const algorithms[] = {"climb", "anneal", "reorder"};
     const struct opt_job *job = run->job;
     const struct opt_state *st = &run->st;
@@ -734,6 +902,8 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
           put(res, "stopped",
               st->phase == OPT_SEARCH ? json_null() : json_string(stop_name(st->stop))) ||
           put(res, "objective", json_string(objectives[job->objective])) ||
+          (job->objective == OPT_OBJ_POINTS &&
+           put(res, "scoring", json_string(battle_codec_scoring_name(job->scoring)))) ||
           put(res, "algorithm", json_string(algorithms[job->algorithm])) ||
           put(res, "seed", json_integer((json_int_t)job->seed)) ||
           put(res, "catalog",
@@ -765,13 +935,15 @@ static enum sk_err run_partial(void *data, json_t **out, char *why, size_t whyle
 
 /* ===== Progress ===== */
 
-/* {"mean", "ci95"} of `n` values with sums `sum`, `sumsq` (normal interval in [lo, hi]). */
-static json_t *mean_json(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap)
+/* {"mean", "ci95"} of `n` search scores with sums `sum`, `sumsq` (normal interval), in the
+ * result's units. */
+static json_t *mean_json(const struct opt_job *job, uint64_t n, double sum, double sumsq)
 {
     double lo, hi;
 
-    battle_race_ci95(n, sum, sumsq, lo_cap, hi_cap, &lo, &hi);
-    return json_pack("{s:f, s:[f, f]}", "mean", n ? sum / (double)n : 0.0, "ci95", lo, hi);
+    battle_race_ci95(n, sum, sumsq, 0, score_max(job), &lo, &hi);
+    return json_pack("{s:f, s:[f, f]}", "mean", reported(job, n ? sum / (double)n : 0.0), "ci95",
+                     reported(job, lo), reported(job, hi));
 }
 
 /* The last accepted move: what it did and its race's difference with a 95% interval. */
@@ -784,9 +956,10 @@ static json_t *last_move_json(const struct opt_run *run)
     if (run->st.n_log == 0 || run->st.n_log > OPT_MOVES_LOG_MAX)
         return json_null();
     s = &run->log[run->st.n_log - 1];
-    o = json_pack("{s:s, s:f, s:[f, f]}", "move",
-                  battle_opt_move_name((enum opt_move_type)s->move.type), "difference", s->mean,
-                  "difference_ci95", s->mean - STATS_Z95 * s->se, s->mean + STATS_Z95 * s->se);
+    o = json_pack(
+        "{s:s, s:f, s:[f, f]}", "move", battle_opt_move_name((enum opt_move_type)s->move.type),
+        "difference", reported(job, s->mean), "difference_ci95",
+        reported(job, s->mean - STATS_Z95 * s->se), reported(job, s->mean + STATS_Z95 * s->se));
     if (o && s->move.card >= 0 && put(o, "card", json_string(job->cards[s->move.card].name))) {
         json_decref(o);
         return NULL;
@@ -806,17 +979,18 @@ static json_t *run_progress(void *data)
     json_t *o = json_object();
     int bad = !o || put(o, "phase", json_string(phases[st->phase])) ||
               put(o, "best", deck_string(run->job, &st->best)) ||
-              put(o, "estimate", json_real(st->best_est)) ||
+              put(o, "estimate", json_real(reported(run->job, st->best_est))) ||
               put(o, "games", json_integer((json_int_t)st->spent)) ||
               put(o, "candidates", json_integer((json_int_t)st->tried)) ||
               put(o, "accepted", json_integer((json_int_t)st->accepted)) ||
               put(o, "last_move", last_move_json(run));
 
     if (!bad && st->eval_n > 0)
-        bad = put(o, "evaluation",
-                  json_pack("{s:I, s:o, s:o}", "games", (json_int_t)st->eval_n, "best",
-                            mean_json(st->eval_n, st->ev_sum[1], st->ev_sumsq[1], 0, 1), "start",
-                            mean_json(st->eval_n, st->ev_sum[0], st->ev_sumsq[0], 0, 1)));
+        bad =
+            put(o, "evaluation",
+                json_pack("{s:I, s:o, s:o}", "games", (json_int_t)st->eval_n, "best",
+                          mean_json(run->job, st->eval_n, st->ev_sum[1], st->ev_sumsq[1]), "start",
+                          mean_json(run->job, st->eval_n, st->ev_sum[0], st->ev_sumsq[0])));
     if (bad) {
         json_decref(o);
         return NULL;

@@ -36,7 +36,10 @@ struct battle_catalog;
 #define OPT_MOVES_LOG_MAX      1000 /* accepted moves kept for the result (the rest counted) */
 #define OPT_FACTIONS_MAX       7    /* constraints.factions: "none" and the game's 6 factions */
 
-enum opt_objective { OPT_OBJ_WIN = 0, OPT_OBJ_WIN_STALL = 1 };
+/* What a game scores in the search: a win (1), a win or a stall (1), or the points of the
+ * job's battle `scoring` (docs/rules/battle.md, "Scoring"), played as points / 100 so that
+ * races and anneal's temperature see the scale of a win rate, and reported as points. */
+enum opt_objective { OPT_OBJ_WIN = 0, OPT_OBJ_WIN_STALL = 1, OPT_OBJ_POINTS = 2 };
 enum opt_algorithm { OPT_ALG_CLIMB = 0, OPT_ALG_ANNEAL = 1, OPT_ALG_REORDER = 2 };
 
 /* A card the search may put in the deck (or, for a commander, command it). */
@@ -58,7 +61,7 @@ struct opt_deck {
 
 struct opt_job {
     uint64_t seed;
-    /* The battle params every deck is played with: mode, turn_limit, cards, defender;
+    /* The battle params every deck is played with: mode, scoring, turn_limit, cards, defender;
      * "attacker" is set per deck (owned). */
     json_t *base;
     int n_defenders;
@@ -76,6 +79,7 @@ struct opt_job {
     int commander_owned; /* 1: the commander may change to an owned one */
     unsigned factions;   /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
     enum opt_objective objective;
+    enum battle_scoring scoring; /* the battle's scoring: what OPT_OBJ_POINTS counts */
     enum opt_algorithm algorithm;
     uint64_t budget_games;
     int budget_seconds; /* 0 = none */

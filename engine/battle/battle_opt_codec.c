@@ -16,9 +16,10 @@
 
 #include "sk_banned.h"
 
-static const char *const opt_keys[] = {
-    "mode",      "turn_limit", "cards", "attacker",   "defender",    "pool",        "objective",
-    "algorithm", "budget",     "race",  "eval_games", "temperature", "constraints", NULL};
+static const char *const opt_keys[] = {"mode",        "scoring",     "turn_limit", "cards",
+                                       "attacker",    "defender",    "pool",       "objective",
+                                       "algorithm",   "budget",      "race",       "eval_games",
+                                       "temperature", "constraints", "effects",    NULL};
 static const char *const budget_keys[] = {"games", "seconds", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
 static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
@@ -30,7 +31,8 @@ static const char *const pool_entry_keys[] = {"card", "count", NULL};
  * game (the search sets "games" per range it plays). NULL on allocation failure. */
 static json_t *battle_base(const json_t *params)
 {
-    static const char *const copied[] = {"mode", "turn_limit", "cards", "defender", "attacker"};
+    static const char *const copied[] = {"mode",     "scoring",  "turn_limit", "cards",
+                                         "defender", "attacker", "effects"};
     json_t *base = json_pack("{s:i}", "games", 1);
 
     for (size_t i = 0; base && i < sizeof(copied) / sizeof(copied[0]); i++) {
@@ -474,13 +476,17 @@ static int open_object(struct sk_jdec *d, const json_t *params, const char *key,
 /* objective, algorithm, budget, race, eval_games, temperature. */
 static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_job *job)
 {
-    static const char *const objectives[] = {"win", "win_stall"};
+    static const char *const objectives[] = {"win", "win_stall", "points"};
     static const char *const algorithms[] = {"climb", "anneal", "reorder"};
     int v = 0;
     long long n;
 
-    if (sk_jdec_get_enum(d, params, "objective", objectives, 2, &v) > 0)
+    if (sk_jdec_get_enum(d, params, "objective", objectives, 3, &v) > 0)
         job->objective = (enum opt_objective)v;
+    /* The battle codec reads the scoring's value; here only whether it means anything. */
+    if (json_object_get(params, "scoring") && !json_is_null(json_object_get(params, "scoring")) &&
+        job->objective != OPT_OBJ_POINTS)
+        sk_jdec_bad_at(d, "scoring", "'scoring' counts only with \"objective\": \"points\"");
     v = 0;
     if (sk_jdec_get_enum(d, params, "algorithm", algorithms, 3, &v) > 0)
         job->algorithm = (enum opt_algorithm)v;
@@ -591,6 +597,7 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
     if (err == SK_ENOMEM)
         goto out;
     if (err == SK_OK) {
+        job.scoring = mix.specs[0].scoring; /* one scoring for every defender deck */
         err = take_start(&job, &cap, &mix);
         battle_codec_mix_release(&mix);
         if (err)

@@ -20,6 +20,9 @@ _Static_assert(BATTLE_SIM_LIST == BATTLE_DECK_MAX, "deck list size");
 _Static_assert(BATTLE_SIM_SEQ == BATTLE_DECK_MAX + BATTLE_HAND_MAX, "hand + deck size");
 _Static_assert(BATTLE_SIM_ROW == BATTLE_ROW_MAX, "row size");
 _Static_assert(BATTLE_SIM_FLEX_HAND == BATTLE_HAND_MAX, "flexible play's hand");
+_Static_assert(BATTLE_SIM_POINTS_MAX == BATTLE_POINTS_MAX &&
+                   55 + 255 + BATTLE_SIM_SEQ <= BATTLE_POINTS_MAX,
+               "points of one game");
 _Static_assert(BATTLE_TURN_LIMIT_MAX < 255, "turns fit in 8 bits");
 _Static_assert(BATTLE_STAT_MAX <= BATTLE_SIM_STAT_CAP, "stats fit in 16 bits");
 _Static_assert(BATTLE_SKILL_X_MAX <= 255 && BATTLE_DELAY_MAX <= 255, "8-bit skill fields");
@@ -313,8 +316,9 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
 
     if (!card_ok(spec, ss->commander, BATTLE_COMMANDER, BATTLE_COMMANDER) || ss->n_fortresses < 0 ||
         ss->n_fortresses > BATTLE_FORTRESS_MAX || ss->n_deck < 0 || ss->n_deck > BATTLE_DECK_MAX ||
-        (int)ss->play < 0 || ss->play > BATTLE_PLAY_FLEX) {
-        snprintf(err, errlen, "side %d: commander, fortresses, deck or play invalid", s);
+        (int)ss->play < 0 || ss->play > BATTLE_PLAY_FLEX || ss->effects < 0 ||
+        ss->effects > spec->n_cards) {
+        snprintf(err, errlen, "side %d: commander, fortresses, deck, play or effects invalid", s);
         return SK_EINVAL;
     }
     for (int k = 0; k < ss->n_deck; k++)
@@ -387,8 +391,9 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     if (spec->n_cards < 1 || spec->n_cards > BATTLE_CARDS_MAX || !spec->cards ||
         spec->turn_limit < 1 || spec->turn_limit > BATTLE_TURN_LIMIT_MAX ||
         ((int)spec->mode != BATTLE_MODE_FIGHT && (int)spec->mode != BATTLE_MODE_SURGE) ||
+        (int)spec->scoring < 0 || (int)spec->scoring >= BATTLE_SCORING__COUNT ||
         (spec->has_state && (spec->state.turn < 1 || spec->state.turn > spec->turn_limit))) {
-        snprintf(err, errlen, "cards, turn limit, mode or state turn out of range");
+        snprintf(err, errlen, "cards, turn limit, mode, scoring or state turn out of range");
         rc = SK_EINVAL;
         goto out;
     }
@@ -400,6 +405,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     plan->seed = spec->seed;
     plan->games = spec->games;
     plan->data.mode = (clc_u8)spec->mode;
+    plan->data.scoring = (clc_u8)spec->scoring;
     plan->data.turn_limit = (clc_u8)spec->turn_limit;
     plan->data.first_turn = (clc_u8)(spec->has_state ? spec->state.turn : 1);
     plan->data.n_cards = (clc_u8)spec->n_cards;
@@ -421,6 +427,13 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             goto out;
         if (spec->sides[s].play == BATTLE_PLAY_FLEX)
             plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_FLEX);
+        plan->data.sides[s].effects = (clc_u8)spec->sides[s].effects;
+        /* Campaign scoring does not count a lost dominion (battle_sim_points). */
+        for (int i = 0; i < plan->data.sides[s].n_structures; i++) {
+            int card = plan->data.sides[s].structures[i].card;
+            if (spec->cards[card].dominion)
+                plan->data.sides[s].dominion = (clc_u8)(card + 1);
+        }
     }
     *out = plan;
     plan = NULL;
@@ -467,6 +480,8 @@ void battle_counts_add(struct battle_counts *acc, const struct battle_counts *c)
     acc->losses += c->losses;
     acc->bounded += c->bounded;
     acc->turns_sum += c->turns_sum;
+    acc->points_sum += c->points_sum;
+    acc->points_sq += c->points_sq;
     for (int t = 0; t <= BATTLE_TURN_LIMIT_MAX; t++)
         acc->turns[t] += c->turns[t];
 }

@@ -22,6 +22,10 @@ struct battle_counts {
      * battle_sim.h), counted among the stalls too */
     uint64_t bounded;
     uint64_t turns_sum;
+    /* the games' points under the job's scoring (battle_sim_points), and their squares:
+     * the mean and its interval */
+    uint64_t points_sum;
+    uint64_t points_sq;
     /* turns[t] = games that ended during turn t (stalls count at turn_limit). */
     uint64_t turns[BATTLE_TURN_LIMIT_MAX + 1];
 };

@@ -55,15 +55,5 @@ enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_
 void battle_race_ci95(uint64_t n, double sum, double sumsq, double lo_cap, double hi_cap,
                       double *lo, double *hi)
 {
-    double mean, half;
-
-    if (n < 2) {
-        *lo = lo_cap;
-        *hi = hi_cap;
-        return;
-    }
-    mean = sum / (double)n;
-    half = STATS_Z95 * sqrt(variance(n, sum, sumsq) / (double)n);
-    *lo = mean - half < lo_cap ? lo_cap : mean - half;
-    *hi = mean + half > hi_cap ? hi_cap : mean + half;
+    stats_normal_ci(n, sum, sumsq, STATS_Z95, lo_cap, hi_cap, lo, hi);
 }

@@ -38,6 +38,9 @@
 #define BATTLE_SIM_FLEX_GAMES 20
 #define BATTLE_SIM_FLEX_TURNS 40
 #define BATTLE_SIM_FLEX_HAND  3
+/* The most points one game scores (BATTLE_POINTS_MAX; battle_sim_points); the OpenCL kernel
+ * keeps one counter per value 0..max. */
+#define BATTLE_SIM_POINTS_MAX 511
 
 /* Outcome of one game, from the attacker's (side 0's) view. */
 enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_LOSS = 2 };
@@ -45,10 +48,11 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 /* Unit flags. */
 #define BATTLE_SIM_ALIVE    1u
 #define BATTLE_SIM_JAMMED   2u
-#define BATTLE_SIM_ATTACKED 4u  /* its turn in the assault row is over */
-#define BATTLE_SIM_ACTING   8u  /* taking its turn in the assault row now */
-#define BATTLE_SIM_DYING    16u /* died; its death's effects and skills are still to come */
-#define BATTLE_SIM_FRESH    32u /* summoned; its on-play skills are still to be cast */
+#define BATTLE_SIM_ATTACKED 4u   /* its turn in the assault row is over */
+#define BATTLE_SIM_ACTING   8u   /* taking its turn in the assault row now */
+#define BATTLE_SIM_DYING    16u  /* died; its death's effects and skills are still to come */
+#define BATTLE_SIM_FRESH    32u  /* summoned; its on-play skills are still to be cast */
+#define BATTLE_SIM_SUMMONED 128u /* brought into play by Summon (scoring counts it apart) */
 
 /* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
  * so that games without them skip their checks on every unit, hit and turn. */
@@ -172,7 +176,8 @@ struct battle_side_data {
     clc_u8 group_start[BATTLE_SIM_SEQ]; /* group g's remaining list positions are */
     clc_u8 group_count[BATTLE_SIM_SEQ]; /* group_pos[group_start[g] ..][0 .. group_count[g]) */
     clc_u8 group_pos[BATTLE_SIM_LIST];  /* ascending within each group */
-    clc_u8 pad;
+    clc_u8 dominion; /* 1 + the card of a dominion among the starting structures; 0: none */
+    clc_u8 effects;  /* 1 + the card whose actions are the side's battleground effects; 0: none */
     struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -184,7 +189,8 @@ struct battle_plan_data {
     clc_u8 n_cards;
     clc_u8 death_fx; /* 1: a card has Scavenge or Avenge, so every death has effects */
     clc_u8 fx;       /* BATTLE_SIM_FX_*: skills some card of the table has */
-    clc_u8 pad[2];
+    clc_u8 scoring;  /* enum battle_scoring */
+    clc_u8 pad;
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
@@ -221,7 +227,11 @@ struct battle_game {
     clc_u8 choice;  /* flexible play: the hand entry the side to move chose this turn */
     clc_u8 resume;  /* 1: the turn stopped before its card (flexible play) and goes on there */
     clc_u8 last;    /* the last turn to play: turn_limit, or 0 once work reached work_limit */
-    clc_u8 spare[3];
+    /* For the scoring modes' count of destroyed units (battle_sim_lost), per side: units
+     * Summon put in play, and cards drawn when their row was full (they never enter);
+     * both saturate at 255. */
+    clc_u8 summoned[2];
+    clc_u8 refused[2];
     clc_u32 work; /* work done so far, against battle_plan_data.work_limit */
     struct battle_side sides[2];
 };
@@ -230,6 +240,8 @@ struct battle_game_result {
     clc_u8 outcome; /* enum battle_sim_outcome */
     clc_u8 turn;    /* the turn the game ended in; turn_limit for a stall at the limit */
     clc_u8 bounded; /* 1: a stall because the game's work reached its bound */
+    clc_u8 pad;     /* 0 */
+    clc_u16 points; /* under the plan's scoring, 0..BATTLE_SIM_POINTS_MAX */
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -387,6 +399,10 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     g->ahead = 0;
     g->choice = 0;
     g->resume = 0;
+    g->summoned[0] = 0;
+    g->summoned[1] = 0;
+    g->refused[0] = 0;
+    g->refused[1] = 0;
     for (int s = 0; s < 2; s++) {
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
@@ -867,6 +883,8 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
     else
         me->n_assaults++;
     battle_sim_fresh(p, u, card);
+    if (summoned)
+        u->flags = (clc_u8)(u->flags | BATTLE_SIM_SUMMONED);
     if (tower && u->delay)
         u->delay--;
     if (c->barrier)
@@ -894,7 +912,10 @@ CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
 {
     clc_i32 lane = battle_sim_enter(p, g, s, card, 1, tower);
     CLC_PRIVATE struct battle_unit *u;
-    if (lane < 0 || !(p->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY)))
+    if (lane < 0)
+        return;
+    g->summoned[s] = (clc_u8)(g->summoned[s] + (g->summoned[s] < 255));
+    if (!(p->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY)))
         return;
     u = p->cards[card].type == BATTLE_STRUCTURE ? &g->sides[s].structures[lane]
                                                 : &g->sides[s].assaults[lane];
@@ -1254,8 +1275,10 @@ CLC_INLINE void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p
     card = p->sides[s].seq_card[e];
     c = &p->cards[card];
     lane = battle_sim_enter(p, g, s, card, 0, 0);
-    if (lane < 0)
+    if (lane < 0) {
+        g->refused[s] = (clc_u8)(g->refused[s] + (g->refused[s] < 255));
         return;
+    }
     battle_sim_cast(p, g, s, c->type == BATTLE_STRUCTURE ? -1 : lane, c, BATTLE_SIM_TRIG_PLAY);
     if (g->pending)
         battle_sim_triggers(p, g);
@@ -1314,6 +1337,116 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Scoring
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * The units of side `s` destroyed so far, those Summon brought included only with `all`
+ * (the peer's total_cards_destroyed and total_nonsummon_cards_destroyed): those that
+ * entered play (the starting rows, the cards played, the summoned) less those standing.
+ * Only a finished game of a scoring that counts units needs it, so that no turn pays for
+ * counting deaths. A dead unit of a mid-game state's rows counts as destroyed.
+ */
+CLC_NOINLINE clc_u32 battle_sim_lost(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE const struct battle_game *g, int s, int all)
+{
+    CLC_PRIVATE const struct battle_side *sd = &g->sides[s];
+    clc_u32 in = (clc_u32)p->sides[s].n_structures + p->sides[s].n_assaults + sd->head -
+                 g->refused[s] + (all ? g->summoned[s] : 0u);
+    clc_u32 standing = 0;
+    for (clc_u32 i = 0; i < sd->n_structures; i++)
+        standing += battle_sim_alive(&sd->structures[i]) &&
+                    (all || !(sd->structures[i].flags & BATTLE_SIM_SUMMONED));
+    for (clc_u32 i = 0; i < sd->n_assaults; i++)
+        standing += battle_sim_alive(&sd->assaults[i]) &&
+                    (all || !(sd->assaults[i].flags & BATTLE_SIM_SUMMONED));
+    return in > standing ? in - standing : 0u;
+}
+
+/* Brawl points of side `s` for a game it won: 55, plus the enemy units destroyed, plus its
+ * cards not played yet, less one a started 8 turns (the peer's evaluate_brawl_score). */
+CLC_FN clc_u32 battle_sim_brawl(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE const struct battle_game *g, int s)
+{
+    clc_u32 left = (clc_u32)g->sides[s].n_seq - g->sides[s].head;
+    return 55u + battle_sim_lost(p, g, 1 - s, 1) + left - ((clc_u32)g->turn + 7u) / 8u;
+}
+
+/* Guild-war points of a game won on turn `turn`: 208, less 4 a full round, at least 0. */
+CLC_FN clc_u32 battle_sim_war(clc_u32 turn)
+{
+    clc_u32 w = turn / 2u * 4u;
+    return w < 208u ? 208u - w : 0u;
+}
+
+/**
+ * The points of a finished game with outcome `outcome` under the plan's scoring, from the
+ * attacker's view, as the peer's evaluate_sim_result counts them (docs/rules/battle.md,
+ * "Scoring"; where the peer's unsigned sums wrap, they stop at 0 here). The defending
+ * forms score the attacker as the defender of a brawl or war: the event's best score less
+ * what the enemy earned, and the best less the worst on a win or stall.
+ */
+CLC_FN clc_u32 battle_sim_points(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE const struct battle_game *g, clc_u32 outcome)
+{
+    const int win = outcome == BATTLE_SIM_WIN, loss = outcome == BATTLE_SIM_LOSS;
+    switch (p->scoring) {
+    case BATTLE_SCORING_DEFENSE:
+        return loss ? 0u : 100u;
+    case BATTLE_SCORING_RAID: {
+        /* 15, plus the deck cards of the boss's side destroyed, less a tenth of the boss's
+         * health a tenth it keeps (rounded down); a win scores 100. */
+        clc_i32 max = p->cards[p->sides[1].commander].health;
+        clc_i32 hp = g->sides[1].commander_hp;
+        clc_u32 kept = max > 0 && hp > 0 ? (clc_u32)(10 * (hp < max ? hp : max) / max) : 0u;
+        return win ? 100u : 15u + battle_sim_lost(p, g, 1, 0) - kept;
+    }
+    case BATTLE_SCORING_BRAWL:
+        return win ? battle_sim_brawl(p, g, 0) : 5u;
+    case BATTLE_SCORING_BRAWL_DEFENSE: {
+        clc_u32 enemy = loss ? battle_sim_brawl(p, g, 1) : 5u;
+        return enemy < 100u ? 100u - enemy : 0u;
+    }
+    case BATTLE_SCORING_WAR:
+        return win ? battle_sim_war(g->turn) : 20u;
+    case BATTLE_SCORING_WAR_DEFENSE:
+        return 208u - (loss ? battle_sim_war(g->turn) : 20u);
+    case BATTLE_SCORING_CAMPAIGN: {
+        /* 100, less 10 a deck card of the attacker's destroyed; its dominion's loss does
+         * not count. A dominion destroyed in the last turn still holds its slot, and the
+         * peer counts it as standing then too. */
+        clc_u32 lost, dom = p->sides[0].dominion;
+        if (!win)
+            return 0u;
+        lost = battle_sim_lost(p, g, 0, 0);
+        if (dom) {
+            clc_u32 standing = 0;
+            for (clc_u32 i = 0; i < g->sides[0].n_structures; i++)
+                standing |= g->sides[0].structures[i].card == dom - 1u;
+            lost -= lost > 0 && !standing;
+        }
+        return lost < 10u ? 100u - 10u * lost : 0u;
+    }
+    default:
+        return win ? 100u : 0u;
+    }
+}
+
+/* Ends the game with `outcome` (`bounded`: a stall at the work bound): its result. */
+CLC_NOINLINE void battle_sim_end(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE const struct battle_game *g,
+                                 CLC_PRIVATE struct battle_game_result *out, clc_u32 outcome,
+                                 int bounded)
+{
+    clc_u32 pts = battle_sim_points(p, g, outcome);
+    out->outcome = (clc_u8)outcome;
+    out->turn = g->turn;
+    out->bounded = (clc_u8)bounded;
+    out->pad = 0;
+    out->points = (clc_u16)(pts < BATTLE_SIM_POINTS_MAX ? pts : BATTLE_SIM_POINTS_MAX);
+}
+
 /** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
  * while the game goes on; once it is over, 1 and *out holds the outcome. A flexible side
  * with a choice to make stops the turn before its card and returns 2: the caller sets
@@ -1359,6 +1492,13 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 1);
     if (p->fx & BATTLE_SIM_FX_INHIBIT)
         battle_sim_inhibit(p, g, s);
+
+    /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
+    if (p->sides[s].effects) {
+        clc_u32 none = 0; /* effects have no cooldowns */
+        battle_sim_skills(p, g, s, -1, &p->cards[p->sides[s].effects - 1u], &none);
+        battle_sim_action_end(p, g, 1);
+    }
 
     /* 3. Commander: its skills, then Flurry's extra rounds. */
     {
@@ -1407,11 +1547,12 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_attack(p, g, s, i);
             if (g->over) {
                 /* A game past its bound is a stall whatever happened after. */
-                out->bounded = g->work >= p->work_limit;
-                out->outcome = out->bounded   ? BATTLE_SIM_STALL
+                int bounded = g->work >= p->work_limit;
+                battle_sim_end(p, g, out,
+                               bounded        ? BATTLE_SIM_STALL
                                : g->over == 2 ? BATTLE_SIM_WIN
-                                              : BATTLE_SIM_LOSS;
-                out->turn = g->turn;
+                                              : BATTLE_SIM_LOSS,
+                               bounded);
                 return 1;
             }
             battle_sim_action_end(p, g, 1);
@@ -1467,9 +1608,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
 
     /* The turn limit, or the end of the turn that reached the work bound (g->last 0). */
     if (g->turn >= g->last) {
-        out->outcome = BATTLE_SIM_STALL;
-        out->turn = g->turn;
-        out->bounded = g->work >= p->work_limit;
+        battle_sim_end(p, g, out, BATTLE_SIM_STALL, g->work >= p->work_limit);
         return 1;
     }
     g->turn++;

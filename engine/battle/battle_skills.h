@@ -171,6 +171,24 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
 
 enum battle_mode { BATTLE_MODE_FIGHT = 0, BATTLE_MODE_SURGE = 1 };
 
+/* How a game scores (docs/rules/battle.md, "Scoring"): every game earns points from its
+ * outcome, as the peer's optimisation modes count them. WIN: 100 a win (the win rate in
+ * points); DEFENSE: 100 a win or a stall; RAID: damage to a raid boss; BRAWL, WAR
+ * (guild war) and CAMPAIGN: the game's event points; the _DEFENSE forms score the defender
+ * of those events. From RAID on, a scoring counts the units each side lost (the others
+ * do not pay for counting). */
+enum battle_scoring {
+    BATTLE_SCORING_WIN = 0,
+    BATTLE_SCORING_DEFENSE = 1,
+    BATTLE_SCORING_WAR = 2,
+    BATTLE_SCORING_WAR_DEFENSE = 3,
+    BATTLE_SCORING_RAID = 4,
+    BATTLE_SCORING_BRAWL = 5,
+    BATTLE_SCORING_BRAWL_DEFENSE = 6,
+    BATTLE_SCORING_CAMPAIGN = 7,
+    BATTLE_SCORING__COUNT = 8
+};
+
 /* How a side picks its card each turn (docs/rules/battle.md, "Play strategies"). FLEX is
  * tuo's flexible play: the card of the hand whose short look-ahead games score best. */
 enum battle_play {

@@ -26,6 +26,11 @@
 #define BATTLE_DELAY_MAX        9
 #define BATTLE_INLINE_CARDS_MAX 128 /* inline card definitions in one job */
 #define BATTLE_CARDS_MAX        128 /* distinct cards referenced by one job */
+/* The most points one game scores (enum battle_scoring): brawl's 55 + 255 units destroyed +
+ * 33 cards not played is the most any scoring reaches. */
+#define BATTLE_POINTS_MAX 511
+/* Battleground effects of a job ("effects"), and per side (the skills of one card). */
+#define BATTLE_EFFECTS_MAX 16
 /* Most units in one row: fortresses plus every deck card could end up on the field. */
 #define BATTLE_ROW_MAX (BATTLE_DECK_MAX + BATTLE_FORTRESS_MAX)
 
@@ -105,12 +110,16 @@ struct battle_side_spec {
     int deck[BATTLE_DECK_MAX]; /* card indices in list order as written (counts expanded);
                                   list position = ordered-play priority */
     enum battle_play play;
+    /* 1 + the index in battle_spec.cards of the card that holds the side's battleground
+     * effects as its activation skills (the codec makes it from "effects"); 0: none */
+    int effects;
 };
 
 struct battle_spec {
     uint64_t seed;
     uint64_t games;
     enum battle_mode mode;
+    enum battle_scoring scoring; /* the points every game scores (BATTLE_SCORING_WIN) */
     int turn_limit;
     int n_cards;
     struct battle_card_spec *cards;   /* owned (sk_malloc); the cards this job uses */

@@ -543,6 +543,13 @@ export interface components {
              * @enum {string}
              */
             mode?: "fight" | "surge";
+            /**
+             * @description how every game scores points (`points` in the result; docs/rules/battle.md, "Scoring"): `win` 100 a win; `defense` 100 a win or stall; `raid` the raid boss's damage; `brawl`, `war` (guild war) and `campaign` their event points; `brawl-defense` and `war-defense` score the defender of a brawl or war. Default `win`, or `raid` when the one defender is a `raid`. It does not set `mode`: the peer's packages `brawl`, `gw` and `campaign` also play `surge`.
+             * @enum {string}
+             */
+            scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
+            /** @description battleground effects written as skills, at most 8 a side */
+            effects?: components["schemas"]["BattleEffect"][];
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
@@ -783,10 +790,18 @@ export interface components {
             stall_rate_ci95: components["schemas"]["Interval"];
             loss_rate: number;
             loss_rate_ci95: components["schemas"]["Interval"];
+            /** @description mean points a game under `scoring` (with a list of defenders, the decks' weighted mixture) */
+            points: number;
+            points_ci95: components["schemas"]["PointsInterval"];
             turns: {
                 mean: number;
                 histogram: number[];
             };
+            /**
+             * @description the scoring the games' `points` follow
+             * @enum {string}
+             */
+            scoring: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
             seed: components["schemas"]["Seed"];
             /** @enum {string} */
             backend: "opencl" | "cpu";
@@ -819,6 +834,8 @@ export interface components {
                 stall_rate_ci95: components["schemas"]["Interval"];
                 loss_rate: number;
                 loss_rate_ci95: components["schemas"]["Interval"];
+                points: number;
+                points_ci95: components["schemas"]["PointsInterval"];
                 turns: {
                     mean: number;
                     histogram: number[];
@@ -1100,6 +1117,13 @@ export interface components {
              * @enum {string}
              */
             mode?: "fight" | "surge";
+            /**
+             * @description the battle scoring the `points` objective counts (default `win`, or `raid` when the one defender is a `raid`); refused with another objective
+             * @enum {string}
+             */
+            scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
+            /** @description battleground effects written as skills, at most 8 a side */
+            effects?: components["schemas"]["BattleEffect"][];
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
@@ -1133,10 +1157,11 @@ export interface components {
                 factions?: ("none" | "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor")[];
             };
             /**
+             * @description what a game scores: a win; a win or a stall; or `points`, the battle's `scoring` (docs/rules/battle.md, "Scoring"), with scores reported in points
              * @default win
              * @enum {string}
              */
-            objective?: "win" | "win_stall";
+            objective?: "win" | "win_stall" | "points";
             /**
              * @default climb
              * @enum {string}
@@ -1162,9 +1187,9 @@ export interface components {
             /** @description the deck as a deck string (consecutive copies as #N) */
             deck: string;
             list: components["schemas"]["BattleSide"];
-            /** @description its mean score on the final evaluation; null on a partial result */
+            /** @description its mean score on the final evaluation (a fraction of games, or points with the `points` objective); null on a partial result */
             score: number | null;
-            score_ci95: components["schemas"]["Interval"] | null;
+            score_ci95: components["schemas"]["PointsInterval"] | null;
         };
         OptimizeResult: {
             /**
@@ -1176,6 +1201,7 @@ export interface components {
             partial?: boolean;
             best: components["schemas"]["OptimizeDeck"];
             start: components["schemas"]["OptimizeDeck"];
+            /** @description the best deck's mean score minus the start's on the evaluation games (a fraction of games, or points with the `points` objective); null on a partial result */
             improvement: number | null;
             improvement_ci95: number[] | null;
             kept_start: boolean;
@@ -1203,7 +1229,12 @@ export interface components {
             /** @enum {string|null} */
             stopped: "budget" | "time" | "no_move" | "canceled" | null;
             /** @enum {string} */
-            objective: "win" | "win_stall";
+            objective: "win" | "win_stall" | "points";
+            /**
+             * @description with the `points` objective only: the scoring its points follow
+             * @enum {string}
+             */
+            scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
             /** @enum {string} */
             algorithm: "climb" | "anneal" | "reorder";
             seed: components["schemas"]["Seed"];
@@ -1241,14 +1272,28 @@ export interface components {
                 games: number;
                 best: {
                     mean: number;
-                    ci95: components["schemas"]["Interval"];
+                    ci95: components["schemas"]["PointsInterval"];
                 };
                 start: {
                     mean: number;
-                    ci95: components["schemas"]["Interval"];
+                    ci95: components["schemas"]["PointsInterval"];
                 };
             };
         };
+        /** @description 95% interval of a mean score: points (0..511), or a fraction of games for the optimiser's win objectives */
+        PointsInterval: number[];
+        /** @description a battleground effect written as a skill (`skill`) or named as in the game's bges.txt (`name`): the side's commander casts it at each of its turns, after the card played and before its own skills (docs/rules/battle.md, "Battleground effects"); an activation skill with no `c` or `trigger` */
+        BattleEffect: {
+            skill?: components["schemas"]["Skill"];
+            /** @description an effect named in the game folder's bges.txt (with SKIRMISH_CARDS_DIR), e.g. "Inspired" */
+            name?: string;
+            /**
+             * @description whose commander casts it: both (the peer's -e), the attacker's (ye) or the defender's (ee)
+             * @default both
+             * @enum {string}
+             */
+            side?: "both" | "attacker" | "defender";
+        } & (unknown | unknown);
     };
     responses: {
         /** @description no such job or resource */

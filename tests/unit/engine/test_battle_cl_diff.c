@@ -80,13 +80,14 @@ static void diff_games_bound(struct tb *b, uint64_t first, uint32_t n, uint32_t 
             struct battle_game_result ref;
             battle_cpu_play_one(plan, first + done + i, &ref);
             if (ref.outcome != dev[i].outcome || ref.turn != dev[i].turn ||
-                ref.bounded != dev[i].bounded) {
+                ref.bounded != dev[i].bounded || ref.points != dev[i].points) {
                 if (mismatches++ < 5)
                     fprintf(stderr,
-                            "game %llu: cpu outcome %u turn %u bounded %u, opencl %u turn %u "
-                            "bounded %u\n",
+                            "game %llu: cpu outcome %u turn %u bounded %u points %u, opencl %u "
+                            "turn %u bounded %u points %u\n",
                             (unsigned long long)(first + done + i), ref.outcome, ref.turn,
-                            ref.bounded, dev[i].outcome, dev[i].turn, dev[i].bounded);
+                            ref.bounded, ref.points, dev[i].outcome, dev[i].turn, dev[i].bounded,
+                            dev[i].points);
             }
         }
         done += k;
@@ -427,6 +428,48 @@ static void test_every_skill(void)
     sk_free(b);
 }
 
+/* Every scoring on the every-skill decks (Summon's units count apart in some), each mode;
+ * the counts' points sums and squares must agree too. */
+static void test_every_scoring(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    for (int s = 0; s < BATTLE_SCORING__COUNT; s++) {
+        skill_decks(b, s % 2 ? BATTLE_MODE_SURGE : BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM,
+                    s % 3 ? BATTLE_PLAY_RANDOM : BATTLE_PLAY_ORDERED);
+        b->spec.scoring = (enum battle_scoring)s;
+        b->spec.seed = 40 + (uint64_t)s;
+        diff_games(b, 0, 3000);
+    }
+    sk_free(b);
+}
+
+/* Battleground effects on the every-skill decks: each side's commander casts its effects
+ * every turn (one side's in fight, both in surge). */
+static void test_effects(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    int fa, fd;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    for (int m = 0; m < 2; m++) {
+        skill_decks(b, m ? BATTLE_MODE_SURGE : BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM,
+                    BATTLE_PLAY_ORDERED);
+        fa = tb_card(b, "(battleground effects of the attacker)", BATTLE_COMMANDER, 0, 1, 0);
+        tb_skill(b, fa, BATTLE_SKILL_RALLY, 2, 1);
+        tb_skill(b, fa, BATTLE_SKILL_STRIKE, 1, 0);
+        b->spec.sides[0].effects = fa + 1;
+        if (m) {
+            fd = tb_card(b, "(battleground effects of the defender)", BATTLE_COMMANDER, 0, 1, 0);
+            tb_skill(b, fd, BATTLE_SKILL_HEAL, 2, 1);
+            tb_skill(b, fd, BATTLE_SKILL_ENFEEBLE, 1, 1);
+            b->spec.sides[1].effects = fd + 1;
+        }
+        b->spec.seed = 60 + (uint64_t)m;
+        diff_games(b, 0, 4000);
+    }
+    sk_free(b);
+}
+
 static void test_seed_example_state(void)
 {
     struct tb *b = sk_calloc(1, sizeof(*b));
@@ -454,6 +497,8 @@ static void test_total(void)
 static CU_TestInfo diff_tests[] = {
     {"reference matchups", test_reference_matchups},
     {"decks using every skill, every play mode, both modes", test_every_skill},
+    {"every scoring", test_every_scoring},
+    {"battleground effects", test_effects},
     {"seed example's state as the starting state", test_seed_example_state},
     {"games compared", test_total},
     CU_TEST_INFO_NULL,

@@ -261,18 +261,21 @@ static const struct bad_case bad_cases[] = {
         {"/params/state/turn: 'turn' is required",
          "/params/state/attacker/commander_health: 'commander_health' is required",
          "/params/state/defender/assaults/0/card: 'card' is required"}},
-    /* 62 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
+    /* 62 */ {"{'scoring':'gw'," SIDES "}",
+        {"/params/scoring: 'scoring' must be \"win\", \"defense\", \"war\", \"war-defense\", "
+         "\"raid\", \"brawl\", \"brawl-defense\" or \"campaign\""}},
+    /* 63 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'inhibit','x':1,'all':true,'trigger':'play'}]}]," SIDES "}",
         {"/params/cards/0/skills/0/all: skill 'inhibit' cannot take 'all'",
          "/params/cards/0/skills/0/trigger: skill 'inhibit' takes no 'trigger'"}},
-    /* 63 */ {"{'cards':[{'name':'X','type':'structure','health':1,"
+    /* 64 */ {"{'cards':[{'name':'X','type':'structure','health':1,"
               "'skills':[{'name':'inhibit','x':2}]}]," SIDES "}",
         {"/params/cards/0/skills/0/name: skill 'inhibit' is only for assault cards"}},
-    /* 64 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+    /* 65 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
               "'skills':[{'name':'absorb','x':3}]}]," SIDES "}",
         {"/params/cards/0/skills/0/name: skill 'absorb' is only for assault, structure and "
          "fortress cards"}},
-    /* 65 */ {"{'cards':[{'name':'X','type':'structure','health':5,"
+    /* 66 */ {"{'cards':[{'name':'X','type':'structure','health':5,"
               "'skills':[{'name':'absorb','y':'xeno'}]}]," SIDES "}",
         {"/params/cards/0/skills/0/x: 'x' is required for skill 'absorb'",
          "/params/cards/0/skills/0/y: skill 'absorb' takes no 'y'"}},
@@ -375,6 +378,7 @@ static void test_reference_matchup(void)
     CU_ASSERT_EQUAL(spec.seed, 42);
     CU_ASSERT_EQUAL(spec.games, 10000);
     CU_ASSERT_EQUAL(spec.mode, BATTLE_MODE_FIGHT);
+    CU_ASSERT_EQUAL(spec.scoring, BATTLE_SCORING_WIN);
     CU_ASSERT_EQUAL(spec.turn_limit, 50);
     CU_ASSERT_EQUAL(spec.has_state, 0);
     CU_ASSERT_EQUAL_FATAL(spec.n_cards, 3);
@@ -410,7 +414,7 @@ static void test_explicit_values_and_inline_cards(void)
 
     sk_verr_list_init(&errs);
     CU_ASSERT_EQUAL_FATAL(
-        decode_text("{'games':1000000000,'mode':'surge','turn_limit':200,"
+        decode_text("{'games':1000000000,'mode':'surge','scoring':'campaign','turn_limit':200,"
                     "'cards':[{'name':'Grunt','type':'assault','attack':7,'health':9,"
                     "'skills':[{'name':'strike','x':99,'all':true},{'name':'jam','all':false},"
                     "{'name':'armor','x':1}]},{'name':'Unused','type':'commander','health':1}],"
@@ -422,6 +426,7 @@ static void test_explicit_values_and_inline_cards(void)
         SK_OK);
     CU_ASSERT_EQUAL(spec.games, 1000000000ULL);
     CU_ASSERT_EQUAL(spec.mode, BATTLE_MODE_SURGE);
+    CU_ASSERT_EQUAL(spec.scoring, BATTLE_SCORING_CAMPAIGN);
     CU_ASSERT_EQUAL(spec.turn_limit, 200);
     CU_ASSERT_EQUAL(spec.has_state, 0);
     /* Used cards only, in first-use order; "Unused" is validated but not kept. */

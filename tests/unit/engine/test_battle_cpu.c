@@ -110,7 +110,7 @@ static void test_play_one_matches_run(void)
 static void test_counts_add(void)
 {
     struct battle_counts a, c;
-    struct battle_game_result r = {BATTLE_SIM_LOSS, 12, 0};
+    struct battle_game_result r = {BATTLE_SIM_LOSS, 12, 0, 0, 0};
     memset(&a, 0, sizeof(a));
     memset(&c, 0, sizeof(c));
     battle_cpu_count(&c, &r);
@@ -119,7 +119,9 @@ static void test_counts_add(void)
     battle_cpu_count(&c, &r);
     r.outcome = BATTLE_SIM_WIN;
     r.turn = 3;
+    r.points = 100;
     battle_cpu_count(&c, &r);
+    r.points = 7;
     r.outcome = BATTLE_SIM_STALL;
     r.turn = 7;
     r.bounded = 1;
@@ -136,6 +138,8 @@ static void test_counts_add(void)
     CU_ASSERT_EQUAL(a.turns[12], 2);
     CU_ASSERT_EQUAL(a.turns[50], 2);
     CU_ASSERT_EQUAL(a.turns[3], 2);
+    CU_ASSERT_EQUAL(a.points_sum, 2 * (100 + 7));
+    CU_ASSERT_EQUAL(a.points_sq, 2 * (100 * 100 + 7 * 7));
 }
 
 static CU_TestInfo cpu_tests[] = {

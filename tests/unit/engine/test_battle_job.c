@@ -217,6 +217,16 @@ static void test_result_document(void)
         CU_ASSERT(json_real_value(json_array_get(ci, 0)) <= rate);
         CU_ASSERT(json_real_value(json_array_get(ci, 1)) >= rate);
     }
+    /* the default scoring: 100 points a win */
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res, "scoring")), "win");
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(res, "points")),
+                           100.0 * (double)wins / 3000.0, 1e-9);
+    ci = json_object_get(res, "points_ci95");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(ci), 2);
+    CU_ASSERT(json_real_value(json_array_get(ci, 0)) <
+              json_real_value(json_object_get(res, "points")));
+    CU_ASSERT(json_real_value(json_array_get(ci, 1)) >
+              json_real_value(json_object_get(res, "points")));
     hist = json_object_get(json_object_get(res, "turns"), "histogram");
     CU_ASSERT_EQUAL_FATAL(json_array_size(hist), 50); /* turn_limit */
     for (size_t t = 0; t < json_array_size(hist); t++)
@@ -236,7 +246,7 @@ static void test_result_document(void)
         strncmp(json_string_value(json_object_get(json_object_get(res, "catalog"), "hash")),
                 "fnv1a64:", 8),
         0);
-    CU_ASSERT_EQUAL(json_object_size(res), 19);
+    CU_ASSERT_EQUAL(json_object_size(res), 22);
     json_decref(res);
     job_free(job);
     json_decref(doc);

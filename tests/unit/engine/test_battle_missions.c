@@ -284,6 +284,93 @@ static void test_real_jobs(void)
                    "/params/defender/0/deck/mission", "unknown mission \"Nope Nope Nope\"");
 }
 
+/* A raid scores raid points unless the job names a scoring, as in the peer; a weighted list
+ * keeps one scoring, "win" unless named, whatever its decks are. The raid is the first of
+ * the game's that the engine plays. */
+static void test_raid_scoring(void)
+{
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    char text[300];
+    int id = 0;
+
+    sk_verr_list_init(&errs);
+    for (int k = 1; k <= 60 && !id; k++) {
+        snprintf(text, sizeof(text), "{" REAL_ATT ",'defender':{'raid':%d}}", k);
+        if (decode(real_cat, text, &mix, &errs) == SK_OK) {
+            id = k;
+            CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_RAID);
+            battle_codec_mix_release(&mix);
+        }
+        sk_verr_list_release(&errs);
+        sk_verr_list_init(&errs);
+    }
+    CU_ASSERT_FATAL(id > 0);
+    snprintf(text, sizeof(text), "{" REAL_ATT ",'scoring':'win','defender':{'raid':%d}}", id);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, text, &mix, &errs), SK_OK);
+    CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_WIN);
+    battle_codec_mix_release(&mix);
+    snprintf(text, sizeof(text),
+             "{" REAL_ATT ",'defender':[{'deck':{'raid':%d},'weight':1},"
+             "{'deck':{'mission':1,'level':1},'weight':1}]}",
+             id);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, text, &mix, &errs), SK_OK);
+    CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_WIN);
+    CU_ASSERT_EQUAL(mix.specs[1].scoring, BATTLE_SCORING_WIN);
+    battle_codec_mix_release(&mix);
+    snprintf(text, sizeof(text),
+             "{" REAL_ATT ",'scoring':'brawl','defender':[{'deck':{'raid':%d},'weight':1},"
+             "{'deck':{'mission':1,'level':1},'weight':1}]}",
+             id);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, text, &mix, &errs), SK_OK);
+    CU_ASSERT_EQUAL(mix.specs[0].scoring, BATTLE_SCORING_BRAWL);
+    CU_ASSERT_EQUAL(mix.specs[1].scoring, BATTLE_SCORING_BRAWL);
+    battle_codec_mix_release(&mix);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    sk_verr_list_release(&errs);
+}
+
+/* Effects named as in the game's bges.txt: one side's, resolved through a named effect
+ * inside another, and the refusals with their reasons. */
+static void test_named_effects(void)
+{
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    const struct battle_spec *s;
+    const struct battle_card_spec *a, *d;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat,
+                                 "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
+                                 "'effects':[{'name':'divine blessing','side':'attacker'},"
+                                 "{'name':'Phobos Station'}]}",
+                                 &mix, &errs),
+                          SK_OK);
+    s = &mix.specs[0];
+    CU_ASSERT_FATAL(s->sides[0].effects > 0 && s->sides[1].effects > 0);
+    a = &s->cards[s->sides[0].effects - 1];
+    d = &s->cards[s->sides[1].effects - 1];
+    CU_ASSERT_EQUAL(a->n_skills, 5); /* heal, rally, strike; then strike and siege */
+    CU_ASSERT_EQUAL(a->skills[0].id, BATTLE_SKILL_HEAL);
+    CU_ASSERT_EQUAL(a->skills[4].id, BATTLE_SKILL_SIEGE);
+    CU_ASSERT_EQUAL(d->n_skills, 2);
+    CU_ASSERT_EQUAL(d->skills[0].x, 3);
+    battle_codec_mix_release(&mix);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    sk_verr_list_release(&errs);
+    expect_refused(real_cat,
+                   "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Nope'}]}",
+                   "/params/effects/0/name", "unknown battleground effect \"Nope\"");
+    expect_refused(real_cat,
+                   "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
+                   "'effects':[{'name':'Bathe in Blood'}]}",
+                   "/params/effects/0/name", "'Bloodlust' is a passive battleground effect");
+    expect_refused(real_cat,
+                   "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
+                   "'effects':[{'name':'Landmine'}]}",
+                   "/params/effects/0/name", "'Entrap' is not a skill the engine casts");
+}
+
 /* The README's mission example (examples/tu/battle_missions.json) decodes against the
  * game's files: a real deck against a weighted list of two missions. */
 static void test_readme_example(void)
@@ -549,6 +636,8 @@ static CU_TestInfo real_tests[] = {
     {"records exact", test_real_records},
     {"lookups by name, id and Name-N", test_real_lookups},
     {"jobs naming missions and raids", test_real_jobs},
+    {"a raid's default scoring", test_raid_scoring},
+    {"effects named as in bges.txt", test_named_effects},
     {"the README's example", test_readme_example},
     CU_TEST_INFO_NULL,
 };

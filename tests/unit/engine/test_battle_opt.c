@@ -135,6 +135,12 @@ static void expect_bad(const char *text, const char *pointer)
 
 static void test_decode_errors(void)
 {
+    /* a scoring means something only to the points objective, and must be one */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'scoring': 'brawl'}}",
+               "/params/scoring");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'objective': 'points', 'scoring': 'gw'}}",
+               "/params/scoring");
     /* infeasible constraint sets */
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
                "'constraints': {'deck_size': {'min': 9, 'max': 7}}}}",
@@ -269,24 +275,34 @@ static json_t *run_all(const struct job *job, int threads, uint64_t step)
     return res;
 }
 
+/* Several threads play the next candidates' first batches ahead (battle_opt.c, "Playing
+ * ahead"): the result must still be the one-thread search's, for climb and for anneal
+ * (whose acceptance draws come from the same stream as the moves). */
 static void test_same_seed_same_deck(void)
 {
-    struct job *job = climb_job(5, "climb", 20000);
-    json_t *a = run_all(job, 1, 0);
-    json_t *b = run_all(job, 3, 777);
-    json_t *c = run_all(job, 2, 1);
+    static const char *const algorithms[] = {"climb", "anneal"};
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT(json_equal(a, b));
-    CU_ASSERT(json_equal(a, c));
-    /* it found something, and the budget was spent on candidates */
-    CU_ASSERT(json_integer_value(json_object_get(a, "moves_accepted")) >= 1);
-    CU_ASSERT(json_integer_value(json_object_get(a, "candidates")) >= 10);
-    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "stopped")), "budget");
-    json_decref(a);
-    json_decref(b);
-    json_decref(c);
-    job_free(job);
+    for (int i = 0; i < 2; i++) {
+        struct job *job = climb_job(5, algorithms[i], 20000);
+        json_t *a = run_all(job, 1, 0);
+        json_t *b = run_all(job, 3, 777);
+        json_t *c = run_all(job, 2, 1);
+        json_t *d = run_all(job, 8, 0);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT(json_equal(a, b));
+        CU_ASSERT(json_equal(a, c));
+        CU_ASSERT(json_equal(a, d));
+        /* it found something, and the budget was spent on candidates */
+        CU_ASSERT(json_integer_value(json_object_get(a, "moves_accepted")) >= 1);
+        CU_ASSERT(json_integer_value(json_object_get(a, "candidates")) >= 10);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "stopped")), "budget");
+        json_decref(a);
+        json_decref(b);
+        json_decref(c);
+        json_decref(d);
+        job_free(job);
+    }
 }
 
 static void test_budget_and_never_worse(void)
@@ -311,6 +327,67 @@ static void test_budget_and_never_worse(void)
             json_decref(res);
             job_free(job);
         }
+}
+
+/* The points objective: under "win" scoring a game scores 100 points a win, so the search
+ * (scores as points / 100) is the win objective's, decks and moves alike, and its scores
+ * are the win objective's times 100; under brawl scoring (a loss or stall scores 5) the
+ * scores are brawl points, the search never ends worse than the start, and the result
+ * names the scoring. */
+static void test_points_objective(void)
+{
+    static const char *const keys[] = {"score", "score_ci95"};
+    char text[4096];
+    struct job *win, *pts, *brawl;
+    json_t *a, *b, *c;
+    int n;
+
+    n = snprintf(text, sizeof(text), CLIMB, 3, "climb", 4000);
+    CU_ASSERT_FATAL(n > 0 && (size_t)n < sizeof(text));
+    win = decode_doc(doc_of(text));
+    text[n - 2] = '\0'; /* the closing "}}": objective and scoring go in */
+    snprintf(text + n - 2, sizeof(text) - (size_t)n + 2,
+             ", 'objective': 'points', 'scoring': 'win'}}");
+    pts = decode_doc(doc_of(text));
+    snprintf(text + n - 2, sizeof(text) - (size_t)n + 2,
+             ", 'objective': 'points', 'scoring': 'brawl', 'mode': 'surge'}}");
+    brawl = decode_doc(doc_of(text));
+    a = run_all(win, 2, 0);
+    b = run_all(pts, 2, 0);
+    c = run_all(brawl, 2, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(json_equal(json_object_get(json_object_get(a, "best"), "list"),
+                         json_object_get(json_object_get(b, "best"), "list")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(a, "moves_accepted")),
+                    json_integer_value(json_object_get(b, "moves_accepted")));
+    CU_ASSERT_DOUBLE_EQUAL(100 * json_real_value(json_object_get(a, "improvement")),
+                           json_real_value(json_object_get(b, "improvement")), 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(
+        json_real_value(json_object_get(json_object_get(a, "start"), "score")) * 100,
+        json_real_value(json_object_get(json_object_get(b, "start"), "score")), 1e-9);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "objective")), "points");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "scoring")), "win");
+    CU_ASSERT_PTR_NULL(json_object_get(a, "scoring"));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(c, "scoring")), "brawl");
+    for (int d = 0; d < 2; d++) {
+        const json_t *deck = json_object_get(c, d ? "best" : "start");
+        double s = json_real_value(json_object_get(deck, keys[0]));
+        const json_t *ci = json_object_get(deck, keys[1]);
+        CU_ASSERT(s >= 5 && s <= BATTLE_POINTS_MAX);
+        CU_ASSERT(json_real_value(json_array_get(ci, 0)) <= s);
+        CU_ASSERT(json_real_value(json_array_get(ci, 1)) >= s);
+        CU_ASSERT(json_real_value(json_array_get(ci, 1)) <= BATTLE_POINTS_MAX);
+    }
+    CU_ASSERT(json_real_value(json_object_get(json_object_get(c, "best"), "score")) >=
+              json_real_value(json_object_get(json_object_get(c, "start"), "score")));
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    job_free(win);
+    job_free(pts);
+    job_free(brawl);
 }
 
 /* Runs `job` for `stop_at` units (steps of `step`), saves, restores into a new run (on
@@ -624,6 +701,7 @@ static CU_TestInfo opt_tests[] = {
     {"another job's or a damaged checkpoint refused", test_checkpoint_refused},
     {"cancel keeps the best deck so far", test_cancel_keeps_best},
     {"reorder only moves cards", test_reorder_moves_only},
+    {"points objective: win scoring is the win objective; brawl points", test_points_objective},
     CU_TEST_INFO_NULL,
 };
 

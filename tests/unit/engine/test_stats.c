@@ -47,7 +47,37 @@ static void test_wilson_edges(void)
     CU_ASSERT_EQUAL(hi, -1.0);
 }
 
+/* Means of bounded scores: values from the formulas by hand (python3), the bounds kept in
+ * [0, max], one score, and sums no n scores could have. */
+static void test_mean_interval(void)
+{
+    double m = -1, lo = -1, hi = -1;
+    /* 0, 100, 100, 50 of at most 100: the upper bound is cut at 100 */
+    CU_ASSERT_EQUAL(stats_mean_ci(250, 22500, 4, STATS_Z95, 100, &m, &lo, &hi), SK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m, 62.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 15.586933774380697, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 100, 0);
+    /* 59, 57, 5, 5, 40, 20, 16, 0, 188, 200 of at most 511 */
+    CU_ASSERT_EQUAL(stats_mean_ci(590, 84380, 10, STATS_Z95, 511, &m, &lo, &hi), SK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m, 59.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 13.002281005611238, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 104.99771899438876, 1e-9);
+    /* all equal: no spread */
+    CU_ASSERT_EQUAL(stats_mean_ci(700, 70000, 7, STATS_Z95, 100, &m, &lo, &hi), SK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 100, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 100, 1e-9);
+    /* one score: the whole range */
+    CU_ASSERT_EQUAL(stats_mean_ci(40, 1600, 1, STATS_Z95, 511, &m, &lo, &hi), SK_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m, 40, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 511, 0);
+    CU_ASSERT_EQUAL(stats_mean_ci(0, 0, 0, STATS_Z95, 100, &m, &lo, &hi), SK_EINVAL);
+    CU_ASSERT_EQUAL(stats_mean_ci(301, 0, 3, STATS_Z95, 100, &m, &lo, &hi), SK_EINVAL);
+    CU_ASSERT_EQUAL(stats_mean_ci(1, 1, 3, 0, 100, &m, &lo, &hi), SK_EINVAL);
+}
+
 static CU_TestInfo stats_tests[] = {
+    {"mean interval of bounded scores", test_mean_interval},
     {"wilson interval values", test_wilson_values},
     {"wilson interval edges and errors", test_wilson_edges},
     CU_TEST_INFO_NULL,
