@@ -339,17 +339,39 @@ static struct opt_ahead *ahead_find(struct opt_run *run, const struct opt_deck *
     return NULL;
 }
 
+/* Plans made on the pool: one item per entry to prepare (deck_plans shares nothing
+ * mutable between calls: the catalog is read only, the job's base is copied). */
+struct plans_task {
+    struct opt_run *run;
+    int slot[OPT_AHEAD_MAX];
+    enum sk_err rc[OPT_AHEAD_MAX];
+};
+
+static void plans_item(void *ctx, uint64_t i)
+{
+    struct plans_task *t = ctx;
+    struct opt_ahead *a = &t->run->ahead[t->slot[i]];
+    char why[256];
+
+    t->rc[i] = deck_plans(t->run->job, &a->deck, a->plans, why, sizeof(why));
+}
+
 /* Prepares the candidates that follow the current one if it is not accepted, as
- * next_candidate and settle would draw them, into the free entries; the caller plays
- * their first batch. A draw that finds no move or a deck that does not prepare is skipped,
- * as the search skips it. SK_ENOMEM. */
+ * next_candidate and settle would draw them, into the free entries (their plans made on
+ * the pool); the caller plays their first batch. A draw that finds no move is skipped, as
+ * the search skips it; a deck that does not prepare is left out (the search counts it
+ * as tried without anneal's draw, which the draws after it here assumed: those are then
+ * not the search's, and are simply not used). SK_ENOMEM. */
 static enum sk_err ahead_predict(struct opt_run *run)
 {
     const struct opt_job *job = run->job;
     struct opt_state *st = &run->st;
     struct rng r = st->rng;
-    int slot = 0, free_slots = 0;
+    struct plans_task t;
+    int slot = 0, free_slots = 0, n = 0;
+    enum sk_err rc = SK_OK;
 
+    t.run = run;
     for (int i = 0; i < run->ahead_max; i++)
         free_slots += !run->ahead[i].used;
     if (job->algorithm == OPT_ALG_ANNEAL)
@@ -357,8 +379,6 @@ static enum sk_err ahead_predict(struct opt_run *run)
     for (int tries = 0; free_slots > 0 && tries < 2 * run->ahead_max; tries++) {
         struct opt_move m;
         struct opt_ahead *a;
-        char why[256];
-        enum sk_err rc;
 
         if (!battle_opt_draw(job, &st->inc, &r, &m))
             continue;
@@ -366,22 +386,23 @@ static enum sk_err ahead_predict(struct opt_run *run)
             slot++;
         a = &run->ahead[slot];
         battle_opt_apply(&st->inc, &m, &a->deck);
-        rc = deck_plans(job, &a->deck, a->plans, why, sizeof(why));
-        if (rc == SK_ENOMEM)
-            return rc;
-        if (rc)
-            continue; /* the search counts it as tried and draws again */
         if (job->algorithm == OPT_ALG_ANNEAL)
             (void)rng_next(&r);
-        if (ahead_find(run, &a->deck, st->block)) { /* drawn twice: played once */
-            free_plans(a->plans);
+        if (ahead_find(run, &a->deck, st->block)) /* drawn twice: played once */
             continue;
-        }
         a->used = 1;
         a->block = st->block;
+        t.slot[n++] = slot;
         free_slots--;
     }
-    return SK_OK;
+    battle_pool_run(run->pool, (uint64_t)n, plans_item, &t);
+    for (int i = 0; i < n; i++)
+        if (t.rc[i]) {
+            run->ahead[t.slot[i]].used = 0;
+            if (t.rc[i] == SK_ENOMEM)
+                rc = SK_ENOMEM;
+        }
+    return rc;
 }
 
 /* At a candidate's first batch, on several threads: *mine is the entry played ahead for

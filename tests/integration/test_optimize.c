@@ -89,6 +89,9 @@ static void test_kill9_resumes(void)
     CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
     at_kill = strtol(n, NULL, 10);
     CU_ASSERT(at_kill > 0);
+    /* the attempt that resumes runs on three threads, which play candidates ahead: the
+     * deck is still the one-thread search's */
+    s.env[s.n_env++] = "SKIRMISH_ENGINE_THREADS=3";
     CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
     job = it_wait_status(&s, id, NULL, 120000);
     CU_ASSERT_PTR_NOT_NULL_FATAL(job);
@@ -117,9 +120,9 @@ static void test_kill9_resumes(void)
     it_stack_stop(&s);
 }
 
-/* Three workers take two copies of one optimisation (and a battle between them): each
- * ends with the deck, moves and scores of one run in this process, whichever worker ran
- * it. */
+/* Three workers (of one, two and three engine threads) take two copies of one
+ * optimisation (and a battle between them): each ends with the deck, moves and scores of
+ * one run in this process, whichever worker ran it. */
 static void test_three_workers_same_deck(void)
 {
     struct it_stack s;
@@ -130,8 +133,13 @@ static void test_three_workers_same_deck(void)
 
     CU_ASSERT_FATAL(fast_stack(&s, "opt3") == 0);
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
-    for (int i = 0; i < 3; i++)
+    /* one, two and three engine threads: whichever runs a copy, the same result */
+    for (int i = 0; i < 3; i++) {
+        static const char *const threads[] = {
+            "SKIRMISH_ENGINE_THREADS=1", "SKIRMISH_ENGINE_THREADS=2", "SKIRMISH_ENGINE_THREADS=3"};
+        s.env[s.n_env++] = threads[i];
         CU_ASSERT_FATAL(it_worker_start(&s, i) == 0);
+    }
     doc = opt_doc(it_games_for_ms(500), 33);
     want = it_engine_result(doc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(want);
