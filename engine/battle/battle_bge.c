@@ -24,17 +24,6 @@ static const char *const passive_names[] = {
     "coldsleep",        "ironwill",      "unity",         "devotion",
     "crackdown",        "superheroism"};
 
-/* `s` lowercased with everything but letters and digits left out, as the peer's
- * simplify_name compares names; at most `size` - 1 bytes. */
-static void simplify(const char *s, char *out, size_t size)
-{
-    size_t k = 0;
-    for (; *s && k + 1 < size; s++)
-        if (isalnum((unsigned char)*s))
-            out[k++] = (char)tolower((unsigned char)*s);
-    out[k] = '\0';
-}
-
 /* Copies [a, b) trimmed of spaces into out (size bytes); 0 when it does not fit. */
 static int copy_trim(const char *a, const char *b, char *out, size_t size)
 {
@@ -109,9 +98,9 @@ const struct battle_bge *battle_bge_find(const struct battle_bges *b, const char
 
     if (!b)
         return NULL;
-    simplify(name, want, sizeof(want));
+    battle_tu_simplify(name, want);
     for (size_t i = 0; want[0] && i < b->n; i++) {
-        simplify(b->items[i].name, have, sizeof(have));
+        battle_tu_simplify(b->items[i].name, have);
         if (strcmp(want, have) == 0)
             return &b->items[i];
     }
@@ -134,11 +123,11 @@ static int number(const char *s)
 static int one_skill(const char *word, char **tok, int nt, struct battle_skill_spec *sk, char *why,
                      size_t whylen)
 {
-    char simple[64];
+    char simple[BATTLE_NAME_MAX + 1];
     int id, i = 0, v;
     unsigned opts;
 
-    simplify(word, simple, sizeof(simple));
+    battle_tu_simplify(word, simple);
     for (size_t k = 0; k < sizeof(passive_names) / sizeof(passive_names[0]); k++)
         if (strcmp(simple, passive_names[k]) == 0) {
             snprintf(why, whylen, "'%s' is a passive battleground effect, not simulated yet", word);

@@ -42,7 +42,8 @@ enum sk_err battle_bge_load(const char *dir, struct battle_bges *out, uint64_t *
 /** Frees what battle_bge_load filled and zeroes `b`; NULL-safe. */
 void battle_bge_release(struct battle_bges *b);
 
-/** The effect named `name` (borrowed), its case, spaces and punctuation ignored; NULL. */
+/** The effect named `name` (borrowed), compared as the peer does (battle_tu_simplify);
+ * NULL when none. */
 const struct battle_bge *battle_bge_find(const struct battle_bges *b, const char *name);
 
 /**

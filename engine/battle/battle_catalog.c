@@ -63,17 +63,6 @@ static int card_cmp(const void *a, const void *b)
                   ((const struct battle_card_spec *)b)->name);
 }
 
-static void simplify(const char *name, char *out)
-{
-    size_t n = 0;
-    for (; *name && n < BATTLE_NAME_MAX; name++) {
-        unsigned char c = (unsigned char)*name;
-        if (!strchr(";:,\"'! ", c))
-            out[n++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-    out[n] = '\0';
-}
-
 static int key_cmp(const void *a, const void *b)
 {
     const struct loose_key *x = a, *y = b;
@@ -108,7 +97,7 @@ static enum sk_err build_indexes(struct battle_catalog *cat)
         return SK_ENOMEM;
     }
     for (size_t i = 0; i < cat->n; i++) {
-        simplify(cat->cards[i].name, cat->by_key[i].key);
+        battle_tu_simplify(cat->cards[i].name, cat->by_key[i].key);
         cat->by_key[i].i = i;
         if (cat->cards[i].id > 0)
             pairs[n++] = (struct id_pair){cat->cards[i].id, i};
@@ -359,7 +348,7 @@ const struct battle_card_spec *battle_catalog_find_loose(const struct battle_cat
 
     if (c || len > BATTLE_NAME_MAX)
         return c;
-    simplify(name, key);
+    battle_tu_simplify(name, key);
     c = find_key(cat, key);
     if (c)
         return c;
@@ -370,7 +359,7 @@ const struct battle_card_spec *battle_catalog_find_loose(const struct battle_cat
         int64_t level = 0;
         memcpy(base, name, (size_t)(dash - name));
         base[dash - name] = '\0';
-        simplify(base, key);
+        battle_tu_simplify(base, key);
         c = find_key(cat, key);
         if (sk_parse_i64(dash + 1, 1, BATTLE_LEVELS_MAX, &level) != SK_OK)
             return NULL;
@@ -423,7 +412,7 @@ void battle_catalog_suggest(const struct battle_catalog *cat, const char *name, 
         out[0] = '\0';
     if (strlen(name) > BATTLE_NAME_MAX || !outlen)
         return;
-    simplify(name, key);
+    battle_tu_simplify(name, key);
     /* A typo, not another word: at most a quarter of the letters, and at least 1. */
     max = strlen(key) / 4 > 0 ? strlen(key) / 4 : 1;
     for (size_t i = 0; i < cat->n; i++) {
@@ -733,7 +722,7 @@ enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
         /* Each file holds one kind, so within a kind the line is the file order, which
          * decides between two records of one name. */
         keys[i].order = (size_t)e->line;
-        simplify(e->name, keys[i].key);
+        battle_tu_simplify(e->name, keys[i].key);
         keys[i].kind = e->kind;
         keys[i].i = i;
     }
@@ -813,7 +802,7 @@ const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog
     *level = 0;
     if (len > BATTLE_NAME_MAX)
         return NULL;
-    simplify(name, key);
+    battle_tu_simplify(name, key);
     e = find_enemy_key(cat, kind, key);
     if (e)
         return e;
@@ -827,7 +816,7 @@ const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog
         char base[BATTLE_NAME_MAX + 1];
         memcpy(base, name, (size_t)(dash - name));
         base[dash - name] = '\0';
-        simplify(base, key);
+        battle_tu_simplify(base, key);
     }
     e = find_enemy_key(cat, kind, key);
     if (e)

@@ -240,6 +240,17 @@ static enum sk_err grow(void *arr, size_t *cap, size_t n, size_t size, size_t fi
     return SK_OK;
 }
 
+void battle_tu_simplify(const char *name, char out[BATTLE_NAME_MAX + 1])
+{
+    size_t n = 0;
+    for (; *name && n < BATTLE_NAME_MAX; name++) {
+        unsigned char c = (unsigned char)*name;
+        if (!strchr(";:,\"'! ", c))
+            out[n++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    out[n] = '\0';
+}
+
 uint64_t battle_tu_fnv1a(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;

@@ -76,6 +76,13 @@ struct battle_tu_data {
 enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct sk_verr_list *notes,
                            char *err, size_t errlen);
 
+/**
+ * Writes `name` lowercased, without the characters ; : , " ' ! and space, to `out` (at
+ * most BATTLE_NAME_MAX bytes, then a NUL): the peer's simplify_name, how it compares the
+ * names players write (cards, missions, battleground effects).
+ */
+void battle_tu_simplify(const char *name, char out[BATTLE_NAME_MAX + 1]);
+
 /* FNV-1a 64: the content hash catalogs report (fast, and enough to tell two copies apart). */
 #define BATTLE_TU_FNV_SEED 0xcbf29ce484222325ULL
 /** Returns hash `h` (start with BATTLE_TU_FNV_SEED) extended by `n` bytes at `p`. */
