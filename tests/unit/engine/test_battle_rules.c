@@ -219,19 +219,25 @@ static void test_activation_summon(void)
     (void)ca;
 }
 
+/* A duel whose attacker plays one Echo, a card that summons itself on play. */
+static void echo_duel(struct tb *b)
+{
+    int ca, cb, echo;
+    duel(b, &ca, &cb);
+    echo = tb_card(b, "Echo", BATTLE_ASSAULT, 0, 5, 1);
+    tb_skill(b, echo, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(b, echo)->trigger = BATTLE_SIM_TRIG_PLAY;
+    last_skill(b, echo)->card = echo;
+    tb_deck(b, 0, echo, 1);
+}
+
 /* A card that summons itself on play (the peer spins forever on one) fills its row and
  * stops: 32 units after turn 1, and the game plays to its end. */
 static void test_self_summon_is_bounded(void)
 {
     struct tb b;
     struct tb_run x;
-    int ca, cb, echo;
-    duel(&b, &ca, &cb);
-    echo = tb_card(&b, "Echo", BATTLE_ASSAULT, 0, 5, 1);
-    tb_skill(&b, echo, BATTLE_SKILL_SUMMON, 0, 0);
-    last_skill(&b, echo)->trigger = BATTLE_SIM_TRIG_PLAY;
-    last_skill(&b, echo)->card = echo;
-    tb_deck(&b, 0, echo, 1);
+    echo_duel(&b);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, BATTLE_SIM_ROW);
@@ -240,8 +246,6 @@ static void test_self_summon_is_bounded(void)
     CU_ASSERT_TRUE(x.over);
     CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
     tb_run_end(&x);
-    (void)ca;
-    (void)cb;
 }
 
 /* Leech 2 on a 10-health unit: nothing from a hit on the commander; a hit on an assault
@@ -455,13 +459,7 @@ static void test_work_bound_triggers(void)
 {
     struct tb b;
     struct tb_run x;
-    int ca, cb, echo;
-    duel(&b, &ca, &cb);
-    echo = tb_card(&b, "Echo", BATTLE_ASSAULT, 0, 5, 1);
-    tb_skill(&b, echo, BATTLE_SKILL_SUMMON, 0, 0);
-    last_skill(&b, echo)->trigger = BATTLE_SIM_TRIG_PLAY;
-    last_skill(&b, echo)->card = echo;
-    tb_deck(&b, 0, echo, 1);
+    echo_duel(&b);
     tb_run_start(&x, &b);
     CU_ASSERT_EQUAL(x.d->work_limit, BATTLE_SIM_WORK_LIMIT);
     battle_plan_set_work_limit(x.plan, 32);
@@ -485,8 +483,6 @@ static void test_work_bound_triggers(void)
     CU_ASSERT_EQUAL(x.r.turn, BATTLE_TURN_LIMIT_DEF);
     CU_ASSERT_EQUAL(x.r.bounded, 0);
     tb_run_end(&x);
-    (void)ca;
-    (void)cb;
 }
 
 /* Flurry 3, c 1: 3 units of work on each of the attacker's turns. At a bound of 7 the
