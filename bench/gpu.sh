@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The GPU figures: games per second of the OpenCL backend on a GPU next to the CPU backend on
+# every core of the same machine, the proof that both give the same results (same job, same
+# seed), and the CPU-vs-OpenCL differential tests run on the GPU instead of PoCL.
+#
+# Two steps, because a GPU machine lent to a session (the device tool) starts bare and
+# reaches nothing outside it:
+#
+#   bench/gpu.sh prepare [BUILD]      (here; BUILD defaults to build, a Release build)
+#       bundles into .gpu/ (git-ignored): the binaries skirmish, cl_bench and test_engine,
+#       the shared libraries they load other than the C library's own, the game's card
+#       files (SKIRMISH_CARDS_DIR, default ../shared/data/tu; only carried, never
+#       committed) and the real-card matchups of tests/data/peer/real_cards.json.
+#   bench/gpu.sh run [GAMES]          (on the GPU machine, repository root, .gpu carried)
+#       points the OpenCL ICD loader at the NVIDIA driver, lists the devices, checks the
+#       device's random streams, runs cl_bench, plays the first 12 plain real-card matchups
+#       (GAMES each, default 4,000,000) on the GPU and on the CPU backend, and runs the
+#       differential suite on the GPU. Prints markdown (also to $OUT/gpu.md when OUT is set)
+#       to paste into bench/RESULTS.md. Exits 1 when a step fails or the two backends
+#       disagree on any count.
+#
+# With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
+# SKIRMISH_GPU_DEVICE names the device to test (SKIRMISH_DEVICE syntax; default "NVIDIA").
+# To try the run step here, on PoCL: SKIRMISH_GPU_DEVICE=portable bench/gpu.sh run 20000
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bundle=$root/.gpu
+step=${1:-}
+
+die() {
+    echo "gpu.sh: $*" >&2
+    exit 1
+}
+
+prepare() {
+    local build=$root/${1:-build}
+    local cards=${SKIRMISH_CARDS_DIR:-$root/../shared/data/tu}
+    local bins=("$build/skirmish" "$build/bench/cl_bench" "$build/tests/test_engine")
+    for b in "${bins[@]}"; do
+        [ -x "$b" ] || die "$b is missing: build first (cmake --preset release && cmake --build build)"
+    done
+    grep -q '^CMAKE_BUILD_TYPE:[A-Z]*=Release' "$build/CMakeCache.txt" ||
+        echo "gpu.sh: warning: $build is not a Release build; its figures are not comparable" >&2
+    [ -f "$cards/cards_section_1.xml" ] || die "no game card files in $cards (set SKIRMISH_CARDS_DIR)"
+    rm -rf "$bundle"
+    mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/data"
+    cp "${bins[@]}" "$bundle/bin/"
+    # Every library the binaries load, except the C library's own parts, which the GPU
+    # machine's system has (and which must match its dynamic loader).
+    ldd "${bins[@]}" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
+        grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
+        while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+    cp "$cards"/*.xml "$cards"/*.txt "$bundle/data/" 2>/dev/null || true
+    git -C "$root" rev-parse --short HEAD >"$bundle/commit"
+    du -sh "$bundle" | awk '{print "gpu.sh: " $2 " holds " $1 " (the device tool carries 64 MiB at most)"}'
+}
+
+# Writes an ICD folder naming the NVIDIA OpenCL driver, when the system has none, and points
+# the loader at it. The driver library comes with the kernel driver (often under
+# /usr/local/nvidia); the CUDA image does not always register it in /etc/OpenCL/vendors.
+nvidia_icd() {
+    local lib
+    if ls /etc/OpenCL/vendors/*nvidia* >/dev/null 2>&1; then
+        return 0
+    fi
+    lib=$(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1/ {print $NF; exit}')
+    if [ -z "$lib" ]; then
+        lib=$(find /usr/local/nvidia /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/cuda* \
+            -name 'libnvidia-opencl.so*' 2>/dev/null | head -1 || true)
+    fi
+    if [ -z "$lib" ]; then
+        echo "gpu.sh: no libnvidia-opencl.so found: the NVIDIA OpenCL driver is not on this machine" >&2
+        return 0
+    fi
+    mkdir -p "$work/vendors"
+    echo "$lib" >"$work/vendors/nvidia.icd"
+    export OCL_ICD_VENDORS=$work/vendors
+}
+
+# The real-card matchups on both backends: one markdown row each, and "DIFFER" rows when
+# the counts differ. Python reads the results (the machine's python3).
+real_cards() {
+    local games=$1 device=$2
+    python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF'
+import json, subprocess, sys
+ref, skirmish, games, device, work = sys.argv[1:6]
+matchups = [m for m in json.load(open(ref))["matchups"]
+            if isinstance(m["attacker"], str) and isinstance(m["defender"], str)][:12]
+def run(job, dev):
+    out = subprocess.run([skirmish, "run", "--device", dev, "--threads", "0", job],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+print("| matchup | games | CPU backend, all cores (games/s) | OpenCL on the GPU (games/s) "
+      "| GPU / CPU | wins/stalls/losses (both) |")
+print("|---|---:|---:|---:|---:|---|")
+bad = 0
+ratios = []
+for m in matchups:
+    job = f"{work}/{m['name']}.json"
+    with open(job, "w") as f:
+        json.dump({"kind": "battle", "seed": 1, "params": {
+            "games": int(games), "mode": m["mode"], "attacker": m["attacker"],
+            "defender": m["defender"]}}, f)
+    c, g = run(job, "cpu"), run(job, device)
+    same = all(c[k] == g[k] for k in ("games", "wins", "stalls", "losses", "points"))
+    bad += not same
+    ratio = g["games_per_second"] / c["games_per_second"]
+    ratios.append(ratio)
+    counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
+    if not same:
+        counts = f"DIFFER: cpu {c['wins']}/{c['stalls']}/{c['losses']}, gpu {counts}"
+    print(f"| {m['name']} | {int(games):,} | {c['games_per_second']:,.0f} ({c['threads']} threads) "
+          f"| {g['games_per_second']:,.0f} | {ratio:.2f} | {counts} |")
+prod = 1.0
+for r in ratios:
+    prod *= r
+print(f"\nGeometric mean GPU / CPU: {prod ** (1 / len(ratios)):.2f}. "
+      f"Counts identical on {len(matchups) - bad} of {len(matchups)} matchups.")
+sys.exit(1 if bad else 0)
+EOF
+}
+
+run_all() {
+    local games=${1:-4000000}
+    local device=${SKIRMISH_GPU_DEVICE:-NVIDIA}
+    local rc=0
+    [ -x "$bundle/bin/skirmish" ] || die "no bundle in $bundle: run 'bench/gpu.sh prepare' first, here"
+    work=$(mktemp -d /tmp/skirmish-gpu.XXXXXX)
+    export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export SKIRMISH_CARDS_DIR=$bundle/data SKIRMISH_CL_CACHE=$work/cache SKIRMISH_LOG_LEVEL=error
+    mkdir -p "$work/cache"
+    nvidia_icd
+    echo "## GPU run of commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    echo '```'
+    (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
+    echo "cores: $(nproc); device asked for: $device"
+    "$bundle/bin/skirmish" devices --check || rc=1
+    echo '```'
+    echo
+    echo "### cl_bench ($games games per row; reference matchups, built-in cards)"
+    echo
+    echo '```'
+    "$bundle/bin/cl_bench" "$games" "$device" || rc=1
+    echo '```'
+    echo
+    echo "### Real cards: the same jobs on both backends (seed 1)"
+    echo
+    real_cards "$games" "$device" || rc=1
+    echo
+    echo "### CPU-vs-OpenCL differential suite on the device"
+    echo
+    echo '```'
+    SKIRMISH_CL_DIFF_DEVICE=$device "$bundle/bin/test_engine" battle_cl_diff 2>&1 | tail -15 || rc=1
+    echo '```'
+    rm -rf "$work"
+    return $rc
+}
+
+case $step in
+prepare)
+    shift
+    prepare "$@"
+    ;;
+run)
+    shift
+    out=${OUT:-}
+    if [ -n "$out" ]; then
+        set +e
+        run_all "$@" | tee "$out/gpu.md"
+        rc=${PIPESTATUS[0]}
+        set -e
+        exit "$rc"
+    fi
+    run_all "$@"
+    ;;
+*)
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
