@@ -13,15 +13,16 @@
 // A fifth argument, a regular expression, plays only the matchups whose names match.
 // Exit status 0 always: this is a report, not a test.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadRealCards, ourJob } from './real_cards.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const games = Number(process.argv[2] || 1000000);
 const cardsDir = process.argv[3] || join(root, '../shared/data/tu');
 const bin = process.argv[4] || join(root, 'build/skirmish');
-const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
+const ref = loadRealCards();
 const only = process.argv[5] ? new RegExp(process.argv[5]) : null;
 if (only) ref.matchups = ref.matchups.filter((m) => only.test(m.name));
 const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-'));
@@ -37,10 +38,7 @@ let agree = 0;
 for (const m of ref.matchups) {
   // A matchup's own `games` caps ours: flexible play costs hundreds of plain games each.
   const n = Math.min(games, m.games || games);
-  const doc = { kind: 'battle', seed: 1, params: { games: n, mode: m.mode, turn_limit: ref.turn_limit,
-                                                     attacker: m.attacker, defender: m.defender } };
-  if (m.scoring) doc.params.scoring = m.scoring;
-  if (m.effects) doc.params.effects = m.effects;
+  const doc = ourJob(ref, m, n);
   const file = join(tmp, 'job.json');
   writeFileSync(file, JSON.stringify(doc));
   let res;

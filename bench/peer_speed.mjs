@@ -10,12 +10,18 @@
 // (default 1); SKIRMISH_BENCH_WALL=1 takes wall-clock times instead. Measure the build that
 // is installed (Release, -O3: `cmake --preset release`, or `make test`'s first build).
 //   SKIRMISH_PEER=/path/to/tuo node bench/peer_speed.mjs [MATCHUPS=10] [GAMES=200000]
-//   [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
-// Prints a table and the geometric mean of the ratios; asserts nothing.
+//   [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish] [NAME_REGEX]
+// MATCHUPS is how many of the file's matchups to time, in its order, or `all` (the whole
+// differential set: scorings, battleground effects and flexible play included, each run as
+// bench/real_cards.mjs writes it for both programs); a sixth argument, a regular
+// expression, keeps only the matchups whose names match. A flexible game costs a few
+// hundred plain games, so a matchup with a flexible side plays GAMES / 100 games.
+// Prints a table and the median and geometric mean of the ratios; asserts nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadRealCards, ourJob, peerArgs } from './real_cards.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const peer = process.env.SKIRMISH_PEER;
@@ -23,11 +29,12 @@ if (!peer) {
   console.error('peer_speed: set SKIRMISH_PEER to the peer simulator binary (tuo)');
   process.exit(2);
 }
-const count = Number(process.argv[2] || 10);
+const count = process.argv[2] === 'all' ? Infinity : Number(process.argv[2] || 10);
 const games = Number(process.argv[3] || 200000);
 const cardsDir = resolve(process.argv[4] || join(root, '../shared/data/tu'));
 const bin = process.argv[5] || join(root, 'build/skirmish');
-const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
+const ref = loadRealCards();
+const only = process.argv[6] ? new RegExp(process.argv[6]) : null;
 const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-speed-'));
 // The peer reads data/ below its working folder and keeps a result database there
 // (data/database.yml): its data/ is a folder of links to the game's files, so nothing is
@@ -55,39 +62,43 @@ function seconds(cmd, args, opts) {
 
 function ours(m, n) {
   const file = join(tmp, 'job.json');
-  writeFileSync(file, JSON.stringify({ kind: 'battle', seed: 1, params: {
-    games: n, mode: m.mode, attacker: m.attacker, defender: m.defender } }));
+  writeFileSync(file, JSON.stringify(ourJob(ref, m, n)));
   return seconds(bin, ['run', '--device', 'cpu', '--threads', '1', file], {
     env: { ...process.env, SKIRMISH_CARDS_DIR: cardsDir } });
 }
 
 function theirs(m, n) {
-  const args = [m.attacker, m.defender, '-t', '1', ...(m.mode === 'surge' ? ['-s'] : []), 'no-db',
-                'sim', String(n)];
-  return seconds(peer, args, { cwd: join(tmp, 'peer') });
+  return seconds(peer, peerArgs(m, n, 1), { cwd: join(tmp, 'peer') });
 }
 
 const rows = [];
 let logSum = 0;
-// Plain play only: a side given as {"deck", "play"} (flexible play) is a different load.
-const plain = ref.matchups.filter((m) => typeof m.attacker === 'string' && typeof m.defender === 'string');
-for (const m of plain.slice(0, count)) {
-  const short = Math.max(1, Math.round(games / 10));
+const ratios = [];
+const flexible = (m) => typeof m.attacker !== 'string' || typeof m.defender !== 'string';
+for (const m of ref.matchups.slice(0, count).filter((x) => !only || only.test(x.name))) {
+  const n = flexible(m) ? Math.max(10, Math.round(games / 100)) : games;
+  const short = Math.max(1, Math.round(n / 10));
   let a = Infinity;
   let b = Infinity;
   for (let r = 0; r < reps; r++) {
-    a = Math.min(a, (ours(m, games) - ours(m, short)) / (games - short));
-    b = Math.min(b, (theirs(m, games) - theirs(m, short)) / (games - short));
+    a = Math.min(a, (ours(m, n) - ours(m, short)) / (n - short));
+    b = Math.min(b, (theirs(m, n) - theirs(m, short)) / (n - short));
   }
   const ratio = b / a;
   logSum += Math.log(ratio);
-  rows.push(`| ${m.name} | ${m.mode} | ${Math.round(1 / a).toLocaleString('en')} | ` +
+  ratios.push(ratio);
+  rows.push(`| ${m.name} | ${m.mode}${m.scoring ? ` ${m.scoring}` : ''} | ${n.toLocaleString('en')} | ` +
+            `${Math.round(1 / a).toLocaleString('en')} | ` +
             `${Math.round(1 / b).toLocaleString('en')} | ${ratio.toFixed(1)}× |`);
 }
 rmSync(tmp, { recursive: true, force: true });
 console.log(`games/s on one core (${wall ? 'wall clock' : 'CPU time, user + system'}), ${games} games ` +
-            `(less a ${games / 10}-game run); peer: ${peer}`);
-console.log('| matchup | mode | skirmish | peer | ratio |');
-console.log('|---|---|---:|---:|---:|');
+            `a matchup (less a run of a tenth of them); peer: ${peer}`);
+console.log('| matchup | mode | games | skirmish | peer | ratio |');
+console.log('|---|---|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
-console.log(`\ngeometric mean ratio: ${Math.exp(logSum / rows.length).toFixed(2)}×`);
+ratios.sort((x, y) => x - y);
+const mid = ratios.length >> 1;
+const median = ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+console.log(`\n${rows.length} matchups: median ratio ${median.toFixed(2)}×, geometric mean ` +
+            `${Math.exp(logSum / rows.length).toFixed(2)}×, ${ratios.filter((r) => r < 4).length} under 4×`);

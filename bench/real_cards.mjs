@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// The real-card matchups of tests/data/peer/real_cards.json as the two programs take them:
+// our job document and the peer simulator's command-line arguments, in one place for the
+// scripts that run them (peer_diff.mjs compares results, peer_speed.mjs times both). The
+// peer's words are those its figures were made with (the file's `about`): `-s` for surge;
+// a matchup's `peer_effect` (`-e`, `ye` or `ee` and the effect's text) or scoring name (gw
+// for war, gw-defense for war-defense) followed by the mode's word; `flexible` and
+// `enemy:flexible`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/** The parsed file: {about, peer, turn_limit, matchups}. */
+export function loadRealCards() {
+  return JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
+}
+
+/** Our job document for matchup `m`, `games` games, seed 1. */
+export function ourJob(ref, m, games) {
+  const doc = { kind: 'battle', seed: 1, params: { games, mode: m.mode, turn_limit: ref.turn_limit,
+                                                     attacker: m.attacker, defender: m.defender } };
+  if (m.scoring) doc.params.scoring = m.scoring;
+  if (m.effects) doc.params.effects = m.effects;
+  return doc;
+}
+
+const peerScoring = { war: 'gw', 'war-defense': 'gw-defense' };
+
+// Splits `-e "Enfeeble all 2"` into ['-e', 'Enfeeble all 2'].
+function effectArgs(text) {
+  const m = /^(\S+)\s+"(.*)"$/.exec(text);
+  if (!m) throw new Error(`peer_effect not understood: ${text}`);
+  return [m[1], m[2]];
+}
+
+/** The peer's arguments for matchup `m` with `threads` threads and `games` games. */
+export function peerArgs(m, games, threads) {
+  const deck = (side) => (typeof side === 'string' ? side : side.deck);
+  const args = [deck(m.attacker), deck(m.defender), '-t', String(threads), 'no-db'];
+  if (m.peer_effect) args.push(...effectArgs(m.peer_effect));
+  if (m.scoring && m.scoring !== 'win') args.push(peerScoring[m.scoring] || m.scoring, m.mode);
+  else if (m.peer_effect) args.push(m.mode);
+  else if (m.mode === 'surge') args.push('-s');
+  if (typeof m.attacker === 'object' && m.attacker.play === 'flexible') args.push('flexible');
+  if (typeof m.defender === 'object' && m.defender.play === 'flexible') args.push('enemy:flexible');
+  args.push('sim', String(games));
+  return args;
+}
