@@ -13,16 +13,43 @@
 
 #include "sk_banned.h"
 
-/* The peer's passive battleground effects (its PassiveBGE names), which are not skills: a
- * text naming one is refused with that reason rather than as an unknown word. */
-static const char *const passive_names[] = {
-    "bloodlust",        "brigade",       "counterflux",   "divert",
-    "enduringrage",     "fortification", "heroism",       "zealotspreservation",
-    "metamorphosis",    "megamorphosis", "revenge",       "turningtides",
-    "virulence",        "haltedorders",  "devour",        "criticalreach",
-    "temporalbacklash", "furiosity",     "oathofloyalty", "bloodvengeance",
-    "coldsleep",        "ironwill",      "unity",         "devotion",
-    "crackdown",        "superheroism"};
+/* The peer's passive battleground effects (battle_skills.h), by name, and why the engine
+ * does not play those it does not ("" when it does). */
+#define BATTLE_BGE_NAME_(ID, NAME, NEEDS) NAME,
+static const char *const passive_names[BATTLE_PASSIVE__COUNT] = {
+    BATTLE_PASSIVE_TABLE(BATTLE_BGE_NAME_)};
+#undef BATTLE_BGE_NAME_
+#define BATTLE_BGE_NEEDS_(ID, NAME, NEEDS) NEEDS,
+static const char *const passive_needs[BATTLE_PASSIVE__COUNT] = {
+    BATTLE_PASSIVE_TABLE(BATTLE_BGE_NEEDS_)};
+#undef BATTLE_BGE_NEEDS_
+
+int battle_bge_passive_parse(const char *name)
+{
+    char simple[BATTLE_NAME_MAX + 1];
+    battle_tu_simplify(name, simple);
+    /* The peer also drops hyphens ("Oath-of-Loyalty"); simplify keeps them. */
+    for (char *r = simple, *w = simple;; r++) {
+        if (*r != '-')
+            *w++ = *r;
+        if (!*r)
+            break;
+    }
+    for (int k = 0; k < BATTLE_PASSIVE__COUNT; k++)
+        if (strcmp(simple, passive_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+const char *battle_bge_passive_name(int k)
+{
+    return k >= 0 && k < BATTLE_PASSIVE__COUNT ? passive_names[k] : "?";
+}
+
+const char *battle_bge_passive_needs(int k)
+{
+    return k >= 0 && k < BATTLE_PASSIVE__COUNT ? passive_needs[k] : "unknown";
+}
 
 /* Copies [a, b) trimmed of spaces into out (size bytes); 0 when it does not fit. */
 static int copy_trim(const char *a, const char *b, char *out, size_t size)
@@ -118,21 +145,41 @@ static int number(const char *s)
     return *end || v > 9999 ? -1 : (int)v;
 }
 
+/* A passive effect of a part: its name (`word`, effect k) and its value, the first token
+ * when there is one (the peer reads only that one), else 1; into passive[k]. */
+static int one_passive(const char *word, int k, char **tok, int nt, int *passive, char *why,
+                       size_t whylen)
+{
+    int v = 1;
+    if (*passive_needs[k]) {
+        snprintf(why, whylen, "passive battleground effect '%s' is not simulated yet: %s", word,
+                 passive_needs[k]);
+        return 0;
+    }
+    if (nt > 0 && ((v = number(tok[0])) < 1 || v > BATTLE_PASSIVE_X_MAX)) {
+        snprintf(why, whylen, "'%s' needs a value 1 .. %d", word, BATTLE_PASSIVE_X_MAX);
+        return 0;
+    }
+    passive[k] = v;
+    return 1;
+}
+
 /* One skill of a part: its name (`word`), then tokens tok[0 .. nt) as the peer reads them
- * ([all | N] [faction] [X]). */
-static int one_skill(const char *word, char **tok, int nt, struct battle_skill_spec *sk, char *why,
-                     size_t whylen)
+ * ([all | N] [faction] [X]); a passive effect goes to `passive` instead, and *is_passive
+ * says so. */
+static int one_skill(const char *word, char **tok, int nt, struct battle_skill_spec *sk,
+                     int *passive, int *is_passive, char *why, size_t whylen)
 {
     char simple[BATTLE_NAME_MAX + 1];
     int id, i = 0, v;
     unsigned opts;
 
+    *is_passive = 0;
+    if ((id = battle_bge_passive_parse(word)) >= 0) {
+        *is_passive = 1;
+        return one_passive(word, id, tok, nt, passive, why, whylen);
+    }
     battle_tu_simplify(word, simple);
-    for (size_t k = 0; k < sizeof(passive_names) / sizeof(passive_names[0]); k++)
-        if (strcmp(simple, passive_names[k]) == 0) {
-            snprintf(why, whylen, "'%s' is a passive battleground effect, not simulated yet", word);
-            return 0;
-        }
     id = battle_cards_skill_parse(simple);
     if (id < 0 || battle_cards_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
         id == BATTLE_SKILL_SUMMON) {
@@ -179,9 +226,10 @@ static int one_skill(const char *word, char **tok, int nt, struct battle_skill_s
     return 1;
 }
 
-/* One part ("Heal+Protect all 2"): its skills into out[*n ..]. */
-static int one_part(char *part, struct battle_skill_spec *out, int max, int *n, char *why,
-                    size_t whylen)
+/* One part ("Heal+Protect all 2", "Bloodlust 2"): its skills into out[*n ..], its passive
+ * effects into passive[]. */
+static int one_part(char *part, struct battle_skill_spec *out, int max, int *n, int *passive,
+                    char *why, size_t whylen)
 {
     char *tok[16], *save = NULL, *names, *name, *save2 = NULL;
     int nt = 0;
@@ -200,19 +248,22 @@ static int one_part(char *part, struct battle_skill_spec *out, int max, int *n, 
             *c = (char)tolower((unsigned char)*c);
     names = tok[0];
     for (name = strtok_r(names, "+", &save2); name; name = strtok_r(NULL, "+", &save2)) {
+        int is_passive;
         if (*n >= max) {
             snprintf(why, whylen, "more than %d skills", max);
             return 0;
         }
-        if (!one_skill(name, tok + 1, nt - 1, &out[*n], why, whylen))
+        if (!one_skill(name, tok + 1, nt - 1, &out[*n], passive, &is_passive, why, whylen))
             return 0;
-        (*n)++;
+        if (!is_passive)
+            (*n)++;
     }
     return 1;
 }
 
 static int expand(const struct battle_bges *b, const char *text, int depth,
-                  struct battle_skill_spec *out, int max, int *n, char *why, size_t whylen)
+                  struct battle_skill_spec *out, int max, int *n, int *passive, char *why,
+                  size_t whylen)
 {
     char buf[BATTLE_BGE_TEXT_MAX + 1];
     const char *p = text;
@@ -229,8 +280,8 @@ static int expand(const struct battle_bges *b, const char *text, int depth,
             return 0;
         }
         named = buf[0] ? battle_bge_find(b, buf) : NULL;
-        if (named ? !expand(b, named->text, depth + 1, out, max, n, why, whylen)
-                  : !one_part(buf, out, max, n, why, whylen))
+        if (named ? !expand(b, named->text, depth + 1, out, max, n, passive, why, whylen)
+                  : !one_part(buf, out, max, n, passive, why, whylen))
             return 0;
         p = *e ? e + 1 : e;
     }
@@ -238,7 +289,7 @@ static int expand(const struct battle_bges *b, const char *text, int depth,
 }
 
 int battle_bge_expand(const struct battle_bges *b, const char *text, struct battle_skill_spec *out,
-                      int max, int *n, char *why, size_t whylen)
+                      int max, int *n, int *passive, char *why, size_t whylen)
 {
-    return expand(b, text, 0, out, max, n, why, whylen);
+    return expand(b, text, 0, out, max, n, passive, why, whylen);
 }

@@ -48,13 +48,26 @@ const struct battle_bge *battle_bge_find(const struct battle_bges *b, const char
 
 /**
  * Expands effect text `text` (borrowed) as the peer does: parts split at ';' or '|', each
- * a named effect of `b` (resolved in turn, at most 8 deep) or "Skill[+Skill] [all | N]
- * [faction] [X]". Writes the skills to out[*n ..] (at most `max` in all) and returns 1; 0
- * with the reason in `why` when a part is a passive battleground effect, a skill the engine
- * does not cast as an effect (or does not simulate yet), a skill argument (Enhance,
- * Evolve), a bad number, or more than `max` skills.
+ * a named effect of `b` (resolved in turn, at most 8 deep), "Skill[+Skill] [all | N]
+ * [faction] [X]" or a passive battleground effect "Name [X]". Writes the skills to
+ * out[*n ..] (at most `max` in all) and each passive effect's value (1 when the text gives
+ * none; a later one replaces an earlier, as in the peer) to passive[its enum
+ * battle_passive], and returns 1; 0 with the reason in `why` when a part is a passive
+ * effect the engine does not simulate yet, a skill the engine does not cast as an effect
+ * (or does not simulate yet), a skill argument (Enhance, Evolve), a bad number, or more
+ * than `max` skills.
  */
 int battle_bge_expand(const struct battle_bges *b, const char *text, struct battle_skill_spec *out,
-                      int max, int *n, char *why, size_t whylen);
+                      int max, int *n, int *passive, char *why, size_t whylen);
+
+/** The passive battleground effect (enum battle_passive) that `name` (borrowed) names,
+ * compared as the peer does (case, spaces, punctuation and hyphens ignored); -1: none. */
+int battle_bge_passive_parse(const char *name);
+
+/** Passive effect k's name (lower case, static), "?" when out of range. */
+const char *battle_bge_passive_name(int k);
+
+/** Why passive effect k is not simulated (static), "" when it is. */
+const char *battle_bge_passive_needs(int k);
 
 #endif

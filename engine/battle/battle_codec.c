@@ -828,7 +828,7 @@ out:
 
 static const char *const params_keys[] = {"games",    "mode",     "scoring", "turn_limit", "cards",
                                           "attacker", "defender", "state",   "effects",    NULL};
-static const char *const effect_keys[] = {"skill", "name", "side", NULL};
+static const char *const effect_keys[] = {"skill", "name", "passive", "x", "side", NULL};
 
 /* The scoring names, in enum battle_scoring order. */
 static const char *const scorings[BATTLE_SCORING__COUNT] = {
@@ -852,9 +852,10 @@ static void add_effect(struct job_dec *j, struct battle_card_spec *cards, int *n
 }
 
 /* The skills of effect {"name": ...} at the current position, from the catalog's bges.txt,
- * into sk[0 .. *n); 0 after reporting why it cannot be played. */
+ * into sk[0 .. *n), its passive effects' values into passive[]; 0 after reporting why it
+ * cannot be played. */
 static int named_effect(struct job_dec *j, const json_t *name, struct battle_skill_spec *sk,
-                        int max, int *n)
+                        int max, int *n, int *passive)
 {
     const struct battle_bges *bges = j->catalog ? battle_catalog_bges(j->catalog) : NULL;
     const struct battle_bge *b;
@@ -874,14 +875,47 @@ static int named_effect(struct job_dec *j, const json_t *name, struct battle_ski
         return 0;
     }
     *n = 0;
-    if (!battle_bge_expand(bges, b->text, sk, max, n, why, sizeof(why))) {
+    if (!battle_bge_expand(bges, b->text, sk, max, n, passive, why, sizeof(why))) {
         sk_jdec_bad(&j->d, "effect \"%s\" (%s) cannot be played: %s", b->name, b->text, why);
         return 0;
     }
+    for (int k = 0; k < BATTLE_PASSIVE__COUNT && *n == 0; k++)
+        if (passive[k])
+            return 1;
     if (*n == 0) {
         sk_jdec_bad(&j->d, "effect \"%s\" names no skill", b->name);
         return 0;
     }
+    return 1;
+}
+
+/* Effect {"passive": NAME, "x": X} at the current position: passive[its effect] = X (1 when
+ * absent); 0 after reporting a problem. */
+static int passive_effect(struct job_dec *j, const json_t *e, int *passive)
+{
+    const char *s;
+    long long x = 1;
+    int k;
+
+    sk_jptr_push_key(j->d.ptr, "passive");
+    s = sk_jdec_check_name(&j->d, json_object_get(e, "passive"), "a passive effect's name",
+                           BATTLE_NAME_MAX);
+    k = s ? battle_bge_passive_parse(s) : -1;
+    if (s && k < 0)
+        sk_jdec_bad(&j->d,
+                    "unknown passive battleground effect \"%s\" (the peer's: bloodlust, "
+                    "brigade, counterflux, ... superheroism; docs/rules/battle.md)",
+                    s);
+    else if (k >= 0 && *battle_bge_passive_needs(k))
+        sk_jdec_bad(&j->d, "passive battleground effect '%s' is not simulated yet: %s", s,
+                    battle_bge_passive_needs(k));
+    sk_jptr_pop(j->d.ptr);
+    if (json_object_get(e, "x") &&
+        sk_jdec_need_int(&j->d, e, "x", 1, BATTLE_PASSIVE_X_MAX, &x) <= 0)
+        return 0;
+    if (k < 0 || *battle_bge_passive_needs(k))
+        return 0;
+    passive[k] = (int)x;
     return 1;
 }
 
@@ -893,20 +927,31 @@ static int named_effect(struct job_dec *j, const json_t *name, struct battle_ski
  * effects as the activation skills of one more card of the job, which the plan folds as any
  * card. Only activation skills cast in the turn: no Summon, cooldown or trigger. */
 /* The skills of effect `e` (the object at the current position): its named effect's, or
- * its one skill, into sk[0 .. returned count); 0 after reporting a problem. */
-static int effect_skills(struct job_dec *j, const json_t *e, struct battle_skill_spec *sk)
+ * its one skill, into sk[0 .. returned count), its passive effects into passive[]; -1 after
+ * reporting a problem. */
+static int effect_skills(struct job_dec *j, const json_t *e, struct battle_skill_spec *sk,
+                         int *passive)
 {
     int ok, nn = 0;
 
-    if (!json_object_get(e, "skill") == !json_object_get(e, "name")) {
-        sk_jdec_bad(&j->d, "an effect has a 'skill' or a 'name' (bges.txt), one of them");
-        return 0;
+    if (!!json_object_get(e, "skill") + !!json_object_get(e, "name") +
+            !!json_object_get(e, "passive") !=
+        1) {
+        sk_jdec_bad(&j->d, "an effect has a 'skill', a 'name' (bges.txt) or a 'passive', one of "
+                           "them");
+        return -1;
     }
+    if (json_object_get(e, "x") && !json_object_get(e, "passive")) {
+        sk_jdec_bad_at(&j->d, "x", "'x' is a passive effect's value (a skill has its own 'x')");
+        return -1;
+    }
+    if (json_object_get(e, "passive"))
+        return passive_effect(j, e, passive) ? 0 : -1;
     if (json_object_get(e, "name")) {
         sk_jptr_push_key(j->d.ptr, "name");
-        ok = named_effect(j, json_object_get(e, "name"), sk, BATTLE_CARD_SKILLS_MAX, &nn);
+        ok = named_effect(j, json_object_get(e, "name"), sk, BATTLE_CARD_SKILLS_MAX, &nn, passive);
         sk_jptr_pop(j->d.ptr);
-        return ok ? nn : 0;
+        return ok ? nn : -1;
     }
     sk_jptr_push_key(j->d.ptr, "skill");
     ok = battle_cards_decode_skill(&j->d, json_object_get(e, "skill"), BATTLE_COMMANDER, sk);
@@ -922,7 +967,7 @@ static int effect_skills(struct job_dec *j, const json_t *e, struct battle_skill
         ok = 0;
     }
     sk_jptr_pop(j->d.ptr);
-    return ok;
+    return ok ? 1 : -1;
 }
 
 static void decode_effects(struct job_dec *j, const json_t *params)
@@ -947,6 +992,7 @@ static void decode_effects(struct job_dec *j, const json_t *params)
     json_array_foreach(list, i, e)
     {
         struct battle_skill_spec sk[BATTLE_CARD_SKILLS_MAX];
+        int passive[BATTLE_PASSIVE__COUNT] = {0};
         int side = 0, nn = 0;
         sk_jptr_push_index(j->d.ptr, i);
         if (!json_is_object(e)) {
@@ -954,12 +1000,18 @@ static void decode_effects(struct job_dec *j, const json_t *params)
         } else {
             sk_jdec_check_keys(&j->d, e, effect_keys);
             sk_jdec_get_enum(&j->d, e, "side", sides, 3, &side);
-            nn = effect_skills(j, e, sk);
+            nn = effect_skills(j, e, sk, passive);
         }
-        for (int s = 0; s < 2; s++)
+        for (int s = 0; s < 2; s++) {
+            if (side && side != s + 1)
+                continue;
             for (int k = 0; k < nn; k++)
-                if (side == 0 || side == s + 1)
-                    add_effect(j, cards, n, s, &sk[k]);
+                add_effect(j, cards, n, s, &sk[k]);
+            /* A later value of one passive effect replaces an earlier one, as in the peer. */
+            for (int k = 0; nn >= 0 && k < BATTLE_PASSIVE__COUNT; k++)
+                if (passive[k])
+                    j->spec->sides[s].passive[k] = passive[k];
+        }
         sk_jptr_pop(j->d.ptr);
     }
     for (int s = 0; s < 2; s++) {

@@ -428,6 +428,18 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         if (spec->sides[s].play == BATTLE_PLAY_FLEX)
             plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_FLEX);
         plan->data.sides[s].effects = (clc_u8)spec->sides[s].effects;
+        for (int k = 0; k < BATTLE_PASSIVE__COUNT; k++) {
+            int v = spec->sides[s].passive[k];
+            if (v < 0 || v > BATTLE_PASSIVE_X_MAX) {
+                snprintf(err, errlen, "side %d: passive battleground effect %d value %d invalid", s,
+                         k, v);
+                rc = SK_EINVAL;
+                goto out;
+            }
+            plan->data.sides[s].passive[k] = (clc_i16)v;
+            if (v)
+                plan->data.passive = 1;
+        }
         /* Campaign scoring does not count a lost dominion (battle_sim_points). */
         for (int i = 0; i < plan->data.sides[s].n_structures; i++) {
             int card = plan->data.sides[s].structures[i].card;

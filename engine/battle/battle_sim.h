@@ -178,6 +178,9 @@ struct battle_side_data {
     clc_u8 group_pos[BATTLE_SIM_LIST];  /* ascending within each group */
     clc_u8 dominion; /* 1 + the card of a dominion among the starting structures; 0: none */
     clc_u8 effects;  /* 1 + the card whose actions are the side's battleground effects; 0: none */
+    /* The side's passive battleground effects: each one's value (enum battle_passive), 0
+     * when off; read only when battle_plan_data.passive is set. */
+    clc_i16 passive[BATTLE_PASSIVE__COUNT];
     struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -187,10 +190,10 @@ struct battle_plan_data {
     clc_u8 turn_limit; /* last turn played, 1..200 */
     clc_u8 first_turn; /* 1, or the turn of a mid-game state */
     clc_u8 n_cards;
-    clc_u8 death_fx; /* 1: a card has Scavenge or Avenge, so every death has effects */
-    clc_u8 fx;       /* BATTLE_SIM_FX_*: skills some card of the table has */
-    clc_u8 scoring;  /* enum battle_scoring */
-    clc_u8 pad;
+    clc_u8 death_fx;    /* 1: a card has Scavenge or Avenge, so every death has effects */
+    clc_u8 fx;          /* BATTLE_SIM_FX_*: skills some card of the table has */
+    clc_u8 scoring;     /* enum battle_scoring */
+    clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
@@ -233,6 +236,11 @@ struct battle_game {
     clc_u8 summoned[2];
     clc_u8 refused[2];
     clc_u32 work; /* work done so far, against battle_plan_data.work_limit */
+    /* Bloodlust (a passive battleground effect): the attack damage it adds in the current
+     * assault phase, and whether the acting assault has added to it yet. */
+    clc_i16 bloodlust;
+    clc_u8 lusted;
+    clc_u8 pad;
     struct battle_side sides[2];
 };
 
@@ -251,6 +259,12 @@ struct battle_game_result {
 CLC_FN clc_i16 battle_sim_sat(clc_i32 v)
 {
     return (clc_i16)(v > BATTLE_SIM_STAT_CAP ? BATTLE_SIM_STAT_CAP : v);
+}
+
+/* Side s's value of passive battleground effect k (enum battle_passive); 0 when it is off. */
+CLC_FN clc_i32 battle_sim_passive(CLC_GLOBAL const struct battle_plan_data *p, int s, clc_u32 k)
+{
+    return p->passive ? (clc_i32)p->sides[s].passive[k] : 0;
 }
 
 /* The side whose turn `turn` is: side 0 takes the odd turns in fight, side 1 in surge. */
@@ -403,6 +417,9 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     g->summoned[1] = 0;
     g->refused[0] = 0;
     g->refused[1] = 0;
+    g->bloodlust = 0;
+    g->lusted = 0;
+    g->pad = 0;
     for (int s = 0; s < 2; s++) {
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
@@ -711,6 +728,64 @@ CLC_INLINE clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVAT
     return n;
 }
 
+/* Metamorphosis or Megamorphosis (passive battleground effects of the side whose turn it
+ * is): faction filters (y) take every unit. */
+CLC_FN int battle_sim_morph(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE const struct battle_game *g)
+{
+    int tap = battle_sim_active(p->mode, g->turn);
+    return battle_sim_passive(p, tap, BATTLE_PASSIVE_METAMORPHOSIS) ||
+           battle_sim_passive(p, tap, BATTLE_PASSIVE_MEGAMORPHOSIS);
+}
+
+/* Mend's or Fortify's (`id`) candidates with Critical Reach (a passive battleground effect
+ * of the side whose turn it is): the valid units of faction `y` (0: any) among the two
+ * lanes on each side of `lane` in `row` (nrow units), in lane order, into `cand`; returns
+ * how many. */
+CLC_NOINLINE clc_u32 battle_sim_reach(CLC_GLOBAL const struct battle_plan_data *p,
+                                      CLC_PRIVATE const struct battle_game *g, clc_u32 id,
+                                      CLC_PRIVATE const struct battle_unit *row, clc_u32 nrow,
+                                      clc_i32 lane, clc_u32 y, int active, CLC_PRIVATE clc_u8 *cand)
+{
+    clc_u32 nc = 0;
+    for (clc_i32 i = lane - 2; i <= lane + 2 && i < (clc_i32)nrow; i++) {
+        CLC_PRIVATE const struct battle_unit *u = &row[i < 0 ? 0 : i];
+        clc_u32 f;
+        if (i < 0 || i == lane || !battle_sim_alive(u))
+            continue;
+        f = p->cards[u->card].faction;
+        if (y && f != y && f != BATTLE_SIM_PROGENITOR && !battle_sim_morph(p, g))
+            continue;
+        if (battle_sim_valid_on(p, id, u, active, g->act))
+            cand[nc++] = (clc_u8)i;
+    }
+    return nc;
+}
+
+/* Iron Will (a passive battleground effect of the side whose turn it is): Jam and Weaken do
+ * not take units with Armor. Drops those from the nc candidates `cand` (lanes of `row`),
+ * keeping the order; returns how many are left. */
+CLC_NOINLINE clc_u32 battle_sim_iron(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE const struct battle_unit *row,
+                                     CLC_PRIVATE clc_u8 *cand, clc_u32 nc)
+{
+    clc_u32 n = 0;
+    for (clc_u32 i = 0; i < nc; i++)
+        if (!p->cards[row[cand[i]].card].armor)
+            cand[n++] = cand[i];
+    return n;
+}
+
+/* Zealot's Preservation (a passive battleground effect of side `tap`, whose turn it is): a
+ * Heal X that an assault casts also gives its target (X + 1) / 2 Protect. */
+CLC_NOINLINE void battle_sim_zealot(CLC_GLOBAL const struct battle_plan_data *p, int tap,
+                                    CLC_GLOBAL const struct battle_card_data *c, clc_i32 x,
+                                    CLC_PRIVATE struct battle_unit *u)
+{
+    if (c->type == BATTLE_ASSAULT && battle_sim_passive(p, tap, BATTLE_PASSIVE_ZEALOTSPRESERVATION))
+        u->protect = battle_sim_sat((clc_i32)u->protect + (x + 1) / 2);
+}
+
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
  * the enemy's for a hostile skill, where Evade can negate each application, else its own
  * (where, when `refusable`, a unit's Inhibit count refuses it: BATTLE_SIM_ACT_REFUSABLE).
@@ -724,7 +799,8 @@ CLC_INLINE clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVAT
 CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                    clc_u32 id, int refusable,
-                                   CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
+                                   CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
+                                   const int pv)
 {
     int hostile = battle_sim_hostile(id);
     int ts = hostile ? 1 - s : s;
@@ -741,6 +817,15 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
      * Fortify act on the caster's two neighbours only, both of them. */
     int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
+    /* Passive battleground effects of the side whose turn it is, as tuo reads them, in the
+     * copies for plans with them (`pv`): Critical Reach takes Mend and Fortify two lanes
+     * out, Metamorphosis and Megamorphosis drop faction filters, Zealot's Preservation adds
+     * to Heal, Iron Will keeps Jam and Weaken off units with Armor. */
+    clc_i32 reach = pv && adjacent &&
+                            battle_sim_passive(p, battle_sim_active(p->mode, g->turn),
+                                               BATTLE_PASSIVE_CRITICALREACH)
+                        ? 2
+                        : 1;
     /* Every unit is a candidate when the skill takes any living unit, with no faction
      * filter, on a side where no unit died this turn (dead units keep their slot until
      * the turn ends): the usual case of Strike, Siege, Enfeeble and Protect. */
@@ -757,6 +842,10 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             nc = nrow;
             continue;
         }
+        if (adjacent && reach > 1) {
+            nc = battle_sim_reach(p, g, id, row, nrow, lane, y, active, cand);
+            continue;
+        }
         for (clc_i32 i = adjacent ? lane - 1 : 0; i < (clc_i32)nrow; i += adjacent ? 2 : 1) {
             if (i < 0 || (adjacent && i > lane + 1))
                 continue;
@@ -765,13 +854,16 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 continue;
             if (y) {
                 clc_u32 f = p->cards[u->card].faction;
-                if (f != y && f != BATTLE_SIM_PROGENITOR)
+                if (f != y && f != BATTLE_SIM_PROGENITOR && !(pv && battle_sim_morph(p, g)))
                     continue;
             }
             if (battle_sim_valid_on(p, id, u, active, g->act))
                 cand[nc++] = (clc_u8)i;
         }
     }
+    if (pv && (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN) && nc &&
+        battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_IRONWILL))
+        nc = battle_sim_iron(p, row, cand, nc);
     if (nc == 0)
         return 0;
     if (every) {
@@ -787,6 +879,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 return 0;
             }
             battle_sim_apply(p, g, ts, id, x, u);
+            if (id == BATTLE_SKILL_HEAL && pv)
+                battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
             return 1;
         }
         for (clc_u32 i = 0; i < nc; i++)
@@ -802,6 +896,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         }
         battle_sim_apply(p, g, ts, id, x, u);
+        if (id == BATTLE_SKILL_HEAL && pv)
+            battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
         done = 1;
     }
     return done;
@@ -810,21 +906,23 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
 /* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
  * each case, so each skill gets its own copy of the loop with the table's facts (hostile,
  * row, target condition, Mortar's fallback, Mend's neighbours) folded in instead of tested
- * per unit: the candidate loop is the engine's hottest code. */
+ * per unit: the candidate loop is the engine's hottest code. `pv`: p->passive, a constant
+ * in each copy (battle_sim_skills). */
 CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                                CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
+                                CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
+                                const int pv)
 {
     switch (c->act_id[k]) {
 #define BATTLE_SIM_CASE_PASSIVE(ID, HOSTILE)
 #define BATTLE_SIM_CASE_ACTIVATION(ID, HOSTILE)                                                    \
     case BATTLE_SKILL_##ID:                                                                        \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k);                     \
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv);                 \
         BATTLE_SIM_CASE_REFUSABLE_##HOSTILE(ID)
 /* An allied skill's copy whose targets may refuse it (Inhibit). */
 #define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
     case BATTLE_SKILL_##ID | BATTLE_SIM_ACT_REFUSABLE:                                             \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv);
 #define BATTLE_SIM_CASE_REFUSABLE_1(ID)
 #define BATTLE_SIM_CASE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
     BATTLE_SIM_CASE_##KIND(ID, HOSTILE)
@@ -844,20 +942,69 @@ CLC_NOINLINE int battle_sim_skill_once(CLC_GLOBAL const struct battle_plan_data 
                                        CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                        CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
-    return battle_sim_skill(p, g, s, lane, c, k);
+    if (p->passive)
+        return battle_sim_skill(p, g, s, lane, c, k, 1);
+    return battle_sim_skill(p, g, s, lane, c, k, 0);
 }
 
 /* Valor or Bravery X of assault `lane` of side `s`: + X permanent attack when the enemy
- * assault opposite lives and is stronger. */
-CLC_FN void battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
-                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
+ * assault opposite lives and is stronger. Returns whether it did. */
+CLC_FN int battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
 {
     CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     if (!x || lane >= en->n_assaults || !battle_sim_alive(&en->assaults[lane]) ||
         battle_sim_power(&en->assaults[lane]) <= battle_sim_power(u))
-        return;
+        return 0;
     u->attack = battle_sim_sat((clc_i32)u->attack + x);
+    return 1;
+}
+
+/* Super Heroism X (a passive battleground effect of side `s`, whose turn it is): assault
+ * `lane`, whose Bravery B has just taken effect, heals every damaged own assault by B * X
+ * (tuo's Heal all from the unit: Inhibit refuses it, Zealot's Preservation adds to it). */
+CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_data *p,
+                                          CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
+                                          clc_i32 b)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->assaults[lane].card];
+    clc_i32 x = b * battle_sim_passive(p, s, BATTLE_PASSIVE_SUPERHEROISM);
+    if (x <= 0)
+        return;
+    x = x < BATTLE_SIM_STAT_CAP ? x : BATTLE_SIM_STAT_CAP;
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+        if (!battle_sim_alive(u) || u->hp >= battle_sim_max_hp(u))
+            continue;
+        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+            u->inhibited--;
+            continue;
+        }
+        battle_sim_heal(u, x);
+        battle_sim_zealot(p, s, c, x, u);
+    }
+}
+
+/* Bravery X of assault `lane` of side `s` (battle_sim_brave), with Super Heroism. */
+CLC_FN void battle_sim_bravery(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
+{
+    if (battle_sim_brave(p, g, s, lane, x) && p->passive)
+        battle_sim_superheroism(p, g, s, lane, x);
+}
+
+/* Devotion X (a passive battleground effect of side `s`): a card it plays of its
+ * commander's faction enters with X% more health (rounded up), as a permanent gain. */
+CLC_NOINLINE void battle_sim_devotion(CLC_GLOBAL const struct battle_plan_data *p,
+                                      CLC_PRIVATE struct battle_game *g, int s,
+                                      CLC_PRIVATE struct battle_unit *u)
+{
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+    clc_i32 x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOTION);
+    if (x && c->faction == p->cards[p->sides[s].commander].faction)
+        battle_sim_gain_hp(u, (c->health * x + 99) / 100);
 }
 
 /* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
@@ -890,7 +1037,7 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
     if (c->barrier)
         u->protect = c->barrier;
     if (!structure && !u->delay) {
-        battle_sim_brave(p, g, s, lane, c->bravery);
+        battle_sim_bravery(p, g, s, lane, c->bravery);
         battle_sim_brave(p, g, s, lane, c->valor);
     }
     if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY))
@@ -902,6 +1049,8 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_gain_hp(a, x);
             }
         }
+    if (!summoned && p->passive)
+        battle_sim_devotion(p, g, s, u);
     return (clc_i32)lane;
 }
 
@@ -1053,21 +1202,43 @@ CLC_FN void battle_sim_action_end(CLC_GLOBAL const struct battle_plan_data *p,
  * order, each resolved with the triggers it sets off; a skill still cooling down is
  * skipped, and one that took effect starts its cooldown. `lane`: the unit's assault lane,
  * -1 for other rows. */
+/* `pv`: p->passive, a constant in each copy. */
+CLC_INLINE void battle_sim_skills_pv(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                     CLC_GLOBAL const struct battle_card_data *c,
+                                     CLC_PRIVATE clc_u32 *cd, const int pv)
+{
+    clc_u32 m = c->act_turn; /* Summon waits for the delay; triggered skills their event */
+    for (clc_u32 k = 0; m; k++, m >>= 1) {
+        if (!(m & 1u) || (*cd && battle_sim_cd(*cd, k)))
+            continue;
+        if (battle_sim_skill(p, g, s, lane, c, k, pv) && c->act_c[k])
+            *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
+        if (g->pending)
+            battle_sim_triggers(p, g);
+    }
+}
+
+/* The copy for plans with passive battleground effects, out of line beside the plain one
+ * so that games without them run the code they ran before. */
+CLC_NOCLONE void battle_sim_skills_passive(CLC_GLOBAL const struct battle_plan_data *p,
+                                           CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                           CLC_GLOBAL const struct battle_card_data *c,
+                                           CLC_PRIVATE clc_u32 *cd)
+{
+    battle_sim_skills_pv(p, g, s, lane, c, cd, 1);
+}
+
 /* Out of line: one call per unit and turn, with each skill's loop inlined. */
 CLC_NOCLONE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                    CLC_GLOBAL const struct battle_card_data *c,
                                    CLC_PRIVATE clc_u32 *cd)
 {
-    clc_u32 m = c->act_turn; /* Summon waits for the delay; triggered skills their event */
-    for (clc_u32 k = 0; m; k++, m >>= 1) {
-        if (!(m & 1u) || (*cd && battle_sim_cd(*cd, k)))
-            continue;
-        if (battle_sim_skill(p, g, s, lane, c, k) && c->act_c[k])
-            *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
-        if (g->pending)
-            battle_sim_triggers(p, g);
-    }
+    if (p->passive)
+        battle_sim_skills_passive(p, g, s, lane, c, cd);
+    else
+        battle_sim_skills_pv(p, g, s, lane, c, cd, 0);
 }
 
 /* After an action: Flurry X, off cooldown and while the unit can act, grants X more
@@ -1132,11 +1303,85 @@ CLC_FN clc_i32 battle_sim_bonus(CLC_GLOBAL const struct battle_plan_data *p,
     return b;
 }
 
+/* What the passive battleground effects of side `s` (the attacker's) add to the attack
+ * damage of its assault `u` before the target's defences, as tuo's modify_attack_damage
+ * ends: Bloodlust's damage so far this phase; Brigade and Unity heal the attacker by what
+ * Legion and Coalition added. */
+CLC_NOINLINE clc_i32 battle_sim_passive_damage(CLC_GLOBAL const struct battle_plan_data *p,
+                                               CLC_PRIVATE struct battle_game *g, int s,
+                                               CLC_PRIVATE struct battle_unit *u)
+{
+    CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    clc_i32 brigade = ac->legion ? battle_sim_passive(p, s, BATTLE_PASSIVE_BRIGADE) : 0;
+    clc_i32 unity = ac->coalition ? battle_sim_passive(p, s, BATTLE_PASSIVE_UNITY) : 0;
+    if (brigade || unity) {
+        clc_u32 same = 0, factions = 0;
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            CLC_PRIVATE const struct battle_unit *a = &me->assaults[i];
+            if (!battle_sim_alive(a))
+                continue;
+            factions |= 1u << p->cards[a->card].faction;
+            if (a != u && p->cards[a->card].faction == ac->faction)
+                same++;
+        }
+        if (brigade && same && battle_sim_alive(u))
+            battle_sim_heal(u, (clc_i32)(ac->legion * same));
+        if (unity && battle_sim_alive(u))
+            battle_sim_heal(u, (clc_i32)(ac->coalition * battle_sim_bits(factions)));
+    }
+    return g->bloodlust;
+}
+
+/* The largest Armor among the living assaults of side `s` within Fortification X (a passive
+ * battleground effect of the attacker, side 1 - s) lanes of the one at `lane`, its own
+ * included: what the attack on it reduces by. */
+CLC_NOINLINE clc_i32 battle_sim_fortified(CLC_GLOBAL const struct battle_plan_data *p,
+                                          CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
+                                          clc_i32 armor)
+{
+    CLC_PRIVATE struct battle_side *side = &g->sides[s];
+    clc_i32 x = battle_sim_passive(p, 1 - s, BATTLE_PASSIVE_FORTIFICATION);
+    clc_i32 lo = (clc_i32)lane - x, hi = (clc_i32)lane + x;
+    if (!x)
+        return armor;
+    for (clc_i32 i = lo > 0 ? lo : 0; i <= hi && i < (clc_i32)side->n_assaults; i++) {
+        CLC_PRIVATE const struct battle_unit *a = &side->assaults[i];
+        if (battle_sim_alive(a) && p->cards[a->card].armor > armor)
+            armor = p->cards[a->card].armor;
+    }
+    return armor;
+}
+
+/* A passive effect's denominator (Counterflux, Devour, Enduring Rage): its value X gives
+ * (v - 1) / X + 1 of a skill's v. */
+CLC_FN clc_i32 battle_sim_part(clc_i32 v, clc_i32 x)
+{
+    return (v - 1) / x + 1;
+}
+
+/* After an attack of assault `u` of side `s` on an assault that did damage (tuo's order:
+ * after Poison, before Hunt), the attacker's Devour X (a passive battleground effect) adds
+ * part of the attacker's Leech + Refresh to its attack and max health. */
+CLC_NOINLINE void battle_sim_passive_hit(CLC_GLOBAL const struct battle_plan_data *p, int s,
+                                         CLC_PRIVATE struct battle_unit *u)
+{
+    CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
+    clc_i32 v = (clc_i32)ac->leech + ac->refresh;
+    clc_i32 x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOUR);
+    if (v && x) {
+        v = battle_sim_part(v, x);
+        u->attack = battle_sim_sat((clc_i32)u->attack + v);
+        battle_sim_gain_hp(u, v);
+    }
+}
+
 /* Assault `lane` of side `s` attacks (nothing when its power is 0). Sets g->over when a
- * commander falls. */
+ * commander falls. `pv`: pv, a constant in each copy (battle_sim_attack). */
 /* NOLINTNEXTLINE(readability-function-size): the attack's steps in the game's order */
-CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
-                                  CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
+                                     const int pv)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
@@ -1168,8 +1413,13 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     if (dc->flying && rng_below(&g->rng, 2) == 0)
         return;
     dmg = power + battle_sim_bonus(p, g, s, u, t);
+    if (pv)
+        dmg += battle_sim_passive_damage(p, g, s, u);
     if (t) {
-        red = (on_assault ? dc->armor : 0) + t->protect - ac->pierce - ac->rupture;
+        red = on_assault ? dc->armor : 0;
+        if (on_assault && pv)
+            red = battle_sim_fortified(p, g, 1 - s, lane, red);
+        red += t->protect - ac->pierce - ac->rupture;
         dmg += t->enfeeble - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
@@ -1197,6 +1447,15 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_strike(p, g, s, u, dc->counter);
         if (g->pending)
             battle_sim_triggers(p, g);
+        /* Counterflux (the attacker's passive effect): a living assault that countered
+         * heals and gains attack by part of its Counter. */
+        if (on_assault && pv && battle_sim_alive(t) &&
+            battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX)) {
+            clc_i32 v =
+                battle_sim_part(dc->counter, battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX));
+            battle_sim_heal(t, v);
+            t->attack = battle_sim_sat((clc_i32)t->attack + v);
+        }
     }
     /* Leech, on a hit that did damage to an assault only: it raises max health by what it
      * heals, so the unit gains min(X, damage) health whatever it had. */
@@ -1206,7 +1465,9 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
      * damage, even when the attacker died); Drain heals what the attack and they did. */
     if ((ac->swipe || ac->drain) && on_assault) {
         clc_i32 total = dmg;
-        for (clc_u32 i = lane > 0 ? lane - 1 : 0; i <= lane + 1 && i < en->n_assaults; i++) {
+        /* Critical Reach (the attacker's passive effect): two lanes on each side. */
+        clc_u32 r = pv && p->sides[s].passive[BATTLE_PASSIVE_CRITICALREACH] ? 2u : 1u;
+        for (clc_u32 i = lane > r ? lane - r : 0; i <= lane + r && i < en->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *a = &en->assaults[i];
             if (i != lane && battle_sim_alive(a))
                 total += battle_sim_strike(p, g, 1 - s, a, ac->swipe + ac->drain);
@@ -1216,11 +1477,22 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         if (g->pending)
             battle_sim_triggers(p, g);
     }
-    if (dmg > 0 && ac->berserk && battle_sim_alive(u))
+    if (dmg > 0 && ac->berserk && battle_sim_alive(u)) {
         u->attack = battle_sim_sat((clc_i32)u->attack + ac->berserk);
+        /* Enduring Rage (the attacker's passive effect): heals and protects the unit by
+         * part of its Berserk. */
+        if (pv && battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE)) {
+            clc_i32 v =
+                battle_sim_part(ac->berserk, battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE));
+            battle_sim_heal(u, v);
+            u->protect = battle_sim_sat((clc_i32)u->protect + v);
+        }
+    }
     /* Poison poisons whoever attacks it, even when the hit was fully blocked. */
     if (dc->poison && battle_sim_alive(u))
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
+    if (pv && dmg > 0 && on_assault && battle_sim_alive(u))
+        battle_sim_passive_hit(p, s, u);
     /* Hunt: X to the first living enemy assault, whatever became of the attacker. */
     if (ac->hunt) {
         for (clc_u32 i = 0; i < en->n_assaults; i++)
@@ -1231,6 +1503,30 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
         if (g->pending)
             battle_sim_triggers(p, g);
     }
+    /* Bloodlust X (the attacker's passive effect): the first attack of each assault's turn
+     * that did damage adds X to the damage of the phase's later attacks. */
+    if (pv && dmg > 0 && !g->lusted && battle_sim_passive(p, s, BATTLE_PASSIVE_BLOODLUST)) {
+        g->bloodlust = battle_sim_sat((clc_i32)g->bloodlust +
+                                      battle_sim_passive(p, s, BATTLE_PASSIVE_BLOODLUST));
+        g->lusted = 1;
+    }
+}
+
+/* The attack with the passive battleground effects' steps, out of line: games without them
+ * play the copy that has none. */
+CLC_NOINLINE void battle_sim_attack_passive(CLC_GLOBAL const struct battle_plan_data *p,
+                                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+{
+    battle_sim_attack_pv(p, g, s, lane, 1);
+}
+
+CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+{
+    if (p->passive)
+        battle_sim_attack_passive(p, g, s, lane);
+    else
+        battle_sim_attack_pv(p, g, s, lane, 0);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1325,7 +1621,7 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     if (c->absorb)
         u->absorb = c->absorb;
     if (assault && c->bravery)
-        battle_sim_brave(p, g, s, lane, c->bravery);
+        battle_sim_bravery(p, g, s, lane, c->bravery);
     if (u->delay) {
         u->delay--;
         if (!u->delay && assault && c->valor)
@@ -1529,7 +1825,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     /* 5. Assaults: skills in card order, then the attack; Flurry adds whole actions. A
      * unit counts as having attacked (for Rally) once its turn in the row is over,
      * whether it attacked or not (with 0 power, say), as in the game: a later Rally is
-     * never spent on it. */
+     * never spent on it. Bloodlust's damage starts at 0 each phase. */
+    g->bloodlust = 0;
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
@@ -1539,6 +1836,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         }
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
+        g->lusted = 0;
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             g->act = (clc_u8)a;
             if (c->act_turn)

@@ -169,6 +169,46 @@ enum battle_skill_when {
 enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT };
 #undef BATTLE_SKILL_ENUM_
 
+/* The peer's passive battleground effects (its PassiveBGE names, in its order): rules of a
+ * battle that no card carries, set per side with a value (1 when a text names none). A
+ * side's values are battle_side_data.passive; docs/rules/battle.md, "Passive battleground
+ * effects", says what each does and whose turn reads it.
+ *   ID      enum name (BATTLE_PASSIVE_<ID>)
+ *   NAME    the peer's name, lower case, as battle_tu_simplify leaves it
+ *   NEEDS   "": simulated; else the skill that it acts through, which the engine does not
+ *           simulate yet, or why it is not simulated */
+#define BATTLE_PASSIVE_TABLE(X)                                                                    \
+    X(BLOODLUST, "bloodlust", "")                                                                  \
+    X(BRIGADE, "brigade", "")                                                                      \
+    X(COUNTERFLUX, "counterflux", "")                                                              \
+    X(DIVERT, "divert", "its redirection of refused skills is not simulated yet")                  \
+    X(ENDURINGRAGE, "enduringrage", "")                                                            \
+    X(FORTIFICATION, "fortification", "")                                                          \
+    X(HEROISM, "heroism", "Skirmish's reading of it does not agree with the peer's figures yet")   \
+    X(ZEALOTSPRESERVATION, "zealotspreservation", "")                                              \
+    X(METAMORPHOSIS, "metamorphosis", "")                                                          \
+    X(MEGAMORPHOSIS, "megamorphosis", "")                                                          \
+    X(REVENGE, "revenge", "its Heal and Rally on each death are not simulated yet")                \
+    X(TURNINGTIDES, "turningtides", "it acts through Weaken's lost attack, not simulated yet")     \
+    X(VIRULENCE, "virulence", "its spread of poison is not simulated yet")                         \
+    X(HALTEDORDERS, "haltedorders", "")                                                            \
+    X(DEVOUR, "devour", "")                                                                        \
+    X(CRITICALREACH, "criticalreach", "")                                                          \
+    X(TEMPORALBACKLASH, "temporalbacklash", "it acts through Stasis, not simulated yet")           \
+    X(FURIOSITY, "furiosity", "it acts through Enrage, not simulated yet")                         \
+    X(OATHOFLOYALTY, "oathofloyalty", "its count of played structures is not simulated yet")       \
+    X(BLOODVENGEANCE, "bloodvengeance", "")                                                        \
+    X(COLDSLEEP, "coldsleep", "it acts through Stasis, not simulated yet")                         \
+    X(IRONWILL, "ironwill", "")                                                                    \
+    X(UNITY, "unity", "")                                                                          \
+    X(DEVOTION, "devotion", "")                                                                    \
+    X(CRACKDOWN, "crackdown", "it acts through Subdue, not simulated yet")                         \
+    X(SUPERHEROISM, "superheroism", "")
+
+#define BATTLE_PASSIVE_ENUM_(ID, NAME, NEEDS) BATTLE_PASSIVE_##ID,
+enum battle_passive { BATTLE_PASSIVE_TABLE(BATTLE_PASSIVE_ENUM_) BATTLE_PASSIVE__COUNT };
+#undef BATTLE_PASSIVE_ENUM_
+
 enum battle_mode { BATTLE_MODE_FIGHT = 0, BATTLE_MODE_SURGE = 1 };
 
 /* How a game scores (docs/rules/battle.md, "Scoring"): every game earns points from its

@@ -31,6 +31,8 @@
 #define BATTLE_POINTS_MAX 511
 /* Battleground effects of a job ("effects"), and per side (the skills of one card). */
 #define BATTLE_EFFECTS_MAX 16
+/* The value of a passive battleground effect (Bloodlust X, Devotion X%...). */
+#define BATTLE_PASSIVE_X_MAX 999
 /* Most units in one row: fortresses plus every deck card could end up on the field. */
 #define BATTLE_ROW_MAX (BATTLE_DECK_MAX + BATTLE_FORTRESS_MAX)
 
@@ -113,6 +115,9 @@ struct battle_side_spec {
     /* 1 + the index in battle_spec.cards of the card that holds the side's battleground
      * effects as its activation skills (the codec makes it from "effects"); 0: none */
     int effects;
+    /* The side's passive battleground effects (enum battle_passive): each one's value,
+     * 1 .. BATTLE_PASSIVE_X_MAX; 0: off */
+    int passive[BATTLE_PASSIVE__COUNT];
 };
 
 struct battle_spec {

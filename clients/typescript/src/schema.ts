@@ -548,7 +548,7 @@ export interface components {
              * @enum {string}
              */
             scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
-            /** @description battleground effects written as skills, at most 8 a side */
+            /** @description battleground effects: skills (at most 8 a side) and passive effects */
             effects?: components["schemas"]["BattleEffect"][];
             /** @default 50 */
             turn_limit?: number;
@@ -1122,7 +1122,7 @@ export interface components {
              * @enum {string}
              */
             scoring?: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
-            /** @description battleground effects written as skills, at most 8 a side */
+            /** @description battleground effects: skills (at most 8 a side) and passive effects */
             effects?: components["schemas"]["BattleEffect"][];
             /** @default 50 */
             turn_limit?: number;
@@ -1282,18 +1282,25 @@ export interface components {
         };
         /** @description 95% interval of a mean score: points (0..511), or a fraction of games for the optimiser's win objectives */
         PointsInterval: number[];
-        /** @description a battleground effect written as a skill (`skill`) or named as in the game's bges.txt (`name`): the side's commander casts it at each of its turns, after the card played and before its own skills (docs/rules/battle.md, "Battleground effects"); an activation skill with no `c` or `trigger` */
+        /** @description a battleground effect written as a skill (`skill`: the side's commander casts it at each of its turns, after the card played and before its own skills; an activation skill with no `c` or `trigger`), a passive effect (`passive`, with its value `x`) or named as in the game's bges.txt (`name`, standing for skills and passive effects); docs/rules/battle.md, "Battleground effects" and "Passive battleground effects" */
         BattleEffect: {
             skill?: components["schemas"]["Skill"];
             /** @description an effect named in the game folder's bges.txt (with SKIRMISH_CARDS_DIR), e.g. "Inspired" */
             name?: string;
+            /** @description one of the peer's passive battleground effects, compared as the peer compares names: bloodlust, brigade, counterflux, enduringrage, fortification, zealotspreservation, metamorphosis, megamorphosis, haltedorders, devour, criticalreach, bloodvengeance, ironwill, unity, devotion, superheroism (the others are refused with the reason) */
+            passive?: string;
+            /**
+             * @description the passive effect's value (Bloodlust X, Devotion X%...); only with `passive`
+             * @default 1
+             */
+            x?: number;
             /**
              * @description whose commander casts it: both (the peer's -e), the attacker's (ye) or the defender's (ee)
              * @default both
              * @enum {string}
              */
             side?: "both" | "attacker" | "defender";
-        } & (unknown | unknown);
+        } & (unknown | unknown | unknown);
     };
     responses: {
         /** @description no such job or resource */

@@ -26,12 +26,17 @@ static struct battle_bge items[] = {
 };
 static const struct battle_bges bges = {items, sizeof(items) / sizeof(items[0])};
 
-/* Expands `text`; returns the count (or -1 when refused, `why` then holding the reason). */
+/* The passive effects of the last expand(). */
+static int passive[BATTLE_PASSIVE__COUNT];
+
+/* Expands `text`; returns the count of skills (or -1 when refused, `why` then holding the
+ * reason); its passive effects are in passive[]. */
 static int expand(const char *text, struct battle_skill_spec *out, char *why, size_t len)
 {
     int n = 0;
     why[0] = '\0';
-    return battle_bge_expand(&bges, text, out, 8, &n, why, len) ? n : -1;
+    memset(passive, 0, sizeof(passive));
+    return battle_bge_expand(&bges, text, out, 8, &n, passive, why, len) ? n : -1;
 }
 
 static void test_expand(void)
@@ -69,9 +74,25 @@ static void test_expand(void)
     CU_ASSERT_EQUAL(s[2].id, BATTLE_SKILL_RALLY);
     CU_ASSERT_EQUAL(s[2].x, 25);
     CU_ASSERT_EQUAL(expand("", s, why, sizeof(why)), 0);
+    /* passive effects: a value (1 when none), with skills, hyphens and case ignored, the
+     * later of two values */
+    CU_ASSERT_EQUAL_FATAL(expand("Bloodlust 2", s, why, sizeof(why)), 0);
+    CU_ASSERT_EQUAL(passive[BATTLE_PASSIVE_BLOODLUST], 2);
+    CU_ASSERT_EQUAL_FATAL(
+        expand("Inspired; iron-will; Fortification 2; Fortification 3", s, why, sizeof(why)), 1);
+    CU_ASSERT_EQUAL(s[0].id, BATTLE_SKILL_RALLY);
+    CU_ASSERT_EQUAL(passive[BATTLE_PASSIVE_IRONWILL], 1);
+    CU_ASSERT_EQUAL(passive[BATTLE_PASSIVE_FORTIFICATION], 3);
+    CU_ASSERT_EQUAL(passive[BATTLE_PASSIVE_BLOODLUST], 0);
+    CU_ASSERT_EQUAL(battle_bge_passive_parse("Zealot's Preservation"),
+                    BATTLE_PASSIVE_ZEALOTSPRESERVATION);
+    CU_ASSERT_EQUAL(battle_bge_passive_parse("Oath-of-Loyalty"), BATTLE_PASSIVE_OATHOFLOYALTY);
+    CU_ASSERT_EQUAL(battle_bge_passive_parse("Rally"), -1);
     /* refused, each with its reason */
-    CU_ASSERT_EQUAL(expand("Bloodlust 2", s, why, sizeof(why)), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(why, "passive battleground effect"));
+    CU_ASSERT_EQUAL(expand("Furiosity", s, why, sizeof(why)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "Enrage"));
+    CU_ASSERT_EQUAL(expand("Bloodlust 1000", s, why, sizeof(why)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 .. 999"));
     CU_ASSERT_EQUAL(expand("Enhance all Rally 2", s, why, sizeof(why)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "'Enhance' is not a skill"));
     CU_ASSERT_EQUAL(expand("Armor 2", s, why, sizeof(why)), -1);
@@ -140,7 +161,7 @@ static void test_real_file(void)
     char err[256] = "", why[300];
     struct battle_skill_spec s[8];
     const struct battle_bge *b;
-    int n = 0, playable = 0;
+    int n = 0, playable = 0, pv[BATTLE_PASSIVE__COUNT] = {0};
 
     sk_verr_list_init(&notes);
     CU_ASSERT_EQUAL_FATAL(battle_bge_load(tu_test_dir(), &got, &h, &notes, err, sizeof(err)),
@@ -148,15 +169,23 @@ static void test_real_file(void)
     CU_ASSERT(got.n >= 60);
     b = battle_bge_find(&got, "Inspired");
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    CU_ASSERT_EQUAL_FATAL(battle_bge_expand(&got, b->text, s, 8, &n, why, sizeof(why)), 1);
+    CU_ASSERT_EQUAL_FATAL(battle_bge_expand(&got, b->text, s, 8, &n, pv, why, sizeof(why)), 1);
     CU_ASSERT_EQUAL(n, 1);
     CU_ASSERT_EQUAL(s[0].id, BATTLE_SKILL_RALLY);
     CU_ASSERT_EQUAL(s[0].x, 25);
     for (size_t i = 0; i < got.n; i++) {
         n = 0;
-        playable += battle_bge_expand(&got, got.items[i].text, s, 8, &n, why, sizeof(why)) && n;
+        playable += battle_bge_expand(&got, got.items[i].text, s, 8, &n, pv, why, sizeof(why)) && n;
     }
     CU_ASSERT(playable >= 15);
+    /* "Bathe in Blood: Bloodlust 2" */
+    b = battle_bge_find(&got, "Bathe in Blood");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    memset(pv, 0, sizeof(pv));
+    n = 0;
+    CU_ASSERT_EQUAL(battle_bge_expand(&got, b->text, s, 8, &n, pv, why, sizeof(why)), 1);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_EQUAL(pv[BATTLE_PASSIVE_BLOODLUST], 2);
     CU_ASSERT(playable < (int)got.n);
     battle_bge_release(&got);
     sk_verr_list_release(&notes);

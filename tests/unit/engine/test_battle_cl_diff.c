@@ -4,14 +4,15 @@
  * (winner and turn of every game, same seed, same game index) and whole-job counts, over
  * the reference matchups of rules/battle.md, decks that use every skill and option (including the
  * [all] forms, on commanders, fortresses, structures and assaults), every play mode, both
- * modes, and mid-game starting states including the seed example's: 153,200 games compared
- * one by one, in both the normal and the sanitizer build. */
+ * modes, passive battleground effects, and mid-game starting states including the seed example's:
+ * 161,200 games compared one by one, in both the normal and the sanitizer build. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "battle_bge.h"
 #include "battle_cl.h"
 #include "battle_cpu.h"
 #include "battle_testlib.h"
@@ -475,6 +476,22 @@ static void test_effects(void)
             b->spec.sides[1].effects = fd + 1;
         }
         b->spec.seed = 60 + (uint64_t)m;
+        diff_games(b, 0, 4000);
+    }
+    /* The passive effects the engine simulates: every one on both sides, then each on one
+     * side (values 1 to 3). */
+    for (int m = 0; m < 2; m++) {
+        skill_decks(b, m ? BATTLE_MODE_SURGE : BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM,
+                    BATTLE_PLAY_ORDERED);
+        for (int k = 0; k < BATTLE_PASSIVE__COUNT; k++) {
+            if (*battle_bge_passive_needs(k))
+                continue;
+            if (m == 0 || k % 2 == 0)
+                b->spec.sides[0].passive[k] = 1 + k % 3;
+            if (m == 0 || k % 2 == 1)
+                b->spec.sides[1].passive[k] = 1 + k % 3;
+        }
+        b->spec.seed = 62 + (uint64_t)m;
         diff_games(b, 0, 4000);
     }
     sk_free(b);
