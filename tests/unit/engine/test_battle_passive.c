@@ -27,8 +27,7 @@ static void duel(struct tb *b)
 }
 
 /* An assault of `attack`/`health`, delay 0, with one skill (BATTLE_SKILL__COUNT: none). */
-static int unit(struct tb *b, const char *name, int attack, int health, enum battle_skill id,
-                int x)
+static int unit(struct tb *b, const char *name, int attack, int health, enum battle_skill id, int x)
 {
     int c = tb_card(b, name, BATTLE_ASSAULT, attack, health, 0);
     if (id != BATTLE_SKILL__COUNT)
@@ -239,9 +238,8 @@ static void test_iron_will(void)
  * Pawn of another faction, which then hits the enemy commander for 1 + 2. */
 static void test_morphosis(void)
 {
-    static const enum battle_passive which[3] = {BATTLE_PASSIVE__COUNT,
-                                                 BATTLE_PASSIVE_METAMORPHOSIS,
-                                                 BATTLE_PASSIVE_MEGAMORPHOSIS};
+    static const enum battle_passive which[3] = {
+        BATTLE_PASSIVE__COUNT, BATTLE_PASSIVE_METAMORPHOSIS, BATTLE_PASSIVE_MEGAMORPHOSIS};
     for (int v = 0; v < 3; v++) {
         struct tb b;
         struct tb_run x;
