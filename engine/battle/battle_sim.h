@@ -1360,15 +1360,21 @@ CLC_FN clc_i32 battle_sim_part(clc_i32 v, clc_i32 x)
     return (v - 1) / x + 1;
 }
 
-/* After an attack of assault `u` of side `s` on an assault that did damage (tuo's order:
- * after Poison, before Hunt), the attacker's Devour X (a passive battleground effect) adds
- * part of the attacker's Leech + Refresh to its attack and max health. */
+/* After an attack of assault `u` of side `s` on assault `t` that did damage (tuo's order:
+ * after Poison, before Hunt), the attacker's passive battleground effects: Heroism, when
+ * `t` died, adds the attacker's Valor + Bravery to its attack; Devour X adds part of its
+ * Leech + Refresh to its attack and max health. */
 CLC_NOINLINE void battle_sim_passive_hit(CLC_GLOBAL const struct battle_plan_data *p, int s,
-                                         CLC_PRIVATE struct battle_unit *u)
+                                         CLC_PRIVATE struct battle_unit *u,
+                                         CLC_PRIVATE const struct battle_unit *t)
 {
     CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
-    clc_i32 v = (clc_i32)ac->leech + ac->refresh;
-    clc_i32 x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOUR);
+    clc_i32 v = (clc_i32)ac->valor + ac->bravery;
+    clc_i32 x;
+    if (v && !battle_sim_alive(t) && battle_sim_passive(p, s, BATTLE_PASSIVE_HEROISM))
+        u->attack = battle_sim_sat((clc_i32)u->attack + v);
+    v = (clc_i32)ac->leech + ac->refresh;
+    x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOUR);
     if (v && x) {
         v = battle_sim_part(v, x);
         u->attack = battle_sim_sat((clc_i32)u->attack + v);
@@ -1492,7 +1498,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (dc->poison && battle_sim_alive(u))
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
     if (pv && dmg > 0 && on_assault && battle_sim_alive(u))
-        battle_sim_passive_hit(p, s, u);
+        battle_sim_passive_hit(p, s, u, t);
     /* Hunt: X to the first living enemy assault, whatever became of the attacker. */
     if (ac->hunt) {
         for (clc_u32 i = 0; i < en->n_assaults; i++)
@@ -1594,6 +1600,30 @@ CLC_FN void battle_sim_inhibit(CLC_GLOBAL const struct battle_plan_data *p,
         clc_u32 x = p->cards[me->assaults[i].card].inhibit;
         if (x > t->inhibited && battle_sim_alive(&me->assaults[i]) && battle_sim_alive(t))
             t->inhibited = (clc_u8)x;
+    }
+}
+
+/* Heroism (a passive battleground effect of side `s`, whose turn it is), after the card
+ * played and Inhibit (tuo's phase of Inhibit, Sabotage and Disease): each living own
+ * assault with Valor or Bravery gains (Valor + Bravery + 1) / 2 Protect, cast by the
+ * commander (Inhibit refuses it). */
+CLC_NOINLINE void battle_sim_heroism(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    if (!battle_sim_passive(p, s, BATTLE_PASSIVE_HEROISM))
+        return;
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+        clc_i32 v = (clc_i32)p->cards[u->card].valor + p->cards[u->card].bravery;
+        if (!v)
+            continue;
+        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+            u->inhibited--;
+            continue;
+        }
+        if (battle_sim_alive(u))
+            u->protect = battle_sim_sat((clc_i32)u->protect + (v + 1) / 2);
     }
 }
 
@@ -1788,6 +1818,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 1);
     if (p->fx & BATTLE_SIM_FX_INHIBIT)
         battle_sim_inhibit(p, g, s);
+    if (p->passive)
+        battle_sim_heroism(p, g, s);
 
     /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
     if (p->sides[s].effects) {

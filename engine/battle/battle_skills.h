@@ -184,7 +184,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(DIVERT, "divert", "its redirection of refused skills is not simulated yet")                  \
     X(ENDURINGRAGE, "enduringrage", "")                                                            \
     X(FORTIFICATION, "fortification", "")                                                          \
-    X(HEROISM, "heroism", "Skirmish's reading of it does not agree with the peer's figures yet")   \
+    X(HEROISM, "heroism", "")                                                                      \
     X(ZEALOTSPRESERVATION, "zealotspreservation", "")                                              \
     X(METAMORPHOSIS, "metamorphosis", "")                                                          \
     X(MEGAMORPHOSIS, "megamorphosis", "")                                                          \

@@ -169,6 +169,26 @@ static void test_devour(void)
     tb_run_end(&x);
 }
 
+/* Heroism: after each card its side plays, the Hero (Valor 2) gains (2 + 1) / 2 = 1
+ * Protect; when its attack kills the Weakling it gains its Valor + Bravery, 2, attack. */
+static void test_heroism(void)
+{
+    for (int on = 0; on < 2; on++) {
+        struct tb b;
+        struct tb_run x;
+        duel(&b);
+        tb_deck(&b, 0, unit(&b, "Hero", 5, 20, BATTLE_SKILL_VALOR, 2), 3);
+        tb_deck(&b, 1, unit(&b, "Weakling", 0, 3, BATTLE_SKILL__COUNT, 0), 3);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_HEROISM] = on;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3); /* 2: a Weakling; 3: the Hero kills it */
+        CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 0), on ? 2 : 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, on ? 1 : 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, on ? 1 : 0); /* the Hero played on turn 3 */
+        tb_run_end(&x);
+    }
+}
+
 /* Critical Reach: Swipe 2 from lane 0 also hits lane 2. */
 static void test_critical_reach(void)
 {
@@ -407,6 +427,7 @@ static CU_TestInfo passive_tests[] = {
     {"Counterflux", test_counterflux},
     {"Enduring Rage", test_enduring_rage},
     {"Devour", test_devour},
+    {"Heroism", test_heroism},
     {"Critical Reach", test_critical_reach},
     {"Zealot's Preservation", test_zealots_preservation},
     {"Iron Will", test_iron_will},
