@@ -776,6 +776,38 @@ CLC_NOINLINE clc_u32 battle_sim_iron(CLC_GLOBAL const struct battle_plan_data *p
     return n;
 }
 
+/* Turning Tides (a passive battleground effect of the side whose turn it is): after Weaken
+ * of side `s` took at most X attack from one target, side `s`'s commander casts Rally X on
+ * one of its assaults that will still attack this turn, drawn at random, or on every one
+ * when the Weaken was `all` (Inhibit refuses it, as any allied skill). */
+CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
+                                   CLC_PRIVATE struct battle_game *g, int s, clc_i32 x, clc_u32 all)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    int tap = battle_sim_active(p->mode, g->turn);
+    clc_u8 cand[BATTLE_SIM_ROW];
+    clc_u32 nc = 0;
+    if (!battle_sim_passive(p, tap, BATTLE_PASSIVE_TURNINGTIDES))
+        return;
+    for (clc_u32 i = 0; i < me->n_assaults; i++)
+        if (battle_sim_valid_on(p, BATTLE_SKILL_RALLY, &me->assaults[i], s == tap, g->act))
+            cand[nc++] = (clc_u8)i;
+    if (!nc)
+        return;
+    if (!all) {
+        cand[0] = cand[nc > 1 ? rng_below(&g->rng, nc) : 0];
+        nc = 1;
+    }
+    for (clc_u32 i = 0; i < nc; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[cand[i]];
+        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+            u->inhibited--;
+            continue;
+        }
+        u->rally = battle_sim_sat((clc_i32)u->rally + x);
+    }
+}
+
 /* Zealot's Preservation (a passive battleground effect of side `tap`, whose turn it is): a
  * Heal X that an assault casts also gives its target (X + 1) / 2 Protect. */
 CLC_NOINLINE void battle_sim_zealot(CLC_GLOBAL const struct battle_plan_data *p, int tap,
@@ -814,6 +846,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nrow, nc = 0;
     int done = 0;
+    clc_i32 tides = 0; /* Turning Tides: the most attack Weaken took (copies with `pv`) */
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
      * Fortify act on the caster's two neighbours only, both of them. */
     int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
@@ -895,11 +928,21 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             u->inhibited--;
             continue;
         }
-        battle_sim_apply(p, g, ts, id, x, u);
+        /* Turning Tides keeps the most attack Weaken took from one target (Weaken is never
+         * cast through the single-draw path above: it is not a skill on any living unit). */
+        if (pv && id == BATTLE_SKILL_WEAKEN) {
+            clc_i32 before = battle_sim_power(u);
+            battle_sim_apply(p, g, ts, id, x, u);
+            tides = before - battle_sim_power(u) > tides ? before - battle_sim_power(u) : tides;
+        } else {
+            battle_sim_apply(p, g, ts, id, x, u);
+        }
         if (id == BATTLE_SKILL_HEAL && pv)
             battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
         done = 1;
     }
+    if (pv && id == BATTLE_SKILL_WEAKEN && tides > 0)
+        battle_sim_tides(p, g, s, tides, c->act_all[k]);
     return done;
 }
 

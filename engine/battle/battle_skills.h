@@ -189,7 +189,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(METAMORPHOSIS, "metamorphosis", "")                                                          \
     X(MEGAMORPHOSIS, "megamorphosis", "")                                                          \
     X(REVENGE, "revenge", "its Heal and Rally on each death are not simulated yet")                \
-    X(TURNINGTIDES, "turningtides", "it acts through Weaken's lost attack, not simulated yet")     \
+    X(TURNINGTIDES, "turningtides", "")                                                            \
     X(VIRULENCE, "virulence", "its spread of poison is not simulated yet")                         \
     X(HALTEDORDERS, "haltedorders", "")                                                            \
     X(DEVOUR, "devour", "")                                                                        \

@@ -189,6 +189,27 @@ static void test_heroism(void)
     }
 }
 
+/* Turning Tides: the Weakener's Weaken all 2 takes 2 attack from the Biter (3 -> 1), so
+ * the attacker's commander rallies the Pawn, which attacks later this turn, by 2: it hits
+ * the enemy commander for 1 + 2. */
+static void test_turning_tides(void)
+{
+    for (int on = 0; on < 2; on++) {
+        struct tb b;
+        struct tb_run x;
+        duel(&b);
+        tb_deck(&b, 0, unit(&b, "Weakener", 0, 20, BATTLE_SKILL_WEAKEN, 2), 1);
+        tb_deck(&b, 0, unit(&b, "Pawn", 1, 20, BATTLE_SKILL__COUNT, 0), 2);
+        tb_deck(&b, 1, unit(&b, "Biter", 3, 50, BATTLE_SKILL__COUNT, 0), 3);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_TURNINGTIDES] = on;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).weaken, 2);
+        CU_ASSERT_EQUAL(TB_CMD(&x, 1), on ? 37 : 39);
+        tb_run_end(&x);
+    }
+}
+
 /* Critical Reach: Swipe 2 from lane 0 also hits lane 2. */
 static void test_critical_reach(void)
 {
@@ -428,6 +449,7 @@ static CU_TestInfo passive_tests[] = {
     {"Enduring Rage", test_enduring_rage},
     {"Devour", test_devour},
     {"Heroism", test_heroism},
+    {"Turning Tides", test_turning_tides},
     {"Critical Reach", test_critical_reach},
     {"Zealot's Preservation", test_zealots_preservation},
     {"Iron Will", test_iron_will},
