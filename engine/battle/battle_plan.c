@@ -439,6 +439,9 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             plan->data.sides[s].passive[k] = (clc_i16)v;
             if (v)
                 plan->data.passive = 1;
+            /* Revenge acts on every death (battle_sim_revenge). */
+            if (v && k == BATTLE_PASSIVE_REVENGE)
+                plan->data.death_fx = 1;
         }
         /* Campaign scoring does not count a lost dominion (battle_sim_points). */
         for (int i = 0; i < plan->data.sides[s].n_structures; i++) {

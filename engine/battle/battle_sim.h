@@ -190,7 +190,8 @@ struct battle_plan_data {
     clc_u8 turn_limit; /* last turn played, 1..200 */
     clc_u8 first_turn; /* 1, or the turn of a mid-game state */
     clc_u8 n_cards;
-    clc_u8 death_fx;    /* 1: a card has Scavenge or Avenge, so every death has effects */
+    clc_u8 death_fx;    /* 1: a card has Scavenge or Avenge, or a side Revenge: every death
+                           has effects */
     clc_u8 fx;          /* BATTLE_SIM_FX_*: skills some card of the table has */
     clc_u8 scoring;     /* enum battle_scoring */
     clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) */
@@ -1164,6 +1165,35 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* Revenge X (a passive battleground effect of the side whose turn it is): when a unit of
+ * side `s` dies, side `s`'s commander casts Heal all X, then Rally all X (as tuo queues
+ * them: before the unit's on-death skills; Inhibit refuses them). A plan with Revenge sends
+ * every death through battle_sim_triggers (battle_plan_data.death_fx). */
+CLC_NOINLINE void battle_sim_revenge(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    int tap = battle_sim_active(p->mode, g->turn);
+    clc_i32 x = battle_sim_passive(p, tap, BATTLE_PASSIVE_REVENGE);
+    if (!x)
+        return;
+    for (int rally = 0; rally < 2; rally++)
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+            if (!battle_sim_valid_on(p, rally ? BATTLE_SKILL_RALLY : BATTLE_SKILL_HEAL, u, s == tap,
+                                     g->act))
+                continue;
+            if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+                u->inhibited--;
+                continue;
+            }
+            if (rally)
+                u->rally = battle_sim_sat((clc_i32)u->rally + x);
+            else
+                battle_sim_heal(u, x);
+        }
+}
+
 /* Resolves what is pending: the effects and on-death skills of units that died and the
  * on-play skills of units summoned since the last call, and those of the units these kill
  * or summon, until none is left. Each unit dies once and a full row summons nothing, so it
@@ -1196,6 +1226,8 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)
                             battle_sim_death_fx(p, g, s, i, (int)r);
+                        if (p->passive)
+                            battle_sim_revenge(p, g, s);
                         battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
                                         BATTLE_SIM_TRIG_DEATH);
                     } else {

@@ -188,7 +188,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(ZEALOTSPRESERVATION, "zealotspreservation", "")                                              \
     X(METAMORPHOSIS, "metamorphosis", "")                                                          \
     X(MEGAMORPHOSIS, "megamorphosis", "")                                                          \
-    X(REVENGE, "revenge", "its Heal and Rally on each death are not simulated yet")                \
+    X(REVENGE, "revenge", "")                                                                      \
     X(TURNINGTIDES, "turningtides", "")                                                            \
     X(VIRULENCE, "virulence", "its spread of poison is not simulated yet")                         \
     X(HALTEDORDERS, "haltedorders", "")                                                            \

@@ -210,6 +210,26 @@ static void test_turning_tides(void)
     }
 }
 
+/* Revenge 2: Pawn A dies of the Counterer's Counter on turn 3, and its commander casts
+ * Heal all 2 and Rally all 2: Pawn B, which attacks later in the turn, hits the enemy
+ * commander for 1 + 2. */
+static void test_revenge(void)
+{
+    for (int on = 0; on < 2; on++) {
+        struct tb b;
+        struct tb_run x;
+        duel(&b);
+        tb_deck(&b, 0, unit(&b, "Pawn", 1, 2, BATTLE_SKILL__COUNT, 0), 3);
+        tb_deck(&b, 1, unit(&b, "Counterer", 0, 50, BATTLE_SKILL_COUNTER, 5), 3);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_REVENGE] = on ? 2 : 0;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3);
+        CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 1); /* Pawn A died (the row is compressed) */
+        CU_ASSERT_EQUAL(TB_CMD(&x, 1), on ? 40 - 1 - 3 : 40 - 1 - 1);
+        tb_run_end(&x);
+    }
+}
+
 /* Critical Reach: Swipe 2 from lane 0 also hits lane 2. */
 static void test_critical_reach(void)
 {
@@ -450,6 +470,7 @@ static CU_TestInfo passive_tests[] = {
     {"Devour", test_devour},
     {"Heroism", test_heroism},
     {"Turning Tides", test_turning_tides},
+    {"Revenge", test_revenge},
     {"Critical Reach", test_critical_reach},
     {"Zealot's Preservation", test_zealots_preservation},
     {"Iron Will", test_iron_will},
