@@ -1039,14 +1039,36 @@ CLC_FN void battle_sim_bravery(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_superheroism(p, g, s, lane, x);
 }
 
-/* Devotion X (a passive battleground effect of side `s`): a card it plays of its
- * commander's faction enters with X% more health (rounded up), as a permanent gain. */
-CLC_NOINLINE void battle_sim_devotion(CLC_GLOBAL const struct battle_plan_data *p,
-                                      CLC_PRIVATE struct battle_game *g, int s,
-                                      CLC_PRIVATE struct battle_unit *u)
+/* The passive battleground effects of side `s` on unit `u` entering its row, in tuo's
+ * order. Oath of Loyalty: a unit with Allegiance X gains X attack and max health for each
+ * other living assault and each structure (fortresses and the dominion aside, living or
+ * not) of its faction on its side (any faction with Megamorphosis). Devotion X: a card played (not
+ * summoned) of the commander's faction enters with X% more health (rounded up), as a permanent
+ * gain. */
+CLC_NOINLINE void battle_sim_passive_enter(CLC_GLOBAL const struct battle_plan_data *p,
+                                           CLC_PRIVATE struct battle_game *g, int s,
+                                           CLC_PRIVATE struct battle_unit *u, int summoned)
 {
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
-    clc_i32 x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOTION);
+    clc_i32 x = c->allegiance ? battle_sim_passive(p, s, BATTLE_PASSIVE_OATHOFLOYALTY) : 0;
+    if (x) {
+        int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
+        clc_i32 n = 0;
+        for (clc_u32 i = 0; i < me->n_assaults; i++)
+            n += &me->assaults[i] != u && battle_sim_alive(&me->assaults[i]) &&
+                 (mega || p->cards[me->assaults[i].card].faction == c->faction);
+        for (clc_u32 i = 0; i < me->n_structures; i++) {
+            clc_u32 card = me->structures[i].card;
+            n += p->cards[card].type == BATTLE_STRUCTURE && card + 1u != p->sides[s].dominion &&
+                 (mega || p->cards[card].faction == c->faction);
+        }
+        if (n) {
+            u->attack = battle_sim_sat((clc_i32)u->attack + n * c->allegiance);
+            battle_sim_gain_hp(u, n * c->allegiance);
+        }
+    }
+    x = summoned ? 0 : battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOTION);
     if (x && c->faction == p->cards[p->sides[s].commander].faction)
         battle_sim_gain_hp(u, (c->health * x + 99) / 100);
 }
@@ -1093,8 +1115,8 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_gain_hp(a, x);
             }
         }
-    if (!summoned && p->passive)
-        battle_sim_devotion(p, g, s, u);
+    if (p->passive)
+        battle_sim_passive_enter(p, g, s, u, summoned);
     return (clc_i32)lane;
 }
 

@@ -196,7 +196,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(CRITICALREACH, "criticalreach", "")                                                          \
     X(TEMPORALBACKLASH, "temporalbacklash", "it acts through Stasis, not simulated yet")           \
     X(FURIOSITY, "furiosity", "it acts through Enrage, not simulated yet")                         \
-    X(OATHOFLOYALTY, "oathofloyalty", "its count of played structures is not simulated yet")       \
+    X(OATHOFLOYALTY, "oathofloyalty", "")                                                          \
     X(BLOODVENGEANCE, "bloodvengeance", "")                                                        \
     X(COLDSLEEP, "coldsleep", "it acts through Stasis, not simulated yet")                         \
     X(IRONWILL, "ironwill", "")                                                                    \

@@ -145,7 +145,8 @@ static void child_env(const struct it_stack *s, const char *log_name)
     setenv("SKIRMISH_HTTP_PORT", port, 1);
     setenv("SKIRMISH_HTTP_THREADS", "2", 1);
     setenv("SKIRMISH_LOG_LEVEL", "debug", 1);
-    setenv("SKIRMISH_WORKER_NAME", log_name, 1);
+    if (log_name) /* NULL for the API's own runs (it_api_command) */
+        setenv("SKIRMISH_WORKER_NAME", log_name, 1);
     for (size_t i = 0; i < s->n_env; i++) {
         char kv[256];
         char *eq;

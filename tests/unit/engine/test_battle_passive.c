@@ -364,6 +364,42 @@ static void test_devotion(void)
     tb_run_end(&x);
 }
 
+/* Oath of Loyalty: the Loyal assault (Allegiance 2, faction 2) enters beside two
+ * structures and one assault of its faction, a structure of another faction and a fortress
+ * of its faction (neither counts): + 2 x 3 attack and max health. */
+static void test_oath_of_loyalty(void)
+{
+    for (int on = 0; on < 2; on++) {
+        struct tb b;
+        struct tb_run x;
+        int tower, other, fort, loyal, ally;
+        duel(&b);
+        tower = tb_card(&b, "Tower", BATTLE_STRUCTURE, 0, 10, 0);
+        other = tb_card(&b, "Other Tower", BATTLE_STRUCTURE, 0, 10, 0);
+        fort = tb_card(&b, "Fort", BATTLE_FORTRESS, 0, 10, 0);
+        loyal = unit(&b, "Loyal", 1, 10, BATTLE_SKILL_ALLEGIANCE, 2);
+        ally = unit(&b, "Ally", 0, 10, BATTLE_SKILL__COUNT, 0);
+        b.cards[ally].faction = 2;
+        b.cards[tower].faction = 2;
+        b.cards[other].faction = 3;
+        b.cards[fort].faction = 2;
+        b.cards[loyal].faction = 2;
+        tb_fort(&b, 0, fort);
+        tb_deck(&b, 0, tower, 2);
+        tb_deck(&b, 0, other, 1);
+        tb_deck(&b, 0, ally, 1);
+        tb_deck(&b, 0, loyal, 1);
+        tb_deck(&b, 1, unit(&b, "Dummy", 0, 50, BATTLE_SKILL__COUNT, 0), 5);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_OATHOFLOYALTY] = on;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 9); /* the Loyal one is played on turn 9 */
+        CU_ASSERT_EQUAL(x.g.sides[0].n_structures, 4);
+        CU_ASSERT_EQUAL(TB_ATK_GAIN(&x, 0, 1), on ? 6 : 0);
+        CU_ASSERT_EQUAL(TB_HP_GAIN(&x, 0, 1), on ? 6 : 0);
+        tb_run_end(&x);
+    }
+}
+
 /* Halted Orders and Blood Vengeance: the peer reads them and plays nothing for them; a
  * job with them plays exactly the games of the job without. */
 static void test_no_effect(void)
@@ -471,6 +507,7 @@ static CU_TestInfo passive_tests[] = {
     {"Heroism", test_heroism},
     {"Turning Tides", test_turning_tides},
     {"Revenge", test_revenge},
+    {"Oath of Loyalty", test_oath_of_loyalty},
     {"Critical Reach", test_critical_reach},
     {"Zealot's Preservation", test_zealots_preservation},
     {"Iron Will", test_iron_will},
