@@ -1370,6 +1370,27 @@ CLC_FN clc_u32 battle_sim_bits(clc_u32 v)
     return n;
 }
 
+/* Side `s`'s living assaults as Legion and Coalition of its assault `u` count them: returns
+ * the others of its faction, and sets *factions to the bit set of their factions. */
+CLC_FN clc_u32 battle_sim_kin(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s,
+                              CLC_PRIVATE const struct battle_unit *u,
+                              CLC_PRIVATE clc_u32 *factions)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    clc_u32 faction = p->cards[u->card].faction, same = 0, f = 0;
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_PRIVATE const struct battle_unit *a = &me->assaults[i];
+        if (!battle_sim_alive(a))
+            continue;
+        f |= 1u << p->cards[a->card].faction;
+        if (a != u && p->cards[a->card].faction == faction)
+            same++;
+    }
+    *factions = f;
+    return same;
+}
+
 /* What the attack of `u` (side `s`) adds to its power: Legion X per other living own
  * assault of its faction, Coalition X per faction among own living assaults, Rupture X,
  * Venom X on a poisoned target `t` (0: the commander). */
@@ -1379,18 +1400,10 @@ CLC_FN clc_i32 battle_sim_bonus(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_PRIVATE const struct battle_unit *t)
 {
     CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
-    CLC_PRIVATE struct battle_side *me = &g->sides[s];
     clc_i32 b = ac->rupture;
     if (ac->legion || ac->coalition) {
-        clc_u32 same = 0, factions = 0;
-        for (clc_u32 i = 0; i < me->n_assaults; i++) {
-            CLC_PRIVATE const struct battle_unit *a = &me->assaults[i];
-            if (!battle_sim_alive(a))
-                continue;
-            factions |= 1u << p->cards[a->card].faction;
-            if (a != u && p->cards[a->card].faction == ac->faction)
-                same++;
-        }
+        clc_u32 factions;
+        clc_u32 same = battle_sim_kin(p, g, s, u, &factions);
         b += (clc_i32)(ac->legion * same);
         if (ac->coalition)
             b += (clc_i32)(ac->coalition * battle_sim_bits(factions));
@@ -1409,19 +1422,11 @@ CLC_NOINLINE clc_i32 battle_sim_passive_damage(CLC_GLOBAL const struct battle_pl
                                                CLC_PRIVATE struct battle_unit *u)
 {
     CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
-    CLC_PRIVATE struct battle_side *me = &g->sides[s];
     clc_i32 brigade = ac->legion ? battle_sim_passive(p, s, BATTLE_PASSIVE_BRIGADE) : 0;
     clc_i32 unity = ac->coalition ? battle_sim_passive(p, s, BATTLE_PASSIVE_UNITY) : 0;
     if (brigade || unity) {
-        clc_u32 same = 0, factions = 0;
-        for (clc_u32 i = 0; i < me->n_assaults; i++) {
-            CLC_PRIVATE const struct battle_unit *a = &me->assaults[i];
-            if (!battle_sim_alive(a))
-                continue;
-            factions |= 1u << p->cards[a->card].faction;
-            if (a != u && p->cards[a->card].faction == ac->faction)
-                same++;
-        }
+        clc_u32 factions;
+        clc_u32 same = battle_sim_kin(p, g, s, u, &factions);
         if (brigade && same && battle_sim_alive(u))
             battle_sim_heal(u, (clc_i32)(ac->legion * same));
         if (unity && battle_sim_alive(u))

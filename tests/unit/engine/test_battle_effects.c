@@ -2,12 +2,10 @@
 /* Battleground effects written as skills ("effects"; docs/rules/battle.md, "Battleground
  * effects"): tiny games with every card stated, the codec's rules and errors. */
 #include <CUnit/CUnit.h>
-#include <jansson.h>
 #include <string.h>
 
-#include "battle_catalog.h"
-#include "battle_codec.h"
 #include "battle_testlib.h"
+#include "codec_testlib.h"
 #include "sk_banned.h"
 
 /* Pawn (1 attack, 5 health, delay 0) against an empty deck; the side's effects are the
@@ -71,33 +69,6 @@ static void test_strike_for_one_side(void)
     tb_run_end(&x);
 }
 
-/* Decodes params text `text` (' stands for ") against the built-in catalog. */
-static enum sk_err decode(const char *text, struct battle_spec *spec, struct sk_verr_list *errs)
-{
-    char buf[2048];
-    const struct battle_catalog *cat = NULL;
-    struct sk_jptr ptr;
-    json_t *doc;
-    enum sk_err rc;
-    size_t n = strlen(text);
-
-    CU_ASSERT_FATAL(n < sizeof(buf));
-    for (size_t i = 0; i <= n; i++)
-        buf[i] = text[i] == '\'' ? '"' : text[i];
-    doc = json_loads(buf, 0, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
-    sk_jptr_init(&ptr);
-    sk_jptr_push_key(&ptr, "params");
-    rc = battle_codec_decode(doc, 1, cat, &ptr, errs, spec);
-    json_decref(doc);
-    return rc;
-}
-
-#define SIDES                                                                                      \
-    "'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':5}]},"               \
-    "'defender':{'commander':'Test Commander','deck':[{'card':'Brute','count':4}]}"
-
 static void expect_bad(const char *text, const char *pointer, const char *what)
 {
     struct battle_spec spec;
@@ -105,7 +76,7 @@ static void expect_bad(const char *text, const char *pointer, const char *what)
     int found = 0;
 
     sk_verr_list_init(&errs);
-    CU_ASSERT_EQUAL(decode(text, &spec, &errs), SK_EINVAL);
+    CU_ASSERT_EQUAL(ct_decode(text, &spec, &errs), SK_EINVAL);
     for (size_t i = 0; i < errs.n; i++)
         found |= strcmp(errs.items[i].pointer, pointer) == 0 &&
                  strstr(errs.items[i].message, what) != NULL;
@@ -124,10 +95,10 @@ static void test_codec(void)
     const struct battle_card_spec *a, *d;
 
     sk_verr_list_init(&errs);
-    CU_ASSERT_EQUAL_FATAL(decode("{" SIDES
-                                 ",'effects':[{'skill':{'name':'rally','x':15,'all':true}},"
-                                 "{'skill':{'name':'strike','x':3,'n':2},'side':'defender'}]}",
-                                 &spec, &errs),
+    CU_ASSERT_EQUAL_FATAL(ct_decode("{" CT_SIDES
+                                    ",'effects':[{'skill':{'name':'rally','x':15,'all':true}},"
+                                    "{'skill':{'name':'strike','x':3,'n':2},'side':'defender'}]}",
+                                    &spec, &errs),
                           SK_OK);
     CU_ASSERT_FATAL(spec.sides[0].effects > 0 && spec.sides[1].effects > 0);
     a = &spec.cards[spec.sides[0].effects - 1];
@@ -140,35 +111,35 @@ static void test_codec(void)
     CU_ASSERT_EQUAL(d->skills[1].id, BATTLE_SKILL_STRIKE);
     CU_ASSERT_EQUAL(d->skills[1].n, 2);
     battle_codec_spec_release(&spec);
-    CU_ASSERT_EQUAL(decode("{" SIDES "}", &spec, &errs), SK_OK);
+    CU_ASSERT_EQUAL(ct_decode("{" CT_SIDES "}", &spec, &errs), SK_OK);
     CU_ASSERT_EQUAL(spec.sides[0].effects, 0);
     CU_ASSERT_EQUAL(spec.sides[1].effects, 0);
     battle_codec_spec_release(&spec);
     CU_ASSERT_EQUAL(errs.n, 0);
     sk_verr_list_release(&errs);
 
-    expect_bad("{" SIDES ",'effects':{'skill':{'name':'rally','x':1}}}", "/params/effects",
+    expect_bad("{" CT_SIDES ",'effects':{'skill':{'name':'rally','x':1}}}", "/params/effects",
                "must be a list");
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'counter','x':1}}]}",
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'counter','x':1}}]}",
                "/params/effects/0/skill/name", "is not cast");
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike','x':1,'c':2}}]}",
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'strike','x':1,'c':2}}]}",
                "/params/effects/0/skill", "no 'c' or 'trigger'");
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike','x':1},'side':'enemy'}]}",
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'strike','x':1},'side':'enemy'}]}",
                "/params/effects/0/side", "'side' must be");
-    expect_bad("{" SIDES ",'effects':[{'side':'both'}]}", "/params/effects/0", "one of them");
-    expect_bad("{" SIDES ",'effects':[{'name':'Inspired','skill':{'name':'rally','x':1}}]}",
+    expect_bad("{" CT_SIDES ",'effects':[{'side':'both'}]}", "/params/effects/0", "one of them");
+    expect_bad("{" CT_SIDES ",'effects':[{'name':'Inspired','skill':{'name':'rally','x':1}}]}",
                "/params/effects/0", "one of them");
     /* the built-in catalog has no bges.txt */
-    expect_bad("{" SIDES ",'effects':[{'name':'Inspired'}]}", "/params/effects/0/name",
+    expect_bad("{" CT_SIDES ",'effects':[{'name':'Inspired'}]}", "/params/effects/0/name",
                "come with the game's files");
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'nova','x':1}}]}",
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'nova','x':1}}]}",
                "/params/effects/0/skill/name", "unknown skill");
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike'}}]}", "/params/effects/0/skill/x",
-               "required");
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike','x':1},'when':1}]}",
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'strike'}}]}",
+               "/params/effects/0/skill/x", "required");
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'strike','x':1},'when':1}]}",
                "/params/effects/0/when", "unknown field");
     /* nine for one side: a side holds eight */
-    expect_bad("{" SIDES ",'effects':[{'skill':{'name':'strike','x':1}},{'skill':{'name':'heal',"
+    expect_bad("{" CT_SIDES ",'effects':[{'skill':{'name':'strike','x':1}},{'skill':{'name':'heal',"
                "'x':1}},{'skill':{'name':'rally','x':1}},{'skill':{'name':'protect','x':1}},"
                "{'skill':{'name':'weaken','x':1}},{'skill':{'name':'enfeeble','x':1}},"
                "{'skill':{'name':'siege','x':1}},{'skill':{'name':'mortar','x':1}},"

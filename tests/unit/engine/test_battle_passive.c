@@ -4,13 +4,11 @@
  * side the peer reads it from and, where it matters, on the other side (no change); then
  * the codec's form and errors. */
 #include <CUnit/CUnit.h>
-#include <jansson.h>
 #include <string.h>
 
-#include "battle_catalog.h"
-#include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_testlib.h"
+#include "codec_testlib.h"
 #include "sk_banned.h"
 
 /* Both sides play exact; commanders of 0 attack and 40 health (faction 1). */
@@ -420,40 +418,13 @@ static void test_no_effect(void)
     CU_ASSERT_EQUAL(memcmp(&with, &without, sizeof(with)), 0);
 }
 
-/* Decodes params text `text` (' stands for ") against the built-in catalog. */
-static enum sk_err decode(const char *text, struct battle_spec *spec, struct sk_verr_list *errs)
-{
-    char buf[2048];
-    const struct battle_catalog *cat = NULL;
-    struct sk_jptr ptr;
-    json_t *doc;
-    enum sk_err rc;
-    size_t n = strlen(text);
-
-    CU_ASSERT_FATAL(n < sizeof(buf));
-    for (size_t i = 0; i <= n; i++)
-        buf[i] = text[i] == '\'' ? '"' : text[i];
-    doc = json_loads(buf, 0, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
-    sk_jptr_init(&ptr);
-    sk_jptr_push_key(&ptr, "params");
-    rc = battle_codec_decode(doc, 1, cat, &ptr, errs, spec);
-    json_decref(doc);
-    return rc;
-}
-
-#define SIDES                                                                                      \
-    "'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':5}]},"               \
-    "'defender':{'commander':'Test Commander','deck':[{'card':'Brute','count':4}]}"
-
 /* Expects one problem at `pointer` whose message holds `what`. */
 static void refused(const char *text, const char *pointer, const char *what)
 {
     struct battle_spec spec;
     struct sk_verr_list errs;
     sk_verr_list_init(&errs);
-    CU_ASSERT_EQUAL(decode(text, &spec, &errs), SK_EINVAL);
+    CU_ASSERT_EQUAL(ct_decode(text, &spec, &errs), SK_EINVAL);
     CU_ASSERT_EQUAL_FATAL(errs.n, 1);
     CU_ASSERT_STRING_EQUAL(errs.items[0].pointer, pointer);
     if (!strstr(errs.items[0].message, what))
@@ -468,12 +439,12 @@ static void test_codec(void)
     struct sk_verr_list errs;
 
     sk_verr_list_init(&errs);
-    CU_ASSERT_EQUAL_FATAL(decode("{'games':10," SIDES ",'effects':["
-                                 "{'passive':'Bloodlust','x':2,'side':'attacker'},"
-                                 "{'passive':'Iron Will'},"
-                                 "{'passive':'zealots-preservation','side':'defender'},"
-                                 "{'passive':'Bloodlust','x':3,'side':'attacker'}]}",
-                                 &spec, &errs),
+    CU_ASSERT_EQUAL_FATAL(ct_decode("{'games':10," CT_SIDES ",'effects':["
+                                    "{'passive':'Bloodlust','x':2,'side':'attacker'},"
+                                    "{'passive':'Iron Will'},"
+                                    "{'passive':'zealots-preservation','side':'defender'},"
+                                    "{'passive':'Bloodlust','x':3,'side':'attacker'}]}",
+                                    &spec, &errs),
                           SK_OK);
     CU_ASSERT_EQUAL(spec.sides[0].passive[BATTLE_PASSIVE_BLOODLUST], 3); /* the later one */
     CU_ASSERT_EQUAL(spec.sides[1].passive[BATTLE_PASSIVE_BLOODLUST], 0);
@@ -485,15 +456,16 @@ static void test_codec(void)
     battle_codec_spec_release(&spec);
     sk_verr_list_release(&errs);
 
-    refused("{'games':10," SIDES ",'effects':[{'passive':'Bloodthirst'}]}",
+    refused("{'games':10," CT_SIDES ",'effects':[{'passive':'Bloodthirst'}]}",
             "/params/effects/0/passive", "unknown passive battleground effect");
-    refused("{'games':10," SIDES ",'effects':[{'passive':'Furiosity'}]}",
+    refused("{'games':10," CT_SIDES ",'effects':[{'passive':'Furiosity'}]}",
             "/params/effects/0/passive", "Enrage");
-    refused("{'games':10," SIDES ",'effects':[{'passive':'Bloodlust','x':1000}]}",
+    refused("{'games':10," CT_SIDES ",'effects':[{'passive':'Bloodlust','x':1000}]}",
             "/params/effects/0/x", "999");
-    refused("{'games':10," SIDES ",'effects':[{'skill':{'name':'rally','x':1},'x':2}]}",
+    refused("{'games':10," CT_SIDES ",'effects':[{'skill':{'name':'rally','x':1},'x':2}]}",
             "/params/effects/0/x", "passive effect's value");
-    refused("{'games':10," SIDES ",'effects':[{'skill':{'name':'rally','x':1},'passive':'Unity'}]}",
+    refused("{'games':10," CT_SIDES
+            ",'effects':[{'skill':{'name':'rally','x':1},'passive':'Unity'}]}",
             "/params/effects/0", "one of them");
 }
 
