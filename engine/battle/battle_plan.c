@@ -439,8 +439,8 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             plan->data.sides[s].passive[k] = (clc_i16)v;
             if (v)
                 plan->data.passive = 1;
-            /* Revenge acts on every death (battle_sim_revenge). */
-            if (v && k == BATTLE_PASSIVE_REVENGE)
+            /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
+            if (v && (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE))
                 plan->data.death_fx = 1;
         }
         /* Campaign scoring does not count a lost dominion (battle_sim_points). */

@@ -777,6 +777,60 @@ CLC_NOINLINE clc_u32 battle_sim_iron(CLC_GLOBAL const struct battle_plan_data *p
     return n;
 }
 
+/* Zealot's Preservation (a passive battleground effect of side `tap`, whose turn it is): a
+ * Heal X that an assault casts also gives its target (X + 1) / 2 Protect. */
+CLC_NOINLINE void battle_sim_zealot(CLC_GLOBAL const struct battle_plan_data *p, int tap,
+                                    CLC_GLOBAL const struct battle_card_data *c, clc_i32 x,
+                                    CLC_PRIVATE struct battle_unit *u)
+{
+    if (c->type == BATTLE_ASSAULT && battle_sim_passive(p, tap, BATTLE_PASSIVE_ZEALOTSPRESERVATION))
+        u->protect = battle_sim_sat((clc_i32)u->protect + (x + 1) / 2);
+}
+
+/* Divert (a passive battleground effect of the side whose turn it is): each of the `n`
+ * applications of allied skill `id` X that Inhibit refused goes instead to the side whose
+ * turn it is not (tuo's perform_targetted_allied_fast selects it as from that side's
+ * commander, whoever cast it): to one unit drawn among those the skill could take there, of
+ * any faction; Mend and Fortify take every such unit next to lane 0 (two lanes with
+ * Critical Reach), as around a commander. A unit there that refuses allied skills uses up
+ * one of its count instead. `c`: the caster's card (Zealot's Preservation adds to a Heal
+ * an assault casts), NULL for a commander. */
+CLC_NOINLINE void battle_sim_divert(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_PRIVATE struct battle_game *g, clc_u32 id, clc_i32 x,
+                                    CLC_GLOBAL const struct battle_card_data *c, clc_u32 n)
+{
+    int tap = battle_sim_active(p->mode, g->turn);
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - tap];
+    int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
+    clc_u8 cand[BATTLE_SIM_ROW];
+    if (!battle_sim_passive(p, tap, BATTLE_PASSIVE_DIVERT))
+        return;
+    for (clc_u32 k = 0; k < n; k++) {
+        clc_u32 nc = 0;
+        if (adjacent && battle_sim_passive(p, tap, BATTLE_PASSIVE_CRITICALREACH)) {
+            nc = battle_sim_reach(p, g, id, en->assaults, en->n_assaults, 0, 0, 0, cand);
+        } else {
+            for (clc_u32 i = adjacent ? 1 : 0; i < en->n_assaults && (!adjacent || i < 2); i++)
+                if (battle_sim_valid_on(p, id, &en->assaults[i], 0, g->act))
+                    cand[nc++] = (clc_u8)i;
+        }
+        if (!adjacent && nc > 1) {
+            cand[0] = cand[rng_below(&g->rng, nc)];
+            nc = 1;
+        }
+        for (clc_u32 i = 0; i < nc; i++) {
+            CLC_PRIVATE struct battle_unit *u = &en->assaults[cand[i]];
+            if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+                u->inhibited--;
+                continue;
+            }
+            battle_sim_apply(p, g, 1 - tap, id, x, u);
+            if (id == BATTLE_SKILL_HEAL && c)
+                battle_sim_zealot(p, tap, c, x, u);
+        }
+    }
+}
+
 /* Turning Tides (a passive battleground effect of the side whose turn it is): after Weaken
  * of side `s` took at most X attack from one target, side `s`'s commander casts Rally X on
  * one of its assaults that will still attack this turn, drawn at random, or on every one
@@ -787,7 +841,7 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     int tap = battle_sim_active(p->mode, g->turn);
     clc_u8 cand[BATTLE_SIM_ROW];
-    clc_u32 nc = 0;
+    clc_u32 nc = 0, refused = 0;
     if (!battle_sim_passive(p, tap, BATTLE_PASSIVE_TURNINGTIDES))
         return;
     for (clc_u32 i = 0; i < me->n_assaults; i++)
@@ -803,20 +857,13 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[cand[i]];
         if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
             u->inhibited--;
+            refused++;
             continue;
         }
         u->rally = battle_sim_sat((clc_i32)u->rally + x);
     }
-}
-
-/* Zealot's Preservation (a passive battleground effect of side `tap`, whose turn it is): a
- * Heal X that an assault casts also gives its target (X + 1) / 2 Protect. */
-CLC_NOINLINE void battle_sim_zealot(CLC_GLOBAL const struct battle_plan_data *p, int tap,
-                                    CLC_GLOBAL const struct battle_card_data *c, clc_i32 x,
-                                    CLC_PRIVATE struct battle_unit *u)
-{
-    if (c->type == BATTLE_ASSAULT && battle_sim_passive(p, tap, BATTLE_PASSIVE_ZEALOTSPRESERVATION))
-        u->protect = battle_sim_sat((clc_i32)u->protect + (x + 1) / 2);
+    if (refused)
+        battle_sim_divert(p, g, BATTLE_SKILL_RALLY, x, 0, refused);
 }
 
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
@@ -845,7 +892,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
     clc_u8 cand[BATTLE_SIM_ROW];
-    clc_u32 nrow, nc = 0;
+    clc_u32 nrow, nc = 0, refused = 0;
     int done = 0;
     clc_i32 tides = 0; /* Turning Tides: the most attack Weaken took (copies with `pv`) */
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
@@ -910,6 +957,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
              * perform_targetted_allied_fast); 0 on every unit of a game without it. */
             if (refusable && u->inhibited) {
                 u->inhibited--;
+                if (pv)
+                    battle_sim_divert(p, g, id, x, c, 1);
                 return 0;
             }
             battle_sim_apply(p, g, ts, id, x, u);
@@ -927,6 +976,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         if (refusable && u->inhibited) {
             u->inhibited--;
+            refused++;
             continue;
         }
         /* Turning Tides keeps the most attack Weaken took from one target (Weaken is never
@@ -944,6 +994,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     }
     if (pv && id == BATTLE_SKILL_WEAKEN && tides > 0)
         battle_sim_tides(p, g, s, tides, c->act_all[k]);
+    if (pv && refused)
+        battle_sim_divert(p, g, id, x, c, refused);
     return done;
 }
 
@@ -1015,6 +1067,7 @@ CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_da
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->assaults[lane].card];
     clc_i32 x = b * battle_sim_passive(p, s, BATTLE_PASSIVE_SUPERHEROISM);
+    clc_u32 refused = 0;
     if (x <= 0)
         return;
     x = x < BATTLE_SIM_STAT_CAP ? x : BATTLE_SIM_STAT_CAP;
@@ -1024,11 +1077,14 @@ CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_da
             continue;
         if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
             u->inhibited--;
+            refused++;
             continue;
         }
         battle_sim_heal(u, x);
         battle_sim_zealot(p, s, c, x, u);
     }
+    if (refused)
+        battle_sim_divert(p, g, BATTLE_SKILL_HEAL, x, c, refused);
 }
 
 /* Bravery X of assault `lane` of side `s` (battle_sim_brave), with Super Heroism. */
@@ -1199,14 +1255,15 @@ CLC_NOINLINE void battle_sim_revenge(CLC_GLOBAL const struct battle_plan_data *p
     clc_i32 x = battle_sim_passive(p, tap, BATTLE_PASSIVE_REVENGE);
     if (!x)
         return;
-    for (int rally = 0; rally < 2; rally++)
+    for (int rally = 0; rally < 2; rally++) {
+        clc_u32 id = rally ? BATTLE_SKILL_RALLY : BATTLE_SKILL_HEAL, refused = 0;
         for (clc_u32 i = 0; i < me->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
-            if (!battle_sim_valid_on(p, rally ? BATTLE_SKILL_RALLY : BATTLE_SKILL_HEAL, u, s == tap,
-                                     g->act))
+            if (!battle_sim_valid_on(p, id, u, s == tap, g->act))
                 continue;
             if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
                 u->inhibited--;
+                refused++;
                 continue;
             }
             if (rally)
@@ -1214,6 +1271,60 @@ CLC_NOINLINE void battle_sim_revenge(CLC_GLOBAL const struct battle_plan_data *p
             else
                 battle_sim_heal(u, x);
         }
+        if (refused)
+            battle_sim_divert(p, g, id, x, 0, refused);
+    }
+}
+
+/* Virulence (a passive battleground effect of the side whose turn it is): assault `lane` of
+ * side `s`, which has just died, passes its poison to the living assault on its left, and
+ * its poison and that of the assaults that died with it in the lanes just before it to the
+ * living assault on its right (tuo's prepend_on_death, which takes the deaths it handles at
+ * once in lane order: a death in the lane after the last one continues a run, whose left
+ * neighbour is the one before the run's first lane). `run` holds the walk's state: [0] the
+ * last dead lane + 1 (0: none yet), [1] the run's left neighbour + 1 (0: none), [2] the
+ * poison stacked in the run. A dead unit's poison of -1 marks a death already handled
+ * (battle_sim_virulence_hit), which ends a run. */
+CLC_NOINLINE void battle_sim_virulence(CLC_GLOBAL const struct battle_plan_data *p,
+                                       CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
+                                       CLC_PRIVATE clc_i32 *run)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    clc_i32 x = me->assaults[lane].poison;
+    if (!battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_VIRULENCE))
+        return;
+    if (x < 0) {
+        run[0] = run[1] = run[2] = 0;
+        return;
+    }
+    if (run[0] != (clc_i32)lane) {
+        run[1] = lane > 0 && battle_sim_alive(&me->assaults[lane - 1]) ? (clc_i32)lane : 0;
+        run[2] = 0;
+    }
+    if (x > 0) {
+        if (run[1])
+            me->assaults[run[1] - 1].poison =
+                battle_sim_sat((clc_i32)me->assaults[run[1] - 1].poison + x);
+        run[2] = battle_sim_sat(run[2] + x);
+    }
+    if (lane + 1 < me->n_assaults && battle_sim_alive(&me->assaults[lane + 1]))
+        me->assaults[lane + 1].poison =
+            battle_sim_sat((clc_i32)me->assaults[lane + 1].poison + run[2]);
+    run[0] = (clc_i32)lane + 1;
+}
+
+/* Virulence for assault `lane` of side `s`, which an attack has just killed: tuo handles
+ * the death of an attack's target on its own, at once, before Venom adds to its poison and
+ * before Swipe or Drain kill its neighbours; then marks it handled (poison -1: no Venom is
+ * added to it, and the walk of battle_sim_triggers passes over it). */
+CLC_NOINLINE void battle_sim_virulence_hit(CLC_GLOBAL const struct battle_plan_data *p,
+                                           CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+{
+    clc_i32 run[3] = {0, 0, 0};
+    if (!battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_VIRULENCE))
+        return;
+    battle_sim_virulence(p, g, s, lane, run);
+    g->sides[s].assaults[lane].poison = -1;
 }
 
 /* Resolves what is pending: the effects and on-death skills of units that died and the
@@ -1232,6 +1343,7 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
             CLC_PRIVATE struct battle_side *side = &g->sides[s];
             for (clc_u32 r = 0; r < 2; r++) {
                 CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+                clc_i32 run[3] = {0, 0, 0}; /* battle_sim_virulence's */
                 /* The row may grow while we walk it (summons): read its size each time. */
                 for (clc_u32 i = 0; i < (r ? side->n_assaults : side->n_structures); i++) {
                     CLC_PRIVATE struct battle_unit *u = &row[i];
@@ -1248,6 +1360,8 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)
                             battle_sim_death_fx(p, g, s, i, (int)r);
+                        if (p->passive && r)
+                            battle_sim_virulence(p, g, s, i, run);
                         if (p->passive)
                             battle_sim_revenge(p, g, s);
                         battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
@@ -1532,8 +1646,10 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         if (dmg < 0)
             dmg = 0;
         battle_sim_hurt(p, g, 1 - s, t, dmg);
-        /* Venom poisons an assault it hit. */
-        if (dmg > 0 && on_assault && ac->venom)
+        if (pv && on_assault && !battle_sim_alive(t))
+            battle_sim_virulence_hit(p, g, 1 - s, lane);
+        /* Venom poisons an assault it hit (one Virulence has handled is left so). */
+        if (dmg > 0 && on_assault && ac->venom && (!pv || t->poison >= 0))
             t->poison = battle_sim_sat((clc_i32)t->poison + ac->venom);
     } else {
         clc_i32 hp = (clc_i32)en->commander_hp - dmg;
@@ -1722,6 +1838,7 @@ CLC_NOINLINE void battle_sim_heroism(CLC_GLOBAL const struct battle_plan_data *p
             continue;
         if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
             u->inhibited--;
+            battle_sim_divert(p, g, BATTLE_SKILL_PROTECT, (v + 1) / 2, 0, 1);
             continue;
         }
         if (battle_sim_alive(u))

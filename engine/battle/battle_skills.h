@@ -181,7 +181,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(BLOODLUST, "bloodlust", "")                                                                  \
     X(BRIGADE, "brigade", "")                                                                      \
     X(COUNTERFLUX, "counterflux", "")                                                              \
-    X(DIVERT, "divert", "its redirection of refused skills is not simulated yet")                  \
+    X(DIVERT, "divert", "")                                                                        \
     X(ENDURINGRAGE, "enduringrage", "")                                                            \
     X(FORTIFICATION, "fortification", "")                                                          \
     X(HEROISM, "heroism", "")                                                                      \
@@ -190,7 +190,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(MEGAMORPHOSIS, "megamorphosis", "")                                                          \
     X(REVENGE, "revenge", "")                                                                      \
     X(TURNINGTIDES, "turningtides", "")                                                            \
-    X(VIRULENCE, "virulence", "its spread of poison is not simulated yet")                         \
+    X(VIRULENCE, "virulence", "")                                                                  \
     X(HALTEDORDERS, "haltedorders", "")                                                            \
     X(DEVOUR, "devour", "")                                                                        \
     X(CRITICALREACH, "criticalreach", "")                                                          \

@@ -1286,7 +1286,7 @@ export interface components {
             skill?: components["schemas"]["Skill"];
             /** @description an effect named in the game folder's bges.txt (with SKIRMISH_CARDS_DIR), e.g. "Inspired" */
             name?: string;
-            /** @description one of the peer's passive battleground effects, compared as the peer compares names: bloodlust, brigade, counterflux, enduringrage, fortification, zealotspreservation, metamorphosis, megamorphosis, revenge, turningtides, haltedorders, oathofloyalty, heroism, devour, criticalreach, bloodvengeance, ironwill, unity, devotion, superheroism (the others are refused with the reason) */
+            /** @description one of the peer's passive battleground effects, compared as the peer compares names: bloodlust, brigade, counterflux, divert, enduringrage, fortification, zealotspreservation, metamorphosis, megamorphosis, revenge, turningtides, virulence, haltedorders, oathofloyalty, heroism, devour, criticalreach, bloodvengeance, ironwill, unity, devotion, superheroism (the others are refused with the reason) */
             passive?: string;
             /**
              * @description the passive effect's value (Bloodlust X, Devotion X%...); only with `passive`

@@ -398,6 +398,113 @@ static void test_oath_of_loyalty(void)
     }
 }
 
+/* Divert (read on the side whose turn it is): the Inhibitor (played on turn 2, opposite
+ * Guard A) makes Guard A refuse one allied skill. On turn 3 Guard A casts Rally all 2:
+ * Guard B takes it, Guard A refuses it, and with the attacker's Divert the refused cast
+ * goes to the enemy's only assault, the Inhibitor, which then hits Guard A for 0 + 2 on
+ * turn 4. Divert on the defender's side changes nothing in the attacker's turn. */
+static void test_divert(void)
+{
+    for (int side = -1; side < 2; side++) {
+        struct tb b;
+        struct tb_run x;
+        int inhibitor, guard;
+        duel(&b);
+        guard = unit(&b, "Guard", 0, 20, BATTLE_SKILL_RALLY, 2);
+        b.cards[guard].skills[0].all = 1;
+        inhibitor = unit(&b, "Inhibitor", 0, 30, BATTLE_SKILL_INHIBIT, 1);
+        tb_deck(&b, 0, guard, 3);
+        tb_deck(&b, 1, inhibitor, 3);
+        if (side >= 0)
+            b.spec.sides[side].passive[BATTLE_PASSIVE_DIVERT] = 1;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).inhibited, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).rally, side == 0 ? 2 : 0);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, side == 0 ? 18 : 20);
+        tb_run_end(&x);
+    }
+}
+
+/* Virulence (read on the side whose turn it is): by turn 8 the defender has four Dummies;
+ * they are set to 10, 5, 5 and 10 health with 0, 2, 3 and 1 poison, and the attacker's
+ * Killer to act on turn 9, when its Strike all 5 kills the Dummies in lanes 1 and 2, one
+ * run of deaths: the living Dummy on the run's left takes 2 + 3 poison, the one on its
+ * right the run's 2 + 3 (on its own 1). Virulence on the defender's side changes nothing
+ * in the attacker's turn. */
+static void test_virulence(void)
+{
+    for (int side = -1; side < 2; side++) {
+        static const int hp[4] = {10, 5, 5, 10}, poison[4] = {0, 2, 3, 1};
+        struct tb b;
+        struct tb_run x;
+        int killer;
+        duel(&b);
+        killer = tb_card(&b, "Killer", BATTLE_ASSAULT, 0, 50, 9);
+        tb_skill(&b, killer, BATTLE_SKILL_STRIKE, 5, 1);
+        tb_deck(&b, 0, killer, 1);
+        tb_deck(&b, 0, unit(&b, "Pawn", 0, 10, BATTLE_SKILL__COUNT, 0), 4);
+        tb_deck(&b, 1, unit(&b, "Dummy", 0, 10, BATTLE_SKILL__COUNT, 0), 5);
+        if (side >= 0)
+            b.spec.sides[side].passive[BATTLE_PASSIVE_VIRULENCE] = 1;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 8);
+        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 4);
+        for (int i = 0; i < 4; i++) {
+            TB_ASL(&x, 1, i).hp = (clc_i16)hp[i];
+            TB_ASL(&x, 1, i).poison = (clc_i16)poison[i];
+        }
+        TB_ASL(&x, 0, 0).delay = 1;
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 2); /* the dead lanes are compressed */
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 5);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, side == 0 ? 5 : 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).poison, side == 0 ? 6 : 1);
+        tb_run_end(&x);
+    }
+}
+
+/* Virulence on an attack's kill, as the peer handles it: at once, before Venom adds to the
+ * target's poison and before Swipe kills a neighbour. By turn 8 the defender has four
+ * Dummies, set to 10, 5, 5 and 10 health with 0, 2, 3 and 1 poison; the attacker's Viper
+ * (lane 1: attack 5, Swipe 5, Venom 4) acts on turn 9. Its attack kills Dummy 1, whose 2
+ * poison go to Dummies 0 and 2; its Swipe then kills Dummy 2 (3 + 2 poison), a run of its
+ * own whose left neighbour is dead: Dummy 3 takes 5. */
+static void test_virulence_attack(void)
+{
+    for (int on = 0; on < 2; on++) {
+        static const int hp[4] = {10, 5, 5, 10}, poison[4] = {0, 2, 3, 1};
+        struct tb b;
+        struct tb_run x;
+        int viper, pawn;
+        duel(&b);
+        pawn = unit(&b, "Pawn", 0, 10, BATTLE_SKILL__COUNT, 0);
+        viper = tb_card(&b, "Viper", BATTLE_ASSAULT, 5, 50, 9);
+        tb_skill(&b, viper, BATTLE_SKILL_SWIPE, 5, 0);
+        tb_skill(&b, viper, BATTLE_SKILL_VENOM, 4, 0);
+        tb_deck(&b, 0, pawn, 1);
+        tb_deck(&b, 0, viper, 1);
+        tb_deck(&b, 0, pawn, 3);
+        tb_deck(&b, 1, unit(&b, "Dummy", 0, 10, BATTLE_SKILL__COUNT, 0), 5);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_VIRULENCE] = on;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 8);
+        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 4);
+        for (int i = 0; i < 4; i++) {
+            TB_ASL(&x, 1, i).hp = (clc_i16)hp[i];
+            TB_ASL(&x, 1, i).poison = (clc_i16)poison[i];
+        }
+        TB_ASL(&x, 0, 1).delay = 1;
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 5);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, on ? 2 : 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).poison, on ? 6 : 1);
+        tb_run_end(&x);
+    }
+}
+
 /* Halted Orders and Blood Vengeance: the peer reads them and plays nothing for them; a
  * job with them plays exactly the games of the job without. */
 static void test_no_effect(void)
@@ -486,6 +593,9 @@ static CU_TestInfo passive_tests[] = {
     {"Metamorphosis and Megamorphosis", test_morphosis},
     {"Super Heroism", test_super_heroism},
     {"Devotion", test_devotion},
+    {"Divert", test_divert},
+    {"Virulence", test_virulence},
+    {"Virulence on an attack's kill", test_virulence_attack},
     {"Halted Orders and Blood Vengeance change nothing", test_no_effect},
     {"the codec's passive effects and their errors", test_codec},
     CU_TEST_INFO_NULL,
