@@ -361,6 +361,17 @@ static void mark_refusable(struct battle_card_data *c)
             c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
 }
 
+/* Whether the card has Sunder among its actions: a plan with it runs the attack's copy with
+ * the rarer rules (battle_plan_data.passive), where a sundered attacker adds nothing to its
+ * power, so that the plans without it keep their attack as it was. */
+static int card_sunders(const struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        if (c->act_id[k] == BATTLE_SKILL_SUNDER)
+            return 1;
+    return 0;
+}
+
 /* The BATTLE_SIM_FX_* bits of one card. */
 static clc_u8 card_fx(const struct battle_card_data *c)
 {
@@ -417,6 +428,8 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         plan->data.fx = (clc_u8)(plan->data.fx | card_fx(&plan->data.cards[i]));
         if (plan->data.cards[i].scavenge || plan->data.cards[i].avenge)
             plan->data.death_fx = 1;
+        if (card_sunders(&plan->data.cards[i]))
+            plan->data.passive = 1;
     }
     if (plan->data.fx & BATTLE_SIM_FX_INHIBIT)
         for (int i = 0; i < spec->n_cards; i++)

@@ -52,6 +52,7 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_ACTING   8u   /* taking its turn in the assault row now */
 #define BATTLE_SIM_DYING    16u  /* died; its death's effects and skills are still to come */
 #define BATTLE_SIM_FRESH    32u  /* summoned; its on-play skills are still to be cast */
+#define BATTLE_SIM_SUNDERED 64u  /* Sunder: no attack gains or Rally until its turn ends */
 #define BATTLE_SIM_SUMMONED 128u /* brought into play by Summon (scoring counts it apart) */
 
 /* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
@@ -194,7 +195,8 @@ struct battle_plan_data {
                            has effects */
     clc_u8 fx;          /* BATTLE_SIM_FX_*: skills some card of the table has */
     clc_u8 scoring;     /* enum battle_scoring */
-    clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) */
+    clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) or
+                           a card Sunder: the games run the copies with those rules */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
@@ -636,10 +638,11 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
                       : u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_WHEN_DAMAGED:
         return u->hp < battle_sim_max_hp(u);
-    case BATTLE_WHEN_READY:
+    case BATTLE_WHEN_READY: /* Rally: a sundered unit takes none (tuo's skill_check) */
         if (!active)
-            return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
-        return u->delay == 0 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
+            return u->delay <= 1 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_SUNDERED));
+        return u->delay == 0 &&
+               !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     default:
         return 1;
     }
@@ -676,7 +679,10 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
     case BATTLE_SKILL_ENFEEBLE:
         u->enfeeble = battle_sim_sat((clc_i32)u->enfeeble + x);
         break;
+    case BATTLE_SKILL_SUNDER: /* Weaken X besides */
     case BATTLE_SKILL_WEAKEN:
+        if (id == BATTLE_SKILL_SUNDER)
+            u->flags = (clc_u8)(u->flags | BATTLE_SIM_SUNDERED);
         /* As tuo: it takes at most the current power, so a later Rally still counts. */
         d = battle_sim_power(u);
         u->weaken = battle_sim_sat((clc_i32)u->weaken + (x < d ? x : d));
@@ -942,8 +948,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 cand[nc++] = (clc_u8)i;
         }
     }
-    if (pv && (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN) && nc &&
-        battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_IRONWILL))
+    if (pv && (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
+        nc && battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_IRONWILL))
         nc = battle_sim_iron(p, row, cand, nc);
     if (nc == 0)
         return 0;
@@ -981,7 +987,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         }
         /* Turning Tides keeps the most attack Weaken took from one target (Weaken is never
          * cast through the single-draw path above: it is not a skill on any living unit). */
-        if (pv && id == BATTLE_SKILL_WEAKEN) {
+        if (pv && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER)) {
             clc_i32 before = battle_sim_power(u);
             battle_sim_apply(p, g, ts, id, x, u);
             tides = before - battle_sim_power(u) > tides ? before - battle_sim_power(u) : tides;
@@ -992,11 +998,21 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
         done = 1;
     }
-    if (pv && id == BATTLE_SKILL_WEAKEN && tides > 0)
+    if (pv && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) && tides > 0)
         battle_sim_tides(p, g, s, tides, c->act_all[k]);
     if (pv && refused)
         battle_sim_divert(p, g, id, x, c, refused);
     return done;
+}
+
+/* Sunder's copy of battle_sim_skill_as, out of line: a rare skill, whose copy inlined among
+ * the others' cost every plan's skill loop instructions (callgrind, 2026-11-26: +2.8% in
+ * battle_sim_skills on real-05). Its plans run the copies with the rarer rules (pv). */
+CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
+                                   CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                   CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
+{
+    return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1);
 }
 
 /* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
@@ -1013,7 +1029,9 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
 #define BATTLE_SIM_CASE_PASSIVE(ID, HOSTILE)
 #define BATTLE_SIM_CASE_ACTIVATION(ID, HOSTILE)                                                    \
     case BATTLE_SKILL_##ID:                                                                        \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv);                 \
+        return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER                                            \
+                   ? battle_sim_sunder(p, g, s, lane, c, k)                                        \
+                   : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv);           \
         BATTLE_SIM_CASE_REFUSABLE_##HOSTILE(ID)
 /* An allied skill's copy whose targets may refuse it (Inhibit). */
 #define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
@@ -1050,7 +1068,8 @@ CLC_FN int battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
-    if (!x || lane >= en->n_assaults || !battle_sim_alive(&en->assaults[lane]) ||
+    if (!x || (u->flags & BATTLE_SIM_SUNDERED) || lane >= en->n_assaults ||
+        !battle_sim_alive(&en->assaults[lane]) ||
         battle_sim_power(&en->assaults[lane]) <= battle_sim_power(u))
         return 0;
     u->attack = battle_sim_sat((clc_i32)u->attack + x);
@@ -1167,7 +1186,8 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
             CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
             clc_i32 x = p->cards[a->card].allegiance;
             if (x && a != u && battle_sim_alive(a) && p->cards[a->card].faction == c->faction) {
-                a->attack = battle_sim_sat((clc_i32)a->attack + x);
+                if (!(a->flags & BATTLE_SIM_SUNDERED))
+                    a->attack = battle_sim_sat((clc_i32)a->attack + x);
                 battle_sim_gain_hp(a, x);
             }
         }
@@ -1238,7 +1258,8 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         if (i + 1 < lane || i > lane + 1)
             x = (x + 1) / 2;
-        a->attack = battle_sim_sat((clc_i32)a->attack + x);
+        if (!(a->flags & BATTLE_SIM_SUNDERED))
+            a->attack = battle_sim_sat((clc_i32)a->attack + x);
         battle_sim_gain_hp(a, x);
     }
 }
@@ -1587,13 +1608,15 @@ CLC_NOINLINE void battle_sim_passive_hit(CLC_GLOBAL const struct battle_plan_dat
     CLC_GLOBAL const struct battle_card_data *ac = &p->cards[u->card];
     clc_i32 v = (clc_i32)ac->valor + ac->bravery;
     clc_i32 x;
-    if (v && !battle_sim_alive(t) && battle_sim_passive(p, s, BATTLE_PASSIVE_HEROISM))
+    int sundered = (u->flags & BATTLE_SIM_SUNDERED) != 0;
+    if (v && !sundered && !battle_sim_alive(t) && battle_sim_passive(p, s, BATTLE_PASSIVE_HEROISM))
         u->attack = battle_sim_sat((clc_i32)u->attack + v);
     v = (clc_i32)ac->leech + ac->refresh;
     x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOUR);
     if (v && x) {
         v = battle_sim_part(v, x);
-        u->attack = battle_sim_sat((clc_i32)u->attack + v);
+        if (!sundered)
+            u->attack = battle_sim_sat((clc_i32)u->attack + v);
         battle_sim_gain_hp(u, v);
     }
 }
@@ -1613,7 +1636,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     CLC_PRIVATE struct battle_unit *t = 0;
     clc_i32 power = battle_sim_power(u);
     clc_i32 dmg, red;
-    int on_assault;
+    int on_assault, sundered;
     if (power == 0)
         return;
     /* Target: the living assault opposite, else the first living Wall, else the
@@ -1634,15 +1657,21 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     /* Flying dodges with probability 1/2 (a draw only when the target has it). */
     if (dc->flying && rng_below(&g->rng, 2) == 0)
         return;
-    dmg = power + battle_sim_bonus(p, g, s, u, t);
-    if (pv)
-        dmg += battle_sim_passive_damage(p, g, s, u);
+    /* A sundered attacker adds nothing to its power: no Legion, Coalition, Rupture, Venom,
+     * passive effect or Enfeeble on the target (tuo's modify_attack_damage). */
+    sundered = pv && (u->flags & BATTLE_SIM_SUNDERED);
+    dmg = power;
+    if (!sundered) {
+        dmg += battle_sim_bonus(p, g, s, u, t);
+        if (pv)
+            dmg += battle_sim_passive_damage(p, g, s, u);
+    }
     if (t) {
         red = on_assault ? dc->armor : 0;
         if (on_assault && pv)
             red = battle_sim_fortified(p, g, 1 - s, lane, red);
         red += t->protect - ac->pierce - ac->rupture;
-        dmg += t->enfeeble - (red > 0 ? red : 0);
+        dmg += (sundered ? 0 : t->enfeeble) - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
         battle_sim_hurt(p, g, 1 - s, t, dmg);
@@ -1678,7 +1707,8 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
             clc_i32 v =
                 battle_sim_part(dc->counter, battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX));
             battle_sim_heal(t, v);
-            t->attack = battle_sim_sat((clc_i32)t->attack + v);
+            if (!(t->flags & BATTLE_SIM_SUNDERED))
+                t->attack = battle_sim_sat((clc_i32)t->attack + v);
         }
     }
     /* Leech, on a hit that did damage to an assault only: it raises max health by what it
@@ -1701,7 +1731,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         if (g->pending)
             battle_sim_triggers(p, g);
     }
-    if (dmg > 0 && ac->berserk && battle_sim_alive(u)) {
+    if (dmg > 0 && ac->berserk && !sundered && battle_sim_alive(u)) {
         u->attack = battle_sim_sat((clc_i32)u->attack + ac->berserk);
         /* Enduring Rage (the attacker's passive effect): heals and protects the unit by
          * part of its Berserk. */
@@ -2133,7 +2163,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
-        u->flags = (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED));
+        u->flags =
+            (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     }
     if (p->fx & BATTLE_SIM_FX_INHIBIT)
         for (clc_u32 i = 0; i < me->n_assaults; i++)

@@ -145,6 +145,8 @@ enum battle_skill_when {
       BATTLE_T_ANY, 0)                                                                             \
     X(WEAKEN, "weaken", ACTIVATION, ACT, -, 1, ASSAULTS, HITS, BATTLE_OPT_TARGETED, BATTLE_T_ANY,  \
       0)                                                                                           \
+    X(SUNDER, "sunder", ACTIVATION, ACT, -, 1, ASSAULTS, HITS, BATTLE_OPT_TARGETED, BATTLE_T_ANY,  \
+      0)                                                                                           \
     X(JAM, "jam", ACTIVATION, ACT, -, 1, ASSAULTS, ACTS, BATTLE_OPT_TARGETED & ~BATTLE_OPT_X,      \
       BATTLE_T_ANY, 0)                                                                             \
     X(HEAL, "heal", ACTIVATION, ACT, -, 0, ASSAULTS, DAMAGED, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \

@@ -260,6 +260,9 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->armored, BATTLE_SKILL_ABSORB, 1, 0);
     tb_skill(b, c->healer, BATTLE_SKILL_ABSORB, 2, 0);
     tb_skill(b, c->bulwark, BATTLE_SKILL_ABSORB, 2, 0);
+    /* Sunder against Berserk, Valor, Bravery, Legion, Rupture, Venom and Rally. */
+    tb_skill(b, c->flurrier, BATTLE_SKILL_SUNDER, 2, 0);
+    tb_skill(b, c->sieger, BATTLE_SKILL_SUNDER, 1, 1);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -366,6 +366,44 @@ static void test_inhibit(void)
     tb_run_end(&x);
 }
 
+/* Sunder 2: Weaken 2 and "sundered" until the target's own turn ends. The defender's Brute
+ * (attack 3, Berserk 2, Rupture 1; its commander casts Rally 4) hits the Sunderer on turn
+ * 2 for 3 + 4 + 1 and berserks to 5. On turn 3 the Sunderer sunders it: on turn 4 the
+ * Rally passes over it, its hit adds no Rupture (5 - 2 = 3) and Berserk adds nothing; the
+ * mark ends with its turn. */
+static void test_sunder(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd1, brute, sunderer;
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "Boss A", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    cmd1 = tb_card(&b, "Rallier", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_RALLY, 4, 0);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    sunderer = unit(&b, "Sunderer", 0, 20, 0);
+    tb_skill(&b, sunderer, BATTLE_SKILL_SUNDER, 2, 0);
+    tb_deck(&b, 0, sunderer, 1);
+    tb_deck(&b, 0, unit(&b, "Dummy", 0, 20, 0), 2);
+    brute = unit(&b, "Brute", 3, 30, 0);
+    tb_skill(&b, brute, BATTLE_SKILL_BERSERK, 2, 0);
+    tb_skill(&b, brute, BATTLE_SKILL_RUPTURE, 1, 0);
+    tb_deck(&b, 1, brute, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 12);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).attack, 5);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).weaken, 2);
+    CU_ASSERT(TB_ASL(&x, 1, 0).flags & BATTLE_SIM_SUNDERED);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 9);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).attack, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).rally, 0);
+    CU_ASSERT_FALSE(TB_ASL(&x, 1, 0).flags & BATTLE_SIM_SUNDERED);
+    tb_run_end(&x);
+}
+
 /* Absorb takes skill damage before Protect does, not attack damage, and is renewed at its
  * owner's turn start. The Sponge (Absorb 3, Counter 3) is protected 1 each turn by its
  * commander and struck 2 then 4 by the enemy's; the Poker (Absorb 2) hits it for 4 and
@@ -420,6 +458,7 @@ static CU_TestInfo skills2_tests[] = {
     {"mend and fortify", test_mend_fortify},
     {"flying", test_flying},
     {"inhibit", test_inhibit},
+    {"sunder", test_sunder},
     {"absorb", test_absorb},
     CU_TEST_INFO_NULL,
 };
