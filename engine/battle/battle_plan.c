@@ -393,6 +393,17 @@ static clc_u8 card_fx(const struct battle_card_data *c)
     return (clc_u8)fx;
 }
 
+/* Folds what card `c` needs of the plan-wide flags into `d`: its BATTLE_SIM_FX_* bits,
+ * death_fx for Scavenge and Avenge, passive for Sunder. */
+static void fold_card_flags(struct battle_plan_data *d, const struct battle_card_data *c)
+{
+    d->fx = (clc_u8)(d->fx | card_fx(c));
+    if (c->scavenge || c->avenge)
+        d->death_fx = 1;
+    if (card_sunders(c))
+        d->passive = 1;
+}
+
 enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,
                             size_t errlen)
 {
@@ -425,11 +436,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
         if (rc)
             goto out;
-        plan->data.fx = (clc_u8)(plan->data.fx | card_fx(&plan->data.cards[i]));
-        if (plan->data.cards[i].scavenge || plan->data.cards[i].avenge)
-            plan->data.death_fx = 1;
-        if (card_sunders(&plan->data.cards[i]))
-            plan->data.passive = 1;
+        fold_card_flags(&plan->data, &plan->data.cards[i]);
     }
     if (plan->data.fx & BATTLE_SIM_FX_INHIBIT)
         for (int i = 0; i < spec->n_cards; i++)

@@ -872,13 +872,20 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_divert(p, g, BATTLE_SKILL_RALLY, x, 0, refused);
 }
 
+/* A skill cast with other values than its card's action: Mimic's (battle_sim_mimic). */
+struct battle_sim_ov {
+    clc_i32 x;
+    clc_u32 y, all, n;
+};
+
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
  * the enemy's for a hostile skill, where Evade can negate each application, else its own
  * (where, when `refusable`, a unit's Inhibit count refuses it: BATTLE_SIM_ACT_REFUSABLE).
  * The candidates are the valid units of faction `y` (or progenitor; any when 0) in lane
  * order; `all` takes every one, else `n` (0 counts as 1) are drawn without repetition and
- * applied in lane order. `lane`: the caster's assault lane, -1 for other rows. Returns
- * whether any application took effect (a cooldown starts only then, as in tuo). */
+ * applied in lane order. `lane`: the caster's assault lane, -1 for other rows. `ov`, when
+ * not 0, gives X, y, all and n instead of the action (Mimic). Returns whether any
+ * application took effect (a cooldown starts only then, as in tuo). */
 /* One body on purpose: each skill's inlined copy folds the table's facts into it, and
  * helpers split out of it cost the hottest loop instructions (callgrind, 2026-11-23). */
 /* NOLINTNEXTLINE(readability-function-size) */
@@ -886,14 +893,14 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                    clc_u32 id, int refusable,
                                    CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
-                                   const int pv)
+                                   const int pv, CLC_PRIVATE const struct battle_sim_ov *ov)
 {
     int hostile = battle_sim_hostile(id);
     int ts = hostile ? 1 - s : s;
     int structures = battle_sim_row(id) == BATTLE_ROW_STRUCTURES;
     int active = ts == battle_sim_active(p->mode, g->turn);
-    clc_u32 y = c->act_y[k];
-    clc_i32 x = c->act_x[k];
+    clc_u32 y = ov ? ov->y : c->act_y[k];
+    clc_i32 x = ov ? ov->x : c->act_x[k];
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
@@ -955,7 +962,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         return 0;
     if (every) {
         /* One target drawn among the whole row needs no list. */
-        if (!c->act_all[k] && c->act_n[k] <= 1) {
+        if (!(ov ? ov->all : c->act_all[k]) && (ov ? ov->n : c->act_n[k]) <= 1) {
             u = &row[nc > 1 ? rng_below(&g->rng, nc) : 0];
             if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
                 return 0;
@@ -975,7 +982,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         for (clc_u32 i = 0; i < nc; i++)
             cand[i] = (clc_u8)i;
     }
-    nc = battle_sim_draw(g, cand, nc, adjacent || c->act_all[k] ? nc : c->act_n[k]);
+    nc = battle_sim_draw(
+        g, cand, nc, adjacent || (ov ? ov->all : c->act_all[k]) ? nc : (ov ? ov->n : c->act_n[k]));
     for (clc_u32 i = 0; i < nc; i++) {
         u = &row[cand[i]];
         if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
@@ -999,7 +1007,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         done = 1;
     }
     if (pv && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) && tides > 0)
-        battle_sim_tides(p, g, s, tides, c->act_all[k]);
+        battle_sim_tides(p, g, s, tides, ov ? ov->all : c->act_all[k]);
     if (pv && refused)
         battle_sim_divert(p, g, id, x, c, refused);
     return done;
@@ -1012,7 +1020,80 @@ CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                    CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
-    return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1);
+    return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1, 0);
+}
+
+/* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
+ * an assault or not (`assault`): an activation skill cast in the unit's turn or when it is
+ * attacked (tuo's m_skills and m_skills_on_attacked), not Summon or Mimic, and Mend and
+ * Fortify for an assault only. */
+CLC_FN int battle_sim_mimicable(CLC_GLOBAL const struct battle_card_data *t, clc_u32 k, int assault)
+{
+    clc_u32 id = t->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
+    if (t->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE && t->act_trig[k] != BATTLE_SIM_TRIG_ATTACKED)
+        return 0;
+    if (id == BATTLE_SKILL_SUMMON || id == BATTLE_SKILL_MIMIC)
+        return 0;
+    return assault || (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY);
+}
+
+/* Side `s` casts Mimic X, action `k` of card `c` (tuo's perform_skill<mimic>): its targets
+ * are the living enemy assaults (of faction y) with a skill it can take
+ * (battle_sim_mimicable), drawn as any hostile skill's but never evaded; from each, one such
+ * skill is drawn (those cast in the unit's turn first, then those cast when attacked, in
+ * card order) and the caster casts it as its own with X, of any faction, with the skill's
+ * own `all` and `n`. Out of line: a rare skill, and its cast is a copy of
+ * battle_sim_skill_as for any skill. Returns whether it took a skill. */
+CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                  CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
+{
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    int assault = c->type == BATTLE_ASSAULT;
+    clc_u32 y = c->act_y[k];
+    clc_u8 cand[BATTLE_SIM_ROW];
+    clc_u32 nc = 0;
+    for (clc_u32 i = 0; i < en->n_assaults; i++) {
+        CLC_GLOBAL const struct battle_card_data *t = &p->cards[en->assaults[i].card];
+        int any = 0;
+        if (!battle_sim_alive(&en->assaults[i]))
+            continue;
+        if (y && t->faction != y && t->faction != BATTLE_SIM_PROGENITOR && !battle_sim_morph(p, g))
+            continue;
+        for (clc_u32 j = 0; j < t->n_act && !any; j++)
+            any = battle_sim_mimicable(t, j, assault);
+        if (any)
+            cand[nc++] = (clc_u8)i;
+    }
+    if (!nc)
+        return 0;
+    nc = battle_sim_draw(g, cand, nc, c->act_all[k] ? nc : c->act_n[k]);
+    for (clc_u32 i = 0; i < nc; i++) {
+        CLC_GLOBAL const struct battle_card_data *t = &p->cards[en->assaults[cand[i]].card];
+        struct battle_sim_ov ov;
+        clc_u32 m = 0, pick, id;
+        for (clc_u32 j = 0; j < t->n_act; j++)
+            m += (clc_u32)battle_sim_mimicable(t, j, assault);
+        pick = m > 1 ? rng_below(&g->rng, m) : 0;
+        /* The pick-th skill, those cast in the unit's turn first. */
+        for (clc_u32 pass = 0; pass < 2; pass++)
+            for (clc_u32 j = 0; j < t->n_act; j++) {
+                if (!battle_sim_mimicable(t, j, assault) ||
+                    (t->act_trig[j] == BATTLE_SIM_TRIG_ATTACKED) != (pass == 1))
+                    continue;
+                if (pick-- == 0) {
+                    id = t->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE;
+                    ov.x = c->act_x[k];
+                    ov.y = 0;
+                    ov.all = t->act_all[j];
+                    ov.n = t->act_n[j];
+                    battle_sim_skill_as(p, g, s, lane, id,
+                                        !battle_sim_hostile(id) && (p->fx & BATTLE_SIM_FX_INHIBIT),
+                                        c, k, p->passive != 0, &ov);
+                }
+            }
+    }
+    return 1;
 }
 
 /* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
@@ -1029,14 +1110,15 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
 #define BATTLE_SIM_CASE_PASSIVE(ID, HOSTILE)
 #define BATTLE_SIM_CASE_ACTIVATION(ID, HOSTILE)                                                    \
     case BATTLE_SKILL_##ID:                                                                        \
-        return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER                                            \
-                   ? battle_sim_sunder(p, g, s, lane, c, k)                                        \
-                   : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv);           \
+        return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER ? battle_sim_sunder(p, g, s, lane, c, k)   \
+               : BATTLE_SKILL_##ID == BATTLE_SKILL_MIMIC                                           \
+                   ? battle_sim_mimic(p, g, s, lane, c, k)                                         \
+                   : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv, 0);        \
         BATTLE_SIM_CASE_REFUSABLE_##HOSTILE(ID)
 /* An allied skill's copy whose targets may refuse it (Inhibit). */
 #define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
     case BATTLE_SKILL_##ID | BATTLE_SIM_ACT_REFUSABLE:                                             \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv, 0);
 #define BATTLE_SIM_CASE_REFUSABLE_1(ID)
 #define BATTLE_SIM_CASE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
     BATTLE_SIM_CASE_##KIND(ID, HOSTILE)

@@ -161,6 +161,8 @@ enum battle_skill_when {
       BATTLE_T_ASSAULT, "assault")                                                                 \
     X(FORTIFY, "fortify", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE,                                  \
       BATTLE_OPT_X | BATTLE_OPT_TRIGGER, BATTLE_T_ASSAULT, "assault")                              \
+    X(MIMIC, "mimic", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \
+      0)                                                                                           \
     X(SUMMON, "summon", ACTIVATION, ACT, -, 0, NONE, ALIVE, BATTLE_OPT_CARD | BATTLE_OPT_TRIGGER,  \
       BATTLE_T_ANY, 0)                                                                             \
     X(FLURRY, "flurry", PASSIVE, ADD, flurry, 0, NONE, ALIVE, BATTLE_OPT_X | BATTLE_OPT_C,         \

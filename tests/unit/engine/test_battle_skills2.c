@@ -404,6 +404,35 @@ static void test_sunder(void)
     tb_run_end(&x);
 }
 
+/* Mimic 3: on turn 3 the Mimic takes the only skill of the enemy assault (played on turn
+ * 2) and casts it as its own with X 3: the Striker's Strike 2 becomes Strike 3 on the
+ * Striker (20 - 3), the Guard's Protect 1 becomes Protect 3 on the Mimic itself (its only
+ * assault). A skill on a card without assaults to copy from is not cast: on turn 1 the Mimic
+ * has no target. */
+static void test_mimic(void)
+{
+    for (int guard = 0; guard < 2; guard++) {
+        struct tb b;
+        struct tb_run x;
+        int mimic, foe;
+        duel(&b);
+        mimic = unit(&b, "Mimic", 0, 20, 0);
+        tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 3, 0);
+        tb_deck(&b, 0, mimic, 1);
+        foe = unit(&b, guard ? "Guard" : "Striker", 0, 20, 0);
+        tb_skill(&b, foe, guard ? BATTLE_SKILL_PROTECT : BATTLE_SKILL_STRIKE, guard ? 1 : 2, 0);
+        tb_deck(&b, 1, foe, 1);
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, guard ? 20 : 18);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 0);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, guard ? 20 : 17);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, guard ? 3 : 0);
+        tb_run_end(&x);
+    }
+}
+
 /* Absorb takes skill damage before Protect does, not attack damage, and is renewed at its
  * owner's turn start. The Sponge (Absorb 3, Counter 3) is protected 1 each turn by its
  * commander and struck 2 then 4 by the enemy's; the Poker (Absorb 2) hits it for 4 and
@@ -459,6 +488,7 @@ static CU_TestInfo skills2_tests[] = {
     {"flying", test_flying},
     {"inhibit", test_inhibit},
     {"sunder", test_sunder},
+    {"mimic", test_mimic},
     {"absorb", test_absorb},
     CU_TEST_INFO_NULL,
 };
