@@ -126,6 +126,7 @@ struct battle_card_data {
     clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
     clc_u8 inhibit;    /* the enemy assault opposite refuses X allied skills (after the play) */
     clc_u8 absorb;     /* takes X off the skill damage it takes, renewed each own turn start */
+    clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -155,6 +156,7 @@ struct battle_unit {
     clc_u8 hits;      /* times it took damage in the current action (Barrier) */
     clc_u8 inhibited; /* allied skills it still refuses (Inhibit) until its own turn ends */
     clc_i16 absorb;   /* skill damage it still absorbs until its own next turn starts */
+    clc_i16 marked;   /* Mark: damage every attack on it adds, for good (assaults only) */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -196,15 +198,15 @@ struct battle_plan_data {
     clc_u8 fx;          /* BATTLE_SIM_FX_*: skills some card of the table has */
     clc_u8 scoring;     /* enum battle_scoring */
     clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) or
-                           a card Sunder: the games run the copies with those rules */
+                           a card Sunder or Mark: the games run the copies with those rules */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
 
 /* ---------------------------------------------------------------------------------------
- * Game state: everything one game changes. Small enough for private memory (4 KiB bound
- * asserted on the host).
+ * Game state: everything one game changes. Small enough for private memory (bound asserted
+ * on the host: docs/kernels.md).
  * ------------------------------------------------------------------------------------- */
 
 struct battle_side {
@@ -351,6 +353,7 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->hits = 0;
     u->inhibited = 0;
     u->absorb = p->cards[card].absorb;
+    u->marked = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -1740,13 +1743,13 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (dc->flying && rng_below(&g->rng, 2) == 0)
         return;
     /* A sundered attacker adds nothing to its power: no Legion, Coalition, Rupture, Venom,
-     * passive effect or Enfeeble on the target (tuo's modify_attack_damage). */
+     * passive effect, Mark or Enfeeble on the target (tuo's modify_attack_damage). */
     sundered = pv && (u->flags & BATTLE_SIM_SUNDERED);
     dmg = power;
     if (!sundered) {
         dmg += battle_sim_bonus(p, g, s, u, t);
         if (pv)
-            dmg += battle_sim_passive_damage(p, g, s, u);
+            dmg += battle_sim_passive_damage(p, g, s, u) + (t ? t->marked : 0);
     }
     if (t) {
         red = on_assault ? dc->armor : 0;
@@ -1827,6 +1830,9 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     /* Poison poisons whoever attacks it, even when the hit was fully blocked. */
     if (dc->poison && battle_sim_alive(u))
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
+    /* Mark: X marks on the assault the hit damaged (not a commander or a Wall), for good. */
+    if (pv && dmg > 0 && ac->mark && on_assault && battle_sim_alive(u))
+        t->marked = battle_sim_sat((clc_i32)t->marked + ac->mark);
     if (pv && dmg > 0 && on_assault && battle_sim_alive(u))
         battle_sim_passive_hit(p, s, u, t);
     /* Hunt: X to the first living enemy assault, whatever became of the attacker. */

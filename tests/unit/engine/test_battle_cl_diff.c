@@ -266,6 +266,9 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     /* Mimic of the other side's Strike, Weaken, Heal, Rally, Mend...; a commander's too. */
     tb_skill(b, c->evader, BATTLE_SKILL_MIMIC, 2, 0);
     tb_skill(b, c->bulwark, BATTLE_SKILL_MIMIC, 1, 0);
+    /* Mark (on assaults; not on a Wall or the commander). */
+    tb_skill(b, c->piercer, BATTLE_SKILL_MARK, 1, 0);
+    tb_skill(b, c->leecher, BATTLE_SKILL_MARK, 2, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -433,6 +433,35 @@ static void test_mimic(void)
     }
 }
 
+/* Mark 3: each hit of the Marker that does damage to an assault leaves 3 marks on it, for
+ * good, and every later attack on it does that much more, whoever attacks; a commander
+ * takes no marks (tuo's skill_check<mark>). Turn 1: the Marker hits the commander for 2;
+ * turn 3: the Pawn hits it for 1, the Marker hits Dummy A for 2 (3 marks); turn 5: the
+ * Marker hits Dummy A for 2 + 3 (6 marks), the Pawn hits Dummy B, unmarked, for 1. */
+static void test_mark(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int marker;
+    duel(&b);
+    marker = unit(&b, "Marker", 2, 30, 0);
+    tb_skill(&b, marker, BATTLE_SKILL_MARK, 3, 0);
+    tb_deck(&b, 0, marker, 1);
+    tb_deck(&b, 0, unit(&b, "Pawn", 1, 30, 0), 1);
+    tb_deck(&b, 1, unit(&b, "Dummy", 0, 50, 0), 2);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 47);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 48);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).marked, 3);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 43);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).marked, 6);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 49);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).marked, 0);
+    tb_run_end(&x);
+}
+
 /* Absorb takes skill damage before Protect does, not attack damage, and is renewed at its
  * owner's turn start. The Sponge (Absorb 3, Counter 3) is protected 1 each turn by its
  * commander and struck 2 then 4 by the enemy's; the Poker (Absorb 2) hits it for 4 and
@@ -489,6 +518,7 @@ static CU_TestInfo skills2_tests[] = {
     {"inhibit", test_inhibit},
     {"sunder", test_sunder},
     {"mimic", test_mimic},
+    {"mark", test_mark},
     {"absorb", test_absorb},
     CU_TEST_INFO_NULL,
 };
