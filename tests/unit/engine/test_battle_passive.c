@@ -427,6 +427,24 @@ static void test_divert(void)
     }
 }
 
+/* The Virulence tests' turns: 8 turns of `b`, then the defender's four Dummies set to 10,
+ * 5, 5 and 10 health with 0, 2, 3 and 1 poison and the attacker's assault in `lane` to act,
+ * then turn 9, after which the two dead lanes are compressed. */
+static void virulence_turn9(struct tb_run *x, struct tb *b, int lane)
+{
+    static const int hp[4] = {10, 5, 5, 10}, poison[4] = {0, 2, 3, 1};
+    tb_run_start(x, b);
+    tb_run_turns(x, 8);
+    CU_ASSERT_EQUAL_FATAL(x->g.sides[1].n_assaults, 4);
+    for (int i = 0; i < 4; i++) {
+        TB_ASL(x, 1, i).hp = (clc_i16)hp[i];
+        TB_ASL(x, 1, i).poison = (clc_i16)poison[i];
+    }
+    TB_ASL(x, 0, lane).delay = 1;
+    tb_run_turns(x, 1);
+    CU_ASSERT_EQUAL_FATAL(x->g.sides[1].n_assaults, 2);
+}
+
 /* Virulence (read on the side whose turn it is): by turn 8 the defender has four Dummies;
  * they are set to 10, 5, 5 and 10 health with 0, 2, 3 and 1 poison, and the attacker's
  * Killer to act on turn 9, when its Strike all 5 kills the Dummies in lanes 1 and 2, one
@@ -436,7 +454,6 @@ static void test_divert(void)
 static void test_virulence(void)
 {
     for (int side = -1; side < 2; side++) {
-        static const int hp[4] = {10, 5, 5, 10}, poison[4] = {0, 2, 3, 1};
         struct tb b;
         struct tb_run x;
         int killer;
@@ -448,16 +465,7 @@ static void test_virulence(void)
         tb_deck(&b, 1, unit(&b, "Dummy", 0, 10, BATTLE_SKILL__COUNT, 0), 5);
         if (side >= 0)
             b.spec.sides[side].passive[BATTLE_PASSIVE_VIRULENCE] = 1;
-        tb_run_start(&x, &b);
-        tb_run_turns(&x, 8);
-        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 4);
-        for (int i = 0; i < 4; i++) {
-            TB_ASL(&x, 1, i).hp = (clc_i16)hp[i];
-            TB_ASL(&x, 1, i).poison = (clc_i16)poison[i];
-        }
-        TB_ASL(&x, 0, 0).delay = 1;
-        tb_run_turns(&x, 1);
-        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 2); /* the dead lanes are compressed */
+        virulence_turn9(&x, &b, 0);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 5);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, side == 0 ? 5 : 0);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).poison, side == 0 ? 6 : 1);
@@ -474,7 +482,6 @@ static void test_virulence(void)
 static void test_virulence_attack(void)
 {
     for (int on = 0; on < 2; on++) {
-        static const int hp[4] = {10, 5, 5, 10}, poison[4] = {0, 2, 3, 1};
         struct tb b;
         struct tb_run x;
         int viper, pawn;
@@ -488,16 +495,7 @@ static void test_virulence_attack(void)
         tb_deck(&b, 0, pawn, 3);
         tb_deck(&b, 1, unit(&b, "Dummy", 0, 10, BATTLE_SKILL__COUNT, 0), 5);
         b.spec.sides[0].passive[BATTLE_PASSIVE_VIRULENCE] = on;
-        tb_run_start(&x, &b);
-        tb_run_turns(&x, 8);
-        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 4);
-        for (int i = 0; i < 4; i++) {
-            TB_ASL(&x, 1, i).hp = (clc_i16)hp[i];
-            TB_ASL(&x, 1, i).poison = (clc_i16)poison[i];
-        }
-        TB_ASL(&x, 0, 1).delay = 1;
-        tb_run_turns(&x, 1);
-        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 2);
+        virulence_turn9(&x, &b, 1);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 5);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, on ? 2 : 0);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).poison, on ? 6 : 1);
