@@ -24,6 +24,7 @@ _Static_assert(BATTLE_SIM_POINTS_MAX == BATTLE_POINTS_MAX &&
                    55 + 255 + BATTLE_SIM_SEQ <= BATTLE_POINTS_MAX,
                "points of one game");
 _Static_assert(BATTLE_TURN_LIMIT_MAX < 255, "turns fit in 8 bits");
+_Static_assert(BATTLE_PASSIVE__COUNT <= 32, "passive_on has a bit per passive effect");
 _Static_assert(BATTLE_STAT_MAX <= BATTLE_SIM_STAT_CAP, "stats fit in 16 bits");
 _Static_assert(BATTLE_SKILL_X_MAX <= 255 && BATTLE_DELAY_MAX <= 255, "8-bit skill fields");
 /* The game state lives in a work-item's private memory: 4 KiB until the skills' states
@@ -461,8 +462,10 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
                 goto out;
             }
             plan->data.sides[s].passive[k] = (clc_i16)v;
-            if (v)
+            if (v) {
                 plan->data.passive = 1;
+                plan->data.passive_on |= 1u << k;
+            }
             /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
             if (v && (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE))
                 plan->data.death_fx = 1;

@@ -200,6 +200,7 @@ struct battle_plan_data {
     clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) or
                            a card Sunder or Mark: the games run the copies with those rules */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
+    clc_u32 passive_on; /* bit k: a side has passive battleground effect k (battle_sim_has) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -270,6 +271,16 @@ CLC_FN clc_i16 battle_sim_sat(clc_i32 v)
 CLC_FN clc_i32 battle_sim_passive(CLC_GLOBAL const struct battle_plan_data *p, int s, clc_u32 k)
 {
     return p->passive ? (clc_i32)p->sides[s].passive[k] : 0;
+}
+
+/* Whether a side has one of the passive battleground effects `bits` (BATTLE_SIM_PV bits):
+ * tested inline before an effect's helper is called, so that a plan pays for the effects
+ * it has, not for all of them (bench/RESULTS.md, 2026-11-26: 6.5% of a Divert plan's
+ * instructions went to helpers that returned at once). */
+#define BATTLE_SIM_PV(ID) (1u << BATTLE_PASSIVE_##ID)
+CLC_FN int battle_sim_has(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 bits)
+{
+    return (p->passive_on & bits) != 0;
 }
 
 /* The side whose turn `turn` is: side 0 takes the odd turns in fight, side 1 in surge. */
@@ -1276,7 +1287,7 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_gain_hp(a, x);
             }
         }
-    if (p->passive)
+    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(OATHOFLOYALTY) | BATTLE_SIM_PV(DEVOTION)))
         battle_sim_passive_enter(p, g, s, u, summoned);
     return (clc_i32)lane;
 }
@@ -1466,9 +1477,9 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)
                             battle_sim_death_fx(p, g, s, i, (int)r);
-                        if (p->passive && r)
+                        if (p->passive && r && battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
                             battle_sim_virulence(p, g, s, i, run);
-                        if (p->passive)
+                        if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
                             battle_sim_revenge(p, g, s);
                         battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
                                         BATTLE_SIM_TRIG_DEATH);
@@ -1749,18 +1760,22 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (!sundered) {
         dmg += battle_sim_bonus(p, g, s, u, t);
         if (pv)
-            dmg += battle_sim_passive_damage(p, g, s, u) + (t ? t->marked : 0);
+            dmg += (t ? t->marked : 0) +
+                   (battle_sim_has(p, BATTLE_SIM_PV(BLOODLUST) | BATTLE_SIM_PV(BRIGADE) |
+                                          BATTLE_SIM_PV(UNITY))
+                        ? battle_sim_passive_damage(p, g, s, u)
+                        : 0);
     }
     if (t) {
         red = on_assault ? dc->armor : 0;
-        if (on_assault && pv)
+        if (on_assault && pv && battle_sim_has(p, BATTLE_SIM_PV(FORTIFICATION)))
             red = battle_sim_fortified(p, g, 1 - s, lane, red);
         red += t->protect - ac->pierce - ac->rupture;
         dmg += (sundered ? 0 : t->enfeeble) - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
         battle_sim_hurt(p, g, 1 - s, t, dmg);
-        if (pv && on_assault && !battle_sim_alive(t))
+        if (pv && on_assault && !battle_sim_alive(t) && battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
             battle_sim_virulence_hit(p, g, 1 - s, lane);
         /* Venom poisons an assault it hit (one Virulence has handled is left so). */
         if (dmg > 0 && on_assault && ac->venom && (!pv || t->poison >= 0))
@@ -1833,7 +1848,8 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     /* Mark: X marks on the assault the hit damaged (not a commander or a Wall), for good. */
     if (pv && dmg > 0 && ac->mark && on_assault && battle_sim_alive(u))
         t->marked = battle_sim_sat((clc_i32)t->marked + ac->mark);
-    if (pv && dmg > 0 && on_assault && battle_sim_alive(u))
+    if (pv && dmg > 0 && on_assault && battle_sim_alive(u) &&
+        battle_sim_has(p, BATTLE_SIM_PV(HEROISM) | BATTLE_SIM_PV(DEVOUR)))
         battle_sim_passive_hit(p, s, u, t);
     /* Hunt: X to the first living enemy assault, whatever became of the attacker. */
     if (ac->hunt) {
@@ -2155,7 +2171,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 1);
     if (p->fx & BATTLE_SIM_FX_INHIBIT)
         battle_sim_inhibit(p, g, s);
-    if (p->passive)
+    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
 
     /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
