@@ -213,7 +213,7 @@ static void print_summary(const json_t *res)
 
 static int run_job(struct engine *eng, const struct job *job, const struct run_args *a)
 {
-    struct job_run_opts opts = {a->threads};
+    struct job_run_opts opts = {.threads = a->threads};
     struct job_run *run = NULL;
     json_t *res = NULL;
     char err[512] = "";

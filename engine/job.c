@@ -225,6 +225,23 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
     return SK_OK;
 }
 
+enum sk_err job_unit_run(struct engine *eng, const struct job *job, const struct job_run_opts *opts,
+                         const void *spec, size_t len, struct sk_buf *out, char *err,
+                         size_t errlen)
+{
+    static const struct job_run_opts defaults = {0};
+    size_t k = 0;
+
+    if (!job->ops->unit)
+        return SK_ECONFLICT;
+    if (!opts)
+        opts = &defaults;
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): ops is a row */
+    while (job_kinds[k] != job->ops)
+        k++;
+    return job->ops->unit(engine_state(eng, k), job->data, opts, spec, len, out, err, errlen);
+}
+
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
     return run->job->ops->step(run->data, max_units, done, run->error, sizeof(run->error));

@@ -23,9 +23,30 @@ struct sk_buf;
 
 struct job;
 
+/* Computes unit `i` of a job_spread call in this process, its result's bytes into `out`
+ * (the caller's, sk_buf_init'ed). */
+typedef enum sk_err (*job_unit_fn)(void *ctx, size_t i, struct sk_buf *out);
+
+/* A run's work handed out as units (docs/optimize.md, "Spread across workers"): a kind
+ * whose runs play pieces any process can compute from the job's document alone (an
+ * optimisation's games) gives those pieces, as units of about `unit_games` games each, to
+ * `units`, which fills results[i] (sk_buf_init'ed and released by the caller) with the
+ * result of unit specs[i] for every i < n: computing some with `local` (the run's own
+ * threads), the others by whatever means it has (the worker: other workers, through the
+ * queue, each computing it with job_unit_run). A unit's result depends only on the job and
+ * the unit, so where it was computed never changes the run's result. An error fails the
+ * step, with a message in `err` (SK_ELEASE: the caller no longer holds the job). */
+struct job_spread {
+    uint64_t unit_games; /* work of at least two units is spread; 0 = never */
+    void *arg;
+    enum sk_err (*units)(void *arg, const struct sk_buf *specs, size_t n, struct sk_buf *results,
+                         job_unit_fn local, void *ctx, char *err, size_t errlen);
+};
+
 /* How to run a job; zeroed means defaults. The device is the engine's (engine_opts). */
 struct job_run_opts {
     int threads; /* CPU backend threads; 0 = one per core; the OpenCL backend ignores it */
+    const struct job_spread *spread; /* borrowed, outlives the run; NULL = never spread */
 };
 
 /**
@@ -128,6 +149,16 @@ enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len);
  * allocation failure).
  */
 json_t *job_run_progress(struct job_run *run);
+
+/**
+ * Computes a unit a run of `job` handed out through its job_spread (`spec`, `len` bytes,
+ * borrowed) on `eng` with `opts` (threads; NULL = defaults): the unit's result's bytes
+ * go to `out` (the caller's, sk_buf_init'ed). SK_EINVAL with `err` when the bytes are not
+ * a unit of this job; SK_ECONFLICT when the kind hands out no units; SK_ENOMEM.
+ */
+enum sk_err job_unit_run(struct engine *eng, const struct job *job, const struct job_run_opts *opts,
+                         const void *spec, size_t len, struct sk_buf *out, char *err,
+                         size_t errlen);
 
 /** A message describing the last failure of job_run_step, or "" (borrowed, run-owned). */
 const char *job_run_error(const struct job_run *run);

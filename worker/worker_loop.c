@@ -429,7 +429,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct job_run *run = NULL;
     struct sk_verr_list errs;
     json_error_t jerr;
-    struct job_run_opts opts = {(int)w->cfg->engine_threads};
+    struct job_run_opts opts = {.threads = (int)w->cfg->engine_threads};
     char msg[512] = "";
     uint64_t total;
     uint64_t from = 0;

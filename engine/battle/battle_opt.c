@@ -19,6 +19,7 @@
 #include "battle_cpu.h"
 #include "battle_opt.h"
 #include "battle_opt_moves.h"
+#include "battle_opt_play.h"
 #include "battle_plan.h"
 #include "battle_pool.h"
 #include "battle_race.h"
@@ -42,9 +43,6 @@
 #define OPT_STUCK_MAX 256
 /* Evaluation games per chunk of work (per deck), so a chunk's buffers stay small. */
 #define OPT_EVAL_CHUNK 4096
-/* Candidates whose first race batch is played ahead, together, on a run of several
- * threads (four per thread, at most this many): see `Playing ahead`. */
-#define OPT_AHEAD_MAX 16
 
 enum opt_phase { OPT_SEARCH = 0, OPT_EVAL = 1, OPT_DONE = 2 };
 enum opt_stop { OPT_STOP_NONE = 0, OPT_STOP_BUDGET, OPT_STOP_TIME, OPT_STOP_NO_MOVE };
@@ -94,6 +92,7 @@ struct opt_ahead {
 struct opt_run {
     const struct opt_job *job;
     struct battle_pool *pool; /* the run's threads (NULL: the caller's alone) */
+    struct opt_player player; /* the pool, and the worker's spread (job_run_opts) */
     int ahead_max;            /* candidates played ahead: 0 on one thread */
     struct opt_ahead ahead[OPT_AHEAD_MAX];
     struct opt_state st;
@@ -157,111 +156,6 @@ static uint64_t job_units(const void *data)
 
 /* ===== Playing ===== */
 
-static void free_plans(struct battle_plan **plans)
-{
-    for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++) {
-        battle_plan_free(plans[k]);
-        plans[k] = NULL;
-    }
-}
-
-/* Prepares deck `d` against every defender deck into plans[] (empty on entry): the job's
- * battle params with `d` as the attacker, decoded as a battle job. SK_EINVAL (with `err`)
- * when the deck does not decode or prepare (a catalog card a battle refuses), SK_ENOMEM. */
-static enum sk_err deck_plans(const struct opt_job *job, const struct opt_deck *d,
-                              struct battle_plan **plans, char *err, size_t errlen)
-{
-    const struct battle_catalog *cat = NULL;
-    json_t *params = json_copy(job->base);
-    json_t *side = battle_opt_side_json(job, d);
-    struct sk_verr_list errs;
-    struct sk_jptr ptr;
-    struct battle_mix mix;
-    enum sk_err rc;
-
-    memset(&mix, 0, sizeof(mix));
-    sk_verr_list_init(&errs);
-    sk_jptr_init(&ptr);
-    rc = !params || !side || json_object_set_new(params, "attacker", side) ? SK_ENOMEM : SK_OK;
-    side = NULL;
-    if (!rc)
-        rc = battle_catalog_shared(&cat, err, errlen);
-    if (!rc)
-        rc = battle_codec_decode_mix(params, job->seed, cat, &ptr, &errs, &mix);
-    if (rc == SK_EINVAL)
-        snprintf(err, errlen, "%s: %s", errs.n ? errs.items[0].pointer : "",
-                 errs.n ? errs.items[0].message : "invalid deck");
-    for (int k = 0; !rc && k < mix.n; k++)
-        rc = battle_plan_new(&mix.specs[k], &plans[k], err, errlen);
-    battle_codec_mix_release(&mix);
-    if (rc)
-        free_plans(plans);
-    json_decref(params);
-    sk_verr_list_release(&errs);
-    return rc;
-}
-
-/* A range of games of one deck: games [first, first + n) against every defender deck,
- * each game's score (the weighted sum over the defender decks) into out[0..n). */
-struct segment {
-    struct battle_plan *const *plans;
-    uint64_t first, n;
-    double *out;
-};
-
-/* One play() call: the items are (segment game, defender deck) pairs in segment order. */
-struct play_task {
-    const struct opt_run *run;
-    const struct segment *segs;
-    int nseg;
-    uint16_t *s; /* per item: what the game scores (score_unit) */
-};
-
-/* What game `r` scores under the job's objective, in units of score_unit: 1 or 0 for a
- * win (or stall), the points of the battle's scoring. */
-static uint16_t scores(const struct opt_job *job, const struct battle_game_result *r)
-{
-    if (job->objective == OPT_OBJ_POINTS)
-        return r->points;
-    return r->outcome == BATTLE_SIM_WIN ||
-           (job->objective == OPT_OBJ_WIN_STALL && r->outcome == BATTLE_SIM_STALL);
-}
-
-/* The search's score of one unit of scores(): points count as hundredths, so that races
- * and anneal's temperature see the scale of a win rate. */
-static double score_unit(const struct opt_job *job)
-{
-    return job->objective == OPT_OBJ_POINTS ? 0.01 : 1.0;
-}
-
-/* A search score (or a difference of two) in the result's units: a fraction of games, or
- * points. */
-static double reported(const struct opt_job *job, double v)
-{
-    return v / score_unit(job);
-}
-
-/* The highest search score a game can have. */
-static double score_max(const struct opt_job *job)
-{
-    return job->objective == OPT_OBJ_POINTS ? BATTLE_POINTS_MAX * score_unit(job) : 1.0;
-}
-
-static void play_item(void *ctx, uint64_t item)
-{
-    const struct play_task *t = ctx;
-    int nd = t->run->job->n_defenders;
-    uint64_t rest = item / (uint64_t)nd;
-    int k = (int)(item % (uint64_t)nd);
-    int s = 0;
-    struct battle_game_result r;
-
-    while (rest >= t->segs[s].n)
-        rest -= t->segs[s++].n;
-    battle_cpu_play_one(t->segs[s].plans[k], t->segs[s].first + rest, &r);
-    t->s[item] = scores(t->run->job, &r);
-}
-
 static int thread_count(int threads)
 {
     long n;
@@ -271,31 +165,17 @@ static int thread_count(int threads)
     return n > 0 ? (int)n : 1;
 }
 
-/* Plays the segments on the run's pool; each game's score is summed over the defender
- * decks in deck order, so the scores do not depend on the threads. */
-static enum sk_err play(const struct opt_run *run, const struct segment *segs, int nseg)
+/* What a search score (or difference) reads as in the result: a fraction of games, or
+ * points. */
+static double reported(const struct opt_job *job, double v)
 {
-    int nd = run->job->n_defenders;
-    uint64_t items = 0;
-    struct play_task task = {run, segs, nseg, NULL};
+    return v / battle_opt_score_unit(job);
+}
 
-    for (int i = 0; i < nseg; i++)
-        items += segs[i].n * (uint64_t)nd;
-    if (items == 0)
-        return SK_OK;
-    task.s = sk_malloc(items * sizeof(*task.s));
-    if (!task.s)
-        return SK_ENOMEM;
-    battle_pool_run(run->pool, items, play_item, &task);
-    for (int i = 0, at = 0; i < nseg; i++)
-        for (uint64_t g = 0; g < segs[i].n; g++) {
-            double v = 0;
-            for (int k = 0; k < nd; k++)
-                v += run->job->weights[k] * task.s[at++] * score_unit(run->job);
-            segs[i].out[g] = v;
-        }
-    sk_free(task.s);
-    return SK_OK;
+/* The highest search score a game can have. */
+static double score_max(const struct opt_job *job)
+{
+    return job->objective == OPT_OBJ_POINTS ? BATTLE_POINTS_MAX * battle_opt_score_unit(job) : 1.0;
 }
 
 /* The games per defender deck of a race's first batch. */
@@ -319,7 +199,7 @@ static uint64_t race_first(const struct opt_job *job)
 static void ahead_clear(struct opt_run *run)
 {
     for (int i = 0; i < run->ahead_max; i++) {
-        free_plans(run->ahead[i].plans);
+        battle_opt_plans_free(run->ahead[i].plans);
         run->ahead[i].used = 0;
     }
 }
@@ -353,7 +233,7 @@ static void plans_item(void *ctx, uint64_t i)
     struct opt_ahead *a = &t->run->ahead[t->slot[i]];
     char why[256];
 
-    t->rc[i] = deck_plans(t->run->job, &a->deck, a->plans, why, sizeof(why));
+    t->rc[i] = battle_opt_plans(t->run->job, &a->deck, a->plans, why, sizeof(why));
 }
 
 /* Prepares the candidates that follow the current one if it is not accepted, as
@@ -408,7 +288,7 @@ static enum sk_err ahead_predict(struct opt_run *run)
 /* At a candidate's first batch, on several threads: *mine is the entry played ahead for
  * it, or, when none was, NULL and segs[] (*nseg of them) gets the first batch of the
  * candidates predicted to follow it (block base `base`). SK_ENOMEM. */
-static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct segment *segs,
+static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct opt_segment *segs,
                                   int *nseg, struct opt_ahead **mine)
 {
     enum sk_err rc;
@@ -420,7 +300,8 @@ static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct seg
     rc = ahead_predict(run);
     for (int i = 0; !rc && i < run->ahead_max; i++)
         if (run->ahead[i].used)
-            segs[(*nseg)++] = (struct segment){run->ahead[i].plans, base, race_first(run->job),
+            segs[(*nseg)++] = (struct opt_segment){&run->ahead[i].deck, run->ahead[i].plans,
+                                                   base, race_first(run->job),
                                                run->ahead[i].scores};
     return rc;
 }
@@ -432,7 +313,7 @@ static void end_search(struct opt_run *run, enum opt_stop why)
     run->st.stop = why;
     run->st.phase = OPT_EVAL;
     run->st.have_cand = 0;
-    free_plans(run->cand_plans);
+    battle_opt_plans_free(run->cand_plans);
     ahead_clear(run);
 }
 
@@ -453,7 +334,7 @@ static void promote(struct opt_run *run, const struct battle_race *r, int improv
         st->best = st->inc;
         st->best_est = st->inc_est;
     }
-    free_plans(run->inc_plans);
+    battle_opt_plans_free(run->inc_plans);
     memcpy(run->inc_plans, run->cand_plans, sizeof(run->inc_plans));
     memset(run->cand_plans, 0, sizeof(run->cand_plans));
     st->block++; /* the new incumbent races on games no decision has seen */
@@ -484,7 +365,7 @@ static enum sk_err next_candidate(struct opt_run *run)
             memset(a->plans, 0, sizeof(a->plans));
             rc = SK_OK;
         } else {
-            rc = deck_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
+            rc = battle_opt_plans(run->job, &st->cand, run->cand_plans, why, sizeof(why));
         }
     }
     if (rc == SK_EINVAL) { /* a pool card no battle can play with this deck */
@@ -529,7 +410,7 @@ static void settle(struct opt_run *run, enum battle_race_verdict verdict,
         }
     }
     st->have_cand = 0;
-    free_plans(run->cand_plans);
+    battle_opt_plans_free(run->cand_plans);
 }
 
 /* One batch of the current candidate's race (drawing a candidate first when none is
@@ -539,7 +420,7 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     const struct opt_job *job = run->job;
     struct opt_state *st = &run->st;
     uint64_t n1, inc_need, cost, base;
-    struct segment segs[2 + OPT_AHEAD_MAX];
+    struct opt_segment segs[OPT_SEGMENTS_MAX];
     struct opt_ahead *mine = NULL;
     struct battle_race r = {0};
     int nseg = 0;
@@ -550,7 +431,7 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
         return SK_OK;
     }
     if (!run->inc_plans[0]) {
-        rc = deck_plans(job, &st->inc, run->inc_plans, err, errlen);
+        rc = battle_opt_plans(job, &st->inc, run->inc_plans, err, errlen);
         if (rc)
             return rc == SK_EINVAL ? SK_EINTERNAL : rc; /* the incumbent decoded before */
     }
@@ -576,17 +457,19 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     if (mine) /* its first batch was played ahead */
         memcpy(run->cand_scores, mine->scores, (size_t)n1 * sizeof(double));
     else
-        segs[nseg++] = (struct segment){run->cand_plans, base + st->cand_n, n1 - st->cand_n,
-                                        run->cand_scores + st->cand_n};
+        segs[nseg++] = (struct opt_segment){&st->cand, run->cand_plans, base + st->cand_n,
+                                            n1 - st->cand_n, run->cand_scores + st->cand_n};
     if (inc_need)
-        segs[nseg++] = (struct segment){run->inc_plans, base + st->inc_n, inc_need,
-                                        run->inc_scores + st->inc_n};
-    rc = play(run, segs, nseg);
+        segs[nseg++] = (struct opt_segment){&st->inc, run->inc_plans, base + st->inc_n, inc_need,
+                                            run->inc_scores + st->inc_n};
+    err[0] = '\0';
+    rc = battle_opt_play(&run->player, segs, nseg, err, errlen);
     if (mine)
         mine->used = 0;
     if (rc) {
         ahead_clear(run); /* what was to be played ahead was not */
-        snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(rc));
+        if (!err[0])
+            snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(rc));
         return rc;
     }
     st->spent += cost;
@@ -604,6 +487,17 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
 
 /* ===== The final evaluation ===== */
 
+/* The most evaluation games per deck of one chunk: OPT_EVAL_CHUNK, or as many as fill
+ * the units a call may hand out when the run spreads its work (the worker's chunk sizes
+ * bound it further). */
+static uint64_t eval_cap(const struct opt_run *run)
+{
+    const struct job_spread *sp = run->player.spread;
+    uint64_t spread = sp ? sp->unit_games * OPT_UNITS_MAX / (2 * (uint64_t)run->job->n_defenders)
+                         : 0;
+    return spread > OPT_EVAL_CHUNK ? spread : OPT_EVAL_CHUNK;
+}
+
 /* Plays up to `want` (>= 1) further evaluation games per deck of the starting and the best
  * deck, on the same games, adding their scores in game order. */
 static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, size_t errlen)
@@ -615,11 +509,11 @@ static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, siz
     enum sk_err rc = SK_OK;
 
     n = n < want ? n : want;
-    n = n < OPT_EVAL_CHUNK ? n : OPT_EVAL_CHUNK;
+    n = n < eval_cap(run) ? n : eval_cap(run);
     if (!run->start_plans[0])
-        rc = deck_plans(job, &job->start, run->start_plans, err, errlen);
+        rc = battle_opt_plans(job, &job->start, run->start_plans, err, errlen);
     if (!rc && !run->best_plans[0])
-        rc = deck_plans(job, &st->best, run->best_plans, err, errlen);
+        rc = battle_opt_plans(job, &st->best, run->best_plans, err, errlen);
     if (rc)
         return rc == SK_EINVAL ? SK_EINTERNAL : rc;
     a = sk_malloc(n * sizeof(*a));
@@ -629,12 +523,16 @@ static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, siz
         goto out;
     }
     {
-        struct segment segs[2] = {{run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a},
-                                  {run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b}};
-        rc = play(run, segs, 2);
+        struct opt_segment segs[2] = {
+            {&job->start, run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a},
+            {&st->best, run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b}};
+        err[0] = '\0';
+        rc = battle_opt_play(&run->player, segs, 2, err, errlen);
     }
     if (rc) {
-        snprintf(err, errlen, "the evaluation's games could not be played: %s", sk_err_str(rc));
+        if (!err[0])
+            snprintf(err, errlen, "the evaluation's games could not be played: %s",
+                     sk_err_str(rc));
         goto out;
     }
     for (uint64_t i = 0; i < n; i++) {
@@ -660,12 +558,12 @@ static void run_free(void *data)
     struct opt_run *run = data;
     if (!run)
         return;
-    free_plans(run->inc_plans);
-    free_plans(run->cand_plans);
-    free_plans(run->start_plans);
-    free_plans(run->best_plans);
+    battle_opt_plans_free(run->inc_plans);
+    battle_opt_plans_free(run->cand_plans);
+    battle_opt_plans_free(run->start_plans);
+    battle_opt_plans_free(run->best_plans);
     for (int i = 0; i < OPT_AHEAD_MAX; i++) {
-        free_plans(run->ahead[i].plans);
+        battle_opt_plans_free(run->ahead[i].plans);
         sk_free(run->ahead[i].scores);
     }
     battle_pool_free(run->pool);
@@ -701,6 +599,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
         run_free(run);
         return rc;
     }
+    run->player = (struct opt_player){job, run->pool, opts->spread};
     run->ahead_max = threads > 1 ? (4 * threads < OPT_AHEAD_MAX ? 4 * threads : OPT_AHEAD_MAX) : 0;
     for (int i = 0; i < run->ahead_max; i++) {
         run->ahead[i].scores = sk_calloc(race_first(job), sizeof(double));
@@ -1033,19 +932,6 @@ static enum sk_err run_save(void *data, struct sk_buf *out)
     return out->err;
 }
 
-/* 1 when `d` is a deck of the job's cards. */
-static int deck_fits(const struct opt_job *job, const struct opt_deck *d)
-{
-    if (d->commander < 0 || d->commander >= job->n_cards ||
-        job->cards[d->commander].type != BATTLE_COMMANDER || d->n < 0 || d->n > BATTLE_DECK_MAX)
-        return 0;
-    for (int i = 0; i < d->n; i++)
-        if (d->cards[i] < 0 || d->cards[i] >= job->n_cards ||
-            job->cards[d->cards[i]].type == BATTLE_COMMANDER)
-            return 0;
-    return 1;
-}
-
 /* 1 when `st` could be a state of a run of `job`. */
 static int state_fits(const struct opt_job *job, const struct opt_state *st)
 {
@@ -1053,8 +939,8 @@ static int state_fits(const struct opt_job *job, const struct opt_state *st)
            st->stop <= OPT_STOP_NO_MOVE && st->spent <= job->budget_games &&
            st->inc_n <= job->race_max && st->cand_n <= job->race_max &&
            st->eval_n <= job->eval_games && (st->have_cand == 0 || st->have_cand == 1) &&
-           st->rng.used <= 4 && deck_fits(job, &st->inc) && deck_fits(job, &st->best) &&
-           (!st->have_cand || deck_fits(job, &st->cand)) && st->elapsed_s >= 0;
+           st->rng.used <= 4 && battle_opt_deck_fits(job, &st->inc) && battle_opt_deck_fits(job, &st->best) &&
+           (!st->have_cand || battle_opt_deck_fits(job, &st->cand)) && st->elapsed_s >= 0;
 }
 
 static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)
@@ -1075,7 +961,7 @@ static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, u
         return SK_EINVAL;
     if (st.have_cand) { /* the candidate's plans, as next_candidate made them */
         char why[256];
-        enum sk_err rc = deck_plans(run->job, &st.cand, run->cand_plans, why, sizeof(why));
+        enum sk_err rc = battle_opt_plans(run->job, &st.cand, run->cand_plans, why, sizeof(why));
         if (rc)
             return rc == SK_ENOMEM ? SK_ENOMEM : SK_EINVAL;
     }
@@ -1088,6 +974,27 @@ static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, u
     memcpy(run->log, p, n_log * sizeof(*run->log));
     *done = units_done(run);
     return SK_OK;
+}
+
+/* A unit another run of this job handed out (job_unit_run): played on a pool of the
+ * caller's threads made for it (a unit is thousands of games: the threads' start is
+ * nothing beside them). */
+static enum sk_err run_unit(void *state, const void *data, const struct job_run_opts *opts,
+                            const void *spec, size_t len, struct sk_buf *out, char *err,
+                            size_t errlen)
+{
+    struct battle_pool *pool = NULL;
+    enum sk_err rc;
+
+    (void)state;
+    rc = battle_pool_new(thread_count(opts->threads), &pool);
+    if (rc) {
+        snprintf(err, errlen, "the unit's threads could not be started: %s", sk_err_str(rc));
+        return rc;
+    }
+    rc = battle_opt_unit_run(data, pool, spec, len, out, err, errlen);
+    battle_pool_free(pool);
+    return rc;
 }
 
 const struct job_kind_ops optimize_kind = {
@@ -1104,4 +1011,5 @@ const struct job_kind_ops optimize_kind = {
     .save = run_save,
     .restore = run_restore,
     .progress = run_progress,
+    .unit = run_unit,
 };

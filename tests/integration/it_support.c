@@ -557,7 +557,7 @@ static json_t *engine_result(const char *doc, int threads)
     json_t *res = NULL;
     char err[256];
     uint64_t done = 0;
-    struct job_run_opts opts = {threads};
+    struct job_run_opts opts = {.threads = threads};
     struct engine *eng = NULL;
 
     sk_verr_list_init(&errs);

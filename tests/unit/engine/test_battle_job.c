@@ -144,7 +144,7 @@ static struct job *decode_doc(json_t *doc)
 static json_t *run_job(const struct job *job, uint64_t step, int threads, const char *device)
 {
     struct engine_opts eo = {.device = device};
-    struct job_run_opts opts = {threads};
+    struct job_run_opts opts = {.threads = threads};
     struct engine *eng = NULL;
     struct job_run *run = NULL;
     json_t *res = NULL;
@@ -456,7 +456,7 @@ static void test_allocation_failures(void)
         struct sk_verr_list errs;
         struct job *job = NULL;
         struct job_run *run = NULL;
-        struct job_run_opts opts = {2};
+        struct job_run_opts opts = {.threads = 2};
         json_t *res = NULL;
         char err[256];
         uint64_t done = 0;

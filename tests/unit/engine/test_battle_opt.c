@@ -259,7 +259,7 @@ static struct job *climb_job(int seed, const char *algorithm, int budget)
  * elapsed time removed, so results compare. */
 static json_t *run_all(const struct job *job, int threads, uint64_t step)
 {
-    struct job_run_opts opts = {threads};
+    struct job_run_opts opts = {.threads = threads};
     struct job_run *run = NULL;
     char err[256];
     uint64_t done = 0;
@@ -394,7 +394,7 @@ static void test_points_objective(void)
  * other threads), finishes it, and compares with `want`. */
 static void check_resume(const struct job *job, uint64_t step, uint64_t stop_at, const json_t *want)
 {
-    struct job_run_opts one = {1}, two = {2};
+    struct job_run_opts one = {.threads = 1}, two = {.threads = 2};
     struct job_run *a = NULL, *b = NULL;
     struct sk_buf ck;
     char err[256];
@@ -686,6 +686,153 @@ static void test_factions_moves_stay(void)
     battle_opt_job_release(&job);
 }
 
+/* ===== Spreading units (docs/optimize.md, "Spread across workers") ===== */
+
+/* A spread as a worker does it, in this process: a third of the units computed with
+ * `local` (the run's threads), the rest from their bytes alone through job_unit_run, as
+ * another worker would; with `damage`, one result in each call is cut short, which the run
+ * must compute again itself. The first unit's bytes are kept for the refusal test. */
+struct fake_spread {
+    const struct job *job;
+    int calls, damage, fail;
+    size_t units;
+    uint64_t max_len;
+    struct sk_buf first;
+};
+
+static enum sk_err fake_units(void *arg, const struct sk_buf *specs, size_t n,
+                              struct sk_buf *results, job_unit_fn local, void *ctx, char *err,
+                              size_t errlen)
+{
+    struct fake_spread *f = arg;
+    struct job_run_opts two = {.threads = 2};
+
+    f->calls++;
+    f->units += n;
+    if (f->fail) {
+        snprintf(err, errlen, "the queue is gone");
+        return SK_EUNAVAIL;
+    }
+    if (!f->first.len)
+        (void)sk_buf_add(&f->first, specs[0].p, specs[0].len);
+    for (size_t i = 0; i < n; i++) {
+        enum sk_err rc = i % 3 == 0 ? local(ctx, i, &results[i])
+                                    : job_unit_run(eng, f->job, &two, specs[i].p, specs[i].len,
+                                                   &results[i], err, errlen);
+        if (rc)
+            return rc;
+        if (results[i].len > f->max_len)
+            f->max_len = results[i].len;
+        if (f->damage && i == n - 1)
+            results[i].len--;
+    }
+    return SK_OK;
+}
+
+static json_t *run_spread(const struct job *job, int threads, struct fake_spread *f,
+                          uint64_t unit_games)
+{
+    struct job_spread sp = {unit_games, f, fake_units};
+    struct job_run_opts opts = {.threads = threads, .spread = &sp};
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    json_t *res = NULL;
+
+    f->job = job;
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    while (done < job_total(job))
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, 3000, &done), SK_OK);
+    CU_ASSERT_EQUAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    job_run_free(run);
+    return res;
+}
+
+/* Units computed anywhere, damaged results computed again: the one-thread search's deck,
+ * moves and scores, for climb and anneal, on one thread and on three (playing ahead). */
+static void test_spread_same_result(void)
+{
+    static const char *const algorithms[] = {"climb", "anneal"};
+
+    for (int i = 0; i < 2; i++) {
+        struct job *job = climb_job(9, algorithms[i], 20000);
+        json_t *want = run_all(job, 1, 0);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            struct fake_spread f = {.damage = threads == 3};
+            json_t *got;
+            sk_buf_init(&f.first, 0);
+            got = run_spread(job, threads, &f, 100);
+            CU_ASSERT(json_equal(got, want));
+            /* the races' batches (2 x 64 games, 2 defender decks; on three threads with
+             * the candidates played ahead) and the evaluation went out as units of about
+             * 100 games */
+            CU_ASSERT(f.calls >= 3);
+            CU_ASSERT(f.units >= 2 * (size_t)f.calls);
+            CU_ASSERT(f.max_len <= 12 + 2 * 100 + 2 * 2);
+            json_decref(got);
+            sk_buf_release(&f.first);
+        }
+        json_decref(want);
+        job_free(job);
+    }
+}
+
+/* A spread's error fails the step with its message; a unit's bytes from another job, cut
+ * short, with a byte changed in a deck or with bytes appended are refused. */
+static void test_spread_errors_and_refusals(void)
+{
+    struct job *job = climb_job(9, "climb", 20000);
+    struct job *other = climb_job(10, "climb", 20000);
+    struct fake_spread f = {.job = job};
+    struct job_spread sp = {100, &f, fake_units};
+    struct job_run_opts opts = {.threads = 1, .spread = &sp};
+    struct job_run *run = NULL;
+    struct sk_buf out, spec;
+    char err[256];
+    uint64_t done = 0;
+    json_t *res;
+
+    sk_buf_init(&f.first, 0);
+    res = run_spread(job, 1, &f, 100);
+    json_decref(res);
+    CU_ASSERT_FATAL(f.first.len > 40);
+    sk_buf_init(&out, 0);
+    CU_ASSERT_EQUAL(job_unit_run(eng, job, NULL, f.first.p, f.first.len, &out, err, sizeof(err)),
+                    SK_OK);
+    CU_ASSERT_EQUAL(job_unit_run(eng, other, NULL, f.first.p, f.first.len, &out, err, sizeof(err)),
+                    SK_EINVAL);
+    CU_ASSERT(strstr(err, "not one of this job's") != NULL);
+    for (size_t len = 0; len < f.first.len; len++) {
+        sk_buf_release(&out);
+        CU_ASSERT_EQUAL(job_unit_run(eng, job, NULL, f.first.p, len, &out, err, sizeof(err)),
+                        SK_EINVAL);
+    }
+    /* the first piece's commander (bytes 24..27) made a card index past the job's cards */
+    sk_buf_init(&spec, 0);
+    (void)sk_buf_add(&spec, f.first.p, f.first.len);
+    spec.p[27] = 0x7f;
+    CU_ASSERT_EQUAL(job_unit_run(eng, job, NULL, spec.p, spec.len, &out, err, sizeof(err)),
+                    SK_EINVAL);
+    CU_ASSERT(strstr(err, "piece 0") != NULL);
+    spec.p[27] = f.first.p[27];
+    (void)sk_buf_add(&spec, "x", 1);
+    CU_ASSERT_EQUAL(job_unit_run(eng, job, NULL, spec.p, spec.len, &out, err, sizeof(err)),
+                    SK_EINVAL);
+    CU_ASSERT(strstr(err, "past its last piece") != NULL);
+    sk_buf_release(&spec);
+    sk_buf_release(&out);
+    /* a spread that cannot reach its units fails the step with its reason */
+    f.fail = 1;
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(job_run_step(run, 0, &done), SK_EUNAVAIL);
+    CU_ASSERT_STRING_EQUAL(job_run_error(run), "the queue is gone");
+    job_run_free(run);
+    sk_buf_release(&f.first);
+    job_free(job);
+    job_free(other);
+}
+
 static CU_TestInfo real_tests[] = {
     {"factions: a start outside them or no move within them refused", test_factions_refused},
     {"factions: no move leaves them", test_factions_moves_stay},
@@ -702,6 +849,10 @@ static CU_TestInfo opt_tests[] = {
     {"cancel keeps the best deck so far", test_cancel_keeps_best},
     {"reorder only moves cards", test_reorder_moves_only},
     {"points objective: win scoring is the win objective; brawl points", test_points_objective},
+    {"units spread anywhere: the same deck; damaged results computed again",
+     test_spread_same_result},
+    {"a spread's error fails the step; foreign or damaged units refused",
+     test_spread_errors_and_refusals},
     CU_TEST_INFO_NULL,
 };
 

@@ -73,7 +73,7 @@ static struct job *decode_file(const char *name)
 
 static struct job_run *new_run(const struct job *job)
 {
-    static const struct job_run_opts opts = {1};
+    static const struct job_run_opts opts = {.threads = 1};
     struct job_run *run = NULL;
     char err[256];
 
