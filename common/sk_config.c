@@ -98,6 +98,11 @@ static const struct sk_config_row rows[] = {
      "a battle job of more games than this is split into shards of this many (at most 256 "
      "shards) that several workers run at once; 0 = never split",
      0, 1000000000, OFF(shard_units), SK_CONFIG_INT, 0},
+    {"SKIRMISH_OPT_UNIT_GAMES", "16384",
+     "an optimisation's games (a final evaluation, a race over many defender decks) of at "
+     "least twice this many are handed out as units of about this many games that every "
+     "worker computes (docs/optimize.md); 0 = its worker plays them all",
+     0, 4000000, OFF(opt_unit_games), SK_CONFIG_INT, 0},
     {"SKIRMISH_BLOCK_MS", "1000", "how long a worker blocks in XREADGROUP", 10, 60000,
      OFF(block_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_RECONCILE_MS", "2000", "how often a worker runs the reaper and the reconciler", 100,

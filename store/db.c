@@ -345,3 +345,44 @@ bad:
     sk_free(v);
     return SK_EINVAL;
 }
+
+/* The bytes of hex text `hex` (even length, as encode(..., 'hex') writes) in a new
+ * allocation *out of *len bytes. */
+enum sk_err db_from_hex(const char *hex, unsigned char **out, size_t *len)
+{
+    size_t n = strlen(hex) / 2;
+    unsigned char *b = sk_malloc(n ? n : 1);
+
+    if (!b)
+        return SK_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int h = 0; h < 2; h++) {
+            char ch = hex[2 * i + (size_t)h];
+            v = v * 16 + (unsigned)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
+        }
+        b[i] = (unsigned char)v;
+    }
+    *out = b;
+    *len = n;
+    return SK_OK;
+}
+
+/* `len` bytes at `data` as a bytea literal in hex form ("\x..."), a new string. */
+char *db_to_hex(const void *data, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    const unsigned char *p = data;
+    char *s = sk_malloc(2 * len + 3);
+
+    if (!s)
+        return NULL;
+    s[0] = '\\';
+    s[1] = 'x';
+    for (size_t i = 0; i < len; i++) {
+        s[2 + 2 * i] = digits[p[i] >> 4];
+        s[3 + 2 * i] = digits[p[i] & 15];
+    }
+    s[2 + 2 * len] = '\0';
+    return s;
+}

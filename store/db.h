@@ -71,6 +71,13 @@ void db_result_free(struct db_result *r);
  */
 enum sk_err db_text_array(const char *literal, char ***items, size_t *n);
 
+/** The bytes of hex text `hex` (even length, as encode(..., 'hex') writes) in a new
+ * allocation *out (sk_free) of *len bytes. SK_ENOMEM. */
+enum sk_err db_from_hex(const char *hex, unsigned char **out, size_t *len);
+/** `len` bytes at `data` as a bytea literal in hex form ("\\x..."): a new string (sk_free),
+ * NULL on allocation failure. */
+char *db_to_hex(const void *data, size_t len);
+
 typedef enum sk_err db_tx_fn(struct db *db, void *arg);
 
 /**

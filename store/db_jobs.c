@@ -463,47 +463,6 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
     return conflict_or_missing(db, id);
 }
 
-/* The bytes of hex text `hex` (even length, as encode(..., 'hex') writes) in a new
- * allocation *out of *len bytes. */
-static enum sk_err from_hex(const char *hex, unsigned char **out, size_t *len)
-{
-    size_t n = strlen(hex) / 2;
-    unsigned char *b = sk_malloc(n ? n : 1);
-
-    if (!b)
-        return SK_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = 0;
-        for (int h = 0; h < 2; h++) {
-            char ch = hex[2 * i + (size_t)h];
-            v = v * 16 + (unsigned)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
-        }
-        b[i] = (unsigned char)v;
-    }
-    *out = b;
-    *len = n;
-    return SK_OK;
-}
-
-/* `len` bytes at `data` as a bytea literal in hex form ("\x..."), a new string. */
-static char *to_hex(const void *data, size_t len)
-{
-    static const char digits[] = "0123456789abcdef";
-    const unsigned char *p = data;
-    char *s = sk_malloc(2 * len + 3);
-
-    if (!s)
-        return NULL;
-    s[0] = '\\';
-    s[1] = 'x';
-    for (size_t i = 0; i < len; i++) {
-        s[2 + 2 * i] = digits[p[i] >> 4];
-        s[3 + 2 * i] = digits[p[i] & 15];
-    }
-    s[2 + 2 * len] = '\0';
-    return s;
-}
-
 enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
                           long lease_ms, long max_attempts, struct db_claim *out)
 {
@@ -563,7 +522,8 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           "   OR (status = 'running' AND lease_expires_at < now()))"
                           " RETURNING status, attempts, kind, request::text,"
                           " encode(checkpoint, 'hex'), checkpoint_done::text, parent_id::text,"
-                          " unit_first::text, progress_total::text",
+                          " unit_first::text, progress_total::text, unit_key IS NOT NULL,"
+                          " encode(unit_spec, 'hex')",
         5, p, &r);
     if (err)
         return err;
@@ -571,6 +531,7 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
         text_into(c.parent, sizeof(c.parent), db_result_get(r, 0, 6));
         c.first = (uint64_t)num(db_result_get(r, 0, 7));
         c.units = (uint64_t)num(db_result_get(r, 0, 8));
+        c.unit = strcmp(db_result_get(r, 0, 9), "t") == 0;
     }
     if (db_result_rows(r) == 0) {
         c.state = DB_CLAIM_SKIPPED;
@@ -584,9 +545,11 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
         if (!c.request)
             err = SK_ENOMEM;
         if (!err && db_result_get(r, 0, 4)) {
-            err = from_hex(db_result_get(r, 0, 4), &c.checkpoint, &c.checkpoint_len);
+            err = db_from_hex(db_result_get(r, 0, 4), &c.checkpoint, &c.checkpoint_len);
             c.checkpoint_done = (uint64_t)num(db_result_get(r, 0, 5));
         }
+        if (!err && db_result_get(r, 0, 10))
+            err = db_from_hex(db_result_get(r, 0, 10), &c.unit_spec, &c.unit_spec_len);
     }
     db_result_free(r);
     if (!err)
@@ -602,8 +565,11 @@ void db_jobs_claim_release(struct db_claim *c)
         return;
     sk_free(c->request);
     sk_free(c->checkpoint);
+    sk_free(c->unit_spec);
     c->request = NULL;
     c->checkpoint = NULL;
+    c->unit_spec = NULL;
+    c->unit_spec_len = 0;
     c->checkpoint_len = 0;
 }
 
@@ -641,7 +607,7 @@ enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, u
     snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
     snprintf(from_s, sizeof(from_s), "%llu", (unsigned long long)(pr ? pr->from : 0));
     if (pr && pr->checkpoint) {
-        ckpt = to_hex(pr->checkpoint, pr->checkpoint_len);
+        ckpt = db_to_hex(pr->checkpoint, pr->checkpoint_len);
         if (!ckpt)
             return SK_ENOMEM;
         p[5] = ckpt;
@@ -827,7 +793,7 @@ enum sk_err db_jobs_parent_progress(struct db *db, const char *parent, uint64_t 
 enum sk_err db_jobs_shard_succeed(struct db *db, const char *id, const char *owner,
                                   const void *checkpoint, size_t len)
 {
-    char *hex = to_hex(checkpoint, len);
+    char *hex = db_to_hex(checkpoint, len);
     const char *p[3] = {id, owner, hex};
     enum sk_err err;
 
@@ -879,7 +845,7 @@ enum sk_err db_jobs_shards(struct db *db, const char *parent, struct db_shard **
         sh[i].first = (uint64_t)num(db_result_get(r, i, 1));
         sh[i].units = (uint64_t)num(db_result_get(r, i, 2));
         if (ck)
-            err = from_hex(ck, &sh[i].checkpoint, &sh[i].checkpoint_len);
+            err = db_from_hex(ck, &sh[i].checkpoint, &sh[i].checkpoint_len);
         if (!err && e && !(sh[i].error = sk_strdup(e)))
             err = SK_ENOMEM;
     }

@@ -141,6 +141,11 @@ struct db_claim {
      * the units [first, first + units) of that job's document. Set in every state. */
     char parent[DB_JOBS_ID_LEN];
     uint64_t first, units;
+    /* A unit (migration 0012, db_units.h): 1 in every state; its bytes (owned) when
+     * RUNNING, for job_unit_run with the job's document (`request`, its parent's). */
+    int unit;
+    unsigned char *unit_spec;
+    size_t unit_spec_len;
 };
 
 /**

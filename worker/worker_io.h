@@ -13,6 +13,7 @@
 
 #include "db.h"
 #include "db_jobs.h"
+#include "db_units.h"
 #include "queue.h"
 #include "sk_err.h"
 
@@ -45,6 +46,13 @@ struct worker_io {
                               const char *result, const char *error, int *ended);
     enum sk_err (*parents_ready)(struct db *db, int limit, db_jobs_id_fn *fn, void *arg);
     enum sk_err (*document)(struct db *db, const char *id, char **json);
+    /* store/db_units.h: an optimisation's units (worker_units) */
+    enum sk_err (*units_add)(struct db *db, const char *parent, const char *owner,
+                             const struct db_unit_new *u, size_t n, char ***ids);
+    enum sk_err (*units_get)(struct db *db, const char *parent, const char *const *keys,
+                             size_t n, struct db_unit *out);
+    enum sk_err (*units_drop)(struct db *db, const char *parent, const char *const *keys,
+                              size_t n);
     /* Redis: store/queue.h, queue_notify.h, queue_telemetry.h */
     enum sk_err (*read)(struct queue *q, const char *consumer, long block_ms,
                         struct queue_entry *out, int *got);

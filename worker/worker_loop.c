@@ -18,6 +18,7 @@
 #include "worker_reclaim.h"
 #include "worker_retry.h"
 #include "worker_shard.h"
+#include "worker_units.h"
 
 #include "sk_banned.h"
 
@@ -218,13 +219,14 @@ static void parent_progress(struct worker *w, const char *parent)
 }
 
 /* Runs the chunks of units [from, end) of the job (a shard's range, or all of a job's),
- * writing progress and renewing the lease after each. A shard's row counts its own units,
+ * writing progress and renewing the lease after each (the games `spread` says other
+ * workers played count in their heartbeats, not this one's). A shard's row counts its own units,
  * from its first (c->first). Returns 1 when every unit is done (the caller stores the
  * result), else 0 with *out set: the run failed, was canceled, lost its lease, or was
  * given back on stop. */
 static int run_chunks(struct worker *w, const struct queue_entry *e, const char *owner,
-                      const struct db_claim *c, struct job_run *run, uint64_t from, uint64_t end,
-                      enum outcome *out)
+                      const struct db_claim *c, struct job_run *run, struct worker_units *spread,
+                      uint64_t from, uint64_t end, enum outcome *out)
 {
     uint64_t first = c->parent[0] ? c->first : 0;
     const char *id = e->job_id;
@@ -277,7 +279,7 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         (void)w->io->job_progress(w->queue, id, done - first, end - first);
         if (c->parent[0])
             parent_progress(w, c->parent);
-        worker_beat_units(w, c->kind, done - before);
+        worker_beat_units(w, c->kind, worker_units_here(spread, done - before));
         if (!c->parent[0]) /* a shard's watchers are its job's (parent_progress) */
             worker_beat_notify(w, id, "progress");
         worker_beat(w, 0);
@@ -419,6 +421,46 @@ out:
     return out;
 }
 
+/* Computes a claimed unit of an optimisation (worker_units.h) from its bytes and its job's
+ * document, and ends it with its result, with the write only the lease holder can make. */
+static enum outcome unit_run(struct worker *w, const char *id, const char *owner,
+                             const struct db_claim *c, const struct job *job)
+{
+    struct job_run_opts opts = {.threads = (int)w->cfg->engine_threads};
+    struct sk_buf res;
+    char msg[512] = "";
+    enum outcome out = OUT_DONE;
+    enum sk_err err;
+    int tries = 0;
+
+    sk_buf_init(&res, 0);
+    err = job_unit_run(w->engine, job, &opts, c->unit_spec, c->unit_spec_len, &res, msg,
+                       sizeof(msg));
+    if (err == SK_ENOMEM) { /* this worker's trouble: the unit goes back uncounted */
+        out = release(w, id, owner, c->attempts);
+        goto out;
+    }
+    if (err) { /* not a unit this build computes: its coordinator computes it */
+        out = attempt_failed(w, id, owner, c->attempts, 0, msg[0] ? msg : sk_err_str(err));
+        goto out;
+    }
+    do
+        err = w->io->shard_succeed(w->db, id, owner, res.p, res.len);
+    while (again(w, err, &tries));
+    if (err) { /* lost, or the coordinator has its result and deleted it */
+        sk_log_info("event=unit_dropped job_id=%s parent=%s err=%s", id, c->parent,
+                    sk_err_str(err));
+        out = OUT_LOST;
+        goto out;
+    }
+    worker_beat_units(w, c->kind, c->units);
+    sk_log_info("event=unit_succeeded job_id=%s parent=%s games=%llu", id, c->parent,
+                (unsigned long long)c->units);
+out:
+    sk_buf_release(&res);
+    return out;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
@@ -430,6 +472,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     struct sk_verr_list errs;
     json_error_t jerr;
     struct job_run_opts opts = {.threads = (int)w->cfg->engine_threads};
+    struct worker_units units;
     char msg[512] = "";
     uint64_t total;
     uint64_t from = 0;
@@ -461,12 +504,19 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         out = attempt_failed(w, id, owner, c->attempts, 0, msg);
         goto out;
     }
+    if (c->unit) {
+        out = unit_run(w, id, owner, c, job);
+        goto out;
+    }
     total = job_total(job);
     if (!c->parent[0] && w->cfg->shard_units > 0 && total > (uint64_t)w->cfg->shard_units &&
         job_shardable(job)) {
         out = split(w, id, owner, total);
         goto out;
     }
+    worker_units_init(&units, w, id, owner);
+    if (w->cfg->opt_unit_games > 0 && w->io->units_add)
+        opts.spread = &units.spread;
     err = job_run_new(w->engine, job, &opts, &run, msg, sizeof(msg));
     if (err == SK_EINVAL) { /* the job asks for what the engine cannot do */
         out = attempt_failed(w, id, owner, c->attempts, 0, msg[0] ? msg : sk_err_str(err));
@@ -487,7 +537,7 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     }
     if (c->checkpoint && !resume(w, id, owner, c, run, total, &from, &out))
         goto out;
-    if (!run_chunks(w, e, owner, c, run, from, total, &out))
+    if (!run_chunks(w, e, owner, c, run, &units, from, total, &out))
         goto out;
     if (c->parent[0]) {
         out = shard_done(w, id, owner, c, run);
@@ -535,7 +585,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         if (!c.parent[0]) /* shards are not announced: event streams show their job */
             worker_beat_notify(w, e->job_id, "status");
         ack(w, e);
-        if (c.parent[0]) /* a canceled or exhausted shard may be its job's last */
+        if (c.parent[0] && !c.unit) /* a canceled or exhausted shard may be its job's last */
             worker_shard_finish(w, c.parent);
         return;
     }
@@ -553,7 +603,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
             ack(w, e);
         if (!c.parent[0])
             worker_beat_notify(w, e->job_id, "status");
-        if (out == OUT_DONE && c.parent[0]) /* the shard ended (or was retried): its job? */
+        if (out == OUT_DONE && c.parent[0] && !c.unit) /* the shard ended: its job? */
             worker_shard_finish(w, c.parent);
         /* only attempts that ended the job count as job durations (not retries, shards) */
         if (out == OUT_DONE && !c.parent[0] && w->io->get(w->db, e->job_id, &job) == SK_OK &&

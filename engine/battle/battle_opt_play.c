@@ -416,6 +416,7 @@ static enum sk_err play_spread(const struct opt_player *p, const struct opt_segm
     uint64_t per = sp->unit_games / nd ? sp->unit_games / nd : 1;
     struct spread_call c = {p, NULL, NULL, 0, NULL, 0, s};
     struct sk_buf *specs = NULL, *res = NULL;
+    uint64_t *games = NULL;
     enum sk_err rc;
 
     if (items / nd > per * OPT_UNITS_MAX)
@@ -426,7 +427,8 @@ static enum sk_err play_spread(const struct opt_player *p, const struct opt_segm
     if (!rc) {
         specs = sk_calloc((size_t)c.n_units, sizeof(*specs));
         res = sk_calloc((size_t)c.n_units, sizeof(*res));
-        if (!specs || !res)
+        games = sk_calloc((size_t)c.n_units, sizeof(*games));
+        if (!specs || !res || !games)
             rc = SK_ENOMEM;
     }
     for (int u = 0; specs && res && u < c.n_units; u++) {
@@ -435,15 +437,17 @@ static enum sk_err play_spread(const struct opt_player *p, const struct opt_segm
         if (!rc)
             rc = unit_encode(p->job, c.decks + c.from[u], c.pieces + c.from[u],
                              c.from[u + 1] - c.from[u], &specs[u]);
+        if (!rc)
+            games[u] = (u + 1 < c.n_units ? c.pieces[c.from[u + 1]].at : items) -
+                       c.pieces[c.from[u]].at;
     }
     if (!rc)
-        rc = sp->units(sp->arg, specs, (size_t)c.n_units, res, local_unit, &c, err, errlen);
+        rc = sp->units(sp->arg, specs, games, (size_t)c.n_units, res, local_unit, &c, err, errlen);
     /* A result that does not read back (another build's, damaged in the store) is
      * computed here: a unit's scores are the same wherever they are computed. */
     for (int u = 0; !rc && u < c.n_units; u++) {
         const struct piece *first = &c.pieces[c.from[u]];
-        uint64_t n = (u + 1 < c.n_units ? c.pieces[c.from[u + 1]].at : items) - first->at;
-        if (!result_decode(&res[u], n, s + first->at)) {
+        if (!result_decode(&res[u], games[u], s + first->at)) {
             sk_buf_release(&res[u]);
             rc = local_unit(&c, (size_t)u, &res[u]);
         }
@@ -454,6 +458,7 @@ static enum sk_err play_spread(const struct opt_player *p, const struct opt_segm
     }
     sk_free(specs);
     sk_free(res);
+    sk_free(games);
     sk_free(c.pieces);
     sk_free(c.decks);
     sk_free(c.from);

@@ -700,14 +700,16 @@ struct fake_spread {
     struct sk_buf first;
 };
 
-static enum sk_err fake_units(void *arg, const struct sk_buf *specs, size_t n,
-                              struct sk_buf *results, job_unit_fn local, void *ctx, char *err,
-                              size_t errlen)
+static enum sk_err fake_units(void *arg, const struct sk_buf *specs, const uint64_t *games,
+                              size_t n, struct sk_buf *results, job_unit_fn local, void *ctx,
+                              char *err, size_t errlen)
 {
     struct fake_spread *f = arg;
     struct job_run_opts two = {.threads = 2};
 
     f->calls++;
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT(games[i] >= 1 && games[i] <= 100);
     f->units += n;
     if (f->fail) {
         snprintf(err, errlen, "the queue is gone");
