@@ -197,6 +197,153 @@ static void test_cancel_keeps_best(void)
     it_stack_stop(&s);
 }
 
+/* ===== Units spread across workers (docs/optimize.md, "Spread across workers") ===== */
+
+/* Lines of worker `i`'s log telling a unit of job `id` it computed for another worker. */
+static int units_by(const struct it_stack *s, int i, const char *id)
+{
+    char path[512], line[1024], parent[64];
+    FILE *f;
+    int n = 0;
+
+    snprintf(path, sizeof(path), "%s/%s-worker%d.log", it_env("SKIRMISH_TEST_DIR"), s->name, i);
+    snprintf(parent, sizeof(parent), "parent=%s", id);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        n += strstr(line, "event=unit_succeeded") && strstr(line, parent);
+    fclose(f);
+    return n;
+}
+
+/* The worker (index) that holds job `id` now, from its attempts' workers; -1 when none. */
+static int coordinator(const struct it_stack *s, const char *id)
+{
+    json_t *job = it_job(s, id);
+    json_t *ws = json_object_get(job, "workers");
+    const char *name = json_string_value(json_array_get(ws, json_array_size(ws) - 1));
+    int i = name && strncmp(name, "worker", 6) == 0 ? atoi(name + 6) : -1;
+    json_decref(job);
+    return i;
+}
+
+/* A stack whose optimisations hand out units of 64 games: every race batch of the test's
+ * documents (64 games of two decks against two defender decks) is four units. Chunks of
+ * 1,500 games (a few race batches) keep a checkpoint close behind the search. */
+static int spread_stack(struct it_stack *s, const char *name)
+{
+    if (fast_stack(s, name))
+        return -1;
+    s->env[s->n_env++] = "SKIRMISH_OPT_UNIT_GAMES=64";
+    s->env[s->n_env++] = "SKIRMISH_CHUNK_UNITS=1500";
+    s->env[s->n_env++] = "SKIRMISH_CHUNK_MS=0";
+    return 0;
+}
+
+/* The result of job `id` is the one run in this process finds. */
+static void same_as_engine(const struct it_stack *s, const char *id, const char *doc)
+{
+    char path[128];
+    struct it_resp r;
+    json_t *got, *want = it_engine_result(doc);
+
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(s, "GET", path, NULL, NULL, 0, &r) == 0);
+    got = it_resp_json(&r);
+    CU_ASSERT_TRUE(it_same_result(got, want));
+    json_decref(got);
+    json_decref(want);
+    it_resp_free(&r);
+}
+
+/* One optimisation on three workers: the other two compute some of its units, the deck is
+ * the one run in this process finds, and no unit row outlives the job. */
+static void test_spread_three_workers(void)
+{
+    struct it_stack s;
+    char id[37], sql[160], n[32];
+    const char *doc;
+    json_t *job;
+    int coord, others = 0;
+
+    CU_ASSERT_FATAL(spread_stack(&s, "optspread") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_FATAL(it_worker_start(&s, i) == 0);
+    doc = opt_doc(6000, 35);
+    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    json_decref(job);
+    coord = coordinator(&s, id);
+    CU_ASSERT(coord >= 0 && coord < 3);
+    for (int i = 0; i < 3; i++)
+        if (i != coord)
+            others += units_by(&s, i, id);
+    CU_ASSERT(others > 0);
+    same_as_engine(&s, id, doc);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM jobs WHERE parent_id = '%s'", id);
+    CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
+    CU_ASSERT_STRING_EQUAL(n, "0");
+    it_stack_stop(&s);
+}
+
+/* Waits until a worker other than the coordinator has computed a unit of job `id`; returns
+ * the coordinator's index, or -1 after `ms`. */
+static int wait_spread(const struct it_stack *s, const char *id, long ms)
+{
+    for (long t = 0; t < ms; t += 50) {
+        int coord = coordinator(s, id);
+        for (int i = 0; coord >= 0 && i < IT_MAX_WORKERS; i++)
+            if (i != coord && s->workers[i] > 0 && units_by(s, i, id) > 0)
+                return coord;
+        it_sleep_ms(50);
+    }
+    return -1;
+}
+
+/* A worker computing units is killed, then the coordinator itself: another worker takes
+ * the job over from its last checkpoint (the units it inserts again are the same rows), and the deck, moves and scores
+ * are those of one uninterrupted run in this process. */
+static void test_spread_crashes(void)
+{
+    struct it_stack s;
+    char id[37];
+    const char *doc;
+    json_t *job;
+    int coord, victim;
+
+    CU_ASSERT_FATAL(spread_stack(&s, "optspreadkill") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_FATAL(it_worker_start(&s, i) == 0);
+    doc = opt_doc(40000, 36);
+    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
+    coord = wait_spread(&s, id, 60000);
+    CU_ASSERT_FATAL(coord >= 0);
+    victim = coord == 0 ? 1 : 0;
+    it_worker_signal(&s, victim, SIGKILL, 1);
+    /* the coordinator goes on with the third worker; then it dies too */
+    it_sleep_ms(300);
+    job = it_job(&s, id);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "running");
+    json_decref(job);
+    it_worker_signal(&s, coord, SIGKILL, 1);
+    CU_ASSERT_FATAL(it_worker_start(&s, 3) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 2);
+    /* the second attempt went on from the first one's last checkpoint */
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(job, "progress"),
+                                                 "resumed_from")) > 0);
+    json_decref(job);
+    same_as_engine(&s, id, doc);
+    it_stack_stop(&s);
+}
+
 static void test_infeasible_422(void)
 {
     static const char doc[] =
@@ -327,6 +474,10 @@ static CU_TestInfo optimize_tests[] = {
     {"three workers: the same deck as one run in-process, whichever runs it",
      test_three_workers_same_deck},
     {"cancel while running keeps the best deck so far", test_cancel_keeps_best},
+    {"units spread: three workers compute them, the same deck, no unit row left",
+     test_spread_three_workers},
+    {"units spread: a unit worker and then the coordinator killed, the same deck",
+     test_spread_crashes},
     {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
     {"factions on the game's cards: a start outside refused, the search stays within",
      test_factions_game_cards},
