@@ -41,7 +41,7 @@ struct sk_config {
     long retry_max_ms;
     long chunk_units;
     long chunk_ms;
-    long shard_units; /* jobs of more units are split into shards; 0 = never */
+    long shard_units;    /* jobs of more units are split into shards; 0 = never */
     long opt_unit_games; /* an optimisation's work of two units or more is spread; 0 = never */
     long block_ms;
     long reconcile_ms;

@@ -226,8 +226,7 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
 }
 
 enum sk_err job_unit_run(struct engine *eng, const struct job *job, const struct job_run_opts *opts,
-                         const void *spec, size_t len, struct sk_buf *out, char *err,
-                         size_t errlen)
+                         const void *spec, size_t len, struct sk_buf *out, char *err, size_t errlen)
 {
     static const struct job_run_opts defaults = {0};
     size_t k = 0;

@@ -31,11 +31,11 @@ typedef enum sk_err (*job_unit_fn)(void *ctx, size_t i, struct sk_buf *out);
  * whose runs play pieces any process can compute from the job's document alone (an
  * optimisation's games) gives those pieces, as units of about `unit_games` games each, to
  * `units`, which fills results[i] (sk_buf_init'ed and released by the caller) with the
- * result of unit specs[i] (games[i] games, counting each defender deck's) for every i < n: computing some with `local` (the run's own
- * threads), the others by whatever means it has (the worker: other workers, through the
- * queue, each computing it with job_unit_run). A unit's result depends only on the job and
- * the unit, so where it was computed never changes the run's result. An error fails the
- * step, with a message in `err` (SK_ELEASE: the caller no longer holds the job). */
+ * result of unit specs[i] (games[i] games, counting each defender deck's) for every i < n:
+ * computing some with `local` (the run's own threads), the others by whatever means it has (the
+ * worker: other workers, through the queue, each computing it with job_unit_run). A unit's result
+ * depends only on the job and the unit, so where it was computed never changes the run's result. An
+ * error fails the step, with a message in `err` (SK_ELEASE: the caller no longer holds the job). */
 struct job_spread {
     uint64_t unit_games; /* work of at least two units is spread; 0 = never */
     void *arg;

@@ -100,8 +100,7 @@ struct job_kind_ops {
     /* Units (optional): computes a unit a run of this job handed out through its
      * job_spread (job_unit_run), with `opts`'s threads. */
     enum sk_err (*unit)(void *state, const void *job, const struct job_run_opts *opts,
-                        const void *spec, size_t len, struct sk_buf *out, char *err,
-                        size_t errlen);
+                        const void *spec, size_t len, struct sk_buf *out, char *err, size_t errlen);
 
     /* What watchers may see of a run besides its units (optional): a new JSON object
      * (the optimiser's best deck so far, its games and candidates), or NULL on allocation

@@ -523,7 +523,11 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           " RETURNING status, attempts, kind, request::text,"
                           " encode(checkpoint, 'hex'), checkpoint_done::text, parent_id::text,"
                           " unit_first::text, progress_total::text, unit_key IS NOT NULL,"
-                          " encode(unit_spec, 'hex')",
+                          " encode(unit_spec, 'hex'),"
+                          /* a unit is a cache of a result (db_units.c): its claim need not
+                           * wait for the WAL flush */
+                          " CASE WHEN unit_key IS NOT NULL"
+                          "   THEN set_config('synchronous_commit', 'off', true) END",
         5, p, &r);
     if (err)
         return err;

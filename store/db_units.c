@@ -12,6 +12,13 @@
 
 #include "sk_banned.h"
 
+/* Every statement on units commits without waiting for the WAL flush (a FROM item of the
+ * statement sets synchronous_commit off for its own transaction): units are a cache of
+ * results any worker recomputes, so a unit write lost in a server crash costs games, never
+ * a wrong result, while a flush per unit write costs milliseconds per unit on a disk that
+ * syncs slowly (bench/RESULTS.md, "Units"). */
+#define ASYNC "(SELECT set_config('synchronous_commit', 'off', true)) AS async"
+
 void db_units_key(const void *spec, size_t len, char key[DB_UNITS_KEY_LEN])
 {
     snprintf(key, DB_UNITS_KEY_LEN, "u%016llx-%zu",
@@ -84,8 +91,9 @@ enum sk_err db_units_add(struct db *db, const char *parent, const char *owner,
      * another worker while its units are inserted; the count of fenced rows comes back
      * with the new ids, so an insert of units that all existed is told from a lost lease. */
     err = db_exec(db, "units_add",
-                  "WITH p AS (SELECT id, kind, request, seed, tenant, cancel_requested FROM jobs"
-                  " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' FOR SHARE),"
+                  "WITH p AS (SELECT id, kind, request, seed, tenant, cancel_requested"
+                  " FROM jobs, " ASYNC " WHERE id = $1::uuid AND lease_owner = $2"
+                  " AND status = 'running' FOR SHARE OF jobs),"
                   " i AS (INSERT INTO jobs (id, kind, request, seed, progress_total, parent_id,"
                   " unit_key, unit_spec, cancel_requested, tenant)"
                   " SELECT gen_random_uuid(), p.kind, p.request, p.seed, u.games, p.id, u.key,"
@@ -176,8 +184,57 @@ enum sk_err db_units_drop(struct db *db, const char *parent, const char *const *
     if (!arr)
         return SK_ENOMEM;
     err = db_exec_idem(db, "units_drop",
-                       "DELETE FROM jobs WHERE parent_id = $1::uuid AND unit_key = ANY($2::text[])",
+                       "DELETE FROM jobs USING " ASYNC
+                       " WHERE parent_id = $1::uuid AND unit_key = ANY($2::text[])",
                        2, p, NULL);
     sk_free(arr);
+    return err;
+}
+
+enum sk_err db_units_claim(struct db *db, const char *id, const char *owner, long lease_ms,
+                           int *got)
+{
+    char lease_s[24];
+    const char *p[3] = {id, owner, lease_s};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    snprintf(lease_s, sizeof(lease_s), "%ld", lease_ms);
+    err = db_exec(db, "units_claim",
+                  "UPDATE jobs SET status = 'running', attempts = attempts + 1,"
+                  " lease_owner = $2, lease_expires_at = now() + $3::bigint * interval '1 ms',"
+                  " started_at = coalesce(started_at, now()), updated_at = now()"
+                  " FROM " ASYNC " WHERE id = $1::uuid AND unit_key IS NOT NULL"
+                  " AND NOT cancel_requested"
+                  " AND ((status = 'queued' AND (run_after IS NULL OR run_after <= now()))"
+                  " OR (status = 'running' AND lease_expires_at < now())) RETURNING 1",
+                  3, p, &r);
+    if (!err)
+        *got = db_result_rows(r) == 1;
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_units_done(struct db *db, const char *id, const char *owner, const void *result,
+                          size_t len)
+{
+    char *hex = db_to_hex(result, len);
+    const char *p[3] = {id, owner, hex};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (!hex)
+        return SK_ENOMEM;
+    err = db_exec(db, "units_done",
+                  "UPDATE jobs SET status = 'succeeded', error = NULL, checkpoint = $3::bytea,"
+                  " checkpoint_done = progress_total, progress_done = progress_total,"
+                  " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"
+                  " updated_at = now() FROM " ASYNC " WHERE id = $1::uuid AND lease_owner = $2"
+                  " AND status = 'running' AND unit_key IS NOT NULL RETURNING 1",
+                  3, p, &r);
+    if (!err && db_result_rows(r) != 1)
+        err = SK_ELEASE;
+    db_result_free(r);
+    sk_free(hex);
     return err;
 }

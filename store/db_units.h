@@ -3,8 +3,9 @@
  * "Spread across workers"): rows under the job, each a unit's bytes and the hash that names
  * it within the job. The coordinator (the job's lease holder) inserts a call's units in one
  * statement fenced by its lease, reads their results as workers store them (a unit ends
- * like a shard, db_jobs_shard_succeed, with its result as its checkpoint), and deletes them
- * once it has them all. A unit is claimed like any job (db_jobs_claim). */
+ * with db_units_done, its result as its checkpoint), and deletes them
+ * once it has them all. Any other worker claims a unit like any job (db_jobs_claim) and
+ * ends it with db_units_done. Every write here commits asynchronously (db_units.c). */
 #ifndef DB_UNITS_H
 #define DB_UNITS_H
 
@@ -55,6 +56,23 @@ enum sk_err db_units_get(struct db *db, const char *parent, const char *const *k
 
 /** Frees the results of n units read by db_units_get; NULL-safe. */
 void db_units_release(struct db_unit *u, size_t n);
+
+/**
+ * The coordinator's claim of unit `id` (queued, or running under an expired lease, and not
+ * canceled) for `owner` with a lease of `lease_ms`: *got is 1 when it is now `owner`'s to
+ * compute, 0 when another worker holds it or it ended.
+ */
+enum sk_err db_units_claim(struct db *db, const char *id, const char *owner, long lease_ms,
+                           int *got);
+
+/**
+ * Ends unit `id` as succeeded with its result (`len` bytes, borrowed) as its checkpoint,
+ * with the write only its lease holder (`owner`) can make. SK_ELEASE when it does not
+ * hold it (another worker took it over, or the coordinator deleted it once it had its
+ * result).
+ */
+enum sk_err db_units_done(struct db *db, const char *id, const char *owner, const void *result,
+                          size_t len);
 
 /** Deletes the units of job `parent` named by keys[0..n), whatever their state. */
 enum sk_err db_units_drop(struct db *db, const char *parent, const char *const *keys, size_t n);

@@ -49,10 +49,13 @@ struct worker_io {
     /* store/db_units.h: an optimisation's units (worker_units) */
     enum sk_err (*units_add)(struct db *db, const char *parent, const char *owner,
                              const struct db_unit_new *u, size_t n, char ***ids);
-    enum sk_err (*units_get)(struct db *db, const char *parent, const char *const *keys,
-                             size_t n, struct db_unit *out);
-    enum sk_err (*units_drop)(struct db *db, const char *parent, const char *const *keys,
-                              size_t n);
+    enum sk_err (*units_get)(struct db *db, const char *parent, const char *const *keys, size_t n,
+                             struct db_unit *out);
+    enum sk_err (*units_drop)(struct db *db, const char *parent, const char *const *keys, size_t n);
+    enum sk_err (*units_claim)(struct db *db, const char *id, const char *owner, long lease_ms,
+                               int *got);
+    enum sk_err (*units_done)(struct db *db, const char *id, const char *owner, const void *result,
+                              size_t len);
     /* Redis: store/queue.h, queue_notify.h, queue_telemetry.h */
     enum sk_err (*read)(struct queue *q, const char *consumer, long block_ms,
                         struct queue_entry *out, int *got);

@@ -434,8 +434,8 @@ static enum outcome unit_run(struct worker *w, const char *id, const char *owner
     int tries = 0;
 
     sk_buf_init(&res, 0);
-    err = job_unit_run(w->engine, job, &opts, c->unit_spec, c->unit_spec_len, &res, msg,
-                       sizeof(msg));
+    err =
+        job_unit_run(w->engine, job, &opts, c->unit_spec, c->unit_spec_len, &res, msg, sizeof(msg));
     if (err == SK_ENOMEM) { /* this worker's trouble: the unit goes back uncounted */
         out = release(w, id, owner, c->attempts);
         goto out;
@@ -445,7 +445,7 @@ static enum outcome unit_run(struct worker *w, const char *id, const char *owner
         goto out;
     }
     do
-        err = w->io->shard_succeed(w->db, id, owner, res.p, res.len);
+        err = w->io->units_done(w->db, id, owner, res.p, res.len);
     while (again(w, err, &tries));
     if (err) { /* lost, or the coordinator has its result and deleted it */
         sk_log_info("event=unit_dropped job_id=%s parent=%s err=%s", id, c->parent,

@@ -66,36 +66,30 @@ static int stored(struct call *c, size_t i, uint64_t games)
     return 1;
 }
 
-/* Claims unit i as any worker would and computes it: its result is stored as the unit's
- * end (so a coordinator that resumes finds it). A unit another worker holds is left to
- * it (0); one that ended without a result (canceled with its job, failed) or that this
- * claim could not reach is computed here without storing. */
+/* Claims unit i and computes it: its result is stored as the unit's end (so a coordinator
+ * that resumes after a crash finds it). A unit another worker took meanwhile, or one that
+ * may not be claimed now (canceled, waiting for a retry), is left to the wait (*left); one
+ * this claim could not reach (the store) is computed here without storing. */
 static enum sk_err claim_own(struct call *c, size_t i, int *left)
 {
     struct worker *w = c->u->w;
-    struct db_claim cl = {0};
     char owner[200];
+    int got = 0;
     enum sk_err rc;
 
     *left = 0;
-    int mine;
-
     snprintf(owner, sizeof(owner), "%s/u%zu", c->u->owner, i);
-    rc = w->io->claim(w->db, c->rows[i].id, w->name, owner, w->cfg->lease_ms,
-                      w->cfg->max_attempts, &cl);
+    rc = w->io->units_claim(w->db, c->rows[i].id, owner, w->cfg->lease_ms, &got);
     if (rc == SK_ENOMEM)
         return rc;
-    if (!rc && cl.state == DB_CLAIM_SKIPPED) {
+    if (!rc && !got) {
         *left = 1;
-        db_jobs_claim_release(&cl);
         return SK_OK;
     }
-    mine = !rc && cl.state == DB_CLAIM_RUNNING;
     rc = here(c, i);
-    if (!rc && mine &&
-        w->io->shard_succeed(w->db, c->rows[i].id, owner, c->results[i].p, c->results[i].len))
+    if (!rc && got &&
+        w->io->units_done(w->db, c->rows[i].id, owner, c->results[i].p, c->results[i].len))
         sk_log_debug("event=unit_store_failed job_id=%s unit=%s", c->u->job_id, c->rows[i].id);
-    db_jobs_claim_release(&cl);
     return rc;
 }
 
@@ -163,8 +157,8 @@ static enum sk_err read_rows(struct call *c, size_t *which, size_t *k)
  * never get one from another worker. */
 static int hopeless(const struct db_unit *r)
 {
-    return !r->id[0] || (strcmp(r->status, "queued") != 0 && strcmp(r->status, "running") != 0 &&
-                         !r->result);
+    return !r->id[0] ||
+           (strcmp(r->status, "queued") != 0 && strcmp(r->status, "running") != 0 && !r->result);
 }
 
 /* The coordinator's share: every unit with a stored result taken, every unit no other
@@ -261,8 +255,7 @@ static enum sk_err spread_units(void *arg, const struct sk_buf *specs, const uin
         snprintf(err, errlen, "the job's lease was lost while handing out its units");
     } else if (rc && rc != SK_ENOMEM) {
         /* the store: every unit is computed here, as without a spread */
-        sk_log_warn("event=units_local job_id=%s units=%zu err=%s", u->job_id, n,
-                    sk_err_str(rc));
+        sk_log_warn("event=units_local job_id=%s units=%zu err=%s", u->job_id, n, sk_err_str(rc));
         rc = SK_OK;
         for (size_t i = 0; !rc && i < n; i++)
             if (c.same[i] == i)
@@ -273,8 +266,7 @@ static enum sk_err spread_units(void *arg, const struct sk_buf *specs, const uin
             rc = wait_others(&c, games, which);
     }
     for (size_t i = 0; !rc && i < n; i++)
-        if (c.same[i] != i && sk_buf_add(&results[i], results[c.same[i]].p,
-                                          results[c.same[i]].len))
+        if (c.same[i] != i && sk_buf_add(&results[i], results[c.same[i]].p, results[c.same[i]].len))
             rc = SK_ENOMEM;
     if (c.keys) {
         for (size_t i = 0; i < n; i++)

@@ -23,7 +23,7 @@
 struct worker_units {
     struct worker *w;
     const char *job_id;
-    const char *owner; /* the coordinator's lease token on the job */
+    const char *owner;  /* the coordinator's lease token on the job */
     uint64_t elsewhere; /* games other workers computed, not yet taken by units_here */
     struct job_spread spread;
 };

@@ -300,9 +300,8 @@ static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct opt
     rc = ahead_predict(run);
     for (int i = 0; !rc && i < run->ahead_max; i++)
         if (run->ahead[i].used)
-            segs[(*nseg)++] = (struct opt_segment){&run->ahead[i].deck, run->ahead[i].plans,
-                                                   base, race_first(run->job),
-                                               run->ahead[i].scores};
+            segs[(*nseg)++] = (struct opt_segment){&run->ahead[i].deck, run->ahead[i].plans, base,
+                                                   race_first(run->job), run->ahead[i].scores};
     return rc;
 }
 
@@ -493,8 +492,8 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
 static uint64_t eval_cap(const struct opt_run *run)
 {
     const struct job_spread *sp = run->player.spread;
-    uint64_t spread = sp ? sp->unit_games * OPT_UNITS_MAX / (2 * (uint64_t)run->job->n_defenders)
-                         : 0;
+    uint64_t spread =
+        sp ? sp->unit_games * OPT_UNITS_MAX / (2 * (uint64_t)run->job->n_defenders) : 0;
     return spread > OPT_EVAL_CHUNK ? spread : OPT_EVAL_CHUNK;
 }
 
@@ -531,8 +530,7 @@ static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, siz
     }
     if (rc) {
         if (!err[0])
-            snprintf(err, errlen, "the evaluation's games could not be played: %s",
-                     sk_err_str(rc));
+            snprintf(err, errlen, "the evaluation's games could not be played: %s", sk_err_str(rc));
         goto out;
     }
     for (uint64_t i = 0; i < n; i++) {
@@ -939,7 +937,8 @@ static int state_fits(const struct opt_job *job, const struct opt_state *st)
            st->stop <= OPT_STOP_NO_MOVE && st->spent <= job->budget_games &&
            st->inc_n <= job->race_max && st->cand_n <= job->race_max &&
            st->eval_n <= job->eval_games && (st->have_cand == 0 || st->have_cand == 1) &&
-           st->rng.used <= 4 && battle_opt_deck_fits(job, &st->inc) && battle_opt_deck_fits(job, &st->best) &&
+           st->rng.used <= 4 && battle_opt_deck_fits(job, &st->inc) &&
+           battle_opt_deck_fits(job, &st->best) &&
            (!st->have_cand || battle_opt_deck_fits(job, &st->cand)) && st->elapsed_s >= 0;
 }
 

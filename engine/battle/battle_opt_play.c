@@ -388,7 +388,7 @@ static enum sk_err cut(struct spread_call *c, const struct opt_segment *segs, in
         games += segs[i].n;
     cap = (int)((games + per - 1) / per) + nseg;
     c->pieces = sk_calloc((size_t)cap, sizeof(*c->pieces));
-    c->decks = sk_calloc((size_t)cap, sizeof(*c->decks));
+    c->decks = sk_calloc((size_t)cap, sizeof(const struct opt_deck *));
     c->from = sk_calloc((size_t)cap + 1, sizeof(*c->from));
     if (!c->pieces || !c->decks || !c->from)
         return SK_ENOMEM;
@@ -408,8 +408,8 @@ static enum sk_err cut(struct spread_call *c, const struct opt_segment *segs, in
 }
 
 /* The segments' items played as units through the player's spread, into s[]. */
-static enum sk_err play_spread(const struct opt_player *p, const struct opt_segment *segs,
-                               int nseg, uint64_t items, uint16_t *s, char *err, size_t errlen)
+static enum sk_err play_spread(const struct opt_player *p, const struct opt_segment *segs, int nseg,
+                               uint64_t items, uint16_t *s, char *err, size_t errlen)
 {
     const struct job_spread *sp = p->spread;
     uint64_t nd = (uint64_t)p->job->n_defenders;
@@ -438,8 +438,8 @@ static enum sk_err play_spread(const struct opt_player *p, const struct opt_segm
             rc = unit_encode(p->job, c.decks + c.from[u], c.pieces + c.from[u],
                              c.from[u + 1] - c.from[u], &specs[u]);
         if (!rc)
-            games[u] = (u + 1 < c.n_units ? c.pieces[c.from[u + 1]].at : items) -
-                       c.pieces[c.from[u]].at;
+            games[u] =
+                (u + 1 < c.n_units ? c.pieces[c.from[u + 1]].at : items) - c.pieces[c.from[u]].at;
     }
     if (!rc)
         rc = sp->units(sp->arg, specs, games, (size_t)c.n_units, res, local_unit, &c, err, errlen);

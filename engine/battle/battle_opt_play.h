@@ -70,9 +70,9 @@ int battle_opt_deck_fits(const struct opt_job *job, const struct opt_deck *d);
 double battle_opt_score_unit(const struct opt_job *job);
 
 /**
- * Plays the segments (at most OPT_SEGMENTS_MAX): here, or, when the player spreads and the games reach two units,
- * as units through the spread. Each game's score is summed over the defender decks in
- * deck order, so the scores depend on neither the threads nor where units ran. SK_ENOMEM;
+ * Plays the segments (at most OPT_SEGMENTS_MAX): here, or, when the player spreads and the games
+ * reach two units, as units through the spread. Each game's score is summed over the defender decks
+ * in deck order, so the scores depend on neither the threads nor where units ran. SK_ENOMEM;
  * SK_EINVAL or another error of the spread's (with `err`).
  */
 enum sk_err battle_opt_play(const struct opt_player *p, const struct opt_segment *segs, int nseg,

@@ -5,7 +5,10 @@
  * while running keeps the best deck so far as a partial result; an infeasible constraint set is
  * refused with a 422 naming the field, leaving no row; on the game's cards, a search limited
  * to two factions ends with a deck and moves of theirs only, and a starting deck outside
- * them is a 422 at the constraint. */
+ * them is a 422 at the constraint. With units spread across workers: three workers share
+ * them and the deck is the in-process run's, with no unit row left; a worker computing
+ * units and then the coordinator killed, and the job resumed from its checkpoint ends with
+ * that same deck; a cancel keeps the best deck and leaves no unit running. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -305,8 +308,8 @@ static int wait_spread(const struct it_stack *s, const char *id, long ms)
 }
 
 /* A worker computing units is killed, then the coordinator itself: another worker takes
- * the job over from its last checkpoint (the units it inserts again are the same rows), and the deck, moves and scores
- * are those of one uninterrupted run in this process. */
+ * the job over from its last checkpoint (the units it inserts again are the same rows), and the
+ * deck, moves and scores are those of one uninterrupted run in this process. */
 static void test_spread_crashes(void)
 {
     struct it_stack s;
@@ -337,10 +340,48 @@ static void test_spread_crashes(void)
     CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 2);
     /* the second attempt went on from the first one's last checkpoint */
-    CU_ASSERT(json_integer_value(json_object_get(json_object_get(job, "progress"),
-                                                 "resumed_from")) > 0);
+    CU_ASSERT(
+        json_integer_value(json_object_get(json_object_get(job, "progress"), "resumed_from")) > 0);
     json_decref(job);
     same_as_engine(&s, id, doc);
+    it_stack_stop(&s);
+}
+
+/* A cancel while units are out: the job ends canceled with the best deck so far, and no
+ * unit row is left behind. */
+static void test_spread_cancel(void)
+{
+    struct it_stack s;
+    char id[37], path[128], sql[160], n[32];
+    struct it_resp r;
+    json_t *job, *res;
+
+    CU_ASSERT_FATAL(spread_stack(&s, "optspreadcancel") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    for (int i = 0; i < 2; i++)
+        CU_ASSERT_FATAL(it_worker_start(&s, i) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, opt_doc(2000000, 37), id) == 0);
+    CU_ASSERT_FATAL(wait_spread(&s, id, 60000) >= 0);
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 202);
+    it_resp_free(&r);
+    job = it_wait_status(&s, id, NULL, 30000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "canceled");
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    res = it_resp_json(&r);
+    CU_ASSERT(json_is_true(json_object_get(res, "partial")));
+    CU_ASSERT(strstr(str(json_object_get(res, "best"), "deck"), "Commander") != NULL);
+    json_decref(res);
+    it_resp_free(&r);
+    snprintf(sql, sizeof(sql),
+             "SELECT count(*) FROM jobs WHERE parent_id = '%s' AND status IN ('queued', 'running')",
+             id);
+    CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
+    CU_ASSERT_STRING_EQUAL(n, "0");
     it_stack_stop(&s);
 }
 
@@ -478,6 +519,7 @@ static CU_TestInfo optimize_tests[] = {
      test_spread_three_workers},
     {"units spread: a unit worker and then the coordinator killed, the same deck",
      test_spread_crashes},
+    {"units spread: a cancel keeps the best deck, leaves no unit running", test_spread_cancel},
     {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
     {"factions on the game's cards: a start outside refused, the search stays within",
      test_factions_game_cards},

@@ -17,6 +17,7 @@
 #include "db.h"
 #include "db_jobs.h"
 #include "db_migrate.h"
+#include "db_units.h"
 #include "queue.h"
 #include "queue_telemetry.h"
 #include "sk_mem.h"
@@ -397,6 +398,96 @@ static void test_split_into_shards(void)
     CU_ASSERT_EQUAL(db_jobs_progress(db, ids[2], "w3/1", 6, NULL, 60000, &cancel), SK_OK);
     CU_ASSERT_EQUAL(cancel, 1);
     db_jobs_free_ids(ids);
+}
+
+/* Units (migration 0012): inserted under the job only by its lease holder, once per key;
+ * claimed by a worker (with their bytes) or by the coordinator, ended by their holder only,
+ * read back with their results, never listed, flagged by a cancel of the job, deleted. */
+static void test_units(void)
+{
+    static const unsigned char spec_a[] = {'S', 'K', 'U', '1', 0, 0xff}, spec_b[] = {7, 7, 7};
+    static const unsigned char res[] = {'S', 'K', 'R', '1', 9};
+    char id[DB_JOBS_ID_LEN], ka[DB_UNITS_KEY_LEN], kb[DB_UNITS_KEY_LEN], kc[DB_UNITS_KEY_LEN];
+    struct db_unit_new u[2];
+    const char *keys[3] = {ka, kb, kc};
+    struct db_unit got[3];
+    struct db_claim c = {0};
+    struct db_job job = {0};
+    struct db_job *items = NULL;
+    size_t n_items = 0;
+    char **ids = NULL, flag[8];
+    int more = 0, mine = -1;
+
+    db_units_key(spec_a, sizeof(spec_a), ka);
+    db_units_key(spec_b, sizeof(spec_b), kb);
+    db_units_key(spec_b, 2, kc);
+    CU_ASSERT_STRING_NOT_EQUAL(ka, kb);
+    CU_ASSERT_STRING_NOT_EQUAL(kb, kc);
+    u[0] = (struct db_unit_new){ka, spec_a, sizeof(spec_a), 64};
+    u[1] = (struct db_unit_new){kb, spec_b, sizeof(spec_b), 32};
+    insert(id);
+    /* only the lease holder inserts */
+    CU_ASSERT_EQUAL(db_units_add(db, id, "w1/1", u, 2, &ids), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 5, &c), SK_OK);
+    db_jobs_claim_release(&c);
+    CU_ASSERT_EQUAL(db_units_add(db, id, "w9/1", u, 2, &ids), SK_ELEASE);
+    CU_ASSERT_EQUAL_FATAL(db_units_add(db, id, "w1/1", u, 2, &ids), SK_OK);
+    CU_ASSERT_PTR_NOT_NULL(ids[0]);
+    CU_ASSERT_PTR_NOT_NULL(ids[1]);
+    CU_ASSERT_PTR_NULL(ids[2]);
+    db_jobs_free_ids(ids);
+    /* the same keys again make nothing new: no ids, and no lost lease either */
+    CU_ASSERT_EQUAL_FATAL(db_units_add(db, id, "w1/1", u, 2, &ids), SK_OK);
+    CU_ASSERT_PTR_NULL(ids[0]);
+    db_jobs_free_ids(ids);
+    CU_ASSERT_EQUAL_FATAL(db_units_get(db, id, keys, 3, got), SK_OK);
+    CU_ASSERT_STRING_EQUAL(got[0].status, "queued");
+    CU_ASSERT_PTR_NULL(got[0].result);
+    CU_ASSERT_EQUAL(got[2].id[0], '\0'); /* never inserted */
+    /* a worker claims unit a from the stream: its bytes and its job's document come with it */
+    CU_ASSERT_EQUAL(db_jobs_claim(db, got[0].id, "w2", "w2/1", 60000, 5, &c), SK_OK);
+    CU_ASSERT_EQUAL(c.state, DB_CLAIM_RUNNING);
+    CU_ASSERT_EQUAL(c.unit, 1);
+    CU_ASSERT_STRING_EQUAL(c.parent, id);
+    CU_ASSERT_EQUAL(c.units, 64);
+    CU_ASSERT_STRING_EQUAL(c.request, "{\"kind\": \"battle\"}");
+    CU_ASSERT_EQUAL_FATAL(c.unit_spec_len, sizeof(spec_a));
+    CU_ASSERT_EQUAL(memcmp(c.unit_spec, spec_a, sizeof(spec_a)), 0);
+    db_jobs_claim_release(&c);
+    /* the coordinator cannot take a unit a worker holds; it takes a queued one */
+    CU_ASSERT_EQUAL(db_units_claim(db, got[0].id, "w1/1/u0", 60000, &mine), SK_OK);
+    CU_ASSERT_EQUAL(mine, 0);
+    CU_ASSERT_EQUAL(db_units_claim(db, got[1].id, "w1/1/u1", 60000, &mine), SK_OK);
+    CU_ASSERT_EQUAL(mine, 1);
+    /* only the holder ends a unit */
+    CU_ASSERT_EQUAL(db_units_done(db, got[0].id, "w1/1/u0", res, sizeof(res)), SK_ELEASE);
+    CU_ASSERT_EQUAL(db_units_done(db, got[0].id, "w2/1", res, sizeof(res)), SK_OK);
+    CU_ASSERT_EQUAL(db_units_done(db, got[0].id, "w2/1", res, sizeof(res)), SK_ELEASE);
+    db_units_release(got, 3);
+    CU_ASSERT_EQUAL_FATAL(db_units_get(db, id, keys, 2, got), SK_OK);
+    CU_ASSERT_STRING_EQUAL(got[0].status, "succeeded");
+    CU_ASSERT_EQUAL_FATAL(got[0].result_len, sizeof(res));
+    CU_ASSERT_EQUAL(memcmp(got[0].result, res, sizeof(res)), 0);
+    CU_ASSERT_STRING_EQUAL(got[1].status, "running");
+    /* units are not jobs of their own: the list shows the job only */
+    CU_ASSERT_EQUAL(db_jobs_list(db, NULL, NULL, NULL, 100, NULL, NULL, &items, &n_items, &more),
+                    SK_OK);
+    for (size_t i = 0; i < n_items; i++)
+        for (int k = 0; k < 2; k++)
+            CU_ASSERT_STRING_NOT_EQUAL(items[i].id, got[k].id);
+    db_jobs_free(items, n_items);
+    /* a cancel of the job flags its units with it */
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_OK);
+    db_job_release(&job);
+    CU_ASSERT_EQUAL(column_text(got[1].id, "cancel_requested::text", flag, sizeof(flag)), 0);
+    CU_ASSERT_STRING_EQUAL(flag, "true");
+    db_units_release(got, 2);
+    /* deleted with their keys, whatever their state */
+    CU_ASSERT_EQUAL(db_units_drop(db, id, keys, 2), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(db_units_get(db, id, keys, 2, got), SK_OK);
+    CU_ASSERT_EQUAL(got[0].id[0], '\0');
+    CU_ASSERT_EQUAL(got[1].id[0], '\0');
+    db_units_release(got, 2);
 }
 
 static void test_exhausted_and_retry(void)
@@ -866,6 +957,7 @@ static void test_insert_many(void)
 
 static CU_TestInfo store_tests[] = {
     {"a job is split into shards that are claimed, summed and ended once", test_split_into_shards},
+    {"units: inserted by the lease holder once per key, claimed, ended, read, dropped", test_units},
     {"a checkpoint is stored under the lease and handed to the next attempt",
      test_checkpoint_under_lease},
     {"progress detail stored with a report, kept without one, read with the job",
