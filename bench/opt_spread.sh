@@ -32,7 +32,7 @@ cleanup() {
   wait 2>/dev/null || true
   scripts/services.sh redis-stop "$tmp" >/dev/null 2>&1 || true
   scripts/services.sh pg-stop "$tmp" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
+  [ -n "${SK_BENCH_KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
 scripts/services.sh pg-start "$tmp" "$pg_port" >/dev/null

@@ -66,10 +66,12 @@ static int stored(struct call *c, size_t i, uint64_t games)
     return 1;
 }
 
-/* Claims unit i and computes it: its result is stored as the unit's end (so a coordinator
- * that resumes after a crash finds it). A unit another worker took meanwhile, or one that
- * may not be claimed now (canceled, waiting for a retry), is left to the wait (*left); one
- * this claim could not reach (the store) is computed here without storing. */
+/* Claims unit i (so no other worker starts it) and computes it. Its result is not stored:
+ * the call's rows are deleted once it has every result, and writing it would cost a third
+ * of a unit's store time for the one case it serves, a coordinator dying in this very call.
+ * A unit another worker took meanwhile, or one that may not be claimed now (canceled,
+ * waiting for a retry), is left to the wait (*left); one this claim could not reach (the
+ * store) is computed here all the same. */
 static enum sk_err claim_own(struct call *c, size_t i, int *left)
 {
     struct worker *w = c->u->w;
@@ -86,11 +88,7 @@ static enum sk_err claim_own(struct call *c, size_t i, int *left)
         *left = 1;
         return SK_OK;
     }
-    rc = here(c, i);
-    if (!rc && got &&
-        w->io->units_done(w->db, c->rows[i].id, owner, c->results[i].p, c->results[i].len))
-        sk_log_debug("event=unit_store_failed job_id=%s unit=%s", c->u->job_id, c->rows[i].id);
-    return rc;
+    return here(c, i);
 }
 
 /* Inserts the call's distinct units and enqueues the new ones. SK_ELEASE, SK_ENOMEM, or

@@ -3,13 +3,13 @@
  * workers"): the job_spread the worker holding an optimize job's lease (the coordinator)
  * gives its run. A call's units are inserted as rows under the job (db_units, fenced by
  * the lease) and enqueued for every worker; the coordinator then claims and computes what
- * no other worker has taken, in order, storing each result as a unit's end, waits a bounded
- * time for the units others are computing, computes any still missing itself (a dead
- * worker's, a canceled one's), and deletes the call's rows. A unit's result depends only on
- * the job and the unit, so the search is the same whoever computed what, and a coordinator
- * that resumes after a crash finds the units it had inserted (the same bytes, the same
- * key) with the results already stored. A store that fails mid-call costs no error: the
- * coordinator computes the units itself. */
+ * no other worker has taken, in order, waits a bounded time for the units others are
+ * computing (each stores its result as the unit's end), computes any still missing itself
+ * (a dead worker's, a canceled one's), and deletes the call's rows. A unit's result
+ * depends only on the job and the unit, so the search is the same whoever computed what,
+ * and a coordinator that resumes after a crash finds the units it had inserted (the same
+ * bytes, the same key) with the results other workers stored. A store that fails mid-call
+ * costs no error: the coordinator computes the units itself. */
 #ifndef WORKER_UNITS_H
 #define WORKER_UNITS_H
 
