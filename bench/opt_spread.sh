@@ -10,6 +10,8 @@
 #   SK_BENCH_BUDGET (100000)      budget.games of the search
 #   SK_BENCH_WORKERS ("1 2")      worker counts to run with spreading on, one run each
 #   SK_BENCH_UNIT_GAMES (16384)   SKIRMISH_OPT_UNIT_GAMES of those runs
+#   SK_BENCH_CARDS_DIR            the game's card files (../shared/data/tu): the job is then
+#                                 docs/optimize.md's search of the game's cards
 # Prints a table; record figures in bench/RESULTS.md with the machine they ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +42,11 @@ scripts/services.sh redis-start "$tmp" "$redis_port" >/dev/null
 export SKIRMISH_DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/skirmish"
 export SKIRMISH_REDIS_URL="redis://127.0.0.1:$redis_port"
 export SKIRMISH_HTTP_PORT=$http_port SKIRMISH_ENGINE_THREADS=1
+settle=1
+if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
+  export SKIRMISH_CARDS_DIR=$SK_BENCH_CARDS_DIR
+  settle=4 # a worker reads the game's cards before it reads the stream
+fi
 build/skirmish-api 2>"$tmp/api.log" &
 pids+=($!)
 url="http://127.0.0.1:$http_port"
@@ -54,6 +61,17 @@ doc=$(jq -cn --argjson e "$eval_games" --argjson b "$budget" '{kind: "optimize",
     constraints: {deck_size: {min: 6, max: 10}, commander: "owned"},
     budget: {games: $b}, eval_games: $e}}')
 
+if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
+  doc=$(jq -cn --argjson e "$eval_games" --argjson b "$budget" '{kind: "optimize", seed: 4,
+    params: {mode: "surge",
+      attacker: "Emrys, Razogoth'"'"'s Majesty, Rank Disperser, Cerebellum, Messiah, Boon of Devils, Tempest Citadel, Pariah, Carbine, Cloudborne Falcon, Aciviper",
+      defender: "Prime Hexertia, Mystic Obelisk, Supernova, Darkpact Beast, Render, Nexusis, Stronghold Fortifier, Mark Hunter, Skyfinder, Gravedigger, Gornivicious",
+      pool: [{card: "Hive Soldier", count: 2}, {card: "Gravedigger", count: 2},
+             {card: "Sterling Eagle", count: 2}, {card: "Ardent Apostle"},
+             {card: "Xeno Overlord"}, {card: "Launcher", count: 2}],
+      budget: {games: $b}, eval_games: $e}}')
+fi
+
 # run WORKERS UNIT_GAMES: prints "seconds digest" of one job on WORKERS fresh workers
 run() {
   local n=$1 units=$2 wpids=() id t0 t1 job status
@@ -63,7 +81,7 @@ run() {
     wpids+=($!)
     pids+=($!)
   done
-  sleep 1 # every worker reads the stream
+  sleep "$settle" # every worker reads the stream
   t0=$(date +%s.%N)
   id=$(curl -fsS -H 'Content-Type: application/json' -d "$doc" "$url/v1/jobs" | jq -r .id)
   while :; do
@@ -81,7 +99,11 @@ run() {
 
 echo "machine: $(uname -srm), $(nproc) online cores, $(grep -m1 'model name' /proc/cpuinfo |
   cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "job: optimize, built-in cards, budget $budget games, eval_games $eval_games (x 2 decks x 2 defender decks), seed 11, one engine thread per worker"
+if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
+  echo "job: optimize, the game's cards (real-04-enfeeble's decks, surge, a pool of 10 cards), budget $budget games, eval_games $eval_games (x 2 decks), seed 4, one engine thread per worker"
+else
+  echo "job: optimize, built-in cards, budget $budget games, eval_games $eval_games (x 2 decks x 2 defender decks), seed 11, one engine thread per worker"
+fi
 echo
 echo "| workers | units of | wall time | speed-up | result (sha256 of deck, scores, moves, candidates) |"
 echo "|---|---|---|---|---|"
