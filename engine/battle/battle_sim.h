@@ -145,18 +145,21 @@ struct battle_unit {
     clc_u8 flags;  /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */
     clc_u8 evaded; /* hostile skills negated by Evade during the current enemy turn */
     clc_i16 hp;
-    clc_i16 attack;   /* the card's attack plus permanent gains (Berserk, Valor...) */
-    clc_i16 rally;    /* until the end of its own turn */
-    clc_i16 weaken;   /* until the end of its own next turn */
-    clc_i16 enfeeble; /* until the end of the caster's turn */
-    clc_i16 protect;  /* until the end of the next enemy turn */
-    clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */
-    clc_i16 max_hp;   /* the card's health plus permanent gains (Leech, Fortify...) */
-    clc_u32 cd;       /* cooldowns (BATTLE_SIM_CD_*) */
-    clc_u8 hits;      /* times it took damage in the current action (Barrier) */
-    clc_u8 inhibited; /* allied skills it still refuses (Inhibit) until its own turn ends */
-    clc_i16 absorb;   /* skill damage it still absorbs until its own next turn starts */
-    clc_i16 marked;   /* Mark: damage every attack on it adds, for good (assaults only) */
+    clc_i16 attack;    /* the card's attack plus permanent gains (Berserk, Valor...) */
+    clc_i16 rally;     /* until the end of its own turn */
+    clc_i16 weaken;    /* until the end of its own next turn */
+    clc_i16 enfeeble;  /* until the end of the caster's turn */
+    clc_i16 protect;   /* until the end of the next enemy turn */
+    clc_i16 poison;    /* stacks, taken at the end of its own turns, then halved */
+    clc_i16 max_hp;    /* the card's health plus permanent gains (Leech, Fortify...) */
+    clc_u32 cd;        /* cooldowns (BATTLE_SIM_CD_*) */
+    clc_u8 hits;       /* times it took damage in the current action (Barrier) */
+    clc_u8 inhibited;  /* allied skills it still refuses (Inhibit) until its own turn ends */
+    clc_i16 absorb;    /* skill damage it still absorbs until its own next turn starts */
+    clc_i16 marked;    /* Mark: damage every attack on it adds, for good (assaults only) */
+    clc_i16 enraged;   /* Enrage: Berserk it has besides its card's, until its own turn ends */
+    clc_i16 entrapped; /* Entrap: Counter it has besides its card's, until the end of the
+                          next enemy turn */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -365,6 +368,8 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->inhibited = 0;
     u->absorb = p->cards[card].absorb;
     u->marked = 0;
+    u->enraged = 0;
+    u->entrapped = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -652,6 +657,13 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
                       : u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
     case BATTLE_WHEN_DAMAGED:
         return u->hp < battle_sim_max_hp(u);
+    case BATTLE_WHEN_FIGHTS: /* Enrage: not the unit acting now (tuo's m_step) */
+        if (battle_sim_power(u) == 0)
+            return 0;
+        if (!active)
+            return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
+        return u->delay == 0 &&
+               !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_ACTING));
     case BATTLE_WHEN_READY: /* Rally: a sundered unit takes none (tuo's skill_check) */
         if (!active)
             return u->delay <= 1 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_SUNDERED));
@@ -712,6 +724,16 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_PROTECT:
         u->protect = battle_sim_sat((clc_i32)u->protect + x);
+        break;
+    case BATTLE_SKILL_ENRAGE:
+        u->enraged = battle_sim_sat((clc_i32)u->enraged + x);
+        /* Furiosity (the passive effect of the side whose turn it is): it heals X too. */
+        if (battle_sim_has(p, BATTLE_SIM_PV(FURIOSITY)) &&
+            battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_FURIOSITY))
+            battle_sim_heal(u, x);
+        break;
+    case BATTLE_SKILL_ENTRAP:
+        u->entrapped = battle_sim_sat((clc_i32)u->entrapped + x);
         break;
     default:
         break;
@@ -1037,6 +1059,17 @@ CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
     return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1, 0);
 }
 
+/* The copy of battle_sim_skill_as for the rarer allied skills (Enrage, Entrap), out of line
+ * for the reason Sunder's is, with the skill a value rather than a constant: their plans
+ * run the copies with the rarer rules (pv), where their Berserk and Counter count. */
+CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane, clc_u32 id,
+                                 int refusable, CLC_GLOBAL const struct battle_card_data *c,
+                                 clc_u32 k)
+{
+    return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, 1, 0);
+}
+
 /* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
  * an assault or not (`assault`): an activation skill cast in the unit's turn or when it is
  * attacked (tuo's m_skills and m_skills_on_attacked), not Summon or Mimic, and Mend and
@@ -1110,6 +1143,9 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
     return 1;
 }
 
+/* The allied skills cast through battle_sim_rare. */
+#define BATTLE_SIM_RARE(ID) ((ID) == BATTLE_SKILL_ENRAGE || (ID) == BATTLE_SKILL_ENTRAP)
+
 /* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
  * each case, so each skill gets its own copy of the loop with the table's facts (hostile,
  * row, target condition, Mortar's fallback, Mend's neighbours) folded in instead of tested
@@ -1124,15 +1160,18 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
 #define BATTLE_SIM_CASE_PASSIVE(ID, HOSTILE)
 #define BATTLE_SIM_CASE_ACTIVATION(ID, HOSTILE)                                                    \
     case BATTLE_SKILL_##ID:                                                                        \
-        return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER ? battle_sim_sunder(p, g, s, lane, c, k)   \
-               : BATTLE_SKILL_##ID == BATTLE_SKILL_MIMIC                                           \
-                   ? battle_sim_mimic(p, g, s, lane, c, k)                                         \
+        return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER  ? battle_sim_sunder(p, g, s, lane, c, k)  \
+               : BATTLE_SKILL_##ID == BATTLE_SKILL_MIMIC ? battle_sim_mimic(p, g, s, lane, c, k)   \
+               : BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                \
+                   ? battle_sim_rare(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k)                    \
                    : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv, 0);        \
         BATTLE_SIM_CASE_REFUSABLE_##HOSTILE(ID)
 /* An allied skill's copy whose targets may refuse it (Inhibit). */
 #define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
     case BATTLE_SKILL_##ID | BATTLE_SIM_ACT_REFUSABLE:                                             \
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv, 0);
+        return BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                  \
+                   ? battle_sim_rare(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k)                    \
+                   : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv, 0);
 #define BATTLE_SIM_CASE_REFUSABLE_1(ID)
 #define BATTLE_SIM_CASE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
     BATTLE_SIM_CASE_##KIND(ID, HOSTILE)
@@ -1731,7 +1770,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     CLC_GLOBAL const struct battle_card_data *dc;
     CLC_PRIVATE struct battle_unit *t = 0;
     clc_i32 power = battle_sim_power(u);
-    clc_i32 dmg, red;
+    clc_i32 dmg, red, counter, berserk;
     int on_assault, sundered;
     if (power == 0)
         return;
@@ -1795,9 +1834,10 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     battle_sim_cast(p, g, 1 - s, on_assault ? (clc_i32)lane : -1, dc, BATTLE_SIM_TRIG_ATTACKED);
     if (g->pending)
         battle_sim_triggers(p, g);
-    /* Counter fires even when the hit did 0. */
-    if (dc->counter && battle_sim_alive(u)) {
-        battle_sim_strike(p, g, s, u, dc->counter);
+    /* Counter fires even when the hit did 0; Entrap adds to it (copies with `pv`). */
+    counter = dc->counter + (pv && t ? t->entrapped : 0);
+    if (counter && battle_sim_alive(u)) {
+        battle_sim_strike(p, g, s, u, counter);
         if (g->pending)
             battle_sim_triggers(p, g);
         /* Counterflux (the attacker's passive effect): a living assault that countered
@@ -1805,7 +1845,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         if (on_assault && pv && battle_sim_alive(t) &&
             battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX)) {
             clc_i32 v =
-                battle_sim_part(dc->counter, battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX));
+                battle_sim_part(counter, battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX));
             battle_sim_heal(t, v);
             if (!(t->flags & BATTLE_SIM_SUNDERED))
                 t->attack = battle_sim_sat((clc_i32)t->attack + v);
@@ -1831,13 +1871,15 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         if (g->pending)
             battle_sim_triggers(p, g);
     }
-    if (dmg > 0 && ac->berserk && !sundered && battle_sim_alive(u)) {
-        u->attack = battle_sim_sat((clc_i32)u->attack + ac->berserk);
+    /* Berserk, with what Enrage added (copies with `pv`). */
+    berserk = ac->berserk + (pv ? u->enraged : 0);
+    if (dmg > 0 && berserk && !sundered && battle_sim_alive(u)) {
+        u->attack = battle_sim_sat((clc_i32)u->attack + berserk);
         /* Enduring Rage (the attacker's passive effect): heals and protects the unit by
          * part of its Berserk. */
         if (pv && battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE)) {
             clc_i32 v =
-                battle_sim_part(ac->berserk, battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE));
+                battle_sim_part(berserk, battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE));
             battle_sim_heal(u, v);
             u->protect = battle_sim_sat((clc_i32)u->protect + v);
         }
@@ -2267,6 +2309,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
+        u->enraged = 0;
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     }
@@ -2278,6 +2321,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->enfeeble = 0;
         u->protect = 0;
         u->evaded = 0;
+        u->entrapped = 0;
     }
     /* Only Barrier protects a structure and only Evade counts on one. */
     if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))

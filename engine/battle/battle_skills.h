@@ -41,7 +41,9 @@ enum battle_skill_when {
     BATTLE_WHEN_ACTS = 1,    /* it acts next turn: delay <= 1 and not jammed */
     BATTLE_WHEN_HITS = 2,    /* it acts next turn and has attack power (as tuo's Weaken) */
     BATTLE_WHEN_DAMAGED = 3, /* its health is below its card's */
-    BATTLE_WHEN_READY = 4    /* it acts this turn and has not attacked: delay 0, not jammed */
+    BATTLE_WHEN_READY = 4,   /* it acts this turn and has not attacked: delay 0, not jammed */
+    BATTLE_WHEN_FIGHTS = 5   /* it acts this turn, has not begun its turn in the row, and has
+                                attack power (tuo's Enrage) */
 };
 
 /* Options a skill takes, as bits. X: "x" (its magnitude, 1..BATTLE_SKILL_X_MAX) is
@@ -162,6 +164,10 @@ enum battle_skill_when {
       BATTLE_T_ASSAULT, "assault")                                                                 \
     X(FORTIFY, "fortify", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE,                                  \
       BATTLE_OPT_X | BATTLE_OPT_TRIGGER, BATTLE_T_ASSAULT, "assault")                              \
+    X(ENRAGE, "enrage", ACTIVATION, ACT, -, 0, ASSAULTS, FIGHTS, BATTLE_OPT_TARGETED,              \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(ENTRAP, "entrap", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
+      0)                                                                                           \
     X(MIMIC, "mimic", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \
       0)                                                                                           \
     X(SUMMON, "summon", ACTIVATION, ACT, -, 0, NONE, ALIVE, BATTLE_OPT_CARD | BATTLE_OPT_TRIGGER,  \
@@ -200,7 +206,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(DEVOUR, "devour", "")                                                                        \
     X(CRITICALREACH, "criticalreach", "")                                                          \
     X(TEMPORALBACKLASH, "temporalbacklash", "it acts through Stasis, not simulated yet")           \
-    X(FURIOSITY, "furiosity", "it acts through Enrage, not simulated yet")                         \
+    X(FURIOSITY, "furiosity", "")                                                                  \
     X(OATHOFLOYALTY, "oathofloyalty", "")                                                          \
     X(BLOODVENGEANCE, "bloodvengeance", "")                                                        \
     X(COLDSLEEP, "coldsleep", "it acts through Stasis, not simulated yet")                         \

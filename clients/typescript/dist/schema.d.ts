@@ -602,7 +602,7 @@ export interface components {
         /** @description A skill of an inline card. 'summon' is listed because the game's cards carry it (it brings a card by the game's id) but an inline card cannot take it. Options beyond x and all: y (faction filter), n (targets drawn), c (cooldown in own turns), trigger (cast on play, when attacked or on death instead of in the unit's turn); docs/rules/battle.md. */
         Skill: {
             /** @enum {string} */
-            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "mimic" | "summon" | "flurry";
+            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "enrage" | "entrap" | "mimic" | "summon" | "flurry";
             x?: number;
             all?: boolean;
             /**
@@ -1637,7 +1637,7 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "commander" | "fortress" | "assault" | "structure" | "dominion";
-                /** @description cards having this skill (any of the game's 55; the engine simulates 17 of them) */
+                /** @description cards having this skill (any of the game's 55; the engine simulates those the Skill schema lists) */
                 skill?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
                 /** @description the game's cards of this faction */
                 faction?: "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor";

@@ -269,6 +269,11 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     /* Mark (on assaults; not on a Wall or the commander). */
     tb_skill(b, c->piercer, BATTLE_SKILL_MARK, 1, 0);
     tb_skill(b, c->leecher, BATTLE_SKILL_MARK, 2, 0);
+    /* Enrage (Berserk until the turn ends) and Entrap (Counter until the next enemy turn
+     * ends), from commanders and an assault, into Inhibit and Mimic. */
+    tb_skill(b, c->overseer, BATTLE_SKILL_ENRAGE, 1, 1);
+    tb_skill(b, c->warlord, BATTLE_SKILL_ENTRAP, 2, 0);
+    tb_skill(b, c->healer, BATTLE_SKILL_ENRAGE, 2, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -378,8 +378,8 @@ static void test_named_effects(void)
     }
     expect_refused(real_cat,
                    "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
-                   "'effects':[{'name':'Landmine'}]}",
-                   "/params/effects/0/name", "'Entrap' is not a skill the engine casts");
+                   "'effects':[{'name':'Artillery'}]}",
+                   "/params/effects/0/name", "'Enhance' is not a skill the engine casts");
 }
 
 /* The README's mission example (examples/tu/battle_missions.json) decodes against the

@@ -504,6 +504,74 @@ static void test_absorb(void)
     tb_run_end(&x);
 }
 
+/* Enrage 3 (cast by side 0's commander, which acts before its assaults): the Brawler
+ * (attack 2, Berserk 1) gains Berserk 3 until its turn ends. Turn 1: it hits the commander
+ * for 2 and berserks by 1 + 3 to 6; turn 3: it hits the Dummy for 6 and berserks to 10. The
+ * Pacifist (attack 0) is never a target: it cannot attack. Furiosity (side 0's passive
+ * effect) heals the target by X as well: the Brawler, hurt to 27 after turn 1, is at 30
+ * again once it is enraged on turn 3. */
+static void test_enrage(void)
+{
+    for (int fury = 0; fury < 2; fury++) {
+        struct tb b;
+        struct tb_run x;
+        int cmd0, brawler;
+        tb_init(&b);
+        cmd0 = tb_card(&b, "Enrager", BATTLE_COMMANDER, 0, 50, 0);
+        tb_skill(&b, cmd0, BATTLE_SKILL_ENRAGE, 3, 1);
+        tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+        tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+        brawler = unit(&b, "Brawler", 2, 30, 0);
+        tb_skill(&b, brawler, BATTLE_SKILL_BERSERK, 1, 0);
+        tb_deck(&b, 0, brawler, 1);
+        tb_deck(&b, 0, unit(&b, "Pacifist", 0, 30, 0), 1);
+        tb_deck(&b, 1, unit(&b, "Dummy", 0, 50, 0), 2);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_FURIOSITY] = (clc_i16)fury;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 6);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).enraged, 0); /* until its turn ends */
+        TB_ASL(&x, 0, 0).hp = 27;                     /* hurt: Furiosity's heal shows on turn 3 */
+        tb_run_turns(&x, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 44);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 10);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, fury ? 30 : 27);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).attack, 0); /* the Pacifist: never enraged */
+        tb_run_end(&x);
+    }
+}
+
+/* Entrap 2 (cast by side 0's commander on its only assault): the Trapper (Counter 1) counters
+ * with 1 + 2 until the end of the next enemy turn. The Biter (attack 3) hits it on turns 2
+ * and 4 and takes 3 each time; the Entrap cast on turn 1 is gone after turn 2, and the one
+ * cast on turn 3 counts on turn 4. */
+static void test_entrap(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, trapper;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Entrapper", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_ENTRAP, 2, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    trapper = unit(&b, "Trapper", 0, 30, 0);
+    tb_skill(&b, trapper, BATTLE_SKILL_COUNTER, 1, 0);
+    tb_deck(&b, 0, trapper, 1);
+    tb_deck(&b, 1, unit(&b, "Biter", 3, 30, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).entrapped, 2);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 27);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).entrapped, 0);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 24);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -520,6 +588,8 @@ static CU_TestInfo skills2_tests[] = {
     {"mimic", test_mimic},
     {"mark", test_mark},
     {"absorb", test_absorb},
+    {"enrage, and furiosity", test_enrage},
+    {"entrap", test_entrap},
     CU_TEST_INFO_NULL,
 };
 
