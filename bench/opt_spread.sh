@@ -19,38 +19,15 @@ eval_games=${SK_BENCH_EVAL:-200000}
 budget=${SK_BENCH_BUDGET:-100000}
 counts=${SK_BENCH_WORKERS:-"1 2"}
 unit_games=${SK_BENCH_UNIT_GAMES:-16384}
-command -v jq >/dev/null || { echo "bench: jq is missing" >&2; exit 1; }
-
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker >/dev/null
-tmp=$(mktemp -d /tmp/skirmish-bench-opt.XXXXXX)
-chmod 755 "$tmp"
-pg_port=$(scripts/services.sh free-port)
-redis_port=$(scripts/services.sh free-port)
-http_port=$(scripts/services.sh free-port)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  scripts/services.sh redis-stop "$tmp" >/dev/null 2>&1 || true
-  scripts/services.sh pg-stop "$tmp" >/dev/null 2>&1 || true
-  [ -n "${SK_BENCH_KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-scripts/services.sh pg-start "$tmp" "$pg_port" >/dev/null
-scripts/services.sh redis-start "$tmp" "$redis_port" >/dev/null
-export SKIRMISH_DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/skirmish"
-export SKIRMISH_REDIS_URL="redis://127.0.0.1:$redis_port"
-export SKIRMISH_HTTP_PORT=$http_port SKIRMISH_ENGINE_THREADS=1
+# shellcheck source=bench/stack.sh
+. bench/stack.sh
+export SKIRMISH_ENGINE_THREADS=1
 settle=1
 if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
   export SKIRMISH_CARDS_DIR=$SK_BENCH_CARDS_DIR
   settle=4 # a worker reads the game's cards before it reads the stream
 fi
-build/skirmish-api 2>"$tmp/api.log" &
-pids+=($!)
-url="http://127.0.0.1:$http_port"
-for _ in $(seq 1 100); do curl -fsS "$url/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+stack_start opt
 
 doc=$(jq -cn --argjson e "$eval_games" --argjson b "$budget" '{kind: "optimize", seed: 11,
   params: {attacker: "Test Commander, Grunt#3, Plated Grunt#3, Barricade#2",
@@ -74,31 +51,11 @@ fi
 
 # run WORKERS UNIT_GAMES: prints "seconds digest" of one job on WORKERS fresh workers
 run() {
-  local n=$1 units=$2 wpids=() id t0 t1 job status
-  for i in $(seq 1 "$n"); do
-    SKIRMISH_OPT_UNIT_GAMES=$units SKIRMISH_WORKER_NAME="bench$i" \
-      build/skirmish-worker 2>>"$tmp/worker$i.log" &
-    wpids+=($!)
-    pids+=($!)
-  done
-  sleep "$settle" # every worker reads the stream
-  t0=$(date +%s.%N)
-  id=$(curl -fsS -H 'Content-Type: application/json' -d "$doc" "$url/v1/jobs" | jq -r .id)
-  while :; do
-    job=$(curl -fsS "$url/v1/jobs/$id?wait=5")
-    status=$(jq -r .status <<<"$job")
-    case $status in succeeded | failed | canceled) break ;; esac
-  done
-  t1=$(date +%s.%N)
-  kill "${wpids[@]}" 2>/dev/null || true
-  wait "${wpids[@]}" 2>/dev/null || true
-  [ "$status" = succeeded ] || { echo "bench: job $id $status" >&2; exit 1; }
-  echo "$(echo "$t1 - $t0" | bc -l) $(curl -fsS "$url/v1/jobs/$id/result" |
-    jq -c '[.best.deck, .best.score, .start.score, .moves, .candidates]' | sha256sum | cut -c1-16)"
+  bench_run "$1" "$settle" "$doc" '[.best.deck, .best.score, .start.score, .moves, .candidates]' \
+    SKIRMISH_OPT_UNIT_GAMES="$2"
 }
 
-echo "machine: $(uname -srm), $(nproc) online cores, $(grep -m1 'model name' /proc/cpuinfo |
-  cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
+machine_line
 if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
   echo "job: optimize, the game's cards (real-04-enfeeble's decks, surge, a pool of 10 cards), budget $budget games, eval_games $eval_games (x 2 decks), seed 4, one engine thread per worker"
 else

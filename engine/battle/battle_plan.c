@@ -363,13 +363,14 @@ static void mark_refusable(struct battle_card_data *c)
             c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
 }
 
-/* Whether the card has Mark, or Sunder, Enrage or Entrap among its actions: a plan with them
- * runs the attack's copy with the rarer rules (battle_plan_data.passive), where marks add to
- * the damage, a sundered attacker adds nothing to its power and Enrage and Entrap add to
- * Berserk and Counter, so that the plans without them keep their attack as it was. */
+/* Whether the card has Mark or Corrosive, or Sunder, Enrage or Entrap among its actions: a
+ * plan with them runs the attack's copy with the rarer rules (battle_plan_data.passive),
+ * where marks add to the damage, Corrosive corrodes the attacker, a sundered attacker adds
+ * nothing to its power and Enrage and Entrap add to Berserk and Counter, so that the plans
+ * without them keep their attack as it was. */
 static int card_rare(const struct battle_card_data *c)
 {
-    if (c->mark)
+    if (c->mark || c->corrosive)
         return 1;
     for (int k = 0; k < c->n_act; k++) {
         unsigned id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;

@@ -127,6 +127,7 @@ struct battle_card_data {
     clc_u8 inhibit;    /* the enemy assault opposite refuses X allied skills (after the play) */
     clc_u8 absorb;     /* takes X off the skill damage it takes, renewed each own turn start */
     clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
+    clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -160,6 +161,8 @@ struct battle_unit {
     clc_i16 enraged;   /* Enrage: Berserk it has besides its card's, until its own turn ends */
     clc_i16 entrapped; /* Entrap: Counter it has besides its card's, until the end of the
                           next enemy turn */
+    clc_i16 corrode;   /* Corrosive: the X it was corroded by (0: not corroded) */
+    clc_i16 corroded; /* Corrosive: the attack its corrosion took so far (`attack` is less by it) */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -370,6 +373,8 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->marked = 0;
     u->enraged = 0;
     u->entrapped = 0;
+    u->corrode = 0;
+    u->corroded = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -1810,6 +1815,9 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         if (on_assault && pv && battle_sim_has(p, BATTLE_SIM_PV(FORTIFICATION)))
             red = battle_sim_fortified(p, g, 1 - s, lane, red);
         red += t->protect - ac->pierce - ac->rupture;
+        /* A corroded target's reduction is less by its corrosion's X (copies with `pv`). */
+        if (pv && red > 0)
+            red -= t->corrode;
         dmg += (sundered ? 0 : t->enfeeble) - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
@@ -1851,6 +1859,10 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
                 t->attack = battle_sim_sat((clc_i32)t->attack + v);
         }
     }
+    /* Corrosive: the attacker is corroded by the target's X when that is more than it was
+     * (even at 0 damage; a commander's or a Wall's too). */
+    if (pv && dc->corrosive > u->corrode && battle_sim_alive(u))
+        u->corrode = dc->corrosive;
     /* Leech, on a hit that did damage to an assault only: it raises max health by what it
      * heals, so the unit gains min(X, damage) health whatever it had. */
     if (dmg > 0 && ac->leech && on_assault && battle_sim_alive(u))
@@ -1912,12 +1924,34 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
 }
 
-/* The attack with the passive battleground effects' steps, out of line: games without them
- * play the copy that has none. */
+/* Corrosion of assault `u` after its action's attack step (tuo's apply_corrosion and
+ * remove_corrosion): when it attacked (`attacked`: it had attack power), it loses attack by
+ * the X it was corroded by, at most its attack power and its attack, for as long as it
+ * stays corroded; when it did not, its corrosion ends and its attack comes back. */
+CLC_FN void battle_sim_corrosion(CLC_PRIVATE struct battle_unit *u, int attacked)
+{
+    if (attacked) {
+        clc_i32 v = u->corrode < battle_sim_power(u) ? u->corrode : battle_sim_power(u);
+        v = v < u->attack ? v : u->attack;
+        u->attack = (clc_i16)(u->attack - v);
+        u->corroded = (clc_i16)(u->corroded + v);
+    } else {
+        u->attack = battle_sim_sat((clc_i32)u->attack + u->corroded);
+        u->corrode = 0;
+        u->corroded = 0;
+    }
+}
+
+/* The attack with the passive battleground effects' and the rarer skills' steps, out of line:
+ * games without them play the copy that has none. */
 CLC_NOINLINE void battle_sim_attack_passive(CLC_GLOBAL const struct battle_plan_data *p,
                                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
 {
+    CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
+    int attacked = battle_sim_power(u) > 0;
     battle_sim_attack_pv(p, g, s, lane, 1);
+    if (u->corrode && !g->over)
+        battle_sim_corrosion(u, attacked);
 }
 
 CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
@@ -2270,6 +2304,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
             if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
                 battle_sim_attack(p, g, s, i);
+            else if (u->corrode) /* it could not attack: its corrosion ends */
+                battle_sim_corrosion(u, 0);
             if (g->over) {
                 /* A game past its bound is a stall whatever happened after. */
                 int bounded = g->work >= p->work_limit;

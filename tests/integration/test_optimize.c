@@ -168,28 +168,24 @@ static void test_three_workers_same_deck(void)
     it_stack_stop(&s);
 }
 
-static void test_cancel_keeps_best(void)
+/* Cancels running job `id` and checks that it ends canceled with a partial result: the best
+ * deck so far and the moves accepted. */
+static void cancel_keeps_best(const struct it_stack *s, const char *id)
 {
-    struct it_stack s;
-    char id[37], path[128];
+    char path[128];
     struct it_resp r;
     json_t *job, *res;
 
-    CU_ASSERT_FATAL(fast_stack(&s, "optcancel") == 0);
-    CU_ASSERT_FATAL(it_api_start(&s) == 0);
-    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
-    CU_ASSERT_FATAL(it_submit(&s, opt_doc(it_games_for_ms(20000), 32), id) == 0);
-    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
     snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
-    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_FATAL(it_http(s, "POST", path, NULL, NULL, 0, &r) == 0);
     CU_ASSERT_EQUAL(r.status, 202);
     it_resp_free(&r);
-    job = it_wait_status(&s, id, NULL, 30000);
+    job = it_wait_status(s, id, NULL, 30000);
     CU_ASSERT_PTR_NOT_NULL_FATAL(job);
     CU_ASSERT_STRING_EQUAL(str(job, "status"), "canceled");
     json_decref(job);
     snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
-    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_FATAL(it_http(s, "GET", path, NULL, NULL, 0, &r) == 0);
     CU_ASSERT_EQUAL(r.status, 200);
     res = it_resp_json(&r);
     CU_ASSERT(json_is_true(json_object_get(res, "partial")));
@@ -197,6 +193,19 @@ static void test_cancel_keeps_best(void)
     CU_ASSERT(json_is_array(json_object_get(res, "moves")));
     json_decref(res);
     it_resp_free(&r);
+}
+
+static void test_cancel_keeps_best(void)
+{
+    struct it_stack s;
+    char id[37];
+
+    CU_ASSERT_FATAL(fast_stack(&s, "optcancel") == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, opt_doc(it_games_for_ms(20000), 32), id) == 0);
+    CU_ASSERT_FATAL(it_wait_progress(&s, id, 60000) == 0);
+    cancel_keeps_best(&s, id);
     it_stack_stop(&s);
 }
 
@@ -352,9 +361,7 @@ static void test_spread_crashes(void)
 static void test_spread_cancel(void)
 {
     struct it_stack s;
-    char id[37], path[128], sql[160], n[32];
-    struct it_resp r;
-    json_t *job, *res;
+    char id[37], sql[160], n[32];
 
     CU_ASSERT_FATAL(spread_stack(&s, "optspreadcancel") == 0);
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
@@ -362,21 +369,7 @@ static void test_spread_cancel(void)
         CU_ASSERT_FATAL(it_worker_start(&s, i) == 0);
     CU_ASSERT_FATAL(it_submit(&s, opt_doc(2000000, 37), id) == 0);
     CU_ASSERT_FATAL(wait_spread(&s, id, 60000) >= 0);
-    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
-    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
-    CU_ASSERT_EQUAL(r.status, 202);
-    it_resp_free(&r);
-    job = it_wait_status(&s, id, NULL, 30000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
-    CU_ASSERT_STRING_EQUAL(str(job, "status"), "canceled");
-    json_decref(job);
-    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
-    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
-    res = it_resp_json(&r);
-    CU_ASSERT(json_is_true(json_object_get(res, "partial")));
-    CU_ASSERT(strstr(str(json_object_get(res, "best"), "deck"), "Commander") != NULL);
-    json_decref(res);
-    it_resp_free(&r);
+    cancel_keeps_best(&s, id);
     snprintf(sql, sizeof(sql),
              "SELECT count(*) FROM jobs WHERE parent_id = '%s' AND status IN ('queued', 'running')",
              id);

@@ -274,6 +274,10 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->overseer, BATTLE_SKILL_ENRAGE, 1, 1);
     tb_skill(b, c->warlord, BATTLE_SKILL_ENTRAP, 2, 0);
     tb_skill(b, c->healer, BATTLE_SKILL_ENRAGE, 2, 0);
+    /* Corrosive on an assault, a Wall and a commander. */
+    tb_skill(b, c->jammer, BATTLE_SKILL_CORROSIVE, 1, 0);
+    tb_skill(b, c->bulwark, BATTLE_SKILL_CORROSIVE, 2, 0);
+    tb_skill(b, c->overseer, BATTLE_SKILL_CORROSIVE, 1, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -572,6 +572,48 @@ static void test_entrap(void)
     tb_run_end(&x);
 }
 
+/* Corrosive 2: the Biter (attack 5, Armor 2) attacking the Slime (Corrosive 2, attack 3) is
+ * corroded by 2: after each of its attacks it loses 2 attack (at most its power), and its
+ * Armor stops 2 less; the turn it cannot attack (power 0) its corrosion ends and its attack
+ * comes back. Turn 1: the Biter hits the commander; turn 2: the Slime hits it for 3 - 2;
+ * turns 3, 5, 7: it hits the Slime for 5, 3, 1 and falls to 3, 1, 0 attack, while the
+ * Slime hits it for 3 (Armor 2 - 2); turn 9: no attack, 5 attack again; turn 10: 3 - 2. */
+static void test_corrosive(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int biter, slime;
+    duel(&b);
+    biter = unit(&b, "Biter", 5, 30, 0);
+    tb_skill(&b, biter, BATTLE_SKILL_ARMOR, 2, 0);
+    tb_deck(&b, 0, biter, 1);
+    slime = unit(&b, "Slime", 3, 40, 0);
+    tb_skill(&b, slime, BATTLE_SKILL_CORROSIVE, 2, 0);
+    tb_deck(&b, 1, slime, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 45);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 29);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 0);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 35);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 3);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 26);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 31);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 5);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 31);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 19);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -590,6 +632,7 @@ static CU_TestInfo skills2_tests[] = {
     {"absorb", test_absorb},
     {"enrage, and furiosity", test_enrage},
     {"entrap", test_entrap},
+    {"corrosive", test_corrosive},
     CU_TEST_INFO_NULL,
 };
 
