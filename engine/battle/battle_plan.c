@@ -363,14 +363,15 @@ static void mark_refusable(struct battle_card_data *c)
             c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
 }
 
-/* Whether the card has Mark or Corrosive, or Sunder, Enrage or Entrap among its actions: a
- * plan with them runs the attack's copy with the rarer rules (battle_plan_data.passive),
- * where marks add to the damage, Corrosive corrodes the attacker, a sundered attacker adds
- * nothing to its power and Enrage and Entrap add to Berserk and Counter, so that the plans
- * without them keep their attack as it was. */
+/* Whether the card has Mark, Corrosive or Sabotage, or Sunder, Enrage or Entrap among its
+ * actions: a plan with them runs the attack's and the skills' copies with the rarer rules
+ * (battle_plan_data.passive), where marks add to the damage, Corrosive corrodes the
+ * attacker, Sabotage takes from a caster's X, a sundered attacker adds nothing to its power
+ * and Enrage and Entrap add to Berserk and Counter, so that the plans without them keep
+ * their code as it was. */
 static int card_rare(const struct battle_card_data *c)
 {
-    if (c->mark || c->corrosive)
+    if (c->mark || c->corrosive || c->sabotage)
         return 1;
     for (int k = 0; k < c->n_act; k++) {
         unsigned id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
@@ -402,7 +403,7 @@ static clc_u8 card_fx(const struct battle_card_data *c)
 }
 
 /* Folds what card `c` needs of the plan-wide flags into `d`: its BATTLE_SIM_FX_* bits,
- * death_fx for Scavenge and Avenge, passive for Sunder and Mark. */
+ * death_fx for Scavenge and Avenge, passive for the rarer skills (card_rare), rare's bits. */
 static void fold_card_flags(struct battle_plan_data *d, const struct battle_card_data *c)
 {
     d->fx = (clc_u8)(d->fx | card_fx(c));
@@ -410,6 +411,8 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->death_fx = 1;
     if (card_rare(c))
         d->passive = 1;
+    if (c->sabotage)
+        d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_SABOTAGE);
 }
 
 enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,

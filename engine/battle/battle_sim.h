@@ -66,6 +66,9 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_FX_INHIBIT 64u  /* Inhibit */
 #define BATTLE_SIM_FX_ABSORB  128u /* Absorb (also sets FX_TICK: it is renewed at turn start) */
 
+/* Rarer skills some card of the plan has (battle_plan_data.rare). */
+#define BATTLE_SIM_RARE_SABOTAGE 1u /* Sabotage */
+
 /* An action's skill id (battle_card_data.act_id) with this bit is an allied skill of a plan
  * with Inhibit, whose targets may refuse it: battle_plan marks such actions, so that the
  * skill dispatch picks the copy of the skill's loop that checks, and plans without Inhibit
@@ -128,6 +131,7 @@ struct battle_card_data {
     clc_u8 absorb;     /* takes X off the skill damage it takes, renewed each own turn start */
     clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
+    clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_sabotage) */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -163,6 +167,7 @@ struct battle_unit {
                           next enemy turn */
     clc_i16 corrode;   /* Corrosive: the X it was corroded by (0: not corroded) */
     clc_i16 corroded; /* Corrosive: the attack its corrosion took so far (`attack` is less by it) */
+    clc_u8 sabotaged; /* Sabotage: X less on its skills' X until its own turn ends */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -205,6 +210,7 @@ struct battle_plan_data {
     clc_u8 scoring;     /* enum battle_scoring */
     clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) or
                            a card Sunder or Mark: the games run the copies with those rules */
+    clc_u8 rare;        /* BATTLE_SIM_RARE_*: rarer skills some card of the table has */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     clc_u32 passive_on; /* bit k: a side has passive battleground effect k (battle_sim_has) */
     struct battle_card_data cards[BATTLE_SIM_CARDS];
@@ -375,6 +381,7 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->entrapped = 0;
     u->corrode = 0;
     u->corroded = 0;
+    u->sabotaged = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -613,6 +620,19 @@ CLC_FN int battle_sim_row(clc_u32 id)
 #undef BATTLE_SIM_ROW_
     default:
         return BATTLE_ROW_NONE;
+    }
+}
+
+CLC_FN clc_u32 battle_sim_opts(clc_u32 id)
+{
+    switch (id) {
+#define BATTLE_SIM_OPTS_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)       \
+    case BATTLE_SKILL_##ID:                                                                        \
+        return OPTS;
+        BATTLE_SKILL_TABLE(BATTLE_SIM_OPTS_)
+#undef BATTLE_SIM_OPTS_
+    default:
+        return 0;
     }
 }
 
@@ -942,6 +962,14 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     int active = ts == battle_sim_active(p->mode, g->turn);
     clc_u32 y = ov ? ov->y : c->act_y[k];
     clc_i32 x = ov ? ov->x : c->act_x[k];
+    /* Sabotage on an assault caster takes from its skills' X; a skill left with none is not
+     * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
+    if (pv && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
+        (battle_sim_opts(id) & BATTLE_OPT_X)) {
+        x -= g->sides[s].assaults[lane].sabotaged;
+        if (x <= 0)
+            return 0;
+    }
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
@@ -1103,8 +1131,11 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     int assault = c->type == BATTLE_ASSAULT;
     clc_u32 y = c->act_y[k];
+    clc_i32 x = c->act_x[k] - (lane >= 0 ? g->sides[s].assaults[lane].sabotaged : 0);
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
+    if (x <= 0) /* Sabotage took all of Mimic's X */
+        return 0;
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_GLOBAL const struct battle_card_data *t = &p->cards[en->assaults[i].card];
         int any = 0;
@@ -1135,7 +1166,7 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                     continue;
                 if (pick-- == 0) {
                     id = t->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE;
-                    ov.x = c->act_x[k];
+                    ov.x = x;
                     ov.y = 0;
                     ov.all = t->act_all[j];
                     ov.n = t->act_n[j];
@@ -2031,6 +2062,23 @@ CLC_FN void battle_sim_inhibit(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* Sabotage X of each living assault of side `s`, whose turn it is, after the card played and
+ * Inhibit (tuo's check_and_perform_sabotage): the living enemy assault opposite casts with
+ * X less on its skills' X until its own turn ends, unless it already had as much or more
+ * (values are not added up). */
+CLC_NOINLINE void battle_sim_sabotage(CLC_GLOBAL const struct battle_plan_data *p,
+                                      CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    for (clc_u32 i = 0; i < me->n_assaults && i < en->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *t = &en->assaults[i];
+        clc_u32 x = p->cards[me->assaults[i].card].sabotage;
+        if (x > t->sabotaged && battle_sim_alive(&me->assaults[i]) && battle_sim_alive(t))
+            t->sabotaged = (clc_u8)x;
+    }
+}
+
 /* Heroism (a passive battleground effect of side `s`, whose turn it is), after the card
  * played and Inhibit (tuo's phase of Inhibit, Sabotage and Disease): each living own
  * assault with Valor or Bravery gains (Valor + Bravery + 1) / 2 Protect, cast by the
@@ -2247,6 +2295,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 1);
     if (p->fx & BATTLE_SIM_FX_INHIBIT)
         battle_sim_inhibit(p, g, s);
+    if (p->rare & BATTLE_SIM_RARE_SABOTAGE)
+        battle_sim_sabotage(p, g, s);
     if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
 
@@ -2346,6 +2396,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->rally = 0;
         u->weaken = 0;
         u->enraged = 0;
+        u->sabotaged = 0;
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     }

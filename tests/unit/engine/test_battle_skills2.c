@@ -614,6 +614,35 @@ static void test_corrosive(void)
     tb_run_end(&x);
 }
 
+/* Sabotage X: after side 1 plays (turn 2, and each of its turns after), its Saboteur gives
+ * the enemy assault opposite, the Striker (Strike 3), X less on its skills' X until the
+ * Striker's own turn ends: with Sabotage 2 it strikes for 1 on turns 3 and 5; with
+ * Sabotage 3 its Strike has no X left and is not cast. */
+static void test_sabotage(void)
+{
+    for (int x = 2; x <= 3; x++) {
+        struct tb b;
+        struct tb_run r;
+        int striker, saboteur;
+        duel(&b);
+        striker = unit(&b, "Striker", 0, 30, 0);
+        tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+        tb_deck(&b, 0, striker, 1);
+        saboteur = unit(&b, "Saboteur", 0, 30, 0);
+        tb_skill(&b, saboteur, BATTLE_SKILL_SABOTAGE, x, 0);
+        tb_deck(&b, 1, saboteur, 1);
+        tb_run_start(&r, &b);
+        tb_run_turns(&r, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, x);
+        tb_run_turns(&r, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 29 : 30);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, 0); /* until its own turn ends */
+        tb_run_turns(&r, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 28 : 30);
+        tb_run_end(&r);
+    }
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -633,6 +662,7 @@ static CU_TestInfo skills2_tests[] = {
     {"enrage, and furiosity", test_enrage},
     {"entrap", test_entrap},
     {"corrosive", test_corrosive},
+    {"sabotage", test_sabotage},
     CU_TEST_INFO_NULL,
 };
 
