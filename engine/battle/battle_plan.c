@@ -411,7 +411,7 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->death_fx = 1;
     if (card_rare(c))
         d->passive = 1;
-    if (c->sabotage)
+    if (c->sabotage || c->disease)
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_SABOTAGE);
 }
 

@@ -67,7 +67,7 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_FX_ABSORB  128u /* Absorb (also sets FX_TICK: it is renewed at turn start) */
 
 /* Rarer skills some card of the plan has (battle_plan_data.rare). */
-#define BATTLE_SIM_RARE_SABOTAGE 1u /* Sabotage */
+#define BATTLE_SIM_RARE_SABOTAGE 1u /* Sabotage or Disease */
 
 /* An action's skill id (battle_card_data.act_id) with this bit is an allied skill of a plan
  * with Inhibit, whose targets may refuse it: battle_plan marks such actions, so that the
@@ -132,6 +132,7 @@ struct battle_card_data {
     clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
     clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_sabotage) */
+    clc_u8 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_sabotage) */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -168,6 +169,7 @@ struct battle_unit {
     clc_i16 corrode;   /* Corrosive: the X it was corroded by (0: not corroded) */
     clc_i16 corroded; /* Corrosive: the attack its corrosion took so far (`attack` is less by it) */
     clc_u8 sabotaged; /* Sabotage: X less on its skills' X until its own turn ends */
+    clc_i16 diseased; /* Disease: health gains it will still lose (battle_sim_cure) */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -382,6 +384,7 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->corrode = 0;
     u->corroded = 0;
     u->sabotaged = 0;
+    u->diseased = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -390,8 +393,19 @@ CLC_FN clc_i32 battle_sim_max_hp(CLC_PRIVATE const struct battle_unit *u)
     return u->max_hp;
 }
 
+/* Disease: a health gain of X first pays off what the unit is diseased by (tuo's
+ * remove_disease); what is left of X. */
+CLC_FN clc_i32 battle_sim_cure(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    clc_i32 d = u->diseased < x ? u->diseased : x;
+    u->diseased = (clc_i16)(u->diseased - d);
+    return x - d;
+}
+
 CLC_FN void battle_sim_heal(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
+    if (u->diseased)
+        x = battle_sim_cure(u, x);
     clc_i32 max = battle_sim_max_hp(u);
     clc_i32 hp = (clc_i32)u->hp + x;
     u->hp = (clc_i16)(hp < max ? hp : max);
@@ -399,8 +413,18 @@ CLC_FN void battle_sim_heal(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 
 /* A permanent gain of X max health, and as much health (Leech, Fortify, Allegiance,
  * Avenge, Scavenge: the game's ext_hp). */
+/* A heal that takes place only when the unit is hurt (tuo's can_be_healed checks: Refresh,
+ * Drain, Brigade, Unity, Furiosity): at full health it does not pay off Disease either. */
+CLC_FN void battle_sim_heal_hurt(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    if (u->hp < battle_sim_max_hp(u))
+        battle_sim_heal(u, x);
+}
+
 CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
+    if (u->diseased)
+        x = battle_sim_cure(u, x);
     u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x);
     u->hp = battle_sim_sat((clc_i32)u->hp + x);
 }
@@ -755,7 +779,7 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         /* Furiosity (the passive effect of the side whose turn it is): it heals X too. */
         if (battle_sim_has(p, BATTLE_SIM_PV(FURIOSITY)) &&
             battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_FURIOSITY))
-            battle_sim_heal(u, x);
+            battle_sim_heal_hurt(u, x);
         break;
     case BATTLE_SKILL_ENTRAP:
         u->entrapped = battle_sim_sat((clc_i32)u->entrapped + x);
@@ -1734,9 +1758,9 @@ CLC_NOINLINE clc_i32 battle_sim_passive_damage(CLC_GLOBAL const struct battle_pl
         clc_u32 factions;
         clc_u32 same = battle_sim_kin(p, g, s, u, &factions);
         if (brigade && same && battle_sim_alive(u))
-            battle_sim_heal(u, (clc_i32)(ac->legion * same));
+            battle_sim_heal_hurt(u, (clc_i32)(ac->legion * same));
         if (unity && battle_sim_alive(u))
-            battle_sim_heal(u, (clc_i32)(ac->coalition * battle_sim_bits(factions)));
+            battle_sim_heal_hurt(u, (clc_i32)(ac->coalition * battle_sim_bits(factions)));
     }
     return g->bloodlust;
 }
@@ -1910,7 +1934,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
                 total += battle_sim_strike(p, g, 1 - s, a, ac->swipe + ac->drain);
         }
         if (ac->drain && battle_sim_alive(u))
-            battle_sim_heal(u, total);
+            battle_sim_heal_hurt(u, total);
         if (g->pending)
             battle_sim_triggers(p, g);
     }
@@ -2062,10 +2086,11 @@ CLC_FN void battle_sim_inhibit(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
-/* Sabotage X of each living assault of side `s`, whose turn it is, after the card played and
- * Inhibit (tuo's check_and_perform_sabotage): the living enemy assault opposite casts with
- * X less on its skills' X until its own turn ends, unless it already had as much or more
- * (values are not added up). */
+/* Sabotage X and Disease X of each living assault of side `s`, whose turn it is, after the
+ * card played and Inhibit (tuo's check_and_perform_sabotage and _disease): the living enemy
+ * assault opposite casts with X less on its skills' X until its own turn ends, unless it
+ * already had as much or more (values are not added up), and is diseased by X more (they
+ * add up, and only health gains pay them off: battle_sim_cure). */
 CLC_NOINLINE void battle_sim_sabotage(CLC_GLOBAL const struct battle_plan_data *p,
                                       CLC_PRIVATE struct battle_game *g, int s)
 {
@@ -2074,8 +2099,13 @@ CLC_NOINLINE void battle_sim_sabotage(CLC_GLOBAL const struct battle_plan_data *
     for (clc_u32 i = 0; i < me->n_assaults && i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *t = &en->assaults[i];
         clc_u32 x = p->cards[me->assaults[i].card].sabotage;
-        if (x > t->sabotaged && battle_sim_alive(&me->assaults[i]) && battle_sim_alive(t))
+        clc_u32 d = p->cards[me->assaults[i].card].disease;
+        if (!battle_sim_alive(&me->assaults[i]) || !battle_sim_alive(t))
+            continue;
+        if (x > t->sabotaged)
             t->sabotaged = (clc_u8)x;
+        if (d)
+            t->diseased = battle_sim_sat((clc_i32)t->diseased + (clc_i32)d);
     }
 }
 
@@ -2382,7 +2412,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         if (!battle_sim_alive(u))
             continue;
         if ((p->fx & BATTLE_SIM_FX_REFRESH) && p->cards[u->card].refresh)
-            battle_sim_heal(u, p->cards[u->card].refresh);
+            battle_sim_heal_hurt(u, p->cards[u->card].refresh);
         if (u->poison) {
             battle_sim_hurt(p, g, s, u, u->poison);
             u->poison = (clc_i16)(u->poison >> 1);

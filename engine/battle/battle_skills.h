@@ -144,6 +144,8 @@ enum battle_skill_when {
       0)                                                                                           \
     X(SABOTAGE, "sabotage", PASSIVE, ADD, sabotage, 0, NONE, ALIVE, BATTLE_OPT_X,                  \
       BATTLE_T_ASSAULT, "assault")                                                                 \
+    X(DISEASE, "disease", PASSIVE, ADD, disease, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
     X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
       0)                                                                                           \
     X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \

@@ -281,6 +281,9 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     /* Sabotage against the other side's Strike, Rally, Heal... and Mimic. */
     tb_skill(b, c->rallier, BATTLE_SKILL_SABOTAGE, 1, 0);
     tb_skill(b, c->evader, BATTLE_SKILL_SABOTAGE, 2, 0);
+    /* Disease against Heal, Mend, Refresh, Leech, Drain, Scavenge, Avenge... */
+    tb_skill(b, c->piercer, BATTLE_SKILL_DISEASE, 1, 0);
+    tb_skill(b, c->jammer, BATTLE_SKILL_DISEASE, 2, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -643,6 +643,38 @@ static void test_sabotage(void)
     }
 }
 
+/* Disease 3: after side 1 plays (turn 2, and each of its turns after), its Plague adds 3
+ * disease to the enemy assault opposite, the Patient, which its commander strikes for 5;
+ * side 0's commander heals it by 4 on its turns, of which the disease takes 3 first: the
+ * Patient goes 20, 15, 16 (disease paid off), 11, 12. */
+static void test_disease(void)
+{
+    struct tb b;
+    struct tb_run r;
+    int cmd0, cmd1, plague;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Medic Boss", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_HEAL, 4, 1);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    cmd1 = tb_card(&b, "Striking Boss", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_STRIKE, 5, 0);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    tb_deck(&b, 0, unit(&b, "Patient", 0, 20, 0), 1);
+    plague = unit(&b, "Plague", 0, 30, 0);
+    tb_skill(&b, plague, BATTLE_SKILL_DISEASE, 3, 0);
+    tb_deck(&b, 1, plague, 1);
+    tb_run_start(&r, &b);
+    tb_run_turns(&r, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).hp, 15);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).diseased, 3);
+    tb_run_turns(&r, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).hp, 16);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).diseased, 0);
+    tb_run_turns(&r, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).hp, 12);
+    tb_run_end(&r);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -663,6 +695,7 @@ static CU_TestInfo skills2_tests[] = {
     {"entrap", test_entrap},
     {"corrosive", test_corrosive},
     {"sabotage", test_sabotage},
+    {"disease", test_disease},
     CU_TEST_INFO_NULL,
 };
 
