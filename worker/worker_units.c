@@ -70,24 +70,21 @@ static int stored(struct call *c, size_t i, uint64_t games)
  * the call's rows are deleted once it has every result, and writing it would cost a third
  * of a unit's store time for the one case it serves, a coordinator dying in this very call.
  * A unit another worker took meanwhile, or one that may not be claimed now (canceled,
- * waiting for a retry), is left to the wait (*left); one this claim could not reach (the
- * store) is computed here all the same. */
-static enum sk_err claim_own(struct call *c, size_t i, int *left)
+ * waiting for a retry), is left to the wait; one this claim could not reach (the store) is
+ * computed here all the same. */
+static enum sk_err claim_own(struct call *c, size_t i)
 {
     struct worker *w = c->u->w;
     char owner[200];
     int got = 0;
     enum sk_err rc;
 
-    *left = 0;
     snprintf(owner, sizeof(owner), "%s/u%zu", c->u->owner, i);
     rc = w->io->units_claim(w->db, c->rows[i].id, owner, w->cfg->lease_ms, &got);
     if (rc == SK_ENOMEM)
         return rc;
-    if (!rc && !got) {
-        *left = 1;
-        return SK_OK;
-    }
+    if (!rc && !got)
+        return SK_OK; /* another worker's: wait_others */
     return here(c, i);
 }
 
@@ -168,10 +165,9 @@ static enum sk_err own_share(struct call *c, const uint64_t *games, size_t *whic
 
     for (size_t j = 0; !rc && j < k; j++) {
         size_t i = which[j];
-        int left = 0;
         if (stored(c, i, games[i]))
             continue;
-        rc = hopeless(&c->rows[i]) ? here(c, i) : claim_own(c, i, &left);
+        rc = hopeless(&c->rows[i]) ? here(c, i) : claim_own(c, i);
     }
     return rc;
 }
