@@ -22,6 +22,7 @@
 #include "battle_cl.h"
 #include "battle_codec.h"
 #include "battle_cpu.h"
+#include "battle_device.h"
 #include "battle_plan.h"
 #include "battle_tu.h"
 #include "engine.h"
@@ -98,11 +99,29 @@ static uint64_t job_units(const void *data)
     return job->mix.specs[0].games * (uint64_t)job->mix.n;
 }
 
+/* The engine whose device battle_device_each lends (see battle_device.h). */
+static struct battle_engine *device_engine;
+
+int battle_device_each(const struct battle_plan *plan, uint64_t first, uint32_t n,
+                       struct battle_game_result *out, enum sk_err *rc, char *err, size_t errlen)
+{
+    struct battle_engine *be = device_engine;
+
+    if (!be || !be->cl)
+        return 0;
+    pthread_mutex_lock(&be->lock);
+    *rc = battle_cl_play_each(be->cl, plan, first, n, out, err, errlen);
+    pthread_mutex_unlock(&be->lock);
+    return 1;
+}
+
 static void engine_close(void *state)
 {
     struct battle_engine *be = state;
     if (!be)
         return;
+    if (device_engine == be)
+        device_engine = NULL;
     battle_cl_free(be->cl);
     pthread_mutex_destroy(&be->lock);
     sk_free(be);
@@ -161,6 +180,8 @@ static enum sk_err engine_open(const struct engine_opts *opts, void **state, cha
         engine_close(be);
         return rc;
     }
+    if (be->cl)
+        device_engine = be;
     *state = be;
     return SK_OK;
 }

@@ -4,9 +4,10 @@
  * (battle_race), then evaluates the best deck and the starting deck afresh on the same
  * games. The whole search state is plain data saved with every progress report, so an
  * attempt that takes over after a crash goes on from the last step and ends with the very
- * deck an uninterrupted run finds. Games are played on the CPU backend's single-game entry
- * (battle_cpu_play_one) on the run's threads: a race needs each game's outcome, not
- * counts, and its batches are too small to pay for a device launch. */
+ * deck an uninterrupted run finds. A race needs each game's outcome, not counts: games are
+ * played on the CPU backend's single-game entry (battle_cpu_play_one) on the run's threads,
+ * or, for calls big enough to pay for a launch, on the OpenCL device game by game
+ * (battle_opt_play), and spread as units across workers when the worker hands them out. */
 #include "battle.h"
 
 #include <math.h>
@@ -93,6 +94,7 @@ struct opt_run {
     const struct opt_job *job;
     struct battle_pool *pool; /* the run's threads (NULL: the caller's alone) */
     struct opt_player player; /* the pool, and the worker's spread (job_run_opts) */
+    int device;               /* 1 once some games were played on the OpenCL device */
     int ahead_max;            /* candidates played ahead: 0 on one thread */
     struct opt_ahead ahead[OPT_AHEAD_MAX];
     struct opt_state st;
@@ -597,7 +599,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
         run_free(run);
         return rc;
     }
-    run->player = (struct opt_player){job, run->pool, opts->spread};
+    run->player = (struct opt_player){job, run->pool, opts->spread, &run->device};
     run->ahead_max = threads > 1 ? (4 * threads < OPT_AHEAD_MAX ? 4 * threads : OPT_AHEAD_MAX) : 0;
     for (int i = 0; i < run->ahead_max; i++) {
         run->ahead[i].scores = sk_calloc(race_first(job), sizeof(double));
@@ -827,7 +829,7 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
           put(res, "catalog",
               json_pack("{s:s, s:s}", "name", battle_catalog_source(cat), "hash",
                         battle_catalog_hash(cat))) ||
-          put(res, "backend", json_string("cpu")) ||
+          put(res, "backend", json_string(run->device ? "opencl" : "cpu")) ||
           put(res, "elapsed_ms", json_real(round(st->elapsed_s * 1e6) / 1e3));
     if (bad) {
         json_decref(res);

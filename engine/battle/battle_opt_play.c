@@ -8,6 +8,7 @@
 #include "battle_catalog.h"
 #include "battle_codec.h"
 #include "battle_cpu.h"
+#include "battle_device.h"
 #include "battle_plan.h"
 #include "battle_pool.h"
 #include "battle_sim.h"
@@ -128,17 +129,53 @@ static void play_item(void *ctx, uint64_t item)
     t->s[item] = game_score(t->job, &r);
 }
 
-/* Plays `np` pieces on `pool`, their items' scores into s[] in piece order. */
-static void play_pieces(const struct opt_job *job, struct battle_pool *pool,
-                        const struct piece *pieces, int np, uint16_t *s)
+/* Plays the pieces on the process's OpenCL device (battle_device.h), one launch per piece
+ * and defender deck, scores into s[]. 1 when it did; 0 when there is no device or it
+ * failed (the caller plays them on the CPU: the same scores). */
+static int play_on_device(const struct opt_job *job, const struct piece *pieces, int np,
+                          uint16_t *s)
+{
+    int nd = job->n_defenders;
+    struct battle_game_result *r = NULL;
+    uint64_t most = 0;
+    char why[256];
+    enum sk_err rc = SK_OK;
+
+    for (int i = 0; i < np; i++)
+        most = pieces[i].n > most ? pieces[i].n : most;
+    if (most > UINT32_MAX || !(r = sk_malloc(most * sizeof(*r))))
+        return 0;
+    for (int i = 0; i < np && !rc; i++)
+        for (int k = 0; k < nd && !rc; k++) {
+            if (!battle_device_each(pieces[i].plans[k], pieces[i].first, (uint32_t)pieces[i].n, r,
+                                    &rc, why, sizeof(why))) {
+                sk_free(r);
+                return 0;
+            }
+            for (uint64_t g = 0; !rc && g < pieces[i].n; g++)
+                s[pieces[i].at - pieces[0].at + g * (uint64_t)nd + (uint64_t)k] =
+                    game_score(job, &r[g]);
+        }
+    sk_free(r);
+    return rc == SK_OK;
+}
+
+/* Plays `np` pieces, their items' scores into s[] in piece order: on the OpenCL device when
+ * the process has one and they are OPT_DEVICE_ITEMS or more (a launch costs what thousands
+ * of games do on a GPU), else on `pool`. Returns 1 when the device played them. */
+static int play_pieces(const struct opt_job *job, struct battle_pool *pool,
+                       const struct piece *pieces, int np, uint16_t *s)
 {
     uint64_t items = 0;
     struct play_task t = {job, pieces, np, 0, s};
 
     for (int i = 0; i < np; i++)
         items += pieces[i].n * (uint64_t)job->n_defenders;
+    if (items >= OPT_DEVICE_ITEMS && play_on_device(job, pieces, np, s))
+        return 1;
     if (items)
         battle_pool_run(pool, items, play_item, &t);
+    return 0;
 }
 
 /* ===== Units' bytes ===== */
@@ -373,7 +410,8 @@ static enum sk_err local_unit(void *ctx, size_t i, struct sk_buf *out)
 
     for (int k = 0; k < np; k++)
         items += first[k].n * (uint64_t)c->p->job->n_defenders;
-    play_pieces(c->p->job, c->p->pool, first, np, c->s + first->at);
+    if (play_pieces(c->p->job, c->p->pool, first, np, c->s + first->at) && c->p->device)
+        *c->p->device = 1;
     return result_encode(c->s + first->at, items, out);
 }
 
@@ -490,7 +528,8 @@ enum sk_err battle_opt_play(const struct opt_player *p, const struct opt_segment
             pieces[i] = (struct piece){segs[i].plans, segs[i].first, segs[i].n, at};
             at += segs[i].n * (uint64_t)nd;
         }
-        play_pieces(job, p->pool, pieces, nseg, s);
+        if (play_pieces(job, p->pool, pieces, nseg, s) && p->device)
+            *p->device = 1;
     }
     for (uint64_t i = 0, at = 0; !rc && i < (uint64_t)nseg; i++)
         for (uint64_t g = 0; g < segs[i].n; g++) {

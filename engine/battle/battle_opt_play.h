@@ -23,6 +23,9 @@ struct sk_buf;
 /* The most games (times defender decks) of one unit, and so of one unit's result: the
  * bound a unit's bytes are checked against before anything is allocated for it. */
 #define OPT_UNIT_ITEMS_MAX (1ULL << 22)
+/* The least games (times defender decks) of one call played on the OpenCL device when the
+ * process has one (battle_device.h); smaller calls stay on the CPU threads. */
+#define OPT_DEVICE_ITEMS 4096
 /* Candidates whose first race batch is played ahead, together, on a run of several
  * threads (battle_opt, "Playing ahead"), and so the most segments of one call: theirs,
  * the current candidate's and the incumbent's. */
@@ -48,6 +51,8 @@ struct opt_player {
     const struct opt_job *job;
     struct battle_pool *pool;
     const struct job_spread *spread;
+    int *device; /* set to 1 once this process played some of the run's games on its OpenCL
+                    device (NULL: not kept) */
 };
 
 /** Frees the plans of a deck (BATTLE_DEFENDERS_MAX entries) and sets them NULL. */

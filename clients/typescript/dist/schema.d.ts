@@ -1244,8 +1244,11 @@ export interface components {
                 /** @description FNV-1a 64 of the files read */
                 hash: string;
             };
-            /** @constant */
-            backend: "cpu";
+            /**
+             * @description opencl when the worker that ran the search played some of its games (calls of 4,096 games or more) on its OpenCL device; cpu otherwise (docs/optimize.md)
+             * @enum {string}
+             */
+            backend: "cpu" | "opencl";
             elapsed_ms: number;
         };
         /** @description What an optimize job's watchers see besides its units, from its worker's latest progress report (docs/optimize.md, "Progress"); absent for the other kinds and before the first report. */

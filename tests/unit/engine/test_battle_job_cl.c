@@ -168,10 +168,59 @@ static void test_no_platform_falls_back(void)
     cl_test_run_without_platform("battle_job_cl_no_platform", CHILD_ENV);
 }
 
+/* An optimisation on an engine with the OpenCL device plays its calls of 4,096 games or
+ * more there (its final evaluation: 2 decks x 2 defender decks x 3,000 games) and ends with
+ * the deck, moves and scores the CPU gives; only its backend says where it played. */
+static void test_optimize_on_the_device(void)
+{
+    static const char doc_text[] =
+        "{\"kind\":\"optimize\",\"seed\":12,\"params\":{"
+        "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
+        "\"defender\":[{\"deck\":\"Hex Mistress, Grunt#4\",\"weight\":2},"
+        "{\"deck\":\"Iron Warden, Grunt#6, Brute#2\",\"weight\":1}],"
+        "\"pool\":[{\"card\":\"Chainslicer\",\"count\":3},{\"card\":\"Lead Dozer\"}],"
+        "\"budget\":{\"games\":5000},\"eval_games\":3000}}";
+    json_t *results[2];
+    for (int i = 0; i < 2; i++) {
+        struct engine_opts eo = {.device = i ? "cpu" : NULL};
+        struct job_run_opts o = {.threads = 2};
+        struct engine *eng = NULL;
+        struct job *job = NULL;
+        struct job_run *r = NULL;
+        struct sk_verr_list errs;
+        json_t *doc = json_loads(doc_text, 0, NULL);
+        char err[1024] = "";
+        uint64_t done = 0;
+
+        sk_verr_list_init(&errs);
+        CU_ASSERT_EQUAL_FATAL(job_decode(doc, &job, &errs), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &o, &r, err, sizeof(err)), SK_OK);
+        while (done < job_total(job))
+            CU_ASSERT_EQUAL_FATAL(job_run_step(r, 0, &done), SK_OK);
+        CU_ASSERT_EQUAL(job_run_result(r, &results[i]), SK_OK);
+        job_run_free(r);
+        engine_free(eng);
+        job_free(job);
+        json_decref(doc);
+        sk_verr_list_release(&errs);
+    }
+    CU_ASSERT_STRING_EQUAL(str(results[0], "backend"), "opencl");
+    CU_ASSERT_STRING_EQUAL(str(results[1], "backend"), "cpu");
+    for (int i = 0; i < 2; i++) {
+        json_object_del(results[i], "backend");
+        json_object_del(results[i], "elapsed_ms");
+    }
+    CU_ASSERT_TRUE(json_equal(results[0], results[1]));
+    json_decref(results[0]);
+    json_decref(results[1]);
+}
+
 static CU_TestInfo job_tests[] = {
     {"opencl by default, same counts as cpu", test_opencl_is_default_and_agrees_with_cpu},
     {"SKIRMISH_DEVICE and the engine option", test_environment_selects},
     {"a named device must exist", test_named_device_must_exist},
+    {"an optimisation's bigger calls on the device: the CPU's deck", test_optimize_on_the_device},
     CU_TEST_INFO_NULL,
 };
 
