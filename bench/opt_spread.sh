@@ -12,6 +12,8 @@
 #   SK_BENCH_UNIT_GAMES (16384)   SKIRMISH_OPT_UNIT_GAMES of those runs
 #   SK_BENCH_CARDS_DIR            the game's card files (../shared/data/tu): the job is then
 #                                 docs/optimize.md's search of the game's cards
+#   SK_BENCH_DEVICE (cpu)         SKIRMISH_DEVICE of the workers (an OpenCL device plays the
+#                                 calls of 4,096 games or more: units, evaluation chunks)
 # Prints a table; record figures in bench/RESULTS.md with the machine they ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +23,7 @@ counts=${SK_BENCH_WORKERS:-"1 2"}
 unit_games=${SK_BENCH_UNIT_GAMES:-16384}
 # shellcheck source=bench/stack.sh
 . bench/stack.sh
-export SKIRMISH_ENGINE_THREADS=1
+export SKIRMISH_ENGINE_THREADS=1 SKIRMISH_DEVICE=${SK_BENCH_DEVICE:-cpu}
 settle=1
 if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
   export SKIRMISH_CARDS_DIR=$SK_BENCH_CARDS_DIR
@@ -59,7 +61,7 @@ machine_line
 if [ -n "${SK_BENCH_CARDS_DIR:-}" ]; then
   echo "job: optimize, the game's cards (real-04-enfeeble's decks, surge, a pool of 10 cards), budget $budget games, eval_games $eval_games (x 2 decks), seed 4, one engine thread per worker"
 else
-  echo "job: optimize, built-in cards, budget $budget games, eval_games $eval_games (x 2 decks x 2 defender decks), seed 11, one engine thread per worker"
+  echo "job: optimize, built-in cards, budget $budget games, eval_games $eval_games (x 2 decks x 2 defender decks), seed 11, one engine thread per worker, SKIRMISH_DEVICE=$SKIRMISH_DEVICE"
 fi
 echo
 echo "| workers | units of | wall time | speed-up | result (sha256 of deck, scores, moves, candidates) |"
