@@ -23,7 +23,6 @@ struct battle_game_result;
  * error with a message in `err` (out[] is then not to be used).
  */
 int battle_device_each(const struct battle_plan *plan, uint64_t first, uint32_t n,
-                       struct battle_game_result *out, enum sk_err *rc, char *err,
-                       size_t errlen);
+                       struct battle_game_result *out, enum sk_err *rc, char *err, size_t errlen);
 
 #endif
