@@ -131,8 +131,8 @@ struct battle_card_data {
     clc_u8 absorb;     /* takes X off the skill damage it takes, renewed each own turn start */
     clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
-    clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_sabotage) */
-    clc_u8 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_sabotage) */
+    clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_debuffs) */
+    clc_u8 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_debuffs) */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -2069,43 +2069,31 @@ CLC_INLINE void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p
         battle_sim_triggers(p, g);
 }
 
-/* After side `s` played its card: each of its living assaults with Inhibit X sets the
- * living enemy assault opposite to refuse the next X allied skills aimed at it, unless it
- * already refuses as many (the count is not added to; tuo's check_and_perform_inhibit). A
- * unit's count lasts until the end of its own next turn. Delay and Jam do not matter. */
-CLC_FN void battle_sim_inhibit(CLC_GLOBAL const struct battle_plan_data *p,
+/* After side `s` played its card, the instant debuffs of each of its living assaults on the
+ * living enemy assault opposite (tuo's phase of check_and_perform_inhibit, _sabotage and
+ * _disease; delay and Jam do not matter):
+ * - Inhibit X: it refuses the next X allied skills aimed at it, unless it already refuses
+ *   as many (the count is not added to), until the end of its own next turn;
+ * - Sabotage X: it casts with X less on its skills' X until its own turn ends, unless it
+ *   already had as much or more (values are not added up);
+ * - Disease X: it is diseased by X more (they add up, and only health gains pay them off:
+ *   battle_sim_cure). */
+CLC_FN void battle_sim_debuffs(CLC_GLOBAL const struct battle_plan_data *p,
                                CLC_PRIVATE struct battle_game *g, int s)
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     for (clc_u32 i = 0; i < me->n_assaults && i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *t = &en->assaults[i];
-        clc_u32 x = p->cards[me->assaults[i].card].inhibit;
-        if (x > t->inhibited && battle_sim_alive(&me->assaults[i]) && battle_sim_alive(t))
-            t->inhibited = (clc_u8)x;
-    }
-}
-
-/* Sabotage X and Disease X of each living assault of side `s`, whose turn it is, after the
- * card played and Inhibit (tuo's check_and_perform_sabotage and _disease): the living enemy
- * assault opposite casts with X less on its skills' X until its own turn ends, unless it
- * already had as much or more (values are not added up), and is diseased by X more (they
- * add up, and only health gains pay them off: battle_sim_cure). */
-CLC_NOINLINE void battle_sim_sabotage(CLC_GLOBAL const struct battle_plan_data *p,
-                                      CLC_PRIVATE struct battle_game *g, int s)
-{
-    CLC_PRIVATE struct battle_side *me = &g->sides[s];
-    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
-    for (clc_u32 i = 0; i < me->n_assaults && i < en->n_assaults; i++) {
-        CLC_PRIVATE struct battle_unit *t = &en->assaults[i];
-        clc_u32 x = p->cards[me->assaults[i].card].sabotage;
-        clc_u32 d = p->cards[me->assaults[i].card].disease;
+        CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->assaults[i].card];
         if (!battle_sim_alive(&me->assaults[i]) || !battle_sim_alive(t))
             continue;
-        if (x > t->sabotaged)
-            t->sabotaged = (clc_u8)x;
-        if (d)
-            t->diseased = battle_sim_sat((clc_i32)t->diseased + (clc_i32)d);
+        if (c->inhibit > t->inhibited)
+            t->inhibited = c->inhibit;
+        if (c->sabotage > t->sabotaged)
+            t->sabotaged = c->sabotage;
+        if (c->disease)
+            t->diseased = battle_sim_sat((clc_i32)t->diseased + (clc_i32)c->disease);
     }
 }
 
@@ -2320,13 +2308,11 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         g->resume = 0;
     }
 
-    /* 2. Play one card; then Inhibit. */
+    /* 2. Play one card; then Inhibit, Sabotage and Disease. */
     battle_sim_play_card(p, g, s);
     battle_sim_action_end(p, g, 1);
-    if (p->fx & BATTLE_SIM_FX_INHIBIT)
-        battle_sim_inhibit(p, g, s);
-    if (p->rare & BATTLE_SIM_RARE_SABOTAGE)
-        battle_sim_sabotage(p, g, s);
+    if ((p->fx & BATTLE_SIM_FX_INHIBIT) || (p->rare & BATTLE_SIM_RARE_SABOTAGE))
+        battle_sim_debuffs(p, g, s);
     if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
 
