@@ -363,15 +363,17 @@ static void mark_refusable(struct battle_card_data *c)
             c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
 }
 
-/* Whether the card has Mark, Corrosive or Sabotage, or Sunder, Enrage or Entrap among its
- * actions: a plan with them runs the attack's and the skills' copies with the rarer rules
- * (battle_plan_data.passive), where marks add to the damage, Corrosive corrodes the
- * attacker, Sabotage takes from a caster's X, a sundered attacker adds nothing to its power
- * and Enrage and Entrap add to Berserk and Counter, so that the plans without them keep
- * their code as it was. */
+/* Whether the card has Mark, Corrosive, Sabotage, Tribute, Payback, Revenge or Subdue, or
+ * Sunder, Enrage or Entrap among its actions: a plan with them runs the attack's and the
+ * skills' copies with the rarer rules (battle_plan_data.passive), where marks add to the
+ * damage, Corrosive corrodes the attacker, Sabotage takes from a caster's X, Tribute gives
+ * allied skills back, Payback and Revenge hostile ones, Subdue takes gains away, a
+ * sundered attacker adds nothing to its power and Enrage and Entrap add to Berserk and
+ * Counter, so that the plans without them keep their code as it was. */
 static int card_rare(const struct battle_card_data *c)
 {
-    if (c->mark || c->corrosive || c->sabotage)
+    if (c->mark || c->corrosive || c->sabotage || c->tribute || c->payback || c->revenge ||
+        c->subdue)
         return 1;
     for (int k = 0; k < c->n_act; k++) {
         unsigned id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
@@ -475,6 +477,9 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
             if (v && (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE))
                 plan->data.death_fx = 1;
+            /* Crackdown refreshes through Subdue at the turn's end (battle_sim_turn). */
+            if (v && k == BATTLE_PASSIVE_CRACKDOWN)
+                plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_REFRESH);
         }
         /* Campaign scoring does not count a lost dominion (battle_sim_points). */
         for (int i = 0; i < plan->data.sides[s].n_structures; i++) {

@@ -55,11 +55,18 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_SUNDERED 64u  /* Sunder: no attack gains or Rally until its turn ends */
 #define BATTLE_SIM_SUMMONED 128u /* brought into play by Summon (scoring counts it apart) */
 
+/* Unit states (battle_unit.state) that live longer than a turn. */
+#define BATTLE_SIM_RUSHED   1u /* it has cast Rush (an assault casts it once in its life) */
+#define BATTLE_SIM_RUSH_DUE 2u /* Rush brought its delay to 0: Valor and Summon are due */
+#define BATTLE_SIM_PB_DEATH                                                                        \
+    4u /* killed by Payback or Revenge: its on-death hostile skills                                \
+         aim at its own side (battle_sim_triggers) */
+
 /* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
  * so that games without them skip their checks on every unit, hit and turn. */
 #define BATTLE_SIM_FX_EVADE   1u   /* Evade */
 #define BATTLE_SIM_FX_TICK    2u   /* Barrier, Bravery, Valor, Absorb or Summon at delay 0 */
-#define BATTLE_SIM_FX_REFRESH 4u   /* Refresh */
+#define BATTLE_SIM_FX_REFRESH 4u   /* Refresh, or the passive effect Crackdown */
 #define BATTLE_SIM_FX_BARRIER 8u   /* Barrier (its count of hits) */
 #define BATTLE_SIM_FX_ALLY    16u  /* Allegiance */
 #define BATTLE_SIM_FX_FLEX    32u  /* a side plays flexible (not a skill: a side's play mode) */
@@ -133,6 +140,12 @@ struct battle_card_data {
     clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
     clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_debuffs) */
     clc_u8 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_debuffs) */
+    clc_u8 tribute; /* an allied skill an own assault casts on it is cast on the caster too,
+                       X times between the ends of its own turns (battle_sim_tribute) */
+    clc_u8 payback; /* a hostile skill an enemy assault casts on it is cast back on the caster,
+                       X times an enemy turn (battle_sim_payback) */
+    clc_u8 revenge; /* as Payback, on the caster and its two neighbours */
+    clc_u8 subdue;  /* an assault attacking it loses X of its permanent gains (battle_sim_subdue) */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -169,7 +182,12 @@ struct battle_unit {
     clc_i16 corrode;   /* Corrosive: the X it was corroded by (0: not corroded) */
     clc_i16 corroded; /* Corrosive: the attack its corrosion took so far (`attack` is less by it) */
     clc_u8 sabotaged; /* Sabotage: X less on its skills' X until its own turn ends */
+    clc_u8 state;     /* BATTLE_SIM_RUSHED */
     clc_i16 diseased; /* Disease: health gains it will still lose (battle_sim_cure) */
+    clc_u8 tributed;  /* Tribute: allied skills it gave back since its own turn last ended */
+    clc_u8 paybacked; /* Payback, Revenge: hostile skills it sent back this enemy turn */
+    clc_i16 owed_att; /* Subdue: permanent attack gains still owed (battle_sim_gain_attack) */
+    clc_i16 owed_hp;  /* Subdue: permanent health gains still owed (battle_sim_gain_hp) */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -384,7 +402,12 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->corrode = 0;
     u->corroded = 0;
     u->sabotaged = 0;
+    u->state = 0;
     u->diseased = 0;
+    u->tributed = 0;
+    u->paybacked = 0;
+    u->owed_att = 0;
+    u->owed_hp = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -425,8 +448,48 @@ CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
     if (u->diseased)
         x = battle_sim_cure(u, x);
+    if (u->owed_hp) { /* Subdue took more than the gains so far: this pays it off first */
+        clc_i32 d = u->owed_hp < x ? u->owed_hp : x;
+        u->owed_hp = (clc_i16)(u->owed_hp - d);
+        u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x - d);
+        u->hp = battle_sim_sat((clc_i32)u->hp + x < u->max_hp ? (clc_i32)u->hp + x : u->max_hp);
+        return;
+    }
     u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x);
     u->hp = battle_sim_sat((clc_i32)u->hp + x);
+}
+
+/* A permanent attack gain of X (Berserk, Valor, Bravery, Avenge, Allegiance, the passive
+ * effects'): what Subdue still has owed is paid off first. */
+CLC_FN void battle_sim_gain_attack(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    if (u->owed_att) {
+        clc_i32 d = u->owed_att < x ? u->owed_att : x;
+        u->owed_att = (clc_i16)(u->owed_att - d);
+        x -= d;
+    }
+    u->attack = battle_sim_sat((clc_i32)u->attack + x);
+}
+
+/* Subdue X of the unit an assault `u` (card `c`) attacks, before its damage (tuo's
+ * perform_subdue with the subdue_before_attack rule): the attacker is subdued by X more, for
+ * good; its permanent gains of attack and of max health count X less, never below none
+ * (its card's values stay): what is left of X is owed by later gains. Health above the
+ * new max is lost. Out of line: rare, in the attack's copy with the rarer rules. */
+CLC_NOINLINE void battle_sim_subdue(CLC_GLOBAL const struct battle_card_data *c,
+                                    CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    /* The attack holds the gains less what corrosion took (battle_sim_corrosion). */
+    clc_i32 gain = (clc_i32)u->attack + u->corroded - c->attack;
+    clc_i32 t = gain > 0 ? (gain < x ? gain : x) : 0;
+    u->attack = (clc_i16)(u->attack - t);
+    u->owed_att = battle_sim_sat((clc_i32)u->owed_att + x - t);
+    gain = (clc_i32)u->max_hp - c->health;
+    t = gain > 0 ? (gain < x ? gain : x) : 0;
+    u->max_hp = (clc_i16)(u->max_hp - t);
+    u->owed_hp = battle_sim_sat((clc_i32)u->owed_hp + x - t);
+    if (u->hp > u->max_hp)
+        u->hp = u->max_hp;
 }
 
 /* Damage X + Enfeeble - Protect, at least 0, to a unit of side `s` (Strike's formula, also
@@ -713,6 +776,8 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
             return u->delay <= 1 && !(u->flags & BATTLE_SIM_JAMMED);
         return u->delay == 0 &&
                !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_ACTING));
+    case BATTLE_WHEN_DELAYED:
+        return u->delay >= 1;
     case BATTLE_WHEN_READY: /* Rally: a sundered unit takes none (tuo's skill_check) */
         if (!active)
             return u->delay <= 1 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_SUNDERED));
@@ -783,6 +848,11 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_ENTRAP:
         u->entrapped = battle_sim_sat((clc_i32)u->entrapped + x);
+        break;
+    case BATTLE_SKILL_RUSH: /* a delay reaching 0 sets off what the turn start's would: */
+        u->delay = (clc_u8)(x < u->delay ? u->delay - x : 0);
+        if (u->delay == 0 && (p->cards[u->card].valor || p->cards[u->card].summon_act))
+            u->state = (clc_u8)(u->state | BATTLE_SIM_RUSH_DUE); /* battle_sim_rush */
         break;
     default:
         break;
@@ -957,11 +1027,94 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_divert(p, g, BATTLE_SKILL_RALLY, x, 0, refused);
 }
 
-/* A skill cast with other values than its card's action: Mimic's (battle_sim_mimic). */
+/* Tribute X of unit `u` of side `s`, just given allied skill `id` X by the own assault at
+ * `lane` (card `c`): the skill is cast on the caster too, at most X times between the ends
+ * of u's own turns, when the caster is another unit and could take it (tuo's
+ * check_and_perform_skill: Heal and Mend a damaged caster, Rally one not sundered; Rush
+ * is never given back). Only the copies with the rarer rules (pv) call it. */
+CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                     clc_u32 id, clc_i32 x,
+                                     CLC_GLOBAL const struct battle_card_data *c,
+                                     CLC_PRIVATE struct battle_unit *u)
+{
+    CLC_PRIVATE struct battle_unit *a;
+    if (lane < 0 || c->type != BATTLE_ASSAULT || id == BATTLE_SKILL_RUSH)
+        return;
+    a = &g->sides[s].assaults[lane];
+    if (a == u || u->tributed >= p->cards[u->card].tribute || !battle_sim_alive(a))
+        return;
+    if ((id == BATTLE_SKILL_HEAL || id == BATTLE_SKILL_MEND) && a->hp >= battle_sim_max_hp(a))
+        return;
+    if (id == BATTLE_SKILL_RALLY && (a->flags & BATTLE_SIM_SUNDERED))
+        return;
+    u->tributed++;
+    battle_sim_apply(p, g, s, id, x, a);
+    if (id == BATTLE_SKILL_HEAL)
+        battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, a);
+}
+
+/* A skill cast with other values than its card's action: Mimic's (battle_sim_mimic), and
+ * the on-death skills of a unit Payback killed, which aim at its own side (`flip`). */
 struct battle_sim_ov {
     clc_i32 x;
-    clc_u32 y, all, n;
+    clc_u32 y, all, n, flip;
 };
+
+/* Payback X and Revenge X (tuo's perform_targetted_hostile_fast, after the targets): hostile
+ * skill `id` X, cast by the own assault at `lane` of side `s`, took effect on the assaults
+ * `pb` (npb lanes of side ts's row) that have either and have not used them up this enemy
+ * turn. In that order, each casts the skill back: Payback on the caster, Revenge on the
+ * caster and its living neighbours; each needs its target alive and valid for the skill
+ * as a target on its own side (tuo's skill_predicate from the target itself: Weaken and
+ * Jam take a unit that acts next turn), and Evade does not negate it. One use each, when
+ * it took effect anywhere. Units it kills are marked (BATTLE_SIM_PB_DEATH). A unit killed
+ * by the skill itself still casts it back (the peer checks no life). Mimic is never cast
+ * back, Mimic's skills are. Turning Tides answers a Weaken cast back as any. */
+CLC_NOINLINE void battle_sim_payback(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                     clc_u32 id, clc_i32 x, int ts, CLC_PRIVATE const clc_u8 *pb,
+                                     clc_u32 npb)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    int tap = battle_sim_active(p->mode, g->turn);
+    int iron = (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
+               battle_sim_passive(p, tap, BATTLE_PASSIVE_IRONWILL);
+    for (clc_u32 k = 0; k < npb; k++) {
+        CLC_PRIVATE struct battle_unit *u = &g->sides[ts].assaults[pb[k]];
+        int revenge = p->cards[u->card].revenge != 0;
+        clc_i32 tides = 0, done = 0;
+        for (clc_i32 i = revenge ? lane - 1 : lane; i <= (revenge ? lane + 1 : lane); i++) {
+            CLC_PRIVATE struct battle_unit *t = &me->assaults[i < 0 ? 0 : i];
+            clc_i32 before;
+            if (i < 0 || i >= (clc_i32)me->n_assaults || !battle_sim_alive(t) ||
+                !battle_sim_valid_on(p, id, t, s != tap, g->act) ||
+                (iron && p->cards[t->card].armor))
+                continue;
+            before = battle_sim_power(t);
+            battle_sim_apply(p, g, s, id, x, t);
+            if (!battle_sim_alive(t))
+                t->state = (clc_u8)(t->state | BATTLE_SIM_PB_DEATH);
+            tides = before - battle_sim_power(t) > tides ? before - battle_sim_power(t) : tides;
+            done = 1;
+        }
+        if (done)
+            u->paybacked = (clc_u8)(u->paybacked < 255 ? u->paybacked + 1 : 255);
+        if (tides > 0 && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER))
+            battle_sim_tides(p, g, ts, tides, 0);
+    }
+}
+
+/* Whether unit `u` casts back hostile skill `id` an enemy assault (card `c`) cast on it:
+ * it has Payback or Revenge not used up this enemy turn (battle_sim_payback). */
+CLC_FN int battle_sim_pays(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 id,
+                           CLC_GLOBAL const struct battle_card_data *c,
+                           CLC_PRIVATE const struct battle_unit *u)
+{
+    CLC_GLOBAL const struct battle_card_data *t = &p->cards[u->card];
+    return (t->payback || t->revenge) && c->type == BATTLE_ASSAULT && id != BATTLE_SKILL_MIMIC &&
+           u->paybacked < (clc_i32)t->payback + t->revenge;
+}
 
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
  * the enemy's for a hostile skill, where Evade can negate each application, else its own
@@ -981,7 +1134,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                                    const int pv, CLC_PRIVATE const struct battle_sim_ov *ov)
 {
     int hostile = battle_sim_hostile(id);
-    int ts = hostile ? 1 - s : s;
+    int ts = hostile && !(ov && ov->flip) ? 1 - s : s;
     int structures = battle_sim_row(id) == BATTLE_ROW_STRUCTURES;
     int active = ts == battle_sim_active(p->mode, g->turn);
     clc_u32 y = ov ? ov->y : c->act_y[k];
@@ -998,7 +1151,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
     clc_u8 cand[BATTLE_SIM_ROW];
-    clc_u32 nrow, nc = 0, refused = 0;
+    clc_u32 nrow, nc = 0, refused = 0, npb = 0;
     int done = 0;
     clc_i32 tides = 0; /* Turning Tides: the most attack Weaken took (copies with `pv`) */
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
@@ -1044,8 +1197,13 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 if (f != y && f != BATTLE_SIM_PROGENITOR && !(pv && battle_sim_morph(p, g)))
                     continue;
             }
-            if (battle_sim_valid_on(p, id, u, active, g->act))
-                cand[nc++] = (clc_u8)i;
+            if (!battle_sim_valid_on(p, id, u, active, g->act))
+                continue;
+            /* Rush from an assault: a unit left of it ended its turn in the row, so a delay
+             * of 1 would reach 0 at its next turn start anyway (tuo's skill_predicate). */
+            if (id == BATTLE_SKILL_RUSH && lane >= 0 && i < lane && u->delay < 2)
+                continue;
+            cand[nc++] = (clc_u8)i;
         }
     }
     if (pv && (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
@@ -1070,6 +1228,13 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             battle_sim_apply(p, g, ts, id, x, u);
             if (id == BATTLE_SKILL_HEAL && pv)
                 battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
+            if (pv && !hostile && p->cards[u->card].tribute)
+                battle_sim_tribute(p, g, s, lane, id, x, c, u);
+            if (pv && hostile && row == tside->assaults && lane >= 0 &&
+                battle_sim_pays(p, id, c, u)) {
+                cand[0] = (clc_u8)(u - row);
+                battle_sim_payback(p, g, s, lane, id, x, ts, cand, 1);
+            }
             return 1;
         }
         for (clc_u32 i = 0; i < nc; i++)
@@ -1097,12 +1262,205 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         }
         if (id == BATTLE_SKILL_HEAL && pv)
             battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
+        if (pv && !hostile && p->cards[u->card].tribute)
+            battle_sim_tribute(p, g, s, lane, id, x, c, u);
+        /* Payback's units, kept in place in cand (i >= npb): cast back after all targets. */
+        if (pv && hostile && row == tside->assaults && lane >= 0 && battle_sim_pays(p, id, c, u))
+            cand[npb++] = cand[i];
         done = 1;
     }
+    if (pv && npb)
+        battle_sim_payback(p, g, s, lane, id, x, ts, cand, npb);
     if (pv && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) && tides > 0)
         battle_sim_tides(p, g, s, tides, ov ? ov->all : c->act_all[k]);
     if (pv && refused)
         battle_sim_divert(p, g, id, x, c, refused);
+    return done;
+}
+
+/* Valor or Bravery X of assault `lane` of side `s`: + X permanent attack when the enemy
+ * assault opposite lives and is stronger. Returns whether it did. */
+CLC_FN int battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
+                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
+{
+    CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
+    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
+    if (!x || (u->flags & BATTLE_SIM_SUNDERED) || lane >= en->n_assaults ||
+        !battle_sim_alive(&en->assaults[lane]) ||
+        battle_sim_power(&en->assaults[lane]) <= battle_sim_power(u))
+        return 0;
+    battle_sim_gain_attack(u, x);
+    return 1;
+}
+
+/* Super Heroism X (a passive battleground effect of side `s`, whose turn it is): assault
+ * `lane`, whose Bravery B has just taken effect, heals every damaged own assault by B * X
+ * (tuo's Heal all from the unit: Inhibit refuses it, Zealot's Preservation adds to it). */
+CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_data *p,
+                                          CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
+                                          clc_i32 b)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->assaults[lane].card];
+    clc_i32 x = b * battle_sim_passive(p, s, BATTLE_PASSIVE_SUPERHEROISM);
+    clc_u32 refused = 0;
+    if (x <= 0)
+        return;
+    x = x < BATTLE_SIM_STAT_CAP ? x : BATTLE_SIM_STAT_CAP;
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+        if (!battle_sim_alive(u) || u->hp >= battle_sim_max_hp(u))
+            continue;
+        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+            u->inhibited--;
+            refused++;
+            continue;
+        }
+        battle_sim_heal(u, x);
+        battle_sim_zealot(p, s, c, x, u);
+    }
+    if (refused)
+        battle_sim_divert(p, g, BATTLE_SKILL_HEAL, x, c, refused);
+}
+
+/* Bravery X of assault `lane` of side `s` (battle_sim_brave), with Super Heroism. */
+CLC_FN void battle_sim_bravery(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
+{
+    if (battle_sim_brave(p, g, s, lane, x) && p->passive)
+        battle_sim_superheroism(p, g, s, lane, x);
+}
+
+/* The passive battleground effects of side `s` on unit `u` entering its row, in tuo's
+ * order. Oath of Loyalty: a unit with Allegiance X gains X attack and max health for each
+ * other living assault and each structure (fortresses and the dominion aside, living or
+ * not) of its faction on its side (any faction with Megamorphosis). Devotion X: a card played (not
+ * summoned) of the commander's faction enters with X% more health (rounded up), as a permanent
+ * gain. */
+CLC_NOINLINE void battle_sim_passive_enter(CLC_GLOBAL const struct battle_plan_data *p,
+                                           CLC_PRIVATE struct battle_game *g, int s,
+                                           CLC_PRIVATE struct battle_unit *u, int summoned)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+    clc_i32 x = c->allegiance ? battle_sim_passive(p, s, BATTLE_PASSIVE_OATHOFLOYALTY) : 0;
+    if (x) {
+        int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
+        clc_i32 n = 0;
+        for (clc_u32 i = 0; i < me->n_assaults; i++)
+            n += &me->assaults[i] != u && battle_sim_alive(&me->assaults[i]) &&
+                 (mega || p->cards[me->assaults[i].card].faction == c->faction);
+        for (clc_u32 i = 0; i < me->n_structures; i++) {
+            clc_u32 card = me->structures[i].card;
+            n += p->cards[card].type == BATTLE_STRUCTURE && card + 1u != p->sides[s].dominion &&
+                 (mega || p->cards[card].faction == c->faction);
+        }
+        if (n) {
+            battle_sim_gain_attack(u, n * c->allegiance);
+            battle_sim_gain_hp(u, n * c->allegiance);
+        }
+    }
+    x = summoned ? 0 : battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOTION);
+    if (x && c->faction == p->cards[p->sides[s].commander].faction)
+        battle_sim_gain_hp(u, (c->health * x + 99) / 100);
+}
+
+/* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
+ * Bravery and Valor when it is active at once, and (unless `summoned`) the Allegiance of
+ * the own assaults of its faction. Returns its lane, or -1 when the row is full (only
+ * summons can fill one): then nothing enters. `tower`: summoned by a structure's
+ * activation Summon, it starts one turn nearer to acting, as in the game. The caller casts
+ * its on-play skills. */
+CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_PRIVATE struct battle_game *g, int s, clc_u32 card,
+                                    int summoned, int tower)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[card];
+    int structure = c->type == BATTLE_STRUCTURE;
+    clc_u32 lane = structure ? me->n_structures : me->n_assaults;
+    CLC_PRIVATE struct battle_unit *u;
+    if (lane >= BATTLE_SIM_ROW)
+        return -1;
+    u = structure ? &me->structures[lane] : &me->assaults[lane];
+    if (structure)
+        me->n_structures++;
+    else
+        me->n_assaults++;
+    battle_sim_fresh(p, u, card);
+    if (summoned)
+        u->flags = (clc_u8)(u->flags | BATTLE_SIM_SUMMONED);
+    if (tower && u->delay)
+        u->delay--;
+    if (c->barrier)
+        u->protect = c->barrier;
+    if (!structure && !u->delay) {
+        battle_sim_bravery(p, g, s, lane, c->bravery);
+        battle_sim_brave(p, g, s, lane, c->valor);
+    }
+    if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY))
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
+            clc_i32 x = p->cards[a->card].allegiance;
+            if (x && a != u && battle_sim_alive(a) && p->cards[a->card].faction == c->faction) {
+                if (!(a->flags & BATTLE_SIM_SUNDERED))
+                    battle_sim_gain_attack(a, x);
+                battle_sim_gain_hp(a, x);
+            }
+        }
+    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(OATHOFLOYALTY) | BATTLE_SIM_PV(DEVOTION)))
+        battle_sim_passive_enter(p, g, s, u, summoned);
+    return (clc_i32)lane;
+}
+
+/* Side `s` puts card `card` into play for free (Summon); its on-play skills are cast at the
+ * next resolution of triggers (battle_sim_triggers). */
+CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 card, int tower)
+{
+    clc_i32 lane = battle_sim_enter(p, g, s, card, 1, tower);
+    CLC_PRIVATE struct battle_unit *u;
+    if (lane < 0)
+        return;
+    g->summoned[s] = (clc_u8)(g->summoned[s] + (g->summoned[s] < 255));
+    if (!(p->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY)))
+        return;
+    u = p->cards[card].type == BATTLE_STRUCTURE ? &g->sides[s].structures[lane]
+                                                : &g->sides[s].assaults[lane];
+    u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
+    g->pending++;
+}
+
+/* Side `s` casts Rush, action `k` of card `c` (or Mimic's copy of it, `ov`), out of line
+ * as a rare skill. An assault casts it once in its life, whether it found a target or not
+ * (tuo's m_rush_attempted); a commander each time. Then each unit whose delay it brought
+ * to 0 (on either side: Divert) gets Valor and its activation Summon, as at a turn start
+ * (battle_sim_apply cannot: Summon leads back to it through Bravery and Divert). */
+CLC_NOINLINE int battle_sim_rush(CLC_GLOBAL const struct battle_plan_data *p,
+                                 CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                 int refusable, CLC_GLOBAL const struct battle_card_data *c,
+                                 clc_u32 k, CLC_PRIVATE const struct battle_sim_ov *ov)
+{
+    int done;
+    if (lane >= 0) {
+        CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
+        if (u->state & BATTLE_SIM_RUSHED)
+            return 0;
+        u->state = (clc_u8)(u->state | BATTLE_SIM_RUSHED);
+    }
+    done = battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_RUSH, refusable, c, k, 1, ov);
+    for (int side = 0; side < 2; side++)
+        for (clc_u32 i = 0; i < g->sides[side].n_assaults; i++) {
+            CLC_PRIVATE struct battle_unit *u = &g->sides[side].assaults[i];
+            CLC_GLOBAL const struct battle_card_data *t = &p->cards[u->card];
+            if (!(u->state & BATTLE_SIM_RUSH_DUE))
+                continue;
+            u->state = (clc_u8)(u->state & ~BATTLE_SIM_RUSH_DUE);
+            if (t->valor)
+                battle_sim_brave(p, g, side, i, t->valor);
+            if (t->summon_act)
+                battle_sim_summon(p, g, side, t->summon_act - 1u, 0);
+        }
     return done;
 }
 
@@ -1194,9 +1552,15 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                     ov.y = 0;
                     ov.all = t->act_all[j];
                     ov.n = t->act_n[j];
-                    battle_sim_skill_as(p, g, s, lane, id,
-                                        !battle_sim_hostile(id) && (p->fx & BATTLE_SIM_FX_INHIBIT),
-                                        c, k, p->passive != 0, &ov);
+                    ov.flip = 0;
+                    if (id == BATTLE_SKILL_RUSH)
+                        battle_sim_rush(p, g, s, lane, (p->fx & BATTLE_SIM_FX_INHIBIT) != 0, c, k,
+                                        &ov);
+                    else
+                        battle_sim_skill_as(p, g, s, lane, id,
+                                            !battle_sim_hostile(id) &&
+                                                (p->fx & BATTLE_SIM_FX_INHIBIT),
+                                            c, k, p->passive != 0, &ov);
                 }
             }
     }
@@ -1222,6 +1586,8 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
     case BATTLE_SKILL_##ID:                                                                        \
         return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER  ? battle_sim_sunder(p, g, s, lane, c, k)  \
                : BATTLE_SKILL_##ID == BATTLE_SKILL_MIMIC ? battle_sim_mimic(p, g, s, lane, c, k)   \
+               : BATTLE_SKILL_##ID == BATTLE_SKILL_RUSH                                            \
+                   ? battle_sim_rush(p, g, s, lane, 0, c, k, 0)                                    \
                : BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                \
                    ? battle_sim_rare(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k)                    \
                    : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 0, c, k, pv, 0);        \
@@ -1229,7 +1595,8 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
 /* An allied skill's copy whose targets may refuse it (Inhibit). */
 #define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
     case BATTLE_SKILL_##ID | BATTLE_SIM_ACT_REFUSABLE:                                             \
-        return BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                  \
+        return BATTLE_SKILL_##ID == BATTLE_SKILL_RUSH ? battle_sim_rush(p, g, s, lane, 1, c, k, 0) \
+               : BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                \
                    ? battle_sim_rare(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k)                    \
                    : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv, 0);
 #define BATTLE_SIM_CASE_REFUSABLE_1(ID)
@@ -1256,159 +1623,6 @@ CLC_NOINLINE int battle_sim_skill_once(CLC_GLOBAL const struct battle_plan_data 
     return battle_sim_skill(p, g, s, lane, c, k, 0);
 }
 
-/* Valor or Bravery X of assault `lane` of side `s`: + X permanent attack when the enemy
- * assault opposite lives and is stronger. Returns whether it did. */
-CLC_FN int battle_sim_brave(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
-{
-    CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
-    CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
-    if (!x || (u->flags & BATTLE_SIM_SUNDERED) || lane >= en->n_assaults ||
-        !battle_sim_alive(&en->assaults[lane]) ||
-        battle_sim_power(&en->assaults[lane]) <= battle_sim_power(u))
-        return 0;
-    u->attack = battle_sim_sat((clc_i32)u->attack + x);
-    return 1;
-}
-
-/* Super Heroism X (a passive battleground effect of side `s`, whose turn it is): assault
- * `lane`, whose Bravery B has just taken effect, heals every damaged own assault by B * X
- * (tuo's Heal all from the unit: Inhibit refuses it, Zealot's Preservation adds to it). */
-CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_data *p,
-                                          CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
-                                          clc_i32 b)
-{
-    CLC_PRIVATE struct battle_side *me = &g->sides[s];
-    CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->assaults[lane].card];
-    clc_i32 x = b * battle_sim_passive(p, s, BATTLE_PASSIVE_SUPERHEROISM);
-    clc_u32 refused = 0;
-    if (x <= 0)
-        return;
-    x = x < BATTLE_SIM_STAT_CAP ? x : BATTLE_SIM_STAT_CAP;
-    for (clc_u32 i = 0; i < me->n_assaults; i++) {
-        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
-        if (!battle_sim_alive(u) || u->hp >= battle_sim_max_hp(u))
-            continue;
-        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
-            u->inhibited--;
-            refused++;
-            continue;
-        }
-        battle_sim_heal(u, x);
-        battle_sim_zealot(p, s, c, x, u);
-    }
-    if (refused)
-        battle_sim_divert(p, g, BATTLE_SKILL_HEAL, x, c, refused);
-}
-
-/* Bravery X of assault `lane` of side `s` (battle_sim_brave), with Super Heroism. */
-CLC_FN void battle_sim_bravery(CLC_GLOBAL const struct battle_plan_data *p,
-                               CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
-{
-    if (battle_sim_brave(p, g, s, lane, x) && p->passive)
-        battle_sim_superheroism(p, g, s, lane, x);
-}
-
-/* The passive battleground effects of side `s` on unit `u` entering its row, in tuo's
- * order. Oath of Loyalty: a unit with Allegiance X gains X attack and max health for each
- * other living assault and each structure (fortresses and the dominion aside, living or
- * not) of its faction on its side (any faction with Megamorphosis). Devotion X: a card played (not
- * summoned) of the commander's faction enters with X% more health (rounded up), as a permanent
- * gain. */
-CLC_NOINLINE void battle_sim_passive_enter(CLC_GLOBAL const struct battle_plan_data *p,
-                                           CLC_PRIVATE struct battle_game *g, int s,
-                                           CLC_PRIVATE struct battle_unit *u, int summoned)
-{
-    CLC_PRIVATE struct battle_side *me = &g->sides[s];
-    CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
-    clc_i32 x = c->allegiance ? battle_sim_passive(p, s, BATTLE_PASSIVE_OATHOFLOYALTY) : 0;
-    if (x) {
-        int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
-        clc_i32 n = 0;
-        for (clc_u32 i = 0; i < me->n_assaults; i++)
-            n += &me->assaults[i] != u && battle_sim_alive(&me->assaults[i]) &&
-                 (mega || p->cards[me->assaults[i].card].faction == c->faction);
-        for (clc_u32 i = 0; i < me->n_structures; i++) {
-            clc_u32 card = me->structures[i].card;
-            n += p->cards[card].type == BATTLE_STRUCTURE && card + 1u != p->sides[s].dominion &&
-                 (mega || p->cards[card].faction == c->faction);
-        }
-        if (n) {
-            u->attack = battle_sim_sat((clc_i32)u->attack + n * c->allegiance);
-            battle_sim_gain_hp(u, n * c->allegiance);
-        }
-    }
-    x = summoned ? 0 : battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOTION);
-    if (x && c->faction == p->cards[p->sides[s].commander].faction)
-        battle_sim_gain_hp(u, (c->health * x + 99) / 100);
-}
-
-/* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
- * Bravery and Valor when it is active at once, and (unless `summoned`) the Allegiance of
- * the own assaults of its faction. Returns its lane, or -1 when the row is full (only
- * summons can fill one): then nothing enters. `tower`: summoned by a structure's
- * activation Summon, it starts one turn nearer to acting, as in the game. The caller casts
- * its on-play skills. */
-CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
-                                    CLC_PRIVATE struct battle_game *g, int s, clc_u32 card,
-                                    int summoned, int tower)
-{
-    CLC_PRIVATE struct battle_side *me = &g->sides[s];
-    CLC_GLOBAL const struct battle_card_data *c = &p->cards[card];
-    int structure = c->type == BATTLE_STRUCTURE;
-    clc_u32 lane = structure ? me->n_structures : me->n_assaults;
-    CLC_PRIVATE struct battle_unit *u;
-    if (lane >= BATTLE_SIM_ROW)
-        return -1;
-    u = structure ? &me->structures[lane] : &me->assaults[lane];
-    if (structure)
-        me->n_structures++;
-    else
-        me->n_assaults++;
-    battle_sim_fresh(p, u, card);
-    if (summoned)
-        u->flags = (clc_u8)(u->flags | BATTLE_SIM_SUMMONED);
-    if (tower && u->delay)
-        u->delay--;
-    if (c->barrier)
-        u->protect = c->barrier;
-    if (!structure && !u->delay) {
-        battle_sim_bravery(p, g, s, lane, c->bravery);
-        battle_sim_brave(p, g, s, lane, c->valor);
-    }
-    if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY))
-        for (clc_u32 i = 0; i < me->n_assaults; i++) {
-            CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
-            clc_i32 x = p->cards[a->card].allegiance;
-            if (x && a != u && battle_sim_alive(a) && p->cards[a->card].faction == c->faction) {
-                if (!(a->flags & BATTLE_SIM_SUNDERED))
-                    a->attack = battle_sim_sat((clc_i32)a->attack + x);
-                battle_sim_gain_hp(a, x);
-            }
-        }
-    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(OATHOFLOYALTY) | BATTLE_SIM_PV(DEVOTION)))
-        battle_sim_passive_enter(p, g, s, u, summoned);
-    return (clc_i32)lane;
-}
-
-/* Side `s` puts card `card` into play for free (Summon); its on-play skills are cast at the
- * next resolution of triggers (battle_sim_triggers). */
-CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
-                              CLC_PRIVATE struct battle_game *g, int s, clc_u32 card, int tower)
-{
-    clc_i32 lane = battle_sim_enter(p, g, s, card, 1, tower);
-    CLC_PRIVATE struct battle_unit *u;
-    if (lane < 0)
-        return;
-    g->summoned[s] = (clc_u8)(g->summoned[s] + (g->summoned[s] < 255));
-    if (!(p->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY)))
-        return;
-    u = p->cards[card].type == BATTLE_STRUCTURE ? &g->sides[s].structures[lane]
-                                                : &g->sides[s].assaults[lane];
-    u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
-    g->pending++;
-}
-
 /* Side `s` casts the skills of card `c` that have trigger `trig` (on play, on attacked, on
  * death), in card order; the caster (at assault lane `lane`, -1 for other rows) may be dead
  * (on death) or jammed. */
@@ -1425,6 +1639,41 @@ CLC_FN void battle_sim_cast(CLC_GLOBAL const struct battle_plan_data *p,
             battle_sim_summon(p, g, s, c->act_x[k], 0);
         else
             battle_sim_skill_once(p, g, s, lane, c, k);
+    }
+}
+
+/* The on-death skills of card `c`, whose unit (assault lane `lane` of side `s`) Payback or
+ * Revenge killed: as battle_sim_cast, but its hostile skills but Mimic aim at its own side
+ * (the peer's default revenge_on_death rule: their targets are drawn as the enemy
+ * commander would draw them). Out of line: rare. */
+CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data *p,
+                                       CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                       CLC_GLOBAL const struct battle_card_data *c)
+{
+    for (clc_u32 k = 0; k < c->n_act; k++) {
+        clc_u32 id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
+        struct battle_sim_ov ov;
+        if (c->act_trig[k] != BATTLE_SIM_TRIG_DEATH)
+            continue;
+        if (id == BATTLE_SKILL_SUMMON) {
+            battle_sim_summon(p, g, s, c->act_x[k], 0);
+            continue;
+        }
+        if (!battle_sim_hostile(id) || id == BATTLE_SKILL_MIMIC) {
+            battle_sim_skill_once(p, g, s, lane, c, k);
+            continue;
+        }
+        ov.x = c->act_x[k];
+        if ((battle_sim_opts(id) & BATTLE_OPT_X) && lane >= 0) {
+            ov.x -= g->sides[s].assaults[lane].sabotaged;
+            if (ov.x <= 0)
+                continue;
+        }
+        ov.y = c->act_y[k];
+        ov.all = c->act_all[k];
+        ov.n = c->act_n[k];
+        ov.flip = 1;
+        battle_sim_skill_as(p, g, s, lane, id, 0, c, k, 1, &ov);
     }
 }
 
@@ -1454,7 +1703,7 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
         if (i + 1 < lane || i > lane + 1)
             x = (x + 1) / 2;
         if (!(a->flags & BATTLE_SIM_SUNDERED))
-            a->attack = battle_sim_sat((clc_i32)a->attack + x);
+            battle_sim_gain_attack(a, x);
         battle_sim_gain_hp(a, x);
     }
 }
@@ -1580,8 +1829,11 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                             battle_sim_virulence(p, g, s, i, run);
                         if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
                             battle_sim_revenge(p, g, s);
-                        battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
-                                        BATTLE_SIM_TRIG_DEATH);
+                        if (u->state & BATTLE_SIM_PB_DEATH)
+                            battle_sim_cast_back(p, g, s, (clc_i32)i, &p->cards[u->card]);
+                        else
+                            battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
+                                            BATTLE_SIM_TRIG_DEATH);
                     } else {
                         battle_sim_cast(p, g, s, r ? (clc_i32)i : -1, &p->cards[u->card],
                                         BATTLE_SIM_TRIG_PLAY);
@@ -1639,6 +1891,12 @@ CLC_INLINE void battle_sim_skills_pv(CLC_GLOBAL const struct battle_plan_data *p
     for (clc_u32 k = 0; m; k++, m >>= 1) {
         if (!(m & 1u) || (*cd && battle_sim_cd(*cd, k)))
             continue;
+        /* A unit that a skill cast back (Payback, Revenge) or a death's skill killed or
+         * jammed casts nothing more (tuo's resolve_skill checks each skill). */
+        if (k && lane >= 0 &&
+            (g->sides[s].assaults[lane].flags & (BATTLE_SIM_ALIVE | BATTLE_SIM_JAMMED)) !=
+                BATTLE_SIM_ALIVE)
+            break;
         if (battle_sim_skill(p, g, s, lane, c, k, pv) && c->act_c[k])
             *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
         if (g->pending)
@@ -1805,13 +2063,13 @@ CLC_NOINLINE void battle_sim_passive_hit(CLC_GLOBAL const struct battle_plan_dat
     clc_i32 x;
     int sundered = (u->flags & BATTLE_SIM_SUNDERED) != 0;
     if (v && !sundered && !battle_sim_alive(t) && battle_sim_passive(p, s, BATTLE_PASSIVE_HEROISM))
-        u->attack = battle_sim_sat((clc_i32)u->attack + v);
+        battle_sim_gain_attack(u, v);
     v = (clc_i32)ac->leech + ac->refresh;
     x = battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOUR);
     if (v && x) {
         v = battle_sim_part(v, x);
         if (!sundered)
-            u->attack = battle_sim_sat((clc_i32)u->attack + v);
+            battle_sim_gain_attack(u, v);
         battle_sim_gain_hp(u, v);
     }
 }
@@ -1852,6 +2110,13 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     /* Flying dodges with probability 1/2 (a draw only when the target has it). */
     if (dc->flying && rng_below(&g->rng, 2) == 0)
         return;
+    /* Subdue, before the damage: an attacker left with no power does not attack. */
+    if (pv && dc->subdue) {
+        battle_sim_subdue(ac, u, dc->subdue);
+        power = battle_sim_power(u);
+        if (power == 0)
+            return;
+    }
     /* A sundered attacker adds nothing to its power: no Legion, Coalition, Rupture, Venom,
      * passive effect, Mark or Enfeeble on the target (tuo's modify_attack_damage). */
     sundered = pv && (u->flags & BATTLE_SIM_SUNDERED);
@@ -1911,7 +2176,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
                 battle_sim_part(counter, battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX));
             battle_sim_heal(t, v);
             if (!(t->flags & BATTLE_SIM_SUNDERED))
-                t->attack = battle_sim_sat((clc_i32)t->attack + v);
+                battle_sim_gain_attack(t, v);
         }
     }
     /* Corrosive: the attacker is corroded by the target's X when that is more than it was
@@ -1941,7 +2206,10 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     /* Berserk, with what Enrage added (copies with `pv`). */
     berserk = ac->berserk + (pv ? u->enraged : 0);
     if (dmg > 0 && berserk && !sundered && battle_sim_alive(u)) {
-        u->attack = battle_sim_sat((clc_i32)u->attack + berserk);
+        if (pv) /* Subdue's debt: only in the copies with the rarer rules */
+            battle_sim_gain_attack(u, berserk);
+        else
+            u->attack = battle_sim_sat((clc_i32)u->attack + berserk);
         /* Enduring Rage (the attacker's passive effect): heals and protects the unit by
          * part of its Berserk. */
         if (pv && battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE)) {
@@ -2397,8 +2665,15 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         if (!battle_sim_alive(u))
             continue;
-        if ((p->fx & BATTLE_SIM_FX_REFRESH) && p->cards[u->card].refresh)
-            battle_sim_heal_hurt(u, p->cards[u->card].refresh);
+        if (p->fx & BATTLE_SIM_FX_REFRESH) {
+            /* Crackdown (the side's passive effect): Subdue X refreshes (X + 1) / 2 too. */
+            clc_i32 r = p->cards[u->card].refresh;
+            if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
+                battle_sim_passive(p, s, BATTLE_PASSIVE_CRACKDOWN))
+                r += (p->cards[u->card].subdue + 1) / 2;
+            if (r)
+                battle_sim_heal_hurt(u, r);
+        }
         if (u->poison) {
             battle_sim_hurt(p, g, s, u, u->poison);
             u->poison = (clc_i16)(u->poison >> 1);
@@ -2413,6 +2688,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->weaken = 0;
         u->enraged = 0;
         u->sabotaged = 0;
+        u->tributed = 0;
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     }
@@ -2425,6 +2701,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->protect = 0;
         u->evaded = 0;
         u->entrapped = 0;
+        u->paybacked = 0;
     }
     /* Only Barrier protects a structure and only Evade counts on one. */
     if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))

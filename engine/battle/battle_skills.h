@@ -42,8 +42,10 @@ enum battle_skill_when {
     BATTLE_WHEN_HITS = 2,    /* it acts next turn and has attack power (as tuo's Weaken) */
     BATTLE_WHEN_DAMAGED = 3, /* its health is below its card's */
     BATTLE_WHEN_READY = 4,   /* it acts this turn and has not attacked: delay 0, not jammed */
-    BATTLE_WHEN_FIGHTS = 5   /* it acts this turn, has not begun its turn in the row, and has
+    BATTLE_WHEN_FIGHTS = 5,  /* it acts this turn, has not begun its turn in the row, and has
                                 attack power (tuo's Enrage) */
+    BATTLE_WHEN_DELAYED = 6  /* its delay is 1 or more (Rush; battle_sim_skill_as asks 2 of
+                                a unit left of an assault caster: its turn in the row is over) */
 };
 
 /* Options a skill takes, as bits. X: "x" (its magnitude, 1..BATTLE_SKILL_X_MAX) is
@@ -85,7 +87,8 @@ enum battle_skill_when {
  * redirects attacks to a structure in play (fortresses are structures in play); commanders
  * are never the target of a hostile skill, so evade on them could not fire, and take no
  * skill damage, so absorb on them could not either; inhibit is the assault row's (the
- * enemy assault opposite). */
+ * enemy assault opposite); rush is cast once in a unit's life, which the engine counts for
+ * assaults (the game's files give it to commanders and assaults only). */
 #define BATTLE_SKILL_TABLE(X)                                                                      \
     X(ARMOR, "armor", PASSIVE, ADD, armor, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,         \
       "assault")                                                                                   \
@@ -146,6 +149,13 @@ enum battle_skill_when {
       BATTLE_T_ASSAULT, "assault")                                                                 \
     X(DISEASE, "disease", PASSIVE, ADD, disease, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
       "assault")                                                                                   \
+    X(TRIBUTE, "tribute", PASSIVE, ADD, tribute, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(PAYBACK, "payback", PASSIVE, ADD, payback, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(REVENGE, "revenge", PASSIVE, ADD, revenge, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
+      "assault")                                                                                   \
+    X(SUBDUE, "subdue", PASSIVE, ADD, subdue, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)       \
     X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
       0)                                                                                           \
     X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
@@ -174,6 +184,8 @@ enum battle_skill_when {
       BATTLE_T_ANY, 0)                                                                             \
     X(ENTRAP, "entrap", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
       0)                                                                                           \
+    X(RUSH, "rush", ACTIVATION, ACT, -, 0, ASSAULTS, DELAYED, BATTLE_OPT_TARGETED,                 \
+      BATTLE_T_COMMANDER | BATTLE_T_ASSAULT, "commander and assault")                              \
     X(MIMIC, "mimic", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \
       0)                                                                                           \
     X(SUMMON, "summon", ACTIVATION, ACT, -, 0, NONE, ALIVE, BATTLE_OPT_CARD | BATTLE_OPT_TRIGGER,  \
@@ -219,7 +231,7 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(IRONWILL, "ironwill", "")                                                                    \
     X(UNITY, "unity", "")                                                                          \
     X(DEVOTION, "devotion", "")                                                                    \
-    X(CRACKDOWN, "crackdown", "it acts through Subdue, not simulated yet")                         \
+    X(CRACKDOWN, "crackdown", "")                                                                  \
     X(SUPERHEROISM, "superheroism", "")
 
 #define BATTLE_PASSIVE_ENUM_(ID, NAME, NEEDS) BATTLE_PASSIVE_##ID,

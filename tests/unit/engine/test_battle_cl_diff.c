@@ -284,6 +284,24 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     /* Disease against Heal, Mend, Refresh, Leech, Drain, Scavenge, Avenge... */
     tb_skill(b, c->piercer, BATTLE_SKILL_DISEASE, 1, 0);
     tb_skill(b, c->jammer, BATTLE_SKILL_DISEASE, 2, 0);
+    /* Rush from a commander (each turn) and an assault (once), into Valor and Summon at
+     * delay 0; Tribute on units the Healer, the Rallier and Mimic cast on. */
+    tb_skill(b, c->overseer, BATTLE_SKILL_RUSH, 1, 0);
+    tb_skill(b, c->flurrier, BATTLE_SKILL_RUSH, 2, 0);
+    tb_skill(b, c->rallier, BATTLE_SKILL_TRIBUTE, 1, 0);
+    tb_skill(b, c->jammer, BATTLE_SKILL_TRIBUTE, 2, 0);
+    /* Payback and Revenge against Sunder, Mortar's fallback, Mimic's skills and Strike. */
+    tb_skill(b, c->armored, BATTLE_SKILL_PAYBACK, 1, 0);
+    tb_skill(b, c->piercer, BATTLE_SKILL_REVENGE, 1, 0);
+    tb_skill(b, c->sieger, BATTLE_SKILL_PAYBACK, 2, 0);
+    /* Subdue on an assault, a Wall and a commander, against Berserk, Valor, Leech... */
+    tb_skill(b, c->rallier, BATTLE_SKILL_SUBDUE, 2, 0);
+    tb_skill(b, c->bulwark, BATTLE_SKILL_SUBDUE, 1, 0);
+    tb_skill(b, c->warlord, BATTLE_SKILL_SUBDUE, 1, 0);
+    tb_skill(b, c->jammer, BATTLE_SKILL_REVENGE, 1, 0);
+    tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 2, 0);
+    tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 1, 1); /* on its own side when paid back */
+    opts(b, c->sieger, 0, 0, 0, BATTLE_SIM_TRIG_DEATH, 0);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -83,8 +83,10 @@ static void test_folding(void)
 /* Plays 2,000 games of a matchup rich enough for every skill to matter (damaged and
  * undamaged allies, armored enemies with a hostile skill and an allied one (for Inhibit),
  * an enemy fortress with a skill of its own), with skill `s` on the attacker's deck cards
- * (or on its fortress when it is not for assaults), or on nothing when s < 0. */
-static void play(int s, struct battle_counts *c)
+ * (or on its fortress when it is not for assaults), or on nothing when s < 0; and skill
+ * `also` (X 1) on the Carrier and `foe_also` on the Foe when they are not negative (Tribute
+ * gives back only what an own assault casts on it, Subdue takes only gains). */
+static void play_with(int s, int also, int foe_also, struct battle_counts *c)
 {
     struct tb b;
     struct battle_plan *plan;
@@ -109,10 +111,19 @@ static void play(int s, struct battle_counts *c)
     if (s >= 0)
         tb_skill(&b, (rows[s].types & BATTLE_T_ASSAULT) ? carrier : fort, (enum battle_skill)s,
                  (rows[s].opts & BATTLE_OPT_X) ? 2 : 0, 0);
+    if (also >= 0)
+        tb_skill(&b, carrier, (enum battle_skill)also, 1, 0);
+    if (foe_also >= 0)
+        tb_skill(&b, foe, (enum battle_skill)foe_also, 1, 0);
     plan = tb_plan(&b);
     memset(c, 0, sizeof(*c));
     CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 2000, 1, c), SK_OK);
     battle_plan_free(plan);
+}
+
+static void play(int s, struct battle_counts *c)
+{
+    play_with(s, -1, -1, c);
 }
 
 /* A row whose rule was never written fails here. An activation skill must change the unit
@@ -146,13 +157,23 @@ static void test_every_skill_has_an_effect(void)
         } else if (rows[s].kind == BATTLE_SK_ACTIVATION && s != BATTLE_SKILL_MIMIC) {
             struct battle_unit u, before;
             battle_sim_fresh(battle_plan_data(plan), &u, 1);
-            u.delay = 0;
+            u.delay = s == BATTLE_SKILL_RUSH ? 1 : 0; /* Rush takes a unit with a delay */
             u.hp = 5;
             before = u;
             memset(&g, 0, sizeof(g));
             CU_ASSERT_TRUE(battle_sim_valid(battle_plan_data(plan), (clc_u32)s, &u));
             battle_sim_apply(battle_plan_data(plan), &g, 1, (clc_u32)s, 2, &u);
             differs = memcmp(&u, &before, sizeof(u)) != 0;
+        } else if (s == BATTLE_SKILL_TRIBUTE || s == BATTLE_SKILL_SUBDUE) {
+            /* Tribute gives back the Carriers' own Protect (cast on one another); Subdue
+             * takes the Foe's Berserk gains. */
+            struct battle_counts base2;
+            int also = s == BATTLE_SKILL_TRIBUTE ? BATTLE_SKILL_PROTECT : -1;
+            int foe_also = s == BATTLE_SKILL_SUBDUE ? BATTLE_SKILL_BERSERK : -1;
+            play_with(-1, also, foe_also, &base2);
+            play_with(s, also, foe_also, &with);
+            differs = with.wins != base2.wins || with.losses != base2.losses ||
+                      memcmp(with.turns, base2.turns, sizeof(with.turns)) != 0;
         } else {
             /* A passive skill, or Mimic (it casts the Foe's Strike or Heal as its own). */
             play(s, &with);

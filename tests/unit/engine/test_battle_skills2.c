@@ -675,6 +675,196 @@ static void test_disease(void)
     tb_run_end(&r);
 }
 
+/* Rush X. The Hastener (side 0's commander, Rush 1) lowers by 1 the delay of one own assault
+ * with a delay, each turn: the Sleeper (delay 3, Valor 2) is at 2 after turn 1 and, ticked
+ * to 1 on turn 3, reaches 0 by Rush: Valor sees the Brute (attack 5) opposite and it gains
+ * 2 attack and attacks the same turn (Brute 60 - 4). The Rusher (an assault with Rush)
+ * found no target on turn 3 and never casts it again: on turn 5 only the commander's Rush
+ * takes Late from 2 to 1. */
+static void test_rush(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, sleeper, rusher;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Hastener", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_RUSH, 1, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    sleeper = tb_card(&b, "Sleeper", BATTLE_ASSAULT, 2, 30, 3);
+    tb_skill(&b, sleeper, BATTLE_SKILL_VALOR, 2, 0);
+    rusher = tb_card(&b, "Rusher", BATTLE_ASSAULT, 0, 30, 0);
+    tb_skill(&b, rusher, BATTLE_SKILL_RUSH, 1, 0);
+    tb_deck(&b, 0, sleeper, 1);
+    tb_deck(&b, 0, rusher, 1);
+    tb_deck(&b, 0, tb_card(&b, "Late", BATTLE_ASSAULT, 1, 30, 2), 1);
+    tb_deck(&b, 1, tb_card(&b, "Brute", BATTLE_ASSAULT, 5, 60, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 2);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 4);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 56);
+    CU_ASSERT(TB_ASL(&x, 0, 1).state & BATTLE_SIM_RUSHED);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).delay, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 52);
+    tb_run_end(&x);
+
+    /* An assault's Rush 2 passes over a unit left of it at delay 1 (it would act at the
+     * same turn anyway) and takes one right of it: Left (delay 3) is at 1 on turn 5 and
+     * stays there, Right (delay 2, played on turn 5) goes to 0; Late, played on turn 7,
+     * keeps its 2: the Rusher has cast its one Rush. */
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "Boss A", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    rusher = tb_card(&b, "Rusher", BATTLE_ASSAULT, 0, 30, 1);
+    tb_skill(&b, rusher, BATTLE_SKILL_RUSH, 2, 0);
+    tb_deck(&b, 0, tb_card(&b, "Left", BATTLE_ASSAULT, 0, 30, 3), 1);
+    tb_deck(&b, 0, rusher, 1);
+    tb_deck(&b, 0, tb_card(&b, "Right", BATTLE_ASSAULT, 0, 30, 2), 1);
+    tb_deck(&b, 0, tb_card(&b, "Late", BATTLE_ASSAULT, 0, 30, 2), 1);
+    tb_deck(&b, 1, tb_card(&b, "Wall", BATTLE_ASSAULT, 0, 60, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).delay, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).delay, 0);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 3).delay, 2);
+    tb_run_end(&x);
+}
+
+/* Tribute 1: the Tributer, given Protect 2 by the Caster's Protect all, gives it back once:
+ * the Caster has 2 of its own and 2 of the Tributer's. Its Entrap 1 all, the same turn,
+ * finds the count used (the Caster is entrapped 1, by its own all). The count is renewed
+ * when the Tributer's own turn ends: on turn 5 the Caster again has 2 + 2 Protect (turn
+ * 3's ended with turn 4). */
+static void test_tribute(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int tributer, caster;
+    duel(&b);
+    tributer = unit(&b, "Tributer", 0, 20, 0);
+    tb_skill(&b, tributer, BATTLE_SKILL_TRIBUTE, 1, 0);
+    caster = unit(&b, "Caster", 0, 20, 0);
+    tb_skill(&b, caster, BATTLE_SKILL_PROTECT, 2, 1);
+    tb_skill(&b, caster, BATTLE_SKILL_ENTRAP, 1, 1);
+    tb_deck(&b, 0, tributer, 1);
+    tb_deck(&b, 0, caster, 1);
+    tb_deck(&b, 1, unit(&b, "Idler", 0, 20, 0), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, 4);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).entrapped, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).entrapped, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).tributed, 0); /* its turn ended */
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, 4);
+    tb_run_end(&x);
+}
+
+/* Payback 1: the Striker's Strike 3 on the Payer is cast back on it (20 - 3), once an enemy
+ * turn: its second Strike, 2, is not (the Payer takes 5). The count is renewed when the
+ * turn ends: on turn 5 the first Strike comes back again. */
+static void test_payback(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int striker, payer;
+    duel(&b);
+    striker = unit(&b, "Striker", 0, 20, 0);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 2, 0);
+    payer = unit(&b, "Payer", 0, 30, 0);
+    tb_skill(&b, payer, BATTLE_SKILL_PAYBACK, 1, 0);
+    tb_deck(&b, 0, unit(&b, "Idler", 0, 30, 0), 1);
+    tb_deck(&b, 0, striker, 1);
+    tb_deck(&b, 1, payer, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 25);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 17);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).paybacked, 0); /* renewed at the turn's end */
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 14);
+    tb_run_end(&x);
+}
+
+/* Revenge 1: the Striker's Strike 3 on the Revenger comes back on the Striker and both its
+ * neighbours. The Striker (3 health) dies of it, and its on-death Strike all 5, as a unit
+ * Payback killed, aims at its own side (the peer's revenge_on_death rule): Left and Right
+ * take 3 + 5, the Revenger only the first 3. */
+static void test_revenge(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int striker, revenger;
+    duel(&b);
+    striker = tb_card(&b, "Striker", BATTLE_ASSAULT, 0, 3, 1);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 5, 1);
+    b.cards[striker].skills[1].trigger = BATTLE_SIM_TRIG_DEATH;
+    revenger = unit(&b, "Revenger", 0, 30, 0);
+    tb_skill(&b, revenger, BATTLE_SKILL_REVENGE, 1, 0);
+    tb_deck(&b, 0, unit(&b, "Left", 0, 20, 0), 1);
+    tb_deck(&b, 0, striker, 1);
+    tb_deck(&b, 0, unit(&b, "Right", 0, 20, 0), 1);
+    tb_deck(&b, 1, revenger, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 2); /* the Striker's lane closed at the turn's end */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 12);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 12);
+    tb_run_end(&x);
+}
+
+/* Subdue 3: the Biter (attack 2, Berserk 2) has 2 attack of gains when it first hits the
+ * Warden on turn 3: Subdue takes them and 1 more is owed, as 3 of max health (it has no
+ * health gains); its Berserk then pays the 1 off and adds 1 (attack 3). On turn 5 Subdue
+ * takes that 1 and owes 2, which the Berserk pays (attack 2). Its card's attack is never
+ * taken: it hits for 2 each time. With Crackdown (the Warden's side's passive effect), the
+ * Warden refreshes (3 + 1) / 2 at the end of its own turns. */
+static void test_subdue(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int biter, warden;
+    for (int crackdown = 0; crackdown < 2; crackdown++) {
+        duel(&b);
+        biter = unit(&b, "Biter", 2, 20, 0);
+        tb_skill(&b, biter, BATTLE_SKILL_BERSERK, 2, 0);
+        warden = unit(&b, "Warden", 0, 40, 0);
+        tb_skill(&b, warden, BATTLE_SKILL_SUBDUE, 3, 0);
+        tb_deck(&b, 0, biter, 1);
+        tb_deck(&b, 1, warden, 1);
+        b.spec.sides[1].passive[BATTLE_PASSIVE_CRACKDOWN] = crackdown;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 4);
+        tb_run_turns(&x, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 38);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 3);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_att, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_hp, 3);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 20);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, crackdown ? 40 : 38);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, crackdown ? 38 : 36);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_att, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_hp, 6);
+        tb_run_end(&x);
+    }
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -696,6 +886,11 @@ static CU_TestInfo skills2_tests[] = {
     {"corrosive", test_corrosive},
     {"sabotage", test_sabotage},
     {"disease", test_disease},
+    {"rush", test_rush},
+    {"tribute", test_tribute},
+    {"payback", test_payback},
+    {"revenge, and death by it", test_revenge},
+    {"subdue, and crackdown", test_subdue},
     CU_TEST_INFO_NULL,
 };
 
