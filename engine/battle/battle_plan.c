@@ -415,6 +415,8 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->passive = 1;
     if (c->sabotage || c->disease)
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_SABOTAGE);
+    if (c->stasis)
+        d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);
 }
 
 enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,
@@ -477,6 +479,9 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
             if (v && (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE))
                 plan->data.death_fx = 1;
+            /* Temporal Backlash gives Stasis to Counter (battle_sim_stasis). */
+            if (v && k == BATTLE_PASSIVE_TEMPORALBACKLASH)
+                plan->data.rare = (clc_u8)(plan->data.rare | BATTLE_SIM_RARE_STASIS);
             /* Crackdown refreshes through Subdue at the turn's end (battle_sim_turn). */
             if (v && k == BATTLE_PASSIVE_CRACKDOWN)
                 plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_REFRESH);

@@ -75,6 +75,7 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 
 /* Rarer skills some card of the plan has (battle_plan_data.rare). */
 #define BATTLE_SIM_RARE_SABOTAGE 1u /* Sabotage or Disease */
+#define BATTLE_SIM_RARE_STASIS   2u /* Stasis, or the passive effect Temporal Backlash */
 
 /* An action's skill id (battle_card_data.act_id) with this bit is an allied skill of a plan
  * with Inhibit, whose targets may refuse it: battle_plan marks such actions, so that the
@@ -146,6 +147,8 @@ struct battle_card_data {
                        X times an enemy turn (battle_sim_payback) */
     clc_u8 revenge; /* as Payback, on the caster and its two neighbours */
     clc_u8 subdue;  /* an assault attacking it loses X of its permanent gains (battle_sim_subdue) */
+    clc_u8 stasis;  /* own assaults of its faction entering with a delay are protected by X until
+                       they act (battle_sim_stasis) */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
@@ -188,6 +191,7 @@ struct battle_unit {
     clc_u8 paybacked; /* Payback, Revenge: hostile skills it sent back this enemy turn */
     clc_i16 owed_att; /* Subdue: permanent attack gains still owed (battle_sim_gain_attack) */
     clc_i16 owed_hp;  /* Subdue: permanent health gains still owed (battle_sim_gain_hp) */
+    clc_i16 stasis;   /* Stasis: the part of `protect` that lasts until it acts */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -408,6 +412,7 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->paybacked = 0;
     u->owed_att = 0;
     u->owed_hp = 0;
+    u->stasis = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -434,8 +439,6 @@ CLC_FN void battle_sim_heal(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
     u->hp = (clc_i16)(hp < max ? hp : max);
 }
 
-/* A permanent gain of X max health, and as much health (Leech, Fortify, Allegiance,
- * Avenge, Scavenge: the game's ext_hp). */
 /* A heal that takes place only when the unit is hurt (tuo's can_be_healed checks: Refresh,
  * Drain, Brigade, Unity, Furiosity): at full health it does not pay off Disease either. */
 CLC_FN void battle_sim_heal_hurt(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
@@ -444,6 +447,8 @@ CLC_FN void battle_sim_heal_hurt(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
         battle_sim_heal(u, x);
 }
 
+/* A permanent gain of X max health, and as much health (Leech, Fortify, Allegiance,
+ * Avenge, Scavenge: the game's ext_hp). */
 CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
     if (u->diseased)
@@ -1365,6 +1370,49 @@ CLC_NOINLINE void battle_sim_passive_enter(CLC_GLOBAL const struct battle_plan_d
         battle_sim_gain_hp(u, (c->health * x + 99) / 100);
 }
 
+/* Stasis, as unit `u` (card `c`) enters side `s`'s row (tuo's PlayCard): with Cold Sleep
+ * (the side's passive effect), each other living own assault under Stasis heals half its
+ * Stasis, rounded up, when hurt; then an assault whose card has a delay is protected by the
+ * Stasis of its side's living units of its faction (any with Megamorphosis), its own
+ * included, and of its commander's when the commander's faction is its, plus (Counter + 1)
+ * / 2 for each such assault with Counter under Temporal Backlash (the side's). The
+ * protection is part of `protect` that the turn's end leaves (`stasis` says how much) and
+ * the unit loses when it acts (battle_sim_turn). Out of line: rare. */
+CLC_NOINLINE void battle_sim_stasis(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_PRIVATE struct battle_game *g, int s,
+                                    CLC_PRIVATE struct battle_unit *u)
+{
+    CLC_PRIVATE struct battle_side *me = &g->sides[s];
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+    CLC_GLOBAL const struct battle_card_data *cc = &p->cards[p->sides[s].commander];
+    int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
+    int backlash = battle_sim_passive(p, s, BATTLE_PASSIVE_TEMPORALBACKLASH) != 0;
+    clc_i32 x = 0;
+    if (battle_sim_passive(p, s, BATTLE_PASSIVE_COLDSLEEP))
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
+            if (a != u && a->stasis && battle_sim_alive(a))
+                battle_sim_heal_hurt(a, (a->stasis + 1) / 2);
+        }
+    if (c->type != BATTLE_ASSAULT || !c->delay)
+        return;
+    if (mega || cc->faction == c->faction)
+        x += cc->stasis;
+    for (clc_u32 i = 0; i < me->n_structures; i++) {
+        CLC_GLOBAL const struct battle_card_data *t = &p->cards[me->structures[i].card];
+        if (battle_sim_alive(&me->structures[i]) && (mega || t->faction == c->faction))
+            x += t->stasis;
+    }
+    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+        CLC_GLOBAL const struct battle_card_data *t = &p->cards[me->assaults[i].card];
+        if (!battle_sim_alive(&me->assaults[i]) || !(mega || t->faction == c->faction))
+            continue;
+        x += t->stasis + (backlash && t->counter ? (t->counter + 1) / 2 : 0);
+    }
+    u->stasis = battle_sim_sat(x);
+    u->protect = battle_sim_sat((clc_i32)u->protect + x);
+}
+
 /* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
  * Bravery and Valor when it is active at once, and (unless `summoned`) the Allegiance of
  * the own assaults of its faction. Returns its lane, or -1 when the row is full (only
@@ -1398,18 +1446,24 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_bravery(p, g, s, lane, c->bravery);
         battle_sim_brave(p, g, s, lane, c->valor);
     }
-    if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY))
+    if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY)) {
+        /* Megamorphosis (the side's passive effect): every faction counts. */
+        int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
         for (clc_u32 i = 0; i < me->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
             clc_i32 x = p->cards[a->card].allegiance;
-            if (x && a != u && battle_sim_alive(a) && p->cards[a->card].faction == c->faction) {
+            if (x && a != u && battle_sim_alive(a) &&
+                (mega || p->cards[a->card].faction == c->faction)) {
                 if (!(a->flags & BATTLE_SIM_SUNDERED))
                     battle_sim_gain_attack(a, x);
                 battle_sim_gain_hp(a, x);
             }
         }
+    }
     if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(OATHOFLOYALTY) | BATTLE_SIM_PV(DEVOTION)))
         battle_sim_passive_enter(p, g, s, u, summoned);
+    if (p->rare & BATTLE_SIM_RARE_STASIS)
+        battle_sim_stasis(p, g, s, u);
     return (clc_i32)lane;
 }
 
@@ -2630,6 +2684,11 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             u->flags = (clc_u8)(u->flags | BATTLE_SIM_ATTACKED);
             continue;
         }
+        /* Stasis protects until the unit acts. */
+        if ((p->rare & BATTLE_SIM_RARE_STASIS) && u->stasis) {
+            u->protect = (clc_i16)(u->protect > u->stasis ? u->protect - u->stasis : 0);
+            u->stasis = 0;
+        }
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
         g->lusted = 0;
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
@@ -2698,7 +2757,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
-        u->protect = 0;
+        u->protect = u->stasis; /* 0 in plans without Stasis */
         u->evaded = 0;
         u->entrapped = 0;
         u->paybacked = 0;

@@ -156,6 +156,7 @@ enum battle_skill_when {
     X(REVENGE, "revenge", PASSIVE, ADD, revenge, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ASSAULT,   \
       "assault")                                                                                   \
     X(SUBDUE, "subdue", PASSIVE, ADD, subdue, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)       \
+    X(STASIS, "stasis", PASSIVE, ADD, stasis, 0, NONE, ALIVE, BATTLE_OPT_X, BATTLE_T_ANY, 0)       \
     X(STRIKE, "strike", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
       0)                                                                                           \
     X(SIEGE, "siege", ACTIVATION, ACT, -, 1, STRUCTURES, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
@@ -223,11 +224,11 @@ enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT }
     X(HALTEDORDERS, "haltedorders", "")                                                            \
     X(DEVOUR, "devour", "")                                                                        \
     X(CRITICALREACH, "criticalreach", "")                                                          \
-    X(TEMPORALBACKLASH, "temporalbacklash", "it acts through Stasis, not simulated yet")           \
+    X(TEMPORALBACKLASH, "temporalbacklash", "")                                                    \
     X(FURIOSITY, "furiosity", "")                                                                  \
     X(OATHOFLOYALTY, "oathofloyalty", "")                                                          \
     X(BLOODVENGEANCE, "bloodvengeance", "")                                                        \
-    X(COLDSLEEP, "coldsleep", "it acts through Stasis, not simulated yet")                         \
+    X(COLDSLEEP, "coldsleep", "")                                                                  \
     X(IRONWILL, "ironwill", "")                                                                    \
     X(UNITY, "unity", "")                                                                          \
     X(DEVOTION, "devotion", "")                                                                    \

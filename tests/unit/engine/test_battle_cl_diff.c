@@ -298,6 +298,11 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->rallier, BATTLE_SKILL_SUBDUE, 2, 0);
     tb_skill(b, c->bulwark, BATTLE_SKILL_SUBDUE, 1, 0);
     tb_skill(b, c->warlord, BATTLE_SKILL_SUBDUE, 1, 0);
+    /* Stasis from a commander, a structure and assaults (with Counter: Temporal Backlash). */
+    tb_skill(b, c->overseer, BATTLE_SKILL_STASIS, 1, 0);
+    tb_skill(b, c->shrine, BATTLE_SKILL_STASIS, 1, 0);
+    tb_skill(b, c->thorn, BATTLE_SKILL_STASIS, 2, 0);
+    tb_skill(b, c->healer, BATTLE_SKILL_STASIS, 1, 0);
     tb_skill(b, c->jammer, BATTLE_SKILL_REVENGE, 1, 0);
     tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 2, 0);
     tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 1, 1); /* on its own side when paid back */

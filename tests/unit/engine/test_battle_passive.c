@@ -563,8 +563,6 @@ static void test_codec(void)
 
     refused("{'games':10," CT_SIDES ",'effects':[{'passive':'Bloodthirst'}]}",
             "/params/effects/0/passive", "unknown passive battleground effect");
-    refused("{'games':10," CT_SIDES ",'effects':[{'passive':'Cold Sleep'}]}",
-            "/params/effects/0/passive", "Stasis");
     refused("{'games':10," CT_SIDES ",'effects':[{'passive':'Bloodlust','x':1000}]}",
             "/params/effects/0/x", "999");
     refused("{'games':10," CT_SIDES ",'effects':[{'skill':{'name':'rally','x':1},'x':2}]}",

@@ -865,6 +865,60 @@ static void test_subdue(void)
     }
 }
 
+/* Stasis. The Keeper (side 0's commander, faction 1, Stasis 1) and the Anchor (faction 1,
+ * Stasis 2, no delay: no Stasis of its own) protect the Sleeper (faction 1, delay 2) by 3
+ * from its entry until it acts: the Biter's 5 does 2 on turns 4 and 6 (the protection
+ * outlasts the turn's end), then 5 on turn 8. The Outsider (faction 2) gets none. With
+ * Cold Sleep (side 0's), the Outsider's entry on turn 5 heals the hurt Sleeper by
+ * (3 + 1) / 2; with Temporal Backlash, the Anchor's Counter 3 adds (3 + 1) / 2 to the
+ * Sleeper's Stasis. */
+static void test_stasis(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int keeper, anchor, sleeper, outsider;
+    for (int v = 0; v < 3; v++) {
+        int st = v == 2 ? 5 : 3;
+        tb_init(&b);
+        keeper = tb_card(&b, "Keeper", BATTLE_COMMANDER, 0, 50, 0);
+        b.cards[keeper].faction = 1;
+        tb_skill(&b, keeper, BATTLE_SKILL_STASIS, 1, 0);
+        tb_side(&b, 0, keeper, BATTLE_PLAY_EXACT);
+        tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+        anchor = unit(&b, "Anchor", 0, 60, 1);
+        tb_skill(&b, anchor, BATTLE_SKILL_STASIS, 2, 0);
+        tb_skill(&b, anchor, BATTLE_SKILL_COUNTER, 3, 0);
+        sleeper = tb_card(&b, "Sleeper", BATTLE_ASSAULT, 0, 20, 2);
+        b.cards[sleeper].faction = 1;
+        outsider = tb_card(&b, "Outsider", BATTLE_ASSAULT, 0, 20, 2);
+        b.cards[outsider].faction = 2;
+        tb_deck(&b, 0, anchor, 1);
+        tb_deck(&b, 0, sleeper, 1);
+        tb_deck(&b, 0, outsider, 1);
+        tb_deck(&b, 1, unit(&b, "Stone", 0, 60, 0), 1);
+        tb_deck(&b, 1, unit(&b, "Biter", 5, 60, 0), 1);
+        b.spec.sides[0].passive[BATTLE_PASSIVE_COLDSLEEP] = v == 1;
+        b.spec.sides[0].passive[BATTLE_PASSIVE_TEMPORALBACKLASH] = v == 2;
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 3);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).stasis, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).stasis, st);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, st);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20 - (5 - st));
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, st);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).stasis, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20 - (5 - st) + (v == 1 ? 2 : 0));
+        tb_run_turns(&x, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).stasis, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, 0);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20 - 2 * (5 - st) - 5 + (v == 1 ? 2 : 0));
+        tb_run_end(&x);
+    }
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -891,6 +945,7 @@ static CU_TestInfo skills2_tests[] = {
     {"payback", test_payback},
     {"revenge, and death by it", test_revenge},
     {"subdue, and crackdown", test_subdue},
+    {"stasis, cold sleep and temporal backlash", test_stasis},
     CU_TEST_INFO_NULL,
 };
 
