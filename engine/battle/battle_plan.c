@@ -364,10 +364,11 @@ static void mark_refusable(struct battle_card_data *c)
 }
 
 /* Whether the card has Mark, Corrosive, Sabotage, Tribute, Payback, Revenge or Subdue, or
- * Sunder, Enrage or Entrap among its actions: a plan with them runs the attack's and the
+ * Sunder, Enrage, Entrap or Overload among its actions: a plan with them runs the attack's and the
  * skills' copies with the rarer rules (battle_plan_data.passive), where marks add to the
  * damage, Corrosive corrodes the attacker, Sabotage takes from a caster's X, Tribute gives
- * allied skills back, Payback and Revenge hostile ones, Subdue takes gains away, a
+ * allied skills back, Payback and Revenge hostile ones, Subdue takes gains away, Overload
+ * lifts Evade, Protect and Inhibit, a
  * sundered attacker adds nothing to its power and Enrage and Entrap add to Berserk and
  * Counter, so that the plans without them keep their code as it was. */
 static int card_rare(const struct battle_card_data *c)
@@ -377,7 +378,8 @@ static int card_rare(const struct battle_card_data *c)
         return 1;
     for (int k = 0; k < c->n_act; k++) {
         unsigned id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
-        if (id == BATTLE_SKILL_SUNDER || id == BATTLE_SKILL_ENRAGE || id == BATTLE_SKILL_ENTRAP)
+        if (id == BATTLE_SKILL_SUNDER || id == BATTLE_SKILL_ENRAGE || id == BATTLE_SKILL_ENTRAP ||
+            id == BATTLE_SKILL_OVERLOAD)
             return 1;
     }
     return 0;

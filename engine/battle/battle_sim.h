@@ -55,12 +55,15 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_SUNDERED 64u  /* Sunder: no attack gains or Rally until its turn ends */
 #define BATTLE_SIM_SUMMONED 128u /* brought into play by Summon (scoring counts it apart) */
 
-/* Unit states (battle_unit.state) that live longer than a turn. */
-#define BATTLE_SIM_RUSHED   1u /* it has cast Rush (an assault casts it once in its life) */
-#define BATTLE_SIM_RUSH_DUE 2u /* Rush brought its delay to 0: Valor and Summon are due */
-#define BATTLE_SIM_PB_DEATH                                                                        \
-    4u /* killed by Payback or Revenge: its on-death hostile skills                                \
-         aim at its own side (battle_sim_triggers) */
+/* Unit states (battle_unit.state), the rarer skills' flags. RUSHED: it has cast Rush (an
+ * assault casts it once in its life). RUSH_DUE: Rush brought its delay to 0, Valor and
+ * Summon are due. PB_DEATH: killed by Payback or Revenge, its on-death hostile skills aim
+ * at its own side (battle_sim_triggers). OVERLOADED: until its own turn ends, its skills
+ * ignore Evade, Protect and Inhibit (battle_sim_skill_as). */
+#define BATTLE_SIM_RUSHED     1u
+#define BATTLE_SIM_RUSH_DUE   2u
+#define BATTLE_SIM_PB_DEATH   4u
+#define BATTLE_SIM_OVERLOADED 8u
 
 /* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
  * so that games without them skip their checks on every unit, hit and turn. */
@@ -753,6 +756,26 @@ CLC_INLINE int battle_sim_acts_later(CLC_GLOBAL const struct battle_plan_data *p
     return !(u->flags & BATTLE_SIM_ACTING) || act < p->cards[u->card].flurry;
 }
 
+/* What Overload would help in unit `u` (tuo's skill_predicate<overload>): 2 when it has a
+ * hostile activation skill off cooldown (Evade and Protect), 1 when it has only allied ones
+ * (Mend, Fortify and Summon aside: Inhibit), else 0. */
+CLC_FN int battle_sim_ol_kind(CLC_GLOBAL const struct battle_plan_data *p,
+                              CLC_PRIVATE const struct battle_unit *u)
+{
+    CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
+    int kind = 0;
+    for (clc_u32 k = 0; k < c->n_act; k++) {
+        clc_u32 id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
+        if (c->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE || (u->cd && battle_sim_cd(u->cd, k)))
+            continue;
+        if (battle_sim_hostile(id))
+            return 2;
+        if (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY && id != BATTLE_SKILL_SUMMON)
+            kind = 1;
+    }
+    return kind;
+}
+
 /* Whether unit `u` is a valid target of skill `id` by the skill's target condition. The
  * conditions that look ahead depend on whose turn it is: a skill cast on the side whose
  * turn it is (`active`: Weaken or Jam cast on an attacker by a triggered skill of the
@@ -783,6 +806,9 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
                !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_ACTING));
     case BATTLE_WHEN_DELAYED:
         return u->delay >= 1;
+    case BATTLE_WHEN_OVERLOAD: /* on either side (tuo's skill_check<overload>) */
+        return u->delay == 0 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED)) &&
+               !(u->state & BATTLE_SIM_OVERLOADED) && battle_sim_ol_kind(p, u);
     case BATTLE_WHEN_READY: /* Rally: a sundered unit takes none (tuo's skill_check) */
         if (!active)
             return u->delay <= 1 && !(u->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_SUNDERED));
@@ -853,6 +879,9 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_ENTRAP:
         u->entrapped = battle_sim_sat((clc_i32)u->entrapped + x);
+        break;
+    case BATTLE_SKILL_OVERLOAD:
+        u->state = (clc_u8)(u->state | BATTLE_SIM_OVERLOADED);
         break;
     case BATTLE_SKILL_RUSH: /* a delay reaching 0 sets off what the turn start's would: */
         u->delay = (clc_u8)(x < u->delay ? u->delay - x : 0);
@@ -1059,6 +1088,15 @@ CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p
         battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, a);
 }
 
+/* Whether a living assault of `side` is inhibited (Overload's allied case). */
+CLC_FN int battle_sim_any_inhibited(CLC_PRIVATE const struct battle_side *side)
+{
+    for (clc_u32 i = 0; i < side->n_assaults; i++)
+        if (side->assaults[i].inhibited && battle_sim_alive(&side->assaults[i]))
+            return 1;
+    return 0;
+}
+
 /* A skill cast with other values than its card's action: Mimic's (battle_sim_mimic), and
  * the on-death skills of a unit Payback killed, which aim at its own side (`flip`). */
 struct battle_sim_ov {
@@ -1144,6 +1182,9 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     int active = ts == battle_sim_active(p->mode, g->turn);
     clc_u32 y = ov ? ov->y : c->act_y[k];
     clc_i32 x = ov ? ov->x : c->act_x[k];
+    /* An overloaded caster's skills ignore Evade, Protect and Inhibit (copies with `pv`). */
+    int ol = pv && lane >= 0 && (g->sides[s].assaults[lane].state & BATTLE_SIM_OVERLOADED);
+    clc_i16 pr = 0;
     /* Sabotage on an assault caster takes from its skills' X; a skill left with none is not
      * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
     if (pv && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
@@ -1208,6 +1249,10 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
              * of 1 would reach 0 at its next turn start anyway (tuo's skill_predicate). */
             if (id == BATTLE_SKILL_RUSH && lane >= 0 && i < lane && u->delay < 2)
                 continue;
+            /* Overload helps allied skills only where some own assault is inhibited. */
+            if (id == BATTLE_SKILL_OVERLOAD && battle_sim_ol_kind(p, u) == 1 &&
+                !battle_sim_any_inhibited(tside))
+                continue;
             cand[nc++] = (clc_u8)i;
         }
     }
@@ -1220,17 +1265,23 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         /* One target drawn among the whole row needs no list. */
         if (!(ov ? ov->all : c->act_all[k]) && (ov ? ov->n : c->act_n[k]) <= 1) {
             u = &row[nc > 1 ? rng_below(&g->rng, nc) : 0];
-            if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
+            if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && !ol && battle_sim_evades(p, u))
                 return 0;
             /* Inhibit: an allied skill is refused, using up one of the count (tuo's
              * perform_targetted_allied_fast); 0 on every unit of a game without it. */
-            if (refusable && u->inhibited) {
+            if (refusable && !ol && u->inhibited) {
                 u->inhibited--;
                 if (pv)
                     battle_sim_divert(p, g, id, x, c, 1);
                 return 0;
             }
+            if (ol && hostile) { /* Protect does not count */
+                pr = u->protect;
+                u->protect = 0;
+            }
             battle_sim_apply(p, g, ts, id, x, u);
+            if (ol && hostile)
+                u->protect = pr;
             if (id == BATTLE_SKILL_HEAL && pv)
                 battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
             if (pv && !hostile && p->cards[u->card].tribute)
@@ -1249,9 +1300,9 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         g, cand, nc, adjacent || (ov ? ov->all : c->act_all[k]) ? nc : (ov ? ov->n : c->act_n[k]));
     for (clc_u32 i = 0; i < nc; i++) {
         u = &row[cand[i]];
-        if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && battle_sim_evades(p, u))
+        if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && !ol && battle_sim_evades(p, u))
             continue;
-        if (refusable && u->inhibited) {
+        if (refusable && !ol && u->inhibited) {
             u->inhibited--;
             refused++;
             continue;
@@ -1262,6 +1313,11 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             clc_i32 before = battle_sim_power(u);
             battle_sim_apply(p, g, ts, id, x, u);
             tides = before - battle_sim_power(u) > tides ? before - battle_sim_power(u) : tides;
+        } else if (ol && hostile) { /* Protect does not count */
+            pr = u->protect;
+            u->protect = 0;
+            battle_sim_apply(p, g, ts, id, x, u);
+            u->protect = pr;
         } else {
             battle_sim_apply(p, g, ts, id, x, u);
         }
@@ -1528,9 +1584,9 @@ CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
     return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1, 0);
 }
 
-/* The copy of battle_sim_skill_as for the rarer allied skills (Enrage, Entrap), out of line
- * for the reason Sunder's is, with the skill a value rather than a constant: their plans
- * run the copies with the rarer rules (pv), where their Berserk and Counter count. */
+/* The copy of battle_sim_skill_as for the rarer allied skills (Enrage, Entrap, Overload), out of
+ * line for the reason Sunder's is, with the skill a value rather than a constant: their plans run
+ * the copies with the rarer rules (pv), where their Berserk and Counter count. */
 CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
                                  CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane, clc_u32 id,
                                  int refusable, CLC_GLOBAL const struct battle_card_data *c,
@@ -1622,7 +1678,8 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
 }
 
 /* The allied skills cast through battle_sim_rare. */
-#define BATTLE_SIM_RARE(ID) ((ID) == BATTLE_SKILL_ENRAGE || (ID) == BATTLE_SKILL_ENTRAP)
+#define BATTLE_SIM_RARE(ID)                                                                        \
+    ((ID) == BATTLE_SKILL_ENRAGE || (ID) == BATTLE_SKILL_ENTRAP || (ID) == BATTLE_SKILL_OVERLOAD)
 
 /* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
  * each case, so each skill gets its own copy of the loop with the table's facts (hostile,
@@ -2748,6 +2805,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->enraged = 0;
         u->sabotaged = 0;
         u->tributed = 0;
+        u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     }

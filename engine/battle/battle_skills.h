@@ -44,8 +44,10 @@ enum battle_skill_when {
     BATTLE_WHEN_READY = 4,   /* it acts this turn and has not attacked: delay 0, not jammed */
     BATTLE_WHEN_FIGHTS = 5,  /* it acts this turn, has not begun its turn in the row, and has
                                 attack power (tuo's Enrage) */
-    BATTLE_WHEN_DELAYED = 6  /* its delay is 1 or more (Rush; battle_sim_skill_as asks 2 of
+    BATTLE_WHEN_DELAYED = 6, /* its delay is 1 or more (Rush; battle_sim_skill_as asks 2 of
                                 a unit left of an assault caster: its turn in the row is over) */
+    BATTLE_WHEN_OVERLOAD = 7 /* it acts this turn, has not attacked, is not overloaded, and has
+                                a skill Overload helps (battle_sim_overload) */
 };
 
 /* Options a skill takes, as bits. X: "x" (its magnitude, 1..BATTLE_SKILL_X_MAX) is
@@ -185,6 +187,8 @@ enum battle_skill_when {
       BATTLE_T_ANY, 0)                                                                             \
     X(ENTRAP, "entrap", ACTIVATION, ACT, -, 0, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY, \
       0)                                                                                           \
+    X(OVERLOAD, "overload", ACTIVATION, ACT, -, 0, ASSAULTS, OVERLOAD,                             \
+      BATTLE_OPT_TARGETED & ~BATTLE_OPT_X, BATTLE_T_ANY, 0)                                        \
     X(RUSH, "rush", ACTIVATION, ACT, -, 0, ASSAULTS, DELAYED, BATTLE_OPT_TARGETED,                 \
       BATTLE_T_COMMANDER | BATTLE_T_ASSAULT, "commander and assault")                              \
     X(MIMIC, "mimic", ACTIVATION, ACT, -, 1, ASSAULTS, ALIVE, BATTLE_OPT_TARGETED, BATTLE_T_ANY,   \

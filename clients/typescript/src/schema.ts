@@ -603,7 +603,7 @@ export interface components {
         /** @description A skill of an inline card. 'summon' is listed because the game's cards carry it (it brings a card by the game's id) but an inline card cannot take it. Options beyond x and all: y (faction filter), n (targets drawn), c (cooldown in own turns), trigger (cast on play, when attacked or on death instead of in the unit's turn); docs/rules/battle.md. */
         Skill: {
             /** @enum {string} */
-            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "corrosive" | "sabotage" | "disease" | "tribute" | "payback" | "revenge" | "subdue" | "stasis" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "summon" | "flurry";
+            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "corrosive" | "sabotage" | "disease" | "tribute" | "payback" | "revenge" | "subdue" | "stasis" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "enrage" | "entrap" | "overload" | "rush" | "mimic" | "summon" | "flurry";
             x?: number;
             all?: boolean;
             /**

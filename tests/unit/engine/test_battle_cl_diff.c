@@ -303,6 +303,9 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->shrine, BATTLE_SKILL_STASIS, 1, 0);
     tb_skill(b, c->thorn, BATTLE_SKILL_STASIS, 2, 0);
     tb_skill(b, c->healer, BATTLE_SKILL_STASIS, 1, 0);
+    /* Overload from a commander (against Evade, Protect and Inhibit) and a structure. */
+    tb_skill(b, c->warlord, BATTLE_SKILL_OVERLOAD, 0, 0);
+    tb_skill(b, c->jamtower, BATTLE_SKILL_OVERLOAD, 0, 1);
     tb_skill(b, c->jammer, BATTLE_SKILL_REVENGE, 1, 0);
     tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 2, 0);
     tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 1, 1); /* on its own side when paid back */

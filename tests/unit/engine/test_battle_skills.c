@@ -143,6 +143,7 @@ static void test_every_skill_has_an_effect(void)
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 10, 0), BATTLE_PLAY_RANDOM);
     tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
     tb_deck(&b, 0, tb_card(&b, "Target", BATTLE_ASSAULT, 3, 10, 1), 1);
+    tb_skill(&b, 1, BATTLE_SKILL_STRIKE, 1, 0);
     plan = tb_plan(&b);
     play(-1, &base);
     CU_ASSERT_EQUAL_FATAL(base.games, 2000);
@@ -156,6 +157,7 @@ static void test_every_skill_has_an_effect(void)
                       g.sides[0].assaults[0].hp == 10;
         } else if (rows[s].kind == BATTLE_SK_ACTIVATION && s != BATTLE_SKILL_MIMIC) {
             struct battle_unit u, before;
+            /* Overload takes a unit with a skill it helps: the Target's Strike, below. */
             battle_sim_fresh(battle_plan_data(plan), &u, 1);
             u.delay = s == BATTLE_SKILL_RUSH ? 1 : 0; /* Rush takes a unit with a delay */
             u.hp = 5;

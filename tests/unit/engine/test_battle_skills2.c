@@ -919,6 +919,62 @@ static void test_stasis(void)
     }
 }
 
+/* Overload. The Overseer (side 0's commander) overloads the Striker, whose Strike 3 then
+ * ignores the Dodger's Evade 1 and the Protect 2 its commander gives it (20 - 3, no Evade
+ * used); the state ends with the Striker's turn. Then: the Medic (Heal 3 all, no hostile
+ * skill) is overloaded only once an own assault is inhibited (turn 5: the Patient, by the
+ * Inhibitor opposite), and its Heal then ignores the Patient's Inhibit. */
+static void test_overload(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, cmd1, striker, dodger, medic, inhibitor;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Overseer", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_OVERLOAD, 0, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    cmd1 = tb_card(&b, "Shielder", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_PROTECT, 2, 1);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    striker = unit(&b, "Striker", 0, 20, 0);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+    dodger = unit(&b, "Dodger", 0, 20, 0);
+    tb_skill(&b, dodger, BATTLE_SKILL_EVADE, 1, 0);
+    tb_deck(&b, 0, striker, 1);
+    tb_deck(&b, 1, dodger, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 17);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).evaded, 0);
+    CU_ASSERT_FALSE(TB_ASL(&x, 0, 0).state & BATTLE_SIM_OVERLOADED);
+    tb_run_end(&x);
+
+    tb_init(&b);
+    tb_side(&b, 0, cmd0 = tb_card(&b, "Overseer", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    tb_skill(&b, cmd0, BATTLE_SKILL_OVERLOAD, 0, 0);
+    cmd1 = tb_card(&b, "Bomber", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_STRIKE, 5, 1);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    medic = unit(&b, "Medic", 0, 20, 0);
+    tb_skill(&b, medic, BATTLE_SKILL_HEAL, 3, 1);
+    inhibitor = unit(&b, "Inhibitor", 0, 20, 0);
+    tb_skill(&b, inhibitor, BATTLE_SKILL_INHIBIT, 1, 0);
+    tb_deck(&b, 0, medic, 1);
+    tb_deck(&b, 0, unit(&b, "Patient", 0, 20, 0), 1);
+    tb_deck(&b, 1, unit(&b, "Dummy", 0, 20, 0), 1);
+    tb_deck(&b, 1, inhibitor, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 18);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).inhibited, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 15);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 16);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 18);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -946,6 +1002,7 @@ static CU_TestInfo skills2_tests[] = {
     {"revenge, and death by it", test_revenge},
     {"subdue, and crackdown", test_subdue},
     {"stasis, cold sleep and temporal backlash", test_stasis},
+    {"overload", test_overload},
     CU_TEST_INFO_NULL,
 };
 
