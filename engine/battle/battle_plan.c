@@ -421,6 +421,23 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);
 }
 
+/* Folds what passive battleground effect `k`, set on a side, needs of the plan-wide flags
+ * into `d`. */
+static void fold_passive_flags(struct battle_plan_data *d, int k)
+{
+    d->passive = 1;
+    d->passive_on |= 1u << k;
+    /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
+    if (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE)
+        d->death_fx = 1;
+    /* Temporal Backlash gives Stasis to Counter (battle_sim_stasis). */
+    if (k == BATTLE_PASSIVE_TEMPORALBACKLASH)
+        d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);
+    /* Crackdown refreshes through Subdue at the turn's end (battle_sim_turn). */
+    if (k == BATTLE_PASSIVE_CRACKDOWN)
+        d->fx = (clc_u8)(d->fx | BATTLE_SIM_FX_REFRESH);
+}
+
 enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan **out, char *err,
                             size_t errlen)
 {
@@ -474,19 +491,8 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
                 goto out;
             }
             plan->data.sides[s].passive[k] = (clc_i16)v;
-            if (v) {
-                plan->data.passive = 1;
-                plan->data.passive_on |= 1u << k;
-            }
-            /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
-            if (v && (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE))
-                plan->data.death_fx = 1;
-            /* Temporal Backlash gives Stasis to Counter (battle_sim_stasis). */
-            if (v && k == BATTLE_PASSIVE_TEMPORALBACKLASH)
-                plan->data.rare = (clc_u8)(plan->data.rare | BATTLE_SIM_RARE_STASIS);
-            /* Crackdown refreshes through Subdue at the turn's end (battle_sim_turn). */
-            if (v && k == BATTLE_PASSIVE_CRACKDOWN)
-                plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_REFRESH);
+            if (v)
+                fold_passive_flags(&plan->data, k);
         }
         /* Campaign scoring does not count a lost dominion (battle_sim_points). */
         for (int i = 0; i < plan->data.sides[s].n_structures; i++) {

@@ -450,17 +450,26 @@ CLC_FN void battle_sim_heal_hurt(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
         battle_sim_heal(u, x);
 }
 
+/* battle_sim_gain_hp where Subdue took more than the unit's gains so far: the gain pays that
+ * off first, and health stays within the max. Out of line, so that the many inlined gains
+ * stay small. */
+CLC_NOINLINE void battle_sim_gain_owed(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
+{
+    clc_i32 d = u->owed_hp < x ? u->owed_hp : x;
+    clc_i32 hp = (clc_i32)u->hp + x;
+    u->owed_hp = (clc_i16)(u->owed_hp - d);
+    u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x - d);
+    u->hp = battle_sim_sat(hp < u->max_hp ? hp : u->max_hp);
+}
+
 /* A permanent gain of X max health, and as much health (Leech, Fortify, Allegiance,
  * Avenge, Scavenge: the game's ext_hp). */
 CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
     if (u->diseased)
         x = battle_sim_cure(u, x);
-    if (u->owed_hp) { /* Subdue took more than the gains so far: this pays it off first */
-        clc_i32 d = u->owed_hp < x ? u->owed_hp : x;
-        u->owed_hp = (clc_i16)(u->owed_hp - d);
-        u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x - d);
-        u->hp = battle_sim_sat((clc_i32)u->hp + x < u->max_hp ? (clc_i32)u->hp + x : u->max_hp);
+    if (u->owed_hp) {
+        battle_sim_gain_owed(u, x);
         return;
     }
     u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x);
@@ -2002,16 +2011,18 @@ CLC_INLINE void battle_sim_skills_pv(CLC_GLOBAL const struct battle_plan_data *p
     for (clc_u32 k = 0; m; k++, m >>= 1) {
         if (!(m & 1u) || (*cd && battle_sim_cd(*cd, k)))
             continue;
-        /* A unit that a skill cast back (Payback, Revenge) or a death's skill killed or
-         * jammed casts nothing more (tuo's resolve_skill checks each skill). */
-        if (k && lane >= 0 &&
-            (g->sides[s].assaults[lane].flags & (BATTLE_SIM_ALIVE | BATTLE_SIM_JAMMED)) !=
-                BATTLE_SIM_ALIVE)
-            break;
         if (battle_sim_skill(p, g, s, lane, c, k, pv) && c->act_c[k])
             *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);
+        /* A unit that a skill cast back (Payback, Revenge: copies with `pv`) or a death's
+         * skill killed or jammed casts nothing more (tuo's resolve_skill checks each
+         * skill). */
         if (g->pending)
             battle_sim_triggers(p, g);
+        else if (!pv)
+            continue;
+        if (lane >= 0 && (g->sides[s].assaults[lane].flags &
+                          (BATTLE_SIM_ALIVE | BATTLE_SIM_JAMMED)) != BATTLE_SIM_ALIVE)
+            break;
     }
 }
 
@@ -2661,6 +2672,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     clc_u32 n;
+    int stasis;
 
     /* 1. Start: the commander's cooldowns tick; units in play before this turn tick
      * their delay down (or their cooldowns). Structures summoned meanwhile tick too (the
@@ -2732,6 +2744,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
      * unit counts as having attacked (for Rally) once its turn in the row is over,
      * whether it attacked or not (with 0 power, say), as in the game: a later Rally is
      * never spent on it. Bloodlust's damage starts at 0 each phase. */
+    stasis = (p->rare & BATTLE_SIM_RARE_STASIS) != 0;
     g->bloodlust = 0;
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
@@ -2742,7 +2755,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         }
         /* Stasis protects until the unit acts. */
-        if ((p->rare & BATTLE_SIM_RARE_STASIS) && u->stasis) {
+        if (stasis && u->stasis) {
             u->protect = (clc_i16)(u->protect > u->stasis ? u->protect - u->stasis : 0);
             u->stasis = 0;
         }
@@ -2804,8 +2817,6 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->weaken = 0;
         u->enraged = 0;
         u->sabotaged = 0;
-        u->tributed = 0;
-        u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
     }
@@ -2815,10 +2826,21 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
-        u->protect = u->stasis; /* 0 in plans without Stasis */
+        u->protect = 0;
         u->evaded = 0;
         u->entrapped = 0;
-        u->paybacked = 0;
+    }
+    /* The rarer skills' states (their plans only): Tribute's and Overload's end with the
+     * unit's own turn, Payback's count with the enemy's; Stasis outlasts Protect. */
+    if (p->passive || (p->rare & BATTLE_SIM_RARE_STASIS)) {
+        for (clc_u32 i = 0; i < me->n_assaults; i++) {
+            me->assaults[i].tributed = 0;
+            me->assaults[i].state = (clc_u8)(me->assaults[i].state & ~BATTLE_SIM_OVERLOADED);
+        }
+        for (clc_u32 i = 0; i < en->n_assaults; i++) {
+            en->assaults[i].protect = en->assaults[i].stasis;
+            en->assaults[i].paybacked = 0;
+        }
     }
     /* Only Barrier protects a structure and only Evade counts on one. */
     if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))
