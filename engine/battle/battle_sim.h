@@ -1097,6 +1097,19 @@ CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p
         battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, a);
 }
 
+/* Hostile skill `id` X of an overloaded caster on unit `u` of side `ts`: battle_sim_apply
+ * with u's Protect (Stasis included) counting for nothing (tuo's `src->m_overloaded ? 0 :
+ * protected_value()` in Strike's, Siege's and Mortar's damage). Out of line: rare. */
+CLC_NOINLINE void battle_sim_apply_overloaded(CLC_GLOBAL const struct battle_plan_data *p,
+                                              CLC_PRIVATE struct battle_game *g, int ts, clc_u32 id,
+                                              clc_i32 x, CLC_PRIVATE struct battle_unit *u)
+{
+    clc_i16 pr = u->protect;
+    u->protect = 0;
+    battle_sim_apply(p, g, ts, id, x, u);
+    u->protect = pr;
+}
+
 /* Whether a living assault of `side` is inhibited (Overload's allied case). */
 CLC_FN int battle_sim_any_inhibited(CLC_PRIVATE const struct battle_side *side)
 {
@@ -1193,7 +1206,6 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     clc_i32 x = ov ? ov->x : c->act_x[k];
     /* An overloaded caster's skills ignore Evade, Protect and Inhibit (copies with `pv`). */
     int ol = pv && lane >= 0 && (g->sides[s].assaults[lane].state & BATTLE_SIM_OVERLOADED);
-    clc_i16 pr = 0;
     /* Sabotage on an assault caster takes from its skills' X; a skill left with none is not
      * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
     if (pv && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
@@ -1284,13 +1296,10 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                     battle_sim_divert(p, g, id, x, c, 1);
                 return 0;
             }
-            if (ol && hostile) { /* Protect does not count */
-                pr = u->protect;
-                u->protect = 0;
-            }
-            battle_sim_apply(p, g, ts, id, x, u);
             if (ol && hostile)
-                u->protect = pr;
+                battle_sim_apply_overloaded(p, g, ts, id, x, u);
+            else
+                battle_sim_apply(p, g, ts, id, x, u);
             if (id == BATTLE_SKILL_HEAL && pv)
                 battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
             if (pv && !hostile && p->cards[u->card].tribute)
@@ -1322,11 +1331,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             clc_i32 before = battle_sim_power(u);
             battle_sim_apply(p, g, ts, id, x, u);
             tides = before - battle_sim_power(u) > tides ? before - battle_sim_power(u) : tides;
-        } else if (ol && hostile) { /* Protect does not count */
-            pr = u->protect;
-            u->protect = 0;
-            battle_sim_apply(p, g, ts, id, x, u);
-            u->protect = pr;
+        } else if (ol && hostile) {
+            battle_sim_apply_overloaded(p, g, ts, id, x, u);
         } else {
             battle_sim_apply(p, g, ts, id, x, u);
         }
