@@ -165,12 +165,13 @@ static int one_passive(const char *word, int k, char **tok, int nt, int *passive
 }
 
 /* One skill of a part: its name (`word`), then tokens tok[0 .. nt) as the peer reads them
- * ([all | N] [faction] [X]); a passive effect goes to `passive` instead, and *is_passive
- * says so. */
+ * ([all | N] [faction] [s [to|into] [s2]] [X]); a passive effect goes to `passive` instead, and
+ * *is_passive says so. */
 static int one_skill(const char *word, char **tok, int nt, struct battle_skill_spec *sk,
                      int *passive, int *is_passive, char *why, size_t whylen)
 {
     char simple[BATTLE_NAME_MAX + 1];
+    const char *arg;
     int id, i = 0, v;
     unsigned opts;
 
@@ -201,6 +202,21 @@ static int one_skill(const char *word, char **tok, int nt, struct battle_skill_s
         sk->y = v;
         i++;
     }
+    /* Skill arguments, as the peer reads them: s, then "to" or "into" and s2 (Evolve). */
+    if (i < nt && (v = battle_tu_skill_parse(tok[i])) >= 0) {
+        sk->s = v + 1;
+        i++;
+        if (i < nt && (strcmp(tok[i], "to") == 0 || strcmp(tok[i], "into") == 0))
+            i++;
+        if (i < nt && (v = battle_tu_skill_parse(tok[i])) >= 0) {
+            sk->s2 = v + 1;
+            i++;
+        }
+    }
+    if ((arg = battle_cards_skill_args(sk->id, sk->s, sk->s2)) != NULL) {
+        snprintf(why, whylen, "'%s' %s", word, arg);
+        return 0;
+    }
     if (i < nt && (v = number(tok[i])) >= 0) {
         if (opts & BATTLE_OPT_X)
             sk->x = v;
@@ -209,10 +225,7 @@ static int one_skill(const char *word, char **tok, int nt, struct battle_skill_s
         i++;
     }
     if (i < nt) {
-        snprintf(why, whylen,
-                 "'%s' in \"%s ...\": skill arguments (Enhance, Evolve) and other "
-                 "words are not simulated",
-                 tok[i], word);
+        snprintf(why, whylen, "'%s' in \"%s ...\": a word the effect does not take", tok[i], word);
         return 0;
     }
     if ((opts & BATTLE_OPT_X) && (sk->x < 1 || sk->x > BATTLE_SKILL_X_MAX)) {

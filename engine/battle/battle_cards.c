@@ -101,9 +101,38 @@ const char *battle_cards_a_type(enum battle_card_type type)
                                       : "a structure";
 }
 
+const char *battle_cards_skill_args(enum battle_skill id, int s, int s2)
+{
+    enum battle_skill es = s ? battle_tu_skill_engine(s - 1) : BATTLE_SKILL__COUNT;
+    enum battle_skill es2 = s2 ? battle_tu_skill_engine(s2 - 1) : BATTLE_SKILL__COUNT;
+
+    if (!(battle_cards_skill_opts(id) & BATTLE_OPT_SKILL))
+        return s || s2 ? "takes no skill arguments ('s', 's2')" : NULL;
+    if (!s)
+        return "needs the skill it changes, 's'";
+    if (es >= BATTLE_SKILL__COUNT || (s2 && es2 >= BATTLE_SKILL__COUNT))
+        return "names a skill the engine does not simulate in 's' or 's2'";
+    if (id != BATTLE_SKILL_EVOLVE)
+        return s2 ? "takes no 's2'" : NULL;
+    if (!s2)
+        return "needs the skill 's' becomes, 's2'";
+    if (es == es2)
+        return "needs 's2' other than 's'";
+    /* What no card of the game does, and the variants could not play as tuo would. */
+    if (es == BATTLE_SKILL_SUMMON || es == BATTLE_SKILL_EVOLVE || es == BATTLE_SKILL_FLURRY ||
+        es2 == BATTLE_SKILL_SUMMON || es2 == BATTLE_SKILL_EVOLVE || es2 == BATTLE_SKILL_FLURRY ||
+        es2 == BATTLE_SKILL_ENHANCE)
+        return "of or into Summon, Evolve or Flurry, or into Enhance, is not simulated";
+    if (es != BATTLE_SKILL_ENHANCE && battle_cards_skill_kind(es) == BATTLE_SK_ACTIVATION &&
+        battle_cards_skill_kind(es2) == BATTLE_SK_PASSIVE)
+        return "of an activation skill into a passive one is not simulated";
+    return NULL;
+}
+
 /* ===== Cards ===== */
 
-static const char *const skill_keys[] = {"name", "x", "all", "y", "n", "c", "trigger", NULL};
+static const char *const skill_keys[] = {"name", "x", "all", "y",       "n",
+                                         "c",    "s", "s2",  "trigger", NULL};
 static const char *const card_keys[] = {"name",  "type",   "attack", "health",
                                         "delay", "skills", NULL};
 
@@ -145,6 +174,35 @@ static void decode_options(struct sk_jdec *d, const json_t *v, const struct skil
         out->trigger = 0;
         sk_jdec_bad_at(d, "trigger", "'trigger' must be play, attacked or death");
     }
+}
+
+/* Decodes the skill arguments "s" and "s2" (Enhance, Evolve) of skill `id` into *out as the
+ * game's skills (1 + the game skill), and judges them (battle_cards_skill_args). */
+static void decode_args(struct sk_jdec *d, const json_t *v, enum battle_skill id,
+                        struct battle_skill_spec *out)
+{
+    static const char *const keys[] = {"s", "s2"};
+    int *dst[] = {&out->s, &out->s2};
+    const char *why;
+    int bad = 0;
+
+    for (int i = 0; i < 2; i++) {
+        const json_t *o = json_object_get(v, keys[i]);
+        int g;
+        if (!o)
+            continue;
+        if (!json_is_string(o) || (g = battle_tu_skill_parse(json_string_value(o))) < 0) {
+            sk_jdec_bad_at(d, keys[i], "'%s' must name one of the game's skills", keys[i]);
+            bad = 1;
+            continue;
+        }
+        *dst[i] = g + 1;
+    }
+    if (bad || (why = battle_cards_skill_args(id, out->s, out->s2)) == NULL)
+        return;
+    /* The argument at fault: "s" when missing or taken by no rule, else "s2". */
+    sk_jdec_bad_at(d, !out->s || (id != BATTLE_SKILL_EVOLVE && !out->s2) ? "s" : "s2",
+                   "skill '%s' %s", battle_cards_skill_name(id), why);
 }
 
 /* Decodes skill `v` into *out for a card of `type` (-1 when the type is unknown). Returns
@@ -193,6 +251,7 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
     }
     memset(out, 0, sizeof(*out));
     decode_options(d, v, rule, out);
+    decode_args(d, v, (enum battle_skill)id, out);
     if (id == BATTLE_SKILL_SUMMON)
         sk_jdec_bad_at(d, "name",
                        "skill 'summon' brings one of the game's cards: it is for the game's "

@@ -29,14 +29,20 @@ int battle_cards_faction_parse(const char *name);
 int battle_cards_trigger_parse(const char *name);
 /** Returns "commander", "fortress", "assault" or "structure", or "unknown" (static). */
 const char *battle_cards_type_name(enum battle_card_type type);
+/** Returns NULL when skill `id` may take the skill arguments `s` and `s2` (each 1 + the
+ * game's skill, battle_tu_skill_name; 0 for none): Enhance needs s, Evolve s and s2 (the
+ * combinations the engine plays), the others none; else why not, a phrase that follows the
+ * skill's name (static). The one place these rules live: the job codec, the game's cards
+ * (battle_tu_unsupported) and the battleground effects read them. */
+const char *battle_cards_skill_args(enum battle_skill id, int s, int s2);
 /** Returns the card type named `name`, or -1. `name` is borrowed. */
 int battle_cards_type_parse(const char *name);
 /** "an assault", "a commander", ...: messages read better with the article (static). */
 const char *battle_cards_a_type(enum battle_card_type type);
 
 /**
- * Decodes one skill object {"name", "x", "all", "y", "n", "c", "trigger"} (borrowed) within
- * decode `d`, as a skill of a card of `type` (-1: any type), reporting every problem at its
+ * Decodes one skill object {"name", "x", "all", "y", "n", "c", "s", "s2", "trigger"} (borrowed)
+ * within decode `d`, as a skill of a card of `type` (-1: any type), reporting every problem at its
  * pointer. Returns 1 and fills *out when valid, else 0.
  */
 int battle_cards_decode_skill(struct sk_jdec *d, const json_t *v, int type,

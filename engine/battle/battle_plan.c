@@ -9,12 +9,14 @@
 #include <string.h>
 
 #include "battle_cards.h"
+#include "battle_mods.h"
 #include "battle_sim.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
-_Static_assert(BATTLE_SIM_CARDS == BATTLE_CARDS_MAX, "card table size");
+_Static_assert(BATTLE_CARDS_MAX < BATTLE_SIM_CARDS, "card table: the job's cards and variants");
+_Static_assert(BATTLE_SKILL__COUNT < BATTLE_SIM_ACT_REFUSABLE, "skill ids below the refusable bit");
 _Static_assert(BATTLE_SIM_ACTS == BATTLE_CARD_SKILLS_MAX, "skills per card");
 _Static_assert(BATTLE_SIM_LIST == BATTLE_DECK_MAX, "deck list size");
 _Static_assert(BATTLE_SIM_SEQ == BATTLE_DECK_MAX + BATTLE_HAND_MAX, "hand + deck size");
@@ -56,12 +58,18 @@ static clc_u8 add_u8(clc_u8 a, int b)
 
 /* An activation skill joins the card's actions with its options; Summon's X is the card it
  * brings, and an activation Summon (cast when the unit's delay reaches 0) is also noted
- * apart. Triggered skills mark the card so the game looks for them only where they are. */
-static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec *ss)
+ * apart. Enhance's and Evolve's X is, until battle_mods_build gives them their change, the
+ * index `spec_k` of their skill in the card's spec; Enhance is cast at the unit's turn start
+ * (battle_sim_enhance), not among its actions. Triggered skills mark the card so the game
+ * looks for them only where they are. */
+static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec *ss, int spec_k)
 {
     int k = cd->n_act++;
     cd->act_id[k] = (clc_u8)ss->id;
-    cd->act_x[k] = (clc_u8)(ss->id == BATTLE_SKILL_SUMMON ? ss->card : ss->x);
+    cd->act_x[k] =
+        (clc_u8)(ss->id == BATTLE_SKILL_SUMMON                                     ? ss->card
+                 : ss->id == BATTLE_SKILL_ENHANCE || ss->id == BATTLE_SKILL_EVOLVE ? spec_k
+                                                                                   : ss->x);
     cd->act_all[k] = (clc_u8)(ss->all != 0);
     cd->act_y[k] = (clc_u8)ss->y;
     cd->act_n[k] = (clc_u8)ss->n;
@@ -71,7 +79,7 @@ static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec
         cd->trig = (clc_u8)(cd->trig | (1u << ss->trigger));
     else if (ss->id == BATTLE_SKILL_SUMMON)
         cd->summon_act = (clc_u8)(ss->card + 1);
-    else
+    else if (ss->id != BATTLE_SKILL_ENHANCE)
         cd->act_turn = (clc_u8)(cd->act_turn | (1u << k));
 }
 
@@ -101,7 +109,8 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
             ss->x > BATTLE_SKILL_X_MAX || ss->y < 0 || ss->y > 6 || ss->n < 0 ||
             ss->n > BATTLE_SKILL_N_MAX || ss->c < 0 || ss->c > BATTLE_SKILL_C_MAX ||
             ss->trigger < 0 || ss->trigger > BATTLE_SIM_TRIG_DEATH ||
-            (ss->id == BATTLE_SKILL_SUMMON && (ss->card < 0 || ss->card >= n_cards))) {
+            (ss->id == BATTLE_SKILL_SUMMON && (ss->card < 0 || ss->card >= n_cards)) ||
+            battle_cards_skill_args(ss->id, ss->s, ss->s2)) {
             snprintf(err, errlen, "card %d \"%s\": skill %d out of range", idx, cs->name, k);
             return SK_EINVAL;
         }
@@ -114,7 +123,7 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
         switch (ss->id) {
 #define FOLD_ADD(field)  cd->field = add_u8(cd->field, ss->x)
 #define FOLD_FLAG(field) cd->field = 1
-#define FOLD_ACT(field)  fold_act(cd, ss)
+#define FOLD_ACT(field)  fold_act(cd, ss, k)
 #define FOLD_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
     case BATTLE_SKILL_##ID:                                                                        \
         FOLD_##FOLD(FIELD);                                                                        \
@@ -403,6 +412,9 @@ static clc_u8 card_fx(const struct battle_card_data *c)
         fx |= BATTLE_SIM_FX_INHIBIT;
     if (c->absorb)
         fx |= BATTLE_SIM_FX_ABSORB;
+    for (int k = 0; k < c->n_act; k++)
+        if (c->act_id[k] == BATTLE_SKILL_ENHANCE && !c->act_trig[k])
+            fx |= BATTLE_SIM_FX_TICK; /* cast at turn start (battle_sim_tick) */
     return (clc_u8)fx;
 }
 
@@ -470,10 +482,15 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
         if (rc)
             goto out;
-        fold_card_flags(&plan->data, &plan->data.cards[i]);
     }
+    /* The variants Enhance and Evolve make join the table; the flags cover them too. */
+    rc = battle_mods_build(spec, &plan->data, err, errlen);
+    if (rc)
+        goto out;
+    for (int i = 0; i < plan->data.n_cards; i++)
+        fold_card_flags(&plan->data, &plan->data.cards[i]);
     if (plan->data.fx & BATTLE_SIM_FX_INHIBIT)
-        for (int i = 0; i < spec->n_cards; i++)
+        for (int i = 0; i < plan->data.n_cards; i++)
             mark_refusable(&plan->data.cards[i]);
     for (int s = 0; s < 2; s++) {
         rc = build_side(spec, s, &plan->data, err, errlen);

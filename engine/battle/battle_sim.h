@@ -16,11 +16,14 @@
 
 /* Sizes of the flat plan data and of the game state. They mirror the limits of
  * battle_spec.h (which the kernels cannot include); battle_plan.c asserts they agree. */
-#define BATTLE_SIM_CARDS     128 /* cards in one plan's table (BATTLE_CARDS_MAX) */
-#define BATTLE_SIM_ACTS      8   /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
-#define BATTLE_SIM_LIST      30  /* deck list positions of one side (BATTLE_DECK_MAX) */
-#define BATTLE_SIM_SEQ       33  /* hand + deck entries of one side (hand 3 + deck 30) */
-#define BATTLE_SIM_ROW       32  /* units in one row (BATTLE_ROW_MAX) */
+/* Cards in one plan's table: the job's (BATTLE_CARDS_MAX) and the variants of them that
+ * Enhance and Evolve make (battle_mods); a card index is 8 bits and 0xFF means none. */
+#define BATTLE_SIM_CARDS     255
+#define BATTLE_SIM_MODS      16 /* distinct Enhance and Evolve changes in one plan */
+#define BATTLE_SIM_ACTS      8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
+#define BATTLE_SIM_LIST      30 /* deck list positions of one side (BATTLE_DECK_MAX) */
+#define BATTLE_SIM_SEQ       33 /* hand + deck entries of one side (hand 3 + deck 30) */
+#define BATTLE_SIM_ROW       32 /* units in one row (BATTLE_ROW_MAX) */
 #define BATTLE_SIM_NONE      0xFF
 #define BATTLE_SIM_PRIO_NONE 0xFF  /* priority of a card whose list positions are used up */
 #define BATTLE_SIM_STAT_CAP  30000 /* saturation of accumulated modifiers (16-bit fields) */
@@ -79,6 +82,14 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 /* Rarer skills some card of the plan has (battle_plan_data.rare). */
 #define BATTLE_SIM_RARE_SABOTAGE 1u /* Sabotage or Disease */
 #define BATTLE_SIM_RARE_STASIS   2u /* Stasis, or the passive effect Temporal Backlash */
+#define BATTLE_SIM_RARE_MOD      4u /* Enhance or Evolve (battle_plan_data.mod_to) */
+
+/* What an Enhance or Evolve change is (battle_plan_data.mod_flags). ALWAYS: a unit takes it
+ * even when it will not act this turn (tuo's skill_predicate: a skill that works without
+ * acting: defensive, instant debuffs, triggered ones but Valor). EARLY: an Enhance of
+ * Allegiance, Absorb, Stasis or Bravery, cast before a unit's other Enhance skills. */
+#define BATTLE_SIM_MOD_ALWAYS 1u
+#define BATTLE_SIM_MOD_EARLY  2u
 
 /* An action's skill id (battle_card_data.act_id) with this bit is an allied skill of a plan
  * with Inhibit, whose targets may refuse it: battle_plan marks such actions, so that the
@@ -240,6 +251,14 @@ struct battle_plan_data {
     clc_u8 rare;        /* BATTLE_SIM_RARE_*: rarer skills some card of the table has */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     clc_u32 passive_on; /* bit k: a side has passive battleground effect k (battle_sim_has) */
+    /* Enhance and Evolve (BATTLE_SIM_RARE_MOD; battle_mods builds them): a unit they change
+     * plays the variant card mod_to[card][m] (its skill raised or swapped) until the end of
+     * the next enemy turn, when it goes back to card_base[card]. An Enhance or Evolve
+     * action's X is its change m. BATTLE_SIM_NONE: change m does not apply to the card. */
+    clc_u8 n_mods;
+    clc_u8 mod_flags[BATTLE_SIM_MODS]; /* BATTLE_SIM_MOD_* */
+    clc_u8 card_base[BATTLE_SIM_CARDS];
+    clc_u8 mod_to[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -836,6 +855,20 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
     return battle_sim_valid_on(p, id, u, !battle_sim_hostile(id), 0);
 }
 
+/* Whether Enhance or Evolve change `m` (the action's X) applies to unit `u` now (tuo's
+ * skill_predicate<enhance> and <evolve>): its card has a variant for it (it has the skill,
+ * and for Evolve not the new one), and it acts this turn (delay 0, not jammed) unless the
+ * change works without acting (BATTLE_SIM_MOD_ALWAYS). An Enhance that Evolve took away has
+ * change BATTLE_SIM_NONE: it applies to no one. */
+CLC_FN int battle_sim_mod_ok(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE const struct battle_unit *u, clc_i32 m)
+{
+    if (m < 0 || m >= (clc_i32)p->n_mods || p->mod_to[u->card][m] == BATTLE_SIM_NONE)
+        return 0;
+    return (p->mod_flags[m] & BATTLE_SIM_MOD_ALWAYS) ||
+           (!u->delay && !(u->flags & BATTLE_SIM_JAMMED));
+}
+
 CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
                                  CLC_PRIVATE struct battle_game *g, int ts, clc_u32 id, clc_i32 x,
                                  CLC_PRIVATE struct battle_unit *u)
@@ -891,6 +924,11 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_OVERLOAD:
         u->state = (clc_u8)(u->state | BATTLE_SIM_OVERLOADED);
+        break;
+    case BATTLE_SKILL_ENHANCE: /* the unit plays the variant of its card (battle_mods) */
+    case BATTLE_SKILL_EVOLVE:
+        if (x >= 0 && x < (clc_i32)p->n_mods && p->mod_to[u->card][x] != BATTLE_SIM_NONE)
+            u->card = p->mod_to[u->card][x];
         break;
     case BATTLE_SKILL_RUSH: /* a delay reaching 0 sets off what the turn start's would: */
         u->delay = (clc_u8)(x < u->delay ? u->delay - x : 0);
@@ -1015,7 +1053,9 @@ CLC_NOINLINE void battle_sim_divert(CLC_GLOBAL const struct battle_plan_data *p,
             nc = battle_sim_reach(p, g, id, en->assaults, en->n_assaults, 0, 0, 0, cand);
         } else {
             for (clc_u32 i = adjacent ? 1 : 0; i < en->n_assaults && (!adjacent || i < 2); i++)
-                if (battle_sim_valid_on(p, id, &en->assaults[i], 0, g->act))
+                if (battle_sim_valid_on(p, id, &en->assaults[i], 0, g->act) &&
+                    (battle_sim_when(id) != BATTLE_WHEN_MOD ||
+                     battle_sim_mod_ok(p, &en->assaults[i], x)))
                     cand[nc++] = (clc_u8)i;
         }
         if (!adjacent && nc > 1) {
@@ -1073,8 +1113,8 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
 /* Tribute X of unit `u` of side `s`, just given allied skill `id` X by the own assault at
  * `lane` (card `c`): the skill is cast on the caster too, at most X times between the ends
  * of u's own turns, when the caster is another unit and could take it (tuo's
- * check_and_perform_skill: Heal and Mend a damaged caster, Rally one not sundered; Rush
- * is never given back). Only the copies with the rarer rules (pv) call it. */
+ * check_and_perform_skill: Heal and Mend a damaged caster, Rally one not sundered; Rush,
+ * Enhance and Evolve are never given back). Only the copies with the rarer rules (pv) call it. */
 CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p,
                                      CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                      clc_u32 id, clc_i32 x,
@@ -1082,7 +1122,8 @@ CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p
                                      CLC_PRIVATE struct battle_unit *u)
 {
     CLC_PRIVATE struct battle_unit *a;
-    if (lane < 0 || c->type != BATTLE_ASSAULT || id == BATTLE_SKILL_RUSH)
+    if (lane < 0 || c->type != BATTLE_ASSAULT || id == BATTLE_SKILL_RUSH ||
+        battle_sim_when(id) == BATTLE_WHEN_MOD)
         return;
     a = &g->sides[s].assaults[lane];
     if (a == u || u->tributed >= p->cards[u->card].tribute || !battle_sim_alive(a))
@@ -1209,7 +1250,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     /* Sabotage on an assault caster takes from its skills' X; a skill left with none is not
      * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
     if (pv && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
-        (battle_sim_opts(id) & BATTLE_OPT_X)) {
+        (battle_sim_opts(id) & BATTLE_OPT_X) && battle_sim_when(id) != BATTLE_WHEN_MOD) {
         x -= g->sides[s].assaults[lane].sabotaged;
         if (x <= 0)
             return 0;
@@ -1269,6 +1310,9 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             /* Rush from an assault: a unit left of it ended its turn in the row, so a delay
              * of 1 would reach 0 at its next turn start anyway (tuo's skill_predicate). */
             if (id == BATTLE_SKILL_RUSH && lane >= 0 && i < lane && u->delay < 2)
+                continue;
+            /* Enhance and Evolve: the change applies to the unit's card. */
+            if (battle_sim_when(id) == BATTLE_WHEN_MOD && !battle_sim_mod_ok(p, u, x))
                 continue;
             /* Overload helps allied skills only where some own assault is inhibited. */
             if (id == BATTLE_SKILL_OVERLOAD && battle_sim_ol_kind(p, u) == 1 &&
@@ -1599,7 +1643,8 @@ CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
     return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1, 0);
 }
 
-/* The copy of battle_sim_skill_as for the rarer allied skills (Enrage, Entrap, Overload), out of
+/* The copy of battle_sim_skill_as for the rarer allied skills (Enrage, Entrap, Overload,
+ * Enhance, Evolve), out of
  * line for the reason Sunder's is, with the skill a value rather than a constant: their plans run
  * the copies with the rarer rules (pv), where their Berserk and Counter count. */
 CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
@@ -1612,14 +1657,14 @@ CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
 
 /* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
  * an assault or not (`assault`): an activation skill cast in the unit's turn or when it is
- * attacked (tuo's m_skills and m_skills_on_attacked), not Summon or Mimic, and Mend and
- * Fortify for an assault only. */
+ * attacked (tuo's m_skills and m_skills_on_attacked), not Summon, Mimic or Enhance (not one of
+ * tuo's activation skills), and Mend and Fortify for an assault only. */
 CLC_FN int battle_sim_mimicable(CLC_GLOBAL const struct battle_card_data *t, clc_u32 k, int assault)
 {
     clc_u32 id = t->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
     if (t->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE && t->act_trig[k] != BATTLE_SIM_TRIG_ATTACKED)
         return 0;
-    if (id == BATTLE_SKILL_SUMMON || id == BATTLE_SKILL_MIMIC)
+    if (id == BATTLE_SKILL_SUMMON || id == BATTLE_SKILL_MIMIC || id == BATTLE_SKILL_ENHANCE)
         return 0;
     return assault || (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY);
 }
@@ -1673,7 +1718,8 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                     continue;
                 if (pick-- == 0) {
                     id = t->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE;
-                    ov.x = x;
+                    /* Evolve's X is its change, the mimicked unit's (battle_mods). */
+                    ov.x = id == BATTLE_SKILL_EVOLVE ? (clc_i32)t->act_x[j] : x;
                     ov.y = 0;
                     ov.all = t->act_all[j];
                     ov.n = t->act_n[j];
@@ -1694,7 +1740,8 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
 
 /* The allied skills cast through battle_sim_rare. */
 #define BATTLE_SIM_RARE(ID)                                                                        \
-    ((ID) == BATTLE_SKILL_ENRAGE || (ID) == BATTLE_SKILL_ENTRAP || (ID) == BATTLE_SKILL_OVERLOAD)
+    ((ID) == BATTLE_SKILL_ENRAGE || (ID) == BATTLE_SKILL_ENTRAP ||                                 \
+     (ID) == BATTLE_SKILL_OVERLOAD || (ID) == BATTLE_SKILL_ENHANCE || (ID) == BATTLE_SKILL_EVOLVE)
 
 /* Side `s` casts action `k` of card `c`: battle_sim_skill_as with the skill a constant in
  * each case, so each skill gets its own copy of the loop with the table's facts (hostile,
@@ -2518,10 +2565,31 @@ CLC_NOINLINE void battle_sim_heroism(CLC_GLOBAL const struct battle_plan_data *p
     }
 }
 
-/* Turn start for unit `lane` of a row of the active side: Barrier adds its Protect, Absorb
- * is renewed to X and Bravery checks the enemy opposite; then a delay above 0 goes down by 1
- * (reaching 0 sets off Valor and its activation Summon, a structure's starting the summoned card
- * one turn nearer); at delay 0 its cooldowns tick instead. */
+/* Side `s`'s unit with card `c` (an assault at `lane`; -1 for the commander and structures),
+ * acting this turn, casts its Enhance skills at its turn start (tuo's
+ * check_and_perform_enhance with its default enhance_early): those of Allegiance, Absorb,
+ * Stasis and Bravery first, then the others, each in card order; Inhibit may refuse them.
+ * Out of line: only plans with Enhance call it. */
+CLC_NOINLINE void battle_sim_enhance(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                     CLC_GLOBAL const struct battle_card_data *c)
+{
+    for (clc_u32 pass = 0; pass < 2; pass++)
+        for (clc_u32 k = 0; k < c->n_act; k++) {
+            clc_u32 m = c->act_x[k];
+            if ((c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE) != BATTLE_SKILL_ENHANCE ||
+                c->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE || m >= p->n_mods ||
+                ((p->mod_flags[m] & BATTLE_SIM_MOD_EARLY) != 0) != (pass == 0))
+                continue;
+            battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE,
+                                (c->act_id[k] & BATTLE_SIM_ACT_REFUSABLE) != 0, c, k, 1, 0);
+        }
+}
+
+/* Turn start for unit `lane` of a row of the active side: Enhance (plans with it), then Barrier
+ * adds its Protect, Absorb is renewed to X and Bravery checks the enemy opposite; then a delay
+ * above 0 goes down by 1 (reaching 0 sets off Valor and its activation Summon, a structure's
+ * starting the summoned card one turn nearer); at delay 0 its cooldowns tick instead. */
 CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
 {
@@ -2536,6 +2604,10 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
         else if (u->cd)
             u->cd = battle_sim_cd_tick(u->cd);
         return;
+    }
+    if ((p->rare & BATTLE_SIM_RARE_MOD) && !u->delay && !(u->flags & BATTLE_SIM_JAMMED)) {
+        battle_sim_enhance(p, g, s, assault ? (clc_i32)lane : -1, c);
+        c = &p->cards[u->card]; /* it may have enhanced itself */
     }
     if (c->barrier)
         u->protect = battle_sim_sat((clc_i32)u->protect + c->barrier);
@@ -2685,6 +2757,8 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
      * row is read as it grows, as in tuo); assaults summoned do not. */
     if (!g->resume) {
         me->commander_cd = battle_sim_cd_tick(me->commander_cd);
+        if (p->rare & BATTLE_SIM_RARE_MOD)
+            battle_sim_enhance(p, g, s, -1, &p->cards[p->sides[s].commander]);
         n = me->n_assaults;
         for (clc_u32 i = 0; i < me->n_structures; i++)
             battle_sim_tick(p, g, s, i, 0);
@@ -2836,6 +2910,10 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         u->evaded = 0;
         u->entrapped = 0;
     }
+    /* Enhance's and Evolve's changes end with the enemy turn after they were made. */
+    if (p->rare & BATTLE_SIM_RARE_MOD)
+        for (clc_u32 i = 0; i < en->n_assaults; i++)
+            en->assaults[i].card = p->card_base[en->assaults[i].card];
     /* The rarer skills' states (their plans only): Tribute's and Overload's end with the
      * unit's own turn, Payback's count with the enemy's; Stasis outlasts Protect. */
     if (p->passive || (p->rare & BATTLE_SIM_RARE_STASIS)) {

@@ -37,17 +37,20 @@ enum battle_skill_row { BATTLE_ROW_NONE = 0, BATTLE_ROW_ASSAULTS = 1, BATTLE_ROW
 
 /* When a unit of that row is a valid target (besides being alive). */
 enum battle_skill_when {
-    BATTLE_WHEN_ALIVE = 0,   /* any living unit */
-    BATTLE_WHEN_ACTS = 1,    /* it acts next turn: delay <= 1 and not jammed */
-    BATTLE_WHEN_HITS = 2,    /* it acts next turn and has attack power (as tuo's Weaken) */
-    BATTLE_WHEN_DAMAGED = 3, /* its health is below its card's */
-    BATTLE_WHEN_READY = 4,   /* it acts this turn and has not attacked: delay 0, not jammed */
-    BATTLE_WHEN_FIGHTS = 5,  /* it acts this turn, has not begun its turn in the row, and has
-                                attack power (tuo's Enrage) */
-    BATTLE_WHEN_DELAYED = 6, /* its delay is 1 or more (Rush; battle_sim_skill_as asks 2 of
-                                a unit left of an assault caster: its turn in the row is over) */
-    BATTLE_WHEN_OVERLOAD = 7 /* it acts this turn, has not attacked, is not overloaded, and has
-                                a skill Overload helps (battle_sim_overload) */
+    BATTLE_WHEN_ALIVE = 0,    /* any living unit */
+    BATTLE_WHEN_ACTS = 1,     /* it acts next turn: delay <= 1 and not jammed */
+    BATTLE_WHEN_HITS = 2,     /* it acts next turn and has attack power (as tuo's Weaken) */
+    BATTLE_WHEN_DAMAGED = 3,  /* its health is below its card's */
+    BATTLE_WHEN_READY = 4,    /* it acts this turn and has not attacked: delay 0, not jammed */
+    BATTLE_WHEN_FIGHTS = 5,   /* it acts this turn, has not begun its turn in the row, and has
+                                 attack power (tuo's Enrage) */
+    BATTLE_WHEN_DELAYED = 6,  /* its delay is 1 or more (Rush; battle_sim_skill_as asks 2 of
+                                 a unit left of an assault caster: its turn in the row is over) */
+    BATTLE_WHEN_OVERLOAD = 7, /* it acts this turn, has not attacked, is not overloaded, and has
+                                 a skill Overload helps (battle_sim_overload) */
+    BATTLE_WHEN_MOD = 8       /* Enhance, Evolve: the change applies to its card (it has the skill
+                                 and, for Evolve, not the new one) and it acts this turn, unless the
+                                 skill is one that works without acting (battle_sim_mod_ok) */
 };
 
 /* Options a skill takes, as bits. X: "x" (its magnitude, 1..BATTLE_SKILL_X_MAX) is
@@ -55,8 +58,8 @@ enum battle_skill_when {
  * on the targets (progenitor units always pass); N: "n", the number of targets drawn;
  * C: "c", a cooldown in own turns after the skill took effect (1..BATTLE_SKILL_C_MAX);
  * TRIGGER: "trigger", cast on play, when attacked or on death instead of in the unit's
- * turn; CARD: the card it brings (Summon, required). SKILL (skill arguments, Enhance and
- * Evolve) is reserved: no row takes it yet and the codec refuses it. */
+ * turn; CARD: the card it brings (Summon, required); SKILL: the skill it changes, "s"
+ * (Enhance, Evolve, required), and for Evolve the skill it becomes, "s2". */
 #define BATTLE_OPT_X       1u
 #define BATTLE_OPT_ALL     2u
 #define BATTLE_OPT_Y       4u
@@ -195,6 +198,11 @@ enum battle_skill_when {
       0)                                                                                           \
     X(SUMMON, "summon", ACTIVATION, ACT, -, 0, NONE, ALIVE, BATTLE_OPT_CARD | BATTLE_OPT_TRIGGER,  \
       BATTLE_T_ANY, 0)                                                                             \
+    X(ENHANCE, "enhance", ACTIVATION, ACT, -, 0, ASSAULTS, MOD,                                    \
+      BATTLE_OPT_X | BATTLE_OPT_ALL | BATTLE_OPT_N | BATTLE_OPT_TRIGGER | BATTLE_OPT_SKILL,        \
+      BATTLE_T_ANY, 0)                                                                             \
+    X(EVOLVE, "evolve", ACTIVATION, ACT, -, 0, ASSAULTS, MOD,                                      \
+      (BATTLE_OPT_TARGETED & ~BATTLE_OPT_X) | BATTLE_OPT_SKILL, BATTLE_T_ANY, 0)                   \
     X(FLURRY, "flurry", PASSIVE, ADD, flurry, 0, NONE, ALIVE, BATTLE_OPT_X | BATTLE_OPT_C,         \
       BATTLE_T_ANY, 0)
 

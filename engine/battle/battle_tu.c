@@ -148,18 +148,17 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
         const char *name = s->id < BATTLE_SKILL__COUNT ? battle_cards_skill_name(s->id)
                                                        : battle_tu_skill_name(s->game);
         unsigned opts;
-        const char *opt;
+        const char *opt, *arg;
         if (s->id >= BATTLE_SKILL__COUNT) {
             snprintf(why, whylen, "skill '%s' is not simulated yet", name);
             return 1;
         }
         opts = battle_cards_skill_opts(s->id);
-        opt = s->y && !(opts & BATTLE_OPT_Y)                  ? "y"
-              : s->n && !(opts & BATTLE_OPT_N)                ? "n"
-              : s->c && !(opts & BATTLE_OPT_C)                ? "c"
-              : (s->s || s->s2) && !(opts & BATTLE_OPT_SKILL) ? "s"
-              : s->card_id && !(opts & BATTLE_OPT_CARD)       ? "card_id"
-                                                              : NULL;
+        opt = s->y && !(opts & BATTLE_OPT_Y)            ? "y"
+              : s->n && !(opts & BATTLE_OPT_N)          ? "n"
+              : s->c && !(opts & BATTLE_OPT_C)          ? "c"
+              : s->card_id && !(opts & BATTLE_OPT_CARD) ? "card_id"
+                                                        : NULL;
         if (s->trigger && !(opts & BATTLE_OPT_TRIGGER)) {
             snprintf(why, whylen, "skill '%s' on %s is not simulated yet", name,
                      battle_tu_trigger_name(s->trigger));
@@ -167,6 +166,10 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
         }
         if (opt) {
             snprintf(why, whylen, "option '%s' of skill '%s' is not simulated yet", opt, name);
+            return 1;
+        }
+        if ((arg = battle_cards_skill_args(s->id, s->s, s->s2)) != NULL) {
+            snprintf(why, whylen, "skill '%s' %s", name, arg);
             return 1;
         }
         if ((opts & BATTLE_OPT_CARD) && !s->card_id) {

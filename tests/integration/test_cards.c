@@ -134,7 +134,7 @@ static void test_real_deck_job(void)
     json_t *a, *b, *cat;
     struct it_resp r;
     const char *bad = "{\"kind\": \"battle\", \"params\": {\"attacker\": \"Octane-1, "
-                      "Synod\", \"defender\": \"" REAL_DEF "\"}}";
+                      "Spear of Daybreak\", \"defender\": \"" REAL_DEF "\"}}";
 
     CU_ASSERT_FATAL(start(&s, "cards_job", 1) == 0);
     a = run_job(&s, doc);
@@ -152,7 +152,8 @@ static void test_real_deck_job(void)
     CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/attacker\""));
-    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "skill 'evolve' is not simulated yet"));
+    CU_ASSERT_PTR_NOT_NULL(
+        r.body && strstr(r.body, "skill 'barrier' 100: values above 99 are not simulated yet"));
     it_resp_free(&r);
     it_stack_stop(&s);
 }

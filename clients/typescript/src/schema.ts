@@ -600,10 +600,10 @@ export interface components {
             delay?: number;
             skills?: components["schemas"]["Skill"][];
         };
-        /** @description A skill of an inline card. 'summon' is listed because the game's cards carry it (it brings a card by the game's id) but an inline card cannot take it. Options beyond x and all: y (faction filter), n (targets drawn), c (cooldown in own turns), trigger (cast on play, when attacked or on death instead of in the unit's turn); docs/rules/battle.md. */
+        /** @description A skill of an inline card. 'summon' is listed because the game's cards carry it (it brings a card by the game's id) but an inline card cannot take it. Options beyond x and all: y (faction filter), n (targets drawn), c (cooldown in own turns), s and s2 (the skills Enhance and Evolve change), trigger (cast on play, when attacked or on death instead of in the unit's turn); docs/rules/battle.md. */
         Skill: {
             /** @enum {string} */
-            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "corrosive" | "sabotage" | "disease" | "tribute" | "payback" | "revenge" | "subdue" | "stasis" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "enrage" | "entrap" | "overload" | "rush" | "mimic" | "summon" | "flurry";
+            name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "corrosive" | "sabotage" | "disease" | "tribute" | "payback" | "revenge" | "subdue" | "stasis" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "enrage" | "entrap" | "overload" | "rush" | "mimic" | "summon" | "enhance" | "evolve" | "flurry";
             x?: number;
             all?: boolean;
             /**
@@ -615,6 +615,16 @@ export interface components {
             n?: number;
             /** @description cooldown in own turns after it took effect */
             c?: number;
+            /**
+             * @description the skill Enhance raises or Evolve changes (required for them, refused on other skills)
+             * @enum {string}
+             */
+            s?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
+            /**
+             * @description the skill Evolve turns s into (required for it)
+             * @enum {string}
+             */
+            s2?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
             /**
              * @description cast on this event instead of in the unit's turn
              * @enum {string}

@@ -11,6 +11,7 @@
 #include "battle_plan.h"
 #include "battle_sim.h"
 #include "battle_spec.h"
+#include "battle_tu.h"
 
 struct tb {
     struct battle_spec spec;
@@ -47,6 +48,15 @@ static inline void tb_skill(struct tb *b, int card, enum battle_skill id, int x,
     c->skills[c->n_skills].x = x;
     c->skills[c->n_skills].all = all;
     c->n_skills++;
+}
+
+/* The skill arguments of the card's last skill (Enhance, Evolve), as engine skills; s2 -1
+ * for none. */
+static inline void tb_args(struct tb *b, int card, enum battle_skill s, int s2)
+{
+    struct battle_skill_spec *k = &b->cards[card].skills[b->cards[card].n_skills - 1];
+    k->s = 1 + battle_tu_skill_of_engine(s);
+    k->s2 = s2 < 0 ? 0 : 1 + battle_tu_skill_of_engine((enum battle_skill)s2);
 }
 
 static inline void tb_side(struct tb *b, int s, int commander, enum battle_play play)

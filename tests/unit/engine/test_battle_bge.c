@@ -62,6 +62,18 @@ static void test_expand(void)
     CU_ASSERT_EQUAL(s[0].id, BATTLE_SKILL_JAM);
     CU_ASSERT_EQUAL(s[0].n, 2);
     CU_ASSERT_EQUAL(s[0].x, 0);
+    /* skill arguments: Enhance's skill, Evolve's two (with "to" or "into" between) */
+    CU_ASSERT_EQUAL_FATAL(expand("Enhance all Rally 2", s, why, sizeof(why)), 1);
+    CU_ASSERT_EQUAL(s[0].id, BATTLE_SKILL_ENHANCE);
+    CU_ASSERT_EQUAL(s[0].all, 1);
+    CU_ASSERT_EQUAL(s[0].s, 1 + battle_tu_skill_of_engine(BATTLE_SKILL_RALLY));
+    CU_ASSERT_EQUAL(s[0].s2, 0);
+    CU_ASSERT_EQUAL(s[0].x, 2);
+    CU_ASSERT_EQUAL_FATAL(expand("Evolve 2 Pierce into Rupture", s, why, sizeof(why)), 1);
+    CU_ASSERT_EQUAL(s[0].id, BATTLE_SKILL_EVOLVE);
+    CU_ASSERT_EQUAL(s[0].n, 2);
+    CU_ASSERT_EQUAL(s[0].s, 1 + battle_tu_skill_of_engine(BATTLE_SKILL_PIERCE));
+    CU_ASSERT_EQUAL(s[0].s2, 1 + battle_tu_skill_of_engine(BATTLE_SKILL_RUPTURE));
     /* two skills joined by '+', one named effect inside another, ';' and '|' */
     CU_ASSERT_EQUAL_FATAL(expand("Heal+Protect all 2", s, why, sizeof(why)), 2);
     CU_ASSERT_EQUAL(s[1].id, BATTLE_SKILL_PROTECT);
@@ -93,8 +105,12 @@ static void test_expand(void)
     /* refused, each with its reason */
     CU_ASSERT_EQUAL(expand("Bloodlust 1000", s, why, sizeof(why)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 .. 999"));
-    CU_ASSERT_EQUAL(expand("Enhance all Rally 2", s, why, sizeof(why)), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(why, "'Enhance' is not a skill"));
+    CU_ASSERT_EQUAL(expand("Evolve Rally", s, why, sizeof(why)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "'Evolve' needs the skill 's' becomes, 's2'"));
+    CU_ASSERT_EQUAL(expand("Enhance all 2", s, why, sizeof(why)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "'Enhance' needs the skill it changes, 's'"));
+    CU_ASSERT_EQUAL(expand("Heal all Rally 2", s, why, sizeof(why)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "'Heal' takes no skill arguments"));
     CU_ASSERT_EQUAL(expand("Armor 2", s, why, sizeof(why)), -1);
     CU_ASSERT_EQUAL(expand("Strike all 100", s, why, sizeof(why)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 .. 99"));

@@ -310,6 +310,24 @@ static void skill_cards(struct tb *b, struct skill_cards *c)
     tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 2, 0);
     tb_skill(b, c->sieger, BATTLE_SKILL_STRIKE, 1, 1); /* on its own side when paid back */
     opts(b, c->sieger, 0, 0, 0, BATTLE_SIM_TRIG_DEATH, 0);
+    /* Enhance of activation skills (the Healer's Heal, the Thorn's on death), of a defensive
+     * one (Refresh) and on play (Venom); Evolve of a passive into a passive (Pierce into
+     * Rupture, two targets), of an activation skill (Strike into Siege, every target), and
+     * one Mimic can take (Weaken into Sunder). */
+    tb_skill(b, c->overseer, BATTLE_SKILL_ENHANCE, 1, 1);
+    tb_args(b, c->overseer, BATTLE_SKILL_HEAL, -1);
+    tb_skill(b, c->shrine, BATTLE_SKILL_ENHANCE, 1, 0);
+    tb_args(b, c->shrine, BATTLE_SKILL_REFRESH, -1);
+    tb_skill(b, c->phoenix, BATTLE_SKILL_ENHANCE, 2, 0);
+    tb_args(b, c->phoenix, BATTLE_SKILL_VENOM, -1);
+    opts(b, c->phoenix, 0, 0, 0, BATTLE_SIM_TRIG_PLAY, 0);
+    tb_skill(b, c->warlord, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(b, c->warlord, BATTLE_SKILL_PIERCE, BATTLE_SKILL_RUPTURE);
+    opts(b, c->warlord, 0, 2, 0, 0, 0);
+    tb_skill(b, c->tower, BATTLE_SKILL_EVOLVE, 0, 1);
+    tb_args(b, c->tower, BATTLE_SKILL_STRIKE, BATTLE_SKILL_SIEGE);
+    tb_skill(b, c->sieger, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(b, c->sieger, BATTLE_SKILL_WEAKEN, BATTLE_SKILL_SUNDER);
     c->portal = tb_card(b, "Portal", BATTLE_STRUCTURE, 0, 8, 2);
     tb_skill(b, c->portal, BATTLE_SKILL_SUMMON, 0, 0);
     opts(b, c->portal, 0, 0, 0, 0, c->spark);

@@ -362,24 +362,26 @@ static void test_named_effects(void)
                    "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Nope'}]}",
                    "/params/effects/0/name", "unknown battleground effect \"Nope\"");
     /* "Bathe in Blood: Bloodlust 2" and "Baron's Claw Labs: Virulence" are passive effects
-     * the engine plays (names compare without the apostrophe) */
-    for (int k = 0; k < 2; k++) {
+     * the engine plays (names compare without the apostrophe); "Artillery: Enhance Mortar 15;
+     * Mortar all 10" and "Sulfuris Essence: Evolve All Poison Venom; Enhance All Venom 6"
+     * skills with skill arguments */
+    static const char *const plays[] = {
+        "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Bathe in Blood'}]}",
+        "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Barons Claw Labs'}]}",
+        "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Artillery'}]}",
+        "{" REAL_ATT ",'defender':{'mission':1,'level':1},'effects':[{'name':'Sulfuris Essence'}]}",
+    };
+    for (int k = 0; k < 4; k++) {
         sk_verr_list_init(&errs);
-        CU_ASSERT_EQUAL(decode(real_cat,
-                               k ? "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
-                                   "'effects':[{'name':'Barons Claw Labs'}]}"
-                                 : "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
-                                   "'effects':[{'name':'Bathe in Blood'}]}",
-                               &mix, &errs),
-                        SK_OK);
+        CU_ASSERT_EQUAL(decode(real_cat, plays[k], &mix, &errs), SK_OK);
         if (errs.n == 0)
             battle_codec_mix_release(&mix);
         sk_verr_list_release(&errs);
     }
     expect_refused(real_cat,
                    "{" REAL_ATT ",'defender':{'mission':1,'level':1},"
-                   "'effects':[{'name':'Artillery'}]}",
-                   "/params/effects/0/name", "'Enhance' is not a skill the engine casts");
+                   "'effects':[{'name':'Winter Tempest'}]}",
+                   "/params/effects/0/name", "'Enhance' needs a value 1 .. 99");
 }
 
 /* The README's mission example (examples/tu/battle_missions.json) decodes against the

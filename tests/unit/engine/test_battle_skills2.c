@@ -975,6 +975,85 @@ static void test_overload(void)
     tb_run_end(&x);
 }
 
+/* Enhance, cast by the commander at its turn start: Enhance all Armor 2 takes Plated (Armor 1)
+ * even idle, so the Hitter's 5 does 2, not 4, until the change ends with the enemy turn
+ * after it; Enhance Strike 2 passes over the Striker while its delay is 1 (Strike needs a
+ * unit that acts), then makes its Strike 1 a 3. The unit plays a variant of its card. */
+static void test_enhance(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, plated, striker, hitter, dummy;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_ENHANCE, 2, 1);
+    tb_args(&b, cmd0, BATTLE_SKILL_ARMOR, -1);
+    tb_skill(&b, cmd0, BATTLE_SKILL_ENHANCE, 2, 0);
+    tb_args(&b, cmd0, BATTLE_SKILL_STRIKE, -1);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    plated = unit(&b, "Plated", 0, 20, 0);
+    tb_skill(&b, plated, BATTLE_SKILL_ARMOR, 1, 0);
+    striker = tb_card(&b, "Striker", BATTLE_ASSAULT, 0, 20, 1);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 1, 0);
+    hitter = unit(&b, "Hitter", 5, 40, 0);
+    dummy = unit(&b, "Dummy", 0, 40, 0);
+    tb_deck(&b, 0, plated, 1);
+    tb_deck(&b, 0, striker, 1);
+    tb_deck(&b, 1, hitter, 1);
+    tb_deck(&b, 1, dummy, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 16);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, plated);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.d->card_base[TB_ASL(&x, 0, 0).card], plated);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 0, 0).card].armor, 3);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 14);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, plated); /* the change ended with turn 4 */
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).card, striker);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp + TB_ASL(&x, 1, 1).hp, 79);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 0, 1).card].act_x[0], 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp + TB_ASL(&x, 1, 1).hp, 76);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 12);
+    tb_run_end(&x);
+}
+
+/* Evolve Pierce into Rupture, cast by the commander after the card played: the Piercer
+ * (attack 2, Pierce 2) plays with Rupture 2 until the end of the enemy turn, and against the
+ * Wall's Armor 3 does 2 + 2 - (3 - 2) = 3 where its Pierce would do 1. */
+static void test_evolve(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, piercer, wall;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Shaper", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, cmd0, BATTLE_SKILL_PIERCE, BATTLE_SKILL_RUPTURE);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    piercer = unit(&b, "Piercer", 2, 20, 0);
+    tb_skill(&b, piercer, BATTLE_SKILL_PIERCE, 2, 0);
+    wall = unit(&b, "Wall", 0, 30, 0);
+    tb_skill(&b, wall, BATTLE_SKILL_ARMOR, 3, 0);
+    tb_deck(&b, 0, piercer, 1);
+    tb_deck(&b, 1, wall, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.d->card_base[TB_ASL(&x, 0, 0).card], piercer);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 0, 0).card].rupture, 2);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 0, 0).card].pierce, 0);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, piercer);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"rupture and venom", test_rupture_venom},
@@ -1003,6 +1082,8 @@ static CU_TestInfo skills2_tests[] = {
     {"subdue, and crackdown", test_subdue},
     {"stasis, cold sleep and temporal backlash", test_stasis},
     {"overload", test_overload},
+    {"enhance", test_enhance},
+    {"evolve", test_evolve},
     CU_TEST_INFO_NULL,
 };
 

@@ -374,9 +374,18 @@ static void test_unsupported_options(void)
     CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
     CU_ASSERT_STRING_EQUAL(why, "skill 'jam' n=2 c=16: the engine plays n up to 10, c up to 15");
     c.skills[0].c = 0;
-    c.skills[0].s = 5; /* skill arguments: no skill of the engine takes them yet */
+    c.skills[0].s = 5; /* skill arguments: Enhance's and Evolve's only */
     CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
-    CU_ASSERT_STRING_EQUAL(why, "option 's' of skill 'jam' is not simulated yet");
+    CU_ASSERT_STRING_EQUAL(why, "skill 'jam' takes no skill arguments ('s', 's2')");
+    c.skills[0] =
+        (struct battle_skill_spec){.id = BATTLE_SKILL_EVOLVE,
+                                   .s = 1 + battle_tu_skill_of_engine(BATTLE_SKILL_HEAL),
+                                   .s2 = 1 + battle_tu_skill_of_engine(BATTLE_SKILL_ARMOR)};
+    CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
+    CU_ASSERT_STRING_EQUAL(
+        why, "skill 'evolve' of an activation skill into a passive one is not simulated");
+    c.skills[0].s2 = 1 + battle_tu_skill_of_engine(BATTLE_SKILL_PROTECT);
+    CU_ASSERT_FALSE(battle_tu_unsupported(&c, why, sizeof(why)));
     c.skills[0] = (struct battle_skill_spec){.id = BATTLE_SKILL_ARMOR, .x = 2, .trigger = 3};
     CU_ASSERT_TRUE(battle_tu_unsupported(&c, why, sizeof(why)));
     CU_ASSERT_STRING_EQUAL(why, "skill 'armor' on death is not simulated yet");

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/* Enhance and Evolve as card variants (see battle_mods.h). */
+#include "battle_mods.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "battle_cards.h"
+#include "battle_sim.h"
+#include "battle_tu.h"
+#include "sk_mem.h"
+
+#include "sk_banned.h"
+
+/* The most times one change stacks on a card between two resets (a row's units). */
+#define MODS_STACK_MAX BATTLE_ROW_MAX
+
+/* One change: Enhance X of skill s, or Evolve of skill s into s2. */
+struct mod {
+    enum battle_skill kind; /* BATTLE_SKILL_ENHANCE or BATTLE_SKILL_EVOLVE */
+    enum battle_skill s, s2;
+    int x;
+};
+
+/* The host's bookkeeping of the table while it grows: each card's base and the times each
+ * change made it (0 for the job's cards). */
+struct mods_work {
+    struct mod mods[BATTLE_SIM_MODS];
+    int n_mods;
+    int stack[BATTLE_SIM_MODS]; /* K_m: battle_mods.h */
+    clc_u8 count[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
+};
+
+/* The plan field a passive skill folds into; NULL for an activation skill. */
+static clc_u8 *passive_field(struct battle_card_data *cd, enum battle_skill id)
+{
+    switch (id) {
+#define PF_ADD(field)  return &cd->field;
+#define PF_FLAG(field) return &cd->field;
+#define PF_ACT(field)  return NULL;
+#define PF_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                    \
+    case BATTLE_SKILL_##ID:                                                                        \
+        PF_##FOLD(FIELD)
+        BATTLE_SKILL_TABLE(PF_)
+#undef PF_
+#undef PF_ACT
+#undef PF_FLAG
+#undef PF_ADD
+    default:
+        return NULL;
+    }
+}
+
+static int has_skill(struct battle_card_data *c, enum battle_skill s)
+{
+    const clc_u8 *f = passive_field(c, s);
+    if (f)
+        return *f != 0;
+    for (int k = 0; k < c->n_act; k++)
+        if (c->act_id[k] == (clc_u8)s)
+            return 1;
+    return 0;
+}
+
+static clc_u8 add_u8(clc_u8 a, int b)
+{
+    int v = a + b;
+    return (clc_u8)(v > 255 ? 255 : v);
+}
+
+/* Makes change `m` to card `c`. Returns -1 when it does not apply (the card lacks s, or has
+ * s2 already), 0 when it applies and changes nothing (Enhance of Absorb: tuo renews Absorb
+ * from the card's value; of a flag such as Wall), 1 when it changed the card. The codec
+ * refuses the changes this does not know (battle_cards_skill_args). */
+static int apply(struct battle_card_data *c, const struct mod *m)
+{
+    clc_u8 *f = passive_field(c, m->s);
+    clc_u8 *f2;
+    int k;
+
+    if (!has_skill(c, m->s))
+        return -1;
+    if (m->kind == BATTLE_SKILL_ENHANCE) {
+        if (m->s == BATTLE_SKILL_ABSORB || m->s == BATTLE_SKILL_WALL ||
+            m->s == BATTLE_SKILL_FLYING)
+            return 0;
+        if (f) {
+            *f = add_u8(*f, m->x);
+            return 1;
+        }
+        for (k = 0; k < c->n_act; k++)
+            if (c->act_id[k] == (clc_u8)m->s)
+                c->act_x[k] = add_u8(c->act_x[k], m->x);
+        return 1;
+    }
+    if (has_skill(c, m->s2))
+        return -1;
+    f2 = passive_field(c, m->s2);
+    if (f) {
+        /* A passive becomes a passive with its value; one that becomes an activation skill
+         * is lost (tuo casts only the card's activation skills: the new one never is). */
+        if (f2)
+            *f2 = *f;
+        *f = 0;
+        return 1;
+    }
+    for (k = 0; k < c->n_act; k++) {
+        if (c->act_id[k] != (clc_u8)m->s)
+            continue;
+        /* An Enhance that evolves is lost the same way (tuo never casts Enhance as an
+         * activation skill): its change becomes none (battle_sim_mod_ok). */
+        if (m->s == BATTLE_SKILL_ENHANCE)
+            c->act_x[k] = BATTLE_SIM_NONE;
+        else
+            c->act_id[k] = (clc_u8)m->s2;
+    }
+    return 1;
+}
+
+/* tuo's skill_predicate<enhance> and <evolve>: a unit takes the change even when it will not
+ * act this turn if the skill works without acting: defensive skills, the instant debuffs,
+ * the triggered ones but Valor (Enhance); a defensive new skill (Evolve). */
+static int works_idle(enum battle_skill s)
+{
+    switch (s) {
+    case BATTLE_SKILL_ARMOR:
+    case BATTLE_SKILL_AVENGE:
+    case BATTLE_SKILL_SCAVENGE:
+    case BATTLE_SKILL_CORROSIVE:
+    case BATTLE_SKILL_COUNTER:
+    case BATTLE_SKILL_EVADE:
+    case BATTLE_SKILL_SUBDUE:
+    case BATTLE_SKILL_ABSORB:
+    case BATTLE_SKILL_FLYING:
+    case BATTLE_SKILL_PAYBACK:
+    case BATTLE_SKILL_REVENGE:
+    case BATTLE_SKILL_TRIBUTE:
+    case BATTLE_SKILL_REFRESH:
+    case BATTLE_SKILL_WALL:
+    case BATTLE_SKILL_BARRIER:
+        return 1; /* defensive */
+    default:
+        return 0;
+    }
+}
+
+static clc_u8 mod_flags(const struct mod *m)
+{
+    unsigned f = 0;
+    if (m->kind == BATTLE_SKILL_EVOLVE)
+        return (clc_u8)(works_idle(m->s2) ? BATTLE_SIM_MOD_ALWAYS : 0);
+    switch (m->s) {
+    case BATTLE_SKILL_INHIBIT:
+    case BATTLE_SKILL_SABOTAGE:
+    case BATTLE_SKILL_DISEASE: /* instant debuffs */
+    case BATTLE_SKILL_FLURRY:
+    case BATTLE_SKILL_SUMMON:
+    case BATTLE_SKILL_ENHANCE: /* triggered, as Allegiance, Stasis and Bravery below */
+        f |= BATTLE_SIM_MOD_ALWAYS;
+        break;
+    case BATTLE_SKILL_ALLEGIANCE:
+    case BATTLE_SKILL_STASIS:
+    case BATTLE_SKILL_BRAVERY:
+        f |= BATTLE_SIM_MOD_ALWAYS | BATTLE_SIM_MOD_EARLY;
+        break;
+    case BATTLE_SKILL_ABSORB:
+        f |= BATTLE_SIM_MOD_EARLY;
+        break;
+    default:
+        break;
+    }
+    if (works_idle(m->s))
+        f |= BATTLE_SIM_MOD_ALWAYS;
+    return (clc_u8)f;
+}
+
+/* The change of skill `ss` of a card (an Enhance or Evolve), found or added. Returns its
+ * index, or -1 when the table is full. */
+static int mod_of(struct mods_work *w, const struct battle_skill_spec *ss)
+{
+    struct mod m;
+    memset(&m, 0, sizeof(m));
+    m.kind = ss->id;
+    m.s = battle_tu_skill_engine(ss->s - 1);
+    m.s2 = ss->id == BATTLE_SKILL_EVOLVE ? battle_tu_skill_engine(ss->s2 - 1) : BATTLE_SKILL__COUNT;
+    m.x = ss->id == BATTLE_SKILL_ENHANCE ? ss->x : 0;
+    for (int i = 0; i < w->n_mods; i++)
+        if (w->mods[i].kind == m.kind && w->mods[i].s == m.s && w->mods[i].s2 == m.s2 &&
+            w->mods[i].x == m.x)
+            return i;
+    if (w->n_mods == BATTLE_SIM_MODS)
+        return -1;
+    w->mods[w->n_mods] = m;
+    return w->n_mods++;
+}
+
+/* How many of each card the job can hold at once, an upper bound: battle_mods.h. */
+static void count_cards(const struct battle_spec *spec, int *inst)
+{
+    int delta[BATTLE_CARDS_MAX], next[BATTLE_CARDS_MAX];
+
+    memset(inst, 0, sizeof(int) * (size_t)spec->n_cards);
+    for (int s = 0; s < 2; s++) {
+        const struct battle_side_spec *ss = &spec->sides[s];
+        const struct battle_side_state *st = &spec->state.sides[s];
+        inst[ss->commander]++;
+        if (ss->effects)
+            inst[ss->effects - 1]++;
+        if (spec->has_state) {
+            for (int i = 0; i < st->n_structures; i++)
+                inst[st->structures[i].card]++;
+            for (int i = 0; i < st->n_assaults; i++)
+                inst[st->assaults[i].card]++;
+            for (int i = 0; i < st->n_hand; i++)
+                inst[st->hand[i]]++;
+            for (int i = 0; i < st->n_deck; i++)
+                inst[st->deck[i]]++;
+        } else {
+            for (int i = 0; i < ss->n_fortresses; i++)
+                inst[ss->fortresses[i]]++;
+            for (int i = 0; i < ss->n_deck; i++)
+                inst[ss->deck[i]]++;
+        }
+    }
+    /* Summon: one more of the card it brings per carrier, through chains of summons. */
+    memcpy(delta, inst, sizeof(int) * (size_t)spec->n_cards);
+    for (int round = 0; round < 4; round++) {
+        memset(next, 0, sizeof(int) * (size_t)spec->n_cards);
+        for (int c = 0; c < spec->n_cards; c++)
+            for (int k = 0; delta[c] && k < spec->cards[c].n_skills; k++) {
+                const struct battle_skill_spec *ss = &spec->cards[c].skills[k];
+                if (ss->id == BATTLE_SKILL_SUMMON && ss->card >= 0 && ss->card < spec->n_cards)
+                    next[ss->card] += delta[c];
+            }
+        for (int c = 0; c < spec->n_cards; c++) {
+            inst[c] = inst[c] + next[c] > MODS_STACK_MAX ? MODS_STACK_MAX : inst[c] + next[c];
+            delta[c] = next[c];
+        }
+    }
+}
+
+/* Gives each Enhance and Evolve action of the job's cards its change (its X held the
+ * index of its skill in the card's spec) and counts how far each change stacks. */
+static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_data *d,
+                           struct mods_work *w, char *err, size_t errlen)
+{
+    int inst[BATTLE_CARDS_MAX];
+
+    count_cards(spec, inst);
+    for (int c = 0; c < spec->n_cards; c++) {
+        struct battle_card_data *cd = &d->cards[c];
+        for (int k = 0; k < cd->n_act; k++) {
+            const struct battle_skill_spec *ss;
+            int m;
+            if (cd->act_id[k] != BATTLE_SKILL_ENHANCE && cd->act_id[k] != BATTLE_SKILL_EVOLVE)
+                continue;
+            ss = &spec->cards[c].skills[cd->act_x[k]];
+            m = mod_of(w, ss);
+            if (m < 0) {
+                snprintf(err, errlen,
+                         "the job's cards hold more than %d distinct Enhance and Evolve skills",
+                         BATTLE_SIM_MODS);
+                return SK_EINVAL;
+            }
+            cd->act_x[k] = (clc_u8)m;
+            w->stack[m] += inst[c];
+            if (w->stack[m] > MODS_STACK_MAX)
+                w->stack[m] = MODS_STACK_MAX;
+        }
+    }
+    return SK_OK;
+}
+
+/* The card that change m makes of card v: an existing one with the same content, base
+ * and counts, or a new variant. Returns its index, or -1 when the table is full. */
+static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, int v, int m,
+                   const struct battle_card_data *made)
+{
+    clc_u8 count[BATTLE_SIM_MODS];
+    int u;
+
+    memcpy(count, w->count[v], sizeof(count));
+    count[m]++;
+    for (u = n_job; u < d->n_cards; u++)
+        if (d->card_base[u] == d->card_base[v] && memcmp(&d->cards[u], made, sizeof(*made)) == 0 &&
+            memcmp(w->count[u], count, sizeof(count)) == 0)
+            return u;
+    if (d->n_cards >= BATTLE_SIM_CARDS)
+        return -1;
+    u = d->n_cards++;
+    d->cards[u] = *made;
+    d->card_base[u] = d->card_base[v];
+    memcpy(w->count[u], count, sizeof(count));
+    return u;
+}
+
+enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d,
+                              char *err, size_t errlen)
+{
+    struct mods_work *w = NULL;
+    int n_job = spec->n_cards;
+    enum sk_err rc = SK_OK;
+
+    memset(d->mod_to, BATTLE_SIM_NONE, sizeof(d->mod_to));
+    for (int c = 0; c < BATTLE_SIM_CARDS; c++)
+        d->card_base[c] = (clc_u8)(c < n_job ? c : BATTLE_SIM_NONE);
+    w = sk_calloc(1, sizeof(*w));
+    if (!w) {
+        rc = SK_ENOMEM;
+        goto out;
+    }
+    rc = collect(spec, d, w, err, errlen);
+    if (rc || w->n_mods == 0)
+        goto out;
+    d->n_mods = (clc_u8)w->n_mods;
+    d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_MOD);
+    for (int m = 0; m < w->n_mods; m++)
+        d->mod_flags[m] = mod_flags(&w->mods[m]);
+    /* A side's battleground effects cast their Enhance with the other effects, after the
+     * card played (tuo's bg_skills), not at turn start as a unit does. */
+    for (int s = 0; s < 2; s++) {
+        struct battle_card_data *e;
+        if (!spec->sides[s].effects)
+            continue;
+        e = &d->cards[spec->sides[s].effects - 1];
+        for (int k = 0; k < e->n_act; k++)
+            if (e->act_id[k] == BATTLE_SKILL_ENHANCE && !e->act_trig[k])
+                e->act_turn = (clc_u8)(e->act_turn | (1u << k));
+    }
+    /* Every assault card, then every variant made, takes every change (the table grows
+     * while it is read). Enhance and Evolve aim at assaults only. */
+    for (int v = 0; v < d->n_cards; v++) {
+        if (d->cards[v].type != BATTLE_ASSAULT)
+            continue;
+        for (int m = 0; m < w->n_mods; m++) {
+            struct battle_card_data made = d->cards[v];
+            int r = apply(&made, &w->mods[m]), u;
+            if (r < 0)
+                continue;
+            if (r == 0 || w->count[v][m] >= w->stack[m]) {
+                d->mod_to[v][m] = (clc_u8)v;
+                continue;
+            }
+            u = variant(d, w, n_job, v, m, &made);
+            if (u < 0) {
+                snprintf(err, errlen,
+                         "the job's Enhance and Evolve skills make more variants of its cards "
+                         "than the %d the engine holds beside its %d cards: use fewer cards "
+                         "with them, or fewer copies",
+                         BATTLE_SIM_CARDS - n_job, n_job);
+                rc = SK_EINVAL;
+                goto out;
+            }
+            d->mod_to[v][m] = (clc_u8)u;
+        }
+    }
+out:
+    sk_free(w);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* Enhance and Evolve as card variants. Both skills change a skill of a unit until the end
+ * of the next enemy turn (Enhance X s: s is worth X more; Evolve s s2: s becomes s2). Every
+ * rule of the game reads a unit's skills from its card, so instead of a per-unit state
+ * that each of those reads would have to add in, a changed unit plays a variant of its card
+ * with the change made: the plan holds the variants the job's changes can make of its
+ * assault cards, and for every card and change the card it becomes
+ * (battle_plan_data.mod_to, card_base). Plain games pay nothing; the rules code reads the
+ * unit's card as before (docs/kernels.md, "Enhance and Evolve").
+ *
+ * How far a unit's changes can stack between two resets is bounded: each change m is
+ * applied at most K_m times to one card, K_m being the count of cards that carry m in the
+ * job (a side's commander, fortresses, deck entries, mid-game units and hand, its
+ * battleground effects, and one per carrier of a Summon that brings such a card). A unit
+ * that takes m again past K_m keeps its card (docs/rules/battle.md says when a game can get
+ * there). */
+#ifndef BATTLE_MODS_H
+#define BATTLE_MODS_H
+
+#include <stddef.h>
+
+#include "battle_spec.h"
+#include "sk_err.h"
+
+struct battle_plan_data;
+
+/**
+ * Builds the changes and variants of plan `d`, whose first spec->n_cards cards are built
+ * (an Enhance or Evolve action's X holds the index of its skill in the card's spec until
+ * then): rewrites those actions' X to their change, fills n_mods, mod_flags, card_base and
+ * mod_to, appends the variants (d->n_cards grows) and sets BATTLE_SIM_RARE_MOD when there
+ * is a change. A side's battleground effects cast their Enhance in the effects phase, so
+ * their actions are marked as cast in the turn. Returns SK_OK, or SK_EINVAL with a message
+ * in `err` when the job holds more distinct changes than BATTLE_SIM_MODS or its changes
+ * make more variants than the table holds. Borrows both for the call.
+ */
+enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d,
+                              char *err, size_t errlen);
+
+#endif
