@@ -69,8 +69,8 @@ static clc_u8 add_u8(clc_u8 a, int b)
 }
 
 /* Makes change `m` to card `c`. Returns -1 when it does not apply (the card lacks s, or has
- * s2 already), 0 when it applies and changes nothing (Enhance of Absorb: tuo renews Absorb
- * from the card's value; of a flag such as Wall), 1 when it changed the card. The codec
+ * s2 already), 0 when it applies and changes nothing (Enhance of Absorb, of a flag such as
+ * Wall: below), 1 when it changed the card. The codec
  * refuses the changes this does not know (battle_cards_skill_args). */
 static int apply(struct battle_card_data *c, const struct mod *m)
 {
@@ -81,8 +81,12 @@ static int apply(struct battle_card_data *c, const struct mod *m)
     if (!has_skill(c, m->s))
         return -1;
     if (m->kind == BATTLE_SKILL_ENHANCE) {
-        if (m->s == BATTLE_SKILL_ABSORB || m->s == BATTLE_SKILL_WALL ||
-            m->s == BATTLE_SKILL_FLYING)
+        /* Absorb and Flurry count the card's value in tuo (skill_base_value); Wall and Flying
+         * are flags; Summon's, Enhance's and Evolve's X say what, not how much. */
+        if (m->s == BATTLE_SKILL_ABSORB || m->s == BATTLE_SKILL_FLURRY ||
+            m->s == BATTLE_SKILL_WALL || m->s == BATTLE_SKILL_FLYING ||
+            m->s == BATTLE_SKILL_SUMMON || m->s == BATTLE_SKILL_ENHANCE ||
+            m->s == BATTLE_SKILL_EVOLVE)
             return 0;
         if (f) {
             *f = add_u8(*f, m->x);
@@ -294,8 +298,19 @@ static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, i
     return u;
 }
 
-enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d,
-                              char *err, size_t errlen)
+/* Whether one of the job's cards has an Enhance or Evolve action. */
+static int any_mod(const struct battle_plan_data *d, int n_job)
+{
+    for (int c = 0; c < n_job; c++)
+        for (int k = 0; k < d->cards[c].n_act; k++)
+            if (d->cards[c].act_id[k] == BATTLE_SKILL_ENHANCE ||
+                d->cards[c].act_id[k] == BATTLE_SKILL_EVOLVE)
+                return 1;
+    return 0;
+}
+
+enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d, char *err,
+                              size_t errlen)
 {
     struct mods_work *w = NULL;
     int n_job = spec->n_cards;
@@ -304,6 +319,8 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
     memset(d->mod_to, BATTLE_SIM_NONE, sizeof(d->mod_to));
     for (int c = 0; c < BATTLE_SIM_CARDS; c++)
         d->card_base[c] = (clc_u8)(c < n_job ? c : BATTLE_SIM_NONE);
+    if (!any_mod(d, n_job))
+        goto out; /* most jobs: nothing to build */
     w = sk_calloc(1, sizeof(*w));
     if (!w) {
         rc = SK_ENOMEM;

@@ -34,7 +34,7 @@ struct battle_plan_data;
  * in `err` when the job holds more distinct changes than BATTLE_SIM_MODS or its changes
  * make more variants than the table holds. Borrows both for the call.
  */
-enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d,
-                              char *err, size_t errlen);
+enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d, char *err,
+                              size_t errlen);
 
 #endif

@@ -19,7 +19,7 @@
 /* Cards in one plan's table: the job's (BATTLE_CARDS_MAX) and the variants of them that
  * Enhance and Evolve make (battle_mods); a card index is 8 bits and 0xFF means none. */
 #define BATTLE_SIM_CARDS     255
-#define BATTLE_SIM_MODS      16 /* distinct Enhance and Evolve changes in one plan */
+#define BATTLE_SIM_MODS      32 /* distinct Enhance and Evolve changes in one plan */
 #define BATTLE_SIM_ACTS      8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
 #define BATTLE_SIM_LIST      30 /* deck list positions of one side (BATTLE_DECK_MAX) */
 #define BATTLE_SIM_SEQ       33 /* hand + deck entries of one side (hand 3 + deck 30) */
@@ -786,7 +786,7 @@ CLC_INLINE int battle_sim_acts_later(CLC_GLOBAL const struct battle_plan_data *p
 
 /* What Overload would help in unit `u` (tuo's skill_predicate<overload>): 2 when it has a
  * hostile activation skill off cooldown (Evade and Protect), 1 when it has only allied ones
- * (Mend, Fortify and Summon aside: Inhibit), else 0. */
+ * (Mend, Fortify, Summon and Enhance aside: Inhibit), else 0. */
 CLC_FN int battle_sim_ol_kind(CLC_GLOBAL const struct battle_plan_data *p,
                               CLC_PRIVATE const struct battle_unit *u)
 {
@@ -798,7 +798,9 @@ CLC_FN int battle_sim_ol_kind(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         if (battle_sim_hostile(id))
             return 2;
-        if (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY && id != BATTLE_SKILL_SUMMON)
+        /* Enhance is none of tuo's activation skills: it is cast at turn start. */
+        if (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY && id != BATTLE_SKILL_SUMMON &&
+            id != BATTLE_SKILL_ENHANCE)
             kind = 1;
     }
     return kind;
@@ -2565,6 +2567,15 @@ CLC_NOINLINE void battle_sim_heroism(CLC_GLOBAL const struct battle_plan_data *p
     }
 }
 
+/* The end of Enhance's and Evolve's changes on side `en`: its assaults play their own cards
+ * again. Out of line: only plans with them call it. */
+CLC_NOINLINE void battle_sim_unmod(CLC_GLOBAL const struct battle_plan_data *p,
+                                   CLC_PRIVATE struct battle_side *en)
+{
+    for (clc_u32 i = 0; i < en->n_assaults; i++)
+        en->assaults[i].card = p->card_base[en->assaults[i].card];
+}
+
 /* Side `s`'s unit with card `c` (an assault at `lane`; -1 for the commander and structures),
  * acting this turn, casts its Enhance skills at its turn start (tuo's
  * check_and_perform_enhance with its default enhance_early): those of Allegiance, Absorb,
@@ -2586,12 +2597,13 @@ CLC_NOINLINE void battle_sim_enhance(CLC_GLOBAL const struct battle_plan_data *p
         }
 }
 
-/* Turn start for unit `lane` of a row of the active side: Enhance (plans with it), then Barrier
- * adds its Protect, Absorb is renewed to X and Bravery checks the enemy opposite; then a delay
- * above 0 goes down by 1 (reaching 0 sets off Valor and its activation Summon, a structure's
+/* Turn start for unit `lane` of a row of the active side: Enhance (`mods`: the plan has it), then
+ * Barrier adds its Protect, Absorb is renewed to X and Bravery checks the enemy opposite; then a
+ * delay above 0 goes down by 1 (reaching 0 sets off Valor and its activation Summon, a structure's
  * starting the summoned card one turn nearer); at delay 0 its cooldowns tick instead. */
 CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
-                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
+                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault,
+                            int mods)
 {
     CLC_PRIVATE struct battle_unit *u =
         assault ? &g->sides[s].assaults[lane] : &g->sides[s].structures[lane];
@@ -2605,7 +2617,7 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
             u->cd = battle_sim_cd_tick(u->cd);
         return;
     }
-    if ((p->rare & BATTLE_SIM_RARE_MOD) && !u->delay && !(u->flags & BATTLE_SIM_JAMMED)) {
+    if (mods && !u->delay && !(u->flags & BATTLE_SIM_JAMMED)) {
         battle_sim_enhance(p, g, s, assault ? (clc_i32)lane : -1, c);
         c = &p->cards[u->card]; /* it may have enhanced itself */
     }
@@ -2756,14 +2768,16 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
      * their delay down (or their cooldowns). Structures summoned meanwhile tick too (the
      * row is read as it grows, as in tuo); assaults summoned do not. */
     if (!g->resume) {
+        /* Read once: the rows' byte stores may alias the plan for the compiler. */
+        int mods = (p->rare & BATTLE_SIM_RARE_MOD) != 0;
         me->commander_cd = battle_sim_cd_tick(me->commander_cd);
-        if (p->rare & BATTLE_SIM_RARE_MOD)
+        if (mods)
             battle_sim_enhance(p, g, s, -1, &p->cards[p->sides[s].commander]);
         n = me->n_assaults;
         for (clc_u32 i = 0; i < me->n_structures; i++)
-            battle_sim_tick(p, g, s, i, 0);
+            battle_sim_tick(p, g, s, i, 0, mods);
         for (clc_u32 i = 0; i < n; i++)
-            battle_sim_tick(p, g, s, i, 1);
+            battle_sim_tick(p, g, s, i, 1, mods);
         if (g->pending)
             battle_sim_triggers(p, g);
         battle_sim_action_end(p, g, 1);
@@ -2912,8 +2926,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     }
     /* Enhance's and Evolve's changes end with the enemy turn after they were made. */
     if (p->rare & BATTLE_SIM_RARE_MOD)
-        for (clc_u32 i = 0; i < en->n_assaults; i++)
-            en->assaults[i].card = p->card_base[en->assaults[i].card];
+        battle_sim_unmod(p, en);
     /* The rarer skills' states (their plans only): Tribute's and Overload's end with the
      * unit's own turn, Payback's count with the enemy's; Stasis outlasts Protect. */
     if (p->passive || (p->rare & BATTLE_SIM_RARE_STASIS)) {

@@ -337,6 +337,95 @@ static void test_plan_accessors(void)
     battle_plan_free(NULL);
 }
 
+/* Enhance and Evolve as card variants (battle_mods): three Smithies (Enhance all Armor 1)
+ * stack at most three times on the Plated's Armor 2 (3, 4, 5, then no more), and the
+ * commander's Evolve of Armor into Evade takes each of the four (Evade 2 .. 5); an evolved
+ * card has no Armor left for either change: 7 variants. */
+static void test_mod_variants(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    const struct battle_plan_data *d;
+    int cmd, smithy, plated, n_job, c, k;
+
+    tb_init(&b);
+    cmd = tb_card(&b, "Shaper", BATTLE_COMMANDER, 0, 40, 0);
+    tb_skill(&b, cmd, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, cmd, BATTLE_SKILL_ARMOR, BATTLE_SKILL_EVADE);
+    smithy = tb_card(&b, "Smithy", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, smithy, BATTLE_SKILL_ENHANCE, 1, 1);
+    tb_args(&b, smithy, BATTLE_SKILL_ARMOR, -1);
+    plated = tb_card(&b, "Plated", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, plated, BATTLE_SKILL_ARMOR, 2, 0);
+    tb_side(&b, 0, cmd, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 0, smithy, 3);
+    tb_deck(&b, 0, plated, 1);
+    tb_side(&b, 1, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 1, plated, 1);
+    n_job = b.spec.n_cards;
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->n_mods, 2);
+    CU_ASSERT_TRUE(d->rare & BATTLE_SIM_RARE_MOD);
+    CU_ASSERT_EQUAL(d->mod_flags[0], BATTLE_SIM_MOD_ALWAYS); /* Evolve into Evade: defensive */
+    CU_ASSERT_EQUAL(d->mod_flags[1], BATTLE_SIM_MOD_ALWAYS); /* Enhance of Armor */
+    CU_ASSERT_EQUAL(d->n_cards, n_job + 7);
+    c = plated;
+    for (k = 3; k <= 5; k++) { /* Enhance: Armor 3, 4, 5 */
+        int e = d->mod_to[c][0];
+        c = d->mod_to[c][1];
+        CU_ASSERT_EQUAL_FATAL(c >= n_job && c < d->n_cards, 1);
+        CU_ASSERT_EQUAL(d->cards[c].armor, k);
+        CU_ASSERT_EQUAL(d->card_base[c], plated);
+        CU_ASSERT_EQUAL(d->cards[e].evade, k - 1);
+        CU_ASSERT_EQUAL(d->cards[e].armor, 0);
+        CU_ASSERT_EQUAL(d->mod_to[e][0], BATTLE_SIM_NONE);
+        CU_ASSERT_EQUAL(d->mod_to[e][1], BATTLE_SIM_NONE);
+    }
+    CU_ASSERT_EQUAL(d->mod_to[c][1], c); /* a fourth Enhance: no more */
+    CU_ASSERT_EQUAL(d->cards[d->mod_to[c][0]].evade, 5);
+    CU_ASSERT_EQUAL(d->mod_to[smithy][1], BATTLE_SIM_NONE); /* only assaults change */
+    CU_ASSERT_EQUAL(d->card_base[plated], plated);
+    battle_plan_free(plan);
+}
+
+/* A job whose changes make more variants than the table holds, or hold more distinct
+ * changes than a plan does, is refused with the reason. */
+static void test_mod_limits(void)
+{
+    static const enum battle_skill skills[8] = {
+        BATTLE_SKILL_ARMOR, BATTLE_SKILL_COUNTER, BATTLE_SKILL_PIERCE, BATTLE_SKILL_BERSERK,
+        BATTLE_SKILL_LEECH, BATTLE_SKILL_POISON,  BATTLE_SKILL_EVADE,  BATTLE_SKILL_LEGION};
+    struct tb b;
+    int all, c;
+
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+    all = tb_card(&b, "All", BATTLE_ASSAULT, 1, 10, 1);
+    tb_deck(&b, 0, all, 1);
+    for (int k = 0; k < 8; k++) { /* 4^8 variants of All */
+        tb_skill(&b, all, skills[k], 1, 0);
+        c = tb_card(&b, "Raiser", BATTLE_STRUCTURE, 0, 10, 1);
+        b.cards[c].name[6] = (char)('a' + k);
+        tb_skill(&b, c, BATTLE_SKILL_ENHANCE, 1, 1);
+        tb_args(&b, c, skills[k], -1);
+        tb_deck(&b, 0, c, 3);
+    }
+    expect_einval(&b, "more variants of its cards than the");
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+    for (int k = 1; k <= BATTLE_SIM_MODS + 1; k++) {
+        c = tb_card(&b, "Raiser", BATTLE_STRUCTURE, 0, 10, 1);
+        tb_skill(&b, c, BATTLE_SKILL_ENHANCE, k, 0);
+        tb_args(&b, c, BATTLE_SKILL_ARMOR, -1);
+        if (k == 1)
+            tb_deck(&b, 0, c, 1);
+    }
+    expect_einval(&b, "more than 32 distinct Enhance and Evolve skills");
+}
+
 static CU_TestInfo plan_tests[] = {
     {"seed example: priority map", test_seed_priority_map},
     {"seed example: play order 8 7 13 6 9 10 12 11", test_seed_play_order},
@@ -346,6 +435,8 @@ static CU_TestInfo plan_tests[] = {
     {"random play from a mid-game hand", test_random_midgame_hand},
     {"inconsistent specs are refused", test_plan_rejects_inconsistent_specs},
     {"plan accessors", test_plan_accessors},
+    {"Enhance and Evolve make card variants", test_mod_variants},
+    {"Enhance and Evolve past the table are refused", test_mod_limits},
     CU_TEST_INFO_NULL,
 };
 
