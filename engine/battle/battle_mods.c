@@ -2,6 +2,7 @@
 /* Enhance and Evolve as card variants (see battle_mods.h). */
 #include "battle_mods.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,13 +32,14 @@ struct mods_work {
     clc_u8 count[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
 };
 
-/* The plan field a passive skill folds into; NULL for an activation skill. */
-static clc_u8 *passive_field(struct battle_card_data *cd, enum battle_skill id)
+/* The offset in a card of the plan field a passive skill folds into; 0 for an activation
+ * skill (no passive field is the card's first, `attack`). */
+static size_t passive_offset(enum battle_skill id)
 {
     switch (id) {
-#define PF_ADD(field)  return &cd->field;
-#define PF_FLAG(field) return &cd->field;
-#define PF_ACT(field)  return NULL;
+#define PF_ADD(field)  return offsetof(struct battle_card_data, field);
+#define PF_FLAG(field) return offsetof(struct battle_card_data, field);
+#define PF_ACT(field)  return 0;
 #define PF_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                    \
     case BATTLE_SKILL_##ID:                                                                        \
         PF_##FOLD(FIELD)
@@ -47,15 +49,15 @@ static clc_u8 *passive_field(struct battle_card_data *cd, enum battle_skill id)
 #undef PF_FLAG
 #undef PF_ADD
     default:
-        return NULL;
+        return 0;
     }
 }
 
-static int has_skill(struct battle_card_data *c, enum battle_skill s)
+static int has_skill(const struct battle_card_data *c, enum battle_skill s)
 {
-    const clc_u8 *f = passive_field(c, s);
-    if (f)
-        return *f != 0;
+    size_t off = passive_offset(s);
+    if (off)
+        return ((const clc_u8 *)c)[off] != 0;
     for (int k = 0; k < c->n_act; k++)
         if (c->act_id[k] == (clc_u8)s)
             return 1;
@@ -74,8 +76,8 @@ static clc_u8 add_u8(clc_u8 a, int b)
  * refuses the changes this does not know (battle_cards_skill_args). */
 static int apply(struct battle_card_data *c, const struct mod *m)
 {
-    clc_u8 *f = passive_field(c, m->s);
-    clc_u8 *f2;
+    clc_u8 *bytes = (clc_u8 *)c;
+    size_t f = passive_offset(m->s), f2;
     int k;
 
     if (!has_skill(c, m->s))
@@ -89,7 +91,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             m->s == BATTLE_SKILL_EVOLVE)
             return 0;
         if (f) {
-            *f = add_u8(*f, m->x);
+            bytes[f] = add_u8(bytes[f], m->x);
             return 1;
         }
         for (k = 0; k < c->n_act; k++)
@@ -99,13 +101,13 @@ static int apply(struct battle_card_data *c, const struct mod *m)
     }
     if (has_skill(c, m->s2))
         return -1;
-    f2 = passive_field(c, m->s2);
+    f2 = passive_offset(m->s2);
     if (f) {
         /* A passive becomes a passive with its value; one that becomes an activation skill
          * is lost (tuo casts only the card's activation skills: the new one never is). */
         if (f2)
-            *f2 = *f;
-        *f = 0;
+            bytes[f2] = bytes[f];
+        bytes[f] = 0;
         return 1;
     }
     for (k = 0; k < c->n_act; k++) {
@@ -285,10 +287,15 @@ static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, i
 
     memcpy(count, w->count[v], sizeof(count));
     count[m]++;
-    for (u = n_job; u < d->n_cards; u++)
-        if (d->card_base[u] == d->card_base[v] && memcmp(&d->cards[u], made, sizeof(*made)) == 0 &&
+    for (u = n_job; u < d->n_cards; u++) {
+        /* Every card of the table comes from build_card's zeroed struct or is a copy of
+         * one, so their padding bytes are equal too. */
+        /* NOLINTNEXTLINE(bugprone-suspicious-memory-comparison) */
+        int same = memcmp(&d->cards[u], made, sizeof(*made)) == 0;
+        if (same && d->card_base[u] == d->card_base[v] &&
             memcmp(w->count[u], count, sizeof(count)) == 0)
             return u;
+    }
     if (d->n_cards >= BATTLE_SIM_CARDS)
         return -1;
     u = d->n_cards++;

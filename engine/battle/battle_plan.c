@@ -433,6 +433,16 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);
 }
 
+/* The plan-wide flags of every card of the table, then the marks of a plan with Inhibit. */
+static void fold_table(struct battle_plan_data *d)
+{
+    for (int i = 0; i < d->n_cards; i++)
+        fold_card_flags(d, &d->cards[i]);
+    if (d->fx & BATTLE_SIM_FX_INHIBIT)
+        for (int i = 0; i < d->n_cards; i++)
+            mark_refusable(&d->cards[i]);
+}
+
 /* Folds what passive battleground effect `k`, set on a side, needs of the plan-wide flags
  * into `d`. */
 static void fold_passive_flags(struct battle_plan_data *d, int k)
@@ -487,11 +497,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     rc = battle_mods_build(spec, &plan->data, err, errlen);
     if (rc)
         goto out;
-    for (int i = 0; i < plan->data.n_cards; i++)
-        fold_card_flags(&plan->data, &plan->data.cards[i]);
-    if (plan->data.fx & BATTLE_SIM_FX_INHIBIT)
-        for (int i = 0; i < plan->data.n_cards; i++)
-            mark_refusable(&plan->data.cards[i]);
+    fold_table(&plan->data);
     for (int s = 0; s < 2; s++) {
         rc = build_side(spec, s, &plan->data, err, errlen);
         if (rc)
