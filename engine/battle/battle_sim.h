@@ -2905,40 +2905,34 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     if (g->pending)
         battle_sim_triggers(p, g);
     battle_sim_action_end(p, g, 0);
+    /* Expiry, one pass a row: the own assaults' modifiers end with their turn (Inhibit's
+     * count, Tribute's and Overload's states too), the enemy assaults' with this turn
+     * (Payback's count too; Stasis outlasts Protect). The rarer skills' fields are 0 in the
+     * plans without them, so clearing them in every plan changes nothing there and spares
+     * those plans passes of their own. */
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
         u->enraged = 0;
         u->sabotaged = 0;
+        u->inhibited = 0;
+        u->tributed = 0;
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
+        u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
     }
-    if (p->fx & BATTLE_SIM_FX_INHIBIT)
-        for (clc_u32 i = 0; i < me->n_assaults; i++)
-            me->assaults[i].inhibited = 0;
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
-        u->protect = 0;
+        u->protect = u->stasis;
         u->evaded = 0;
         u->entrapped = 0;
+        u->paybacked = 0;
     }
     /* Enhance's and Evolve's changes end with the enemy turn after they were made. */
     if (p->rare & BATTLE_SIM_RARE_MOD)
         battle_sim_unmod(p, en);
-    /* The rarer skills' states (their plans only): Tribute's and Overload's end with the
-     * unit's own turn, Payback's count with the enemy's; Stasis outlasts Protect. */
-    if (p->passive || (p->rare & BATTLE_SIM_RARE_STASIS)) {
-        for (clc_u32 i = 0; i < me->n_assaults; i++) {
-            me->assaults[i].tributed = 0;
-            me->assaults[i].state = (clc_u8)(me->assaults[i].state & ~BATTLE_SIM_OVERLOADED);
-        }
-        for (clc_u32 i = 0; i < en->n_assaults; i++) {
-            en->assaults[i].protect = en->assaults[i].stasis;
-            en->assaults[i].paybacked = 0;
-        }
-    }
     /* Only Barrier protects a structure and only Evade counts on one. */
     if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))
         for (clc_u32 i = 0; i < en->n_structures; i++) {
