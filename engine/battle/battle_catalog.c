@@ -897,8 +897,8 @@ int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const str
     }
     if (e->n_effects) {
         snprintf(why, whylen,
-                 "it has battleground effect '%s' (<effects>), and battleground effects are "
-                 "not simulated yet",
+                 "it has battleground effect '%s' (<effects>) with values that scale with the "
+                 "raid's level, which is not simulated yet (a job's \"effects\" are)",
                  e->effects[0]);
         return 1;
     }

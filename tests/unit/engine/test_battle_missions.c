@@ -263,8 +263,8 @@ static void test_real_jobs(void)
                    "raid \"Apocalypse\" (id 1) cannot be played: it draws cards at random from 1 "
                    "pool(s) each game");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':38}}", "/params/defender",
-                   "it has battleground effect 'overload' (<effects>), and battleground effects "
-                   "are not simulated yet");
+                   "it has battleground effect 'overload' (<effects>) with values that scale "
+                   "with the raid's level, which is not simulated yet");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall','level':5}}",
                    "/params/defender",
                    "level 5 upgrades a random share of its cards each game, which is not "
