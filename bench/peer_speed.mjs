@@ -80,9 +80,15 @@ for (const m of ref.matchups.slice(0, count).filter((x) => !only || only.test(x.
   const short = Math.max(1, Math.round(n / 10));
   let a = Infinity;
   let b = Infinity;
-  for (let r = 0; r < reps; r++) {
-    a = Math.min(a, (ours(m, n) - ours(m, short)) / (n - short));
-    b = Math.min(b, (theirs(m, n) - theirs(m, short)) / (n - short));
+  try {
+    for (let r = 0; r < reps; r++) {
+      a = Math.min(a, (ours(m, n) - ours(m, short)) / (n - short));
+      b = Math.min(b, (theirs(m, n) - theirs(m, short)) / (n - short));
+    }
+  } catch (e) {
+    // One matchup that a program refuses costs its row, not the whole run.
+    rows.push(`| ${m.name} | ${m.mode} | ${n.toLocaleString('en')} | — | — | failed: ${String(e.message).split('\n')[0].slice(0, 80)} |`);
+    continue;
   }
   const ratio = b / a;
   logSum += Math.log(ratio);

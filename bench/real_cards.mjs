@@ -27,11 +27,15 @@ export function ourJob(ref, m, games) {
 
 const peerScoring = { war: 'gw', 'war-defense': 'gw-defense' };
 
-// Splits `-e "Enfeeble all 2"` into ['-e', 'Enfeeble all 2'].
+// Splits `-e "Enfeeble all 2"` into ['-e', 'Enfeeble all 2'], and `ye "A" ye "B"` into
+// ['ye', 'A', 'ye', 'B'] (real-p25 gives the attacker two effects).
 function effectArgs(text) {
-  const m = /^(\S+)\s+"(.*)"$/.exec(text);
-  if (!m) throw new Error(`peer_effect not understood: ${text}`);
-  return [m[1], m[2]];
+  const args = [];
+  const re = /\s*(\S+)\s+"([^"]*)"/y;
+  let at = 0;
+  for (let m; (m = re.exec(text)); at = re.lastIndex) args.push(m[1], m[2]);
+  if (!args.length || at !== text.length) throw new Error(`peer_effect not understood: ${text}`);
+  return args;
 }
 
 /** The peer's arguments for matchup `m` with `threads` threads and `games` games. */
