@@ -200,32 +200,40 @@ static int mod_of(struct mods_work *w, const struct battle_skill_spec *ss)
     return w->n_mods++;
 }
 
+/* One more of card `c` in `inst`; an index out of the table is left to battle_plan's checks
+ * of the sides, which come after. */
+static void count_one(int *inst, int n_cards, int c)
+{
+    if (c >= 0 && c < n_cards)
+        inst[c]++;
+}
+
 /* How many of each card the job can hold at once, an upper bound: battle_mods.h. */
 static void count_cards(const struct battle_spec *spec, int *inst)
 {
     int delta[BATTLE_CARDS_MAX], next[BATTLE_CARDS_MAX];
+    int n = spec->n_cards;
 
-    memset(inst, 0, sizeof(int) * (size_t)spec->n_cards);
+    memset(inst, 0, sizeof(int) * (size_t)n);
     for (int s = 0; s < 2; s++) {
         const struct battle_side_spec *ss = &spec->sides[s];
         const struct battle_side_state *st = &spec->state.sides[s];
-        inst[ss->commander]++;
-        if (ss->effects)
-            inst[ss->effects - 1]++;
+        count_one(inst, n, ss->commander);
+        count_one(inst, n, ss->effects - 1);
         if (spec->has_state) {
-            for (int i = 0; i < st->n_structures; i++)
-                inst[st->structures[i].card]++;
-            for (int i = 0; i < st->n_assaults; i++)
-                inst[st->assaults[i].card]++;
-            for (int i = 0; i < st->n_hand; i++)
-                inst[st->hand[i]]++;
-            for (int i = 0; i < st->n_deck; i++)
-                inst[st->deck[i]]++;
+            for (int i = 0; i < st->n_structures && i < BATTLE_ROW_MAX; i++)
+                count_one(inst, n, st->structures[i].card);
+            for (int i = 0; i < st->n_assaults && i < BATTLE_ROW_MAX; i++)
+                count_one(inst, n, st->assaults[i].card);
+            for (int i = 0; i < st->n_hand && i < BATTLE_HAND_MAX; i++)
+                count_one(inst, n, st->hand[i]);
+            for (int i = 0; i < st->n_deck && i < BATTLE_DECK_MAX; i++)
+                count_one(inst, n, st->deck[i]);
         } else {
-            for (int i = 0; i < ss->n_fortresses; i++)
-                inst[ss->fortresses[i]]++;
-            for (int i = 0; i < ss->n_deck; i++)
-                inst[ss->deck[i]]++;
+            for (int i = 0; i < ss->n_fortresses && i < BATTLE_FORTRESS_MAX; i++)
+                count_one(inst, n, ss->fortresses[i]);
+            for (int i = 0; i < ss->n_deck && i < BATTLE_DECK_MAX; i++)
+                count_one(inst, n, ss->deck[i]);
         }
     }
     /* Summon: one more of the card it brings per carrier, through chains of summons. */
@@ -269,7 +277,8 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
                 return SK_EINVAL;
             }
             cd->act_x[k] = (clc_u8)m;
-            w->stack[m] += inst[c];
+            /* At least once: a carrier only Summon's chains bring past their count. */
+            w->stack[m] += inst[c] > 0 ? inst[c] : 1;
             if (w->stack[m] > MODS_STACK_MAX)
                 w->stack[m] = MODS_STACK_MAX;
         }
