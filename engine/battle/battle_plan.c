@@ -423,8 +423,10 @@ static clc_u8 card_fx(const struct battle_card_data *c)
 static void fold_card_flags(struct battle_plan_data *d, const struct battle_card_data *c)
 {
     d->fx = (clc_u8)(d->fx | card_fx(c));
-    if (c->scavenge || c->avenge)
-        d->death_fx = 1;
+    if (c->scavenge)
+        d->death_fx = (clc_u8)(d->death_fx | BATTLE_SIM_DEATH_SCAVENGE);
+    if (c->avenge)
+        d->death_fx = (clc_u8)(d->death_fx | BATTLE_SIM_DEATH_AVENGE);
     if (card_rare(c))
         d->passive = 1;
     if (c->sabotage || c->disease)
@@ -451,7 +453,7 @@ static void fold_passive_flags(struct battle_plan_data *d, int k)
     d->passive_on |= 1u << k;
     /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
     if (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE)
-        d->death_fx = 1;
+        d->death_fx = (clc_u8)(d->death_fx | BATTLE_SIM_DEATH_PASSIVE);
     /* Temporal Backlash gives Stasis to Counter (battle_sim_stasis). */
     if (k == BATTLE_PASSIVE_TEMPORALBACKLASH)
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);

@@ -79,6 +79,12 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_FX_INHIBIT 64u  /* Inhibit */
 #define BATTLE_SIM_FX_ABSORB  128u /* Absorb (also sets FX_TICK: it is renewed at turn start) */
 
+/* What makes every death have effects (battle_plan_data.death_fx): a card with Scavenge,
+ * one with Avenge, a side's passive effect (Revenge, Virulence). */
+#define BATTLE_SIM_DEATH_SCAVENGE 1u
+#define BATTLE_SIM_DEATH_AVENGE   2u
+#define BATTLE_SIM_DEATH_PASSIVE  4u
+
 /* Rarer skills some card of the plan has (battle_plan_data.rare). */
 #define BATTLE_SIM_RARE_SABOTAGE 1u /* Sabotage or Disease */
 #define BATTLE_SIM_RARE_STASIS   2u /* Stasis, or the passive effect Temporal Backlash */
@@ -242,7 +248,8 @@ struct battle_plan_data {
     clc_u8 turn_limit; /* last turn played, 1..200 */
     clc_u8 first_turn; /* 1, or the turn of a mid-game state */
     clc_u8 n_cards;
-    clc_u8 death_fx;    /* 1: a card has Scavenge or Avenge, or a side Revenge: every death
+    clc_u8 death_fx;    /* BATTLE_SIM_DEATH_*: a card has Scavenge or Avenge, or a side Revenge
+                           or Virulence: every death
                            has effects */
     clc_u8 fx;          /* BATTLE_SIM_FX_*: skills some card of the table has */
     clc_u8 scoring;     /* enum battle_scoring */
@@ -328,7 +335,8 @@ CLC_FN clc_i16 battle_sim_sat(clc_i32 v)
 /* Side s's value of passive battleground effect k (enum battle_passive); 0 when it is off. */
 CLC_FN clc_i32 battle_sim_passive(CLC_GLOBAL const struct battle_plan_data *p, int s, clc_u32 k)
 {
-    return p->passive ? (clc_i32)p->sides[s].passive[k] : 0;
+    /* passive_on says whether either side has it: most plans that read it have none. */
+    return (p->passive_on & (1u << k)) ? (clc_i32)p->sides[s].passive[k] : 0;
 }
 
 /* Whether a side has one of the passive battleground effects `bits` (BATTLE_SIM_PV bits):
@@ -1859,16 +1867,18 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
 CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
 {
-    for (int k = 0; k < 2; k++)
-        for (clc_u32 r = 0; r < 2; r++) {
-            CLC_PRIVATE struct battle_side *side = &g->sides[k];
-            CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
-            clc_u32 n = r ? side->n_assaults : side->n_structures;
-            for (clc_u32 i = 0; i < n; i++)
-                if (p->cards[row[i].card].scavenge && battle_sim_alive(&row[i]))
-                    battle_sim_gain_hp(&row[i], p->cards[row[i].card].scavenge);
-        }
-    if (!assault)
+    /* Each scan only in the plans with its skill: a death scans every row for Scavenge. */
+    if (p->death_fx & BATTLE_SIM_DEATH_SCAVENGE)
+        for (int k = 0; k < 2; k++)
+            for (clc_u32 r = 0; r < 2; r++) {
+                CLC_PRIVATE struct battle_side *side = &g->sides[k];
+                CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+                clc_u32 n = r ? side->n_assaults : side->n_structures;
+                for (clc_u32 i = 0; i < n; i++)
+                    if (p->cards[row[i].card].scavenge && battle_sim_alive(&row[i]))
+                        battle_sim_gain_hp(&row[i], p->cards[row[i].card].scavenge);
+            }
+    if (!assault || !(p->death_fx & BATTLE_SIM_DEATH_AVENGE))
         return;
     for (clc_u32 i = 0; i < g->sides[s].n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *a = &g->sides[s].assaults[i];
