@@ -279,6 +279,35 @@ static const struct bad_case bad_cases[] = {
               "'skills':[{'name':'absorb','y':'xeno'}]}]," SIDES "}",
         {"/params/cards/0/skills/0/x: 'x' is required for skill 'absorb'",
          "/params/cards/0/skills/0/y: skill 'absorb' takes no 'y'"}},
+    /* Enhance and Evolve's skill arguments (s, s2): missing, unknown, misplaced, limits */
+    /* 67 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'enhance','x':2}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s: skill 'enhance' needs the skill it changes, 's'"}},
+    /* 68 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'evolve','s':'pierce'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s2: skill 'evolve' needs the skill 's' becomes, 's2'"}},
+    /* 69 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'enhance','x':2,'s':'armour'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s: 's' must name one of the game's skills"}},
+    /* 70 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'evolve','s':3,'s2':'rupture'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s: 's' must name one of the game's skills"}},
+    /* 71 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'heal','x':2,'s':'rally'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s: skill 'heal' takes no skill arguments ('s', 's2')"}},
+    /* 72 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'enhance','x':2,'s':'rally','s2':'heal'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s2: skill 'enhance' takes no 's2'"}},
+    /* 73 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'evolve','s':'heal','s2':'armor'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s2: skill 'evolve' of an activation skill into a passive "
+         "one is not simulated"}},
+    /* 74 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'evolve','s':'rally','s2':'rally'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/s2: skill 'evolve' needs 's2' other than 's'"}},
+    /* 75 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
+              "'skills':[{'name':'enhance','x':100,'s':'rally'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 99, not 100"}},
 };
 /* clang-format on */
 
