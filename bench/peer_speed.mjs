@@ -74,7 +74,7 @@ function theirs(m, n) {
 const rows = [];
 let logSum = 0;
 const ratios = [];
-const flexible = (m) => typeof m.attacker !== 'string' || typeof m.defender !== 'string';
+const flexible = (m) => [m.attacker, m.defender].some((s) => typeof s === 'object' && s.play === 'flexible');
 for (const m of ref.matchups.slice(0, count).filter((x) => !only || only.test(x.name))) {
   const n = flexible(m) ? Math.max(10, Math.round(games / 100)) : games;
   const short = Math.max(1, Math.round(n / 10));

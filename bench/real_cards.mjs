@@ -40,7 +40,10 @@ function effectArgs(text) {
 
 /** The peer's arguments for matchup `m` with `threads` threads and `games` games. */
 export function peerArgs(m, games, threads) {
-  const deck = (side) => (typeof side === 'string' ? side : side.deck);
+  // A mission or raid by name: the peer's "Name-N" for level N, the plain name for the top.
+  const record = (side) => side.mission ?? side.raid;
+  const deck = (side) => (typeof side === 'string' ? side
+    : side.deck ?? (side.level ? `${record(side)}-${side.level}` : record(side)));
   const args = [deck(m.attacker), deck(m.defender), '-t', String(threads), 'no-db'];
   if (m.peer_effect) args.push(...effectArgs(m.peer_effect));
   if (m.scoring && m.scoring !== 'win') args.push(peerScoring[m.scoring] || m.scoring, m.mode);

@@ -5,6 +5,7 @@
 #include "battle_catalog.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -856,7 +857,8 @@ int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct ba
                                const struct battle_card_spec **cards, int max, int *n, int *n_forts)
 {
     /* The peer plays a record at its top level with every card at its top level and the
-     * commander up to <commander_max_level> (xml.cpp read_deck); at level 1 as listed. */
+     * commander up to <commander_max_level> (xml.cpp read_deck); below it as listed, with
+     * the level-ups of battle_catalog_enemy_upgrades. */
     int top = level > 1 && level >= e->levels;
     const struct battle_card_spec *c = battle_catalog_find_id(cat, e->commander);
 
@@ -869,9 +871,7 @@ int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct ba
         return 0;
     for (int k = 0; k < e->n_forts + e->n_cards && *n < max; k++) {
         int id = k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts];
-        c = battle_catalog_find_id(cat, id);
-        if (c && top)
-            c = upgraded(cat, c, c->n_levels);
+        c = battle_catalog_enemy_card(cat, e, level, id);
         if (!c)
             return 0;
         cards[(*n)++] = c;
@@ -881,74 +881,208 @@ int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct ba
     return 1;
 }
 
+const struct battle_card_spec *battle_catalog_enemy_card(const struct battle_catalog *cat,
+                                                         const struct battle_enemy *e, int level,
+                                                         int id)
+{
+    const struct battle_card_spec *c = battle_catalog_find_id(cat, id);
+    return c && level > 1 && level >= e->levels ? upgraded(cat, c, c->n_levels) : c;
+}
+
+/* The level-ups card `id` can take (its top level less its own), or -1 when it is missing. */
+static int room(const struct battle_catalog *cat, int id)
+{
+    const struct battle_card_spec *c = battle_catalog_find_id(cat, id);
+    return c ? c->n_levels - c->level : -1;
+}
+
+int battle_catalog_enemy_upgrades(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                  int level)
+{
+    const struct battle_card_spec *cmd = battle_catalog_find_id(cat, e->commander);
+    long opps;
+
+    if (level <= 1 || level >= e->levels || !cmd)
+        return 0;
+    /* xml.cpp read_deck: the upgrade opportunities, then ceil(opps (level - 1) / (levels -
+     * 1)) of them at `level`. A pool counts its cards' opportunities times its entries
+     * over its size, rounded down. */
+    opps = (e->commander_max ? e->commander_max : cmd->n_levels) - cmd->level;
+    for (int k = 0; k < e->n_forts + e->n_cards; k++) {
+        int r = room(cat, k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts]);
+        opps += r > 0 ? r : 0;
+    }
+    for (int k = 0; k < e->n_pools && k < BATTLE_ENEMY_POOLS_MAX; k++) {
+        const struct battle_enemy_pool *pl = &e->pools[k];
+        long pts = 0;
+        for (int i = 0; i < pl->n; i++) {
+            int r = room(cat, pl->cards[i]);
+            pts += r > 0 ? r : 0;
+        }
+        opps += pl->n ? pts * pl->amount * pl->replicates / pl->n : 0;
+    }
+    if (opps < 0)
+        opps = 0;
+    return (int)((opps * (level - 1) + e->levels - 2) / (e->levels - 1));
+}
+
+int battle_catalog_enemy_effect(const struct battle_enemy_effect *f, int level,
+                                struct battle_skill_spec *out, char *why, size_t whylen)
+{
+    int g = battle_tu_skill_parse(f->skill);
+    double x = ceil(f->x * level); /* the peer's rounding, in the same double arithmetic */
+    const char *args;
+
+    memset(out, 0, sizeof(*out));
+    out->id = g >= 0 ? battle_tu_skill_engine(g) : BATTLE_SKILL__COUNT;
+    if (out->id >= BATTLE_SKILL__COUNT ||
+        battle_cards_skill_kind(out->id) != BATTLE_SK_ACTIVATION || f->c) {
+        snprintf(why, whylen,
+                 "battleground effect '%s' is not an activation skill the engine casts as an "
+                 "effect",
+                 f->skill);
+        return 0;
+    }
+    if (x > BATTLE_SKILL_X_MAX) {
+        snprintf(why, whylen, "battleground effect '%s' has X %.0f at level %d, above %d", f->skill,
+                 x, level, BATTLE_SKILL_X_MAX);
+        return 0;
+    }
+    out->x = (int)x;
+    out->all = f->all;
+    out->y = f->y;
+    out->n = f->n;
+    out->s = f->s[0] ? battle_tu_skill_parse(f->s) + 1 : 0;
+    out->s2 = f->s2[0] ? battle_tu_skill_parse(f->s2) + 1 : 0;
+    args = battle_cards_skill_args(out->id, out->s, out->s2);
+    if (args) {
+        snprintf(why, whylen, "battleground effect '%s' %s", f->skill, args);
+        return 0;
+    }
+    return 1;
+}
+
+/* Why card `c` (the commander when `commander`, else a deck card or fortress of record e)
+ * cannot be played at `level`, into `why`: a type its place does not take or what
+ * battle_tu_unsupported says, of the card and, when `ups` (the record gives level-ups),
+ * each of its levels above. 0 when it can. */
+static int card_unsupported(const struct battle_catalog *cat, const struct battle_card_spec *c,
+                            unsigned want, int ups, char *why, size_t whylen)
+{
+    for (int lv = c->level; c && lv <= (ups ? c->n_levels : c->level); lv++) {
+        const struct battle_card_spec *v = lv == c->level ? c : upgraded(cat, c, lv);
+        char cw[200];
+        if (!v) {
+            snprintf(why, whylen, "card \"%s\": its level %d is missing from the card files",
+                     c->name, lv);
+            return 1;
+        }
+        if (!(want & (1u << v->type))) {
+            snprintf(why, whylen, "card \"%s\" is %s card in a place for %s", v->name,
+                     battle_cards_a_type(v->type),
+                     want == (1u << BATTLE_COMMANDER)  ? "a commander"
+                     : want == (1u << BATTLE_FORTRESS) ? "a fortress"
+                                                       : "an assault or structure");
+            return 1;
+        }
+        if (battle_tu_unsupported(v, cw, sizeof(cw))) {
+            snprintf(why, whylen, "card \"%s\": %s", v->name, cw);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
                                      int level, char *why, size_t whylen)
 {
+    const unsigned deck = (1u << BATTLE_ASSAULT) | (1u << BATTLE_STRUCTURE);
+    int forts = e->forts_total, cards = e->cards_total, ups;
+    const struct battle_card_spec *cmd;
+
     if (level < 1 || level > e->levels) {
         snprintf(why, whylen, "it has levels 1 to %d, not %d", e->levels, level);
         return 1;
     }
-    if (level > 1 && level < e->levels) {
-        snprintf(why, whylen,
-                 "level %d upgrades a random share of its cards each game, which is not "
-                 "simulated yet: level 1 (as listed) and %d (every card at its top level) are",
-                 level, e->levels);
+    if (e->n_pools > BATTLE_POOLS_MAX) {
+        snprintf(why, whylen, "it has %d card and fortress pools and a side draws from at most %d",
+                 e->n_pools, BATTLE_POOLS_MAX);
         return 1;
     }
-    if (e->n_effects) {
-        snprintf(why, whylen,
-                 "it has battleground effect '%s' (<effects>) with values that scale with the "
-                 "raid's level, which is not simulated yet (a job's \"effects\" are)",
-                 e->effects[0]);
-        return 1;
+    for (int k = 0; k < e->n_pools; k++) {
+        const struct battle_enemy_pool *pl = &e->pools[k];
+        if (pl->total > BATTLE_POOL_CARDS) {
+            snprintf(why, whylen, "its pool %d has %d cards and a pool holds at most %d", k + 1,
+                     pl->total, BATTLE_POOL_CARDS);
+            return 1;
+        }
+        if (pl->fort)
+            forts += pl->amount * pl->replicates;
+        else
+            cards += pl->amount * pl->replicates;
     }
-    if (e->n_card_pools || e->n_fort_pools) {
-        snprintf(why, whylen,
-                 "it draws %s at random from %d pool(s) each game, which is not simulated yet",
-                 e->n_card_pools ? "cards" : "fortresses",
-                 e->n_card_pools ? e->n_card_pools : e->n_fort_pools);
-        return 1;
+    for (int k = 0; k < e->n_effects; k++) {
+        struct battle_skill_spec sk;
+        if (!battle_catalog_enemy_effect(&e->effects[k], level, &sk, why, whylen))
+            return 1;
     }
-    if (e->cards_total > BATTLE_DECK_MAX) {
-        snprintf(why, whylen, "its deck has %d cards and a deck holds at most %d", e->cards_total,
+    if (cards > BATTLE_DECK_MAX) {
+        snprintf(why, whylen, "its deck has %d cards and a deck holds at most %d", cards,
                  BATTLE_DECK_MAX);
         return 1;
     }
-    if (e->forts_total > BATTLE_FORTRESS_MAX) {
-        snprintf(why, whylen, "it has %d fortresses and a side holds at most %d", e->forts_total,
+    if (forts > BATTLE_FORTRESS_MAX) {
+        snprintf(why, whylen, "it has %d fortresses and a side holds at most %d", forts,
                  BATTLE_FORTRESS_MAX);
         return 1;
     }
-    {
-        const struct battle_card_spec *cmd = NULL;
-        const struct battle_card_spec *cards[BATTLE_ENEMY_CARDS_MAX + BATTLE_ENEMY_FORTS_MAX];
-        int n = 0, nf = 0;
-        if (!battle_catalog_find_id(cat, e->commander)) {
-            snprintf(why, whylen, "no card has id %d (its commander)", e->commander);
+    ups = battle_catalog_enemy_upgrades(cat, e, level);
+    if (ups > BATTLE_UPGRADES_MAX) {
+        snprintf(why, whylen, "level %d gives its cards %d level-ups a game, at most %d", level,
+                 ups, BATTLE_UPGRADES_MAX);
+        return 1;
+    }
+    cmd = battle_catalog_find_id(cat, e->commander);
+    if (!cmd) {
+        snprintf(why, whylen, "no card has id %d (its commander)", e->commander);
+        return 1;
+    }
+    cmd = level > 1 && level >= e->levels
+              ? upgraded(cat, cmd, e->commander_max ? e->commander_max : cmd->n_levels)
+              : cmd;
+    if (!cmd) {
+        snprintf(why, whylen, "its commander's top level is missing from the card files");
+        return 1;
+    }
+    if (card_unsupported(cat, cmd, 1u << BATTLE_COMMANDER, ups > 0, why, whylen))
+        return 1;
+    /* The fortresses, the deck, then each pool's cards, as this level plays them. */
+    for (int k = 0, p = 0, i = 0; k < e->n_forts + e->n_cards || p < e->n_pools;) {
+        int pool = k >= e->n_forts + e->n_cards;
+        int id = !pool ? (k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts])
+                       : e->pools[p].cards[i];
+        unsigned want = (!pool ? k < e->n_forts : e->pools[p].fort) ? 1u << BATTLE_FORTRESS : deck;
+        const struct battle_card_spec *c = battle_catalog_enemy_card(cat, e, level, id);
+        if (!c) {
+            if (battle_catalog_find_id(cat, id))
+                snprintf(why, whylen, "card id %d: its top level is missing from the card files",
+                         id);
+            else if (pool)
+                snprintf(why, whylen, "no card has id %d (card %d of its pool %d)", id, i + 1,
+                         p + 1);
+            else
+                snprintf(why, whylen, "no card has id %d (%s %d)", id,
+                         k < e->n_forts ? "its fortress" : "its deck card",
+                         k < e->n_forts ? k + 1 : k - e->n_forts + 1);
             return 1;
         }
-        if (!battle_catalog_enemy_cards(cat, e, level, &cmd, cards,
-                                        (int)(sizeof(cards) / sizeof(cards[0])), &n, &nf)) {
-            for (int k = 0; k < e->n_forts + e->n_cards; k++) {
-                int id = k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts];
-                if (!battle_catalog_find_id(cat, id)) {
-                    snprintf(why, whylen, "no card has id %d (%s %d)", id,
-                             k < e->n_forts ? "its fortress" : "its deck card",
-                             k < e->n_forts ? k + 1 : k - e->n_forts + 1);
-                    return 1;
-                }
-            }
-            snprintf(why, whylen, "a card's top level is missing from the card files");
+        if (card_unsupported(cat, c, want, ups > 0, why, whylen))
             return 1;
-        }
-        /* Its cards as the codec would refuse them (battle_tu_unsupported). */
-        for (int k = -1; k < n; k++) {
-            const struct battle_card_spec *c = k < 0 ? cmd : cards[k];
-            char cw[200];
-            if (battle_tu_unsupported(c, cw, sizeof(cw))) {
-                snprintf(why, whylen, "card \"%s\": %s", c->name, cw);
-                return 1;
-            }
+        if (!pool)
+            k++;
+        else if (++i == e->pools[p].n) {
+            i = 0;
+            p++;
         }
     }
     return 0;
@@ -975,14 +1109,11 @@ json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct
     for (int k = 0; !bad && k < e->n_forts; k++)
         bad = put_card_ref(cat, forts, e->forts[k]);
     for (int k = 0; !bad && k < e->n_effects; k++)
-        bad = json_array_append_new(fx, json_string(e->effects[k]));
-    /* The levels a job can use, of the two it may name: 1 and the top. */
-    {
-        const int named[2] = {1, e->levels};
-        for (int k = 0; !bad && k < (e->levels > 1 ? 2 : 1); k++)
-            if (!battle_catalog_enemy_unsupported(cat, e, named[k], why, sizeof(why)))
-                bad = json_array_append_new(levels, json_integer(named[k]));
-    }
+        bad = json_array_append_new(fx, json_string(e->effects[k].skill));
+    /* The levels a job can use. */
+    for (int lv = 1; !bad && lv <= e->levels; lv++)
+        if (!battle_catalog_enemy_unsupported(cat, e, lv, why, sizeof(why)))
+            bad = json_array_append_new(levels, json_integer(lv));
     if (!bad) {
         int no = battle_catalog_enemy_unsupported(cat, e, e->levels, why, sizeof(why));
         obj = json_pack(

@@ -165,8 +165,9 @@ json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct
 
 /**
  * Why a job cannot play record `e` at `level` (1..e->levels) as the game does: writes it
- * into `why` and returns 1 (a card pool, a battleground effect, a level between the first
- * and the top, a card the catalog lacks, too many cards); 0 when it can.
+ * into `why` and returns 1 (a card the catalog lacks or the engine does not play, at any
+ * level a level-up can bring it to; more cards, fortresses, pools or level-ups than a side
+ * holds; a battleground effect the engine cannot cast); 0 when it can.
  */
 int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
                                      int level, char *why, size_t whylen);
@@ -182,5 +183,30 @@ int battle_catalog_enemy_cards(const struct battle_catalog *cat, const struct ba
                                int level, const struct battle_card_spec **commander,
                                const struct battle_card_spec **cards, int max, int *n,
                                int *n_forts);
+
+/** Card `id` as record `e` plays it at `level` (its top level at the record's top level,
+ * else as listed; borrowed), or NULL when the catalog lacks it. */
+const struct battle_card_spec *battle_catalog_enemy_card(const struct battle_catalog *cat,
+                                                         const struct battle_enemy *e, int level,
+                                                         int id);
+
+/**
+ * The level-ups record `e` gives its cards each game at `level`, as the peer (xml.cpp
+ * read_deck): its upgrade opportunities (the commander's up to <commander_max_level>, each
+ * fortress's and deck card's up to its top, a pool's cards' times its entries over its
+ * size, rounded down) times (level - 1) / (levels - 1), rounded up; 0 at level 1 and at the
+ * top (where every card is at its top level already).
+ */
+int battle_catalog_enemy_upgrades(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                  int level);
+
+/**
+ * Battleground effect `f` of a record played at `level`, as a skill into *out: X is
+ * ceil(f->x * level), as the peer computes it. Returns 0 with `why` when the engine cannot
+ * cast it as an effect (not an activation skill, a cooldown, X above BATTLE_SKILL_X_MAX,
+ * skill arguments battle_cards_skill_args refuses).
+ */
+int battle_catalog_enemy_effect(const struct battle_enemy_effect *f, int level,
+                                struct battle_skill_spec *out, char *why, size_t whylen);
 
 #endif

@@ -35,6 +35,10 @@ struct job_dec {
     struct inline_card *inl; /* one entry per element of "cards" */
     int n_inl;
     struct battle_spec *spec; /* spec->cards has BATTLE_CARDS_MAX entries */
+    /* A mission's or raid's battleground effects per side (battle_catalog_enemy_effect),
+     * which decode_effects adds after the job's own, as the peer adds them. */
+    int n_rec_fx[2];
+    struct battle_skill_spec rec_fx[2][BATTLE_ENEMY_EFFECTS_MAX];
 };
 
 /* Writes into `out` the known card name closest to the unknown `name` (the job's inline
@@ -419,10 +423,54 @@ static const struct battle_enemy *find_enemy(struct job_dec *j, const json_t *wh
     return NULL;
 }
 
+/* Adds the levels above card `idx` of the job (a game's card) to the job, each linked to
+ * the next in spec->up, for a side's level-ups. Returns 0 after reporting a problem. */
+static int add_levels(struct job_dec *j, int idx)
+{
+    while (idx >= 0 && !j->spec->up[idx]) {
+        const struct battle_card_spec *c = &j->spec->cards[idx];
+        const struct battle_card_spec *next;
+        int nidx;
+        if (c->level < 1 || c->level >= c->n_levels || c->n_levels > BATTLE_LEVELS_MAX)
+            return 1;
+        next = battle_catalog_find_id(j->catalog, c->level_ids[c->level]);
+        if (!next) /* battle_catalog_enemy_unsupported checked every level */
+            return 1;
+        nidx = add_card(j, next);
+        if (nidx < 0)
+            return 0;
+        j->spec->up[idx] = nidx + 1;
+        idx = nidx;
+    }
+    return 1;
+}
+
+/* The pools of record `e` at `level` into side->pools, their cards added to the job. */
+static void add_pools(struct job_dec *j, const struct battle_enemy *e, int level,
+                      struct battle_side_spec *side)
+{
+    for (int k = 0; k < e->n_pools && k < BATTLE_POOLS_MAX; k++) {
+        const struct battle_enemy_pool *pl = &e->pools[k];
+        struct battle_pool_spec *ps = &side->pools[side->n_pools++];
+        ps->fort = pl->fort;
+        ps->amount = pl->amount;
+        ps->replicates = pl->replicates;
+        for (int i = 0; i < pl->n && i < BATTLE_POOL_CARDS; i++) {
+            const struct battle_card_spec *c =
+                battle_catalog_enemy_card(j->catalog, e, level, pl->cards[i]);
+            int idx = c ? add_card(j, c) : -1;
+            if (idx >= 0)
+                ps->cards[ps->n++] = idx;
+        }
+    }
+}
+
 /* Decodes {"mission" | "raid": name or id, "level", "play"} (the object at the current
- * position) into `side`: the game's enemy deck, refused with the reason when the engine
- * cannot play it as the game does (a card pool, a battleground effect, ...). */
-static void decode_enemy_side(struct job_dec *j, const json_t *v, struct battle_side_spec *side)
+ * position) into side `s`: the game's enemy deck, its pools and level-ups drawn anew each
+ * game and its battleground effects scaled to the level (j->rec_fx), refused with the
+ * reason when the engine cannot play it as the game does. */
+static void decode_enemy_side(struct job_dec *j, const json_t *v, int s,
+                              struct battle_side_spec *side)
 {
     const int is_raid = json_object_get(v, "mission") == NULL;
     const enum battle_enemy_kind kind = is_raid ? BATTLE_ENEMY_RAID : BATTLE_ENEMY_MISSION;
@@ -484,6 +532,25 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, struct battle_
         else
             side->deck[side->n_deck++] = idx;
     }
+    add_pools(j, e, (int)level, side);
+    side->upgrades = battle_catalog_enemy_upgrades(j->catalog, e, (int)level);
+    /* Each card a level-up may reach joins the job, with its next level (spec->up). */
+    if (side->upgrades) {
+        int ok = add_levels(j, side->commander);
+        for (int k = 0; ok && k < side->n_fortresses; k++)
+            ok = add_levels(j, side->fortresses[k]);
+        for (int k = 0; ok && k < side->n_deck; k++)
+            ok = add_levels(j, side->deck[k]);
+        for (int k = 0; ok && k < side->n_pools; k++)
+            for (int i = 0; ok && i < side->pools[k].n; i++)
+                ok = add_levels(j, side->pools[k].cards[i]);
+    }
+    j->n_rec_fx[s] = 0;
+    for (int k = 0; k < e->n_effects; k++) {
+        struct battle_skill_spec sk;
+        if (battle_catalog_enemy_effect(&e->effects[k], (int)level, &sk, why, sizeof(why)))
+            j->rec_fx[s][j->n_rec_fx[s]++] = sk; /* unsupported() judged them all */
+    }
 }
 
 /* Decodes one side; returns 1 when it is valid (the state is checked against it then). A
@@ -504,9 +571,14 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         goto out;
     }
     if (json_is_object(v) && (json_object_get(v, "mission") || json_object_get(v, "raid"))) {
-        decode_enemy_side(j, v, side);
+        decode_enemy_side(j, v, strcmp(key, "defender") == 0, side);
         sk_jdec_get_enum(&j->d, v, "play", plays, 4, &play);
         side->play = (enum battle_play)play;
+        if ((side->n_pools || side->upgrades) && play != BATTLE_PLAY_RANDOM)
+            sk_jdec_bad_at(&j->d, "play",
+                           "this %s draws its cards anew each game (card pools or level-ups): "
+                           "it plays them at random, as the peer does",
+                           json_object_get(v, "mission") ? "mission" : "raid");
         goto out;
     }
     if (json_is_object(v) && json_is_string(json_object_get(v, "deck"))) {
@@ -979,10 +1051,10 @@ static void decode_effects(struct job_dec *j, const json_t *params)
     size_t i;
     json_t *e;
 
-    if (!list || json_is_null(list))
-        return;
+    if (json_is_null(list))
+        list = NULL;
     sk_jptr_push_key(j->d.ptr, "effects");
-    if (!json_is_array(list) || json_array_size(list) > BATTLE_EFFECTS_MAX) {
+    if (list && (!json_is_array(list) || json_array_size(list) > BATTLE_EFFECTS_MAX)) {
         sk_jdec_bad(&j->d, "'effects' must be a list of at most %d {\"skill\", \"side\"}",
                     BATTLE_EFFECTS_MAX);
         sk_jptr_pop(j->d.ptr);
@@ -1014,6 +1086,10 @@ static void decode_effects(struct job_dec *j, const json_t *params)
         }
         sk_jptr_pop(j->d.ptr);
     }
+    /* A mission's or raid's effects come after the job's, as the peer adds them. */
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < j->n_rec_fx[s]; k++)
+            add_effect(j, cards, n, s, &j->rec_fx[s][k]);
     for (int s = 0; s < 2; s++) {
         int idx;
         if (!n[s])
@@ -1087,6 +1163,12 @@ enum sk_err battle_codec_decode(const json_t *params, uint64_t seed,
     side_ok[0] = decode_side(&j, params, "attacker", &spec->sides[0]);
     side_ok[1] = decode_side(&j, params, "defender", &spec->sides[1]);
     decode_state(&j, params, side_ok);
+    for (int s = 0; s < 2 && spec->has_state; s++)
+        if (spec->sides[s].n_pools || spec->sides[s].upgrades)
+            sk_jdec_bad_at(&j.d, "state",
+                           "the %s draws its cards anew each game (a mission's or raid's card "
+                           "pools or level-ups): a game cannot start from a state of it",
+                           s ? "defender" : "attacker");
     decode_effects(&j, params);
     if (j.d.n_err > 0) {
         err = SK_EINVAL;

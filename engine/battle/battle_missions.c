@@ -10,6 +10,7 @@
 #include <libxml/tree.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "battle_tu.h"
@@ -147,19 +148,48 @@ static int add_deck_card(struct ms_load *L, const xmlNode *n, struct battle_enem
     return 1;
 }
 
-/* A pool (<card_pool amount=N>, <fortress_pool amount=N>) is drawn from at random each
- * game; only its presence matters until the engine draws decks per game. */
-static int check_pool(struct ms_load *L, const xmlNode *n)
+/* A pool (<card_pool amount=N replicates=R>, <fortress_pool ...>, each <card
+ * replicates=M>ID</card> M times in its list), which a game draws from at random: kept in
+ * e->pools (counted past BATTLE_ENEMY_POOLS_MAX). An amount above the list is left out. */
+static int read_pool(struct ms_load *L, const xmlNode *n, int fort, struct battle_enemy *e)
 {
-    int amount = 0, reps = 1;
+    struct battle_enemy_pool pool;
     xmlChar *t = xmlGetProp(n, (const xmlChar *)"amount");
+
+    memset(&pool, 0, sizeof(pool));
+    pool.fort = fort;
     if (!t) {
         note(L, xmlGetLineNo(n), "<%s> without 'amount'", (const char *)n->name);
         return 0;
     }
     xmlFree(t);
-    return attr_int(L, n, "amount", 0, BATTLE_DECK_MAX, 0, &amount) &&
-           attr_int(L, n, "replicates", 1, BATTLE_DECK_MAX, 1, &reps);
+    if (!attr_int(L, n, "amount", 1, BATTLE_DECK_MAX, 0, &pool.amount) ||
+        !attr_int(L, n, "replicates", 1, BATTLE_DECK_MAX, 1, &pool.replicates))
+        return 0;
+    for (const xmlNode *c = n->children; c; c = c->next) {
+        int id = 0, reps = 1;
+        if (!is(c, "card"))
+            continue;
+        if (!elem_int(L, c, 1, CARD_ID_MAX, &id) ||
+            !attr_int(L, c, "replicates", 1, BATTLE_DECK_MAX, 1, &reps))
+            return 0;
+        for (int r = 0; r < reps; r++, pool.total++)
+            if (pool.n < BATTLE_ENEMY_POOL_CARDS_MAX)
+                pool.cards[pool.n++] = id;
+    }
+    if (pool.amount > pool.total) {
+        note(L, xmlGetLineNo(n), "<%s amount='%d'> draws more than its %d cards",
+             (const char *)n->name, pool.amount, pool.total);
+        return 0;
+    }
+    if (e->n_pools < BATTLE_ENEMY_POOLS_MAX)
+        e->pools[e->n_pools] = pool;
+    e->n_pools++;
+    if (fort)
+        e->n_fort_pools++;
+    else
+        e->n_card_pools++;
+    return 1;
 }
 
 static int read_deck(struct ms_load *L, const xmlNode *deck, struct battle_enemy *e)
@@ -175,9 +205,8 @@ static int read_deck(struct ms_load *L, const xmlNode *deck, struct battle_enemy
                 if (is(k, "card") && !add_deck_card(L, k, e))
                     return 0;
         } else if (is(c, "card_pool")) {
-            if (!check_pool(L, c))
+            if (!read_pool(L, c, 0, e))
                 return 0;
-            e->n_card_pools++;
         } else {
             note(L, xmlGetLineNo(c), "unknown element <%s> in a <deck>: ignored",
                  (const char *)c->name);
@@ -186,25 +215,67 @@ static int read_deck(struct ms_load *L, const xmlNode *deck, struct battle_enemy
     return 1;
 }
 
+/* The text attribute `attr` of `n` into out[0 .. outlen) ("" when absent); 0 with a note
+ * when it is empty or longer. */
+static int attr_text(struct ms_load *L, const xmlNode *n, const char *attr, char *out,
+                     size_t outlen)
+{
+    xmlChar *t = xmlGetProp(n, (const xmlChar *)attr);
+    int ok = !t || (t[0] && strlen((const char *)t) < outlen);
+    out[0] = '\0';
+    if (!ok)
+        note(L, xmlGetLineNo(n), "<%s %s='%s'>: empty or longer than %zu bytes",
+             (const char *)n->name, attr, (const char *)t, outlen - 1);
+    else if (t)
+        snprintf(out, outlen, "%s", (const char *)t);
+    xmlFree(t);
+    return ok;
+}
+
+/* An effect's X: a decimal multiplier of the level (".6"), 0 to BATTLE_SKILL_X_MAX. */
+static int attr_mult(struct ms_load *L, const xmlNode *n, double *out)
+{
+    xmlChar *t = xmlGetProp(n, (const xmlChar *)"x");
+    char *end = NULL;
+    int ok = 1;
+    *out = 0;
+    if (t) {
+        *out = strtod((const char *)t, &end);
+        ok = end != (char *)t && *end == '\0' && *out >= 0 && *out <= BATTLE_SKILL_X_MAX;
+        if (!ok)
+            note(L, xmlGetLineNo(n), "<skill x='%s'> is not a number from 0 to %d", (const char *)t,
+                 BATTLE_SKILL_X_MAX);
+    }
+    xmlFree(t);
+    return ok;
+}
+
 static int read_effects(struct ms_load *L, const xmlNode *fx, struct battle_enemy *e)
 {
     for (const xmlNode *c = fx->children; c; c = c->next) {
-        xmlChar *id;
+        struct battle_enemy_effect f;
         if (!is(c, "skill"))
             continue;
-        id = xmlGetProp(c, (const xmlChar *)"id");
-        if (!id || !id[0]) {
+        memset(&f, 0, sizeof(f));
+        if (!attr_text(L, c, "id", f.skill, sizeof(f.skill)) || !attr_mult(L, c, &f.x) ||
+            !attr_int(L, c, "all", 0, 1, 0, &f.all) || !attr_int(L, c, "y", 0, 6, 0, &f.y) ||
+            !attr_int(L, c, "n", 0, BATTLE_SKILL_N_MAX, 0, &f.n) ||
+            !attr_int(L, c, "c", 0, BATTLE_SKILL_C_MAX, 0, &f.c) ||
+            !attr_text(L, c, "s", f.s, sizeof(f.s)) || !attr_text(L, c, "s2", f.s2, sizeof(f.s2)))
+            return 0;
+        if (!f.skill[0]) {
             note(L, xmlGetLineNo(c), "an effect <skill> without 'id'");
-            xmlFree(id);
             return 0;
         }
         if (e->n_effects < BATTLE_ENEMY_EFFECTS_MAX)
-            snprintf(e->effects[e->n_effects], sizeof(e->effects[0]), "%s", (const char *)id);
+            e->effects[e->n_effects] = f;
         e->n_effects++;
-        xmlFree(id);
     }
-    if (e->n_effects > BATTLE_ENEMY_EFFECTS_MAX)
+    if (e->n_effects > BATTLE_ENEMY_EFFECTS_MAX) {
+        note(L, xmlGetLineNo(fx), "%d effects: the first %d are kept", e->n_effects,
+             BATTLE_ENEMY_EFFECTS_MAX);
         e->n_effects = BATTLE_ENEMY_EFFECTS_MAX;
+    }
     return 1;
 }
 
@@ -287,8 +358,7 @@ static int read_record(struct ms_load *L, const xmlNode *r, enum battle_enemy_ki
                 e->forts[e->n_forts++] = id;
             e->forts_total++;
         } else if (is(c, "fortress_pool")) {
-            ok = check_pool(L, c);
-            e->n_fort_pools++;
+            ok = read_pool(L, c, 1, e);
         } else if (is(c, "effects")) {
             ok = read_effects(L, c, e);
         } else if (!is_skipped(c)) {

@@ -21,13 +21,36 @@ enum battle_enemy_kind { BATTLE_ENEMY_MISSION = 0, BATTLE_ENEMY_RAID = 1, BATTLE
 #define BATTLE_ENEMY_CARDS_MAX 64
 /* Fixed fortresses kept of one record (the files have at most 2). */
 #define BATTLE_ENEMY_FORTS_MAX 4
-/* Battleground effects (<effects><skill id=...>) named per record. */
+/* Battleground effects (<effects><skill id=...>) kept per record. */
 #define BATTLE_ENEMY_EFFECTS_MAX     8
 #define BATTLE_ENEMY_EFFECT_NAME_MAX 31
+/* Pools (<card_pool>, <fortress_pool>) kept per record, and cards kept per pool (replicates
+ * expanded; the game's raids have at most 2 pools of at most 13 cards). */
+#define BATTLE_ENEMY_POOLS_MAX      4
+#define BATTLE_ENEMY_POOL_CARDS_MAX 32
 /* The level of a record without <levels>: the peer's default for missions. */
 #define BATTLE_ENEMY_LEVELS_DEF 10
 /* Most levels a record may declare (raids declare 26). */
 #define BATTLE_ENEMY_LEVELS_MAX 99
+
+/* A pool a record draws `amount` distinct entries of each game, `replicates` times over. */
+struct battle_enemy_pool {
+    int fort; /* 1: <fortress_pool>, 0: <card_pool> */
+    int amount;
+    int replicates;
+    int n;     /* cards kept, replicates expanded */
+    int total; /* the same, counting past BATTLE_ENEMY_POOL_CARDS_MAX */
+    int cards[BATTLE_ENEMY_POOL_CARDS_MAX];
+};
+
+/* A battleground effect of a record: a skill whose X is `x` times the level played,
+ * rounded up, as the peer reads it. The game's names (battle_tu_skill_parse). */
+struct battle_enemy_effect {
+    char skill[BATTLE_ENEMY_EFFECT_NAME_MAX + 1];
+    double x; /* 0 .. 99 */
+    int all, y, n, c;
+    char s[BATTLE_ENEMY_EFFECT_NAME_MAX + 1], s2[BATTLE_ENEMY_EFFECT_NAME_MAX + 1];
+};
 
 /* One mission or raid as the files define it. Ids are the game's card ids. */
 struct battle_enemy {
@@ -46,8 +69,10 @@ struct battle_enemy {
     int forts[BATTLE_ENEMY_FORTS_MAX];
     int n_card_pools; /* <card_pool>: cards drawn at random per game */
     int n_fort_pools; /* <fortress_pool> */
-    int n_effects;    /* battleground effects (<effects><skill>) */
-    char effects[BATTLE_ENEMY_EFFECTS_MAX][BATTLE_ENEMY_EFFECT_NAME_MAX + 1];
+    int n_pools;      /* both, in file order (at most BATTLE_ENEMY_POOLS_MAX kept) */
+    struct battle_enemy_pool pools[BATTLE_ENEMY_POOLS_MAX];
+    int n_effects; /* battleground effects (<effects><skill>) */
+    struct battle_enemy_effect effects[BATTLE_ENEMY_EFFECTS_MAX];
 };
 
 /* What missions.xml and raids.xml hold. */

@@ -234,8 +234,30 @@ static void count_cards(const struct battle_spec *spec, int *inst)
                 count_one(inst, n, ss->fortresses[i]);
             for (int i = 0; i < ss->n_deck && i < BATTLE_DECK_MAX; i++)
                 count_one(inst, n, ss->deck[i]);
+            /* A pool's entries: a card listed m times is drawn at most min(m, amount)
+             * times, each replicated. */
+            for (int k = 0; k < ss->n_pools && k < BATTLE_POOLS_MAX; k++) {
+                const struct battle_pool_spec *ps = &ss->pools[k];
+                for (int i = 0; i < ps->n && i < BATTLE_POOL_CARDS; i++) {
+                    int before = 0;
+                    for (int h = 0; h < i; h++)
+                        before += ps->cards[h] == ps->cards[i];
+                    for (int r = 0;
+                         before < ps->amount && r < ps->replicates && r < BATTLE_DECK_MAX; r++)
+                        count_one(inst, n, ps->cards[i]);
+                }
+            }
         }
     }
+    /* A drawing side's level-ups: a card may become any of its next levels. */
+    memcpy(delta, inst, sizeof(int) * (size_t)n);
+    for (int c = 0; c < n; c++)
+        for (int k = c, steps = 0;
+             delta[c] && steps < BATTLE_LEVELS_MAX && spec->up[k] > 0 && spec->up[k] <= n;
+             steps++) {
+            k = spec->up[k] - 1;
+            inst[k] = inst[k] + delta[c] > MODS_STACK_MAX ? MODS_STACK_MAX : inst[k] + delta[c];
+        }
     /* Summon: one more of the card it brings per carrier, through chains of summons. */
     memcpy(delta, inst, sizeof(int) * (size_t)spec->n_cards);
     for (int round = 0; round < 4; round++) {

@@ -596,7 +596,14 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
     err = battle_codec_decode_mix(job.base, seed, catalog, ptr, errs, &mix);
     if (err == SK_ENOMEM)
         goto out;
-    if (err == SK_OK) {
+    if (err == SK_OK && (mix.specs[0].sides[0].n_pools || mix.specs[0].sides[0].upgrades)) {
+        /* The optimiser changes the attacker's deck list: one drawn anew each game has none. */
+        sk_jdec_bad_at(&d, "attacker",
+                       "the deck to optimise is a list of cards, not a mission or raid that "
+                       "draws its cards each game");
+        battle_codec_mix_release(&mix);
+        err = SK_EINVAL;
+    } else if (err == SK_OK) {
         job.scoring = mix.specs[0].scoring; /* one scoring for every defender deck */
         err = take_start(&job, &cap, &mix);
         battle_codec_mix_release(&mix);

@@ -232,6 +232,66 @@ static void build_groups(const struct battle_side_spec *ss, const struct battle_
     }
 }
 
+/* A side that draws its cards each game (battle_sim_deal): its pools after the fixed
+ * fortresses and deck entries. A pool entry's seq_card is the pool's first card until a
+ * game draws it (the plan's checks below count what any card of the pool could be). */
+static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battle_plan_data *d,
+                             char *err, size_t errlen)
+{
+    const struct battle_side_spec *ss = &spec->sides[s];
+    struct battle_side_data *sd = &d->sides[s];
+    int n_forts = ss->n_fortresses, first = 0;
+
+    if (ss->n_pools < 0 || ss->n_pools > BATTLE_POOLS_MAX || ss->upgrades < 0 ||
+        ss->upgrades > BATTLE_UPGRADES_MAX) {
+        snprintf(err, errlen, "side %d: pools or level-ups out of range", s);
+        return SK_EINVAL;
+    }
+    if (ss->play != BATTLE_PLAY_RANDOM) {
+        snprintf(err, errlen, "side %d: a deck drawn each game plays at random", s);
+        return SK_EINVAL;
+    }
+    sd->draw = 1;
+    sd->n_fixed = (clc_u8)ss->n_deck;
+    sd->n_pools = (clc_u8)ss->n_pools;
+    sd->upgrades = (clc_u8)ss->upgrades;
+    for (int k = 0; k < ss->n_pools; k++) {
+        const struct battle_pool_spec *ps = &ss->pools[k];
+        int want = ps->fort ? BATTLE_FORTRESS : BATTLE_ASSAULT;
+        int alt = ps->fort ? BATTLE_FORTRESS : BATTLE_STRUCTURE;
+        int entries = ps->amount * ps->replicates;
+        if (ps->n < 1 || ps->n > BATTLE_POOL_CARDS || ps->amount < 1 || ps->amount > ps->n ||
+            ps->replicates < 1 || first + ps->n > BATTLE_SIM_POOL_CARDS ||
+            entries > (ps->fort ? BATTLE_FORTRESS_MAX - n_forts : BATTLE_DECK_MAX - sd->n_seq)) {
+            snprintf(err, errlen, "side %d: pool %d's size, amount or replicates out of range", s,
+                     k);
+            return SK_EINVAL;
+        }
+        for (int i = 0; i < ps->n; i++) {
+            if (!card_ok(spec, ps->cards[i], want, alt) ||
+                (ps->fort && spec->cards[ps->cards[i]].dominion)) {
+                snprintf(err, errlen, "side %d: pool %d's card %d is not a %s", s, k, i,
+                         ps->fort ? "fortress" : "deck card");
+                return SK_EINVAL;
+            }
+            sd->pool_card[first + i] = (clc_u8)ps->cards[i];
+        }
+        sd->pool_fort[k] = (clc_u8) !!ps->fort;
+        sd->pool_amount[k] = (clc_u8)ps->amount;
+        sd->pool_reps[k] = (clc_u8)ps->replicates;
+        sd->pool_n[k] = (clc_u8)ps->n;
+        sd->pool_first[k] = (clc_u8)first;
+        first += ps->n;
+        if (ps->fort)
+            n_forts += entries;
+        else
+            for (int i = 0; i < entries; i++)
+                sd->seq_card[sd->n_seq++] = (clc_u8)ps->cards[0];
+    }
+    sd->shuf_hi = sd->n_seq;
+    return SK_OK;
+}
+
 /* A fresh game: the fortresses start as the structures, the whole deck is the sequence. */
 static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct battle_plan_data *d,
                               char *err, size_t errlen)
@@ -258,7 +318,7 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
     sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? 0 : sd->n_seq;
     sd->window =
         ss->play == BATTLE_PLAY_ORDERED || ss->play == BATTLE_PLAY_FLEX ? BATTLE_HAND_MAX : 1;
-    return SK_OK;
+    return ss->n_pools || ss->upgrades ? draw_side(spec, s, d, err, errlen) : SK_OK;
 }
 
 /* A mid-game state: its units, then the hand and deck as the sequence. */
@@ -341,16 +401,24 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
     sd->play = (clc_u8)ss->play;
     sd->commander_hp = d->cards[ss->commander].health;
 
+    if (st && (ss->n_pools || ss->upgrades)) {
+        snprintf(err, errlen, "side %d: a deck drawn each game cannot start from a state", s);
+        return SK_EINVAL;
+    }
     rc = st ? state_side(spec, s, d, err, errlen) : fresh_side(spec, s, d, err, errlen);
     if (rc)
         return rc;
-    /* Every card still to play must fit in its row. */
+    /* Every card still to play must fit in its row (a drawing side's pool entries count in
+     * both rows: a game may draw either). */
     n_str = sd->n_structures;
     n_asl = sd->n_assaults;
+    for (int k = 0; k < ss->n_pools && !st; k++)
+        n_str += ss->pools[k].fort ? ss->pools[k].amount * ss->pools[k].replicates : 0;
     for (int e = 0; e < sd->n_seq; e++) {
-        if (d->cards[sd->seq_card[e]].type == BATTLE_STRUCTURE)
+        int pool = sd->draw && e >= sd->n_fixed;
+        if (pool || d->cards[sd->seq_card[e]].type == BATTLE_STRUCTURE)
             n_str++;
-        else
+        if (pool || d->cards[sd->seq_card[e]].type != BATTLE_STRUCTURE)
             n_asl++;
     }
     if (n_str > BATTLE_SIM_ROW || n_asl > BATTLE_SIM_ROW) {
@@ -500,6 +568,18 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     if (rc)
         goto out;
     fold_table(&plan->data);
+    /* Level-ups (the drawing sides'): the job's cards' next levels; variants have none. */
+    memset(plan->data.card_up, BATTLE_SIM_NONE, sizeof(plan->data.card_up));
+    for (int i = 0; i < spec->n_cards; i++) {
+        if (spec->up[i] < 0 || spec->up[i] > spec->n_cards || spec->up[i] == i + 1 ||
+            (spec->up[i] && spec->cards[spec->up[i] - 1].type != spec->cards[i].type)) {
+            snprintf(err, errlen, "card %d: its next level is out of range", i);
+            rc = SK_EINVAL;
+            goto out;
+        }
+        if (spec->up[i])
+            plan->data.card_up[i] = (clc_u8)(spec->up[i] - 1);
+    }
     for (int s = 0; s < 2; s++) {
         rc = build_side(spec, s, &plan->data, err, errlen);
         if (rc)

@@ -18,15 +18,17 @@
  * battle_spec.h (which the kernels cannot include); battle_plan.c asserts they agree. */
 /* Cards in one plan's table: the job's (BATTLE_CARDS_MAX) and the variants of them that
  * Enhance and Evolve make (battle_mods); a card index is 8 bits and 0xFF means none. */
-#define BATTLE_SIM_CARDS     255
-#define BATTLE_SIM_MODS      32 /* distinct Enhance and Evolve changes in one plan */
-#define BATTLE_SIM_ACTS      8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
-#define BATTLE_SIM_LIST      30 /* deck list positions of one side (BATTLE_DECK_MAX) */
-#define BATTLE_SIM_SEQ       33 /* hand + deck entries of one side (hand 3 + deck 30) */
-#define BATTLE_SIM_ROW       32 /* units in one row (BATTLE_ROW_MAX) */
-#define BATTLE_SIM_NONE      0xFF
-#define BATTLE_SIM_PRIO_NONE 0xFF  /* priority of a card whose list positions are used up */
-#define BATTLE_SIM_STAT_CAP  30000 /* saturation of accumulated modifiers (16-bit fields) */
+#define BATTLE_SIM_CARDS      255
+#define BATTLE_SIM_MODS       32 /* distinct Enhance and Evolve changes in one plan */
+#define BATTLE_SIM_ACTS       8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
+#define BATTLE_SIM_LIST       30 /* deck list positions of one side (BATTLE_DECK_MAX) */
+#define BATTLE_SIM_SEQ        33 /* hand + deck entries of one side (hand 3 + deck 30) */
+#define BATTLE_SIM_ROW        32 /* units in one row (BATTLE_ROW_MAX) */
+#define BATTLE_SIM_POOLS      4  /* pools of a side that draws its cards (BATTLE_POOLS_MAX) */
+#define BATTLE_SIM_POOL_CARDS 64 /* their cards, all pools of a side together */
+#define BATTLE_SIM_NONE       0xFF
+#define BATTLE_SIM_PRIO_NONE  0xFF  /* priority of a card whose list positions are used up */
+#define BATTLE_SIM_STAT_CAP   30000 /* saturation of accumulated modifiers (16-bit fields) */
 /* The work bound of one game (battle_plan_data.work_limit): Flurry's extra actions plus
  * trigger resolutions and passes, the work that the turn limit and the row size do not
  * bound on their own. The real cards stay far below it: their Flurry grants one action
@@ -239,6 +241,21 @@ struct battle_side_data {
     /* The side's passive battleground effects: each one's value (enum battle_passive), 0
      * when off; read only when battle_plan_data.passive is set. */
     clc_i16 passive[BATTLE_PASSIVE__COUNT];
+    /* A side that draws its cards each game (battle_sim_deal), as the peer plays a mission
+     * or raid: `structures` holds the fixed fortresses and seq_card[0 .. n_fixed) the fixed
+     * deck entries; pool k adds pool_amount[k] x pool_reps[k] fortresses (pool_fort) or deck
+     * entries, drawn from pool_card[pool_first[k] ..][0 .. pool_n[k]); then `upgrades`
+     * level-ups (battle_plan_data.card_up) go to random cards of the side. */
+    clc_u8 draw;
+    clc_u8 n_fixed;
+    clc_u8 n_pools;
+    clc_u8 upgrades;
+    clc_u8 pool_fort[BATTLE_SIM_POOLS];
+    clc_u8 pool_amount[BATTLE_SIM_POOLS];
+    clc_u8 pool_reps[BATTLE_SIM_POOLS];
+    clc_u8 pool_n[BATTLE_SIM_POOLS];
+    clc_u8 pool_first[BATTLE_SIM_POOLS];
+    clc_u8 pool_card[BATTLE_SIM_POOL_CARDS];
     struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -266,6 +283,9 @@ struct battle_plan_data {
     clc_u8 mod_flags[BATTLE_SIM_MODS]; /* BATTLE_SIM_MOD_* */
     clc_u8 card_base[BATTLE_SIM_CARDS];
     clc_u8 mod_to[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
+    /* The card a level-up makes of each card (its unit's next level), BATTLE_SIM_NONE at
+     * the top: read only by the sides that draw their cards (battle_side_data.upgrades). */
+    clc_u8 card_up[BATTLE_SIM_CARDS];
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -277,6 +297,7 @@ struct battle_plan_data {
 
 struct battle_side {
     clc_i16 commander_hp;
+    clc_u8 commander; /* card index: the plan's, or the one a drawing side's game upgraded */
     clc_u8 n_structures;
     clc_u8 n_assaults;
     clc_u8 head; /* remaining entries are seq[head .. n_seq) */
@@ -286,6 +307,8 @@ struct battle_side {
     clc_u32 commander_cd; /* the commander's cooldowns */
     clc_u8 seq[BATTLE_SIM_SEQ + 1];
     clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
+    clc_u8 card[BATTLE_SIM_SEQ];     /* entry e's card this game (the plan's seq_card, or
+                                        what a drawing side drew) */
     struct battle_unit structures[BATTLE_SIM_ROW];
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -589,6 +612,7 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
         side->commander_hp = sd->commander_hp;
+        side->commander = sd->commander;
         side->n_structures = sd->n_structures;
         side->n_assaults = sd->n_assaults;
         side->head = 0;
@@ -596,8 +620,10 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         side->died = sd->init_died;
         side->last_played = BATTLE_SIM_NONE;
         side->commander_cd = 0;
-        for (int e = 0; e < sd->n_seq; e++)
+        for (int e = 0; e < sd->n_seq; e++) {
             side->seq[e] = (clc_u8)e;
+            side->card[e] = sd->seq_card[e];
+        }
         for (int k = 0; k < sd->n_groups; k++)
             side->used[k] = 0;
         /* A fresh game's fortresses come flagged FRESH when they have on-play skills: the
@@ -631,11 +657,88 @@ CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
-/** Starts game `game` in *g: battle_sim_setup, then battle_sim_shuffle. */
+/* Side `s`'s cards pointed at by slot `k` of battle_sim_deal's level-ups: 0 the commander,
+ * 1 .. nf the fortresses (fort[]), then the deck entries (the side's card[]). */
+CLC_INLINE CLC_PRIVATE clc_u8 *battle_sim_slot(CLC_PRIVATE struct battle_side *side,
+                                               CLC_PRIVATE clc_u8 *fort, clc_u32 nf, clc_u32 k)
+{
+    return k == 0 ? &side->commander : k <= nf ? &fort[k - 1] : &side->card[k - 1 - nf];
+}
+
+/* Side `s` draws its cards for this game (battle_side_data.draw), from the game's stream, as
+ * tuo's Deck::shuffle does before it shuffles: each pool in order takes pool_amount[k]
+ * distinct entries of its list (a partial Fisher-Yates: for i from 0, j = i +
+ * rng_below(n - i)), pool_reps[k] times over, as fortresses after the fixed ones or deck
+ * entries after the fixed ones; then each of the `upgrades` level-ups picks one of the
+ * side's cards (commander, fortresses, deck entries) uniformly, and a card at its top
+ * level leaves the draw without using the level-up. The fortresses enter fresh, their
+ * on-play skills due on the first turn as the plan's fixed ones are. Out of line: rare. */
+CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
+    CLC_PRIVATE struct battle_side *side = &g->sides[s];
+    clc_u8 fort[BATTLE_SIM_ROW];
+    clc_u8 slot[1 + BATTLE_SIM_ROW + BATTLE_SIM_SEQ];
+    clc_u32 nf = 0, ne = sd->n_fixed, n = 0, points = sd->upgrades;
+    for (clc_u32 i = 0; i < side->n_structures; i++) {
+        if (side->structures[i].flags & BATTLE_SIM_FRESH)
+            g->pending--;
+        fort[nf++] = side->structures[i].card;
+    }
+    for (clc_u32 k = 0; k < sd->n_pools; k++) {
+        clc_u8 list[BATTLE_SIM_POOL_CARDS];
+        clc_u32 m = sd->pool_n[k], a = sd->pool_amount[k];
+        for (clc_u32 i = 0; i < m; i++)
+            list[i] = sd->pool_card[sd->pool_first[k] + i];
+        for (clc_u32 i = 0; i < a; i++) {
+            clc_u32 j = i + rng_below(&g->rng, m - i);
+            clc_u8 t = list[i];
+            list[i] = list[j];
+            list[j] = t;
+        }
+        for (clc_u32 r = 0; r < sd->pool_reps[k]; r++)
+            for (clc_u32 i = 0; i < a; i++) {
+                if (sd->pool_fort[k])
+                    fort[nf++] = list[i];
+                else
+                    side->card[ne++] = list[i];
+            }
+    }
+    for (clc_u32 k = 0; k < 1 + nf + ne; k++)
+        slot[n++] = (clc_u8)k;
+    while (points && n) {
+        clc_u32 i = rng_below(&g->rng, n);
+        CLC_PRIVATE clc_u8 *c = battle_sim_slot(side, fort, nf, slot[i]);
+        if (p->card_up[*c] == BATTLE_SIM_NONE) {
+            for (; i + 1 < n; i++)
+                slot[i] = slot[i + 1];
+            n--;
+            continue;
+        }
+        *c = p->card_up[*c];
+        points--;
+    }
+    side->commander_hp = p->cards[side->commander].health;
+    side->n_structures = (clc_u8)nf;
+    for (clc_u32 i = 0; i < nf; i++) {
+        battle_sim_fresh(p, &side->structures[i], fort[i]);
+        if (p->cards[fort[i]].trig & (1u << BATTLE_SIM_TRIG_PLAY)) {
+            side->structures[i].flags |= BATTLE_SIM_FRESH;
+            g->pending++;
+        }
+    }
+}
+
+/** Starts game `game` in *g: battle_sim_setup, each side that draws its cards draws them
+ * (battle_sim_deal, side 0 first), then battle_sim_shuffle. */
 CLC_FN void battle_sim_init(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
 {
     battle_sim_setup(p, g, seed, game);
+    for (int s = 0; s < 2; s++)
+        if (p->sides[s].draw)
+            battle_sim_deal(p, g, s);
     battle_sim_shuffle(p, g);
 }
 
@@ -664,7 +767,7 @@ CLC_FN int battle_sim_flex_due(CLC_GLOBAL const struct battle_plan_data *p,
     if (k < 2 || g->turn > BATTLE_SIM_FLEX_TURNS)
         return 0;
     for (clc_u32 j = 1; j < k; j++)
-        if (sd->seq_card[side->seq[head + j]] != sd->seq_card[side->seq[head]])
+        if (side->card[side->seq[head + j]] != side->card[side->seq[head]])
             return 1;
     return 0;
 }
@@ -1491,7 +1594,7 @@ CLC_NOINLINE void battle_sim_passive_enter(CLC_GLOBAL const struct battle_plan_d
         }
     }
     x = summoned ? 0 : battle_sim_passive(p, s, BATTLE_PASSIVE_DEVOTION);
-    if (x && c->faction == p->cards[p->sides[s].commander].faction)
+    if (x && c->faction == p->cards[g->sides[s].commander].faction)
         battle_sim_gain_hp(u, (c->health * x + 99) / 100);
 }
 
@@ -1509,7 +1612,7 @@ CLC_NOINLINE void battle_sim_stasis(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
-    CLC_GLOBAL const struct battle_card_data *cc = &p->cards[p->sides[s].commander];
+    CLC_GLOBAL const struct battle_card_data *cc = &p->cards[me->commander];
     int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
     int backlash = battle_sim_passive(p, s, BATTLE_PASSIVE_TEMPORALBACKLASH) != 0;
     clc_i32 x = 0;
@@ -2296,7 +2399,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
             }
         }
     }
-    dc = t ? &p->cards[t->card] : &p->cards[p->sides[1 - s].commander];
+    dc = t ? &p->cards[t->card] : &p->cards[g->sides[1 - s].commander];
     on_assault = t && dc->type == BATTLE_ASSAULT;
     /* Flying dodges with probability 1/2 (a draw only when the target has it). */
     if (dc->flying && rng_below(&g->rng, 2) == 0)
@@ -2516,7 +2619,7 @@ CLC_INLINE void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p
     me->last_played = (clc_u8)e;
     if (e == BATTLE_SIM_NONE)
         return;
-    card = p->sides[s].seq_card[e];
+    card = me->card[e];
     c = &p->cards[card];
     lane = battle_sim_enter(p, g, s, card, 0, 0);
     if (lane < 0) {
@@ -2712,7 +2815,7 @@ CLC_FN clc_u32 battle_sim_points(CLC_GLOBAL const struct battle_plan_data *p,
     case BATTLE_SCORING_RAID: {
         /* 15, plus the deck cards of the boss's side destroyed, less a tenth of the boss's
          * health a tenth it keeps (rounded down); a win scores 100. */
-        clc_i32 max = p->cards[p->sides[1].commander].health;
+        clc_i32 max = p->cards[g->sides[1].commander].health;
         clc_i32 hp = g->sides[1].commander_hp;
         clc_u32 kept = max > 0 && hp > 0 ? (clc_u32)(10 * (hp < max ? hp : max) / max) : 0u;
         return win ? 100u : 15u + battle_sim_lost(p, g, 1, 0) - kept;
@@ -2786,7 +2889,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         int mods = (p->rare & BATTLE_SIM_RARE_MOD) != 0;
         me->commander_cd = battle_sim_cd_tick(me->commander_cd);
         if (mods)
-            battle_sim_enhance(p, g, s, -1, &p->cards[p->sides[s].commander]);
+            battle_sim_enhance(p, g, s, -1, &p->cards[me->commander]);
         n = me->n_assaults;
         for (clc_u32 i = 0; i < me->n_structures; i++)
             battle_sim_tick(p, g, s, i, 0, mods);
@@ -2824,7 +2927,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
 
     /* 3. Commander: its skills, then Flurry's extra rounds. */
     {
-        CLC_GLOBAL const struct battle_card_data *c = &p->cards[p->sides[s].commander];
+        CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->commander];
         clc_u32 due = 1;
         for (clc_u32 a = 0; a < due; a++) {
             if (c->act_turn)
@@ -3041,7 +3144,7 @@ CLC_NOINLINE int battle_sim_turn_flex(CLC_GLOBAL const struct battle_plan_data *
         }
         /* The next candidate whose card has not been counted yet. */
         for (it = 0, j++; j < k; j++) {
-            CLC_GLOBAL const clc_u8 *sc = p->sides[s].seq_card;
+            CLC_PRIVATE const clc_u8 *sc = g->sides[s].card;
             CLC_PRIVATE const clc_u8 *seq = g->sides[s].seq + g->sides[s].head;
             clc_u32 m = 0;
             while (m < j && sc[seq[m]] != sc[seq[j]])

@@ -38,6 +38,12 @@
 
 /* Levels of one game unit (each level is a card of its own, with its own id). */
 #define BATTLE_LEVELS_MAX 10
+/* A side that draws its cards anew each game (a mission or raid with card pools or at a
+ * level between its first and its top: battle_side_spec.n_pools, upgrades): at most this
+ * many pools, each of at most BATTLE_POOL_CARDS cards (the game's raids have 2 and 13). */
+#define BATTLE_POOLS_MAX    4
+#define BATTLE_POOL_CARDS   16
+#define BATTLE_UPGRADES_MAX 255 /* level-ups spread over one side's cards each game */
 
 /* A skill of a card. `id` is what the engine simulates; the game's cards (battle_tu) may
  * carry skills and options it does not simulate yet: such a card is kept whole in the
@@ -104,6 +110,16 @@ struct battle_state_spec {
     struct battle_side_state sides[2];
 };
 
+/* A pool a drawing side takes `amount` distinct entries of its list from each game, at
+ * random, `replicates` times over: as fortresses (`fort`) or as deck cards. */
+struct battle_pool_spec {
+    int fort;
+    int amount;     /* 1 .. n */
+    int replicates; /* 1 .. */
+    int n;
+    int cards[BATTLE_POOL_CARDS]; /* card indices (a card listed twice counts twice) */
+};
+
 struct battle_side_spec {
     int commander; /* card index */
     int n_fortresses;
@@ -118,6 +134,14 @@ struct battle_side_spec {
     /* The side's passive battleground effects (enum battle_passive): each one's value,
      * 1 .. BATTLE_PASSIVE_X_MAX; 0: off */
     int passive[BATTLE_PASSIVE__COUNT];
+    /* A side that draws its cards each game, as the peer plays a mission or raid
+     * (docs/cards.md): besides the commander, fortresses and deck above, the pools' entries
+     * (fortresses after the fixed ones, deck cards after the deck), then `upgrades` level-ups
+     * spread at random over the commander, fortresses and deck cards (battle_spec.up). Only
+     * random play, only fresh games (the codec and the plan refuse the rest). */
+    int n_pools;
+    struct battle_pool_spec pools[BATTLE_POOLS_MAX];
+    int upgrades;
 };
 
 struct battle_spec {
@@ -129,6 +153,9 @@ struct battle_spec {
     int n_cards;
     struct battle_card_spec *cards;   /* owned (sk_malloc); the cards this job uses */
     struct battle_side_spec sides[2]; /* 0 = attacker, 1 = defender */
+    /* 1 + the index of the card a level-up makes of card k (its unit's next level); 0 when
+     * none or not needed: read only for the sides' `upgrades` */
+    int up[BATTLE_CARDS_MAX];
     int has_state;
     struct battle_state_spec state; /* meaningful when has_state */
 };

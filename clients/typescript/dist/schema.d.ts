@@ -1018,7 +1018,7 @@ export interface components {
             mission?: string | number;
             /** @description a raid by name or id */
             raid?: string | number;
-            /** @description 1 = the cards as listed; the top level (the default: 10 for missions, `levels` for raids) = every card at its top level */
+            /** @description 1 = the cards as listed; the top level (the default: 10 for missions, `levels` for raids) = every card at its top level; a level between them gives a share of the record's upgrade opportunities as level-ups to random cards each game, as the peer (such a record plays `random`) */
             level?: number;
             /**
              * @default random
@@ -1049,16 +1049,17 @@ export interface components {
                 /** @description the card's catalog name; null when no card file has the id */
                 name: string | null;
             }[];
-            /** @description pools of cards drawn at random per game (not simulated yet) */
+            /** @description pools of cards a game draws at random (each game anew, as the peer) */
             card_pools: number;
+            /** @description pools of fortresses a game draws at random */
             fortress_pools: number;
-            /** @description battleground effects (<effects> skills; not simulated yet) */
+            /** @description battleground effects (<effects> skills), cast by the record's commander with X = ceil(x * level) */
             effects: string[];
             /** @description whether a job can use it at its top level */
             playable: boolean;
             /** @description why not, as the 422 would say; null when playable */
             why: string | null;
-            /** @description the levels a job can name it at now, of 1 (as listed) and its top level */
+            /** @description the levels a job can name it at now (a level between 1 and the top draws level-ups anew each game, as the peer) */
             playable_levels: number[];
         };
         MissionList: {
@@ -1806,9 +1807,36 @@ export interface operations {
                      *           "card_pools": 0,
                      *           "fortress_pools": 0,
                      *           "effects": [],
-                     *           "playable": false,
-                     *           "why": "card \"Jotun Max\": option 'y' of skill 'heal' is not simulated yet",
-                     *           "playable_levels": []
+                     *           "playable": true,
+                     *           "why": null,
+                     *           "playable_levels": [
+                     *             1,
+                     *             2,
+                     *             3,
+                     *             4,
+                     *             5,
+                     *             6,
+                     *             7,
+                     *             8,
+                     *             9,
+                     *             10,
+                     *             11,
+                     *             12,
+                     *             13,
+                     *             14,
+                     *             15,
+                     *             16,
+                     *             17,
+                     *             18,
+                     *             19,
+                     *             20,
+                     *             21,
+                     *             22,
+                     *             23,
+                     *             24,
+                     *             25,
+                     *             26
+                     *           ]
                      *         }
                      *       ],
                      *       "count": 1,

@@ -24,19 +24,17 @@ const char *tu_test_dir(void); /* test_battle_tu.c */
 
 static struct battle_catalog *cat;
 
+/* The game's folder as jobs read it: cards, missions and raids (the differential set names
+ * some), battleground effects. The variable is set for this load only: other suites use
+ * the built-in catalog. */
 static int setup(void)
 {
-    struct battle_tu_data data;
-    struct sk_verr_list notes;
     char err[512] = "";
     enum sk_err rc;
 
-    memset(&data, 0, sizeof(data));
-    sk_verr_list_init(&notes);
-    rc = battle_tu_load(tu_test_dir(), &data, &notes, err, sizeof(err));
-    sk_verr_list_release(&notes);
-    if (rc == SK_OK)
-        rc = battle_catalog_from_tu(&data, tu_test_dir(), &cat);
+    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
+    rc = battle_catalog_load(&cat, err, sizeof(err));
+    unsetenv(BATTLE_TU_ENV_DIR);
     if (rc)
         fprintf(stderr, "game catalog: %s\n", err);
     return rc != SK_OK;

@@ -124,12 +124,31 @@ static void test_real_records(void)
     CU_ASSERT_EQUAL(f->n_cards, 10);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fx);
     CU_ASSERT_EQUAL(fx->n_effects, 5);
-    CU_ASSERT_STRING_EQUAL(fx->effects[0], "overload");
-    CU_ASSERT_STRING_EQUAL(fx->effects[4], "entrap");
+    CU_ASSERT_STRING_EQUAL(fx->effects[0].skill, "overload");
+    CU_ASSERT_EQUAL(fx->effects[0].all, 1);
+    CU_ASSERT_DOUBLE_EQUAL(fx->effects[0].x, 0, 1e-12);
+    CU_ASSERT_STRING_EQUAL(fx->effects[1].skill, "strike");
+    CU_ASSERT_DOUBLE_EQUAL(fx->effects[1].x, 0.6, 1e-12);
+    CU_ASSERT_EQUAL(fx->effects[1].all, 0);
+    CU_ASSERT_STRING_EQUAL(fx->effects[4].skill, "entrap");
+    CU_ASSERT_DOUBLE_EQUAL(fx->effects[4].x, 0.5, 1e-12);
+    /* Octane's one pool: <card_pool amount="10"> of 1 + 3 + 3 + 3 + 3 cards. */
+    CU_ASSERT_EQUAL(fx->n_pools, 1);
+    CU_ASSERT_EQUAL(fx->pools[0].fort, 0);
+    CU_ASSERT_EQUAL(fx->pools[0].amount, 10);
+    CU_ASSERT_EQUAL(fx->pools[0].replicates, 1);
+    CU_ASSERT_EQUAL(fx->pools[0].n, 13);
+    CU_ASSERT_EQUAL(fx->pools[0].cards[0], 18262);
+    CU_ASSERT_EQUAL(fx->pools[0].cards[1], 48130);
+    CU_ASSERT_EQUAL(fx->pools[0].cards[3], 48130);
+    CU_ASSERT_EQUAL(fx->pools[0].cards[4], 48140);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     CU_ASSERT_STRING_EQUAL(pool->name, "Apocalypse");
     CU_ASSERT_EQUAL(pool->n_cards, 6);
     CU_ASSERT_EQUAL(pool->n_card_pools, 1);
+    CU_ASSERT_EQUAL(pool->n_pools, 1);
+    CU_ASSERT_EQUAL(pool->pools[0].amount, 4);
+    CU_ASSERT_EQUAL(pool->pools[0].n, 6);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cml);
     CU_ASSERT_EQUAL(cml->commander_max, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(big);
@@ -254,21 +273,102 @@ static void test_real_jobs(void)
     CU_ASSERT_EQUAL(errs.n, 0);
     sk_verr_list_release(&errs);
 
+    /* Levels between the first and the top give level-ups each game, as many as the peer
+     * prints for them ("+4/9": 4 of 9 opportunities at level 5 of 10). */
+    {
+        static const struct {
+            const char *side;
+            int upgrades, pools;
+        } lv[] = {
+            {"{'mission':'1. Spirefall','level':5}", 4, 0},
+            {"{'mission':'Orbounty','level':5}", 25, 0},
+            {"{'raid':'Jotun Max','level':13}", 48, 0},
+            {"{'raid':'Apocalypse','level':13}", 48, 1},
+            {"{'raid':'Carnifex','level':7}", 24, 1},
+            {"{'raid':'Apocalypse','level':1}", 0, 1},
+            {"{'raid':'Apocalypse'}", 0, 1},
+            {"{'mission':'1. Spirefall','level':1}", 0, 0},
+        };
+        for (size_t i = 0; i < sizeof(lv) / sizeof(lv[0]); i++) {
+            char job[200];
+            snprintf(job, sizeof(job), "{" REAL_ATT ",'defender':%s}", lv[i].side);
+            CU_ASSERT_EQUAL_FATAL(decode(real_cat, job, &mix, &errs), SK_OK);
+            CU_ASSERT_EQUAL(mix.specs[0].sides[1].upgrades, lv[i].upgrades);
+            CU_ASSERT_EQUAL(mix.specs[0].sides[1].n_pools, lv[i].pools);
+            battle_codec_mix_release(&mix);
+        }
+    }
+    /* Apocalypse at level 13: six cards as listed, a pool of four of six, and each card a
+     * level-up can reach in the job with its next level. */
+    CU_ASSERT_EQUAL_FATAL(
+        decode(real_cat, "{" REAL_ATT ",'defender':{'raid':'Apocalypse','level':13}}", &mix, &errs),
+        SK_OK);
+    {
+        const struct battle_spec *s = &mix.specs[0];
+        const struct battle_side_spec *d = &s->sides[1];
+        int c = d->commander, steps = 0;
+        CU_ASSERT_EQUAL(d->n_deck, 6);
+        CU_ASSERT_EQUAL(d->pools[0].fort, 0);
+        CU_ASSERT_EQUAL(d->pools[0].amount, 4);
+        CU_ASSERT_EQUAL(d->pools[0].replicates, 1);
+        CU_ASSERT_EQUAL(d->pools[0].n, 6);
+        CU_ASSERT_EQUAL(s->cards[c].level, 1);
+        for (; s->up[c]; steps++) {
+            CU_ASSERT_EQUAL(s->cards[s->up[c] - 1].level, s->cards[c].level + 1);
+            c = s->up[c] - 1;
+        }
+        CU_ASSERT_EQUAL(s->cards[c].level, s->cards[c].n_levels);
+        CU_ASSERT_EQUAL(steps, s->cards[d->commander].n_levels - 1);
+        for (int k = 0; k < d->pools[0].n; k++)
+            CU_ASSERT_NOT_EQUAL(s->up[d->pools[0].cards[k]], 0);
+    }
+    battle_codec_mix_release(&mix);
+    /* Octane's effects at level 15: X = ceil(x * 15), after the job's own effect. */
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat,
+                                 "{" REAL_ATT ",'defender':{'raid':38,'level':15},'effects':"
+                                 "[{'skill':{'name':'rally','x':1},'side':'defender'}]}",
+                                 &mix, &errs),
+                          SK_OK);
+    {
+        const struct battle_spec *s = &mix.specs[0];
+        const struct battle_card_spec *fx = &s->cards[s->sides[1].effects - 1];
+        static const struct {
+            enum battle_skill id;
+            int x, all;
+        } want[] = {{BATTLE_SKILL_RALLY, 1, 0},   {BATTLE_SKILL_OVERLOAD, 0, 1},
+                    {BATTLE_SKILL_STRIKE, 9, 0},  {BATTLE_SKILL_HEAL, 8, 1},
+                    {BATTLE_SKILL_PROTECT, 6, 1}, {BATTLE_SKILL_ENTRAP, 8, 1}};
+        CU_ASSERT_EQUAL_FATAL(fx->n_skills, 6);
+        for (int k = 0; k < 6; k++) {
+            CU_ASSERT_EQUAL(fx->skills[k].id, want[k].id);
+            CU_ASSERT_EQUAL(fx->skills[k].x, want[k].x);
+            CU_ASSERT_EQUAL(fx->skills[k].all, want[k].all);
+        }
+        CU_ASSERT_EQUAL(s->sides[0].effects, 0);
+    }
+    battle_codec_mix_release(&mix);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    sk_verr_list_release(&errs);
+
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Jotun Maks'}}",
                    "/params/defender/raid",
                    "unknown raid \"Jotun Maks\"; did you mean \"Jotun Max\"?");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':99999}}",
                    "/params/defender/mission", "no mission has id 99999");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Apocalypse'}}", "/params/defender",
-                   "raid \"Apocalypse\" (id 1) cannot be played: it draws cards at random from 1 "
-                   "pool(s) each game");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':38}}", "/params/defender",
-                   "it has battleground effect 'overload' (<effects>) with values that scale "
-                   "with the raid's level, which is not simulated yet");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall','level':5}}",
+    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Lithid Raid'}}", "/params/defender",
+                   "raid \"Lithid Raid\" (id 15) cannot be played: card \"Lithid Overmaster\": "
+                   "skill 'refresh' 100");
+    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Brood Mother','level':3}}",
                    "/params/defender",
-                   "level 5 upgrades a random share of its cards each game, which is not "
-                   "simulated yet");
+                   "card \"Brood Lair-1\" is a structure card in a place for a fortress");
+    /* A deck drawn each game plays at random, from the start. */
+    expect_refused(
+        real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall','level':5,'play':'ordered'}}",
+        "/params/defender/play",
+        "this mission draws its cards anew each game (card pools or level-ups): it "
+        "plays them at random");
+    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Apocalypse','play':'exact'}}",
+                   "/params/defender/play", "this raid draws its cards anew each game");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'The Master Rises'}}",
                    "/params/defender", "its deck has 49 cards and a deck holds at most 30");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall-1','level':10}}",
@@ -602,10 +702,10 @@ static void test_small_folder(void)
         CU_ASSERT_STRING_EQUAL(
             json_string_value(json_object_get(json_object_get(j, "commander"), "name")), "Boss-1");
         CU_ASSERT_TRUE(json_is_true(json_object_get(j, "playable")));
-        /* both levels a job may name: 1 and the top (10) */
-        CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "playable_levels")), 2);
+        /* every level, 1 to the top (10) */
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "playable_levels")), 10);
         CU_ASSERT_EQUAL(
-            json_integer_value(json_array_get(json_object_get(j, "playable_levels"), 1)), 10);
+            json_integer_value(json_array_get(json_object_get(j, "playable_levels"), 9)), 10);
         json_decref(j);
         j = battle_catalog_enemy_json(cat, battle_catalog_enemy_at(cat, 1));
         CU_ASSERT_PTR_NOT_NULL_FATAL(j);

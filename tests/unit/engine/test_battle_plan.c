@@ -426,6 +426,130 @@ static void test_mod_limits(void)
     expect_einval(&b, "more than 32 distinct Enhance and Evolve skills");
 }
 
+/* A side that draws its cards each game (battle_sim_deal): a fixed card, a pool of three
+ * taking two, twice over, and a fortress pool of two taking one. Each game's deck holds
+ * the fixed card, then a pair of distinct pool cards and the same pair again; the six
+ * ordered pairs and the two fortresses come about equally often. */
+static void test_draw_pools(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    struct battle_side_spec *ss;
+    unsigned pair[3][3] = {{0}}, fort[2] = {0, 0};
+    int boss, fixed, p[3], t[2];
+    tb_init(&b);
+    boss = tb_card(&b, "Boss", BATTLE_COMMANDER, 0, 10, 0);
+    fixed = tb_card(&b, "Fixed", BATTLE_ASSAULT, 1, 5, 1);
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof(name), "P%d", i);
+        p[i] = tb_card(&b, name, BATTLE_ASSAULT, 1, 5 + i, 1);
+    }
+    t[0] = tb_card(&b, "T0", BATTLE_FORTRESS, 0, 20, 0);
+    t[1] = tb_card(&b, "T1", BATTLE_FORTRESS, 0, 21, 0);
+    tb_side(&b, 0, boss, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 0, fixed, 1);
+    tb_side(&b, 1, boss, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 1, fixed, 1);
+    ss = &b.spec.sides[1];
+    ss->n_pools = 2;
+    ss->pools[0] = (struct battle_pool_spec){0, 2, 2, 3, {p[0], p[1], p[2]}};
+    ss->pools[1] = (struct battle_pool_spec){1, 1, 1, 2, {t[0], t[1]}};
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->sides[1].draw, 1);
+    CU_ASSERT_EQUAL(d->sides[1].n_seq, 5);
+    CU_ASSERT_EQUAL(d->sides[1].shuf_hi, 5);
+    CU_ASSERT_EQUAL(d->sides[0].draw, 0);
+    for (unsigned game = 0; game < 6000; game++) {
+        const struct battle_side *sd;
+        battle_sim_init(d, &g, 7, game);
+        sd = &g.sides[1];
+        CU_ASSERT_EQUAL_FATAL(sd->n_seq, 5);
+        CU_ASSERT_EQUAL(sd->card[0], fixed);
+        CU_ASSERT_NOT_EQUAL(sd->card[1], sd->card[2]);
+        CU_ASSERT_EQUAL(sd->card[3], sd->card[1]);
+        CU_ASSERT_EQUAL(sd->card[4], sd->card[2]);
+        CU_ASSERT_EQUAL_FATAL(sd->n_structures, 1);
+        CU_ASSERT_EQUAL(sd->structures[0].hp, 20 + (sd->structures[0].card == t[1]));
+        CU_ASSERT_EQUAL(sd->commander, boss);
+        CU_ASSERT_EQUAL(g.sides[0].n_structures, 0);
+        pair[sd->card[1] - p[0]][sd->card[2] - p[0]]++;
+        fort[sd->structures[0].card == t[1]]++;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) /* 1000 each off the diagonal; 5 sigma is about 144 */
+            CU_ASSERT_TRUE(i == j ? pair[i][j] == 0 : pair[i][j] > 856 && pair[i][j] < 1144);
+    CU_ASSERT_TRUE(fort[0] > 2806 && fort[0] < 3194); /* 3000; 5 sigma is 194 */
+    battle_plan_free(plan);
+}
+
+/* Level-ups: a commander of three levels and one deck card of two, two level-ups a game.
+ * The first goes to either card (1/2 each); after the commander's, the second too; after
+ * the deck card's, the deck card is at its top and leaves the draw without using one, so
+ * the second goes to the commander. So the commander ends at level 3 with the deck card
+ * at 1 in a quarter of the games, and both at level 2 in the rest; the commander's health
+ * is its level's. */
+static void test_draw_levels(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_game g;
+    const struct battle_plan_data *d;
+    unsigned top = 0;
+    int c1, c2, c3, a1, a2;
+    tb_init(&b);
+    c1 = tb_card(&b, "Boss-1", BATTLE_COMMANDER, 0, 10, 0);
+    c2 = tb_card(&b, "Boss-2", BATTLE_COMMANDER, 0, 11, 0);
+    c3 = tb_card(&b, "Boss-3", BATTLE_COMMANDER, 0, 12, 0);
+    a1 = tb_card(&b, "Brute-1", BATTLE_ASSAULT, 1, 5, 1);
+    a2 = tb_card(&b, "Brute-2", BATTLE_ASSAULT, 2, 5, 1);
+    b.spec.up[c1] = c2 + 1;
+    b.spec.up[c2] = c3 + 1;
+    b.spec.up[a1] = a2 + 1;
+    tb_side(&b, 0, c1, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 0, a1, 1);
+    tb_side(&b, 1, c1, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 1, a1, 1);
+    b.spec.sides[1].upgrades = 2;
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->card_up[c1], c2);
+    CU_ASSERT_EQUAL(d->card_up[c3], BATTLE_SIM_NONE);
+    for (unsigned game = 0; game < 4000; game++) {
+        const struct battle_side *sd = &g.sides[1];
+        battle_sim_init(d, &g, 3, game);
+        CU_ASSERT_EQUAL(g.sides[0].commander, c1); /* the other side keeps its cards */
+        CU_ASSERT_EQUAL(g.sides[0].card[0], a1);
+        CU_ASSERT_EQUAL(g.sides[0].commander_hp, 10);
+        if (sd->commander == c3) {
+            top++;
+            CU_ASSERT_EQUAL(sd->card[0], a1);
+            CU_ASSERT_EQUAL(sd->commander_hp, 12);
+        } else {
+            CU_ASSERT_EQUAL(sd->commander, c2);
+            CU_ASSERT_EQUAL(sd->card[0], a2);
+            CU_ASSERT_EQUAL(sd->commander_hp, 11);
+        }
+    }
+    CU_ASSERT_TRUE(top > 863 && top < 1137); /* 1000; 5 sigma is about 137 */
+    /* A drawing side plays at random, from the start of a game. */
+    b.spec.sides[1].play = BATTLE_PLAY_ORDERED;
+    expect_einval(&b, "side 1: a deck drawn each game plays at random");
+    b.spec.sides[1].play = BATTLE_PLAY_RANDOM;
+    b.spec.sides[1].n_pools = 1;
+    b.spec.sides[1].pools[0] = (struct battle_pool_spec){0, 3, 1, 2, {a1, a2}};
+    expect_einval(&b, "side 1: pool 0's size, amount or replicates out of range");
+    b.spec.sides[1].pools[0] = (struct battle_pool_spec){1, 1, 1, 2, {a1, a2}};
+    expect_einval(&b, "side 1: pool 0's card 0 is not a fortress");
+    b.spec.sides[1].n_pools = 0;
+    b.spec.up[a1] = c2 + 1;
+    expect_einval(&b, "its next level is out of range");
+    battle_plan_free(plan);
+}
+
 static CU_TestInfo plan_tests[] = {
     {"seed example: priority map", test_seed_priority_map},
     {"seed example: play order 8 7 13 6 9 10 12 11", test_seed_play_order},
@@ -437,6 +561,8 @@ static CU_TestInfo plan_tests[] = {
     {"plan accessors", test_plan_accessors},
     {"Enhance and Evolve make card variants", test_mod_variants},
     {"Enhance and Evolve past the table are refused", test_mod_limits},
+    {"a side draws its pools each game", test_draw_pools},
+    {"a side's level-ups each game", test_draw_levels},
     CU_TEST_INFO_NULL,
 };
 
