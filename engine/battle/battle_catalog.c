@@ -980,9 +980,9 @@ static int card_unsupported(const struct battle_catalog *cat, const struct battl
         if (!(want & (1u << v->type))) {
             snprintf(why, whylen, "card \"%s\" is %s card in a place for %s", v->name,
                      battle_cards_a_type(v->type),
-                     want == (1u << BATTLE_COMMANDER)  ? "a commander"
-                     : want == (1u << BATTLE_FORTRESS) ? "a fortress"
-                                                       : "an assault or structure");
+                     want == (1u << BATTLE_COMMANDER) ? "a commander"
+                     : want & (1u << BATTLE_FORTRESS) ? "a fortress or structure"
+                                                      : "an assault or structure");
             return 1;
         }
         if (battle_tu_unsupported(v, cw, sizeof(cw))) {
@@ -1061,7 +1061,10 @@ int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const str
         int pool = k >= e->n_forts + e->n_cards;
         int id = !pool ? (k < e->n_forts ? e->forts[k] : e->cards[k - e->n_forts])
                        : e->pools[p].cards[i];
-        unsigned want = (!pool ? k < e->n_forts : e->pools[p].fort) ? 1u << BATTLE_FORTRESS : deck;
+        /* A structure card may stand where a fortress goes: it is in play from the start. */
+        unsigned want = (!pool ? k < e->n_forts : e->pools[p].fort)
+                            ? (1u << BATTLE_FORTRESS) | (1u << BATTLE_STRUCTURE)
+                            : deck;
         const struct battle_card_spec *c = battle_catalog_enemy_card(cat, e, level, id);
         if (!c) {
             if (battle_catalog_find_id(cat, id))

@@ -280,11 +280,13 @@ static void count_cards(const struct battle_spec *spec, int *inst)
 static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_data *d,
                            struct mods_work *w, char *err, size_t errlen)
 {
-    int inst[BATTLE_CARDS_MAX];
+    int inst[BATTLE_CARDS_MAX], succ[BATTLE_CARDS_MAX];
+    uint32_t carry[BATTLE_CARDS_MAX];
 
     count_cards(spec, inst);
     for (int c = 0; c < spec->n_cards; c++) {
         struct battle_card_data *cd = &d->cards[c];
+        carry[c] = 0;
         for (int k = 0; k < cd->n_act; k++) {
             const struct battle_skill_spec *ss;
             int m;
@@ -299,8 +301,33 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
                 return SK_EINVAL;
             }
             cd->act_x[k] = (clc_u8)m;
+            carry[c] |= 1u << m;
+        }
+    }
+    /* A drawing side's card and its next levels (spec->up) are one card at a time: each
+     * chain of levels counts its instances once (those of its top level, which count_cards
+     * gave every level's), for each change some level of it carries. A card of no chain is
+     * a chain of one. */
+    memset(succ, 0, sizeof(int) * (size_t)spec->n_cards);
+    for (int c = 0; c < spec->n_cards; c++)
+        if (spec->up[c] > 0 && spec->up[c] <= spec->n_cards)
+            succ[spec->up[c] - 1] = 1;
+    for (int r = 0; r < spec->n_cards; r++) {
+        uint32_t mask = 0;
+        int top = r;
+        if (succ[r])
+            continue;
+        for (int steps = 0; steps <= BATTLE_LEVELS_MAX; steps++) {
+            mask |= carry[top];
+            if (spec->up[top] <= 0 || spec->up[top] > spec->n_cards)
+                break;
+            top = spec->up[top] - 1;
+        }
+        for (int m = 0; m < BATTLE_SIM_MODS; m++) {
+            if (!(mask & (1u << m)))
+                continue;
             /* At least once: a carrier only Summon's chains bring past their count. */
-            w->stack[m] += inst[c] > 0 ? inst[c] : 1;
+            w->stack[m] += inst[top] > 0 ? inst[top] : 1;
             if (w->stack[m] > MODS_STACK_MAX)
                 w->stack[m] = MODS_STACK_MAX;
         }

@@ -258,7 +258,7 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
     for (int k = 0; k < ss->n_pools; k++) {
         const struct battle_pool_spec *ps = &ss->pools[k];
         int want = ps->fort ? BATTLE_FORTRESS : BATTLE_ASSAULT;
-        int alt = ps->fort ? BATTLE_FORTRESS : BATTLE_STRUCTURE;
+        int alt = BATTLE_STRUCTURE;
         int entries = ps->amount * ps->replicates;
         if (ps->n < 1 || ps->n > BATTLE_POOL_CARDS || ps->amount < 1 || ps->amount > ps->n ||
             ps->replicates < 1 || first + ps->n > BATTLE_SIM_POOL_CARDS ||
@@ -282,9 +282,10 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
         sd->pool_n[k] = (clc_u8)ps->n;
         sd->pool_first[k] = (clc_u8)first;
         first += ps->n;
-        if (ps->fort)
+        if (ps->fort) {
             n_forts += entries;
-        else
+            sd->pool_forts = (clc_u8)(sd->pool_forts + entries);
+        } else
             for (int i = 0; i < entries; i++)
                 sd->seq_card[sd->n_seq++] = (clc_u8)ps->cards[0];
     }
@@ -300,11 +301,15 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
     struct battle_side_data *sd = &d->sides[s];
 
     for (int k = 0; k < ss->n_fortresses; k++) {
-        if (!card_ok(spec, ss->fortresses[k], BATTLE_FORTRESS, BATTLE_FORTRESS)) {
-            snprintf(err, errlen, "side %d: fortress %d is not a fortress card", s, k);
+        /* A mission or raid may start with a structure card where a fortress goes: it is
+         * in play from the start as one (the codec lets only those through). */
+        if (!card_ok(spec, ss->fortresses[k], BATTLE_FORTRESS, BATTLE_STRUCTURE)) {
+            snprintf(err, errlen, "side %d: fortress %d is not a fortress or structure card", s, k);
             return SK_EINVAL;
         }
         fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
+        /* Barrier's Protect, as a card entering play gets it (battle_sim_enter). */
+        sd->structures[k].protect = d->cards[ss->fortresses[k]].barrier;
         /* Its on-play skills are cast at the start of the first turn (battle_sim_setup). */
         if (d->cards[ss->fortresses[k]].trig & (1u << BATTLE_SIM_TRIG_PLAY))
             sd->structures[k].flags |= BATTLE_SIM_FRESH;
@@ -372,6 +377,33 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
     sd->window = ss->play == BATTLE_PLAY_EXACT                      ? 1
                  : ss->play != BATTLE_PLAY_RANDOM || st->n_hand > 0 ? BATTLE_HAND_MAX
                                                                     : 1;
+    return SK_OK;
+}
+
+/* Level-ups (the drawing sides'): each job card's next level, in d->card_up (variants have
+ * none). A chain of levels is a line: a card of the same type, at most one card before
+ * each, no loop, at most BATTLE_LEVELS_MAX levels. */
+static enum sk_err check_levels(const struct battle_spec *spec, struct battle_plan_data *d,
+                                char *err, size_t errlen)
+{
+    int before[BATTLE_CARDS_MAX] = {0};
+
+    memset(d->card_up, BATTLE_SIM_NONE, sizeof(d->card_up));
+    for (int i = 0; i < spec->n_cards; i++) {
+        int up = spec->up[i], steps = 0;
+        if (up < 0 || up > spec->n_cards || up == i + 1 ||
+            (up && (spec->cards[up - 1].type != spec->cards[i].type || before[up - 1]++))) {
+            snprintf(err, errlen, "card %d: its next level is out of range", i);
+            return SK_EINVAL;
+        }
+        for (int k = i; spec->up[k] > 0 && spec->up[k] <= spec->n_cards; k = spec->up[k] - 1)
+            if (++steps >= BATTLE_LEVELS_MAX) {
+                snprintf(err, errlen, "card %d: its levels loop or pass %d", i, BATTLE_LEVELS_MAX);
+                return SK_EINVAL;
+            }
+        if (up)
+            d->card_up[i] = (clc_u8)(up - 1);
+    }
     return SK_OK;
 }
 
@@ -563,23 +595,14 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         if (rc)
             goto out;
     }
+    rc = check_levels(spec, &plan->data, err, errlen);
+    if (rc)
+        goto out;
     /* The variants Enhance and Evolve make join the table; the flags cover them too. */
     rc = battle_mods_build(spec, &plan->data, err, errlen);
     if (rc)
         goto out;
     fold_table(&plan->data);
-    /* Level-ups (the drawing sides'): the job's cards' next levels; variants have none. */
-    memset(plan->data.card_up, BATTLE_SIM_NONE, sizeof(plan->data.card_up));
-    for (int i = 0; i < spec->n_cards; i++) {
-        if (spec->up[i] < 0 || spec->up[i] > spec->n_cards || spec->up[i] == i + 1 ||
-            (spec->up[i] && spec->cards[spec->up[i] - 1].type != spec->cards[i].type)) {
-            snprintf(err, errlen, "card %d: its next level is out of range", i);
-            rc = SK_EINVAL;
-            goto out;
-        }
-        if (spec->up[i])
-            plan->data.card_up[i] = (clc_u8)(spec->up[i] - 1);
-    }
     for (int s = 0; s < 2; s++) {
         rc = build_side(spec, s, &plan->data, err, errlen);
         if (rc)

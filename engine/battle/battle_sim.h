@@ -250,6 +250,7 @@ struct battle_side_data {
     clc_u8 n_fixed;
     clc_u8 n_pools;
     clc_u8 upgrades;
+    clc_u8 pool_forts; /* the fortresses the pools add (battle_sim_lost counts them in) */
     clc_u8 pool_fort[BATTLE_SIM_POOLS];
     clc_u8 pool_amount[BATTLE_SIM_POOLS];
     clc_u8 pool_reps[BATTLE_SIM_POOLS];
@@ -723,6 +724,7 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
     side->n_structures = (clc_u8)nf;
     for (clc_u32 i = 0; i < nf; i++) {
         battle_sim_fresh(p, &side->structures[i], fort[i]);
+        side->structures[i].protect = p->cards[fort[i]].barrier;
         if (p->cards[fort[i]].trig & (1u << BATTLE_SIM_TRIG_PLAY)) {
             side->structures[i].flags |= BATTLE_SIM_FRESH;
             g->pending++;
@@ -2770,8 +2772,8 @@ CLC_NOINLINE clc_u32 battle_sim_lost(CLC_GLOBAL const struct battle_plan_data *p
                                      CLC_PRIVATE const struct battle_game *g, int s, int all)
 {
     CLC_PRIVATE const struct battle_side *sd = &g->sides[s];
-    clc_u32 in = (clc_u32)p->sides[s].n_structures + p->sides[s].n_assaults + sd->head -
-                 g->refused[s] + (all ? g->summoned[s] : 0u);
+    clc_u32 in = (clc_u32)p->sides[s].n_structures + p->sides[s].pool_forts +
+                 p->sides[s].n_assaults + sd->head - g->refused[s] + (all ? g->summoned[s] : 0u);
     clc_u32 standing = 0;
     for (clc_u32 i = 0; i < sd->n_structures; i++)
         standing += battle_sim_alive(&sd->structures[i]) &&

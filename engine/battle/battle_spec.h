@@ -25,7 +25,9 @@
 #define BATTLE_STAT_MAX         999 /* attack, health */
 #define BATTLE_DELAY_MAX        9
 #define BATTLE_INLINE_CARDS_MAX 128 /* inline card definitions in one job */
-#define BATTLE_CARDS_MAX        128 /* distinct cards referenced by one job */
+#define BATTLE_CARDS_MAX                                                                           \
+    192 /* distinct cards referenced by one job: a raid at a                                       \
+           middle level holds every level of its cards */
 /* The most points one game scores (enum battle_scoring): brawl's 55 + 255 units destroyed +
  * 33 cards not played is the most any scoring reaches. */
 #define BATTLE_POINTS_MAX 511

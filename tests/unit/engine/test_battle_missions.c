@@ -17,6 +17,8 @@
 #include "battle_catalog.h"
 #include "battle_codec.h"
 #include "battle_missions.h"
+#include "battle_plan.h"
+#include "battle_sim.h"
 #include "sk_mem.h"
 #include "sk_test_main.h"
 
@@ -323,6 +325,24 @@ static void test_real_jobs(void)
             CU_ASSERT_NOT_EQUAL(s->up[d->pools[0].cards[k]], 0);
     }
     battle_codec_mix_release(&mix);
+    /* Brood Mother puts a structure card where a fortress goes: in play from the start. */
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat,
+                                 "{" REAL_ATT ",'defender':{'raid':'Brood Mother','level':3}}",
+                                 &mix, &errs),
+                          SK_OK);
+    {
+        const struct battle_spec *s = &mix.specs[0];
+        const struct battle_side_spec *d = &s->sides[1];
+        struct battle_plan *plan = NULL;
+        char err[200] = "";
+        CU_ASSERT_EQUAL_FATAL(d->n_fortresses, 1);
+        CU_ASSERT_STRING_EQUAL(s->cards[d->fortresses[0]].name, "Brood Lair-1");
+        CU_ASSERT_EQUAL(s->cards[d->fortresses[0]].type, BATTLE_STRUCTURE);
+        CU_ASSERT_EQUAL(battle_plan_new(s, &plan, err, sizeof(err)), SK_OK);
+        CU_ASSERT_EQUAL(battle_plan_data(plan)->sides[1].n_structures, 1);
+        battle_plan_free(plan);
+    }
+    battle_codec_mix_release(&mix);
     /* Octane's effects at level 15: X = ceil(x * 15), after the job's own effect. */
     CU_ASSERT_EQUAL_FATAL(decode(real_cat,
                                  "{" REAL_ATT ",'defender':{'raid':38,'level':15},'effects':"
@@ -358,9 +378,8 @@ static void test_real_jobs(void)
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Lithid Raid'}}", "/params/defender",
                    "raid \"Lithid Raid\" (id 15) cannot be played: card \"Lithid Overmaster\": "
                    "skill 'refresh' 100");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Brood Mother','level':3}}",
-                   "/params/defender",
-                   "card \"Brood Lair-1\" is a structure card in a place for a fortress");
+    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Orbocalypse Raid'}}",
+                   "/params/defender", "it has 10 fortresses and a side holds at most 2");
     /* A deck drawn each game plays at random, from the start. */
     expect_refused(
         real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall','level':5,'play':'ordered'}}",

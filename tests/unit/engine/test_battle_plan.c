@@ -545,8 +545,11 @@ static void test_draw_levels(void)
     b.spec.sides[1].pools[0] = (struct battle_pool_spec){1, 1, 1, 2, {a1, a2}};
     expect_einval(&b, "side 1: pool 0's card 0 is not a fortress");
     b.spec.sides[1].n_pools = 0;
-    b.spec.up[a1] = c2 + 1;
+    b.spec.up[a1] = c2 + 1; /* a commander is no level of an assault */
     expect_einval(&b, "its next level is out of range");
+    b.spec.up[a1] = a2 + 1;
+    b.spec.up[c3] = c1 + 1; /* Boss-3 back to Boss-1 */
+    expect_einval(&b, "its levels loop");
     battle_plan_free(plan);
 }
 
