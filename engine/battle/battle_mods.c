@@ -30,6 +30,9 @@ struct mods_work {
     int n_mods;
     int stack[BATTLE_SIM_MODS]; /* K_m: battle_mods.h */
     clc_u8 count[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
+    uint32_t carry[BATTLE_CARDS_MAX]; /* bit m: a job card's own Enhance or Evolve is m */
+    clc_u8 on[BATTLE_CARDS_MAX];      /* bit s: the job card can be on side s (card_sides) */
+    clc_u8 reach[BATTLE_SIM_MODS];    /* bit s: change m can reach side s's units (reach) */
 };
 
 /* The offset in a card of the plan field a passive skill folds into; 0 for an activation
@@ -275,13 +278,117 @@ static void count_cards(const struct battle_spec *spec, int *inst)
     }
 }
 
+/* Adds the sides `bits` to card `c` of `on`; an index out of the table is left to
+ * battle_plan's checks, as count_one's. Returns whether `on` grew. */
+static int side_add(clc_u8 *on, int n_cards, int c, unsigned bits)
+{
+    if (c < 0 || c >= n_cards || (on[c] | bits) == on[c])
+        return 0;
+    on[c] = (clc_u8)(on[c] | bits);
+    return 1;
+}
+
+/* The sides each job card can ever be on (bit s: side s), a superset: what count_cards
+ * walks, a side's lists and its state both, then the next levels and the cards Summon brings
+ * of a card on a side, until nothing grows. A unit never changes sides. */
+static void card_sides(const struct battle_spec *spec, clc_u8 *on)
+{
+    int n = spec->n_cards, grew;
+
+    memset(on, 0, (size_t)n);
+    for (int s = 0; s < 2; s++) {
+        const struct battle_side_spec *ss = &spec->sides[s];
+        const struct battle_side_state *st = &spec->state.sides[s];
+        unsigned bit = 1u << s;
+        side_add(on, n, ss->commander, bit);
+        side_add(on, n, ss->effects - 1, bit);
+        for (int i = 0; i < ss->n_fortresses && i < BATTLE_FORTRESS_MAX; i++)
+            side_add(on, n, ss->fortresses[i], bit);
+        for (int i = 0; i < ss->n_deck && i < BATTLE_DECK_MAX; i++)
+            side_add(on, n, ss->deck[i], bit);
+        for (int k = 0; k < ss->n_pools && k < BATTLE_POOLS_MAX; k++)
+            for (int i = 0; i < ss->pools[k].n && i < BATTLE_POOL_CARDS; i++)
+                side_add(on, n, ss->pools[k].cards[i], bit);
+        if (!spec->has_state)
+            continue;
+        for (int i = 0; i < st->n_structures && i < BATTLE_ROW_MAX; i++)
+            side_add(on, n, st->structures[i].card, bit);
+        for (int i = 0; i < st->n_assaults && i < BATTLE_ROW_MAX; i++)
+            side_add(on, n, st->assaults[i].card, bit);
+        for (int i = 0; i < st->n_hand && i < BATTLE_HAND_MAX; i++)
+            side_add(on, n, st->hand[i], bit);
+        for (int i = 0; i < st->n_deck && i < BATTLE_DECK_MAX; i++)
+            side_add(on, n, st->deck[i], bit);
+    }
+    do {
+        grew = 0;
+        for (int c = 0; c < n; c++) {
+            if (!on[c])
+                continue;
+            if (spec->up[c] > 0)
+                grew |= side_add(on, n, spec->up[c] - 1, on[c]);
+            for (int k = 0; k < spec->cards[c].n_skills; k++)
+                if (spec->cards[c].skills[k].id == BATTLE_SKILL_SUMMON)
+                    grew |= side_add(on, n, spec->cards[c].skills[k].card, on[c]);
+        }
+    } while (grew);
+}
+
+/* The other side of the sides `bits`. */
+static unsigned side_swap(unsigned bits)
+{
+    return ((bits & 1u) << 1) | ((bits >> 1) & 1u);
+}
+
+/* The sides whose units each change can reach, a superset. Enhance and Evolve aim at the
+ * caster's own assaults (they are not hostile: Payback, Revenge and a death Payback caused
+ * never turn them), so a change reaches the sides of its carriers, and besides:
+ * - Mimic: a side with a Mimic card casts the Evolve of an enemy assault, its change
+ *   included (battle_sim_mimic); Enhance is not mimicable (battle_sim_mimicable). A card
+ *   gets Mimic too from an Evolve into Mimic that reaches its side, hence the loop.
+ * - Divert: a side's allied skill that Inhibit refused in its own turn goes to the other
+ *   side (battle_sim_divert; cast in the other's turn, it lands on the caster's side). */
+static void reach(const struct battle_spec *spec, struct mods_work *w)
+{
+    unsigned carriers[BATTLE_SIM_MODS], mimic = 0, divert = 0, grew;
+
+    memset(carriers, 0, sizeof(carriers));
+    for (int c = 0; c < spec->n_cards; c++) {
+        for (int m = 0; m < w->n_mods; m++)
+            if (w->carry[c] & (1u << m))
+                carriers[m] |= w->on[c];
+        for (int k = 0; k < spec->cards[c].n_skills; k++)
+            if (spec->cards[c].skills[k].id == BATTLE_SKILL_MIMIC)
+                mimic |= w->on[c];
+    }
+    for (int s = 0; s < 2; s++)
+        if (spec->sides[s].passive[BATTLE_PASSIVE_DIVERT])
+            divert |= 1u << s;
+    do {
+        grew = 0;
+        for (int m = 0; m < w->n_mods; m++) {
+            unsigned cast = carriers[m], r;
+            if (w->mods[m].kind == BATTLE_SKILL_EVOLVE)
+                cast |= mimic & side_swap(carriers[m]);
+            r = cast | side_swap(cast & divert);
+            if (w->mods[m].kind == BATTLE_SKILL_EVOLVE && w->mods[m].s2 == BATTLE_SKILL_MIMIC &&
+                (mimic | r) != mimic) {
+                mimic |= r;
+                grew = 1;
+            }
+            w->reach[m] = (clc_u8)r;
+        }
+    } while (grew);
+}
+
 /* Gives each Enhance and Evolve action of the job's cards its change (its X held the
- * index of its skill in the card's spec) and counts how far each change stacks. */
+ * index of its skill in the card's spec), counts how far each change stacks, and finds the
+ * sides each card can be on and each change can reach. */
 static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_data *d,
                            struct mods_work *w, char *err, size_t errlen)
 {
     int inst[BATTLE_CARDS_MAX], succ[BATTLE_CARDS_MAX];
-    uint32_t carry[BATTLE_CARDS_MAX];
+    uint32_t *carry = w->carry;
 
     count_cards(spec, inst);
     for (int c = 0; c < spec->n_cards; c++) {
@@ -332,6 +439,8 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
                 w->stack[m] = MODS_STACK_MAX;
         }
     }
+    card_sides(spec, w->on);
+    reach(spec, w);
     return SK_OK;
 }
 
@@ -409,14 +518,19 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
             if (e->act_id[k] == BATTLE_SKILL_ENHANCE && !e->act_trig[k])
                 e->act_turn = (clc_u8)(e->act_turn | (1u << k));
     }
-    /* Every assault card, then every variant made, takes every change (the table grows
-     * while it is read). Enhance and Evolve aim at assaults only. */
+    /* Every assault card, then every variant made, takes every change that can reach a
+     * side its base can be on (the table grows while it is read). Enhance and Evolve aim
+     * at assaults only. A change that cannot reach the card stays BATTLE_SIM_NONE: no
+     * game's unit holding the card is ever its candidate, so no game reads it. */
     for (int v = 0; v < d->n_cards; v++) {
         if (d->cards[v].type != BATTLE_ASSAULT)
             continue;
         for (int m = 0; m < w->n_mods; m++) {
             struct battle_card_data made = d->cards[v];
-            int r = apply(&made, &w->mods[m]), u;
+            int r, u;
+            if (!(w->on[d->card_base[v]] & w->reach[m]))
+                continue;
+            r = apply(&made, &w->mods[m]);
             if (r < 0)
                 continue;
             if (r == 0 || w->count[v][m] >= w->stack[m]) {

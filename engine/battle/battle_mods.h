@@ -13,7 +13,12 @@
  * job (a side's commander, fortresses, deck entries, mid-game units and hand, its
  * battleground effects, and one per carrier of a Summon that brings such a card). A unit
  * that takes m again past K_m keeps its card (docs/rules/battle.md says when a game can get
- * there). */
+ * there).
+ *
+ * Both skills aim at the caster's own side, so a card takes only the changes that can reach
+ * a side it can be on (its carriers' sides; a side with Mimic takes the enemy's Evolve, one
+ * with Divert sends its own to the enemy): for the others mod_to holds BATTLE_SIM_NONE (the
+ * change does not apply), an entry no game reads, and the table holds no variant for them. */
 #ifndef BATTLE_MODS_H
 #define BATTLE_MODS_H
 

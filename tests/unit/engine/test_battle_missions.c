@@ -523,9 +523,12 @@ static void test_readme_example(void)
     if (errs.n) {
         fprintf(stderr, "%s: %s\n", errs.items[0].pointer, errs.items[0].message);
     } else {
-        CU_ASSERT_EQUAL(mix.n, 2);
+        CU_ASSERT_EQUAL(mix.n, 3);
         CU_ASSERT_EQUAL(mix.specs[1].sides[1].n_deck, 4);
         CU_ASSERT_EQUAL(mix.specs[1].sides[1].play, BATTLE_PLAY_ORDERED);
+        /* Apocalypse at level 13: its pool and 48 level-ups, drawn anew each game. */
+        CU_ASSERT_EQUAL(mix.specs[2].sides[1].n_pools, 1);
+        CU_ASSERT_EQUAL(mix.specs[2].sides[1].upgrades, 48);
         battle_codec_mix_release(&mix);
     }
     sk_verr_list_release(&errs);

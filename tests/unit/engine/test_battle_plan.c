@@ -389,6 +389,63 @@ static void test_mod_variants(void)
     battle_plan_free(plan);
 }
 
+/* Enhance and Evolve aim at the caster's own side (battle_mods.h): side 0's Enhance Armor
+ * makes variants of side 0's Plated, none of side 1's Bulwark (Armor too, but never side
+ * 0's); an Evolve of side 0 reaches side 1 only when side 1 holds a Mimic. */
+static void test_mod_sides(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    const struct battle_plan_data *d;
+    int smith, plated, bulwark, mimic, n_job;
+
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C0", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, tb_card(&b, "C1", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    smith = tb_card(&b, "Smith", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, smith, BATTLE_SKILL_ENHANCE, 1, 1);
+    tb_args(&b, smith, BATTLE_SKILL_ARMOR, -1);
+    plated = tb_card(&b, "Plated", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, plated, BATTLE_SKILL_ARMOR, 2, 0);
+    bulwark = tb_card(&b, "Bulwark", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, bulwark, BATTLE_SKILL_ARMOR, 2, 0);
+    tb_deck(&b, 0, smith, 1);
+    tb_deck(&b, 0, plated, 1);
+    tb_deck(&b, 1, bulwark, 1);
+    n_job = b.spec.n_cards;
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL_FATAL(d->n_mods, 1);
+    CU_ASSERT_TRUE(d->mod_to[plated][0] >= n_job && d->mod_to[plated][0] < d->n_cards);
+    CU_ASSERT_EQUAL(d->cards[d->mod_to[plated][0]].armor, 3);
+    CU_ASSERT_EQUAL(d->mod_to[bulwark][0], BATTLE_SIM_NONE); /* side 0's change never reaches */
+    CU_ASSERT_EQUAL(d->n_cards, n_job + 1);                  /* Plated's Armor 3 only */
+    battle_plan_free(plan);
+
+    /* Side 0's Evolve of Armor into Evade: side 1's Bulwark takes it once side 1 has a
+     * Mimic, which casts an enemy's Evolve on its own side. */
+    b.cards[smith].skills[0].id = BATTLE_SKILL_EVOLVE;
+    tb_args(&b, smith, BATTLE_SKILL_ARMOR, BATTLE_SKILL_EVADE);
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->mod_to[bulwark][0], BATTLE_SIM_NONE);
+    CU_ASSERT_TRUE(d->mod_to[plated][0] >= n_job && d->mod_to[plated][0] < d->n_cards);
+    battle_plan_free(plan);
+    mimic = tb_card(&b, "Mimic", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 2, 0);
+    tb_deck(&b, 1, mimic, 1);
+    n_job = b.spec.n_cards;
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL_FATAL(d->n_mods, 1);
+    CU_ASSERT_TRUE(d->mod_to[bulwark][0] >= n_job && d->mod_to[bulwark][0] < d->n_cards);
+    CU_ASSERT_EQUAL(d->card_base[d->mod_to[bulwark][0]], bulwark);
+    CU_ASSERT_EQUAL(d->cards[d->mod_to[bulwark][0]].evade, 2);
+    CU_ASSERT_EQUAL(d->cards[d->mod_to[bulwark][0]].armor, 0);
+    CU_ASSERT_TRUE(d->mod_to[plated][0] >= n_job && d->mod_to[plated][0] < d->n_cards);
+    battle_plan_free(plan);
+}
+
 /* A job whose changes make more variants than the table holds, or hold more distinct
  * changes than a plan does, is refused with the reason. */
 static void test_mod_limits(void)
@@ -563,6 +620,7 @@ static CU_TestInfo plan_tests[] = {
     {"inconsistent specs are refused", test_plan_rejects_inconsistent_specs},
     {"plan accessors", test_plan_accessors},
     {"Enhance and Evolve make card variants", test_mod_variants},
+    {"Enhance and Evolve reach their own side, Evolve a Mimic's", test_mod_sides},
     {"Enhance and Evolve past the table are refused", test_mod_limits},
     {"a side draws its pools each game", test_draw_pools},
     {"a side's level-ups each game", test_draw_levels},
