@@ -993,17 +993,13 @@ static int card_unsupported(const struct battle_catalog *cat, const struct battl
     return 0;
 }
 
-int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
-                                     int level, char *why, size_t whylen)
+/* Why record `e` at `level` holds more than a side can (pools, cards, fortresses,
+ * level-ups) or has a battleground effect the engine cannot cast, into `why`: 1; else 0. */
+static int limits_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
+                              int level, char *why, size_t whylen)
 {
-    const unsigned deck = (1u << BATTLE_ASSAULT) | (1u << BATTLE_STRUCTURE);
     int forts = e->forts_total, cards = e->cards_total, ups;
-    const struct battle_card_spec *cmd;
 
-    if (level < 1 || level > e->levels) {
-        snprintf(why, whylen, "it has levels 1 to %d, not %d", e->levels, level);
-        return 1;
-    }
     if (e->n_pools > BATTLE_POOLS_MAX) {
         snprintf(why, whylen, "it has %d card and fortress pools and a side draws from at most %d",
                  e->n_pools, BATTLE_POOLS_MAX);
@@ -1042,6 +1038,23 @@ int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const str
                  ups, BATTLE_UPGRADES_MAX);
         return 1;
     }
+    return 0;
+}
+
+int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
+                                     int level, char *why, size_t whylen)
+{
+    const unsigned deck = (1u << BATTLE_ASSAULT) | (1u << BATTLE_STRUCTURE);
+    int ups;
+    const struct battle_card_spec *cmd;
+
+    if (level < 1 || level > e->levels) {
+        snprintf(why, whylen, "it has levels 1 to %d, not %d", e->levels, level);
+        return 1;
+    }
+    if (limits_unsupported(cat, e, level, why, whylen))
+        return 1;
+    ups = battle_catalog_enemy_upgrades(cat, e, level);
     cmd = battle_catalog_find_id(cat, e->commander);
     if (!cmd) {
         snprintf(why, whylen, "no card has id %d (its commander)", e->commander);

@@ -465,6 +465,35 @@ static void add_pools(struct job_dec *j, const struct battle_enemy *e, int level
     }
 }
 
+/* What record `e` at `level` draws anew each game into side `s` (its pools, its level-ups
+ * with every card they can reach), and its battleground effects at that level into
+ * j->rec_fx[s]. battle_catalog_enemy_unsupported has judged all of them. */
+static void add_draw(struct job_dec *j, const struct battle_enemy *e, int level, int s,
+                     struct battle_side_spec *side)
+{
+    char why[300];
+
+    add_pools(j, e, level, side);
+    side->upgrades = battle_catalog_enemy_upgrades(j->catalog, e, level);
+    /* Each card a level-up may reach joins the job, with its next level (spec->up). */
+    if (side->upgrades) {
+        int ok = add_levels(j, side->commander);
+        for (int k = 0; ok && k < side->n_fortresses; k++)
+            ok = add_levels(j, side->fortresses[k]);
+        for (int k = 0; ok && k < side->n_deck; k++)
+            ok = add_levels(j, side->deck[k]);
+        for (int k = 0; ok && k < side->n_pools; k++)
+            for (int i = 0; ok && i < side->pools[k].n; i++)
+                ok = add_levels(j, side->pools[k].cards[i]);
+    }
+    j->n_rec_fx[s] = 0;
+    for (int k = 0; k < e->n_effects; k++) {
+        struct battle_skill_spec sk;
+        if (battle_catalog_enemy_effect(&e->effects[k], level, &sk, why, sizeof(why)))
+            j->rec_fx[s][j->n_rec_fx[s]++] = sk;
+    }
+}
+
 /* Decodes {"mission" | "raid": name or id, "level", "play"} (the object at the current
  * position) into side `s`: the game's enemy deck, its pools and level-ups drawn anew each
  * game and its battleground effects scaled to the level (j->rec_fx), refused with the
@@ -535,25 +564,7 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, int s,
         else
             side->deck[side->n_deck++] = idx;
     }
-    add_pools(j, e, (int)level, side);
-    side->upgrades = battle_catalog_enemy_upgrades(j->catalog, e, (int)level);
-    /* Each card a level-up may reach joins the job, with its next level (spec->up). */
-    if (side->upgrades) {
-        int ok = add_levels(j, side->commander);
-        for (int k = 0; ok && k < side->n_fortresses; k++)
-            ok = add_levels(j, side->fortresses[k]);
-        for (int k = 0; ok && k < side->n_deck; k++)
-            ok = add_levels(j, side->deck[k]);
-        for (int k = 0; ok && k < side->n_pools; k++)
-            for (int i = 0; ok && i < side->pools[k].n; i++)
-                ok = add_levels(j, side->pools[k].cards[i]);
-    }
-    j->n_rec_fx[s] = 0;
-    for (int k = 0; k < e->n_effects; k++) {
-        struct battle_skill_spec sk;
-        if (battle_catalog_enemy_effect(&e->effects[k], (int)level, &sk, why, sizeof(why)))
-            j->rec_fx[s][j->n_rec_fx[s]++] = sk; /* unsupported() judged them all */
-    }
+    add_draw(j, e, (int)level, s, side);
 }
 
 /* Decodes one side; returns 1 when it is valid (the state is checked against it then). A

@@ -211,6 +211,37 @@ static void count_one(int *inst, int n_cards, int c)
         inst[c]++;
 }
 
+/* The instances side `ss`'s pools can hold: a card listed m times is drawn at most
+ * min(m, amount) times, each replicated. */
+static void count_pools(int *inst, int n, const struct battle_side_spec *ss)
+{
+    for (int k = 0; k < ss->n_pools && k < BATTLE_POOLS_MAX; k++) {
+        const struct battle_pool_spec *ps = &ss->pools[k];
+        for (int i = 0; i < ps->n && i < BATTLE_POOL_CARDS; i++) {
+            int before = 0;
+            for (int h = 0; h < i; h++)
+                before += ps->cards[h] == ps->cards[i];
+            for (int r = 0; before < ps->amount && r < ps->replicates && r < BATTLE_DECK_MAX; r++)
+                count_one(inst, n, ps->cards[i]);
+        }
+    }
+}
+
+/* A drawing side's level-ups: a card may become any of its next levels (spec->up), so
+ * each of them may be as many more as the card is; `base` is scratch. */
+static void count_levels(const struct battle_spec *spec, int *inst, int *base)
+{
+    int n = spec->n_cards;
+
+    memcpy(base, inst, sizeof(int) * (size_t)n);
+    for (int c = 0; c < n; c++)
+        for (int k = c, steps = 0;
+             base[c] && steps < BATTLE_LEVELS_MAX && spec->up[k] > 0 && spec->up[k] <= n; steps++) {
+            k = spec->up[k] - 1;
+            inst[k] = inst[k] + base[c] > MODS_STACK_MAX ? MODS_STACK_MAX : inst[k] + base[c];
+        }
+}
+
 /* How many of each card the job can hold at once, an upper bound: battle_mods.h. */
 static void count_cards(const struct battle_spec *spec, int *inst)
 {
@@ -237,30 +268,10 @@ static void count_cards(const struct battle_spec *spec, int *inst)
                 count_one(inst, n, ss->fortresses[i]);
             for (int i = 0; i < ss->n_deck && i < BATTLE_DECK_MAX; i++)
                 count_one(inst, n, ss->deck[i]);
-            /* A pool's entries: a card listed m times is drawn at most min(m, amount)
-             * times, each replicated. */
-            for (int k = 0; k < ss->n_pools && k < BATTLE_POOLS_MAX; k++) {
-                const struct battle_pool_spec *ps = &ss->pools[k];
-                for (int i = 0; i < ps->n && i < BATTLE_POOL_CARDS; i++) {
-                    int before = 0;
-                    for (int h = 0; h < i; h++)
-                        before += ps->cards[h] == ps->cards[i];
-                    for (int r = 0;
-                         before < ps->amount && r < ps->replicates && r < BATTLE_DECK_MAX; r++)
-                        count_one(inst, n, ps->cards[i]);
-                }
-            }
+            count_pools(inst, n, ss);
         }
     }
-    /* A drawing side's level-ups: a card may become any of its next levels. */
-    memcpy(delta, inst, sizeof(int) * (size_t)n);
-    for (int c = 0; c < n; c++)
-        for (int k = c, steps = 0;
-             delta[c] && steps < BATTLE_LEVELS_MAX && spec->up[k] > 0 && spec->up[k] <= n;
-             steps++) {
-            k = spec->up[k] - 1;
-            inst[k] = inst[k] + delta[c] > MODS_STACK_MAX ? MODS_STACK_MAX : inst[k] + delta[c];
-        }
+    count_levels(spec, inst, delta);
     /* Summon: one more of the card it brings per carrier, through chains of summons. */
     memcpy(delta, inst, sizeof(int) * (size_t)spec->n_cards);
     for (int round = 0; round < 4; round++) {

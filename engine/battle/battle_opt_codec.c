@@ -601,8 +601,7 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
         sk_jdec_bad_at(&d, "attacker",
                        "the deck to optimise is a list of cards, not a mission or raid that "
                        "draws its cards each game");
-        battle_codec_mix_release(&mix);
-        err = SK_EINVAL;
+        battle_codec_mix_release(&mix); /* the job fails below: d.n_err counts the problem */
     } else if (err == SK_OK) {
         job.scoring = mix.specs[0].scoring; /* one scoring for every defender deck */
         err = take_start(&job, &cap, &mix);

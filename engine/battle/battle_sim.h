@@ -689,7 +689,8 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
     }
     for (clc_u32 k = 0; k < sd->n_pools; k++) {
         clc_u8 list[BATTLE_SIM_POOL_CARDS];
-        clc_u32 m = sd->pool_n[k], a = sd->pool_amount[k];
+        clc_u32 m = sd->pool_n[k];
+        clc_u32 a = sd->pool_amount[k] < m ? sd->pool_amount[k] : m; /* the plan's bound */
         for (clc_u32 i = 0; i < m; i++)
             list[i] = sd->pool_card[sd->pool_first[k] + i];
         for (clc_u32 i = 0; i < a; i++) {

@@ -19,6 +19,7 @@
 #include "battle_missions.h"
 #include "battle_plan.h"
 #include "battle_sim.h"
+#include "rng.h"
 #include "sk_mem.h"
 #include "sk_test_main.h"
 
@@ -766,6 +767,117 @@ static void test_missing_and_unreadable(void)
     remove_dir();
 }
 
+/* A raid with both kinds of pool and every effect attribute, read exactly; then 2,000
+ * mutations of it (bytes changed, removed or copied, cut short: a fixed stream) each load
+ * with SK_OK or SK_EINVAL, a record read whole or left out with a note, never beyond its
+ * limits (ASan and UBSan run this test too). */
+static const char fuzz_raids_xml[] =
+    "<root>\n"
+    "<raid><id>7</id><name>Pool Party</name><commander>1000</commander><levels>5</levels>\n"
+    "  <effects><skill id=\"strike\" x=\".6\" all=\"1\" y=\"2\" n=\"3\"/>"
+    "<skill id=\"evolve\" s=\"armored\" s2=\"counter\"/></effects>\n"
+    "  <fortress_pool amount=\"1\"><card>2700</card><card replicates=\"2\">2701</card>"
+    "</fortress_pool>\n"
+    "  <deck><always_include><card>1</card></always_include>\n"
+    "  <card_pool amount=\"2\" replicates=\"3\"><card>1</card><card replicates=\"2\">2</card>"
+    "<card>3</card></card_pool></deck>\n"
+    "</raid>\n"
+    "</root>\n";
+
+static void test_pools_effects_fuzz(void)
+{
+    struct battle_missions_data d;
+    struct sk_verr_list notes;
+    char err[512] = "";
+    uint64_t h = BATTLE_TU_FNV_SEED;
+    const size_t len = sizeof(fuzz_raids_xml) - 1;
+    struct rng r;
+
+    make_dir();
+    write_file("raids.xml", fuzz_raids_xml);
+    sk_verr_list_init(&notes);
+    CU_ASSERT_EQUAL_FATAL(battle_missions_load(tmpdir, &d, &h, &notes, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(d.n_raids, 1);
+    {
+        const struct battle_enemy *e = &d.items[0];
+        CU_ASSERT_EQUAL(e->n_pools, 2);
+        CU_ASSERT_EQUAL(e->n_fort_pools, 1);
+        CU_ASSERT_EQUAL(e->n_card_pools, 1);
+        CU_ASSERT_EQUAL(e->pools[0].fort, 1);
+        CU_ASSERT_EQUAL(e->pools[0].n, 3);
+        CU_ASSERT_EQUAL(e->pools[0].cards[2], 2701);
+        CU_ASSERT_EQUAL(e->pools[1].amount, 2);
+        CU_ASSERT_EQUAL(e->pools[1].replicates, 3);
+        CU_ASSERT_EQUAL(e->pools[1].n, 4);
+        CU_ASSERT_EQUAL(e->pools[1].cards[3], 3);
+        CU_ASSERT_EQUAL(e->n_cards, 1);
+        CU_ASSERT_EQUAL(e->n_effects, 2);
+        CU_ASSERT_STRING_EQUAL(e->effects[0].skill, "strike");
+        CU_ASSERT_DOUBLE_EQUAL(e->effects[0].x, 0.6, 1e-12);
+        CU_ASSERT_EQUAL(e->effects[0].all, 1);
+        CU_ASSERT_EQUAL(e->effects[0].y, 2);
+        CU_ASSERT_EQUAL(e->effects[0].n, 3);
+        CU_ASSERT_STRING_EQUAL(e->effects[1].s, "armored");
+        CU_ASSERT_STRING_EQUAL(e->effects[1].s2, "counter");
+    }
+    battle_missions_release(&d);
+    sk_verr_list_release(&notes);
+
+    rng_init(&r, 20261127, 0);
+    for (int round = 0; round < 2000; round++) {
+        char buf[sizeof(fuzz_raids_xml) * 2];
+        size_t n = len;
+        enum sk_err rc;
+        memcpy(buf, fuzz_raids_xml, len);
+        for (int k = 0, edits = 1 + (int)rng_below(&r, 4); k < edits && n > 1; k++) {
+            size_t at = rng_below(&r, (clc_u32)n);
+            switch (rng_below(&r, 4)) {
+            case 0: /* a byte changed, often to one the parser cares about */
+                buf[at] = "<>\"=/0123456789-.x \n"[rng_below(&r, 21)];
+                break;
+            case 1: /* a byte removed */
+                memmove(buf + at, buf + at + 1, n - at - 1);
+                n--;
+                break;
+            case 2: /* a byte copied next to itself */
+                if (n + 1 < sizeof(buf)) {
+                    memmove(buf + at + 1, buf + at, n - at);
+                    n++;
+                }
+                break;
+            default: /* cut short */
+                n = at + 1;
+                break;
+            }
+        }
+        buf[n] = '\0';
+        write_file("raids.xml", buf);
+        sk_verr_list_init(&notes);
+        h = BATTLE_TU_FNV_SEED;
+        rc = battle_missions_load(tmpdir, &d, &h, &notes, err, sizeof(err));
+        CU_ASSERT_TRUE(rc == SK_OK || rc == SK_EINVAL);
+        if (rc == SK_OK) {
+            for (size_t i = 0; i < d.n; i++) {
+                const struct battle_enemy *e = &d.items[i];
+                CU_ASSERT_TRUE(e->n_cards <= BATTLE_ENEMY_CARDS_MAX &&
+                               e->n_cards <= e->cards_total &&
+                               e->n_effects <= BATTLE_ENEMY_EFFECTS_MAX &&
+                               e->n_pools == e->n_card_pools + e->n_fort_pools);
+                for (int k = 0; k < e->n_pools && k < BATTLE_ENEMY_POOLS_MAX; k++)
+                    CU_ASSERT_TRUE(e->pools[k].amount >= 1 &&
+                                   e->pools[k].amount <= e->pools[k].total &&
+                                   e->pools[k].n <= BATTLE_ENEMY_POOL_CARDS_MAX);
+                for (int k = 0; k < e->n_effects; k++)
+                    CU_ASSERT_TRUE(e->effects[k].skill[0] && e->effects[k].x >= 0 &&
+                                   e->effects[k].x <= BATTLE_SKILL_X_MAX);
+            }
+            battle_missions_release(&d);
+        }
+        sk_verr_list_release(&notes);
+    }
+    remove_dir();
+}
+
 static CU_TestInfo real_tests[] = {
     {"counts and notes", test_real_counts_and_notes},
     {"records exact", test_real_records},
@@ -781,6 +893,7 @@ static CU_TestInfo file_tests[] = {
     {"built-in catalog has none", test_builtin_has_none},
     {"small folder: levels, notes, refusals", test_small_folder},
     {"missing and unreadable files", test_missing_and_unreadable},
+    {"pools and effects read exactly, and fuzzed", test_pools_effects_fuzz},
     CU_TEST_INFO_NULL,
 };
 

@@ -630,6 +630,30 @@ static void test_factions_refused(void)
     battle_opt_job_release(&job);
 }
 
+/* The deck to optimise is a list of cards: a mission or raid that draws its cards each
+ * game has none to change; as a defender it plays as in a battle job. */
+static void test_drawing_attacker_refused(void)
+{
+    struct opt_job job;
+    char at[256];
+
+    CU_ASSERT_EQUAL(real_decode("{'attacker': {'raid': 'Apocalypse', 'level': 13},"
+                                "'defender': 'Zorbo the One, Launcher, Carbine',"
+                                "'pool': [" REAL_OUT "]}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/attacker");
+    CU_ASSERT_EQUAL_FATAL(
+        real_decode("{" REAL_START "'pool': [" REAL_OUT "]}", &job, at, sizeof(at)), SK_OK);
+    battle_opt_job_release(&job);
+    CU_ASSERT_EQUAL_FATAL(real_decode("{'attacker': {'commander': 'Emrys', 'deck': [" REAL_IN
+                                      "]}, 'defender': {'raid': 'Apocalypse', 'level': 13},"
+                                      "'pool': [" REAL_OUT "]}",
+                                      &job, at, sizeof(at)),
+                          SK_OK);
+    battle_opt_job_release(&job);
+}
+
 /* 1 when the catalog says card `name` is bloodthirsty or righteous. */
 static int in_factions(const char *name)
 {
@@ -837,6 +861,8 @@ static void test_spread_errors_and_refusals(void)
 
 static CU_TestInfo real_tests[] = {
     {"factions: a start outside them or no move within them refused", test_factions_refused},
+    {"a mission or raid that draws its cards is no deck to optimise",
+     test_drawing_attacker_refused},
     {"factions: no move leaves them", test_factions_moves_stay},
     CU_TEST_INFO_NULL,
 };
