@@ -5,7 +5,8 @@
  * (same job and seed, same result; the result names the catalog) and one whose defender is
  * a weighted list of decks, refuse a card with a
  * skill the engine does not simulate with a 422, serve GET /v1/missions and run a job whose
- * sides are missions named by name and id (a raid with a card pool is a 422), and a worker
+ * sides are missions named by name and id, one against a raid drawn anew each game (its
+ * card pool and level-ups), refuse a raid the engine cannot play with a 422, and a worker
  * pointed at a folder that is not there does not start. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
@@ -164,9 +165,12 @@ static void test_missions(void)
     static const char doc[] = "{\"kind\": \"battle\", \"seed\": 5, \"params\": {\"games\": 2000,"
                               " \"attacker\": {\"mission\": 3, \"level\": 1},"
                               " \"defender\": {\"mission\": \"1. spirefall-1\"}}}";
+    static const char pool[] = "{\"kind\": \"battle\", \"seed\": 5, \"params\": {\"games\": 2000,"
+                               " \"attacker\": {\"mission\": 3, \"level\": 1},"
+                               " \"defender\": {\"raid\": \"Apocalypse\", \"level\": 13}}}";
     static const char bad[] = "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
                               " \"level\": 1}, \"defender\": [{\"deck\": {\"raid\": "
-                              "\"Apocalypse\"}, \"weight\": 1}]}}";
+                              "\"Lithid Raid\"}, \"weight\": 1}]}}";
     struct it_stack s;
     json_t *page, *next, *res;
     const json_t *m;
@@ -181,7 +185,8 @@ static void test_missions(void)
     CU_ASSERT_STRING_EQUAL(str(m, "name"), "Jotun Max");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "levels")), 26);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "cards")), 10);
-    CU_ASSERT_TRUE(json_is_array(json_object_get(m, "playable_levels")));
+    /* every level of the raid: 1 as listed, 2..25 with level-ups, 26 at the top */
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
     json_decref(page);
 
     /* 1,279 missions, in pages of 500; the second page starts where the first ended */
@@ -200,11 +205,18 @@ static void test_missions(void)
                   json_object_get(json_array_get(json_object_get(next, "items"), 0), "id")));
     json_decref(page);
     json_decref(next);
-    /* the raid with a pool says why it cannot be played */
-    page = get_json(&s, "/v1/missions?kind=raid&playable=false&name=apocalypse", 200);
+    /* a raid the engine cannot play says why */
+    page = get_json(&s, "/v1/missions?kind=raid&playable=false&name=lithid", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "why"), "at random from 1 pool(s)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "why"), "skill 'refresh' 100"));
+    json_decref(page);
+    /* the raid with a pool plays: its card_pools count is listed */
+    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=apocalypse", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    m = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_STRING_EQUAL(str(m, "name"), "Apocalypse");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "card_pools")), 1);
     json_decref(page);
     json_decref(get_json(&s, "/v1/missions?kind=campaign", 400));
     json_decref(get_json(&s, "/v1/missions?playable=maybe", 400));
@@ -214,12 +226,18 @@ static void test_missions(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 2000);
     json_decref(res);
+    /* against the raid at level 13: raid points by default, each game its own draw */
+    res = run_job(&s, pool);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 2000);
+    CU_ASSERT_TRUE(json_real_value(json_object_get(res, "points")) >= 5.0);
+    json_decref(res);
 
     CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/0/deck\""));
     CU_ASSERT_PTR_NOT_NULL(r.body &&
-                           strstr(r.body, "raid \\\"Apocalypse\\\" (id 1) cannot be played"));
+                           strstr(r.body, "raid \\\"Lithid Raid\\\" (id 15) cannot be played"));
     it_resp_free(&r);
     it_stack_stop(&s);
 }
@@ -251,7 +269,8 @@ static void test_bad_folder_stops_worker(void)
 static CU_TestInfo cards_tests[] = {
     {"GET /v1/cards on the game's files: filters, levels, pages", test_catalog_route},
     {"a real-deck job: deck strings, same seed same result, 422", test_real_deck_job},
-    {"GET /v1/missions and a job between missions; a raid with a pool is a 422", test_missions},
+    {"GET /v1/missions, a job between missions, one against a raid's pool at level 13, a 422",
+     test_missions},
     {"a missing cards folder stops the worker", test_bad_folder_stops_worker},
     CU_TEST_INFO_NULL,
 };
