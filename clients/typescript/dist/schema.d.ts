@@ -1012,7 +1012,7 @@ export interface components {
              */
             play?: "random" | "ordered" | "exact" | "flexible";
         };
-        /** @description One of the game's missions or raids (missions.xml, raids.xml of SKIRMISH_CARDS_DIR; docs/cards.md, "Missions and raids"). A record with a card pool, a battleground effect, a level between 1 and the top, more than 30 cards or a card the engine does not simulate yet is refused with a 422 saying why. */
+        /** @description One of the game's missions or raids (missions.xml, raids.xml of SKIRMISH_CARDS_DIR; docs/cards.md, "Missions and raids"). Its card and fortress pools and the level-ups of a level between 1 and the top are drawn anew each game, as the peer plays them (such a side plays `random`); a raid's <effects> are its side's battleground effects with X scaled to the level. A record with more than 30 cards or 2 fortresses, or a card the engine does not simulate yet, is refused with a 422 saying why. */
         BattleSideEnemy: {
             /** @description a mission by name or id */
             mission?: string | number;
