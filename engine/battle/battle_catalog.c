@@ -994,11 +994,12 @@ static int card_unsupported(const struct battle_catalog *cat, const struct battl
 }
 
 /* Why record `e` at `level` holds more than a side can (pools, cards, fortresses,
- * level-ups) or has a battleground effect the engine cannot cast, into `why`: 1; else 0. */
+ * level-ups) or has a battleground effect the engine cannot cast, into `why`: 1; else 0,
+ * with the level-ups a game gives its cards in *ups. */
 static int limits_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
-                              int level, char *why, size_t whylen)
+                              int level, int *ups, char *why, size_t whylen)
 {
-    int forts = e->forts_total, cards = e->cards_total, ups;
+    int forts = e->forts_total, cards = e->cards_total;
 
     if (e->n_pools > BATTLE_POOLS_MAX) {
         snprintf(why, whylen, "it has %d card and fortress pools and a side draws from at most %d",
@@ -1032,10 +1033,10 @@ static int limits_unsupported(const struct battle_catalog *cat, const struct bat
                  BATTLE_FORTRESS_MAX);
         return 1;
     }
-    ups = battle_catalog_enemy_upgrades(cat, e, level);
-    if (ups > BATTLE_UPGRADES_MAX) {
+    *ups = battle_catalog_enemy_upgrades(cat, e, level);
+    if (*ups > BATTLE_UPGRADES_MAX) {
         snprintf(why, whylen, "level %d gives its cards %d level-ups a game, at most %d", level,
-                 ups, BATTLE_UPGRADES_MAX);
+                 *ups, BATTLE_UPGRADES_MAX);
         return 1;
     }
     return 0;
@@ -1045,16 +1046,15 @@ int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const str
                                      int level, char *why, size_t whylen)
 {
     const unsigned deck = (1u << BATTLE_ASSAULT) | (1u << BATTLE_STRUCTURE);
-    int ups;
+    int ups = 0;
     const struct battle_card_spec *cmd;
 
     if (level < 1 || level > e->levels) {
         snprintf(why, whylen, "it has levels 1 to %d, not %d", e->levels, level);
         return 1;
     }
-    if (limits_unsupported(cat, e, level, why, whylen))
+    if (limits_unsupported(cat, e, level, &ups, why, whylen))
         return 1;
-    ups = battle_catalog_enemy_upgrades(cat, e, level);
     cmd = battle_catalog_find_id(cat, e->commander);
     if (!cmd) {
         snprintf(why, whylen, "no card has id %d (its commander)", e->commander);
