@@ -10,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_device.h"
+#include "battle_missions.h"
 #include "battle_plan.h"
 #include "battle_tu.h"
 #include "engine.h"
@@ -59,6 +61,36 @@ struct battle_job_run {
     double elapsed_s; /* wall time spent inside run_step */
 };
 
+static void job_free_data(void *data);
+
+/* Builds and drops each deck's plan, so that what only the plan sees (the variants Enhance
+ * and Evolve make of the cards overflowing the engine's card table) is the client's 422 at
+ * submission rather than a job that fails in a worker. The plan names no field: a single
+ * defender's problem is the job's, a list's is its deck's. */
+static enum sk_err check_plans(const struct battle_mix *mix, struct sk_verr_list *errs)
+{
+    enum sk_err bad = SK_OK;
+
+    for (int k = 0; k < mix->n; k++) {
+        struct battle_plan *plan = NULL;
+        char why[512] = "";
+        char at[64];
+        enum sk_err rc = battle_plan_new(&mix->specs[k], &plan, why, sizeof(why));
+        battle_plan_free(plan);
+        if (rc == SK_ENOMEM)
+            return rc;
+        if (!rc)
+            continue;
+        if (mix->n == 1)
+            snprintf(at, sizeof(at), "/params");
+        else
+            snprintf(at, sizeof(at), "/params/defender/%d/deck", k);
+        sk_verr_add(errs, at, "%s", why[0] ? why : "the job cannot be played");
+        bad = SK_EINVAL;
+    }
+    return bad;
+}
+
 static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
                                      struct sk_verr_list *errs, void **out)
 {
@@ -78,6 +110,11 @@ static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct
     err = battle_codec_decode_mix(params, seed, cat, ptr, errs, &job->mix);
     if (err) {
         sk_free(job);
+        return err;
+    }
+    err = check_plans(&job->mix, errs);
+    if (err) {
+        job_free_data(job);
         return err;
     }
     *out = job;
@@ -818,6 +855,129 @@ static const struct job_catalog cards_catalog = {"cards",      catalog_load,  ca
 
 /* ===== The missions and raids served at /v1/missions ===== */
 
+/* The levels of each listed record that a job's plan refuses although the catalog's checks
+ * pass (the variants Enhance and Evolve make of a middle level's cards overflowing the
+ * card table: battle_mods), found the first time a record is listed and kept, since the
+ * shared catalog never changes while the process runs. Bit L - 1 of `refused`: level L. */
+struct plan_levels {
+    unsigned char known;
+    uint64_t refused[(BATTLE_ENEMY_LEVELS_MAX + 63) / 64];
+};
+
+static pthread_mutex_t plan_levels_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct plan_levels *plan_levels; /* one per record; kept for the process's life */
+static const char *plan_levels_cmd;     /* the check's attacker (plain_commander) */
+
+/* A commander of one level with no Enhance or Evolve, whose name finds it: the attacker of
+ * the plan check, one that adds no change and no variant to the table. NULL if none. */
+static const char *plain_commander(const struct battle_catalog *cat)
+{
+    for (size_t i = 0; i < battle_catalog_count(cat); i++) {
+        const struct battle_card_spec *c = battle_catalog_at(cat, i);
+        int mods = 0;
+        if (c->type != BATTLE_COMMANDER || c->n_levels > 1 ||
+            battle_catalog_find(cat, c->name) != c)
+            continue;
+        for (int k = 0; k < c->n_skills; k++)
+            mods |=
+                c->skills[k].id == BATTLE_SKILL_ENHANCE || c->skills[k].id == BATTLE_SKILL_EVOLVE;
+        if (!mods)
+            return c->name;
+    }
+    return NULL;
+}
+
+/* Whether a job against record `e` at `level` (with the plain attacker `cmd`) is refused by
+ * its plan; *mods says whether its cards hold Enhance or Evolve at all (none: no level's
+ * plan can be). A job the codec refuses is left to the catalog's checks. */
+static int plan_refuses(const struct battle_catalog *cat, const struct battle_enemy *e, int level,
+                        const char *cmd, int *mods)
+{
+    json_t *params =
+        json_pack("{s:i, s:{s:s, s:[]}, s:{s:i, s:i}}", "games", 1, "attacker", "commander", cmd,
+                  "deck", "defender", battle_enemy_kind_name(e->kind), e->id, "level", level);
+    struct sk_verr_list errs;
+    struct sk_jptr ptr;
+    struct battle_spec spec;
+    struct battle_plan *plan = NULL;
+    char why[512];
+    int refused = 0;
+
+    memset(&spec, 0, sizeof(spec));
+    sk_verr_list_init(&errs);
+    sk_jptr_init(&ptr);
+    *mods = 0;
+    if (!params || battle_codec_decode(params, 0, cat, &ptr, &errs, &spec))
+        goto out;
+    for (int c = 0; c < spec.n_cards; c++)
+        for (int k = 0; k < spec.cards[c].n_skills; k++)
+            *mods |= spec.cards[c].skills[k].id == BATTLE_SKILL_ENHANCE ||
+                     spec.cards[c].skills[k].id == BATTLE_SKILL_EVOLVE;
+    if (*mods)
+        refused = battle_plan_new(&spec, &plan, why, sizeof(why)) == SK_EINVAL;
+out:
+    battle_plan_free(plan);
+    battle_codec_spec_release(&spec);
+    sk_verr_list_release(&errs);
+    json_decref(params);
+    return refused;
+}
+
+/* Fills plan_levels[i] for record `e` (the lock held). A middle level's job holds every
+ * level of the record's cards, so when its cards have no Enhance or Evolve no level's do. */
+static void plan_levels_find(const struct battle_catalog *cat, size_t i,
+                             const struct battle_enemy *e)
+{
+    struct plan_levels *pl = &plan_levels[i];
+    int mods = 0, first = e->levels > 2 ? 2 : 1;
+
+    pl->known = 1;
+    if (!plan_levels_cmd)
+        return;
+    if (plan_refuses(cat, e, first, plan_levels_cmd, &mods))
+        pl->refused[(first - 1) / 64] |= 1ull << ((first - 1) % 64);
+    for (int lv = 1; mods && lv <= e->levels && lv <= BATTLE_ENEMY_LEVELS_MAX; lv++)
+        if (lv != first && plan_refuses(cat, e, lv, plan_levels_cmd, &mods))
+            pl->refused[(lv - 1) / 64] |= 1ull << ((lv - 1) % 64);
+}
+
+/* Record i's JSON (battle_catalog_enemy_json) with the levels its plan refuses taken out of
+ * "playable_levels". NULL on allocation failure. */
+static json_t *enemy_json(const struct battle_catalog *cat, size_t i)
+{
+    const struct battle_enemy *e = battle_catalog_enemy_at(cat, i);
+    json_t *obj = e ? battle_catalog_enemy_json(cat, e) : NULL;
+    json_t *levels = obj ? json_object_get(obj, "playable_levels") : NULL;
+    struct plan_levels pl;
+
+    if (!levels)
+        return obj;
+    pthread_mutex_lock(&plan_levels_lock);
+    if (!plan_levels) {
+        plan_levels = sk_calloc(battle_catalog_enemy_count(cat), sizeof(*plan_levels));
+        plan_levels_cmd = plain_commander(cat);
+    }
+    if (plan_levels && !plan_levels[i].known)
+        plan_levels_find(cat, i, e);
+    memset(&pl, 0, sizeof(pl));
+    if (plan_levels)
+        pl = plan_levels[i];
+    pthread_mutex_unlock(&plan_levels_lock);
+    if (!plan_levels) {
+        json_decref(obj);
+        return NULL;
+    }
+    for (size_t k = json_array_size(levels); k-- > 0;) {
+        json_int_t lv = json_integer_value(json_array_get(levels, k));
+        if (lv >= 1 && lv <= BATTLE_ENEMY_LEVELS_MAX &&
+            (pl.refused[(lv - 1) / 64] >> ((lv - 1) % 64) & 1u) && json_array_remove(levels, k)) {
+            json_decref(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
 static json_t *missions_load(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
@@ -827,8 +987,7 @@ static json_t *missions_load(char *err, size_t errlen)
         return NULL;
     arr = json_array();
     for (size_t i = 0; arr && i < battle_catalog_enemy_count(cat); i++) {
-        if (json_array_append_new(
-                arr, battle_catalog_enemy_json(cat, battle_catalog_enemy_at(cat, i)))) {
+        if (json_array_append_new(arr, enemy_json(cat, i))) {
             json_decref(arr);
             return NULL;
         }
@@ -868,8 +1027,7 @@ static int missions_match(size_t i, const struct job_filter *f, const char *valu
 static json_t *missions_entry(size_t i)
 {
     const struct battle_catalog *cat = route_catalog();
-    const struct battle_enemy *e = cat ? battle_catalog_enemy_at(cat, i) : NULL;
-    return e ? battle_catalog_enemy_json(cat, e) : NULL;
+    return cat ? enemy_json(cat, i) : NULL;
 }
 
 static const char *enemy_kind_word(int i)

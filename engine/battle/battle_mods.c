@@ -23,6 +23,24 @@ struct mod {
     int x;
 };
 
+/* The levels of a card's chain (a card of no chain is a chain of one): a chain and its
+ * count are one card at a time, each at one of its levels. */
+#define MODS_LEVELS (BATTLE_LEVELS_MAX + 1)
+
+/* A budget of steps for one cover check (mods_cover): past it, the check gives the bound
+ * of K_m alone. The raids' chains take a few hundred at most. */
+#define MODS_COVER_STEPS 20000
+
+/* One chain of levels whose cards carry changes: how many of it a game holds at once, and
+ * the changes each of its levels carries (bit m: change m), a level whose changes another
+ * level's include left out (a unit of the chain at that level casts no fewer). */
+struct mods_chain {
+    int inst;
+    int n_masks;
+    uint32_t masks[MODS_LEVELS];
+    uint32_t any; /* the union of the masks */
+};
+
 /* The host's bookkeeping of the table while it grows: each card's base and the times each
  * change made it (0 for the job's cards). */
 struct mods_work {
@@ -33,6 +51,13 @@ struct mods_work {
     uint32_t carry[BATTLE_CARDS_MAX]; /* bit m: a job card's own Enhance or Evolve is m */
     clc_u8 on[BATTLE_CARDS_MAX];      /* bit s: the job card can be on side s (card_sides) */
     clc_u8 reach[BATTLE_SIM_MODS];    /* bit s: change m can reach side s's units (reach) */
+    /* The carriers' chains (mods_cover), and for each chain i the most casts of change m
+     * chains i.. can make at once: suf[i][m]. */
+    struct mods_chain chains[BATTLE_CARDS_MAX];
+    int n_chains;
+    int suf[BATTLE_CARDS_MAX + 1][BATTLE_SIM_MODS];
+    uint32_t free_mods; /* changes the cover check leaves to K_m (Evolve where Mimic is) */
+    long steps;         /* left of MODS_COVER_STEPS in the current check */
 };
 
 /* The offset in a card of the plan field a passive skill folds into; 0 for an activation
@@ -392,13 +417,100 @@ static void reach(const struct battle_spec *spec, struct mods_work *w)
     } while (grew);
 }
 
+/* Adds the chain whose levels carry the changes `level[0 .. n)`, `count` of it at once, to
+ * the cover check's chains; a chain that carries none is left out. */
+static void add_chain(struct mods_work *w, const uint32_t *level, int n, int count)
+{
+    struct mods_chain *ch;
+
+    if (w->n_chains >= BATTLE_CARDS_MAX) /* a chain per job card at most: never */
+        return;
+    ch = &w->chains[w->n_chains];
+    memset(ch, 0, sizeof(*ch));
+    for (int a = 0; a < n; a++) {
+        int covered = level[a] == 0;
+        /* A level whose changes another level's include (the first of equal ones kept). */
+        for (int b = 0; b < n && !covered; b++)
+            covered =
+                b != a && (level[a] & level[b]) == level[a] && (level[a] != level[b] || b < a);
+        if (covered)
+            continue;
+        ch->masks[ch->n_masks++] = level[a];
+        ch->any |= level[a];
+    }
+    if (ch->n_masks == 0)
+        return;
+    ch->inst = count;
+    w->n_chains++;
+}
+
+/* Whether a card of the job has Mimic, which casts an enemy's Evolve besides its carriers. */
+static int any_mimic(const struct battle_spec *spec)
+{
+    for (int c = 0; c < spec->n_cards; c++)
+        for (int k = 0; k < spec->cards[c].n_skills; k++)
+            if (spec->cards[c].skills[k].id == BATTLE_SKILL_MIMIC)
+                return 1;
+    return 0;
+}
+
+/* The chains of levels of the job's cards that carry changes (mods_cover), each change's
+ * K_m, and the changes left to K_m alone. `inst`: count_cards. */
+static void collect_chains(const struct battle_spec *spec, struct mods_work *w, const int *inst)
+{
+    int succ[BATTLE_CARDS_MAX], mimic;
+    const uint32_t *carry = w->carry;
+
+    /* A drawing side's card and its next levels (spec->up) are one card at a time: each
+     * chain of levels counts its instances once (those of its top level, which count_cards
+     * gave every level's), for each change some level of it carries. A card of no chain is
+     * a chain of one. */
+    memset(succ, 0, sizeof(int) * (size_t)spec->n_cards);
+    for (int c = 0; c < spec->n_cards; c++)
+        if (spec->up[c] > 0 && spec->up[c] <= spec->n_cards)
+            succ[spec->up[c] - 1] = 1;
+    for (int r = 0; r < spec->n_cards; r++) {
+        uint32_t level[MODS_LEVELS];
+        int top = r, n = 0, count;
+        if (succ[r])
+            continue;
+        for (int steps = 0; steps <= BATTLE_LEVELS_MAX; steps++) {
+            level[n++] = carry[top];
+            if (spec->up[top] <= 0 || spec->up[top] > spec->n_cards)
+                break;
+            top = spec->up[top] - 1;
+        }
+        /* At least once: a carrier only Summon's chains bring past their count. */
+        count = inst[top] > 0 ? inst[top] : 1;
+        if (count > MODS_STACK_MAX)
+            count = MODS_STACK_MAX;
+        add_chain(w, level, n, count);
+    }
+    /* Mimic casts an enemy's Evolve besides the Evolve's carriers: where a unit can have
+     * Mimic (a card's, or an Evolve into it), Evolve is left to K_m (it stacks once: an
+     * evolved skill is gone). */
+    mimic = any_mimic(spec);
+    for (int m = 0; m < w->n_mods; m++)
+        mimic |= w->mods[m].kind == BATTLE_SKILL_EVOLVE && w->mods[m].s2 == BATTLE_SKILL_MIMIC;
+    for (int m = 0; mimic && m < w->n_mods; m++)
+        if (w->mods[m].kind == BATTLE_SKILL_EVOLVE)
+            w->free_mods |= 1u << m;
+    for (int i = w->n_chains - 1; i >= 0; i--)
+        for (int m = 0; m < BATTLE_SIM_MODS; m++)
+            w->suf[i][m] =
+                w->suf[i + 1][m] + (w->chains[i].any & (1u << m) ? w->chains[i].inst : 0);
+    /* K_m: each chain's count once for each change some level of it carries. */
+    for (int m = 0; m < BATTLE_SIM_MODS; m++)
+        w->stack[m] = w->suf[0][m] < MODS_STACK_MAX ? w->suf[0][m] : MODS_STACK_MAX;
+}
+
 /* Gives each Enhance and Evolve action of the job's cards its change (its X held the
  * index of its skill in the card's spec), counts how far each change stacks, and finds the
  * sides each card can be on and each change can reach. */
 static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_data *d,
                            struct mods_work *w, char *err, size_t errlen)
 {
-    int inst[BATTLE_CARDS_MAX], succ[BATTLE_CARDS_MAX];
+    int inst[BATTLE_CARDS_MAX];
     uint32_t *carry = w->carry;
 
     count_cards(spec, inst);
@@ -422,37 +534,58 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
             carry[c] |= 1u << m;
         }
     }
-    /* A drawing side's card and its next levels (spec->up) are one card at a time: each
-     * chain of levels counts its instances once (those of its top level, which count_cards
-     * gave every level's), for each change some level of it carries. A card of no chain is
-     * a chain of one. */
-    memset(succ, 0, sizeof(int) * (size_t)spec->n_cards);
-    for (int c = 0; c < spec->n_cards; c++)
-        if (spec->up[c] > 0 && spec->up[c] <= spec->n_cards)
-            succ[spec->up[c] - 1] = 1;
-    for (int r = 0; r < spec->n_cards; r++) {
-        uint32_t mask = 0;
-        int top = r;
-        if (succ[r])
-            continue;
-        for (int steps = 0; steps <= BATTLE_LEVELS_MAX; steps++) {
-            mask |= carry[top];
-            if (spec->up[top] <= 0 || spec->up[top] > spec->n_cards)
-                break;
-            top = spec->up[top] - 1;
-        }
-        for (int m = 0; m < BATTLE_SIM_MODS; m++) {
-            if (!(mask & (1u << m)))
-                continue;
-            /* At least once: a carrier only Summon's chains bring past their count. */
-            w->stack[m] += inst[top] > 0 ? inst[top] : 1;
-            if (w->stack[m] > MODS_STACK_MAX)
-                w->stack[m] = MODS_STACK_MAX;
-        }
-    }
+    collect_chains(spec, w, inst);
     card_sides(spec, w->on);
     reach(spec, w);
     return SK_OK;
+}
+
+/* Whether the changes `need` (need[m] casts of change m) can all be made at once by the
+ * units chains i.. can hold: `left` units of chain i still to place, each at a level of
+ * masks[from..] (units of one chain are alike, so their levels are taken in order). A
+ * unit's changes last until the end of the next enemy turn and its carriers cast each
+ * once a turn (at the turn start, or with the battleground effects), so a unit holds at
+ * most one cast of each change from each carrier on the board. */
+static int cover(struct mods_work *w, int i, int left, int from, const int *need)
+{
+    const struct mods_chain *ch;
+    int next[BATTLE_SIM_MODS], any = 0;
+
+    for (int m = 0; m < w->n_mods; m++)
+        any |= need[m] > 0;
+    if (!any)
+        return 1;
+    if (i >= w->n_chains)
+        return 0;
+    if (--w->steps < 0)
+        return 1; /* too long a search: K_m alone bounds it */
+    ch = &w->chains[i];
+    for (int m = 0; m < w->n_mods; m++)
+        if (need[m] > (ch->any & (1u << m) ? left : 0) + w->suf[i + 1][m])
+            return 0;
+    if (left == 0)
+        return cover(w, i + 1, i + 1 < w->n_chains ? w->chains[i + 1].inst : 0, 0, need);
+    for (int k = from; k < ch->n_masks; k++) {
+        /* One mask: every unit of the chain at it, in one step. */
+        int take = ch->n_masks == 1 ? left : 1;
+        for (int m = 0; m < BATTLE_SIM_MODS; m++)
+            next[m] = need[m] - (ch->masks[k] & (1u << m) ? take : 0);
+        if (cover(w, i, left - take, k, next))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a unit can hold the changes of count `count` and one more of change m at once
+ * (cover); the changes of free_mods are left to K_m. */
+static int mods_cover(struct mods_work *w, const clc_u8 *count, int m)
+{
+    int need[BATTLE_SIM_MODS];
+
+    for (int k = 0; k < BATTLE_SIM_MODS; k++)
+        need[k] = w->free_mods & (1u << k) ? 0 : count[k] + (k == m);
+    w->steps = MODS_COVER_STEPS;
+    return w->n_chains == 0 || cover(w, 0, w->chains[0].inst, 0, need);
 }
 
 /* The card that change m makes of card v: an existing one with the same content, base
@@ -544,7 +677,7 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
             r = apply(&made, &w->mods[m]);
             if (r < 0)
                 continue;
-            if (r == 0 || w->count[v][m] >= w->stack[m]) {
+            if (r == 0 || w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m)) {
                 d->mod_to[v][m] = (clc_u8)v;
                 continue;
             }

@@ -13,7 +13,10 @@
  * job (a side's commander, fortresses, deck entries, mid-game units and hand, its
  * battleground effects, and one per carrier of a Summon that brings such a card). A unit
  * that takes m again past K_m keeps its card (docs/rules/battle.md says when a game can get
- * there).
+ * there). A card and its next levels (a drawing side's level-ups) are one unit at one level
+ * for the whole game, so they count once, and a variant is made only for changes the job's
+ * units can cast on one unit together, each chain's units placed at some of its levels
+ * (two levels of one card in play once never meet).
  *
  * Both skills aim at the caster's own side, so a card takes only the changes that can reach
  * a side it can be on (its carriers' sides; a side with Mimic takes the enemy's Evolve, one

@@ -171,6 +171,9 @@ static void test_missions(void)
     static const char bad[] = "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
                               " \"level\": 1}, \"defender\": [{\"deck\": {\"raid\": "
                               "\"Lithid Raid\"}, \"weight\": 1}]}}";
+    static const char talos[] =
+        "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
+        " \"level\": 1}, \"defender\": {\"raid\": \"Talos\", \"level\": 13}}}";
     struct it_stack s;
     json_t *page, *next, *res;
     const json_t *m;
@@ -187,6 +190,15 @@ static void test_missions(void)
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "cards")), 10);
     /* every level of the raid: 1 as listed, 2..25 with level-ups, 26 at the top */
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
+    json_decref(page);
+    /* Talos: its middle levels' plans overflow the card table (the 422 below): 1 and 26 */
+    page = get_json(&s, "/v1/missions?kind=raid&name=talos", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    m = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_STRING_EQUAL(str(m, "name"), "Talos");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(m, "playable_levels"), 1)),
+                    26);
     json_decref(page);
 
     /* 1,279 missions, in pages of 500; the second page starts where the first ended */
@@ -238,6 +250,16 @@ static void test_missions(void)
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/0/deck\""));
     CU_ASSERT_PTR_NOT_NULL(r.body &&
                            strstr(r.body, "raid \\\"Lithid Raid\\\" (id 15) cannot be played"));
+    it_resp_free(&r);
+
+    /* Talos at level 13: every level of its five assaults takes each of its Pantheon's five
+     * Enhance Avenge values, more variants than the engine's card table holds; the plan
+     * sees it, and the job is refused when it is submitted, not failed in a worker. */
+    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", talos, strlen(talos), &r) ==
+                    0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params\""));
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "more variants of its cards than the"));
     it_resp_free(&r);
     it_stack_stop(&s);
 }

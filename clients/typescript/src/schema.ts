@@ -1060,7 +1060,7 @@ export interface components {
             playable: boolean;
             /** @description why not, as the 422 would say; null when playable */
             why: string | null;
-            /** @description the levels a job can name it at now (a level between 1 and the top draws level-ups anew each game, as the peer) */
+            /** @description the levels a job can name it at now (a level between 1 and the top draws level-ups anew each game, as the peer); a level whose plan the engine refuses (Enhance's variants of every level of its cards overflowing the card table) is left out */
             playable_levels: number[];
         };
         MissionList: {

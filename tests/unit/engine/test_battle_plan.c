@@ -446,6 +446,62 @@ static void test_mod_sides(void)
     battle_plan_free(plan);
 }
 
+/* A chain of levels is one card at a time (battle_mods' cover check): Anvil-1 (Enhance all
+ * Armor 1) and its next level Anvil-2 (Enhance all Armor 2) are one unit at one level, and
+ * Forge (Enhance all Armor 2) one more unit. Plated (Armor 2) can take +1 (Anvil-1), +2
+ * (Anvil-2 or Forge), +1 and +2 (Anvil-1 and Forge) or +2 twice (Anvil-2 and Forge), not
+ * +1 and +2 twice, which would need Anvil at both levels: Armor 3, 4, 5 and 6, four
+ * variants where the bounds of K_m alone (+1 once, +2 twice) made five. */
+static void test_mod_chain(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    const struct battle_plan_data *d;
+    int a1, a2, forge, plated, n_job, v1, v2, v12, v22;
+
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C0", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, tb_card(&b, "C1", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    a1 = tb_card(&b, "Anvil-1", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, a1, BATTLE_SKILL_ENHANCE, 1, 1);
+    tb_args(&b, a1, BATTLE_SKILL_ARMOR, -1);
+    a2 = tb_card(&b, "Anvil-2", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, a2, BATTLE_SKILL_ENHANCE, 2, 1);
+    tb_args(&b, a2, BATTLE_SKILL_ARMOR, -1);
+    forge = tb_card(&b, "Forge", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, forge, BATTLE_SKILL_ENHANCE, 2, 1);
+    tb_args(&b, forge, BATTLE_SKILL_ARMOR, -1);
+    plated = tb_card(&b, "Plated", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, plated, BATTLE_SKILL_ARMOR, 2, 0);
+    b.spec.up[a1] = a2 + 1;
+    tb_deck(&b, 0, plated, 1);
+    tb_deck(&b, 1, a1, 1);
+    tb_deck(&b, 1, forge, 1);
+    tb_deck(&b, 1, plated, 1);
+    b.spec.sides[1].upgrades = 1;
+    n_job = b.spec.n_cards;
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL_FATAL(d->n_mods, 2); /* +1, +2 */
+    CU_ASSERT_EQUAL(d->n_cards, n_job + 4);
+    v1 = d->mod_to[plated][0];
+    v2 = d->mod_to[plated][1];
+    CU_ASSERT_EQUAL_FATAL(v1 >= n_job && v1 < d->n_cards && v2 >= n_job && v2 < d->n_cards, 1);
+    v12 = d->mod_to[v1][1];
+    v22 = d->mod_to[v2][1];
+    CU_ASSERT_EQUAL_FATAL(v12 >= n_job && v12 < d->n_cards && v22 >= n_job && v22 < d->n_cards, 1);
+    CU_ASSERT_EQUAL(d->cards[v1].armor, 3);
+    CU_ASSERT_EQUAL(d->cards[v2].armor, 4);
+    CU_ASSERT_EQUAL(d->cards[v12].armor, 5);
+    CU_ASSERT_EQUAL(d->mod_to[v2][0], v12); /* +2 then +1: the same variant */
+    CU_ASSERT_EQUAL(d->cards[v22].armor, 6);
+    CU_ASSERT_EQUAL(d->mod_to[v1][0], v1);   /* +1 twice: one Anvil-1 at most */
+    CU_ASSERT_EQUAL(d->mod_to[v12][1], v12); /* +1, +2, +2: Anvil at two levels */
+    CU_ASSERT_EQUAL(d->mod_to[v22][0], v22); /* the same */
+    CU_ASSERT_EQUAL(d->mod_to[v22][1], v22); /* +2 three times: two carriers */
+    battle_plan_free(plan);
+}
+
 /* A job whose changes make more variants than the table holds, or hold more distinct
  * changes than a plan does, is refused with the reason. */
 static void test_mod_limits(void)
@@ -620,6 +676,7 @@ static CU_TestInfo plan_tests[] = {
     {"inconsistent specs are refused", test_plan_rejects_inconsistent_specs},
     {"plan accessors", test_plan_accessors},
     {"Enhance and Evolve make card variants", test_mod_variants},
+    {"a chain of levels casts its changes as one card", test_mod_chain},
     {"Enhance and Evolve reach their own side, Evolve a Mimic's", test_mod_sides},
     {"Enhance and Evolve past the table are refused", test_mod_limits},
     {"a side draws its pools each game", test_draw_pools},
