@@ -92,15 +92,20 @@ static int has_skill(const struct battle_card_data *c, enum battle_skill s)
     return 0;
 }
 
-static clc_u8 add_u8(clc_u8 a, int b)
+/* a + b into an 8-bit field; 0 when it would pass BATTLE_SKILL_X_MAX (the peer's values
+ * have no bound: a job that can get there is refused, never played with a capped value). */
+static int add_x(clc_u8 *a, int b)
 {
-    int v = a + b;
-    return (clc_u8)(v > 255 ? 255 : v);
+    if (*a + b > BATTLE_SKILL_X_MAX)
+        return 0;
+    *a = (clc_u8)(*a + b);
+    return 1;
 }
 
 /* Makes change `m` to card `c`. Returns -1 when it does not apply (the card lacks s, or has
  * s2 already), 0 when it applies and changes nothing (Enhance of Absorb, of a flag such as
- * Wall: below), 1 when it changed the card. The codec
+ * Wall: below), 1 when it changed the card, -2 when an Enhance would take a value past
+ * BATTLE_SKILL_X_MAX. The codec
  * refuses the changes this does not know (battle_cards_skill_args). */
 static int apply(struct battle_card_data *c, const struct mod *m)
 {
@@ -118,13 +123,11 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             m->s == BATTLE_SKILL_SUMMON || m->s == BATTLE_SKILL_ENHANCE ||
             m->s == BATTLE_SKILL_EVOLVE)
             return 0;
-        if (f) {
-            bytes[f] = add_u8(bytes[f], m->x);
-            return 1;
-        }
+        if (f)
+            return add_x(&bytes[f], m->x) ? 1 : -2;
         for (k = 0; k < c->n_act; k++)
-            if (c->act_id[k] == (clc_u8)m->s)
-                c->act_x[k] = add_u8(c->act_x[k], m->x);
+            if (c->act_id[k] == (clc_u8)m->s && !add_x(&c->act_x[k], m->x))
+                return -2;
         return 1;
     }
     if (has_skill(c, m->s2))
@@ -627,6 +630,59 @@ static int any_mod(const struct battle_plan_data *d, int n_job)
     return 0;
 }
 
+/* Makes the variants of plan `d`'s assault cards (battle_mods_build). Returns SK_OK, or
+ * SK_EINVAL with the reason in `err`. */
+static enum sk_err build_variants(const struct battle_spec *spec, struct battle_plan_data *d,
+                                  struct mods_work *w, char *err, size_t errlen)
+{
+    int n_job = spec->n_cards;
+
+    /* Every assault card, then every variant made, takes every change that can reach a
+     * side its base can be on (the table grows while it is read). Enhance and Evolve aim
+     * at assaults only. A change that cannot reach the card stays BATTLE_SIM_NONE: no
+     * game's unit holding the card is ever its candidate, so no game reads it. */
+    for (int v = 0; v < d->n_cards; v++) {
+        if (d->cards[v].type != BATTLE_ASSAULT)
+            continue;
+        for (int m = 0; m < w->n_mods; m++) {
+            struct battle_card_data made = d->cards[v];
+            int r, u;
+            if (!(w->on[d->card_base[v]] & w->reach[m]))
+                continue;
+            r = apply(&made, &w->mods[m]);
+            if (r == -2 && (w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m))) {
+                d->mod_to[v][m] = (clc_u8)v; /* no game gets there */
+                continue;
+            }
+            if (r == -2) {
+                snprintf(err, errlen,
+                         "the job's Enhance of '%s' by %d can raise card \"%s\"'s past %d, the "
+                         "most the engine holds",
+                         battle_cards_skill_name(w->mods[m].s), w->mods[m].x,
+                         spec->cards[d->card_base[v]].name, BATTLE_SKILL_X_MAX);
+                return SK_EINVAL;
+            }
+            if (r < 0)
+                continue;
+            if (r == 0 || w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m)) {
+                d->mod_to[v][m] = (clc_u8)v;
+                continue;
+            }
+            u = variant(d, w, n_job, v, m, &made);
+            if (u < 0) {
+                snprintf(err, errlen,
+                         "the job's Enhance and Evolve skills make more variants of its cards "
+                         "than the %d the engine holds beside its %d cards: use fewer cards "
+                         "with them, or fewer copies",
+                         BATTLE_SIM_CARDS - n_job, n_job);
+                return SK_EINVAL;
+            }
+            d->mod_to[v][m] = (clc_u8)u;
+        }
+    }
+    return SK_OK;
+}
+
 enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d, char *err,
                               size_t errlen)
 {
@@ -662,38 +718,7 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
             if (e->act_id[k] == BATTLE_SKILL_ENHANCE && !e->act_trig[k])
                 e->act_turn = (clc_u8)(e->act_turn | (1u << k));
     }
-    /* Every assault card, then every variant made, takes every change that can reach a
-     * side its base can be on (the table grows while it is read). Enhance and Evolve aim
-     * at assaults only. A change that cannot reach the card stays BATTLE_SIM_NONE: no
-     * game's unit holding the card is ever its candidate, so no game reads it. */
-    for (int v = 0; v < d->n_cards; v++) {
-        if (d->cards[v].type != BATTLE_ASSAULT)
-            continue;
-        for (int m = 0; m < w->n_mods; m++) {
-            struct battle_card_data made = d->cards[v];
-            int r, u;
-            if (!(w->on[d->card_base[v]] & w->reach[m]))
-                continue;
-            r = apply(&made, &w->mods[m]);
-            if (r < 0)
-                continue;
-            if (r == 0 || w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m)) {
-                d->mod_to[v][m] = (clc_u8)v;
-                continue;
-            }
-            u = variant(d, w, n_job, v, m, &made);
-            if (u < 0) {
-                snprintf(err, errlen,
-                         "the job's Enhance and Evolve skills make more variants of its cards "
-                         "than the %d the engine holds beside its %d cards: use fewer cards "
-                         "with them, or fewer copies",
-                         BATTLE_SIM_CARDS - n_job, n_job);
-                rc = SK_EINVAL;
-                goto out;
-            }
-            d->mod_to[v][m] = (clc_u8)u;
-        }
-    }
+    rc = build_variants(spec, d, w, err, errlen);
 out:
     sk_free(w);
     return rc;

@@ -17,9 +17,9 @@
 #define BATTLE_DECK_MAX         30 /* cards in one side's deck list, counts expanded */
 #define BATTLE_FORTRESS_MAX     2
 #define BATTLE_HAND_MAX         3
-#define BATTLE_NAME_MAX         64 /* bytes of a card name, excluding the NUL */
-#define BATTLE_CARD_SKILLS_MAX  8  /* skills on one card */
-#define BATTLE_SKILL_X_MAX      99
+#define BATTLE_NAME_MAX         64  /* bytes of a card name, excluding the NUL */
+#define BATTLE_CARD_SKILLS_MAX  8   /* skills on one card */
+#define BATTLE_SKILL_X_MAX      255 /* an 8-bit field of the plan */
 #define BATTLE_SKILL_N_MAX      10  /* targets a skill draws ("n") */
 #define BATTLE_SKILL_C_MAX      15  /* cooldown in own turns ("c"); the state keeps 4 bits */
 #define BATTLE_STAT_MAX         999 /* attack, health */

@@ -135,7 +135,7 @@ static void test_real_deck_job(void)
     json_t *a, *b, *cat;
     struct it_resp r;
     const char *bad = "{\"kind\": \"battle\", \"params\": {\"attacker\": \"Octane-1, "
-                      "Spear of Daybreak\", \"defender\": \"" REAL_DEF "\"}}";
+                      "Magnificent Phoenix\", \"defender\": \"" REAL_DEF "\"}}";
 
     CU_ASSERT_FATAL(start(&s, "cards_job", 1) == 0);
     a = run_job(&s, doc);
@@ -154,7 +154,7 @@ static void test_real_deck_job(void)
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/attacker\""));
     CU_ASSERT_PTR_NOT_NULL(
-        r.body && strstr(r.body, "skill 'barrier' 100: values above 99 are not simulated yet"));
+        r.body && strstr(r.body, "skill 'strike' 300: values above 255 are not simulated yet"));
     it_resp_free(&r);
     it_stack_stop(&s);
 }
@@ -170,7 +170,7 @@ static void test_missions(void)
                                " \"defender\": {\"raid\": \"Apocalypse\", \"level\": 13}}}";
     static const char bad[] = "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
                               " \"level\": 1}, \"defender\": [{\"deck\": {\"raid\": "
-                              "\"Lithid Raid\"}, \"weight\": 1}]}}";
+                              "\"Synapse Unleashed Raid\"}, \"weight\": 1}]}}";
     static const char talos[] =
         "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
         " \"level\": 1}, \"defender\": {\"raid\": \"Talos\", \"level\": 13}}}";
@@ -218,10 +218,16 @@ static void test_missions(void)
     json_decref(page);
     json_decref(next);
     /* a raid the engine cannot play says why */
-    page = get_json(&s, "/v1/missions?kind=raid&playable=false&name=lithid", 200);
+    page = get_json(&s, "/v1/missions?kind=raid&playable=false&name=synapse", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "why"), "skill 'refresh' 100"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "why"), "its deck has 50 cards"));
+    json_decref(page);
+    /* Lithid Raid's Refresh 100 plays (values up to 255), at every level */
+    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=lithid", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    m = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
     json_decref(page);
     /* the raid with a pool plays: its card_pools count is listed */
     page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=apocalypse", 200);
@@ -248,8 +254,8 @@ static void test_missions(void)
     CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/0/deck\""));
-    CU_ASSERT_PTR_NOT_NULL(r.body &&
-                           strstr(r.body, "raid \\\"Lithid Raid\\\" (id 15) cannot be played"));
+    CU_ASSERT_PTR_NOT_NULL(
+        r.body && strstr(r.body, "raid \\\"Synapse Unleashed Raid\\\" (id 26) cannot be played"));
     it_resp_free(&r);
 
     /* Talos at level 13: every level of its five assaults takes each of its Pantheon's five

@@ -957,13 +957,13 @@ static void battle_limit_cases(struct cases *c)
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
                "\"name\":\"armor\",\"x\":1}]}",
                "/params/cards/0/skills/0/x", 1);
-    card_field(c, "skill x 99",
+    card_field(c, "skill x 255",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
-               "\"name\":\"armor\",\"x\":99}]}",
+               "\"name\":\"armor\",\"x\":255}]}",
                "/params/cards/0/skills/0/x", 1);
-    card_field(c, "skill x 100",
+    card_field(c, "skill x 256",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
-               "\"name\":\"armor\",\"x\":100}]}",
+               "\"name\":\"armor\",\"x\":256}]}",
                "/params/cards/0/skills/0/x", 0);
     card_field(c, "8 skills",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"

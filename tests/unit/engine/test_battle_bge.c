@@ -112,8 +112,8 @@ static void test_expand(void)
     CU_ASSERT_EQUAL(expand("Heal all Rally 2", s, why, sizeof(why)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "'Heal' takes no skill arguments"));
     CU_ASSERT_EQUAL(expand("Armor 2", s, why, sizeof(why)), -1);
-    CU_ASSERT_EQUAL(expand("Strike all 100", s, why, sizeof(why)), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 .. 99"));
+    CU_ASSERT_EQUAL(expand("Strike all 256", s, why, sizeof(why)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "1 .. 255"));
     CU_ASSERT_EQUAL(expand("Strike all", s, why, sizeof(why)), -1);
     CU_ASSERT_EQUAL(expand("Strike all 3 extra", s, why, sizeof(why)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "'extra'"));

@@ -147,8 +147,8 @@ static const struct bad_case bad_cases[] = {
         {"/params/cards/0/skills/0/name: skill 'wall' is only for structure and fortress "
          "cards"}},
     /* 33 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
-              "'skills':[{'name':'strike','x':100}]}]," SIDES "}",
-        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 99, not 100"}},
+              "'skills':[{'name':'strike','x':256}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 255, not 256"}},
     /* 34 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'strike','x':1},{'name':'siege','x':1},{'name':'heal','x':1},"
               "{'name':'rally','x':1},{'name':'jam'},{'name':'weaken','x':1},"
@@ -188,7 +188,7 @@ static const struct bad_case bad_cases[] = {
          "structure cards"}},
     /* 45 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'strike','x':'2','all':'yes'}]}]," SIDES "}",
-        {"/params/cards/0/skills/0/x: 'x' must be an integer between 1 and 99",
+        {"/params/cards/0/skills/0/x: 'x' must be an integer between 1 and 255",
          "/params/cards/0/skills/0/all: 'all' must be true or false"}},
     /* 46: every problem of the document at once, in document order */
     {"{'games':0,'mode':'x','attacker':{'commander':'Test Commander','deck':"
@@ -306,8 +306,8 @@ static const struct bad_case bad_cases[] = {
               "'skills':[{'name':'evolve','s':'rally','s2':'rally'}]}]," SIDES "}",
         {"/params/cards/0/skills/0/s2: skill 'evolve' needs 's2' other than 's'"}},
     /* 75 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
-              "'skills':[{'name':'enhance','x':100,'s':'rally'}]}]," SIDES "}",
-        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 99, not 100"}},
+              "'skills':[{'name':'enhance','x':256,'s':'rally'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 255, not 256"}},
 };
 /* clang-format on */
 

@@ -355,9 +355,10 @@ static void test_bad_decks(void)
          " \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker/deck/0/card",
          "card \"Malika-1\" is a commander card, not an assault or structure"},
-        {"{\"attacker\": \"Octane-1, Spear of Daybreak\", \"defender\": \"" REAL_DEF "\"}",
+        {"{\"attacker\": \"Octane-1, Magnificent Phoenix\", \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker",
-         "card \"Spear of Daybreak\": skill 'barrier' 100: values above 99 are not simulated yet"},
+         "card \"Magnificent Phoenix\": skill 'strike' 300: values above 255 are not simulated "
+         "yet"},
         {"{\"attacker\": {\"deck\": \"Octane-1, Grunt\", \"commander\": \"Octane-1\"},"
          " \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker/commander", "unknown field 'commander'"},

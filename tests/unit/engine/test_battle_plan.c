@@ -526,6 +526,21 @@ static void test_mod_limits(void)
         tb_deck(&b, 0, c, 3);
     }
     expect_einval(&b, "more variants of its cards than the");
+    /* Enhance Armor 100 on Armor 200: 300 does not fit the plan's 8-bit field, and the peer
+     * does not stop at 255: refused. */
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+    all = tb_card(&b, "Colossus", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, all, BATTLE_SKILL_ARMOR, 200, 0);
+    tb_deck(&b, 0, all, 1);
+    c = tb_card(&b, "Raiser", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, c, BATTLE_SKILL_ENHANCE, 100, 1);
+    tb_args(&b, c, BATTLE_SKILL_ARMOR, -1);
+    tb_deck(&b, 0, c, 1);
+    expect_einval(&b, "the job's Enhance of 'armor' by 100 can raise card \"Colossus\"'s past 255");
+    b.cards[c].skills[0].x = 55; /* 255: plays */
+    battle_plan_free(tb_plan(&b));
     tb_init(&b);
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
     tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);

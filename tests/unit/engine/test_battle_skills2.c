@@ -1054,8 +1054,34 @@ static void test_evolve(void)
     tb_run_end(&x);
 }
 
+/* Values above 99, as the game's newer cards have them (up to 255, 8-bit fields): Smasher
+ * (attack 250) casts Strike 200 on Giant (health 600, Armor 200), then attacks it: 200 +
+ * (250 - 200) = 250 a turn. Giant (attack 1) hits the commander, then Smasher. */
+static void test_large_values(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int giant, smasher;
+    duel(&b);
+    giant = unit(&b, "Giant", 1, 600, 0);
+    tb_skill(&b, giant, BATTLE_SKILL_ARMOR, 200, 0);
+    tb_deck(&b, 0, giant, 1);
+    smasher = unit(&b, "Smasher", 250, 10, 0);
+    tb_skill(&b, smasher, BATTLE_SKILL_STRIKE, 200, 0);
+    tb_deck(&b, 1, smasher, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 49);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 350);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 9);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 100);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
+    {"values above 99 (Strike 200, Armor 200)", test_large_values},
     {"rupture and venom", test_rupture_venom},
     {"swipe, drain and hunt", test_swipe_drain_hunt},
     {"allegiance", test_allegiance},
