@@ -12,6 +12,7 @@
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_deck.h"
+#include "battle_plan.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
 #include "sk_mem.h"
@@ -1345,4 +1346,29 @@ void battle_codec_mix_release(struct battle_mix *mix)
     for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
         battle_codec_spec_release(&mix->specs[k]);
     memset(mix, 0, sizeof(*mix));
+}
+
+/* Builds and drops each deck's plan: what only the plan sees is the client's 422 too. */
+enum sk_err battle_codec_check_plans(const struct battle_mix *mix, struct sk_verr_list *errs)
+{
+    enum sk_err bad = SK_OK;
+
+    for (int k = 0; k < mix->n; k++) {
+        struct battle_plan *plan = NULL;
+        char why[512] = "";
+        char at[64];
+        enum sk_err rc = battle_plan_new(&mix->specs[k], &plan, why, sizeof(why));
+        battle_plan_free(plan);
+        if (rc == SK_ENOMEM)
+            return rc;
+        if (!rc)
+            continue;
+        if (mix->n == 1)
+            snprintf(at, sizeof(at), "/params");
+        else
+            snprintf(at, sizeof(at), "/params/defender/%d/deck", k);
+        sk_verr_add(errs, at, "%s", why[0] ? why : "the job cannot be played");
+        bad = SK_EINVAL;
+    }
+    return bad;
 }

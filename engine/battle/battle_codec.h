@@ -53,6 +53,16 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
                                     const struct battle_catalog *catalog, struct sk_jptr *ptr,
                                     struct sk_verr_list *errs, struct battle_mix *out);
 
+/**
+ * Builds and drops the plan of each deck of `mix`, so that what only the plan sees (the
+ * variants Enhance and Evolve make of the cards overflowing the engine's card table, an
+ * Enhance past the values a card holds) is the client's 422 when the job is submitted
+ * rather than a job that fails in a worker. The plan names no field: a single defender's
+ * problem is reported at "/params", a listed deck's at "/params/defender/<k>/deck".
+ * Returns SK_OK, SK_EINVAL with the problems added to `errs`, or SK_ENOMEM.
+ */
+enum sk_err battle_codec_check_plans(const struct battle_mix *mix, struct sk_verr_list *errs);
+
 /** Frees what battle_codec_decode_mix filled; NULL-safe. */
 void battle_codec_mix_release(struct battle_mix *mix);
 

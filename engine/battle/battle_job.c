@@ -63,34 +63,6 @@ struct battle_job_run {
 
 static void job_free_data(void *data);
 
-/* Builds and drops each deck's plan, so that what only the plan sees (the variants Enhance
- * and Evolve make of the cards overflowing the engine's card table) is the client's 422 at
- * submission rather than a job that fails in a worker. The plan names no field: a single
- * defender's problem is the job's, a list's is its deck's. */
-static enum sk_err check_plans(const struct battle_mix *mix, struct sk_verr_list *errs)
-{
-    enum sk_err bad = SK_OK;
-
-    for (int k = 0; k < mix->n; k++) {
-        struct battle_plan *plan = NULL;
-        char why[512] = "";
-        char at[64];
-        enum sk_err rc = battle_plan_new(&mix->specs[k], &plan, why, sizeof(why));
-        battle_plan_free(plan);
-        if (rc == SK_ENOMEM)
-            return rc;
-        if (!rc)
-            continue;
-        if (mix->n == 1)
-            snprintf(at, sizeof(at), "/params");
-        else
-            snprintf(at, sizeof(at), "/params/defender/%d/deck", k);
-        sk_verr_add(errs, at, "%s", why[0] ? why : "the job cannot be played");
-        bad = SK_EINVAL;
-    }
-    return bad;
-}
-
 static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
                                      struct sk_verr_list *errs, void **out)
 {
@@ -112,7 +84,7 @@ static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct
         sk_free(job);
         return err;
     }
-    err = check_plans(&job->mix, errs);
+    err = battle_codec_check_plans(&job->mix, errs);
     if (err) {
         job_free_data(job);
         return err;

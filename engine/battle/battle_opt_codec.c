@@ -604,7 +604,15 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
         battle_codec_mix_release(&mix); /* the job fails below: d.n_err counts the problem */
     } else if (err == SK_OK) {
         job.scoring = mix.specs[0].scoring; /* one scoring for every defender deck */
-        err = take_start(&job, &cap, &mix);
+        /* The starting deck's plans: a defender whose plan the engine refuses (a raid whose
+         * Enhance makes too many variants) is a 422 now, not a search that fails. */
+        err = battle_codec_check_plans(&mix, errs);
+        if (err == SK_EINVAL) {
+            d.n_err++;
+            err = SK_OK;
+        }
+        if (!err)
+            err = take_start(&job, &cap, &mix);
         battle_codec_mix_release(&mix);
         if (err)
             goto out;

@@ -652,6 +652,14 @@ static void test_drawing_attacker_refused(void)
                                       &job, at, sizeof(at)),
                           SK_OK);
     battle_opt_job_release(&job);
+    /* A defender whose plan the engine refuses (Talos at level 13: its Enhance makes more
+     * variants than the card table holds) is refused when the job is submitted. */
+    CU_ASSERT_EQUAL(real_decode("{'attacker': {'commander': 'Emrys', 'deck': [" REAL_IN
+                                "]}, 'defender': {'raid': 'Talos', 'level': 13},"
+                                "'pool': [" REAL_OUT "]}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params");
 }
 
 /* 1 when the catalog says card `name` is bloodthirsty or righteous. */
