@@ -498,6 +498,11 @@ static void collect_chains(const struct battle_spec *spec, struct mods_work *w, 
     for (int m = 0; mimic && m < w->n_mods; m++)
         if (w->mods[m].kind == BATTLE_SKILL_EVOLVE)
             w->free_mods |= 1u << m;
+    /* Divert sends each target Inhibit refused a cast of its own to the enemy row: one
+     * carrier's Enhance all may land there more than once. */
+    if (spec->sides[0].passive[BATTLE_PASSIVE_DIVERT] ||
+        spec->sides[1].passive[BATTLE_PASSIVE_DIVERT])
+        w->free_mods = ~0u;
     for (int i = w->n_chains - 1; i >= 0; i--)
         for (int m = 0; m < BATTLE_SIM_MODS; m++)
             w->suf[i][m] =
