@@ -16,8 +16,10 @@
 #       points the OpenCL ICD loader at the NVIDIA driver, lists the devices, checks the
 #       device's random streams, runs cl_bench, plays the first 12 plain real-card matchups
 #       (GAMES each, default 4,000,000) on the GPU and on the CPU backend, and runs the
-#       differential suite on the GPU. Prints markdown (also to $OUT/gpu.md when OUT is set)
-#       to paste into bench/RESULTS.md. Exits 1 when a step fails or the two backends
+#       differential suite on the GPU (flexible play left out unless
+#       SKIRMISH_CL_DIFF_SKIP_FLEX=0; SKIRMISH_GPU_DIFF_SECONDS bounds it, default 240).
+#       Prints markdown (also to $OUT/gpu.md when OUT is set) to paste into
+#       bench/RESULTS.md. Exits 1 when a step fails or the two backends
 #       disagree on any count.
 #
 # With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
@@ -153,7 +155,16 @@ run_all() {
     echo "### CPU-vs-OpenCL differential suite on the device"
     echo
     echo '```'
-    SKIRMISH_CL_DIFF_DEVICE=$device "$bundle/bin/test_engine" battle_cl_diff 2>&1 | tail -15 || rc=1
+    # Flexible play is left out on the device: each flexible game runs on one work-item
+    # there, and the suite's 2,000 of them did not finish in 200 s on an H200 (bench/
+    # RESULTS.md). Streamed, under a time bound, so that a slow device still shows which
+    # tests passed.
+    if ! SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \
+        timeout "${SKIRMISH_GPU_DIFF_SECONDS:-240}" "$bundle/bin/test_engine" battle_cl_diff 2>&1 |
+        grep -v -e '^ *$' -e 'CUnit - A unit' -e 'cunit.sourceforge'; then
+        echo "gpu.sh: the differential suite failed or ran past its bound"
+        rc=1
+    fi
     echo '```'
     rm -rf "$work"
     return $rc

@@ -8,6 +8,7 @@
  * 169,200 games compared one by one (8,000 of them with values above 99 and stats near 999), in
  * both the normal and the sanitizer build. */
 #include <CUnit/CUnit.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,20 @@ static const char *diff_device(void)
 {
     const char *d = getenv("SKIRMISH_CL_DIFF_DEVICE");
     return d && *d ? d : "portable";
+}
+
+/* Whether to leave out the flexible-play comparisons: bench/gpu.sh sets
+ * SKIRMISH_CL_DIFF_SKIP_FLEX on a GPU, where each flexible game (hundreds of look-ahead games)
+ * runs on one work-item: on an H200 the suite's 2,000 flexible games did not finish in 200 s,
+ * against 60 s on PoCL with two CPU cores (bench/RESULTS.md, 2026-11-27). The suite run by
+ * `make test` never sets it. */
+static bool skip_flex(void)
+{
+    const char *s = getenv("SKIRMISH_CL_DIFF_SKIP_FLEX");
+    if (!s || !*s || strcmp(s, "0") == 0)
+        return false;
+    fprintf(stderr, "(flexible play left out: SKIRMISH_CL_DIFF_SKIP_FLEX) ");
+    return true;
 }
 
 static int suite_init(void)
@@ -523,12 +538,15 @@ static void test_every_skill(void)
     b->spec.seed = 17;
     diff_games(b, 0, 8000);
     /* Flexible play, each side: a game plays hundreds of look-ahead games, hence few. */
+    if (skip_flex())
+        goto out;
     skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_FLEX, BATTLE_PLAY_ORDERED);
     b->spec.seed = 14;
     diff_games(b, 0, 400);
     skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_EXACT, BATTLE_PLAY_FLEX);
     b->spec.seed = 15;
     diff_games(b, 1000000, 400);
+out:
     sk_free(b);
 }
 
@@ -601,9 +619,11 @@ static void test_seed_example_state(void)
     b->spec.seed = 5;
     b->spec.mode = BATTLE_MODE_SURGE; /* turn 7 is then the defender's */
     diff_games(b, 0, 6000);
-    seed_example(b, BATTLE_PLAY_FLEX);
-    b->spec.seed = 6;
-    diff_games(b, 0, 400);
+    if (!skip_flex()) {
+        seed_example(b, BATTLE_PLAY_FLEX);
+        b->spec.seed = 6;
+        diff_games(b, 0, 400);
+    }
     sk_free(b);
 }
 
