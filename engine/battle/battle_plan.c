@@ -535,11 +535,23 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);
 }
 
+/* Marks a card that casts Enhance at its turn start (battle_sim_enhance's test, on the final
+ * table: an Enhance's X is its change's index by now). */
+static void mark_enhancer(const struct battle_plan_data *d, struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        if ((c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE) == BATTLE_SKILL_ENHANCE &&
+            c->act_trig[k] == BATTLE_SIM_TRIG_ACTIVATE && c->act_x[k] < d->n_mods)
+            c->trig = (clc_u8)(c->trig | BATTLE_SIM_CARD_ENHANCES);
+}
+
 /* The plan-wide flags of every card of the table, then the marks of a plan with Inhibit. */
 static void fold_table(struct battle_plan_data *d)
 {
-    for (int i = 0; i < d->n_cards; i++)
+    for (int i = 0; i < d->n_cards; i++) {
         fold_card_flags(d, &d->cards[i]);
+        mark_enhancer(d, &d->cards[i]);
+    }
     if (d->fx & BATTLE_SIM_FX_INHIBIT)
         for (int i = 0; i < d->n_cards; i++)
             mark_refusable(&d->cards[i]);

@@ -110,6 +110,9 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_TRIG_PLAY     1
 #define BATTLE_SIM_TRIG_ATTACKED 2
 #define BATTLE_SIM_TRIG_DEATH    3
+/* In battle_card_data.trig, above the trigger bits: the card casts Enhance at its unit's turn
+ * start (battle_sim_enhance), so that the turn looks for it only on the cards that do. */
+#define BATTLE_SIM_CARD_ENHANCES 0x10u
 
 /* Cooldowns: 4 bits per action slot (slot k in bits 4k..4k+3), Flurry's in slot 7 (a card
  * with Flurry has at most 7 activation skills, as a card has at most 8 skills). */
@@ -131,7 +134,8 @@ struct battle_card_data {
     clc_u8 delay;
     clc_u8 faction;    /* 1..6, 0 for the project's own cards (no faction) */
     clc_u8 flurry_c;   /* Flurry's cooldown in own turns, at least 1 */
-    clc_u8 trig;       /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*) */
+    clc_u8 trig;       /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*); and
+                          BATTLE_SIM_CARD_ENHANCES */
     clc_u8 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */
     clc_u8 armor;
     clc_u8 counter;
@@ -2737,7 +2741,8 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
             u->cd = battle_sim_cd_tick(u->cd);
         return;
     }
-    if (mods && !u->delay && !(u->flags & BATTLE_SIM_JAMMED)) {
+    if (mods && (c->trig & BATTLE_SIM_CARD_ENHANCES) && !u->delay &&
+        !(u->flags & BATTLE_SIM_JAMMED)) {
         battle_sim_enhance(p, g, s, assault ? (clc_i32)lane : -1, c);
         c = &p->cards[u->card]; /* it may have enhanced itself */
     }
@@ -2891,7 +2896,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         /* Read once: the rows' byte stores may alias the plan for the compiler. */
         int mods = (p->rare & BATTLE_SIM_RARE_MOD) != 0;
         me->commander_cd = battle_sim_cd_tick(me->commander_cd);
-        if (mods)
+        if (mods && (p->cards[me->commander].trig & BATTLE_SIM_CARD_ENHANCES))
             battle_sim_enhance(p, g, s, -1, &p->cards[me->commander]);
         n = me->n_assaults;
         for (clc_u32 i = 0; i < me->n_structures; i++)

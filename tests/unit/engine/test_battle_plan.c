@@ -386,6 +386,12 @@ static void test_mod_variants(void)
     CU_ASSERT_EQUAL(d->cards[d->mod_to[c][0]].evade, 5);
     CU_ASSERT_EQUAL(d->mod_to[smithy][1], BATTLE_SIM_NONE); /* only assaults change */
     CU_ASSERT_EQUAL(d->card_base[plated], plated);
+    /* Only the card that casts Enhance is looked at for it at its turn start. */
+    CU_ASSERT_TRUE(d->cards[smithy].trig & BATTLE_SIM_CARD_ENHANCES);
+    CU_ASSERT_FALSE(d->cards[cmd].trig & BATTLE_SIM_CARD_ENHANCES);
+    for (c = 0; c < d->n_cards; c++)
+        if (c != smithy)
+            CU_ASSERT_FALSE(d->cards[c].trig & BATTLE_SIM_CARD_ENHANCES);
     battle_plan_free(plan);
 }
 
