@@ -58,7 +58,8 @@ struct battle_job_run {
     uint64_t first;                                  /* the run plays units [first, ...) */
     uint64_t done;                                   /* units played so far: [first, done) */
     struct battle_counts counts[BATTLE_DEFENDERS_MAX];
-    double elapsed_s; /* wall time spent inside run_step */
+    double elapsed_s;     /* wall time spent inside run_step */
+    struct battle_cl *cl; /* the engine's device, or NULL: the CPU backend (run_device) */
 };
 
 static void job_free_data(void *data);
@@ -210,6 +211,23 @@ static void engine_describe_state(const void *state, struct engine_info *info)
 
 static void run_free(void *data);
 
+/* The device a run plays on: the engine's, except for a job with flexible play on either
+ * side, which plays on the CPU backend. A flexible game plays hundreds of look-ahead games
+ * on one work-item: on an NVIDIA H200 one launch of a few hundred such games took about
+ * 25 s, a CPU core about 12 ms a game (bench/RESULTS.md, 2026-11-27), so on a GPU the
+ * first step alone would outlast the job's lease; on PoCL the CPU backend is as fast. Both
+ * backends give the same games, so the result is the same either way. */
+static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng)
+{
+    if (!eng || !eng->cl)
+        return NULL;
+    for (int k = 0; k < job->mix.n; k++)
+        for (int s = 0; s < 2; s++)
+            if (job->mix.specs[k].sides[s].play == BATTLE_PLAY_FLEX)
+                return NULL;
+    return eng->cl;
+}
+
 static enum sk_err run_new(void *state, const void *data, const struct job_run_opts *opts,
                            void **out, char *err, size_t errlen)
 {
@@ -222,6 +240,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
         return SK_ENOMEM;
     run->job = job;
     run->eng = state;
+    run->cl = run_device(job, run->eng);
     run->threads = opts->threads;
     for (int k = 0; k < job->mix.n; k++) {
         rc = battle_plan_new(&job->mix.specs[k], &run->plans[k], err, errlen);
@@ -246,7 +265,7 @@ static double now_s(void)
 static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first, uint64_t n,
                               char *err, size_t errlen)
 {
-    struct battle_cl *cl = run->eng ? run->eng->cl : NULL;
+    struct battle_cl *cl = run->cl;
     double t0 = now_s();
     enum sk_err rc;
 
@@ -328,10 +347,10 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
 {
     struct battle_cl_info info;
 
-    if (!run->eng || !run->eng->cl)
+    if (!run->cl)
         return put(res, "backend", json_string("cpu")) ||
                put(res, "threads", json_integer(effective_threads(run->threads)));
-    battle_cl_describe(run->eng->cl, &info);
+    battle_cl_describe(run->cl, &info);
     return put(res, "backend", json_string("opencl")) ||
            put(res, "platform", json_string(info.platform)) ||
            put(res, "device", json_string(info.device)) ||

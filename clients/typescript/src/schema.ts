@@ -813,7 +813,10 @@ export interface components {
              */
             scoring: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
             seed: components["schemas"]["Seed"];
-            /** @enum {string} */
+            /**
+             * @description where the games ran: the OpenCL device by default when one exists; the CPU backend with SKIRMISH_DEVICE=cpu, without a device, and for a job with flexible play on either side whatever the device
+             * @enum {string}
+             */
             backend: "opencl" | "cpu";
             platform?: string;
             device?: string;

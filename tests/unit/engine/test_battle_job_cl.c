@@ -3,7 +3,8 @@
  * result records backend, platform, device and launch geometry, and the counts equal the CPU
  * backend's), "cpu" by option or SKIRMISH_DEVICE, an unknown named device is an error, and
  * with no OpenCL platform the job falls back to the CPU backend (in a child process whose
- * ICD loader sees an empty vendor folder). */
+ * ICD loader sees an empty vendor folder); a job with flexible play runs on the CPU backend
+ * whatever the device. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -43,10 +44,20 @@ static int suite_clean(void)
     return cl_test_cache_leave(&cache);
 }
 
-static struct job *decode(void)
+/* The same matchup, 200 games, the attacker playing flexibly. */
+static const char *const FLEX_PARAMS =
+    "{\"games\": 200, \"attacker\": {\"commander\": \"Test Commander\", \"play\": \"flexible\","
+    "\"deck\": [{\"card\": \"Plated Grunt\", \"count\": 3}, {\"card\": \"Strike Grunt\", "
+    "\"count\": 3},"
+    "{\"card\": \"Spiked Grunt\", \"count\": 2}, {\"card\": \"Barricade\", \"count\": 2}]},"
+    "\"defender\": {\"commander\": \"Test Commander\", \"deck\": ["
+    "{\"card\": \"Grunt\", \"count\": 4}, {\"card\": \"Brute\", \"count\": 4},"
+    "{\"card\": \"Strike Tower\", \"count\": 2}]}}";
+
+static struct job *decode_params(const char *text)
 {
     json_error_t jerr;
-    json_t *params = json_loads(PARAMS, 0, &jerr);
+    json_t *params = json_loads(text, 0, &jerr);
     json_t *doc = json_pack("{s:s, s:i, s:o}", "kind", "battle", "seed", 7, "params", params);
     struct sk_verr_list errs;
     struct job *job = NULL;
@@ -61,9 +72,14 @@ static struct job *decode(void)
     return job;
 }
 
-/* Runs the job on an engine opened with `device` in steps of 7,000 games; returns the
- * result (caller decrefs). */
-static json_t *run(const struct job *job, const char *device)
+static struct job *decode(void)
+{
+    return decode_params(PARAMS);
+}
+
+/* Runs the job's `games` games on an engine opened with `device` in steps of 7,000 games;
+ * returns the result (caller decrefs). */
+static json_t *run_games(const struct job *job, const char *device, uint64_t games)
 {
     struct engine_opts eo = {.device = device};
     struct job_run_opts o = {.threads = 2};
@@ -75,14 +91,19 @@ static json_t *run(const struct job *job, const char *device)
 
     CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &o, &r, err, sizeof(err)), SK_OK);
-    while (done < 30000)
+    while (done < games)
         CU_ASSERT_EQUAL_FATAL(job_run_step(r, 7000, &done), SK_OK);
-    CU_ASSERT_EQUAL(done, 30000);
+    CU_ASSERT_EQUAL(done, games);
     CU_ASSERT_EQUAL(job_run_result(r, &res), SK_OK);
     job_run_free(r);
     engine_free(eng);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     return res;
+}
+
+static json_t *run(const struct job *job, const char *device)
+{
+    return run_games(job, device, 30000);
 }
 
 static const char *str(const json_t *obj, const char *key)
@@ -111,6 +132,27 @@ static void test_opencl_is_default_and_agrees_with_cpu(void)
         CU_ASSERT_TRUE(json_equal(json_object_get(dev, keys[i]), json_object_get(cpu, keys[i])));
     CU_ASSERT_TRUE(json_equal(json_object_get(dev, "turns"), json_object_get(cpu, "turns")));
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(dev, "games")), 30000);
+    json_decref(dev);
+    json_decref(cpu);
+    job_free(job);
+}
+
+/* A job with flexible play runs on the CPU backend whatever the device (battle_job.c,
+ * run_device: a GPU plays a flexible game thousands of times slower than a core), with the
+ * same games: its result says so. */
+static void test_flexible_plays_on_cpu(void)
+{
+    struct job *job = decode_params(FLEX_PARAMS);
+    json_t *dev = run_games(job, NULL, 200); /* the default device: PoCL's here */
+    json_t *cpu = run_games(job, "cpu", 200);
+    const char *keys[] = {"games", "wins", "stalls", "losses", "turns"};
+
+    CU_ASSERT_STRING_EQUAL(str(dev, "backend"), "cpu");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(dev, "threads")), 2);
+    CU_ASSERT_PTR_NULL(json_object_get(dev, "device"));
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        CU_ASSERT_TRUE(json_equal(json_object_get(dev, keys[i]), json_object_get(cpu, keys[i])));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(dev, "games")), 200);
     json_decref(dev);
     json_decref(cpu);
     job_free(job);
@@ -218,6 +260,7 @@ static void test_optimize_on_the_device(void)
 
 static CU_TestInfo job_tests[] = {
     {"opencl by default, same counts as cpu", test_opencl_is_default_and_agrees_with_cpu},
+    {"flexible play on the CPU backend whatever the device", test_flexible_plays_on_cpu},
     {"SKIRMISH_DEVICE and the engine option", test_environment_selects},
     {"a named device must exist", test_named_device_must_exist},
     {"an optimisation's bigger calls on the device: the CPU's deck", test_optimize_on_the_device},
