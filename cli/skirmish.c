@@ -216,6 +216,7 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
     struct job_run_opts opts = {.threads = a->threads};
     struct job_run *run = NULL;
     json_t *res = NULL;
+    const char *backend, *device;
     char err[512] = "";
     uint64_t done = 0;
     int status = EXIT_FAIL;
@@ -238,6 +239,16 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
         fprintf(stderr, "skirmish: no result: %s %s\n", sk_err_str(rc), job_run_error(run));
         goto out;
     }
+    /* --threads is the CPU backend's: a battle that ran on a device ignored it (a job with
+     * flexible play runs on CPU threads whatever the device: docs/kernels.md). */
+    backend = json_string_value(json_object_get(res, "backend"));
+    device = json_string_value(json_object_get(res, "device"));
+    if (a->threads && strcmp(job_kind(job), "battle") == 0 && backend &&
+        strcmp(backend, "opencl") == 0)
+        fprintf(stderr,
+                "skirmish run: --threads %d was ignored: the job ran on the OpenCL device "
+                "\"%s\" (--device cpu runs it on CPU threads)\n",
+                a->threads, device ? device : "");
     if (a->summary && strcmp(job_kind(job), "battle") == 0) {
         print_summary(res);
     } else {
@@ -252,13 +263,10 @@ out:
 }
 
 /* Sets up the engine on --device (else $SKIRMISH_DEVICE, else the default); returns 0, or
- * EXIT_FAIL after a message. --threads is the CPU backend's: with a device a battle
- * ignores it, and the user hears so (an optimisation plays on CPU threads whatever the
- * device: docs/optimize.md). `kind` is the document's, or NULL. */
-static int open_engine(const struct run_args *a, const char *kind, struct engine **eng)
+ * EXIT_FAIL after a message. */
+static int open_engine(const struct run_args *a, struct engine **eng)
 {
     struct engine_opts o = {.device = a->device};
-    struct engine_info info;
     char err[2048] = "";
     enum sk_err rc = engine_new(&o, eng, err, sizeof(err));
 
@@ -266,12 +274,6 @@ static int open_engine(const struct run_args *a, const char *kind, struct engine
         fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
         return EXIT_FAIL;
     }
-    engine_describe(*eng, &info);
-    if (a->threads && strcmp(info.backend, "cpu") != 0 && kind && strcmp(kind, "battle") == 0)
-        fprintf(stderr,
-                "skirmish run: --threads %d is ignored: the job runs on the OpenCL device "
-                "\"%s\" (--device cpu runs it on CPU threads)\n",
-                a->threads, info.device);
     return EXIT_OK;
 }
 
@@ -310,7 +312,7 @@ static int cmd_run(int argc, char **argv)
         goto out;
     /* The engine first: it loads the catalogs the document is checked against and opens
      * the device, and a failure of either is the set-up's, not the document's. */
-    status = open_engine(&a, json_string_value(json_object_get(doc, "kind")), &eng);
+    status = open_engine(&a, &eng);
     if (status)
         goto out;
     rc = job_decode(doc, &job, &errs);

@@ -83,9 +83,15 @@ expect 0 summary-threads -- run --games=2000 --threads=3 --summary "$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs between 1 and 3 threads"
 # --threads is the CPU backend's: on the OpenCL device (the default here) it is ignored, and
 # the user is told; with --device cpu it applies and nothing is said.
-contains "$tmp/err" "skirmish run: --threads 3 is ignored: the job runs on the OpenCL device"
+contains "$tmp/err" "skirmish run: --threads 3 was ignored: the job ran on the OpenCL device"
 expect 0 summary-threads-cpu -- run --games=2000 --threads=3 --device cpu --summary "$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs on 3 cpu threads"
+same "$tmp/err" ""
+# A battle with flexible play runs on CPU threads whatever the device: --threads applies.
+sed '0,/"play": "random"/s//"play": "flexible"/' "$ex" >"$tmp/flex.json"
+grep -q '"play": "flexible"' "$tmp/flex.json" || fail "flex.json: no flexible side"
+expect 0 flexible-threads -- run --games 50 --threads 2 "$tmp/flex.json"
+contains "$tmp/out" '"backend": "cpu"'
 same "$tmp/err" ""
 expect 0 stdin -- run --games 2000 --summary - <"$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs when read from stdin"
