@@ -213,10 +213,10 @@ static void run_free(void *data);
 
 /* The device a run plays on: the engine's, except for a job with flexible play on either
  * side, which plays on the CPU backend. A flexible game plays hundreds of look-ahead games
- * on one work-item: on an NVIDIA H200 one launch of a few hundred such games took about
- * 25 s, a CPU core about 12 ms a game (bench/RESULTS.md, 2026-11-27), so on a GPU the
- * first step alone would outlast the job's lease; on PoCL the CPU backend is as fast. Both
- * backends give the same games, so the result is the same either way. */
+ * on one work-item: on an NVIDIA H200 a launch of a few hundred such games took over 20 s,
+ * where a CPU core plays one in tens of milliseconds (bench/RESULTS.md, 2026-11-27), so on
+ * a GPU the first step alone could outlast the job's lease; on PoCL the CPU backend is as fast.
+ * Both backends give the same games, so the result is the same either way. */
 static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng)
 {
     if (!eng || !eng->cl)
