@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "battle_plan.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
 
@@ -232,13 +233,13 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
         else
             sk_jdec_bad_at(d, "name", "'name' must be a string");
         /* "x" and "all" cannot be judged without the skill, but their types can. */
-        sk_jdec_get_int(d, v, "x", 1, BATTLE_SKILL_X_MAX, &x);
+        sk_jdec_get_int(d, v, "x", 1, BATTLE_STAT_MAX, &x);
         sk_jdec_get_bool(d, v, "all", &all);
         return 0;
     }
     rule = &skill_rules[id];
     if ((rule->opts & BATTLE_OPT_X)) {
-        if (sk_jdec_get_int(d, v, "x", 1, BATTLE_SKILL_X_MAX, &x) == 0)
+        if (sk_jdec_get_int(d, v, "x", 1, battle_plan_skill_x_max(id), &x) == 0)
             sk_jdec_bad_at(d, "x", "'x' is required for skill '%s'", rule->name);
     } else if (json_object_get(v, "x")) {
         sk_jdec_bad_at(d, "x", "skill '%s' takes no 'x'", rule->name);

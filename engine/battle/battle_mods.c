@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "battle_cards.h"
+#include "battle_plan.h"
 #include "battle_sim.h"
 #include "battle_tu.h"
 #include "sk_mem.h"
@@ -81,11 +82,31 @@ static size_t passive_offset(enum battle_skill id)
     }
 }
 
+/* The value of passive skill `s` on card `c` (its field at offset `off`): 8 bits, or 16
+ * where the plan holds more (battle_plan_skill_x_max: Absorb). */
+static int passive_get(const struct battle_card_data *c, enum battle_skill s, size_t off)
+{
+    clc_u16 v16;
+    if (battle_plan_skill_x_max(s) <= BATTLE_SKILL_X_MAX)
+        return ((const clc_u8 *)c)[off];
+    memcpy(&v16, (const clc_u8 *)c + off, sizeof(v16));
+    return v16;
+}
+
+static void passive_set(struct battle_card_data *c, enum battle_skill s, size_t off, int v)
+{
+    clc_u16 v16 = (clc_u16)v;
+    if (battle_plan_skill_x_max(s) <= BATTLE_SKILL_X_MAX)
+        ((clc_u8 *)c)[off] = (clc_u8)v;
+    else
+        memcpy((clc_u8 *)c + off, &v16, sizeof(v16));
+}
+
 static int has_skill(const struct battle_card_data *c, enum battle_skill s)
 {
     size_t off = passive_offset(s);
     if (off)
-        return ((const clc_u8 *)c)[off] != 0;
+        return passive_get(c, s, off) != 0;
     for (int k = 0; k < c->n_act; k++)
         if (c->act_id[k] == (clc_u8)s)
             return 1;
@@ -105,7 +126,7 @@ static int add_x(clc_u8 *a, int b)
 /* Makes change `m` to card `c`. Returns -1 when it does not apply (the card lacks s, or has
  * s2 already), 0 when it applies and changes nothing (Enhance of Absorb, of a flag such as
  * Wall: below), 1 when it changed the card, -2 when an Enhance would take a value past
- * BATTLE_SKILL_X_MAX. The codec
+ * BATTLE_SKILL_X_MAX or an Evolve would give s2 a value past its field's. The codec
  * refuses the changes this does not know (battle_cards_skill_args). */
 static int apply(struct battle_card_data *c, const struct mod *m)
 {
@@ -135,10 +156,15 @@ static int apply(struct battle_card_data *c, const struct mod *m)
     f2 = passive_offset(m->s2);
     if (f) {
         /* A passive becomes a passive with its value; one that becomes an activation skill
-         * is lost (tuo casts only the card's activation skills: the new one never is). */
+         * is lost (tuo casts only the card's activation skills: the new one never is). An
+         * Absorb above BATTLE_SKILL_X_MAX cannot become an 8-bit skill: -2, as an Enhance
+         * past it. */
+        int v = passive_get(c, m->s, f);
+        if (f2 && v > battle_plan_skill_x_max(m->s2))
+            return -2;
         if (f2)
-            bytes[f2] = bytes[f];
-        bytes[f] = 0;
+            passive_set(c, m->s2, f2, v);
+        passive_set(c, m->s, f, 0);
         return 1;
     }
     for (k = 0; k < c->n_act; k++) {
@@ -658,6 +684,16 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
             if (r == -2 && (w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m))) {
                 d->mod_to[v][m] = (clc_u8)v; /* no game gets there */
                 continue;
+            }
+            if (r == -2 && w->mods[m].kind == BATTLE_SKILL_EVOLVE) {
+                snprintf(err, errlen,
+                         "the job's Evolve of '%s' into '%s' can give card \"%s\" '%s' above "
+                         "%d, the most the engine holds",
+                         battle_cards_skill_name(w->mods[m].s),
+                         battle_cards_skill_name(w->mods[m].s2), spec->cards[d->card_base[v]].name,
+                         battle_cards_skill_name(w->mods[m].s2),
+                         battle_plan_skill_x_max(w->mods[m].s2));
+                return SK_EINVAL;
             }
             if (r == -2) {
                 snprintf(err, errlen,

@@ -56,6 +56,35 @@ static clc_u8 add_u8(clc_u8 a, int b)
     return (clc_u8)(v > 255 ? 255 : v);
 }
 
+/* A 16-bit passive field (Absorb) adds up to BATTLE_STAT_MAX, which the unit's 16-bit
+ * state holds. */
+static clc_u16 add_u16(clc_u16 a, int b)
+{
+    int v = a + b;
+    return (clc_u16)(v > BATTLE_STAT_MAX ? BATTLE_STAT_MAX : v);
+}
+
+int battle_plan_skill_x_max(enum battle_skill id)
+{
+    /* The plan field a passive skill folds into says how large its X can be. */
+    switch (id) {
+#define XM_ADD(field)                                                                              \
+    return sizeof(((struct battle_card_data *)0)->field) > 1 ? BATTLE_STAT_MAX : BATTLE_SKILL_X_MAX;
+#define XM_FLAG(field) return BATTLE_SKILL_X_MAX;
+#define XM_ACT(field)  return BATTLE_SKILL_X_MAX;
+#define XM_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                    \
+    case BATTLE_SKILL_##ID:                                                                        \
+        XM_##FOLD(FIELD)
+        BATTLE_SKILL_TABLE(XM_)
+#undef XM_
+#undef XM_ACT
+#undef XM_FLAG
+#undef XM_ADD
+    default:
+        return BATTLE_SKILL_X_MAX;
+    }
+}
+
 /* An activation skill joins the card's actions with its options; Summon's X is the card it
  * brings, and an activation Summon (cast when the unit's delay reaches 0) is also noted
  * apart. Enhance's and Evolve's X is, until battle_mods_build gives them their change, the
@@ -106,7 +135,7 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
     for (int k = 0; k < cs->n_skills; k++) {
         const struct battle_skill_spec *ss = &cs->skills[k];
         if (ss->id < 0 || ss->id >= BATTLE_SKILL__COUNT || ss->x < 0 ||
-            ss->x > BATTLE_SKILL_X_MAX || ss->y < 0 || ss->y > 6 || ss->n < 0 ||
+            ss->x > battle_plan_skill_x_max(ss->id) || ss->y < 0 || ss->y > 6 || ss->n < 0 ||
             ss->n > BATTLE_SKILL_N_MAX || ss->c < 0 || ss->c > BATTLE_SKILL_C_MAX ||
             ss->trigger < 0 || ss->trigger > BATTLE_SIM_TRIG_DEATH ||
             (ss->id == BATTLE_SKILL_SUMMON && (ss->card < 0 || ss->card >= n_cards)) ||
@@ -121,7 +150,8 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
             continue;
         /* Repeated passives add up; activation skills keep card order. */
         switch (ss->id) {
-#define FOLD_ADD(field)  cd->field = add_u8(cd->field, ss->x)
+#define FOLD_ADD(field)                                                                            \
+    cd->field = _Generic(cd->field, clc_u16 : add_u16, default : add_u8)(cd->field, ss->x)
 #define FOLD_FLAG(field) cd->field = 1
 #define FOLD_ACT(field)  fold_act(cd, ss, k)
 #define FOLD_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \

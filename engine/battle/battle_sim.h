@@ -130,7 +130,9 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 struct battle_card_data {
     clc_i16 attack;
     clc_i16 health;
-    clc_u8 type; /* enum battle_card_type */
+    clc_u16 absorb; /* takes X off the skill damage it takes, renewed each own turn start; 16
+                       bits, as the game's cards reach 300 (battle_plan_skill_x_max) */
+    clc_u8 type;    /* enum battle_card_type */
     clc_u8 delay;
     clc_u8 faction;    /* 1..6, 0 for the project's own cards (no faction) */
     clc_u8 flurry_c;   /* Flurry's cooldown in own turns, at least 1 */
@@ -162,7 +164,6 @@ struct battle_card_data {
     clc_u8 barrier;    /* + X Protect at each own turn start and when played */
     clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
     clc_u8 inhibit;    /* the enemy assault opposite refuses X allied skills (after the play) */
-    clc_u8 absorb;     /* takes X off the skill damage it takes, renewed each own turn start */
     clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
     clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_debuffs) */

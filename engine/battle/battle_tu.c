@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "battle_cards.h"
+#include "battle_plan.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -181,9 +182,9 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
                      name, s->n, s->c, BATTLE_SKILL_N_MAX, BATTLE_SKILL_C_MAX);
             return 1;
         }
-        if (s->x > BATTLE_SKILL_X_MAX) {
+        if (s->x > battle_plan_skill_x_max(s->id)) {
             snprintf(why, whylen, "skill '%s' %d: values above %d are not simulated yet", name,
-                     s->x, BATTLE_SKILL_X_MAX);
+                     s->x, battle_plan_skill_x_max(s->id));
             return 1;
         }
     }

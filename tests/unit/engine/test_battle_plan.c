@@ -547,6 +547,43 @@ static void test_mod_limits(void)
     expect_einval(&b, "the job's Enhance of 'armor' by 100 can raise card \"Colossus\"'s past 255");
     b.cards[c].skills[0].x = 55; /* 255: plays */
     battle_plan_free(tb_plan(&b));
+    /* Absorb holds up to 999 (16 bits), the skill it evolves into 255: Absorb 300 cannot
+     * become Armor; Absorb 255 can, and Armor 200 becomes Absorb 200. */
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+    all = tb_card(&b, "Sponge", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, all, BATTLE_SKILL_ABSORB, 300, 0);
+    tb_deck(&b, 0, all, 1);
+    c = tb_card(&b, "Shaper", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, c, BATTLE_SKILL_EVOLVE, 0, 1);
+    tb_args(&b, c, BATTLE_SKILL_ABSORB, BATTLE_SKILL_ARMOR);
+    tb_deck(&b, 0, c, 1);
+    expect_einval(&b, "the job's Evolve of 'absorb' into 'armor' can give card \"Sponge\" "
+                      "'armor' above 255");
+    b.cards[all].skills[0].x = 255;
+    {
+        struct battle_plan *plan = tb_plan(&b);
+        const struct battle_plan_data *d = battle_plan_data(plan);
+        int v = d->mod_to[all][0];
+        CU_ASSERT_EQUAL(d->cards[all].absorb, 255);
+        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
+        CU_ASSERT_EQUAL(d->cards[v].armor, 255);
+        CU_ASSERT_EQUAL(d->cards[v].absorb, 0);
+        battle_plan_free(plan);
+    }
+    b.cards[all].skills[0].id = BATTLE_SKILL_ARMOR;
+    b.cards[all].skills[0].x = 200;
+    tb_args(&b, c, BATTLE_SKILL_ARMOR, BATTLE_SKILL_ABSORB);
+    {
+        struct battle_plan *plan = tb_plan(&b);
+        const struct battle_plan_data *d = battle_plan_data(plan);
+        int v = d->mod_to[all][0];
+        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
+        CU_ASSERT_EQUAL(d->cards[v].absorb, 200);
+        CU_ASSERT_EQUAL(d->cards[v].armor, 0);
+        battle_plan_free(plan);
+    }
     tb_init(&b);
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
     tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);

@@ -1079,9 +1079,53 @@ static void test_large_values(void)
     tb_run_end(&x);
 }
 
+/* Absorb above 255 (the game's cards reach 300; a 16-bit field): the Sponge (Absorb 300)
+ * is struck 200 twice on turn 3: the first all absorbed (100 left), the second 200 - 100 =
+ * 100, then the Poker's attack 4: 900 - 104 = 796. Its turn start renews 300. Two Absorb
+ * skills add up to 999 at most, and a value past 999 is refused. */
+static void test_large_absorb(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int sponge, cmd0;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Striker", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 200, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 200, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Guard", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    tb_deck(&b, 0, unit(&b, "Poker", 4, 40, 0), 1);
+    sponge = unit(&b, "Sponge", 0, 900, 0);
+    tb_skill(&b, sponge, BATTLE_SKILL_ABSORB, 300, 0);
+    tb_deck(&b, 1, sponge, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 300);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 796);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 0);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 300);
+    tb_run_end(&x);
+    tb_skill(&b, sponge, BATTLE_SKILL_ABSORB, 800, 0);
+    {
+        struct battle_plan *plan = tb_plan(&b);
+        CU_ASSERT_EQUAL(battle_plan_data(plan)->cards[sponge].absorb, BATTLE_STAT_MAX);
+        battle_plan_free(plan);
+    }
+    b.cards[sponge].skills[1].x = 1000;
+    {
+        struct battle_plan *plan = NULL;
+        char err[256] = "";
+        CU_ASSERT_EQUAL(battle_plan_new(&b.spec, &plan, err, sizeof(err)), SK_EINVAL);
+        CU_ASSERT_PTR_NULL(plan);
+    }
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"values above 99 (Strike 200, Armor 200)", test_large_values},
+    {"absorb above 255", test_large_absorb},
     {"rupture and venom", test_rupture_venom},
     {"swipe, drain and hunt", test_swipe_drain_hunt},
     {"allegiance", test_allegiance},
