@@ -113,24 +113,22 @@ static int has_skill(const struct battle_card_data *c, enum battle_skill s)
     return 0;
 }
 
-/* a + b into an 8-bit field; 0 when it would pass BATTLE_SKILL_X_MAX (the peer's values
- * have no bound: a job that can get there is refused, never played with a capped value). */
-static int add_x(clc_u8 *a, int b)
+/* a + b, or -1 when it would pass `max`, the most the skill's field holds (the peer's
+ * values have no bound: a job that can get there is refused, never played with a capped
+ * value). */
+static int add_x(int a, int b, int max)
 {
-    if (*a + b > BATTLE_SKILL_X_MAX)
-        return 0;
-    *a = (clc_u8)(*a + b);
-    return 1;
+    return a + b > max ? -1 : a + b;
 }
 
 /* Makes change `m` to card `c`. Returns -1 when it does not apply (the card lacks s, or has
  * s2 already), 0 when it applies and changes nothing (Enhance of Absorb, of a flag such as
  * Wall: below), 1 when it changed the card, -2 when an Enhance would take a value past
- * BATTLE_SKILL_X_MAX or an Evolve would give s2 a value past its field's. The codec
+ * what its field holds (battle_plan_skill_x_max) or an Evolve would give s2 a value past
+ * its field's. The codec
  * refuses the changes this does not know (battle_cards_skill_args). */
 static int apply(struct battle_card_data *c, const struct mod *m)
 {
-    clc_u8 *bytes = (clc_u8 *)c;
     size_t f = passive_offset(m->s), f2;
     int k;
 
@@ -144,11 +142,22 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             m->s == BATTLE_SKILL_SUMMON || m->s == BATTLE_SKILL_ENHANCE ||
             m->s == BATTLE_SKILL_EVOLVE)
             return 0;
-        if (f)
-            return add_x(&bytes[f], m->x) ? 1 : -2;
-        for (k = 0; k < c->n_act; k++)
-            if (c->act_id[k] == (clc_u8)m->s && !add_x(&c->act_x[k], m->x))
+        if (f) {
+            int v = add_x(passive_get(c, m->s, f), m->x, battle_plan_skill_x_max(m->s));
+            if (v < 0)
                 return -2;
+            passive_set(c, m->s, f, v);
+            return 1;
+        }
+        for (k = 0; k < c->n_act; k++) {
+            int v;
+            if (c->act_id[k] != (clc_u8)m->s)
+                continue;
+            v = add_x(c->act_x[k], m->x, battle_plan_skill_x_max(m->s));
+            if (v < 0)
+                return -2;
+            c->act_x[k] = (clc_u16)v;
+        }
         return 1;
     }
     if (has_skill(c, m->s2))
@@ -156,9 +165,9 @@ static int apply(struct battle_card_data *c, const struct mod *m)
     f2 = passive_offset(m->s2);
     if (f) {
         /* A passive becomes a passive with its value; one that becomes an activation skill
-         * is lost (tuo casts only the card's activation skills: the new one never is). An
-         * Absorb above BATTLE_SKILL_X_MAX cannot become an 8-bit skill: -2, as an Enhance
-         * past it. */
+         * is lost (tuo casts only the card's activation skills: the new one never is).  A 16-bit
+         * value above BATTLE_SKILL_X_MAX (Absorb, Refresh, Mark) cannot become an 8-bit skill's:
+         * -2, as an Enhance past it. */
         int v = passive_get(c, m->s, f);
         if (f2 && v > battle_plan_skill_x_max(m->s2))
             return -2;
@@ -564,7 +573,7 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
                          BATTLE_SIM_MODS);
                 return SK_EINVAL;
             }
-            cd->act_x[k] = (clc_u8)m;
+            cd->act_x[k] = (clc_u16)m;
             carry[c] |= 1u << m;
         }
     }
@@ -700,7 +709,7 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
                          "the job's Enhance of '%s' by %d can raise card \"%s\"'s past %d, the "
                          "most the engine holds",
                          battle_cards_skill_name(w->mods[m].s), w->mods[m].x,
-                         spec->cards[d->card_base[v]].name, BATTLE_SKILL_X_MAX);
+                         spec->cards[d->card_base[v]].name, battle_plan_skill_x_max(w->mods[m].s));
                 return SK_EINVAL;
             }
             if (r < 0)

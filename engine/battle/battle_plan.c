@@ -56,8 +56,8 @@ static clc_u8 add_u8(clc_u8 a, int b)
     return (clc_u8)(v > 255 ? 255 : v);
 }
 
-/* A 16-bit passive field (Absorb) adds up to BATTLE_STAT_MAX, which the unit's 16-bit
- * state holds. */
+/* A 16-bit passive field (Absorb, Refresh, Mark) adds up to BATTLE_STAT_MAX, which the unit's
+ * 16-bit state holds. */
 static clc_u16 add_u16(clc_u16 a, int b)
 {
     int v = a + b;
@@ -66,12 +66,14 @@ static clc_u16 add_u16(clc_u16 a, int b)
 
 int battle_plan_skill_x_max(enum battle_skill id)
 {
-    /* The plan field a passive skill folds into says how large its X can be. */
+    /* The plan field a skill folds into says how large its X can be: an activation
+     * skill's is act_x, 16 bits. */
+    _Static_assert(sizeof(((struct battle_card_data *)0)->act_x[0]) == 2, "16-bit act_x");
     switch (id) {
 #define XM_ADD(field)                                                                              \
     return sizeof(((struct battle_card_data *)0)->field) > 1 ? BATTLE_STAT_MAX : BATTLE_SKILL_X_MAX;
 #define XM_FLAG(field) return BATTLE_SKILL_X_MAX;
-#define XM_ACT(field)  return BATTLE_SKILL_X_MAX;
+#define XM_ACT(field)  return BATTLE_STAT_MAX;
 #define XM_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                    \
     case BATTLE_SKILL_##ID:                                                                        \
         XM_##FOLD(FIELD)
@@ -96,9 +98,9 @@ static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec
     int k = cd->n_act++;
     cd->act_id[k] = (clc_u8)ss->id;
     cd->act_x[k] =
-        (clc_u8)(ss->id == BATTLE_SKILL_SUMMON                                     ? ss->card
-                 : ss->id == BATTLE_SKILL_ENHANCE || ss->id == BATTLE_SKILL_EVOLVE ? spec_k
-                                                                                   : ss->x);
+        (clc_u16)(ss->id == BATTLE_SKILL_SUMMON                                     ? ss->card
+                  : ss->id == BATTLE_SKILL_ENHANCE || ss->id == BATTLE_SKILL_EVOLVE ? spec_k
+                                                                                    : ss->x);
     cd->act_all[k] = (clc_u8)(ss->all != 0);
     cd->act_y[k] = (clc_u8)ss->y;
     cd->act_n[k] = (clc_u8)ss->n;

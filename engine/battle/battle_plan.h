@@ -60,9 +60,10 @@ struct battle_plan_data; /* battle_sim.h: the flat form the rules code reads */
 const struct battle_plan_data *battle_plan_data(const struct battle_plan *plan);
 
 /**
- * The largest X skill `id` can have on a card: BATTLE_SKILL_X_MAX (an 8-bit plan field), or
- * BATTLE_STAT_MAX for a passive skill the plan holds in 16 bits (Absorb, whose values reach
- * 300 on the game's cards). The codecs and the card files' checks read it.
+ * The largest X skill `id` can have on a card: BATTLE_STAT_MAX where the plan holds it in
+ * 16 bits (the activation skills, Absorb, Refresh and Mark, whose values reach 300 to 999 on
+ * the game's cards), else BATTLE_SKILL_X_MAX (an 8-bit field). The codecs and the card
+ * files' checks read it.
  */
 int battle_plan_skill_x_max(enum battle_skill id);
 

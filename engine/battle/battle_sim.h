@@ -126,13 +126,16 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
  * ------------------------------------------------------------------------------------- */
 
 /* One card, with its passive skills folded into fields and its activation skills kept in
- * card order (flurry is kept apart: it is resolved after the unit's first action). */
+ * card order (flurry is kept apart: it is resolved after the unit's first action). Values
+ * are 8 bits but for the activation skills', Absorb's, Refresh's and Mark's, 16 bits up to
+ * BATTLE_STAT_MAX: the game's cards reach 300 to 999 there (battle_plan_skill_x_max). */
 struct battle_card_data {
     clc_i16 attack;
     clc_i16 health;
-    clc_u16 absorb; /* takes X off the skill damage it takes, renewed each own turn start; 16
-                       bits, as the game's cards reach 300 (battle_plan_skill_x_max) */
-    clc_u8 type;    /* enum battle_card_type */
+    clc_u16 absorb;  /* takes X off the skill damage it takes, renewed each own turn start */
+    clc_u16 refresh; /* heals X at the end of its own turn */
+    clc_u16 mark;    /* after a hit that did damage to an assault, X marks on it, for good */
+    clc_u8 type;     /* enum battle_card_type */
     clc_u8 delay;
     clc_u8 faction;    /* 1..6, 0 for the project's own cards (no faction) */
     clc_u8 flurry_c;   /* Flurry's cooldown in own turns, at least 1 */
@@ -158,13 +161,11 @@ struct battle_card_data {
     clc_u8 allegiance; /* + X attack and max health when its owner plays its faction */
     clc_u8 avenge;     /* + X attack and max health when an own assault dies */
     clc_u8 scavenge;   /* + X max health when any unit dies */
-    clc_u8 refresh;    /* heals X at the end of its own turn */
     clc_u8 valor;      /* + X attack on becoming active opposite a stronger assault */
     clc_u8 bravery;    /* as Valor, at each own turn start */
     clc_u8 barrier;    /* + X Protect at each own turn start and when played */
     clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
     clc_u8 inhibit;    /* the enemy assault opposite refuses X allied skills (after the play) */
-    clc_u8 mark;       /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
     clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_debuffs) */
     clc_u8 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_debuffs) */
@@ -179,7 +180,7 @@ struct battle_card_data {
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */
-    clc_u8 act_x[BATTLE_SIM_ACTS];  /* X; for Summon, the card it brings */
+    clc_u16 act_x[BATTLE_SIM_ACTS]; /* X; for Summon, the card it brings */
     clc_u8 act_all[BATTLE_SIM_ACTS];
     clc_u8 act_y[BATTLE_SIM_ACTS];    /* faction filter, 0 = any */
     clc_u8 act_n[BATTLE_SIM_ACTS];    /* targets, 0 = one */

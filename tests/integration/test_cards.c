@@ -135,7 +135,7 @@ static void test_real_deck_job(void)
     json_t *a, *b, *cat;
     struct it_resp r;
     const char *bad = "{\"kind\": \"battle\", \"params\": {\"attacker\": \"Octane-1, "
-                      "Magnificent Phoenix\", \"defender\": \"" REAL_DEF "\"}}";
+                      "Teiffa\", \"defender\": \"" REAL_DEF "\"}}";
 
     CU_ASSERT_FATAL(start(&s, "cards_job", 1) == 0);
     a = run_job(&s, doc);
@@ -154,7 +154,8 @@ static void test_real_deck_job(void)
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/attacker\""));
     CU_ASSERT_PTR_NOT_NULL(
-        r.body && strstr(r.body, "skill 'strike' 300: values above 255 are not simulated yet"));
+        r.body && strstr(r.body, "Teiffa") &&
+        strstr(r.body, "health 0, attack 0: the engine plays health 1 to 999 and attack 0 to 999"));
     it_resp_free(&r);
     it_stack_stop(&s);
 }

@@ -604,7 +604,7 @@ export interface components {
         Skill: {
             /** @enum {string} */
             name: "armor" | "counter" | "wall" | "pierce" | "berserk" | "leech" | "poison" | "evade" | "legion" | "coalition" | "rupture" | "venom" | "swipe" | "drain" | "hunt" | "allegiance" | "avenge" | "scavenge" | "refresh" | "valor" | "bravery" | "barrier" | "flying" | "inhibit" | "absorb" | "mark" | "corrosive" | "sabotage" | "disease" | "tribute" | "payback" | "revenge" | "subdue" | "stasis" | "strike" | "siege" | "enfeeble" | "weaken" | "sunder" | "jam" | "heal" | "rally" | "protect" | "mortar" | "mend" | "fortify" | "enrage" | "entrap" | "overload" | "rush" | "mimic" | "summon" | "enhance" | "evolve" | "flurry";
-            /** @description the skill's value: 1 to 255; Absorb's 1 to 999 */
+            /** @description the skill's value: 1 to 999 for the activation skills, Absorb, Refresh and Mark; 1 to 255 for the other passive skills */
             x?: number;
             all?: boolean;
             /**

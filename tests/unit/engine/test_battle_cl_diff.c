@@ -381,9 +381,10 @@ static void skill_decks(struct tb *b, enum battle_mode mode, enum battle_play p0
     tb_deck(b, 1, c.phoenix, 1);
 }
 
-/* The game's newer cards' sizes: each skill value times 10 (at most 255, the plan's 8-bit
- * fields), attack and health times 10 (at most 999); Enhance's, Evolve's, Summon's and
- * Flurry's values say what or how often, and stay. */
+/* The game's newer cards' sizes: each skill value times 40 (at most what its plan field
+ * holds: 255 for most passive skills, 999 for the activation skills, Absorb and Refresh),
+ * attack and health times 10 (at most 999); Enhance's, Evolve's, Summon's and Flurry's
+ * values say what or how often, and stay. */
 static void scale_up(struct tb *b)
 {
     for (int c = 0; c < b->spec.n_cards; c++) {
@@ -395,7 +396,8 @@ static void scale_up(struct tb *b)
             if (ss->id == BATTLE_SKILL_ENHANCE || ss->id == BATTLE_SKILL_EVOLVE ||
                 ss->id == BATTLE_SKILL_SUMMON || ss->id == BATTLE_SKILL_FLURRY)
                 continue;
-            ss->x = ss->x * 10 > BATTLE_SKILL_X_MAX ? BATTLE_SKILL_X_MAX : ss->x * 10;
+            ss->x = ss->x * 40 > battle_plan_skill_x_max(ss->id) ? battle_plan_skill_x_max(ss->id)
+                                                                 : ss->x * 40;
         }
     }
 }
@@ -532,7 +534,8 @@ static void test_every_skill(void)
     b->spec.seed = 9007199254740991ULL /* JOB_SEED_MAX */;
     b->spec.turn_limit = 30;
     diff_games(b, 0, 12000);
-    /* Values above 99 (up to 255) and stats near 999. */
+    /* Values above 99 (up to 255, and to 999 where the plan holds 16 bits) and stats near
+     * 999. */
     skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM, BATTLE_PLAY_RANDOM);
     scale_up(b);
     b->spec.seed = 17;

@@ -147,7 +147,7 @@ static const struct bad_case bad_cases[] = {
         {"/params/cards/0/skills/0/name: skill 'wall' is only for structure and fortress "
          "cards"}},
     /* 33 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
-              "'skills':[{'name':'strike','x':256}]}]," SIDES "}",
+              "'skills':[{'name':'armor','x':256}]}]," SIDES "}",
         {"/params/cards/0/skills/0/x: 'x' must be between 1 and 255, not 256"}},
     /* 34 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'strike','x':1},{'name':'siege','x':1},{'name':'heal','x':1},"
@@ -188,7 +188,7 @@ static const struct bad_case bad_cases[] = {
          "structure cards"}},
     /* 45 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'strike','x':'2','all':'yes'}]}]," SIDES "}",
-        {"/params/cards/0/skills/0/x: 'x' must be an integer between 1 and 255",
+        {"/params/cards/0/skills/0/x: 'x' must be an integer between 1 and 999",
          "/params/cards/0/skills/0/all: 'all' must be true or false"}},
     /* 46: every problem of the document at once, in document order */
     {"{'games':0,'mode':'x','attacker':{'commander':'Test Commander','deck':"
@@ -306,9 +306,9 @@ static const struct bad_case bad_cases[] = {
               "'skills':[{'name':'evolve','s':'rally','s2':'rally'}]}]," SIDES "}",
         {"/params/cards/0/skills/0/s2: skill 'evolve' needs 's2' other than 's'"}},
     /* 75 */ {"{'cards':[{'name':'X','type':'commander','health':5,"
-              "'skills':[{'name':'enhance','x':256,'s':'rally'}]}]," SIDES "}",
-        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 255, not 256"}},
-    /* 76: Absorb holds up to 999 (a 16-bit field) */
+              "'skills':[{'name':'enhance','x':1000,'s':'rally'}]}]," SIDES "}",
+        {"/params/cards/0/skills/0/x: 'x' must be between 1 and 999, not 1000"}},
+    /* 76: activation skills, Absorb and Refresh hold up to 999 (16-bit fields) */
     {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'absorb','x':1000}]}]," SIDES "}",
         {"/params/cards/0/skills/0/x: 'x' must be between 1 and 999, not 1000"}},
@@ -450,7 +450,7 @@ static void test_explicit_values_and_inline_cards(void)
         decode_text("{'games':1000000000,'mode':'surge','scoring':'campaign','turn_limit':200,"
                     "'cards':[{'name':'Grunt','type':'assault','attack':7,'health':9,"
                     "'skills':[{'name':'strike','x':99,'all':true},{'name':'jam','all':false},"
-                    "{'name':'armor','x':1},{'name':'absorb','x':300}]},"
+                    "{'name':'armor','x':1},{'name':'absorb','x':300},{'name':'siege','x':400}]},"
                     "{'name':'Unused','type':'commander','health':1}],"
                     "'attacker':{'commander':'Barracus','fortresses':['Corrosive Spore',"
                     "'Lightning Cannon'],'deck':[{'card':'Grunt','count':2},{'card':"
@@ -476,7 +476,7 @@ static void test_explicit_values_and_inline_cards(void)
     CU_ASSERT_EQUAL(g->attack, 7); /* the inline definition, not the catalog's 2/10/1 */
     CU_ASSERT_EQUAL(g->health, 9);
     CU_ASSERT_EQUAL(g->delay, 0); /* default */
-    CU_ASSERT_EQUAL_FATAL(g->n_skills, 4);
+    CU_ASSERT_EQUAL_FATAL(g->n_skills, 5);
     CU_ASSERT_EQUAL(g->skills[0].id, BATTLE_SKILL_STRIKE);
     CU_ASSERT_EQUAL(g->skills[0].x, 99);
     CU_ASSERT_EQUAL(g->skills[0].all, 1);
@@ -487,6 +487,8 @@ static void test_explicit_values_and_inline_cards(void)
     CU_ASSERT_EQUAL(g->skills[2].x, 1);
     CU_ASSERT_EQUAL(g->skills[3].id, BATTLE_SKILL_ABSORB); /* above 255: Absorb's 16 bits */
     CU_ASSERT_EQUAL(g->skills[3].x, 300);
+    CU_ASSERT_EQUAL(g->skills[4].id, BATTLE_SKILL_SIEGE);
+    CU_ASSERT_EQUAL(g->skills[4].x, 400);
     CU_ASSERT_EQUAL(spec.sides[0].commander, 0);
     CU_ASSERT_EQUAL(spec.sides[0].n_fortresses, 2);
     CU_ASSERT_EQUAL(spec.sides[0].fortresses[0], 1);

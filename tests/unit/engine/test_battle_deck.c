@@ -355,10 +355,9 @@ static void test_bad_decks(void)
          " \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker/deck/0/card",
          "card \"Malika-1\" is a commander card, not an assault or structure"},
-        {"{\"attacker\": \"Octane-1, Magnificent Phoenix\", \"defender\": \"" REAL_DEF "\"}",
-         "/params/attacker",
-         "card \"Magnificent Phoenix\": skill 'strike' 300: values above 255 are not simulated "
-         "yet"},
+        {"{\"attacker\": \"Octane-1, Teiffa\", \"defender\": \"" REAL_DEF "\"}", "/params/attacker",
+         "card \"Teiffa\": health 0, attack 0: the engine plays health 1 to 999 and attack 0 to "
+         "999"},
         {"{\"attacker\": {\"deck\": \"Octane-1, Grunt\", \"commander\": \"Octane-1\"},"
          " \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker/commander", "unknown field 'commander'"},

@@ -1079,41 +1079,51 @@ static void test_large_values(void)
     tb_run_end(&x);
 }
 
-/* Absorb above 255 (the game's cards reach 300; a 16-bit field): the Sponge (Absorb 300)
- * is struck 200 twice on turn 3: the first all absorbed (100 left), the second 200 - 100 =
- * 100, then the Poker's attack 4: 900 - 104 = 796. Its turn start renews 300. Two Absorb
- * skills add up to 999 at most, and a value past 999 is refused. */
-static void test_large_absorb(void)
+/* Values above 255 where the plan holds 16 bits (the game's cards reach 300 to 999): the
+ * Sponge (Absorb 300, Refresh 495, health 900) is struck 400 then 200 on turn 3: 300 of the
+ * first absorbed, 100 + 200 taken, then the Poker's attack 4: 900 - 304 = 596, and its
+ * Mark 400 marks it. Its turn start renews Absorb 300, its turn end refreshes 495, up to
+ * its 900. Two Absorb skills add
+ * up to 999 at most, and a value past 999 is refused. */
+static void test_large_16bit(void)
 {
     struct tb b;
     struct tb_run x;
-    int sponge, cmd0;
+    int sponge, poker, cmd0;
     tb_init(&b);
     cmd0 = tb_card(&b, "Striker", BATTLE_COMMANDER, 0, 50, 0);
-    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 200, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 400, 0);
     tb_skill(&b, cmd0, BATTLE_SKILL_STRIKE, 200, 0);
     tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
     tb_side(&b, 1, tb_card(&b, "Guard", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
-    tb_deck(&b, 0, unit(&b, "Poker", 4, 40, 0), 1);
+    poker = unit(&b, "Poker", 4, 40, 0);
+    tb_skill(&b, poker, BATTLE_SKILL_MARK, 400, 0);
+    tb_deck(&b, 0, poker, 1);
     sponge = unit(&b, "Sponge", 0, 900, 0);
     tb_skill(&b, sponge, BATTLE_SKILL_ABSORB, 300, 0);
+    tb_skill(&b, sponge, BATTLE_SKILL_REFRESH, 495, 0);
     tb_deck(&b, 1, sponge, 1);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 300);
     tb_run_turns(&x, 1);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 796);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 596);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).marked, 400); /* the Poker's Mark 400, after its hit */
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 300);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 900);
     tb_run_end(&x);
     tb_skill(&b, sponge, BATTLE_SKILL_ABSORB, 800, 0);
     {
         struct battle_plan *plan = tb_plan(&b);
-        CU_ASSERT_EQUAL(battle_plan_data(plan)->cards[sponge].absorb, BATTLE_STAT_MAX);
+        const struct battle_card_data *c = &battle_plan_data(plan)->cards[sponge];
+        CU_ASSERT_EQUAL(c->absorb, BATTLE_STAT_MAX);
+        CU_ASSERT_EQUAL(c->refresh, 495);
+        CU_ASSERT_EQUAL(battle_plan_data(plan)->cards[cmd0].act_x[0], 400);
         battle_plan_free(plan);
     }
-    b.cards[sponge].skills[1].x = 1000;
+    b.cards[sponge].skills[2].x = 1000;
     {
         struct battle_plan *plan = NULL;
         char err[256] = "";
@@ -1125,7 +1135,7 @@ static void test_large_absorb(void)
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"values above 99 (Strike 200, Armor 200)", test_large_values},
-    {"absorb above 255", test_large_absorb},
+    {"values above 255 (Strike 400, Absorb 300, Refresh 495, Mark 400)", test_large_16bit},
     {"rupture and venom", test_rupture_venom},
     {"swipe, drain and hunt", test_swipe_drain_hunt},
     {"allegiance", test_allegiance},
