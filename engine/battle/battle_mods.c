@@ -83,7 +83,7 @@ static size_t passive_offset(enum battle_skill id)
 }
 
 /* The value of passive skill `s` on card `c` (its field at offset `off`): 8 bits, or 16
- * where the plan holds more (battle_plan_skill_x_max: Absorb). */
+ * where the plan holds more (battle_plan_skill_x_max: Absorb, Refresh, Mark). */
 static int passive_get(const struct battle_card_data *c, enum battle_skill s, size_t off)
 {
     clc_u16 v16;
@@ -165,7 +165,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
     f2 = passive_offset(m->s2);
     if (f) {
         /* A passive becomes a passive with its value; one that becomes an activation skill
-         * is lost (tuo casts only the card's activation skills: the new one never is).  A 16-bit
+         * is lost (tuo casts only the card's activation skills: the new one never is). A 16-bit
          * value above BATTLE_SKILL_X_MAX (Absorb, Refresh, Mark) cannot become an 8-bit skill's:
          * -2, as an Enhance past it. */
         int v = passive_get(c, m->s, f);

@@ -508,6 +508,20 @@ static void test_mod_chain(void)
     battle_plan_free(plan);
 }
 
+/* The job's one change (an Evolve) makes a variant of `card` with Armor `armor` and Absorb
+ * `absorb`; the card itself keeps Absorb `base_absorb`. */
+static void expect_evolved(struct tb *b, int card, int base_absorb, int armor, int absorb)
+{
+    struct battle_plan *plan = tb_plan(b);
+    const struct battle_plan_data *d = battle_plan_data(plan);
+    int v = d->mod_to[card][0];
+    CU_ASSERT_EQUAL(d->cards[card].absorb, base_absorb);
+    CU_ASSERT_EQUAL_FATAL(v != card && v < d->n_cards, 1);
+    CU_ASSERT_EQUAL(d->cards[v].armor, armor);
+    CU_ASSERT_EQUAL(d->cards[v].absorb, absorb);
+    battle_plan_free(plan);
+}
+
 /* A job whose changes make more variants than the table holds, or hold more distinct
  * changes than a plan does, is refused with the reason. */
 static void test_mod_limits(void)
@@ -562,28 +576,11 @@ static void test_mod_limits(void)
     expect_einval(&b, "the job's Evolve of 'absorb' into 'armor' can give card \"Sponge\" "
                       "'armor' above 255");
     b.cards[all].skills[0].x = 255;
-    {
-        struct battle_plan *plan = tb_plan(&b);
-        const struct battle_plan_data *d = battle_plan_data(plan);
-        int v = d->mod_to[all][0];
-        CU_ASSERT_EQUAL(d->cards[all].absorb, 255);
-        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
-        CU_ASSERT_EQUAL(d->cards[v].armor, 255);
-        CU_ASSERT_EQUAL(d->cards[v].absorb, 0);
-        battle_plan_free(plan);
-    }
+    expect_evolved(&b, all, 255, 255, 0);
     b.cards[all].skills[0].id = BATTLE_SKILL_ARMOR;
     b.cards[all].skills[0].x = 200;
     tb_args(&b, c, BATTLE_SKILL_ARMOR, BATTLE_SKILL_ABSORB);
-    {
-        struct battle_plan *plan = tb_plan(&b);
-        const struct battle_plan_data *d = battle_plan_data(plan);
-        int v = d->mod_to[all][0];
-        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
-        CU_ASSERT_EQUAL(d->cards[v].absorb, 200);
-        CU_ASSERT_EQUAL(d->cards[v].armor, 0);
-        battle_plan_free(plan);
-    }
+    expect_evolved(&b, all, 0, 0, 200);
     tb_init(&b);
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
     tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
