@@ -11,9 +11,11 @@
 
 #include "battle_spec.h"
 
-/* Most entries in one deck string: a commander, fortresses, dominion and 30 cards written
- * one by one fit with room to spare. */
+/* Most entries in one deck string: a commander, a dominion, BATTLE_FORTRESS_MAX fortresses
+ * and BATTLE_DECK_MAX cards written one by one (62) fit. */
 #define BATTLE_DECK_ENTRIES_MAX 64
+_Static_assert(2 + BATTLE_FORTRESS_MAX + BATTLE_DECK_MAX <= BATTLE_DECK_ENTRIES_MAX,
+               "a whole deck fits in a deck string");
 /* Most card ids in one hash (the same bound). */
 #define BATTLE_DECK_IDS_MAX BATTLE_DECK_ENTRIES_MAX
 /* Longest deck string or hash read (bytes). */

@@ -19,8 +19,9 @@ enum battle_enemy_kind { BATTLE_ENEMY_MISSION = 0, BATTLE_ENEMY_RAID = 1, BATTLE
 /* Deck cards kept of one record, replicates expanded (the largest mission in the files has
  * 49; a job refuses any above BATTLE_DECK_MAX, so more need not be kept, only counted). */
 #define BATTLE_ENEMY_CARDS_MAX 64
-/* Fixed fortresses kept of one record (the files have at most 2). */
-#define BATTLE_ENEMY_FORTS_MAX 4
+/* Fixed fortresses kept of one record (the files have at most 10; a job refuses any above
+ * BATTLE_FORTRESS_MAX, so more need not be kept, only counted). */
+#define BATTLE_ENEMY_FORTS_MAX BATTLE_FORTRESS_MAX
 /* Battleground effects (<effects><skill id=...>) kept per record. */
 #define BATTLE_ENEMY_EFFECTS_MAX     8
 #define BATTLE_ENEMY_EFFECT_NAME_MAX 31

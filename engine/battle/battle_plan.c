@@ -30,8 +30,9 @@ _Static_assert(BATTLE_PASSIVE__COUNT <= 32, "passive_on has a bit per passive ef
 _Static_assert(BATTLE_STAT_MAX <= BATTLE_SIM_STAT_CAP, "stats fit in 16 bits");
 _Static_assert(BATTLE_SKILL_X_MAX <= 255 && BATTLE_DELAY_MAX <= 255, "8-bit skill fields");
 /* The game state lives in a work-item's private memory: 4 KiB until the skills' states
- * (Mark, 2026-11-26) needed more; docs/kernels.md says what the bound is for. */
-_Static_assert(sizeof(struct battle_game) <= 8192, "game state above 8 KiB");
+ * (Mark, 2026-11-26) needed more, 8 KiB until rows of 60 units (decks of 50, 10 fortresses,
+ * 2026-11-27); docs/kernels.md says what the bound is for. */
+_Static_assert(sizeof(struct battle_game) <= 16384, "game state above 16 KiB");
 
 struct battle_plan {
     struct battle_plan_data data;

@@ -21,9 +21,9 @@
 #define BATTLE_SIM_CARDS      255
 #define BATTLE_SIM_MODS       32 /* distinct Enhance and Evolve changes in one plan */
 #define BATTLE_SIM_ACTS       8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
-#define BATTLE_SIM_LIST       30 /* deck list positions of one side (BATTLE_DECK_MAX) */
-#define BATTLE_SIM_SEQ        33 /* hand + deck entries of one side (hand 3 + deck 30) */
-#define BATTLE_SIM_ROW        32 /* units in one row (BATTLE_ROW_MAX) */
+#define BATTLE_SIM_LIST       50 /* deck list positions of one side (BATTLE_DECK_MAX) */
+#define BATTLE_SIM_SEQ        53 /* hand + deck entries of one side (hand 3 + deck 50) */
+#define BATTLE_SIM_ROW        60 /* units in one row (BATTLE_ROW_MAX) */
 #define BATTLE_SIM_POOLS      4  /* pools of a side that draws its cards (BATTLE_POOLS_MAX) */
 #define BATTLE_SIM_POOL_CARDS 64 /* their cards, all pools of a side together */
 #define BATTLE_SIM_NONE       0xFF
@@ -32,9 +32,9 @@
 /* The work bound of one game (battle_plan_data.work_limit): Flurry's extra actions plus
  * trigger resolutions and passes, the work that the turn limit and the row size do not
  * bound on their own. The real cards stay far below it: their Flurry grants one action
- * per cooldown of 2 or more (at most 65 units x 100 own turns = 6,500), and each of the
- * 128 places of the four rows resolves at most a play and a death a turn (256 x 200 turns =
- * 51,200 resolutions, one pass or more each). A game that reaches it ends as a stall at the
+ * per cooldown of 2 or more (at most 121 units x 100 own turns = 12,100), and each of the
+ * 240 places of the four rows resolves at most a play and a death a turn (480 x 200 turns =
+ * 96,000 resolutions, one pass or more each). A game that reaches it ends as a stall at the
  * end of the turn (docs/rules/battle.md). */
 #define BATTLE_SIM_WORK_LIMIT 262144u
 /* Flexible play (BATTLE_PLAY_FLEX), as tuo plays it: look-ahead games per candidate card,

@@ -11,11 +11,14 @@
 #include "battle_skills.h"
 
 /* Limits of a battle job (the bounds; the codec rejects anything beyond them). */
-#define BATTLE_GAMES_MAX        1000000000ULL
-#define BATTLE_TURN_LIMIT_MAX   200
-#define BATTLE_TURN_LIMIT_DEF   50
-#define BATTLE_DECK_MAX         30 /* cards in one side's deck list, counts expanded */
-#define BATTLE_FORTRESS_MAX     2
+#define BATTLE_GAMES_MAX      1000000000ULL
+#define BATTLE_TURN_LIMIT_MAX 200
+#define BATTLE_TURN_LIMIT_DEF 50
+/* Cards in one side's deck list, counts expanded: the game's largest enemy deck is
+ * Synapse Unleashed Raid's 50 (a player's deck holds 10 to 15). */
+#define BATTLE_DECK_MAX 50
+/* Fortresses of one side: Orbocalypse Raid has 10 (a player's side 1 or 2). */
+#define BATTLE_FORTRESS_MAX     10
 #define BATTLE_HAND_MAX         3
 #define BATTLE_NAME_MAX         64  /* bytes of a card name, excluding the NUL */
 #define BATTLE_CARD_SKILLS_MAX  8   /* skills on one card */
@@ -29,7 +32,7 @@
     192 /* distinct cards referenced by one job: a raid at a                                       \
            middle level holds every level of its cards */
 /* The most points one game scores (enum battle_scoring): brawl's 55 + 255 units destroyed +
- * 33 cards not played is the most any scoring reaches. */
+ * 53 cards not played is the most any scoring reaches. */
 #define BATTLE_POINTS_MAX 511
 /* Battleground effects of a job ("effects"), and per side (the skills of one card). */
 #define BATTLE_EFFECTS_MAX 16

@@ -81,7 +81,7 @@ describe('deckbuilder example', () => {
     for (let i = 0; i < 5; i++) await add('Chainslicer');
     for (let i = 0; i < 3; i++) await add('Iron Maiden');
     await add('Missile Silo');
-    assert.equal(await p.textContent('#deck-size'), '9 cards (at most 30)');
+    assert.equal(await p.textContent('#deck-size'), '9 cards (at most 50)');
     await p.selectOption('#opponent', 'grunts');
     await p.fill('#games', '20000');
     await p.click('#simulate');

@@ -1014,18 +1014,18 @@ static void battle_limit_cases(struct cases *c)
                "\"cards\":[{\"name\":\"a\\u0001b\",\"type\":\"assault\",\"attack\":1,"
                "\"health\":1}]",
                "/params/cards/0/name", 0);
-    /* deck entries: count 1..30, at most 30 cards */
+    /* deck entries: count 1..50, at most 50 cards */
     side_field(c, "deck count 0",
                "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":0}]}", "",
                "/params/attacker/deck/0/count", 0);
     side_field(c, "deck count 1",
                "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":1}]}", "",
                "/params/attacker/deck/0/count", 1);
-    side_field(c, "deck count 30",
-               "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":30}]}",
+    side_field(c, "deck count 50",
+               "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":50}]}",
                "", "/params/attacker/deck/0/count", 1);
-    side_field(c, "deck count 31",
-               "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":31}]}",
+    side_field(c, "deck count 51",
+               "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Grunt\",\"count\":51}]}",
                "", "/params/attacker/deck/0/count", 0);
     side_field(c, "empty deck", "{\"commander\":\"Test Commander\",\"deck\":[]}", "",
                "/params/attacker/deck", 1);
@@ -1082,15 +1082,21 @@ static void battle_limit_cases(struct cases *c)
               "Commander\",\"deck\":[]},\"weight\":-1}]}}",
               "/params/defender/0/weight", 0);
     }
-    /* fortresses: at most 2 */
-    side_field(c, "3 fortresses",
-               "{\"commander\":\"Test Commander\",\"fortresses\":[\"F\",\"F\",\"F\"],\"deck\":[]}",
+    /* fortresses: at most 10 */
+    side_field(c, "11 fortresses",
+               "{\"commander\":\"Test "
+               "Commander\",\"fortresses\":[\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\","
+               "\"F\",\"F\"],"
+               "\"deck\":[]}",
                "\"cards\":[{\"name\":\"F\",\"type\":\"fortress\",\"health\":5}]",
                "/params/attacker/fortresses", 0);
-    side_field(c, "2 fortresses",
-               "{\"commander\":\"Test Commander\",\"fortresses\":[\"F\",\"F\"],\"deck\":[]}",
-               "\"cards\":[{\"name\":\"F\",\"type\":\"fortress\",\"health\":5}]",
-               "/params/attacker/fortresses", 1);
+    side_field(
+        c, "10 fortresses",
+        "{\"commander\":\"Test "
+        "Commander\",\"fortresses\":[\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\",\"F\"],"
+        "\"deck\":[]}",
+        "\"cards\":[{\"name\":\"F\",\"type\":\"fortress\",\"health\":5}]",
+        "/params/attacker/fortresses", 1);
     /* mid-game state: turn 1..turn_limit, hand at most 3 */
     battle_field(c, "state turn 0",
                  "\"state\":{\"turn\":0,\"attacker\":{\"commander_health\":1},\"defender\":{"

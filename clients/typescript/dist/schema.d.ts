@@ -1016,7 +1016,7 @@ export interface components {
              */
             play?: "random" | "ordered" | "exact" | "flexible";
         };
-        /** @description One of the game's missions or raids (missions.xml, raids.xml of SKIRMISH_CARDS_DIR; docs/cards.md, "Missions and raids"). Its card and fortress pools and the level-ups of a level between 1 and the top are drawn anew each game, as the peer plays them (such a side plays `random`); a raid's <effects> are its side's battleground effects with X scaled to the level. A record with more than 30 cards or 2 fortresses, or a card the engine does not simulate yet, is refused with a 422 saying why. */
+        /** @description One of the game's missions or raids (missions.xml, raids.xml of SKIRMISH_CARDS_DIR; docs/cards.md, "Missions and raids"). Its card and fortress pools and the level-ups of a level between 1 and the top are drawn anew each game, as the peer plays them (such a side plays `random`); a raid's <effects> are its side's battleground effects with X scaled to the level. A record with more than 50 cards or 10 fortresses, or a card the engine does not simulate yet, is refused with a 422 saying why. */
         BattleSideEnemy: {
             /** @description a mission by name or id */
             mission?: string | number;
@@ -1141,7 +1141,7 @@ export interface components {
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
-            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold, 30 copies each). The starting deck's cards are always owned */
+            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold, 50 copies each). The starting deck's cards are always owned */
             pool: "catalog" | {
                 card: string;
                 /** @default 1 */

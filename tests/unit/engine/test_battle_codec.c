@@ -90,8 +90,10 @@ static const struct bad_case bad_cases[] = {
     /* 13 */ {"{'attacker':{'commander':'Grunt','deck':[]}," DEF "}",
         {"/params/attacker/commander: card \"Grunt\" is an assault card, not a commander"}},
     /* 14 */ {"{'attacker':{'commander':'Barracus','fortresses':['Lightning Cannon',"
-              "'Corrosive Spore','Aegis Bastion'],'deck':[]}," DEF "}",
-        {"/params/attacker/fortresses: a side has at most 2 fortresses, not 3"}},
+              "'Corrosive Spore','Aegis Bastion','Lightning Cannon','Corrosive Spore',"
+              "'Aegis Bastion','Lightning Cannon','Corrosive Spore','Aegis Bastion',"
+              "'Lightning Cannon','Corrosive Spore'],'deck':[]}," DEF "}",
+        {"/params/attacker/fortresses: a side has at most 10 fortresses, not 11"}},
     /* 15 */ {"{'attacker':{'commander':'Barracus','fortresses':['Tempest Keep'],'deck':[]},"
               DEF "}",
         {"/params/attacker/fortresses/0: card \"Tempest Keep\" is a structure card, not a "
@@ -100,13 +102,13 @@ static const struct bad_case bad_cases[] = {
         {"/params/defender/deck: 'deck' is required"}},
     /* 17 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':0}]},"
               DEF "}",
-        {"/params/attacker/deck/0/count: 'count' must be between 1 and 30, not 0"}},
-    /* 18 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':31}]},"
+        {"/params/attacker/deck/0/count: 'count' must be between 1 and 50, not 0"}},
+    /* 18 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':51}]},"
               DEF "}",
-        {"/params/attacker/deck/0/count: 'count' must be between 1 and 30, not 31"}},
-    /* 19 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':20},"
+        {"/params/attacker/deck/0/count: 'count' must be between 1 and 50, not 51"}},
+    /* 19 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':40},"
               "{'card':'Brute','count':11}]}," DEF "}",
-        {"/params/attacker/deck: a deck holds at most 30 cards, not 31"}},
+        {"/params/attacker/deck: a deck holds at most 50 cards, not 51"}},
     /* 20 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt'},"
               "{'card':'Barracus'}]}," DEF "}",
         {"/params/attacker/deck/1/card: card \"Barracus\" is a commander card, not an assault "

@@ -70,8 +70,8 @@ static void test_split(void)
     CU_ASSERT_FALSE(battle_deck_split("Octane, , Grunt", e, &n, why, sizeof(why)));
     CU_ASSERT_STRING_EQUAL(why, "entry 2 is empty");
     CU_ASSERT_FALSE(battle_deck_split("Octane, Grunt#x", e, &n, why, sizeof(why)));
-    CU_ASSERT_STRING_EQUAL(why, "entry 2: '#x' is not a count: write #N or (N), N from 1 to 30");
-    CU_ASSERT_FALSE(battle_deck_split("Octane, Grunt#31", e, &n, why, sizeof(why)));
+    CU_ASSERT_STRING_EQUAL(why, "entry 2: '#x' is not a count: write #N or (N), N from 1 to 50");
+    CU_ASSERT_FALSE(battle_deck_split("Octane, Grunt#51", e, &n, why, sizeof(why)));
     CU_ASSERT_FALSE(battle_deck_split("Octane, [12x]", e, &n, why, sizeof(why)));
     CU_ASSERT_STRING_EQUAL(why, "entry 2: '[12x]' is not a card id");
 }
@@ -341,8 +341,8 @@ static void test_bad_decks(void)
          "entry 2: unknown card \"Bazoka Marine\" (did you mean \"Bazooka Marine\"?)"},
         {"{\"attacker\": \"Octane-1, Bazooka Marine-7\", \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker", "entry 2: unknown card \"Bazooka Marine-7\" (did you mean "},
-        {"{\"attacker\": \"Octane-1, Grunt#30, Bazooka Marine\", \"defender\": \"" REAL_DEF "\"}",
-         "/params/attacker", "a deck holds at most 30 cards, not 31"},
+        {"{\"attacker\": \"Octane-1, Grunt#50, Bazooka Marine\", \"defender\": \"" REAL_DEF "\"}",
+         "/params/attacker", "a deck holds at most 50 cards, not 51"},
         {"{\"attacker\": \"Octane-1, Grunt, Malika-1\", \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker", "entry 3: \"Malika-1\" is a second commander: a deck has one"},
         {"{\"attacker\": \"Grunt#2\", \"defender\": \"" REAL_DEF "\"}", "/params/attacker",

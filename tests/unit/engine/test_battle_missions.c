@@ -16,6 +16,7 @@
 
 #include "battle_catalog.h"
 #include "battle_codec.h"
+#include "battle_cpu.h"
 #include "battle_missions.h"
 #include "battle_plan.h"
 #include "battle_sim.h"
@@ -344,6 +345,36 @@ static void test_real_jobs(void)
         battle_plan_free(plan);
     }
     battle_codec_mix_release(&mix);
+    /* The largest records: Synapse Unleashed Raid's deck of 50, The Master Rises' 49,
+     * Orbocalypse Raid's 10 fortresses, Infested Relay - Swarm's 5; each side plays them all. */
+    {
+        static const struct {
+            const char *defender;
+            int deck, forts;
+        } big[] = {{"'raid':'Synapse Unleashed Raid','level':1", 50, 0},
+                   {"'mission':'The Master Rises'", 49, 0},
+                   {"'raid':'Orbocalypse Raid','level':1", 10, 10},
+                   {"'mission':'Infested Relay - Swarm'", 10, 5}};
+        for (size_t k = 0; k < sizeof(big) / sizeof(big[0]); k++) {
+            char params[256];
+            struct battle_plan *plan = NULL;
+            struct battle_counts c = {0};
+            char err[200] = "";
+            snprintf(params, sizeof(params), "{" REAL_ATT ",'defender':{%s}}", big[k].defender);
+            CU_ASSERT_EQUAL_FATAL(decode(real_cat, params, &mix, &errs), SK_OK);
+            CU_ASSERT_EQUAL(mix.specs[0].sides[1].n_deck, big[k].deck);
+            CU_ASSERT_EQUAL(mix.specs[0].sides[1].n_fortresses, big[k].forts);
+            CU_ASSERT_EQUAL_FATAL(battle_plan_new(&mix.specs[0], &plan, err, sizeof(err)), SK_OK);
+            CU_ASSERT_EQUAL(battle_plan_data(plan)->sides[1].n_seq, big[k].deck);
+            CU_ASSERT_EQUAL(battle_plan_data(plan)->sides[1].n_structures, big[k].forts);
+            CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 200, 1, &c), SK_OK);
+            CU_ASSERT_EQUAL(c.games, 200);
+            CU_ASSERT_EQUAL(c.wins + c.stalls + c.losses, 200);
+            CU_ASSERT_EQUAL(c.bounded, 0);
+            battle_plan_free(plan);
+            battle_codec_mix_release(&mix);
+        }
+    }
     /* Octane's effects at level 15: X = ceil(x * 15), after the job's own effect. */
     CU_ASSERT_EQUAL_FATAL(decode(real_cat,
                                  "{" REAL_ATT ",'defender':{'raid':38,'level':15},'effects':"
@@ -376,12 +407,6 @@ static void test_real_jobs(void)
                    "unknown raid \"Jotun Maks\"; did you mean \"Jotun Max\"?");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':99999}}",
                    "/params/defender/mission", "no mission has id 99999");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Synapse Unleashed Raid'}}",
-                   "/params/defender",
-                   "raid \"Synapse Unleashed Raid\" (id 26) cannot be played: its deck has 50 "
-                   "cards and a deck holds at most 30");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Orbocalypse Raid'}}",
-                   "/params/defender", "it has 10 fortresses and a side holds at most 2");
     /* A deck drawn each game plays at random, from the start. */
     expect_refused(
         real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall','level':5,'play':'ordered'}}",
@@ -390,8 +415,6 @@ static void test_real_jobs(void)
         "plays them at random");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'raid':'Apocalypse','play':'exact'}}",
                    "/params/defender/play", "this raid draws its cards anew each game");
-    expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'The Master Rises'}}",
-                   "/params/defender", "its deck has 49 cards and a deck holds at most 30");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall-1','level':10}}",
                    "/params/defender", "the name says level 1 and 'level' says 10");
     expect_refused(real_cat, "{" REAL_ATT ",'defender':{'mission':'1. Spirefall','raid':'x'}}",
@@ -625,6 +648,15 @@ static const char missions_xml[] =
     "<mission><id>3</id><commander>1000</commander><deck/></mission>\n"            /* 12 */
     "<mission><id>4</id><name>Ghost</name><commander>1000</commander>\n"           /* 13 */
     "  <deck><card>77777</card></deck></mission>\n"                                /* 14 */
+    /* One card more than a deck holds, one fortress more than a side holds. */
+    "<mission><id>5</id><name>Crowd</name><commander>1000</commander>\n"        /* 15 */
+    "  <deck><card replicates=\"50\">1</card><card>2</card></deck></mission>\n" /* 16 */
+    "<mission><id>6</id><name>Towers</name><commander>1000</commander>\n"       /* 17 */
+    "  <fortress_card id=\"2700\"/><fortress_card id=\"2700\"/><fortress_card id=\"2700\"/>"
+    "<fortress_card id=\"2700\"/><fortress_card id=\"2700\"/><fortress_card id=\"2700\"/>"
+    "<fortress_card id=\"2700\"/><fortress_card id=\"2700\"/><fortress_card id=\"2700\"/>"
+    "<fortress_card id=\"2700\"/><fortress_card id=\"2701\"/>\n" /* 18 */
+    "  <deck><card>1</card></deck></mission>\n"                  /* 19 */
     "</root>\n";
 
 static const char raids_xml[] = "<root>\n"
@@ -654,8 +686,8 @@ static void test_small_folder(void)
     CU_ASSERT_EQUAL_FATAL(battle_missions_load(tmpdir, &d, &h1, &notes, err, sizeof(err)), SK_OK);
     /* Mission 2 (a card that is no id), mission 3 (no name) and the raid (a pool amount
      * that is no number) are left out, each with its file and line. */
-    CU_ASSERT_EQUAL(d.n, 2);
-    CU_ASSERT_EQUAL(d.n_missions, 2);
+    CU_ASSERT_EQUAL(d.n, 4);
+    CU_ASSERT_EQUAL(d.n_missions, 4);
     CU_ASSERT_EQUAL(d.n_raids, 0);
     CU_ASSERT_PTR_NOT_NULL(find_note(&notes, "missions.xml:6", "unknown element <glitter>"));
     CU_ASSERT_PTR_NOT_NULL(find_note(&notes, "missions.xml:10", "<card> 'abc' is not an integer"));
@@ -675,7 +707,7 @@ static void test_small_folder(void)
     rc = battle_catalog_load(&cat, err, sizeof(err));
     unsetenv(BATTLE_TU_ENV_DIR);
     CU_ASSERT_EQUAL_FATAL(rc, SK_OK);
-    CU_ASSERT_EQUAL(battle_catalog_enemy_count(cat), 2);
+    CU_ASSERT_EQUAL(battle_catalog_enemy_count(cat), 4);
     {
         struct battle_tu_data td;
         sk_verr_list_init(&notes);
@@ -725,6 +757,17 @@ static void test_small_folder(void)
                    "/params/defender", "no card has id 77777 (its deck card 1)");
     expect_refused(cat, "{'attacker':{'mission':1,'level':1},'defender':{'mission':'Broken'}}",
                    "/params/defender/mission", "unknown mission \"Broken\"");
+    /* Past the limits (Synapse Unleashed Raid's 50 cards, Orbocalypse Raid's 10 fortresses),
+     * at every level. */
+    expect_refused(cat, "{'attacker':{'mission':1,'level':1},'defender':{'mission':'Crowd'}}",
+                   "/params/defender",
+                   "mission \"Crowd\" (id 5) cannot be played: its deck has 51 cards and a deck "
+                   "holds at most 50");
+    expect_refused(cat,
+                   "{'attacker':{'mission':1,'level':1},'defender':{'mission':'Towers','level':1}}",
+                   "/params/defender",
+                   "mission \"Towers\" (id 6) cannot be played: it has 11 fortresses and a side "
+                   "holds at most 10");
 
     {
         json_t *j = battle_catalog_enemy_json(cat, battle_catalog_enemy_at(cat, 0));

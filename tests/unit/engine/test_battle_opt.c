@@ -193,7 +193,7 @@ static void test_decode_errors(void)
                "'pool': [{'card': 'Lightning Cannon'}]}}",
                "/params/pool/0/card");
     expect_bad("{'kind':'optimize','params':{" START ENEMY
-               "'pool': [{'card': 'Grunt', 'count': 31}]}}",
+               "'pool': [{'card': 'Grunt', 'count': 51}]}}",
                "/params/pool/0/count");
     expect_bad("{'kind':'optimize','params':{" START ENEMY "'pool': 'everything'}}",
                "/params/pool");

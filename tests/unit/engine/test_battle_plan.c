@@ -310,13 +310,13 @@ static void test_plan_rejects_inconsistent_specs(void)
     b.spec.state.turn = 1;
     b.spec.state.sides[0].commander_health = 40;
     b.spec.state.sides[1].commander_health = 40;
-    b.spec.state.sides[0].n_structures = 30;
-    for (int i = 0; i < 30; i++)
+    b.spec.state.sides[0].n_structures = BATTLE_ROW_MAX - 2;
+    for (int i = 0; i < BATTLE_ROW_MAX - 2; i++)
         b.spec.state.sides[0].structures[i] = (struct battle_unit_spec){r.tower, 15, 0, 1};
     b.spec.state.sides[0].n_hand = 3;
     for (int i = 0; i < 3; i++)
         b.spec.state.sides[0].hand[i] = r.barricade;
-    expect_einval(&b, "more than 32 units");
+    expect_einval(&b, "more than 60 units");
 }
 
 static void test_plan_accessors(void)

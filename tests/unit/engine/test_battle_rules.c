@@ -232,7 +232,7 @@ static void echo_duel(struct tb *b)
 }
 
 /* A card that summons itself on play (the peer spins forever on one) fills its row and
- * stops: 32 units after turn 1, and the game plays to its end. */
+ * stops: 60 units after turn 1, and the game plays to its end. */
 static void test_self_summon_is_bounded(void)
 {
     struct tb b;
@@ -452,9 +452,10 @@ static void test_flexible_alike_hand(void)
     (void)cb;
 }
 
-/* The work bound (BATTLE_SIM_WORK_LIMIT, lowered here): the Echo's turn 1 is 31 trigger
- * resolutions in one pass, 32 units of work. At a bound of 32 the game ends there, a stall
- * flagged bounded; at 33 nothing else counts and it plays to its turn limit. */
+/* The work bound (BATTLE_SIM_WORK_LIMIT, lowered here): the Echo's turn 1 is 59 trigger
+ * resolutions in one pass (a row holds 60 units), 60 units of work. At a bound of 60 the
+ * game ends there, a stall flagged bounded; at 61 nothing else counts and it plays to its
+ * turn limit. */
 static void test_work_bound_triggers(void)
 {
     struct tb b;
@@ -462,9 +463,9 @@ static void test_work_bound_triggers(void)
     echo_duel(&b);
     tb_run_start(&x, &b);
     CU_ASSERT_EQUAL(x.d->work_limit, BATTLE_SIM_WORK_LIMIT);
-    battle_plan_set_work_limit(x.plan, 32);
+    battle_plan_set_work_limit(x.plan, 60);
     tb_run_turns(&x, 1);
-    CU_ASSERT_EQUAL(x.g.work, 32);
+    CU_ASSERT_EQUAL(x.g.work, 60);
     CU_ASSERT_EQUAL(x.over, 1);
     CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
     CU_ASSERT_EQUAL(x.r.turn, 1);
@@ -472,13 +473,13 @@ static void test_work_bound_triggers(void)
     tb_run_end(&x);
 
     tb_run_start(&x, &b);
-    battle_plan_set_work_limit(x.plan, 33);
+    battle_plan_set_work_limit(x.plan, 61);
     tb_run_turns(&x, 1);
-    CU_ASSERT_EQUAL(x.g.work, 32);
+    CU_ASSERT_EQUAL(x.g.work, 60);
     CU_ASSERT_EQUAL(x.over, 0);
     tb_run_turns(&x, BATTLE_TURN_LIMIT_DEF);
     CU_ASSERT_EQUAL(x.over, 1);
-    CU_ASSERT_EQUAL(x.g.work, 32);
+    CU_ASSERT_EQUAL(x.g.work, 60);
     CU_ASSERT_EQUAL(x.r.outcome, BATTLE_SIM_STALL);
     CU_ASSERT_EQUAL(x.r.turn, BATTLE_TURN_LIMIT_DEF);
     CU_ASSERT_EQUAL(x.r.bounded, 0);
