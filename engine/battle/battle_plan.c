@@ -343,11 +343,16 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
         fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
         /* Barrier's Protect, as a card entering play gets it (battle_sim_enter). */
         sd->structures[k].protect = d->cards[ss->fortresses[k]].barrier;
-        /* Its on-play skills are cast at the start of the first turn (battle_sim_setup). */
+        /* Its on-play skills are cast before the first turn (battle_sim_start). */
         if (d->cards[ss->fortresses[k]].trig & (1u << BATTLE_SIM_TRIG_PLAY))
             sd->structures[k].flags |= BATTLE_SIM_FRESH;
     }
     sd->n_structures = (clc_u8)ss->n_fortresses;
+    /* The fortresses' order is drawn each game but with exact play; a dominion stays first
+     * (the codec puts it there: the game plays it before them). */
+    sd->fort_first = ss->play == BATTLE_PLAY_EXACT ? BATTLE_SIM_NONE
+                     : ss->n_fortresses > 0 && spec->cards[ss->fortresses[0]].dominion ? 1
+                                                                                       : 0;
     sd->n_assaults = 0;
     sd->n_seq = (clc_u8)ss->n_deck;
     for (int k = 0; k < ss->n_deck; k++)
@@ -391,6 +396,7 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
         sd->init_died |= !st->assaults[i].alive;
     }
     sd->n_structures = (clc_u8)st->n_structures;
+    sd->fort_first = BATTLE_SIM_NONE; /* the state's rows are as given */
     sd->n_assaults = (clc_u8)st->n_assaults;
     sd->n_seq = (clc_u8)(st->n_hand + st->n_deck);
     for (int k = 0; k < st->n_hand + st->n_deck; k++) {

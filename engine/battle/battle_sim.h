@@ -243,7 +243,12 @@ struct battle_side_data {
     clc_u8 group_count[BATTLE_SIM_SEQ]; /* group_pos[group_start[g] ..][0 .. group_count[g]) */
     clc_u8 group_pos[BATTLE_SIM_LIST];  /* ascending within each group */
     clc_u8 dominion; /* 1 + the card of a dominion among the starting structures; 0: none */
-    clc_u8 effects;  /* 1 + the card whose actions are the side's battleground effects; 0: none */
+    /* The fortresses each game shuffles, as tuo's Deck::shuffle shuffles a deck's fortresses
+     * (the order of the row decides which Wall is hit first): structures [fort_first,
+     * n_structures) once the side has drawn (a dominion, always first, stays);
+     * BATTLE_SIM_NONE: none (exact play, a mid-game state). */
+    clc_u8 fort_first;
+    clc_u8 effects; /* 1 + the card whose actions are the side's battleground effects; 0: none */
     /* The side's passive battleground effects: each one's value (enum battle_passive), 0
      * when off; read only when battle_plan_data.passive is set. */
     clc_i16 passive[BATTLE_PASSIVE__COUNT];
@@ -633,8 +638,8 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         }
         for (int k = 0; k < sd->n_groups; k++)
             side->used[k] = 0;
-        /* A fresh game's fortresses come flagged FRESH when they have on-play skills: the
-         * first turn casts them before anything else, the first mover's first. */
+        /* A fresh game's fortresses come flagged FRESH when they have on-play skills:
+         * battle_sim_start casts them before the first turn, the first mover's first. */
         for (int i = 0; i < sd->n_structures; i++) {
             side->structures[i] = sd->structures[i];
             if (sd->structures[i].flags & BATTLE_SIM_FRESH)
@@ -645,9 +650,25 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* Side `s`'s fortresses [fort_first, n_structures) in a random order, Fisher-Yates as below:
+ * a side with fewer than two draws nothing. Out of line: a few sides have two or more. */
+CLC_NOINLINE void battle_sim_shuffle_forts(CLC_GLOBAL const struct battle_plan_data *p,
+                                           CLC_PRIVATE struct battle_game *g, int s)
+{
+    CLC_PRIVATE struct battle_side *side = &g->sides[s];
+    int lo = p->sides[s].fort_first;
+    for (int i = side->n_structures - 1; i > lo; i--) {
+        int j = lo + (int)rng_below(&g->rng, (clc_u32)(i - lo + 1));
+        struct battle_unit t = side->structures[i];
+        side->structures[i] = side->structures[j];
+        side->structures[j] = t;
+    }
+}
+
 /**
- * Each side shuffles its entries [shuf_lo, shuf_hi) with Fisher-Yates from the game's
- * stream, side 0 first: for i from hi - 1 down to lo + 1, j = lo + rng_below(i - lo + 1).
+ * Each side, side 0 first, shuffles its fortresses (battle_sim_shuffle_forts, when the plan
+ * says so and it has two or more), then its entries [shuf_lo, shuf_hi) with Fisher-Yates
+ * from the game's stream: for i from hi - 1 down to lo + 1, j = lo + rng_below(i - lo + 1).
  */
 CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
                                CLC_PRIVATE struct battle_game *g)
@@ -655,6 +676,9 @@ CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
     for (int s = 0; s < 2; s++) {
         CLC_PRIVATE clc_u8 *seq = g->sides[s].seq;
         int lo = p->sides[s].shuf_lo;
+        if (p->sides[s].fort_first != BATTLE_SIM_NONE &&
+            g->sides[s].n_structures > p->sides[s].fort_first + 1)
+            battle_sim_shuffle_forts(p, g, s);
         for (int i = p->sides[s].shuf_hi - 1; i > lo; i--) {
             int j = lo + (int)rng_below(&g->rng, (clc_u32)(i - lo + 1));
             clc_u8 t = seq[i];
@@ -3177,6 +3201,22 @@ CLC_NOINLINE int battle_sim_turn_flex(CLC_GLOBAL const struct battle_plan_data *
 }
 
 /**
+ * Starts game `game` in *g as it is before turn 1: battle_sim_init, then the on-play skills
+ * of the fortresses (and of what they summon), the first mover's first, as tuo plays each
+ * side's fortresses and resolves their skills before the first turn: a unit one summons
+ * ticks its delay on its side's first turn.
+ */
+CLC_FN void battle_sim_start(CLC_GLOBAL const struct battle_plan_data *p,
+                             CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
+{
+    battle_sim_init(p, g, seed, game);
+    if (g->pending) {
+        battle_sim_triggers(p, g);
+        battle_sim_action_end(p, g, 1);
+    }
+}
+
+/**
  * Plays game `game` of the job seeded with `seed` from start to end and writes its outcome
  * to *out: the entry point of both backends. Its state lives on the caller's stack
  * (private memory in a kernel; a game with flexible play needs a second one).
@@ -3185,7 +3225,7 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
                             CLC_PRIVATE struct battle_game_result *out)
 {
     struct battle_game g;
-    battle_sim_init(p, &g, seed, game);
+    battle_sim_start(p, &g, seed, game);
     if (p->fx & BATTLE_SIM_FX_FLEX) {
         struct battle_game r;
         while (battle_sim_turn_flex(p, &g, &r, out) != 1)

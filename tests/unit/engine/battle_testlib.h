@@ -149,7 +149,7 @@ static inline void tb_run_start(struct tb_run *x, struct tb *b)
     memset(x, 0, sizeof(*x));
     x->plan = tb_plan(b);
     x->d = battle_plan_data(x->plan);
-    battle_sim_init(x->d, &x->g, b->spec.seed, 0);
+    battle_sim_start(x->d, &x->g, b->spec.seed, 0);
 }
 
 /* Plays up to n more turns; stops when the game is over. Returns x->over. */

@@ -341,6 +341,82 @@ static void test_fortress_delay(void)
     (void)cb;
 }
 
+/* A fortress's on-play Summon is cast before the first turn, as the peer resolves each
+ * side's fortresses before the game starts: in surge the defender moves first, and the
+ * Huskarl its Hall summons (delay 2) ticks on that first turn, attacks on turn 3 (the
+ * defender's second) and hits the bare attacker's commander for 4. */
+static void test_fortress_play_before_turn_1(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, hall, huskarl;
+    duel(&b, &ca, &cb);
+    b.spec.mode = BATTLE_MODE_SURGE;
+    hall = tb_card(&b, "Hall", BATTLE_FORTRESS, 0, 20, 0);
+    huskarl = tb_card(&b, "Huskarl", BATTLE_ASSAULT, 4, 10, 2);
+    tb_skill(&b, hall, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, hall)->trigger = BATTLE_SIM_TRIG_PLAY;
+    last_skill(&b, hall)->card = huskarl;
+    tb_fort(&b, 1, hall);
+    tb_run_start(&x, &b);
+    CU_ASSERT_EQUAL(x.g.pending, 0);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_assaults, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).card, huskarl);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).delay, 2);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).delay, 1);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 0), 50);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).delay, 0);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 0), 46);
+    tb_run_end(&x);
+    (void)ca;
+}
+
+/* Fortresses are shuffled each game as the peer's Deck::shuffle does (the first Wall is the
+ * one an attack meets), a dominion staying first; exact play keeps the listed order. Three
+ * fortresses after a dominion, 6,000 games: each takes the first fortress slot about 2,000
+ * times (5 sigma is about 180). */
+static void test_fortresses_shuffled(void)
+{
+    struct tb b;
+    int ca, cb, dom, f[3];
+    duel(&b, &ca, &cb);
+    dom = tb_card(&b, "Dom", BATTLE_FORTRESS, 0, 20, 0);
+    b.cards[dom].dominion = 1;
+    tb_fort(&b, 0, dom);
+    for (int k = 0; k < 3; k++) {
+        char name[16];
+        snprintf(name, sizeof(name), "Fort %d", k);
+        f[k] = tb_card(&b, name, BATTLE_FORTRESS, 0, 20 + k, 0);
+        tb_fort(&b, 0, f[k]);
+    }
+    for (int play = 0; play < 2; play++) {
+        struct battle_plan *plan;
+        int first[3] = {0, 0, 0};
+        b.spec.sides[0].play = play ? BATTLE_PLAY_EXACT : BATTLE_PLAY_RANDOM;
+        plan = tb_plan(&b);
+        for (uint64_t game = 0; game < 6000; game++) {
+            struct battle_game g;
+            battle_sim_start(battle_plan_data(plan), &g, b.spec.seed, game);
+            CU_ASSERT_EQUAL_FATAL(g.sides[0].n_structures, 4);
+            CU_ASSERT_EQUAL(g.sides[0].structures[0].card, dom);
+            for (int k = 0; k < 3; k++)
+                first[k] += g.sides[0].structures[1].card == f[k];
+        }
+        if (play) {
+            CU_ASSERT_EQUAL(first[0], 6000);
+        } else {
+            for (int k = 0; k < 3; k++)
+                CU_ASSERT_TRUE(first[k] > 1820 && first[k] < 2180);
+        }
+        battle_plan_free(plan);
+    }
+    (void)ca;
+    (void)cb;
+}
+
 /* Flexible play, attacker: a hand of Dud, Dud, Killer (Killer kills the bare defender on
  * the turn it is played) and a one-turn game. The look-ahead games find Killer in every
  * game, wherever the shuffle put it; random play finds it only when it comes first. */
@@ -594,6 +670,8 @@ static CU_TestInfo rules_tests[] = {
     {"poison on a blocked hit", test_poison_on_blocked_hit},
     {"rally skips finished units", test_rally_skips_finished_units},
     {"fortress delay", test_fortress_delay},
+    {"fortresses' on-play skills before turn 1", test_fortress_play_before_turn_1},
+    {"fortresses shuffled each game", test_fortresses_shuffled},
     {"flexible play, attacker", test_flexible_attacker},
     {"flexible play, defender", test_flexible_defender},
     {"flexible play, a hand of one card", test_flexible_alike_hand},
