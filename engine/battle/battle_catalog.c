@@ -1045,7 +1045,10 @@ static int limits_unsupported(const struct battle_catalog *cat, const struct bat
 int battle_catalog_enemy_unsupported(const struct battle_catalog *cat, const struct battle_enemy *e,
                                      int level, char *why, size_t whylen)
 {
-    const unsigned deck = (1u << BATTLE_ASSAULT) | (1u << BATTLE_STRUCTURE);
+    /* A commander card in a deck (THE BIG ORBO's Zorbo the One, Cruel Choice's Octane) is
+     * drawn and not played, as the peer plays it (battle_sim_play_card). */
+    const unsigned deck =
+        (1u << BATTLE_ASSAULT) | (1u << BATTLE_STRUCTURE) | (1u << BATTLE_COMMANDER);
     int ups = 0;
     const struct battle_card_spec *cmd;
 

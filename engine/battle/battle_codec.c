@@ -548,9 +548,10 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, int s,
         side->commander = idx;
     for (int k = 0; k < n; k++) {
         /* A record may put a structure card where a fortress goes (18 raids do): it is in
-         * play from the start, as the peer plays it. */
+         * play from the start, as the peer plays it; a commander card in its deck (two
+         * missions) is drawn and not played. */
         unsigned want = k < n_forts ? BATTLE_T_FORTRESS | BATTLE_T_STRUCTURE
-                                    : BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE;
+                                    : BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | BATTLE_T_COMMANDER;
         if (!(want & (1u << cards[k]->type))) {
             sk_jdec_bad(&j->d, "%s \"%s\": its %s \"%s\" is %s card", key, e->name,
                         k < n_forts ? "fortress" : "deck card", cards[k]->name,

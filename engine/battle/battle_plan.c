@@ -463,8 +463,11 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
         snprintf(err, errlen, "side %d: commander, fortresses, deck, play or effects invalid", s);
         return SK_EINVAL;
     }
+    /* A commander card in a deck is drawn and not played (a mission's, as the peer plays
+     * it; the codec refuses one in a job's own deck). */
     for (int k = 0; k < ss->n_deck; k++)
-        if (!card_ok(spec, ss->deck[k], BATTLE_ASSAULT, BATTLE_STRUCTURE)) {
+        if (!card_ok(spec, ss->deck[k], BATTLE_ASSAULT, BATTLE_STRUCTURE) &&
+            !card_ok(spec, ss->deck[k], BATTLE_COMMANDER, BATTLE_COMMANDER)) {
             snprintf(err, errlen, "side %d: deck card %d is not an assault or structure", s, k);
             return SK_EINVAL;
         }

@@ -2654,7 +2654,9 @@ CLC_INLINE void battle_sim_play_card(CLC_GLOBAL const struct battle_plan_data *p
         return;
     card = me->card[e];
     c = &p->cards[card];
-    lane = battle_sim_enter(p, g, s, card, 0, 0);
+    /* A commander card drawn from a deck (two missions have one) is not played, as the peer
+     * skips it; like a card drawn into a full row, it never entered play. */
+    lane = c->type == BATTLE_COMMANDER ? -1 : battle_sim_enter(p, g, s, card, 0, 0);
     if (lane < 0) {
         g->refused[s] = (clc_u8)(g->refused[s] + (g->refused[s] < 255));
         return;

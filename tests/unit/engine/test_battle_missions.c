@@ -346,7 +346,8 @@ static void test_real_jobs(void)
     }
     battle_codec_mix_release(&mix);
     /* The largest records: Synapse Unleashed Raid's deck of 50, The Master Rises' 49,
-     * Orbocalypse Raid's 10 fortresses, Infested Relay - Swarm's 5; each side plays them all. */
+     * Orbocalypse Raid's 10 fortresses, Infested Relay - Swarm's 5; each side plays them all.
+     * And the two missions with a commander card in their decks. */
     {
         static const struct {
             const char *defender;
@@ -354,7 +355,10 @@ static void test_real_jobs(void)
         } big[] = {{"'raid':'Synapse Unleashed Raid','level':1", 50, 0},
                    {"'mission':'The Master Rises'", 49, 0},
                    {"'raid':'Orbocalypse Raid','level':1", 10, 10},
-                   {"'mission':'Infested Relay - Swarm'", 10, 5}};
+                   {"'mission':'Infested Relay - Swarm'", 10, 5},
+                   /* a commander card in the deck, drawn and not played */
+                   {"'mission':'THE BIG ORBO'", 10, 0},
+                   {"'mission':'Cruel Choice'", 10, 0}};
         for (size_t k = 0; k < sizeof(big) / sizeof(big[0]); k++) {
             char params[256];
             struct battle_plan *plan = NULL;

@@ -374,6 +374,33 @@ static void test_fortress_play_before_turn_1(void)
     (void)ca;
 }
 
+/* A commander card in a deck (two of the game's missions have one) is drawn and not
+ * played, as the peer skips it: turn 1 brings nothing and uses the card up, turn 3 plays
+ * the Grunt; the raid scoring's count of destroyed units leaves the commander card out. */
+static void test_commander_card_in_deck(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, grunt;
+    duel(&b, &ca, &cb);
+    b.spec.scoring = BATTLE_SCORING_RAID;
+    grunt = tb_card(&b, "Grunt", BATTLE_ASSAULT, 1, 5, 0);
+    tb_deck(&b, 0, tb_card(&b, "Stray Boss", BATTLE_COMMANDER, 0, 30, 0), 1);
+    tb_deck(&b, 0, grunt, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 0);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_structures, 0);
+    CU_ASSERT_EQUAL(x.g.sides[0].head, 1);
+    CU_ASSERT_EQUAL(battle_sim_lost(x.d, &x.g, 0, 1), 0);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[0].n_assaults, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, grunt);
+    CU_ASSERT_EQUAL(battle_sim_lost(x.d, &x.g, 0, 1), 0);
+    tb_run_end(&x);
+    (void)ca;
+}
+
 /* Fortresses are shuffled each game as the peer's Deck::shuffle does (the first Wall is the
  * one an attack meets), a dominion staying first; exact play keeps the listed order. Three
  * fortresses after a dominion, 6,000 games: each takes the first fortress slot about 2,000
@@ -672,6 +699,7 @@ static CU_TestInfo rules_tests[] = {
     {"fortress delay", test_fortress_delay},
     {"fortresses' on-play skills before turn 1", test_fortress_play_before_turn_1},
     {"fortresses shuffled each game", test_fortresses_shuffled},
+    {"a commander card in a deck is not played", test_commander_card_in_deck},
     {"flexible play, attacker", test_flexible_attacker},
     {"flexible play, defender", test_flexible_defender},
     {"flexible play, a hand of one card", test_flexible_alike_hand},
