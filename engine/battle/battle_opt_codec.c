@@ -70,6 +70,21 @@ static int table_add(struct opt_job *job, int *cap, const struct battle_card_spe
     return job->n_cards++;
 }
 
+/* Why the decoded attacker is no deck a player can hold (a mission's or raid's): a commander
+ * card in its deck (drawn and not played) or a structure card where a fortress goes, which
+ * the optimiser's deck lists could not write back; NULL when it is one. */
+static const char *start_unlike_a_deck(const struct battle_spec *spec)
+{
+    const struct battle_side_spec *side = &spec->sides[0];
+    for (int i = 0; i < side->n_deck; i++)
+        if (spec->cards[side->deck[i]].type == BATTLE_COMMANDER)
+            return "puts a commander card in its deck";
+    for (int f = 0; f < side->n_fortresses; f++)
+        if (spec->cards[side->fortresses[f]].type != BATTLE_FORTRESS)
+            return "puts a structure card where a fortress goes";
+    return NULL;
+}
+
 /* Takes the starting deck from the decoded battle (its attacker) into the job: the deck,
  * the commander and fortresses, and the table with their cards (owned as often as the deck
  * holds them). SK_ENOMEM or SK_OK. */
@@ -602,6 +617,12 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
                        "the deck to optimise is a list of cards, not a mission or raid that "
                        "draws its cards each game");
         battle_codec_mix_release(&mix); /* the job fails below: d.n_err counts the problem */
+    } else if (err == SK_OK && start_unlike_a_deck(&mix.specs[0])) {
+        sk_jdec_bad_at(&d, "attacker",
+                       "the deck to optimise is a list of cards a player can hold, not a "
+                       "mission or raid that %s",
+                       start_unlike_a_deck(&mix.specs[0]));
+        battle_codec_mix_release(&mix);
     } else if (err == SK_OK) {
         job.scoring = mix.specs[0].scoring; /* one scoring for every defender deck */
         /* The starting deck's plans: a defender whose plan the engine refuses (a raid whose

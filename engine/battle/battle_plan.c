@@ -22,8 +22,10 @@ _Static_assert(BATTLE_SIM_LIST == BATTLE_DECK_MAX, "deck list size");
 _Static_assert(BATTLE_SIM_SEQ == BATTLE_DECK_MAX + BATTLE_HAND_MAX, "hand + deck size");
 _Static_assert(BATTLE_SIM_ROW == BATTLE_ROW_MAX, "row size");
 _Static_assert(BATTLE_SIM_FLEX_HAND == BATTLE_HAND_MAX, "flexible play's hand");
+/* Brawl's most: 55, the enemy's units destroyed (its starting rows and cards played, at most
+ * two full rows, and up to 255 summoned), the cards not played. */
 _Static_assert(BATTLE_SIM_POINTS_MAX == BATTLE_POINTS_MAX &&
-                   55 + 255 + BATTLE_SIM_SEQ <= BATTLE_POINTS_MAX,
+                   55 + 2 * BATTLE_ROW_MAX + 255 + BATTLE_SIM_SEQ <= BATTLE_POINTS_MAX,
                "points of one game");
 _Static_assert(BATTLE_TURN_LIMIT_MAX < 255, "turns fit in 8 bits");
 _Static_assert(BATTLE_PASSIVE__COUNT <= 32, "passive_on has a bit per passive effect");
@@ -301,7 +303,10 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
             return SK_EINVAL;
         }
         for (int i = 0; i < ps->n; i++) {
-            if (!card_ok(spec, ps->cards[i], want, alt) ||
+            /* A deck pool may hold a commander card, drawn and not played, as a deck may. */
+            int commander =
+                !ps->fort && card_ok(spec, ps->cards[i], BATTLE_COMMANDER, BATTLE_COMMANDER);
+            if ((!card_ok(spec, ps->cards[i], want, alt) && !commander) ||
                 (ps->fort && spec->cards[ps->cards[i]].dominion)) {
                 snprintf(err, errlen, "side %d: pool %d's card %d is not a %s", s, k, i,
                          ps->fort ? "fortress" : "deck card");
@@ -332,27 +337,42 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
 {
     const struct battle_side_spec *ss = &spec->sides[s];
     struct battle_side_data *sd = &d->sides[s];
+    int order[BATTLE_FORTRESS_MAX], n = 0, dom = -1;
 
-    for (int k = 0; k < ss->n_fortresses; k++) {
+    if (ss->n_fortresses < 0 || ss->n_fortresses > BATTLE_FORTRESS_MAX) {
+        snprintf(err, errlen, "side %d: fortresses invalid", s);
+        return SK_EINVAL;
+    }
+    /* The game plays a dominion before the fortresses, wherever the job lists it. */
+    for (int k = 0; k < ss->n_fortresses && dom < 0; k++)
+        if (ss->fortresses[k] >= 0 && ss->fortresses[k] < spec->n_cards &&
+            spec->cards[ss->fortresses[k]].dominion)
+            dom = k;
+    if (dom >= 0)
+        order[n++] = dom;
+    for (int k = 0; k < ss->n_fortresses; k++)
+        if (k != dom)
+            order[n++] = k;
+    for (int i = 0; i < n; i++) {
+        int card = ss->fortresses[order[i]];
         /* A mission or raid may start with a structure card where a fortress goes: it is
          * in play from the start as one (the codec lets only those through). */
-        if (!card_ok(spec, ss->fortresses[k], BATTLE_FORTRESS, BATTLE_STRUCTURE)) {
-            snprintf(err, errlen, "side %d: fortress %d is not a fortress or structure card", s, k);
+        if (!card_ok(spec, card, BATTLE_FORTRESS, BATTLE_STRUCTURE)) {
+            snprintf(err, errlen, "side %d: fortress %d is not a fortress or structure card", s,
+                     order[i]);
             return SK_EINVAL;
         }
-        fresh_unit(d, ss->fortresses[k], &sd->structures[k]);
+        fresh_unit(d, card, &sd->structures[i]);
         /* Barrier's Protect, as a card entering play gets it (battle_sim_enter). */
-        sd->structures[k].protect = d->cards[ss->fortresses[k]].barrier;
+        sd->structures[i].protect = d->cards[card].barrier;
         /* Its on-play skills are cast before the first turn (battle_sim_start). */
-        if (d->cards[ss->fortresses[k]].trig & (1u << BATTLE_SIM_TRIG_PLAY))
-            sd->structures[k].flags |= BATTLE_SIM_FRESH;
+        if (d->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY))
+            sd->structures[i].flags |= BATTLE_SIM_FRESH;
     }
     sd->n_structures = (clc_u8)ss->n_fortresses;
-    /* The fortresses' order is drawn each game but with exact play; a dominion stays first
-     * (the codec puts it there: the game plays it before them). */
-    sd->fort_first = ss->play == BATTLE_PLAY_EXACT ? BATTLE_SIM_NONE
-                     : ss->n_fortresses > 0 && spec->cards[ss->fortresses[0]].dominion ? 1
-                                                                                       : 0;
+    /* The fortresses' order is drawn each game but with exact play; the dominion stays
+     * first. */
+    sd->fort_first = ss->play == BATTLE_PLAY_EXACT ? BATTLE_SIM_NONE : dom >= 0 ? 1 : 0;
     sd->n_assaults = 0;
     sd->n_seq = (clc_u8)ss->n_deck;
     for (int k = 0; k < ss->n_deck; k++)

@@ -327,15 +327,16 @@ struct battle_side {
 
 struct battle_game {
     struct rng rng;
-    clc_u8 turn;    /* the turn being played or about to be played */
-    clc_u8 over;    /* 0 while both commanders live; else 1 + the side whose commander fell */
-    clc_u8 pending; /* units flagged DYING or FRESH: triggered skills still to be cast */
-    clc_u8 act;     /* the index of the acting assault's current action (Flurry) */
-    clc_u8 hit;     /* a unit with Barrier took damage in the current action */
-    clc_u8 ahead;   /* 1 in a look-ahead game of flexible play: every side plays random */
-    clc_u8 choice;  /* flexible play: the hand entry the side to move chose this turn */
-    clc_u8 resume;  /* 1: the turn stopped before its card (flexible play) and goes on there */
-    clc_u8 last;    /* the last turn to play: turn_limit, or 0 once work reached work_limit */
+    clc_u8 turn;     /* the turn being played or about to be played */
+    clc_u8 over;     /* 0 while both commanders live; else 1 + the side whose commander fell */
+    clc_u16 pending; /* units flagged DYING or FRESH (each flag counts): triggered skills still
+                        to be cast; 16 bits, as the four rows' 240 units may carry 480 */
+    clc_u8 act;      /* the index of the acting assault's current action (Flurry) */
+    clc_u8 hit;      /* a unit with Barrier took damage in the current action */
+    clc_u8 ahead;    /* 1 in a look-ahead game of flexible play: every side plays random */
+    clc_u8 choice;   /* flexible play: the hand entry the side to move chose this turn */
+    clc_u8 resume;   /* 1: the turn stopped before its card (flexible play) and goes on there */
+    clc_u8 last;     /* the last turn to play: turn_limit, or 0 once work reached work_limit */
     /* For the scoring modes' count of destroyed units (battle_sim_lost), per side: units
      * Summon put in play, and cards drawn when their row was full (they never enter);
      * both saturate at 255. */
@@ -597,7 +598,9 @@ CLC_INLINE clc_i32 battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p
 
 /**
  * Starts game `game` of the job seeded with `seed` in *g from the plan, without shuffling:
- * each side's entries are in plan order (tests inject a shuffle here, then play).
+ * each side's entries and fortresses are in plan order (tests inject a shuffle here; a game
+ * also needs its fortresses' on-play skills cast, as battle_sim_start does, before it is
+ * played).
  */
 CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE struct battle_game *g, clc_u64 seed, clc_u64 game)
@@ -2140,8 +2143,8 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     /* A unit summoned and killed before its on-play skills were cast has
                      * both flags, each counted once in pending, and casts its on-death
                      * skills only. */
-                    g->pending = (clc_u8)(g->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
-                                          ((f & BATTLE_SIM_FRESH) ? 1 : 0));
+                    g->pending = (clc_u16)(g->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
+                                           ((f & BATTLE_SIM_FRESH) ? 1 : 0));
                     g->work++;
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)

@@ -31,8 +31,8 @@
 #define BATTLE_CARDS_MAX                                                                           \
     192 /* distinct cards referenced by one job: a raid at a                                       \
            middle level holds every level of its cards */
-/* The most points one game scores (enum battle_scoring): brawl's 55 + 255 units destroyed +
- * 53 cards not played is the most any scoring reaches. */
+/* The most points one game scores (enum battle_scoring): brawl's 55 + units destroyed (two
+ * rows of 60 and 255 summoned) + 53 cards not played, 483, is the most any scoring reaches. */
 #define BATTLE_POINTS_MAX 511
 /* Battleground effects of a job ("effects"), and per side (the skills of one card). */
 #define BATTLE_EFFECTS_MAX 16

@@ -1166,7 +1166,7 @@ export interface components {
                  * @enum {string}
                  */
                 commander?: "fixed" | "owned";
-                /** @default 30 */
+                /** @default 50 */
                 max_copies?: number;
                 /** @description every deck card (not the commander) belongs to one of these factions; a card belongs to its own faction only (progenitor cards need "progenitor"); the project's own and inline cards are "none"; the starting deck must already comply (docs/optimize.md) */
                 factions?: ("none" | "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor")[];

@@ -643,6 +643,20 @@ static void test_drawing_attacker_refused(void)
                                 &job, at, sizeof(at)),
                     SK_EINVAL);
     CU_ASSERT_STRING_EQUAL(at, "/params/attacker");
+    /* Nor one whose deck holds a commander card or whose fortress slot a structure: the
+     * optimiser's deck lists cannot hold them. */
+    CU_ASSERT_EQUAL(real_decode("{'attacker': {'mission': 'THE BIG ORBO'},"
+                                "'defender': 'Zorbo the One, Launcher, Carbine',"
+                                "'pool': [" REAL_OUT "]}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/attacker");
+    CU_ASSERT_EQUAL(real_decode("{'attacker': {'raid': 'Brood Mother'},"
+                                "'defender': 'Zorbo the One, Launcher, Carbine',"
+                                "'pool': [" REAL_OUT "]}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/attacker");
     CU_ASSERT_EQUAL_FATAL(
         real_decode("{" REAL_START "'pool': [" REAL_OUT "]}", &job, at, sizeof(at)), SK_OK);
     battle_opt_job_release(&job);

@@ -284,7 +284,9 @@ static void test_plan_rejects_inconsistent_specs(void)
     b.spec.sides[0].commander = 1; /* a Grunt is no commander */
     expect_einval(&b, "side 0: commander");
     tb_ref_matchup(&b, 0);
-    b.spec.sides[1].deck[0] = 0; /* a commander is no deck card */
+    /* a fortress is no deck card (a commander card is one a mission may hold: drawn, not
+     * played) */
+    b.spec.sides[1].deck[0] = tb_card(&b, "Keep", BATTLE_FORTRESS, 0, 10, 0);
     expect_einval(&b, "side 1: deck card 0");
     tb_ref_matchup(&b, 0);
     b.spec.turn_limit = BATTLE_TURN_LIMIT_MAX + 1;
