@@ -117,8 +117,8 @@ static int add_card(struct job_dec *j, const struct battle_card_spec *card)
             return -1;
         }
     }
-    /* Two commanders, four fortresses and two 30-card decks name at most 66 distinct
-     * cards; state entries must come from those, so the table cannot overflow. */
+    /* Beside a mission's or raid's levels, two commanders, 20 fortresses and two 50-card
+     * decks name at most 122 distinct cards; state entries must come from those. */
     if (spec->n_cards >= BATTLE_CARDS_MAX) {
         sk_jdec_bad(&j->d, "a job may use at most %d distinct cards", BATTLE_CARDS_MAX);
         return -1;

@@ -679,7 +679,7 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
 
     /* Every assault card, then every variant made, takes every change that can reach a
      * side its base can be on (the table grows while it is read). Enhance and Evolve aim
-     * at assaults only. A change that cannot reach the card stays BATTLE_SIM_NONE: no
+     * at assaults only. A change that cannot reach the card stays BATTLE_SIM_CARD_NONE: no
      * game's unit holding the card is ever its candidate, so no game reads it. */
     for (int v = 0; v < d->n_cards; v++) {
         if (d->cards[v].type != BATTLE_ASSAULT)
@@ -691,7 +691,7 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
                 continue;
             r = apply(&made, &w->mods[m]);
             if (r == -2 && (w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m))) {
-                d->mod_to[v][m] = (clc_u8)v; /* no game gets there */
+                d->mod_to[v][m] = (clc_u16)v; /* no game gets there */
                 continue;
             }
             if (r == -2 && w->mods[m].kind == BATTLE_SKILL_EVOLVE) {
@@ -715,7 +715,7 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
             if (r < 0)
                 continue;
             if (r == 0 || w->count[v][m] >= w->stack[m] || !mods_cover(w, w->count[v], m)) {
-                d->mod_to[v][m] = (clc_u8)v;
+                d->mod_to[v][m] = (clc_u16)v;
                 continue;
             }
             u = variant(d, w, n_job, v, m, &made);
@@ -727,7 +727,7 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
                          BATTLE_SIM_CARDS - n_job, n_job);
                 return SK_EINVAL;
             }
-            d->mod_to[v][m] = (clc_u8)u;
+            d->mod_to[v][m] = (clc_u16)u;
         }
     }
     return SK_OK;
@@ -740,9 +740,11 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
     int n_job = spec->n_cards;
     enum sk_err rc = SK_OK;
 
-    memset(d->mod_to, BATTLE_SIM_NONE, sizeof(d->mod_to));
-    for (int c = 0; c < BATTLE_SIM_CARDS; c++)
-        d->card_base[c] = (clc_u8)(c < n_job ? c : BATTLE_SIM_NONE);
+    for (int c = 0; c < BATTLE_SIM_CARDS; c++) {
+        for (int m = 0; m < BATTLE_SIM_MODS; m++)
+            d->mod_to[c][m] = BATTLE_SIM_CARD_NONE;
+        d->card_base[c] = (clc_u16)(c < n_job ? (unsigned)c : BATTLE_SIM_CARD_NONE);
+    }
     if (!any_mod(d, n_job))
         goto out; /* most jobs: nothing to build */
     w = sk_calloc(1, sizeof(*w));

@@ -20,7 +20,7 @@
  *
  * Both skills aim at the caster's own side, so a card takes only the changes that can reach
  * a side it can be on (its carriers' sides; a side with Mimic takes the enemy's Evolve, one
- * with Divert sends its own to the enemy): for the others mod_to holds BATTLE_SIM_NONE (the
+ * with Divert sends its own to the enemy): for the others mod_to holds BATTLE_SIM_CARD_NONE (the
  * change does not apply), an entry no game reads, and the table holds no variant for them. */
 #ifndef BATTLE_MODS_H
 #define BATTLE_MODS_H

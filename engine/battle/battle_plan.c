@@ -112,7 +112,7 @@ static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec
     if (ss->trigger)
         cd->trig = (clc_u8)(cd->trig | (1u << ss->trigger));
     else if (ss->id == BATTLE_SKILL_SUMMON)
-        cd->summon_act = (clc_u8)(ss->card + 1);
+        cd->summon_act = (clc_u16)(ss->card + 1);
     else if (ss->id != BATTLE_SKILL_ENHANCE)
         cd->act_turn = (clc_u8)(cd->act_turn | (1u << k));
 }
@@ -186,7 +186,7 @@ static int card_ok(const struct battle_spec *spec, int card, int type_a, int typ
 static void fresh_unit(const struct battle_plan_data *d, int card, struct battle_unit *u)
 {
     memset(u, 0, sizeof(*u));
-    u->card = (clc_u8)card;
+    u->card = (clc_u16)card;
     u->delay = d->cards[card].delay;
     u->flags = BATTLE_SIM_ALIVE;
     u->hp = d->cards[card].health;
@@ -312,7 +312,7 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
                          ps->fort ? "fortress" : "deck card");
                 return SK_EINVAL;
             }
-            sd->pool_card[first + i] = (clc_u8)ps->cards[i];
+            sd->pool_card[first + i] = (clc_u16)ps->cards[i];
         }
         sd->pool_fort[k] = (clc_u8) !!ps->fort;
         sd->pool_amount[k] = (clc_u8)ps->amount;
@@ -325,7 +325,7 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
             sd->pool_forts = (clc_u8)(sd->pool_forts + entries);
         } else
             for (int i = 0; i < entries; i++)
-                sd->seq_card[sd->n_seq++] = (clc_u8)ps->cards[0];
+                sd->seq_card[sd->n_seq++] = (clc_u16)ps->cards[0];
     }
     sd->shuf_hi = sd->n_seq;
     return SK_OK;
@@ -376,7 +376,7 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
     sd->n_assaults = 0;
     sd->n_seq = (clc_u8)ss->n_deck;
     for (int k = 0; k < ss->n_deck; k++)
-        sd->seq_card[k] = (clc_u8)ss->deck[k];
+        sd->seq_card[k] = (clc_u16)ss->deck[k];
     sd->shuf_lo = 0;
     sd->shuf_hi = ss->play == BATTLE_PLAY_EXACT ? 0 : sd->n_seq;
     sd->window =
@@ -428,7 +428,7 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
                      s, k);
             return SK_EINVAL;
         }
-        sd->seq_card[k] = (clc_u8)card;
+        sd->seq_card[k] = (clc_u16)card;
     }
     /* The hand is known; only the deck behind it is shuffled per game. */
     sd->shuf_lo = (clc_u8)st->n_hand;
@@ -447,7 +447,8 @@ static enum sk_err check_levels(const struct battle_spec *spec, struct battle_pl
 {
     int before[BATTLE_CARDS_MAX] = {0};
 
-    memset(d->card_up, BATTLE_SIM_NONE, sizeof(d->card_up));
+    for (int i = 0; i < BATTLE_SIM_CARDS; i++)
+        d->card_up[i] = BATTLE_SIM_CARD_NONE;
     for (int i = 0; i < spec->n_cards; i++) {
         int up = spec->up[i], steps = 0;
         if (up < 0 || up > spec->n_cards || up == i + 1 ||
@@ -461,7 +462,7 @@ static enum sk_err check_levels(const struct battle_spec *spec, struct battle_pl
                 return SK_EINVAL;
             }
         if (up)
-            d->card_up[i] = (clc_u8)(up - 1);
+            d->card_up[i] = (clc_u16)(up - 1);
     }
     return SK_OK;
 }
@@ -491,7 +492,7 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
             snprintf(err, errlen, "side %d: deck card %d is not an assault or structure", s, k);
             return SK_EINVAL;
         }
-    sd->commander = (clc_u8)ss->commander;
+    sd->commander = (clc_u16)ss->commander;
     sd->play = (clc_u8)ss->play;
     sd->commander_hp = d->cards[ss->commander].health;
 
@@ -662,7 +663,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     plan->data.scoring = (clc_u8)spec->scoring;
     plan->data.turn_limit = (clc_u8)spec->turn_limit;
     plan->data.first_turn = (clc_u8)(spec->has_state ? spec->state.turn : 1);
-    plan->data.n_cards = (clc_u8)spec->n_cards;
+    plan->data.n_cards = (clc_u16)spec->n_cards;
     plan->data.work_limit = BATTLE_SIM_WORK_LIMIT;
     for (int i = 0; i < spec->n_cards; i++) {
         rc = build_card(&spec->cards[i], i, spec->n_cards, &plan->data.cards[i], err, errlen);
@@ -683,7 +684,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
             goto out;
         if (spec->sides[s].play == BATTLE_PLAY_FLEX)
             plan->data.fx = (clc_u8)(plan->data.fx | BATTLE_SIM_FX_FLEX);
-        plan->data.sides[s].effects = (clc_u8)spec->sides[s].effects;
+        plan->data.sides[s].effects = (clc_u16)spec->sides[s].effects;
         for (int k = 0; k < BATTLE_PASSIVE__COUNT; k++) {
             int v = spec->sides[s].passive[k];
             if (v < 0 || v > BATTLE_PASSIVE_X_MAX) {
@@ -700,7 +701,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
         for (int i = 0; i < plan->data.sides[s].n_structures; i++) {
             int card = plan->data.sides[s].structures[i].card;
             if (spec->cards[card].dominion)
-                plan->data.sides[s].dominion = (clc_u8)(card + 1);
+                plan->data.sides[s].dominion = (clc_u16)(card + 1);
         }
     }
     *out = plan;

@@ -17,8 +17,10 @@
 /* Sizes of the flat plan data and of the game state. They mirror the limits of
  * battle_spec.h (which the kernels cannot include); battle_plan.c asserts they agree. */
 /* Cards in one plan's table: the job's (BATTLE_CARDS_MAX) and the variants of them that
- * Enhance and Evolve make (battle_mods); a card index is 8 bits and 0xFF means none. */
-#define BATTLE_SIM_CARDS      255
+ * Enhance and Evolve make (battle_mods); a card index is 16 bits and BATTLE_SIM_CARD_NONE
+ * means none. 255 until 2026-11-27: a raid at a middle level (Talos at 13) needs more. */
+#define BATTLE_SIM_CARDS      1023
+#define BATTLE_SIM_CARD_NONE  0xFFFFu
 #define BATTLE_SIM_MODS       32 /* distinct Enhance and Evolve changes in one plan */
 #define BATTLE_SIM_ACTS       8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
 #define BATTLE_SIM_LIST       50 /* deck list positions of one side (BATTLE_DECK_MAX) */
@@ -137,11 +139,11 @@ struct battle_card_data {
     clc_u16 mark;    /* after a hit that did damage to an assault, X marks on it, for good */
     clc_u8 type;     /* enum battle_card_type */
     clc_u8 delay;
-    clc_u8 faction;    /* 1..6, 0 for the project's own cards (no faction) */
-    clc_u8 flurry_c;   /* Flurry's cooldown in own turns, at least 1 */
-    clc_u8 trig;       /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*); and
-                          BATTLE_SIM_CARD_ENHANCES */
-    clc_u8 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */
+    clc_u8 faction;     /* 1..6, 0 for the project's own cards (no faction) */
+    clc_u8 flurry_c;    /* Flurry's cooldown in own turns, at least 1 */
+    clc_u8 trig;        /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*); and
+                           BATTLE_SIM_CARD_ENHANCES */
+    clc_u16 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */
     clc_u8 armor;
     clc_u8 counter;
     clc_u8 pierce;
@@ -190,10 +192,9 @@ struct battle_card_data {
 
 /* One unit on the field. The same layout serves a plan's starting rows and a game's rows. */
 struct battle_unit {
-    clc_u8 card;   /* index into battle_plan_data.cards */
-    clc_u8 delay;  /* turns of its owner until it acts; 0 = active */
-    clc_u8 flags;  /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */
-    clc_u8 evaded; /* hostile skills negated by Evade during the current enemy turn */
+    clc_u16 card; /* index into battle_plan_data.cards */
+    clc_u8 delay; /* turns of its owner until it acts; 0 = active */
+    clc_u8 flags; /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */
     clc_i16 hp;
     clc_i16 attack;    /* the card's attack plus permanent gains (Berserk, Valor...) */
     clc_i16 rally;     /* until the end of its own turn */
@@ -220,14 +221,15 @@ struct battle_unit {
     clc_i16 owed_att; /* Subdue: permanent attack gains still owed (battle_sim_gain_attack) */
     clc_i16 owed_hp;  /* Subdue: permanent health gains still owed (battle_sim_gain_hp) */
     clc_i16 stasis;   /* Stasis: the part of `protect` that lasts until it acts */
+    clc_u8 evaded;    /* hostile skills negated by Evade during the current enemy turn */
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
  * hand first, then the deck); entry e is card seq_card[e]. Each game shuffles entries
  * [shuf_lo, shuf_hi) and then picks its card among the first `window` remaining entries. */
 struct battle_side_data {
-    clc_u8 commander; /* card index */
-    clc_u8 play;      /* enum battle_play */
+    clc_u16 commander; /* card index */
+    clc_u8 play;       /* enum battle_play */
     clc_i16 commander_hp;
     clc_u8 n_seq;
     clc_u8 shuf_lo;
@@ -237,18 +239,18 @@ struct battle_side_data {
     clc_u8 n_assaults;
     clc_u8 init_died; /* a starting row holds a dead unit: compress after the first turn */
     clc_u8 n_groups;
-    clc_u8 seq_card[BATTLE_SIM_SEQ];
+    clc_u16 seq_card[BATTLE_SIM_SEQ];
     clc_u8 seq_group[BATTLE_SIM_SEQ];   /* priority group (one per distinct card) of entry e */
     clc_u8 group_start[BATTLE_SIM_SEQ]; /* group g's remaining list positions are */
     clc_u8 group_count[BATTLE_SIM_SEQ]; /* group_pos[group_start[g] ..][0 .. group_count[g]) */
     clc_u8 group_pos[BATTLE_SIM_LIST];  /* ascending within each group */
-    clc_u8 dominion; /* 1 + the card of a dominion among the starting structures; 0: none */
+    clc_u16 dominion; /* 1 + the card of a dominion among the starting structures; 0: none */
     /* The fortresses each game shuffles, as tuo's Deck::shuffle shuffles a deck's fortresses
      * (the order of the row decides which Wall is hit first): structures [fort_first,
      * n_structures) once the side has drawn (a dominion, always first, stays);
      * BATTLE_SIM_NONE: none (exact play, a mid-game state). */
     clc_u8 fort_first;
-    clc_u8 effects; /* 1 + the card whose actions are the side's battleground effects; 0: none */
+    clc_u16 effects; /* 1 + the card whose actions are the side's battleground effects; 0: none */
     /* The side's passive battleground effects: each one's value (enum battle_passive), 0
      * when off; read only when battle_plan_data.passive is set. */
     clc_i16 passive[BATTLE_PASSIVE__COUNT];
@@ -267,7 +269,7 @@ struct battle_side_data {
     clc_u8 pool_reps[BATTLE_SIM_POOLS];
     clc_u8 pool_n[BATTLE_SIM_POOLS];
     clc_u8 pool_first[BATTLE_SIM_POOLS];
-    clc_u8 pool_card[BATTLE_SIM_POOL_CARDS];
+    clc_u16 pool_card[BATTLE_SIM_POOL_CARDS];
     struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -276,7 +278,7 @@ struct battle_plan_data {
     clc_u8 mode;       /* enum battle_mode */
     clc_u8 turn_limit; /* last turn played, 1..200 */
     clc_u8 first_turn; /* 1, or the turn of a mid-game state */
-    clc_u8 n_cards;
+    clc_u16 n_cards;
     clc_u8 death_fx;    /* BATTLE_SIM_DEATH_*: a card has Scavenge or Avenge, or a side Revenge
                            or Virulence: every death
                            has effects */
@@ -290,14 +292,14 @@ struct battle_plan_data {
     /* Enhance and Evolve (BATTLE_SIM_RARE_MOD; battle_mods builds them): a unit they change
      * plays the variant card mod_to[card][m] (its skill raised or swapped) until the end of
      * the next enemy turn, when it goes back to card_base[card]. An Enhance or Evolve
-     * action's X is its change m. BATTLE_SIM_NONE: change m does not apply to the card. */
+     * action's X is its change m. BATTLE_SIM_CARD_NONE: change m does not apply to the card. */
     clc_u8 n_mods;
     clc_u8 mod_flags[BATTLE_SIM_MODS]; /* BATTLE_SIM_MOD_* */
-    clc_u8 card_base[BATTLE_SIM_CARDS];
-    clc_u8 mod_to[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
-    /* The card a level-up makes of each card (its unit's next level), BATTLE_SIM_NONE at
+    clc_u16 card_base[BATTLE_SIM_CARDS];
+    clc_u16 mod_to[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
+    /* The card a level-up makes of each card (its unit's next level), BATTLE_SIM_CARD_NONE at
      * the top: read only by the sides that draw their cards (battle_side_data.upgrades). */
-    clc_u8 card_up[BATTLE_SIM_CARDS];
+    clc_u16 card_up[BATTLE_SIM_CARDS];
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
@@ -309,7 +311,7 @@ struct battle_plan_data {
 
 struct battle_side {
     clc_i16 commander_hp;
-    clc_u8 commander; /* card index: the plan's, or the one a drawing side's game upgraded */
+    clc_u16 commander; /* card index: the plan's, or the one a drawing side's game upgraded */
     clc_u8 n_structures;
     clc_u8 n_assaults;
     clc_u8 head; /* remaining entries are seq[head .. n_seq) */
@@ -319,7 +321,7 @@ struct battle_side {
     clc_u32 commander_cd; /* the commander's cooldowns */
     clc_u8 seq[BATTLE_SIM_SEQ + 1];
     clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
-    clc_u8 card[BATTLE_SIM_SEQ];     /* entry e's card this game (the plan's seq_card, or
+    clc_u16 card[BATTLE_SIM_SEQ];    /* entry e's card this game (the plan's seq_card, or
                                         what a drawing side drew) */
     struct battle_unit structures[BATTLE_SIM_ROW];
     struct battle_unit assaults[BATTLE_SIM_ROW];
@@ -450,7 +452,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
 CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE struct battle_unit *u, clc_u32 card)
 {
-    u->card = (clc_u8)card;
+    u->card = (clc_u16)card;
     u->delay = p->cards[card].delay;
     u->flags = BATTLE_SIM_ALIVE;
     u->evaded = 0;
@@ -693,8 +695,8 @@ CLC_FN void battle_sim_shuffle(CLC_GLOBAL const struct battle_plan_data *p,
 
 /* Side `s`'s cards pointed at by slot `k` of battle_sim_deal's level-ups: 0 the commander,
  * 1 .. nf the fortresses (fort[]), then the deck entries (the side's card[]). */
-CLC_INLINE CLC_PRIVATE clc_u8 *battle_sim_slot(CLC_PRIVATE struct battle_side *side,
-                                               CLC_PRIVATE clc_u8 *fort, clc_u32 nf, clc_u32 k)
+CLC_INLINE CLC_PRIVATE clc_u16 *battle_sim_slot(CLC_PRIVATE struct battle_side *side,
+                                                CLC_PRIVATE clc_u16 *fort, clc_u32 nf, clc_u32 k)
 {
     return k == 0 ? &side->commander : k <= nf ? &fort[k - 1] : &side->card[k - 1 - nf];
 }
@@ -712,7 +714,7 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
     CLC_PRIVATE struct battle_side *side = &g->sides[s];
-    clc_u8 fort[BATTLE_SIM_ROW];
+    clc_u16 fort[BATTLE_SIM_ROW];
     clc_u8 slot[1 + BATTLE_SIM_ROW + BATTLE_SIM_SEQ];
     clc_u32 nf = 0, ne = sd->n_fixed, n = 0, points = sd->upgrades;
     for (clc_u32 i = 0; i < side->n_structures; i++) {
@@ -721,14 +723,14 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
         fort[nf++] = side->structures[i].card;
     }
     for (clc_u32 k = 0; k < sd->n_pools; k++) {
-        clc_u8 list[BATTLE_SIM_POOL_CARDS];
+        clc_u16 list[BATTLE_SIM_POOL_CARDS];
         clc_u32 m = sd->pool_n[k];
         clc_u32 a = sd->pool_amount[k] < m ? sd->pool_amount[k] : m; /* the plan's bound */
         for (clc_u32 i = 0; i < m; i++)
             list[i] = sd->pool_card[sd->pool_first[k] + i];
         for (clc_u32 i = 0; i < a; i++) {
             clc_u32 j = i + rng_below(&g->rng, m - i);
-            clc_u8 t = list[i];
+            clc_u16 t = list[i];
             list[i] = list[j];
             list[j] = t;
         }
@@ -744,8 +746,8 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
         slot[n++] = (clc_u8)k;
     while (points && n) {
         clc_u32 i = rng_below(&g->rng, n);
-        CLC_PRIVATE clc_u8 *c = battle_sim_slot(side, fort, nf, slot[i]);
-        if (p->card_up[*c] == BATTLE_SIM_NONE) {
+        CLC_PRIVATE clc_u16 *c = battle_sim_slot(side, fort, nf, slot[i]);
+        if (p->card_up[*c] == BATTLE_SIM_CARD_NONE) {
             for (; i + 1 < n; i++)
                 slot[i] = slot[i + 1];
             n--;
@@ -1012,7 +1014,7 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
 CLC_FN int battle_sim_mod_ok(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE const struct battle_unit *u, clc_i32 m)
 {
-    if (m < 0 || m >= (clc_i32)p->n_mods || p->mod_to[u->card][m] == BATTLE_SIM_NONE)
+    if (m < 0 || m >= (clc_i32)p->n_mods || p->mod_to[u->card][m] == BATTLE_SIM_CARD_NONE)
         return 0;
     return (p->mod_flags[m] & BATTLE_SIM_MOD_ALWAYS) ||
            (!u->delay && !(u->flags & BATTLE_SIM_JAMMED));
@@ -1076,7 +1078,7 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_ENHANCE: /* the unit plays the variant of its card (battle_mods) */
     case BATTLE_SKILL_EVOLVE:
-        if (x >= 0 && x < (clc_i32)p->n_mods && p->mod_to[u->card][x] != BATTLE_SIM_NONE)
+        if (x >= 0 && x < (clc_i32)p->n_mods && p->mod_to[u->card][x] != BATTLE_SIM_CARD_NONE)
             u->card = p->mod_to[u->card][x];
         break;
     case BATTLE_SKILL_RUSH: /* a delay reaching 0 sets off what the turn start's would: */
@@ -3183,7 +3185,7 @@ CLC_NOINLINE int battle_sim_turn_flex(CLC_GLOBAL const struct battle_plan_data *
         }
         /* The next candidate whose card has not been counted yet. */
         for (it = 0, j++; j < k; j++) {
-            CLC_PRIVATE const clc_u8 *sc = g->sides[s].card;
+            CLC_PRIVATE const clc_u16 *sc = g->sides[s].card;
             CLC_PRIVATE const clc_u8 *seq = g->sides[s].seq + g->sides[s].head;
             clc_u32 m = 0;
             while (m < j && sc[seq[m]] != sc[seq[j]])

@@ -379,6 +379,28 @@ static void test_real_jobs(void)
             battle_codec_mix_release(&mix);
         }
     }
+    /* Records whose Enhance and Evolve make more variants than 255 cards (Talos at 13: its
+     * Pantheon enhances Avenge by 2 to 7 by its level, on each of 40 levels of its four
+     * Avenge assaults): the plan's table holds them with 16-bit card indexes. */
+    {
+        static const char *const wide[] = {"'raid':'Talos','level':13",
+                                           /* Minerva's Purge - Champion */
+                                           "'mission':1283,'level':5"};
+        for (size_t k = 0; k < sizeof(wide) / sizeof(wide[0]); k++) {
+            char params[256];
+            struct battle_plan *plan = NULL;
+            struct battle_counts c = {0};
+            char err[200] = "";
+            snprintf(params, sizeof(params), "{" REAL_ATT ",'defender':{%s}}", wide[k]);
+            CU_ASSERT_EQUAL_FATAL(decode(real_cat, params, &mix, &errs), SK_OK);
+            CU_ASSERT_EQUAL_FATAL(battle_plan_new(&mix.specs[0], &plan, err, sizeof(err)), SK_OK);
+            CU_ASSERT_TRUE(battle_plan_data(plan)->n_cards > 255);
+            CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 200, 1, &c), SK_OK);
+            CU_ASSERT_EQUAL(c.wins + c.stalls + c.losses, 200);
+            battle_plan_free(plan);
+            battle_codec_mix_release(&mix);
+        }
+    }
     /* Octane's effects at level 15: X = ceil(x * 15), after the job's own effect. */
     CU_ASSERT_EQUAL_FATAL(decode(real_cat,
                                  "{" REAL_ATT ",'defender':{'raid':38,'level':15},'effects':"

@@ -666,10 +666,10 @@ static void test_drawing_attacker_refused(void)
                                       &job, at, sizeof(at)),
                           SK_OK);
     battle_opt_job_release(&job);
-    /* A defender whose plan the engine refuses (Talos at level 13: its Enhance makes more
+    /* A defender whose plan the engine refuses (Gilians Raid at level 13: its Enhance makes more
      * variants than the card table holds) is refused when the job is submitted. */
     CU_ASSERT_EQUAL(real_decode("{'attacker': {'commander': 'Emrys', 'deck': [" REAL_IN
-                                "]}, 'defender': {'raid': 'Talos', 'level': 13},"
+                                "]}, 'defender': {'raid': 'Gilians Raid', 'level': 13},"
                                 "'pool': [" REAL_OUT "]}",
                                 &job, at, sizeof(at)),
                     SK_EINVAL);

@@ -381,12 +381,12 @@ static void test_mod_variants(void)
         CU_ASSERT_EQUAL(d->card_base[c], plated);
         CU_ASSERT_EQUAL(d->cards[e].evade, k - 1);
         CU_ASSERT_EQUAL(d->cards[e].armor, 0);
-        CU_ASSERT_EQUAL(d->mod_to[e][0], BATTLE_SIM_NONE);
-        CU_ASSERT_EQUAL(d->mod_to[e][1], BATTLE_SIM_NONE);
+        CU_ASSERT_EQUAL(d->mod_to[e][0], BATTLE_SIM_CARD_NONE);
+        CU_ASSERT_EQUAL(d->mod_to[e][1], BATTLE_SIM_CARD_NONE);
     }
     CU_ASSERT_EQUAL(d->mod_to[c][1], c); /* a fourth Enhance: no more */
     CU_ASSERT_EQUAL(d->cards[d->mod_to[c][0]].evade, 5);
-    CU_ASSERT_EQUAL(d->mod_to[smithy][1], BATTLE_SIM_NONE); /* only assaults change */
+    CU_ASSERT_EQUAL(d->mod_to[smithy][1], BATTLE_SIM_CARD_NONE); /* only assaults change */
     CU_ASSERT_EQUAL(d->card_base[plated], plated);
     /* Only the card that casts Enhance is looked at for it at its turn start. */
     CU_ASSERT_TRUE(d->cards[smithy].trig & BATTLE_SIM_CARD_ENHANCES);
@@ -426,8 +426,9 @@ static void test_mod_sides(void)
     CU_ASSERT_EQUAL_FATAL(d->n_mods, 1);
     CU_ASSERT_TRUE(d->mod_to[plated][0] >= n_job && d->mod_to[plated][0] < d->n_cards);
     CU_ASSERT_EQUAL(d->cards[d->mod_to[plated][0]].armor, 3);
-    CU_ASSERT_EQUAL(d->mod_to[bulwark][0], BATTLE_SIM_NONE); /* side 0's change never reaches */
-    CU_ASSERT_EQUAL(d->n_cards, n_job + 1);                  /* Plated's Armor 3 only */
+    CU_ASSERT_EQUAL(d->mod_to[bulwark][0],
+                    BATTLE_SIM_CARD_NONE);  /* side 0's change never reaches */
+    CU_ASSERT_EQUAL(d->n_cards, n_job + 1); /* Plated's Armor 3 only */
     battle_plan_free(plan);
 
     /* Side 0's Evolve of Armor into Evade: side 1's Bulwark takes it once side 1 has a
@@ -436,7 +437,7 @@ static void test_mod_sides(void)
     tb_args(&b, smith, BATTLE_SKILL_ARMOR, BATTLE_SKILL_EVADE);
     plan = tb_plan(&b);
     d = battle_plan_data(plan);
-    CU_ASSERT_EQUAL(d->mod_to[bulwark][0], BATTLE_SIM_NONE);
+    CU_ASSERT_EQUAL(d->mod_to[bulwark][0], BATTLE_SIM_CARD_NONE);
     CU_ASSERT_TRUE(d->mod_to[plated][0] >= n_job && d->mod_to[plated][0] < d->n_cards);
     battle_plan_free(plan);
     mimic = tb_card(&b, "Mimic", BATTLE_ASSAULT, 1, 10, 1);
@@ -687,7 +688,7 @@ static void test_draw_levels(void)
     plan = tb_plan(&b);
     d = battle_plan_data(plan);
     CU_ASSERT_EQUAL(d->card_up[c1], c2);
-    CU_ASSERT_EQUAL(d->card_up[c3], BATTLE_SIM_NONE);
+    CU_ASSERT_EQUAL(d->card_up[c3], BATTLE_SIM_CARD_NONE);
     for (unsigned game = 0; game < 4000; game++) {
         const struct battle_side *sd = &g.sides[1];
         battle_sim_init(d, &g, 3, game);
