@@ -865,7 +865,7 @@
   function deckRow(side, card, count) {
     const row = el('div', { class: 'deck-row' });
     row.append(cardField(cardsOf('assault', 'structure'), card, '', `${side} deck card`),
-               el('input', { type: 'number', class: 'count', min: 1, max: 30, value: count,
+               el('input', { type: 'number', class: 'count', min: 1, max: 50, value: count,
                              'aria-label': `${side} deck count` }),
                el('button', { type: 'button', class: 'remove', title: 'remove',
                               'aria-label': 'remove card', text: '×' }));

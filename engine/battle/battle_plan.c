@@ -289,7 +289,7 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
     sd->draw = 1;
     sd->n_fixed = (clc_u8)ss->n_deck;
     sd->n_pools = (clc_u8)ss->n_pools;
-    sd->upgrades = (clc_u8)ss->upgrades;
+    sd->upgrades = (clc_u16)ss->upgrades;
     for (int k = 0; k < ss->n_pools; k++) {
         const struct battle_pool_spec *ps = &ss->pools[k];
         int want = ps->fort ? BATTLE_FORTRESS : BATTLE_ASSAULT;

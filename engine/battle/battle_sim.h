@@ -262,7 +262,7 @@ struct battle_side_data {
     clc_u8 draw;
     clc_u8 n_fixed;
     clc_u8 n_pools;
-    clc_u8 upgrades;
+    clc_u16 upgrades;
     clc_u8 pool_forts; /* the fortresses the pools add (battle_sim_lost counts them in) */
     clc_u8 pool_fort[BATTLE_SIM_POOLS];
     clc_u8 pool_amount[BATTLE_SIM_POOLS];

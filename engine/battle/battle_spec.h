@@ -46,9 +46,11 @@
 /* A side that draws its cards anew each game (a mission or raid with card pools or at a
  * level between its first and its top: battle_side_spec.n_pools, upgrades): at most this
  * many pools, each of at most BATTLE_POOL_CARDS cards (the game's raids have 2 and 13). */
-#define BATTLE_POOLS_MAX    4
-#define BATTLE_POOL_CARDS   16
-#define BATTLE_UPGRADES_MAX 255 /* level-ups spread over one side's cards each game */
+#define BATTLE_POOLS_MAX  4
+#define BATTLE_POOL_CARDS 16
+/* Level-ups spread over one side's cards each game: Synapse Unleashed Raid at level 49, 50
+ * cards of up to 10 levels, gives 460 (255, 8 bits, until 2026-11-27). */
+#define BATTLE_UPGRADES_MAX 999
 
 /* A skill of a card. `id` is what the engine simulates; the game's cards (battle_tu) may
  * carry skills and options it does not simulate yet: such a card is kept whole in the

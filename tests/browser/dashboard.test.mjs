@@ -144,7 +144,7 @@ describe('dashboard', () => {
     await page.waitForSelector('select[data-pointer="/params/attacker/commander"]');
     await page.fill('#f-games', '0');
     await page.locator('fieldset[data-side=attacker] .deck-row').nth(1).locator('input.count')
-        .fill('31');
+        .fill('51');
     await page.click('#f-submit');
     await page.waitForSelector('#form-errors:not([hidden])');
     const summary = await page.textContent('#form-errors');

@@ -309,7 +309,7 @@ static const struct bad_case bad[] = {
      422, "/problems/validation-error", "/params/attacker/deck/0/card"},
     {"POST", "/v1/jobs", J,
      "{\"kind\":\"battle\",\"params\":{\"attacker\":{\"commander\":\"Test Commander\",\"deck\":[{"
-     "\"card\":\"Grunt\",\"count\":31}]}," DEF "}}",
+     "\"card\":\"Grunt\",\"count\":51}]}," DEF "}}",
      422, "/problems/validation-error", "/params/attacker/deck/0/count"},
     {"GET", "/v1/jobs?limit=0", NULL, NULL, 400, "/problems/invalid-query", "limit"},
     {"GET", "/v1/jobs?limit=101", NULL, NULL, 400, "/problems/invalid-query", "limit"},

@@ -1030,11 +1030,11 @@ static void battle_limit_cases(struct cases *c)
     side_field(c, "empty deck", "{\"commander\":\"Test Commander\",\"deck\":[]}", "",
                "/params/attacker/deck", 1);
     snprintf(side, sizeof(side), "{\"commander\":\"Test Commander\",\"deck\":[%s]}",
-             repeat("{\"card\":\"Grunt\"}", 30));
-    side_field(c, "deck of 30 entries", side, "", "/params/attacker/deck", 1);
+             repeat("{\"card\":\"Grunt\"}", 50));
+    side_field(c, "deck of 50 entries", side, "", "/params/attacker/deck", 1);
     snprintf(side, sizeof(side), "{\"commander\":\"Test Commander\",\"deck\":[%s]}",
-             repeat("{\"card\":\"Grunt\"}", 31));
-    side_field(c, "deck of 31 entries", side, "", "/params/attacker/deck", 0);
+             repeat("{\"card\":\"Grunt\"}", 51));
+    side_field(c, "deck of 51 entries", side, "", "/params/attacker/deck", 0);
     side_field(c, "deck card unknown",
                "{\"commander\":\"Test Commander\",\"deck\":[{\"card\":\"Gruntt\"}]}", "",
                "/params/attacker/deck/0/card", 0);
