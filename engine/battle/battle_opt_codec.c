@@ -596,6 +596,7 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
     struct opt_job job;
     int cap = 0;
     enum sk_err err;
+    const char *unlike = NULL; /* why the attacker is no deck a player holds */
 
     memset(&job, 0, sizeof(job));
     job.seed = seed;
@@ -617,11 +618,11 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
                        "the deck to optimise is a list of cards, not a mission or raid that "
                        "draws its cards each game");
         battle_codec_mix_release(&mix); /* the job fails below: d.n_err counts the problem */
-    } else if (err == SK_OK && start_unlike_a_deck(&mix.specs[0])) {
+    } else if (err == SK_OK && (unlike = start_unlike_a_deck(&mix.specs[0])) != NULL) {
         sk_jdec_bad_at(&d, "attacker",
                        "the deck to optimise is a list of cards a player can hold, not a "
                        "mission or raid that %s",
-                       start_unlike_a_deck(&mix.specs[0]));
+                       unlike);
         battle_codec_mix_release(&mix);
     } else if (err == SK_OK) {
         job.scoring = mix.specs[0].scoring; /* one scoring for every defender deck */

@@ -339,11 +339,8 @@ static enum sk_err fresh_side(const struct battle_spec *spec, int s, struct batt
     struct battle_side_data *sd = &d->sides[s];
     int order[BATTLE_FORTRESS_MAX], n = 0, dom = -1;
 
-    if (ss->n_fortresses < 0 || ss->n_fortresses > BATTLE_FORTRESS_MAX) {
-        snprintf(err, errlen, "side %d: fortresses invalid", s);
-        return SK_EINVAL;
-    }
-    /* The game plays a dominion before the fortresses, wherever the job lists it. */
+    /* build_side checked the count. The game plays a dominion before the fortresses, wherever the
+     * job lists it. */
     for (int k = 0; k < ss->n_fortresses && dom < 0; k++)
         if (ss->fortresses[k] >= 0 && ss->fortresses[k] < spec->n_cards &&
             spec->cards[ss->fortresses[k]].dominion)
