@@ -316,6 +316,21 @@ static int wait_spread(const struct it_stack *s, const char *id, long ms)
     return -1;
 }
 
+/* Waits until job `id` has a checkpoint; returns its games done, or 0 after `ms`. */
+static long wait_checkpoint(const struct it_stack *s, const char *id, long ms)
+{
+    char sql[128], n[32];
+
+    snprintf(sql, sizeof(sql), "SELECT checkpoint_done FROM jobs WHERE id = '%s'", id);
+    for (long t = 0; t < ms; t += 50) {
+        long done = it_sql(s, sql, n, sizeof(n)) == 0 ? strtol(n, NULL, 10) : 0;
+        if (done > 0)
+            return done;
+        it_sleep_ms(50);
+    }
+    return 0;
+}
+
 /* A worker computing units is killed, then the coordinator itself: another worker takes
  * the job over from its last checkpoint (the units it inserts again are the same rows), and the
  * deck, moves and scores are those of one uninterrupted run in this process. */
@@ -337,8 +352,9 @@ static void test_spread_crashes(void)
     CU_ASSERT_FATAL(coord >= 0);
     victim = coord == 0 ? 1 : 0;
     it_worker_signal(&s, victim, SIGKILL, 1);
-    /* the coordinator goes on with the third worker; then it dies too */
-    it_sleep_ms(300);
+    /* the coordinator goes on with the third worker and writes a checkpoint; then it dies
+     * too (waiting for the checkpoint, not a fixed time: under ASan the first one comes late) */
+    CU_ASSERT_FATAL(wait_checkpoint(&s, id, 60000) > 0);
     job = it_job(&s, id);
     CU_ASSERT_STRING_EQUAL(str(job, "status"), "running");
     json_decref(job);
