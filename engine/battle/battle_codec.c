@@ -669,10 +669,47 @@ static const char *const side_state_keys[] = {
     "commander_health", "structures", "assaults", "hand", "deck", NULL};
 static const char *const unit_keys[] = {"card", "health", "delay", "alive", NULL};
 
+/* Card `idx` in fortress slot `slot` of a state's structure row: one of the side's
+ * fortresses not yet listed (bit f of *taken: side->fortresses[f] is), in any order, as
+ * each game draws their order; a dominion, which the game plays before them wherever the
+ * side lists it, in slot 0.
+ * Marks it taken and returns idx, or reports the problem and returns -1. */
+static int state_fortress(struct job_dec *j, const struct battle_side_spec *side, int slot, int idx,
+                          unsigned *taken)
+{
+    int unlisted = -1;
+
+    for (int f = 0; slot == 0 && f < side->n_fortresses; f++)
+        if (j->spec->cards[side->fortresses[f]].dominion && idx != side->fortresses[f]) {
+            sk_jdec_bad(&j->d,
+                        "structure 0 must be the side's dominion \"%s\": a dominion comes first",
+                        j->spec->cards[side->fortresses[f]].name);
+            return -1;
+        }
+    for (int f = 0; f < side->n_fortresses; f++) {
+        if (*taken & (1u << f))
+            continue;
+        if (side->fortresses[f] == idx) {
+            *taken |= 1u << f;
+            return idx;
+        }
+        if (unlisted < 0)
+            unlisted = f;
+    }
+    sk_jdec_bad(&j->d,
+                "structure %d must be one of the side's fortresses not listed before it, such "
+                "as \"%s\": the side's %d fortresses come first, in any order",
+                slot, j->spec->cards[side->fortresses[unlisted < 0 ? 0 : unlisted]].name,
+                side->n_fortresses);
+    return -1;
+}
+
 /* Decodes a unit on the field. `slot` is its position in the row; `side` is NULL when the
- * side itself is invalid (then only the unit's own shape is checked). Returns 1 if valid. */
+ * side itself is invalid (then only the unit's own shape is checked); *forts_taken: the
+ * side's fortresses the row listed before `slot` (state_fortress). Returns 1 if valid. */
 static int decode_unit(struct job_dec *j, const json_t *v, int is_structure, int slot,
-                       const struct battle_side_spec *side, struct battle_unit_spec *out)
+                       const struct battle_side_spec *side, unsigned *forts_taken,
+                       struct battle_unit_spec *out)
 {
     const struct battle_card_spec *c = NULL;
     int errs_before = j->d.n_err;
@@ -690,12 +727,8 @@ static int decode_unit(struct job_dec *j, const json_t *v, int is_structure, int
         sk_jdec_bad(&j->d, "'card' is required");
     } else if (is_structure && side && slot < side->n_fortresses) {
         idx = resolve(j, json_object_get(v, "card"));
-        if (idx >= 0 && idx != side->fortresses[slot]) {
-            sk_jdec_bad(&j->d,
-                        "structure %d must be the side's fortress \"%s\": fortresses come first",
-                        slot, j->spec->cards[side->fortresses[slot]].name);
-            idx = -1;
-        }
+        if (idx >= 0)
+            idx = state_fortress(j, side, slot, idx, forts_taken);
     } else if (is_structure) {
         /* Without a valid side the fortresses are unknown: accept them anywhere. */
         idx = resolve_typed(j, json_object_get(v, "card"),
@@ -732,6 +765,7 @@ static void decode_row(struct job_dec *j, const json_t *v, const char *key,
 {
     const json_t *row = json_object_get(v, key);
     int is_structure = strcmp(key, "structures") == 0;
+    unsigned forts_taken = 0;
     size_t i;
     json_t *u;
 
@@ -752,7 +786,7 @@ static void decode_row(struct job_dec *j, const json_t *v, const char *key,
         json_array_foreach(row, i, u)
         {
             sk_jptr_push_index(j->d.ptr, i);
-            if (decode_unit(j, u, is_structure, (int)i, side, &units[*n]))
+            if (decode_unit(j, u, is_structure, (int)i, side, &forts_taken, &units[*n]))
                 (*n)++;
             sk_jptr_pop(j->d.ptr);
         }

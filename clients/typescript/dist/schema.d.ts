@@ -577,6 +577,7 @@ export interface components {
         };
         BattleSideState: {
             commander_health: number;
+            /** @description The structure row in lane order. The side's fortresses come first, every one of them listed (dead ones with alive false): a dominion first, the others in any order (each game draws their order); then structures from the deck. */
             structures?: components["schemas"]["BattleUnit"][];
             assaults?: components["schemas"]["BattleUnit"][];
             hand?: string[];

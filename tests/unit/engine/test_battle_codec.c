@@ -238,8 +238,9 @@ static const struct bad_case bad_cases[] = {
               "'deck':[{'card':'Tempest Keep'}]}," DEF ",'state':{'turn':2,'attacker':"
               "{'commander_health':40,'structures':[{'card':'Tempest Keep','health':3}]},"
               "'defender':{'commander_health':40}}}",
-        {"/params/state/attacker/structures/0/card: structure 0 must be the side's fortress "
-         "\"Lightning Cannon\": fortresses come first"}},
+        {"/params/state/attacker/structures/0/card: structure 0 must be one of the side's "
+         "fortresses not listed before it, such as \"Lightning Cannon\": the side's 1 fortresses "
+         "come first, in any order"}},
     /* 56 */ {"{'attacker':{'commander':'Barracus','fortresses':['Lightning Cannon'],"
               "'deck':[]}," DEF ",'state':{'turn':2,'attacker':{'commander_health':40},"
               "'defender':{'commander_health':40}}}",
@@ -314,6 +315,14 @@ static const struct bad_case bad_cases[] = {
     {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'absorb','x':1000}]}]," SIDES "}",
         {"/params/cards/0/skills/0/x: 'x' must be between 1 and 999, not 1000"}},
+    /* 77: a state's fortresses in any order, each of them once */
+    {"{'attacker':{'commander':'Barracus','fortresses':['Lightning Cannon','Corrosive Spore'],"
+              "'deck':[]}," DEF ",'state':{'turn':2,'attacker':{'commander_health':40,"
+              "'structures':[{'card':'Corrosive Spore','health':3},{'card':'Corrosive Spore',"
+              "'health':3}]},'defender':{'commander_health':40}}}",
+        {"/params/state/attacker/structures/1/card: structure 1 must be one of the side's "
+         "fortresses not listed before it, such as \"Lightning Cannon\": the side's 2 "
+         "fortresses come first, in any order"}},
 };
 /* clang-format on */
 
@@ -596,6 +605,35 @@ static void test_seed_state(void)
     battle_codec_spec_release(&spec);
 }
 
+/* A state lists the fortresses in the order the game drew them (each game shuffles them),
+ * not necessarily the side's: the row keeps the state's order. */
+static void test_state_fortress_order(void)
+{
+    struct battle_spec spec;
+    struct sk_verr_list errs;
+    const struct battle_side_state *a;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(
+        decode_text("{'attacker':{'commander':'Barracus','fortresses':['Lightning Cannon',"
+                    "'Corrosive Spore'],'deck':[{'card':'Tempest Keep'}]}," DEF
+                    ",'state':{'turn':2,"
+                    "'attacker':{'commander_health':40,'structures':[{'card':'Corrosive Spore',"
+                    "'health':3},{'card':'Lightning Cannon','alive':false},{'card':'Tempest Keep',"
+                    "'health':2}]},'defender':{'commander_health':40}}}",
+                    &spec, &errs),
+        SK_OK);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    a = &spec.state.sides[0];
+    CU_ASSERT_EQUAL_FATAL(a->n_structures, 3);
+    CU_ASSERT_STRING_EQUAL(spec.cards[a->structures[0].card].name, "Corrosive Spore");
+    CU_ASSERT_EQUAL(a->structures[0].health, 3);
+    CU_ASSERT_STRING_EQUAL(spec.cards[a->structures[1].card].name, "Lightning Cannon");
+    CU_ASSERT_EQUAL(a->structures[1].alive, 0);
+    CU_ASSERT_STRING_EQUAL(spec.cards[a->structures[2].card].name, "Tempest Keep");
+    battle_codec_spec_release(&spec);
+}
+
 /* Names, types and the card encoder round trip. */
 static void test_names_and_card_json(void)
 {
@@ -671,6 +709,7 @@ static CU_TestInfo codec_tests[] = {
     {"explicit values, inline cards shadow the catalog", test_explicit_values_and_inline_cards},
     {"deck of 30 after counts", test_deck_limit},
     {"seed example state", test_seed_state},
+    {"a state's fortresses in the order the game drew them", test_state_fortress_order},
     {"names and card encoding", test_names_and_card_json},
     {"decode under allocation failures", test_decode_under_allocation_failures},
     CU_TEST_INFO_NULL,

@@ -243,6 +243,37 @@ static void expect_refused(const struct battle_catalog *cat, const char *params,
 
 #define REAL_ATT "'attacker':{'mission':3,'level':1}"
 
+/* A mid-game state lists a side's fortresses in the order the game drew them; a dominion,
+ * played before them wherever the side lists it, comes first. */
+#define DOM_SIDE                                                                                   \
+    "'attacker':{'commander':'Cyrus','fortresses':['Tesla Coil','Alpha Dominion'],'deck':[]},"     \
+    "'defender':{'commander':'Cyrus','deck':[]}"
+#define DOM_STATE(a, b)                                                                            \
+    "{" DOM_SIDE ",'state':{'turn':2,'attacker':{'commander_health':1,'structures':[{'card':'" a   \
+    "','health':1},{'card':'" b "','health':1}]},'defender':{'commander_health':1}}}"
+
+static void test_state_dominion_first(void)
+{
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, DOM_STATE("Alpha Dominion", "Tesla Coil"), &mix, &errs),
+                          SK_OK);
+    {
+        const struct battle_spec *s = &mix.specs[0];
+        const struct battle_side_state *a = &s->state.sides[0];
+        CU_ASSERT_EQUAL_FATAL(a->n_structures, 2);
+        CU_ASSERT(s->cards[a->structures[0].card].dominion);
+        CU_ASSERT_STRING_EQUAL(s->cards[a->structures[1].card].name, "Tesla Coil");
+    }
+    battle_codec_mix_release(&mix);
+    expect_refused(real_cat, DOM_STATE("Tesla Coil", "Alpha Dominion"),
+                   "/params/state/attacker/structures/0/card",
+                   "structure 0 must be the side's dominion \"Alpha Dominion\": a dominion comes "
+                   "first");
+}
+
 static void test_real_jobs(void)
 {
     struct battle_mix mix;
@@ -962,6 +993,7 @@ static CU_TestInfo real_tests[] = {
     {"records exact", test_real_records},
     {"lookups by name, id and Name-N", test_real_lookups},
     {"jobs naming missions and raids", test_real_jobs},
+    {"a state's dominion first, then its fortresses", test_state_dominion_first},
     {"a raid's default scoring", test_raid_scoring},
     {"effects named as in bges.txt", test_named_effects},
     {"the README's example", test_readme_example},
