@@ -794,10 +794,22 @@ static void decode_row(struct job_dec *j, const json_t *v, const char *key,
     sk_jptr_pop(j->d.ptr);
 }
 
-/* Decodes the name list `key` ("hand" or "deck") into cards/n, at most `max`. */
-static void decode_names(struct job_dec *j, const json_t *v, const char *key, int max, int *cards,
-                         int *n)
+/* Whether the deck list of `side` (NULL: unknown) holds a commander card, as a mission's or
+ * raid's may (drawn and not played); a job's own deck cannot. */
+static int deck_has_commander(const struct job_dec *j, const struct battle_side_spec *side)
 {
+    for (int k = 0; side && k < side->n_deck; k++)
+        if (j->spec->cards[side->deck[k]].type == BATTLE_COMMANDER)
+            return 1;
+    return 0;
+}
+
+/* Decodes the name list `key` ("hand" or "deck") into cards/n, at most `max`; a commander
+ * card only where the side's deck list holds one (deck_has_commander: `side`). */
+static void decode_names(struct job_dec *j, const json_t *v, const char *key, int max,
+                         const struct battle_side_spec *side, int *cards, int *n)
+{
+    int cmd = deck_has_commander(j, side);
     const json_t *list = json_object_get(v, key);
     size_t i;
     json_t *name;
@@ -814,8 +826,9 @@ static void decode_names(struct job_dec *j, const json_t *v, const char *key, in
         {
             int idx;
             sk_jptr_push_index(j->d.ptr, i);
-            idx = resolve_typed(j, name, BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE,
-                                "an assault or structure");
+            idx = resolve_typed(
+                j, name, BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE | (cmd ? BATTLE_T_COMMANDER : 0u),
+                cmd ? "an assault, structure or commander" : "an assault or structure");
             if (idx >= 0)
                 cards[(*n)++] = idx;
             sk_jptr_pop(j->d.ptr);
@@ -911,8 +924,8 @@ static void decode_side_state(struct job_dec *j, const json_t *state, const char
     errs_before = j->d.n_err;
     decode_row(j, v, "structures", side, st->structures, &st->n_structures);
     decode_row(j, v, "assaults", side, st->assaults, &st->n_assaults);
-    decode_names(j, v, "hand", BATTLE_HAND_MAX, st->hand, &st->n_hand);
-    decode_names(j, v, "deck", BATTLE_DECK_MAX, st->deck, &st->n_deck);
+    decode_names(j, v, "hand", BATTLE_HAND_MAX, side, st->hand, &st->n_hand);
+    decode_names(j, v, "deck", BATTLE_DECK_MAX, side, st->deck, &st->n_deck);
     if (j->d.n_err > errs_before || !side)
         goto out;
     /* The hand is refilled from the deck to three cards, so a short hand means an empty

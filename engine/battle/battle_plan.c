@@ -418,11 +418,10 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
     sd->n_seq = (clc_u8)(st->n_hand + st->n_deck);
     for (int k = 0; k < st->n_hand + st->n_deck; k++) {
         int card = k < st->n_hand ? st->hand[k] : st->deck[k - st->n_hand];
-        if (!card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE)) {
-            snprintf(err, errlen,
-                     "side %d: hand or deck card %d is not an assault or "
-                     "structure",
-                     s, k);
+        /* A commander card, as a mission's deck may hold one, is drawn and not played. */
+        if (!card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE) &&
+            !card_ok(spec, card, BATTLE_COMMANDER, BATTLE_COMMANDER)) {
+            snprintf(err, errlen, "side %d: hand or deck card %d is not a deck card", s, k);
             return SK_EINVAL;
         }
         sd->seq_card[k] = (clc_u16)card;

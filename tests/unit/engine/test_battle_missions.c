@@ -252,6 +252,66 @@ static void expect_refused(const struct battle_catalog *cat, const char *params,
     "{" DOM_SIDE ",'state':{'turn':2,'attacker':{'commander_health':1,'structures':[{'card':'" a   \
     "','health':1},{'card':'" b "','health':1}]},'defender':{'commander_health':1}}}"
 
+/* A mission's state may name the commander card its deck holds (THE BIG ORBO's), in hand or
+ * deck: drawn and not played, as in a fresh game. A side whose deck list holds none still
+ * refuses one. */
+static void test_state_commander_card(void)
+{
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    const char *cmd = NULL, *other[2] = {NULL, NULL};
+    char params[512];
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(
+        decode(real_cat,
+               "{'attacker':{'commander':'Cyrus','deck':[]},'defender':{'mission':"
+               "'THE BIG ORBO'}}",
+               &mix, &errs),
+        SK_OK);
+    {
+        const struct battle_spec *s = &mix.specs[0];
+        const struct battle_side_spec *d = &s->sides[1];
+        for (int k = 0; k < d->n_deck; k++) {
+            const struct battle_card_spec *c = &s->cards[d->deck[k]];
+            if (c->type == BATTLE_COMMANDER)
+                cmd = c->name;
+            else if (!strchr(c->name, '\'') && !other[0])
+                other[0] = c->name;
+            else if (!strchr(c->name, '\'') && !other[1] && strcmp(c->name, other[0]))
+                other[1] = c->name;
+        }
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cmd);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(other[1]);
+        snprintf(params, sizeof(params),
+                 "{'attacker':{'commander':'Cyrus','deck':[]},'defender':{'mission':'THE BIG "
+                 "ORBO'},'state':{'turn':2,'attacker':{'commander_health':5},'defender':"
+                 "{'commander_health':5,'hand':['%s','%s','%s']}}}",
+                 cmd, other[0], other[1]);
+    }
+    battle_codec_mix_release(&mix);
+    CU_ASSERT_EQUAL_FATAL(decode(real_cat, params, &mix, &errs), SK_OK);
+    {
+        struct battle_plan *plan = NULL;
+        struct battle_counts c = {0};
+        char err[200] = "";
+        CU_ASSERT_EQUAL(mix.specs[0].state.sides[1].n_hand, 3);
+        CU_ASSERT_EQUAL_FATAL(battle_plan_new(&mix.specs[0], &plan, err, sizeof(err)), SK_OK);
+        CU_ASSERT_EQUAL(battle_plan_data(plan)->sides[1].n_seq, 3);
+        CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 200, 1, &c), SK_OK);
+        CU_ASSERT_EQUAL(c.wins + c.stalls + c.losses, 200);
+        CU_ASSERT_EQUAL(c.bounded, 0);
+        battle_plan_free(plan);
+    }
+    battle_codec_mix_release(&mix);
+    expect_refused(real_cat,
+                   "{'attacker':{'commander':'Cyrus','deck':[]},'defender':{'commander':'Cyrus',"
+                   "'deck':[]},'state':{'turn':2,'attacker':{'commander_health':5,'hand':"
+                   "['Cyrus']},'defender':{'commander_health':5}}}",
+                   "/params/state/attacker/hand/0",
+                   "is a commander card, not an assault or structure");
+}
+
 static void test_state_dominion_first(void)
 {
     struct battle_mix mix;
@@ -994,6 +1054,7 @@ static CU_TestInfo real_tests[] = {
     {"lookups by name, id and Name-N", test_real_lookups},
     {"jobs naming missions and raids", test_real_jobs},
     {"a state's dominion first, then its fortresses", test_state_dominion_first},
+    {"a mission's state holding its deck's commander card", test_state_commander_card},
     {"a raid's default scoring", test_raid_scoring},
     {"effects named as in bges.txt", test_named_effects},
     {"the README's example", test_readme_example},
