@@ -323,6 +323,8 @@ struct battle_side {
     clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
     clc_u16 card[BATTLE_SIM_SEQ];    /* entry e's card this game (the plan's seq_card, or
                                         what a drawing side drew) */
+    /* The rows last: battle_sim_copy copies every field before them whole, the rows' units
+     * in play only. */
     struct battle_unit structures[BATTLE_SIM_ROW];
     struct battle_unit assaults[BATTLE_SIM_ROW];
 };
@@ -350,7 +352,7 @@ struct battle_game {
     clc_i16 bloodlust;
     clc_u8 lusted;
     clc_u8 pad;
-    struct battle_side sides[2];
+    struct battle_side sides[2]; /* last: battle_sim_copy */
 };
 
 struct battle_game_result {
@@ -3111,6 +3113,34 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     return 0;
 }
 
+/* Copies n bytes; byte access may alias any object, in C and in OpenCL C alike. */
+CLC_FN void battle_sim_copy_bytes(CLC_PRIVATE clc_u8 *to, CLC_PRIVATE const clc_u8 *from, clc_u32 n)
+{
+    for (clc_u32 i = 0; i < n; i++)
+        to[i] = from[i];
+}
+
+/* *r = *g with each row's units in play only: a row's slots past its count are never read
+ * before a play or a summon writes them whole (battle_sim_fresh), as a fresh game's are
+ * never written at all. Flexible play copies the game for each of its look-ahead games,
+ * where the four rows of 60 units are 12.5 of the game's 12.7 KB. */
+CLC_FN void battle_sim_copy(CLC_PRIVATE struct battle_game *r,
+                            CLC_PRIVATE const struct battle_game *g)
+{
+    battle_sim_copy_bytes((CLC_PRIVATE clc_u8 *)r, (CLC_PRIVATE const clc_u8 *)g,
+                          (clc_u32) __builtin_offsetof(struct battle_game, sides));
+    for (int s = 0; s < 2; s++) {
+        CLC_PRIVATE struct battle_side *to = &r->sides[s];
+        CLC_PRIVATE const struct battle_side *from = &g->sides[s];
+        battle_sim_copy_bytes((CLC_PRIVATE clc_u8 *)to, (CLC_PRIVATE const clc_u8 *)from,
+                              (clc_u32) __builtin_offsetof(struct battle_side, structures));
+        for (clc_u32 i = 0; i < from->n_structures; i++)
+            to->structures[i] = from->structures[i];
+        for (clc_u32 i = 0; i < from->n_assaults; i++)
+            to->assaults[i] = from->assaults[i];
+    }
+}
+
 /* Starts look-ahead game *r from *g stopped before side s's card: candidate j first, the
  * rest of side s's entries and all the other side's entries shuffled (from *g's stream). */
 CLC_FN void battle_sim_flex_start(CLC_PRIVATE const struct battle_game *g,
@@ -3120,7 +3150,7 @@ CLC_FN void battle_sim_flex_start(CLC_PRIVATE const struct battle_game *g,
     CLC_PRIVATE struct battle_side *en = &r->sides[1 - s];
     clc_u32 head = g->sides[s].head;
     clc_u8 t;
-    *r = *g;
+    battle_sim_copy(r, g);
     t = me->seq[head];
     me->seq[head] = me->seq[head + j];
     me->seq[head + j] = t;
