@@ -42,6 +42,13 @@ struct mods_chain {
     uint32_t any; /* the union of the masks */
 };
 
+/* mods_cover's answers kept (mods_work.memo): slots of open addressing, filled to 3/4. */
+#define MODS_MEMO 4096
+/* variant's index of the table by content (mods_work.vslot): a power of 2 above the table. */
+#define MODS_VSLOTS 2048
+_Static_assert(MODS_VSLOTS > BATTLE_SIM_CARDS, "variant slots: the whole table and free ones");
+_Static_assert(MODS_STACK_MAX < 255, "a cover check's need fits a byte");
+
 /* The host's bookkeeping of the table while it grows: each card's base and the times each
  * change made it (0 for the job's cards). */
 struct mods_work {
@@ -59,7 +66,24 @@ struct mods_work {
     int suf[BATTLE_CARDS_MAX + 1][BATTLE_SIM_MODS];
     uint32_t free_mods; /* changes the cover check leaves to K_m (Evolve where Mimic is) */
     long steps;         /* left of MODS_COVER_STEPS in the current check */
+    /* The cover checks made (mods_cover): slot j is memo[j * (n_mods + 1)..], the need of
+     * each change, then 1 + the answer (0: a free slot). Variants of different cards with
+     * the same counts ask the same checks, which were most of a plan's build. NULL when
+     * not allocated: every check is made anew. Owned; mods_cover allocates it. */
+    clc_u8 *memo;
+    int n_memo;
+    /* The table's variants by content (variant): 1 + their index, 0 for a free slot. */
+    clc_u16 vslot[MODS_VSLOTS];
 };
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint32_t mods_hash(uint32_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
 
 /* The offset in a card of the plan field a passive skill folds into; 0 for an activation
  * skill (no passive field is the card's first, `attack`). */
@@ -623,12 +647,37 @@ static int cover(struct mods_work *w, int i, int left, int from, const int *need
  * (cover); the changes of free_mods are left to K_m. */
 static int mods_cover(struct mods_work *w, const clc_u8 *count, int m)
 {
-    int need[BATTLE_SIM_MODS];
+    int need[BATTLE_SIM_MODS], n = w->n_mods, answer;
+    clc_u8 key[BATTLE_SIM_MODS];
+    clc_u8 *slot = NULL;
 
     for (int k = 0; k < BATTLE_SIM_MODS; k++)
         need[k] = w->free_mods & (1u << k) ? 0 : count[k] + (k == m);
+    if (w->n_chains == 0)
+        return 1;
+    /* cover reads the need of the plan's n changes only: they are the check's key. */
+    for (int k = 0; k < n; k++)
+        key[k] = (clc_u8)need[k];
+    if (!w->memo)
+        w->memo = sk_calloc(MODS_MEMO, (size_t)n + 1);
+    if (w->memo) {
+        uint32_t j = mods_hash(2166136261u, key, (size_t)n) & (MODS_MEMO - 1);
+        for (;; j = (j + 1) & (MODS_MEMO - 1)) {
+            slot = &w->memo[j * ((size_t)n + 1)];
+            if (!slot[n] || memcmp(slot, key, (size_t)n) == 0)
+                break;
+        }
+        if (slot[n])
+            return slot[n] - 1;
+    }
     w->steps = MODS_COVER_STEPS;
-    return w->n_chains == 0 || cover(w, 0, w->chains[0].inst, 0, need);
+    answer = cover(w, 0, w->chains[0].inst, 0, need);
+    if (slot && w->n_memo < MODS_MEMO / 4 * 3) {
+        memcpy(slot, key, (size_t)n);
+        slot[n] = (clc_u8)(1 + answer);
+        w->n_memo++;
+    }
+    return answer;
 }
 
 /* The card that change m makes of card v: an existing one with the same content, base
@@ -637,16 +686,21 @@ static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, i
                    const struct battle_card_data *made)
 {
     clc_u8 count[BATTLE_SIM_MODS];
+    clc_u16 base = d->card_base[v];
+    uint32_t j;
     int u;
 
     memcpy(count, w->count[v], sizeof(count));
     count[m]++;
-    for (u = n_job; u < d->n_cards; u++) {
-        /* Every card of the table comes from build_card's zeroed struct or is a copy of
-         * one, so their padding bytes are equal too. */
+    /* Every card of the table comes from build_card's zeroed struct or is a copy of one, so
+     * their padding bytes are equal too, and hash and compare alike. */
+    j = mods_hash(mods_hash(mods_hash(2166136261u, made, sizeof(*made)), &base, sizeof(base)),
+                  count, sizeof(count)) &
+        (MODS_VSLOTS - 1);
+    for (; w->vslot[j]; j = (j + 1) & (MODS_VSLOTS - 1)) {
+        u = w->vslot[j] - 1;
         /* NOLINTNEXTLINE(bugprone-suspicious-memory-comparison) */
-        int same = memcmp(&d->cards[u], made, sizeof(*made)) == 0;
-        if (same && d->card_base[u] == d->card_base[v] &&
+        if (memcmp(&d->cards[u], made, sizeof(*made)) == 0 && d->card_base[u] == base &&
             memcmp(w->count[u], count, sizeof(count)) == 0)
             return u;
     }
@@ -654,8 +708,9 @@ static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, i
         return -1;
     u = d->n_cards++;
     d->cards[u] = *made;
-    d->card_base[u] = d->card_base[v];
+    d->card_base[u] = base;
     memcpy(w->count[u], count, sizeof(count));
+    w->vslot[j] = (clc_u16)(u + 1);
     return u;
 }
 
@@ -772,6 +827,8 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
     }
     rc = build_variants(spec, d, w, err, errlen);
 out:
+    if (w)
+        sk_free(w->memo);
     sk_free(w);
     return rc;
 }
