@@ -853,6 +853,7 @@ static const struct job_catalog cards_catalog = {"cards",      catalog_load,  ca
 struct plan_levels {
     unsigned char known;
     uint64_t refused[(BATTLE_ENEMY_LEVELS_MAX + 63) / 64];
+    char *why; /* the plan's reason at the first level refused (owned; NULL: none, or no memory) */
 };
 
 static pthread_mutex_t plan_levels_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -882,7 +883,7 @@ static const char *plain_commander(const struct battle_catalog *cat)
  * its plan; *mods says whether its cards hold Enhance or Evolve at all (none: no level's
  * plan can be). A job the codec refuses is left to the catalog's checks. */
 static int plan_refuses(const struct battle_catalog *cat, const struct battle_enemy *e, int level,
-                        const char *cmd, int *mods)
+                        const char *cmd, int *mods, char *why, size_t whylen)
 {
     json_t *params =
         json_pack("{s:i, s:{s:s, s:[]}, s:{s:i, s:i}}", "games", 1, "attacker", "commander", cmd,
@@ -891,7 +892,6 @@ static int plan_refuses(const struct battle_catalog *cat, const struct battle_en
     struct sk_jptr ptr;
     struct battle_spec spec;
     struct battle_plan *plan = NULL;
-    char why[512];
     int refused = 0;
 
     memset(&spec, 0, sizeof(spec));
@@ -905,7 +905,7 @@ static int plan_refuses(const struct battle_catalog *cat, const struct battle_en
             *mods |= spec.cards[c].skills[k].id == BATTLE_SKILL_ENHANCE ||
                      spec.cards[c].skills[k].id == BATTLE_SKILL_EVOLVE;
     if (*mods)
-        refused = battle_plan_new(&spec, &plan, why, sizeof(why)) == SK_EINVAL;
+        refused = battle_plan_new(&spec, &plan, why, whylen) == SK_EINVAL;
 out:
     battle_plan_free(plan);
     battle_codec_spec_release(&spec);
@@ -920,20 +920,53 @@ static void plan_levels_find(const struct battle_catalog *cat, size_t i,
                              const struct battle_enemy *e)
 {
     struct plan_levels *pl = &plan_levels[i];
-    int mods = 0, first = e->levels > 2 ? 2 : 1;
+    int mods = 0, first = e->levels > 2 ? 2 : 1, lowest = 0;
+    char why[512], lowest_why[512] = "";
 
     pl->known = 1;
     if (!plan_levels_cmd)
         return;
-    if (plan_refuses(cat, e, first, plan_levels_cmd, &mods))
+    if (plan_refuses(cat, e, first, plan_levels_cmd, &mods, why, sizeof(why))) {
         pl->refused[(first - 1) / 64] |= 1ull << ((first - 1) % 64);
+        lowest = first;
+        snprintf(lowest_why, sizeof(lowest_why), "%s", why);
+    }
     for (int lv = 1; mods && lv <= e->levels && lv <= BATTLE_ENEMY_LEVELS_MAX; lv++)
-        if (lv != first && plan_refuses(cat, e, lv, plan_levels_cmd, &mods))
+        if (lv != first && plan_refuses(cat, e, lv, plan_levels_cmd, &mods, why, sizeof(why))) {
             pl->refused[(lv - 1) / 64] |= 1ull << ((lv - 1) % 64);
+            if (!lowest || lv < lowest) {
+                lowest = lv;
+                snprintf(lowest_why, sizeof(lowest_why), "%s", why);
+            }
+        }
+    if (lowest)
+        pl->why = sk_strdup(lowest_why);
+}
+
+/* "levels_why" of record `e` whose playable levels are `levels` (ascending): "level N: why"
+ * for the lowest level missing, the catalog's reason or else the plan's (`plan_why`, that
+ * of the lowest level its plan refuses); JSON null when none is missing. */
+static json_t *levels_why(const struct battle_catalog *cat, const struct battle_enemy *e,
+                          const json_t *levels, const char *plan_why)
+{
+    char why[512], text[600];
+    int lv = 1;
+
+    for (size_t k = 0;
+         k < json_array_size(levels) && json_integer_value(json_array_get(levels, k)) == lv; k++)
+        lv++;
+    if (lv > e->levels)
+        return json_null();
+    if (!battle_catalog_enemy_unsupported(cat, e, lv, why, sizeof(why)))
+        snprintf(why, sizeof(why), "%s", plan_why ? plan_why : "its plan is refused");
+    snprintf(text, sizeof(text), "level %d: %s", lv, why);
+    return json_string(text);
 }
 
 /* Record i's JSON (battle_catalog_enemy_json) with the levels its plan refuses taken out of
- * "playable_levels". NULL on allocation failure. */
+ * "playable_levels", and "levels_why": why the lowest level left out is refused, as a
+ * job's 422 at that level says, or null when every level plays. NULL on allocation
+ * failure. */
 static json_t *enemy_json(const struct battle_catalog *cat, size_t i)
 {
     const struct battle_enemy *e = battle_catalog_enemy_at(cat, i);
@@ -965,6 +998,10 @@ static json_t *enemy_json(const struct battle_catalog *cat, size_t i)
             json_decref(obj);
             return NULL;
         }
+    }
+    if (json_object_set_new(obj, "levels_why", levels_why(cat, e, levels, pl.why))) {
+        json_decref(obj);
+        return NULL;
     }
     return obj;
 }

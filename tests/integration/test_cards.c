@@ -226,11 +226,15 @@ static void test_missions(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 50);
+    CU_ASSERT(json_is_null(json_object_get(m, "levels_why")));
     json_decref(page);
     page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=gilians", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 2);
+    /* the listing says why its middle levels are left out, as a job at level 2 is told */
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "levels_why"), "level 2: the job's Enhance and Evolve "
+                                                        "skills make more variants"));
     json_decref(page);
     /* Lithid Raid's Refresh 100 plays (values up to 255), at every level */
     page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=lithid", 200);

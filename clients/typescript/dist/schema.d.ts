@@ -1066,6 +1066,8 @@ export interface components {
             why: string | null;
             /** @description the levels a job can name it at now (a level between 1 and the top draws level-ups anew each game, as the peer); a level whose plan the engine refuses (Enhance's variants of every level of its cards overflowing the card table) is left out */
             playable_levels: number[];
+            /** @description why the lowest level missing from playable_levels is refused, as a job's 422 at that level says ("level 2: ..."); null when every level plays */
+            levels_why: string | null;
         };
         MissionList: {
             items: components["schemas"]["Mission"][];
@@ -1841,7 +1843,8 @@ export interface operations {
                      *             24,
                      *             25,
                      *             26
-                     *           ]
+                     *           ],
+                     *           "levels_why": null
                      *         }
                      *       ],
                      *       "count": 1,
