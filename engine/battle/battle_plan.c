@@ -183,6 +183,15 @@ static int card_ok(const struct battle_spec *spec, int card, int type_a, int typ
            ((int)spec->cards[card].type == type_a || (int)spec->cards[card].type == type_b);
 }
 
+/* Whether `card` may be a deck entry: an assault or structure card, or a commander card,
+ * which a mission's or raid's deck (or deck pool) may hold and which is drawn and not
+ * played, as the peer plays it (the codec refuses one in a job's own deck). */
+static int deck_card_ok(const struct battle_spec *spec, int card)
+{
+    return card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE) ||
+           card_ok(spec, card, BATTLE_COMMANDER, BATTLE_COMMANDER);
+}
+
 static void fresh_unit(const struct battle_plan_data *d, int card, struct battle_unit *u)
 {
     memset(u, 0, sizeof(*u));
@@ -292,8 +301,6 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
     sd->upgrades = (clc_u16)ss->upgrades;
     for (int k = 0; k < ss->n_pools; k++) {
         const struct battle_pool_spec *ps = &ss->pools[k];
-        int want = ps->fort ? BATTLE_FORTRESS : BATTLE_ASSAULT;
-        int alt = BATTLE_STRUCTURE;
         int entries = ps->amount * ps->replicates;
         if (ps->n < 1 || ps->n > BATTLE_POOL_CARDS || ps->amount < 1 || ps->amount > ps->n ||
             ps->replicates < 1 || first + ps->n > BATTLE_SIM_POOL_CARDS ||
@@ -303,11 +310,10 @@ static enum sk_err draw_side(const struct battle_spec *spec, int s, struct battl
             return SK_EINVAL;
         }
         for (int i = 0; i < ps->n; i++) {
-            /* A deck pool may hold a commander card, drawn and not played, as a deck may. */
-            int commander =
-                !ps->fort && card_ok(spec, ps->cards[i], BATTLE_COMMANDER, BATTLE_COMMANDER);
-            if ((!card_ok(spec, ps->cards[i], want, alt) && !commander) ||
-                (ps->fort && spec->cards[ps->cards[i]].dominion)) {
+            /* A fortress pool may hold structure cards, as a fortress slot may. */
+            int ok = ps->fort ? card_ok(spec, ps->cards[i], BATTLE_FORTRESS, BATTLE_STRUCTURE)
+                              : deck_card_ok(spec, ps->cards[i]);
+            if (!ok || (ps->fort && spec->cards[ps->cards[i]].dominion)) {
                 snprintf(err, errlen, "side %d: pool %d's card %d is not a %s", s, k, i,
                          ps->fort ? "fortress" : "deck card");
                 return SK_EINVAL;
@@ -418,9 +424,7 @@ static enum sk_err state_side(const struct battle_spec *spec, int s, struct batt
     sd->n_seq = (clc_u8)(st->n_hand + st->n_deck);
     for (int k = 0; k < st->n_hand + st->n_deck; k++) {
         int card = k < st->n_hand ? st->hand[k] : st->deck[k - st->n_hand];
-        /* A commander card, as a mission's deck may hold one, is drawn and not played. */
-        if (!card_ok(spec, card, BATTLE_ASSAULT, BATTLE_STRUCTURE) &&
-            !card_ok(spec, card, BATTLE_COMMANDER, BATTLE_COMMANDER)) {
+        if (!deck_card_ok(spec, card)) {
             snprintf(err, errlen, "side %d: hand or deck card %d is not a deck card", s, k);
             return SK_EINVAL;
         }
@@ -480,12 +484,9 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
         snprintf(err, errlen, "side %d: commander, fortresses, deck, play or effects invalid", s);
         return SK_EINVAL;
     }
-    /* A commander card in a deck is drawn and not played (a mission's, as the peer plays
-     * it; the codec refuses one in a job's own deck). */
     for (int k = 0; k < ss->n_deck; k++)
-        if (!card_ok(spec, ss->deck[k], BATTLE_ASSAULT, BATTLE_STRUCTURE) &&
-            !card_ok(spec, ss->deck[k], BATTLE_COMMANDER, BATTLE_COMMANDER)) {
-            snprintf(err, errlen, "side %d: deck card %d is not an assault or structure", s, k);
+        if (!deck_card_ok(spec, ss->deck[k])) {
+            snprintf(err, errlen, "side %d: deck card %d is not a deck card", s, k);
             return SK_EINVAL;
         }
     sd->commander = (clc_u16)ss->commander;
