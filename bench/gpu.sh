@@ -21,6 +21,12 @@
 #       Prints markdown (also to $OUT/gpu.md when OUT is set) to paste into
 #       bench/RESULTS.md. Exits 1 when a step fails or the two backends
 #       disagree on any count.
+#   bench/gpu.sh sizes [GAMES]        (on the GPU machine, as run)
+#       plays four of those real-card matchups (GAMES each, default 4,000,000) on the GPU
+#       with work-groups of 32, 64, 128 and 256 work-items, each with the backend's games
+#       per launch and with 4,194,304 (SKIRMISH_CL_WORK_GROUP, SKIRMISH_CL_GAMES_PER_LAUNCH),
+#       and prints games/s against the defaults; exits 1 when two sizes give different
+#       counts (a job's result must not depend on how its games are launched).
 #
 # With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
 # SKIRMISH_GPU_DEVICE names the device to test (SKIRMISH_DEVICE syntax; default "NVIDIA").
@@ -124,6 +130,53 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
+# Launch sizes on real cards: one markdown row per matchup and size.
+sizes() {
+    local games=${1:-4000000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
+    [ -x "$bundle/bin/skirmish" ] || die "no bundle in $bundle: run 'bench/gpu.sh prepare' first, here"
+    work=$(mktemp -d /tmp/skirmish-gpu.XXXXXX)
+    export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export SKIRMISH_CARDS_DIR=$bundle/data SKIRMISH_CL_CACHE=$work/cache SKIRMISH_LOG_LEVEL=error
+    mkdir -p "$work/cache"
+    nvidia_icd
+    echo "## GPU launch sizes, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
+    echo
+    python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
+import json, os, subprocess, sys
+ref, skirmish, games, device, work = sys.argv[1:6]
+names = ("real-03-counter", "real-11-rally", "real-14-wall", "real-21-heal")
+matchups = [m for m in json.load(open(ref))["matchups"] if m["name"] in names]
+def run(job, wg, per):
+    env = dict(os.environ, SKIRMISH_CL_WORK_GROUP=str(wg), SKIRMISH_CL_GAMES_PER_LAUNCH=str(per))
+    out = subprocess.run([skirmish, "run", "--device", device, job], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+print("| matchup | work-group | games per launch | games/s | against the defaults |")
+print("|---|---:|---:|---:|---:|")
+bad = 0
+for m in matchups:
+    job = f"{work}/{m['name']}.json"
+    with open(job, "w") as f:
+        json.dump({"kind": "battle", "seed": 1, "params": {
+            "games": int(games), "mode": m["mode"], "attacker": m["attacker"],
+            "defender": m["defender"]}}, f)
+    base = run(job, 0, 0)
+    for wg in (32, 64, 128, 256):
+        for per in (0, 4194304):
+            r = base if (wg, per) == (64, 0) else run(job, wg, per)
+            same = all(r[k] == base[k] for k in ("games", "wins", "stalls", "losses", "points"))
+            bad += not same
+            note = "" if same else " DIFFERENT COUNTS"
+            print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
+                  f"| {r['games_per_second']:,.0f} | {r['games_per_second'] / base['games_per_second']:.2f}{note} |")
+sys.exit(1 if bad else 0)
+EOF2
+    rm -rf "$work"
+    return $rc
+}
+
 run_all() {
     local games=${1:-4000000}
     local device=${SKIRMISH_GPU_DEVICE:-NVIDIA}
@@ -187,8 +240,20 @@ run)
     fi
     run_all "$@"
     ;;
+sizes)
+    shift
+    out=${OUT:-}
+    if [ -n "$out" ]; then
+        set +e
+        sizes "$@" | tee "$out/sizes.md"
+        rc=${PIPESTATUS[0]}
+        set -e
+        exit "$rc"
+    fi
+    sizes "$@"
+    ;;
 *)
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

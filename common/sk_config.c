@@ -138,6 +138,14 @@ static const struct sk_config_row rows[] = {
      "folder for compiled OpenCL programs; empty = $XDG_CACHE_HOME/skirmish or "
      "~/.cache/skirmish",
      0, 0, OFF(cl_cache), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CL_WORK_GROUP", "0",
+     "OpenCL work-items per group (at most the kernel's limit on the device); 0 = the "
+     "backend's choice, 64 (docs/kernels.md, \"Running on a GPU\")",
+     0, 1024, OFF(cl_work_group), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CL_GAMES_PER_LAUNCH", "0",
+     "games per OpenCL kernel launch, rounded up to whole work-groups; 0 = the backend's "
+     "choice, from the device's compute units",
+     0, 1073741824, OFF(cl_per_launch), SK_CONFIG_INT, 0},
     {"SKIRMISH_CONFIG_FILE", "",
      "file of NAME=value lines read before the environment (which wins); empty = none", 0, 0,
      OFF(config_file), SK_CONFIG_STR, 0},
@@ -368,10 +376,22 @@ enum sk_err sk_config_export_engine(const struct sk_config *cfg)
                            "SKIRMISH_CL_CACHE"};
     const char *values[] = {cfg->cards_file, cfg->cards_dir, cfg->spells_file, cfg->cl_cache};
 
+    const char *int_names[] = {"SKIRMISH_CL_WORK_GROUP", "SKIRMISH_CL_GAMES_PER_LAUNCH"};
+    const long int_values[] = {cfg->cl_work_group, cfg->cl_per_launch};
+    char text[32];
+
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (!values[i] || !values[i][0] || getenv(names[i]))
             continue;
         if (setenv(names[i], values[i], 0))
+            return SK_ENOMEM;
+    }
+    /* 0 is the engine's own default: left unset, as an empty string is above. */
+    for (size_t i = 0; i < sizeof(int_names) / sizeof(int_names[0]); i++) {
+        if (!int_values[i] || getenv(int_names[i]))
+            continue;
+        snprintf(text, sizeof(text), "%ld", int_values[i]);
+        if (setenv(int_names[i], text, 0))
             return SK_ENOMEM;
     }
     return SK_OK;

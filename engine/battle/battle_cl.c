@@ -22,6 +22,7 @@
 #include "rng.h"
 #include "sk_hash.h"
 #include "sk_mem.h"
+#include "sk_parse.h"
 
 #include "sk_banned.h"
 
@@ -610,14 +611,40 @@ static enum sk_err make_kernel(struct battle_cl *cl, const char *name, cl_kernel
     return SK_OK;
 }
 
-/* Work-group size and games per launch for kernel `k`, from opts or the device. */
+/* A size from environment variable `name` into *out, which keeps its value when the variable
+ * is unset, empty or "0" (the backend's choice); `max` bounds it. */
+static enum sk_err env_size(const char *name, uint64_t max, uint64_t *out, char *err, size_t errlen)
+{
+    const char *v = getenv(name);
+    uint64_t n;
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return SK_OK;
+    if (sk_parse_u64(v, 1, max, &n) != SK_OK) {
+        set_err(err, errlen, "%s must be 0 (the backend's choice) or 1..%llu, not '%s'", name,
+                (unsigned long long)max, v);
+        return SK_EINVAL;
+    }
+    *out = n;
+    return SK_OK;
+}
+
+/* Work-group size and games per launch for kernel `k`, from opts, else the environment,
+ * else the device. */
 static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
                                 const struct battle_cl_opts *opts, char *err, size_t errlen)
 {
     size_t kmax = 0, mult = 0, wg;
-    uint64_t per;
-    cl_int st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax),
-                                         &kmax, NULL);
+    uint64_t per, want_wg = opts->work_group, want_per = opts->per_launch;
+    enum sk_err e;
+    cl_int st;
+
+    if (!want_wg && (e = env_size(BATTLE_CL_ENV_WORK_GROUP, 1024, &want_wg, err, errlen)))
+        return e;
+    if (!want_per &&
+        (e = env_size(BATTLE_CL_ENV_PER_LAUNCH, PER_LAUNCH_LIMIT, &want_per, err, errlen)))
+        return e;
+    st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax,
+                                  NULL);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", st);
     st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
@@ -625,13 +652,13 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(PREFERRED_WORK_GROUP_SIZE_MULTIPLE)",
                        st);
-    if (opts->work_group) {
-        if (opts->work_group > kmax) {
-            set_err(err, errlen, "work-group size %zu exceeds the kernel's limit %zu on \"%s\"",
-                    opts->work_group, kmax, cl->dev.name);
+    if (want_wg) {
+        if (want_wg > kmax) {
+            set_err(err, errlen, "work-group size %llu exceeds the kernel's limit %zu on \"%s\"",
+                    (unsigned long long)want_wg, kmax, cl->dev.name);
             return SK_EINVAL;
         }
-        wg = opts->work_group;
+        wg = (size_t)want_wg;
     } else {
         /* 64 keeps a GPU wavefront or warp full and gives PoCL enough work-items per group
          * to vectorise, while the per-group counters stay cheap to merge. */
@@ -641,8 +668,8 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     }
     if (wg == 0)
         wg = 1;
-    if (opts->per_launch) {
-        per = opts->per_launch;
+    if (want_per) {
+        per = want_per;
     } else {
         /* Enough groups to keep every compute unit busy for a while, small enough that
          * one launch returns within a fraction of a second for progress and cancellation. */

@@ -19,8 +19,10 @@ struct battle_cl_opts {
     const char *device;    /* SKIRMISH_DEVICE syntax; NULL = the environment variable */
     const char *cache_dir; /* NULL = $SKIRMISH_CL_CACHE, else $XDG_CACHE_HOME/skirmish, else
                               ~/.cache/skirmish; "" = no cache */
-    size_t work_group;     /* work-items per group; 0 = chosen from the kernel and device */
-    uint64_t per_launch;   /* games per kernel launch; 0 = chosen from the device */
+    size_t work_group;     /* work-items per group; 0 = $SKIRMISH_CL_WORK_GROUP, else chosen
+                              from the kernel and device */
+    uint64_t per_launch;   /* games per kernel launch; 0 = $SKIRMISH_CL_GAMES_PER_LAUNCH, else
+                              chosen from the device */
     const char *source;    /* OpenCL C to build instead of the embedded kernels (tests) */
 };
 
@@ -32,7 +34,8 @@ struct battle_cl;
  * stale or unreadable entry is rebuilt from source and rewritten). `opts` may be NULL.
  * On SK_OK *out is a new handle (caller frees with battle_cl_free); not thread-safe: one
  * thread at a time per handle. Errors, with a message in `err`: SK_ENOTFOUND (no OpenCL
- * platform or device, or no device matches), SK_EINVAL (spec is "cpu"), SK_EIO (an OpenCL
+ * platform or device, or no device matches), SK_EINVAL (spec is "cpu", or a work-group size
+ * or games per launch, given or from the environment, is out of range), SK_EIO (an OpenCL
  * call failed; a failed clBuildProgram includes the build log), SK_ENOMEM.
  */
 enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,

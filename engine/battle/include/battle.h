@@ -21,6 +21,10 @@ extern const struct job_kind_ops optimize_kind;
 /* The environment variables the OpenCL backend reads. */
 #define BATTLE_CL_ENV_DEVICE "SKIRMISH_DEVICE"   /* index, name substring, or "cpu" */
 #define BATTLE_CL_ENV_CACHE  "SKIRMISH_CL_CACHE" /* program-binary cache folder */
+/* Work-items per group and games per kernel launch, where battle_cl_opts leaves them 0;
+ * unset, empty or "0" = the backend's choice (battle_cl.c, choose_sizes). */
+#define BATTLE_CL_ENV_WORK_GROUP "SKIRMISH_CL_WORK_GROUP"
+#define BATTLE_CL_ENV_PER_LAUNCH "SKIRMISH_CL_GAMES_PER_LAUNCH"
 
 /* One OpenCL device as discovered; plain data. */
 struct battle_cl_device {

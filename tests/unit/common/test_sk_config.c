@@ -56,6 +56,46 @@ static void test_file_then_env(void)
     clear_env();
 }
 
+/* What the engine reads from the environment, set in a configuration file, reaches the
+ * environment at start; 0 (the engine's own choice) and empty values are left unset, and a
+ * variable already set is kept. */
+static void test_export_engine(void)
+{
+    struct sk_config cfg;
+    char err[512];
+    char path[] = "/tmp/sk_config_test_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f;
+    CU_ASSERT_FATAL(fd >= 0);
+    f = fdopen(fd, "w");
+    fprintf(f, "SKIRMISH_CL_WORK_GROUP=128\nSKIRMISH_CL_CACHE=/tmp/sk-cl-cache\n");
+    fclose(f);
+    clear_env();
+    setenv("SKIRMISH_CONFIG_FILE", path, 1);
+    CU_ASSERT_EQUAL_FATAL(sk_config_load(&cfg, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(cfg.cl_work_group, 128);
+    CU_ASSERT_EQUAL(cfg.cl_per_launch, 0);
+    CU_ASSERT_EQUAL(sk_config_export_engine(&cfg), SK_OK);
+    CU_ASSERT_STRING_EQUAL(getenv("SKIRMISH_CL_WORK_GROUP"), "128");
+    CU_ASSERT_STRING_EQUAL(getenv("SKIRMISH_CL_CACHE"), "/tmp/sk-cl-cache");
+    CU_ASSERT_PTR_NULL(getenv("SKIRMISH_CL_GAMES_PER_LAUNCH"));
+    CU_ASSERT_PTR_NULL(getenv("SKIRMISH_CARDS_FILE"));
+    sk_config_release(&cfg);
+    clear_env();
+    setenv("SKIRMISH_CONFIG_FILE", path, 1);
+    CU_ASSERT_EQUAL_FATAL(sk_config_load(&cfg, err, sizeof(err)), SK_OK);
+    setenv("SKIRMISH_CL_WORK_GROUP", "32", 1); /* set after the load: export keeps it */
+    CU_ASSERT_EQUAL(sk_config_export_engine(&cfg), SK_OK);
+    CU_ASSERT_STRING_EQUAL(getenv("SKIRMISH_CL_WORK_GROUP"), "32");
+    sk_config_release(&cfg);
+    unlink(path);
+    clear_env();
+    setenv("SKIRMISH_CL_GAMES_PER_LAUNCH", "2000000000", 1);
+    CU_ASSERT_EQUAL(sk_config_load(&cfg, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_CL_GAMES_PER_LAUNCH"));
+    clear_env();
+}
+
 static void test_every_error_reported(void)
 {
     struct sk_config cfg;
@@ -158,6 +198,7 @@ static CU_TestInfo config_tests[] = {
     {"defaults", test_defaults},
     {"file then environment", test_file_then_env},
     {"every error reported", test_every_error_reported},
+    {"engine settings exported", test_export_engine},
     {"unknown file setting, unreadable file", test_unknown_file_setting},
     {"secrets masked", test_mask},
     {"log value quoting", test_log_quote},

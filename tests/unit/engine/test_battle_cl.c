@@ -268,6 +268,67 @@ static void test_open_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "no OpenCL device with index 99"));
 }
 
+/* The work-group size and games per launch: the backend's own choice, the environment's
+ * (SKIRMISH_CL_WORK_GROUP, SKIRMISH_CL_GAMES_PER_LAUNCH: what the worker's configuration
+ * exports), opts over both, and a bad value refused with the variable's name. */
+static void test_sizes(void)
+{
+    struct battle_cl_opts o = {.device = "portable"};
+    struct battle_cl *cl = NULL;
+    struct battle_cl_info info;
+    char err[256] = "";
+
+    CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_OK);
+    battle_cl_describe(cl, &info);
+    CU_ASSERT_EQUAL(info.work_group, 64);
+    CU_ASSERT_EQUAL(info.per_launch % 64, 0);
+    battle_cl_free(cl);
+    cl = NULL;
+
+    setenv(BATTLE_CL_ENV_WORK_GROUP, "16", 1);
+    setenv(BATTLE_CL_ENV_PER_LAUNCH, "1000", 1);
+    CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_OK);
+    battle_cl_describe(cl, &info);
+    CU_ASSERT_EQUAL(info.work_group, 16);
+    CU_ASSERT_EQUAL(info.per_launch, 1008); /* whole work-groups */
+    battle_cl_free(cl);
+    cl = NULL;
+
+    o.work_group = 32;
+    o.per_launch = 4096;
+    CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_OK);
+    battle_cl_describe(cl, &info);
+    CU_ASSERT_EQUAL(info.work_group, 32);
+    CU_ASSERT_EQUAL(info.per_launch, 4096);
+    battle_cl_free(cl);
+    cl = NULL;
+    o.work_group = 0;
+    o.per_launch = 0;
+
+    /* "0" and empty leave the choice to the backend. */
+    setenv(BATTLE_CL_ENV_WORK_GROUP, "0", 1);
+    setenv(BATTLE_CL_ENV_PER_LAUNCH, "", 1);
+    CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_OK);
+    battle_cl_describe(cl, &info);
+    CU_ASSERT_EQUAL(info.work_group, 64);
+    battle_cl_free(cl);
+    cl = NULL;
+
+    setenv(BATTLE_CL_ENV_WORK_GROUP, "sixteen", 1);
+    CU_ASSERT_EQUAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NULL(cl);
+    CU_ASSERT_STRING_EQUAL(
+        err, "SKIRMISH_CL_WORK_GROUP must be 0 (the backend's choice) or 1..1024, not 'sixteen'");
+    setenv(BATTLE_CL_ENV_WORK_GROUP, "1025", 1);
+    CU_ASSERT_EQUAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_EINVAL);
+    unsetenv(BATTLE_CL_ENV_WORK_GROUP);
+    setenv(BATTLE_CL_ENV_PER_LAUNCH, "2000000000", 1);
+    CU_ASSERT_EQUAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_CL_GAMES_PER_LAUNCH must be"));
+    unsetenv(BATTLE_CL_ENV_PER_LAUNCH);
+    CU_ASSERT_PTR_NULL(cl);
+}
+
 /* ===== No platform ===== */
 
 #define CHILD_ENV "SK_TEST_CL_NO_PLATFORM"
@@ -309,6 +370,7 @@ static CU_TestInfo device_tests[] = {
     {"program-binary cache", test_binary_cache},
     {"clBuildProgram failure carries the build log", test_build_failure_reports_log},
     {"open errors", test_open_errors},
+    {"work-group size and games per launch", test_sizes},
     CU_TEST_INFO_NULL,
 };
 
