@@ -141,20 +141,27 @@ sizes() {
     nvidia_icd
     echo "## GPU launch sizes, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
+    echo '```'
     (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
+    "$bundle/bin/skirmish" devices --check || rc=1
+    echo '```'
     echo
     python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
-import json, os, subprocess, sys
+import json, os, subprocess, sys, time
 ref, skirmish, games, device, work = sys.argv[1:6]
 names = ("real-03-counter", "real-11-rally", "real-14-wall", "real-21-heal")
 matchups = [m for m in json.load(open(ref))["matchups"] if m["name"] in names]
 def run(job, wg, per):
+    # Each run bounded, so that one slow size still leaves the others' rows.
     env = dict(os.environ, SKIRMISH_CL_WORK_GROUP=str(wg), SKIRMISH_CL_GAMES_PER_LAUNCH=str(per))
-    out = subprocess.run([skirmish, "run", "--device", device, job], env=env,
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
-print("| matchup | work-group | games per launch | games/s | against the defaults |")
-print("|---|---:|---:|---:|---:|")
+    t0 = time.monotonic()
+    out = subprocess.run([skirmish, "run", "--device", device, "--threads", "0", job], env=env,
+                         check=True, capture_output=True, text=True, timeout=60).stdout
+    r = json.loads(out)
+    r["wall"] = time.monotonic() - t0
+    return r
+print("| matchup | work-group | games per launch | games/s | against the defaults | process (s) |")
+print("|---|---:|---:|---:|---:|---:|", flush=True)
 bad = 0
 for m in matchups:
     job = f"{work}/{m['name']}.json"
@@ -170,7 +177,9 @@ for m in matchups:
             bad += not same
             note = "" if same else " DIFFERENT COUNTS"
             print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
-                  f"| {r['games_per_second']:,.0f} | {r['games_per_second'] / base['games_per_second']:.2f}{note} |")
+                  f"| {r['games_per_second']:,.0f} "
+                  f"| {r['games_per_second'] / base['games_per_second']:.2f}{note} "
+                  f"| {r['wall']:.1f} |", flush=True)
 sys.exit(1 if bad else 0)
 EOF2
     rm -rf "$work"
