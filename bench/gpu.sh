@@ -87,6 +87,17 @@ nvidia_icd() {
     export OCL_ICD_VENDORS=$work/vendors
 }
 
+# The device's self-check, timed: the first opening on a machine builds the kernels from
+# source (into SKIRMISH_CL_CACHE, here $work/cache), which the jobs after it then load.
+open_device() {
+    local t0 t1 st=0
+    t0=$(date +%s.%N)
+    "$bundle/bin/skirmish" devices --check || st=1
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "devices --check, the first build included: %.1f s\n", b - a}'
+    return $st
+}
+
 # The real-card matchups on both backends: one markdown row each, and "DIFFER" rows when
 # the counts differ. Python reads the results (the machine's python3).
 real_cards() {
@@ -143,7 +154,7 @@ sizes() {
     echo
     echo '```'
     (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
-    "$bundle/bin/skirmish" devices --check || rc=1
+    open_device || rc=1
     echo '```'
     echo
     python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
@@ -201,7 +212,7 @@ run_all() {
     echo '```'
     (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
     echo "cores: $(nproc); device asked for: $device"
-    "$bundle/bin/skirmish" devices --check || rc=1
+    open_device || rc=1
     echo '```'
     echo
     echo "### cl_bench ($games games per row; reference matchups, built-in cards)"
