@@ -899,6 +899,13 @@ static enum sk_err upload_plan(struct battle_cl *cl, const struct battle_plan *p
     const void *data = battle_plan_data(plan);
     cl_int st;
 
+    /* Its variants are made as games need them, by the host (battle_mods_lazy). */
+    if (battle_plan_lazy(plan)) {
+        set_err(err, errlen,
+                "the job's Enhance and Evolve variants are made during play, on the CPU "
+                "backend only");
+        return SK_EINVAL;
+    }
     if (cl->plan_buf && memcmp(cl->plan_copy, data, size) == 0)
         return SK_OK;
     if (!cl->plan_copy) {

@@ -15,11 +15,11 @@
 #include "sk_banned.h"
 
 struct part {
-    const struct battle_plan_data *data;
-    uint64_t seed;
+    const struct battle_plan *plan;
     uint64_t first;
     uint64_t n;
     struct battle_counts counts;
+    enum sk_err rc;
 };
 
 void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result *r)
@@ -38,10 +38,40 @@ void battle_cpu_count(struct battle_counts *acc, const struct battle_game_result
     acc->points_sq += (uint64_t)r->points * r->points;
 }
 
+/* Plays game `game` of `plan` on the plan's data, or on this thread's copy of a plan that
+ * makes its variants during play (battle_plan_game_data). A game that filled a copy's table
+ * (lazy 2) after earlier games had filled part of it is played again on a fresh copy, so that
+ * its result never depends on the games the thread played before; one that fills a fresh
+ * copy ends bounded, as it does on every thread. SK_ENOMEM when no copy can be made. */
+static enum sk_err play_game(const struct battle_plan *plan, uint64_t game,
+                             struct battle_game_result *out)
+{
+    const struct battle_plan_data *d = battle_plan_game_data(plan);
+    int fresh;
+    if (!d)
+        return SK_ENOMEM;
+    fresh = d->n_cards == battle_plan_data(plan)->n_cards;
+    battle_sim_play(d, battle_plan_seed(plan), game, out);
+    if (d->lazy == 2 && !fresh) {
+        d = battle_plan_game_data(plan); /* renewed: it was full */
+        if (!d)
+            return SK_ENOMEM;
+        battle_sim_play(d, battle_plan_seed(plan), game, out);
+    }
+    return SK_OK;
+}
+
 void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,
                          struct battle_game_result *out)
 {
-    battle_sim_play(battle_plan_data(plan), battle_plan_seed(plan), game, out);
+    if (play_game(plan, game, out) != SK_OK) {
+        /* No memory for a lazy plan's copy: a game that stopped at once, counted as
+         * bounded, so that the job's result shows it (battle_cpu.h). */
+        memset(out, 0, sizeof(*out));
+        out->outcome = BATTLE_SIM_STALL;
+        out->turn = battle_plan_data(plan)->first_turn;
+        out->bounded = 1;
+    }
 }
 
 static void *run_part(void *arg)
@@ -49,7 +79,9 @@ static void *run_part(void *arg)
     struct part *pt = arg;
     struct battle_game_result r;
     for (uint64_t i = 0; i < pt->n; i++) {
-        battle_sim_play(pt->data, pt->seed, pt->first + i, &r);
+        pt->rc = play_game(pt->plan, pt->first + i, &r);
+        if (pt->rc)
+            break;
         battle_cpu_count(&pt->counts, &r);
     }
     return NULL;
@@ -79,8 +111,7 @@ enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, 
     for (int t = 0; t < threads; t++) {
         /* Static partition: the first (n % threads) parts take one game more. */
         uint64_t n = n_games / (uint64_t)threads + ((uint64_t)t < n_games % (uint64_t)threads);
-        parts[t].data = battle_plan_data(plan);
-        parts[t].seed = battle_plan_seed(plan);
+        parts[t].plan = plan;
         parts[t].first = at;
         parts[t].n = n;
         at += n;
@@ -96,6 +127,8 @@ enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, 
         for (int t = 0; t < started; t++)
             pthread_join(tids[t], NULL);
     }
+    for (int t = 0; t < threads && !rc; t++)
+        rc = parts[t].rc;
     if (rc)
         goto out;
     for (int t = 0; t < threads; t++)

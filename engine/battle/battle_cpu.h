@@ -23,7 +23,9 @@ struct battle_game_result;
 /**
  * Plays game `game` of `plan` (borrowed) on the calling thread and writes its outcome to
  * *out: the single-game reference the OpenCL backend and the tests compare against.
- * Thread-safe.
+ * Thread-safe. A plan that makes its variants during play needs a copy per thread
+ * (battle_plan_game_data); when that cannot be allocated the game is reported as a stall
+ * at the work bound (bounded), so that the failure shows in the counts.
  */
 void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,
                          struct battle_game_result *out);

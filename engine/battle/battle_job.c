@@ -117,7 +117,8 @@ int battle_device_each(const struct battle_plan *plan, uint64_t first, uint32_t 
 {
     struct battle_engine *be = device_engine;
 
-    if (!be || !be->cl)
+    /* A plan that makes its variants during play is the CPU backend's (run_device). */
+    if (!be || !be->cl || battle_plan_lazy(plan))
         return 0;
     pthread_mutex_lock(&be->lock);
     *rc = battle_cl_play_each(be->cl, plan, first, n, out, err, errlen);
@@ -211,20 +212,26 @@ static void engine_describe_state(const void *state, struct engine_info *info)
 
 static void run_free(void *data);
 
-/* The device a run plays on: the engine's, except for a job with flexible play on either
- * side, which plays on the CPU backend. A flexible game plays hundreds of look-ahead games
- * on one work-item: on an NVIDIA H200 a launch of a few hundred such games took over 20 s,
- * where a CPU core plays one in tens of milliseconds (bench/RESULTS.md, 2026-11-27), so on
- * a GPU the first step alone could outlast the job's lease; on PoCL the CPU backend is as fast.
- * Both backends give the same games, so the result is the same either way. */
-static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng)
+/* The device a run plays on (`plans`: its plans, built): the engine's, except for a job
+ * whose Enhance and Evolve variants are made during play (battle_plan_lazy: the host makes
+ * them) and a job with flexible play on either side, which play on the CPU backend. A flexible game
+ * plays hundreds of look-ahead games on one work-item: on an NVIDIA H200 a launch of a few hundred
+ * such games took over 20 s, where a CPU core plays one in tens of milliseconds (bench/RESULTS.md,
+ * 2026-11-27), so on a GPU the first step alone could outlast the job's lease; on PoCL the CPU
+ * backend is as fast. Both backends give the same games, so the result is the same either way. */
+static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng,
+                                    struct battle_plan *const *plans)
 {
     if (!eng || !eng->cl)
         return NULL;
-    for (int k = 0; k < job->mix.n; k++)
+    for (int k = 0; k < job->mix.n; k++) {
         for (int s = 0; s < 2; s++)
             if (job->mix.specs[k].sides[s].play == BATTLE_PLAY_FLEX)
                 return NULL;
+        /* Variants made during play: the host makes them (battle_mods_lazy). */
+        if (battle_plan_lazy(plans[k]))
+            return NULL;
+    }
     return eng->cl;
 }
 
@@ -240,13 +247,13 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
         return SK_ENOMEM;
     run->job = job;
     run->eng = state;
-    run->cl = run_device(job, run->eng);
     run->threads = opts->threads;
     for (int k = 0; k < job->mix.n; k++) {
         rc = battle_plan_new(&job->mix.specs[k], &run->plans[k], err, errlen);
         if (rc)
             goto out;
     }
+    run->cl = run_device(job, run->eng, run->plans);
     *out = run;
     run = NULL;
 out:

@@ -3,6 +3,7 @@
 #include "battle_mods.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,8 +39,8 @@ struct mod {
 struct mods_chain {
     int inst;
     int n_masks;
-    uint32_t masks[MODS_LEVELS];
-    uint32_t any; /* the union of the masks */
+    uint64_t masks[MODS_LEVELS];
+    uint64_t any; /* the union of the masks */
 };
 
 /* mods_cover's answers kept (mods_work.memo): slots of open addressing, filled to 3/4. */
@@ -56,7 +57,7 @@ struct mods_work {
     int n_mods;
     int stack[BATTLE_SIM_MODS]; /* K_m: battle_mods.h */
     clc_u8 count[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
-    uint32_t carry[BATTLE_CARDS_MAX]; /* bit m: a job card's own Enhance or Evolve is m */
+    uint64_t carry[BATTLE_CARDS_MAX]; /* bit m: a job card's own Enhance or Evolve is m */
     clc_u8 on[BATTLE_CARDS_MAX];      /* bit s: the job card can be on side s (card_sides) */
     clc_u8 reach[BATTLE_SIM_MODS];    /* bit s: change m can reach side s's units (reach) */
     /* The carriers' chains (mods_cover), and for each chain i the most casts of change m
@@ -64,7 +65,7 @@ struct mods_work {
     struct mods_chain chains[BATTLE_CARDS_MAX];
     int n_chains;
     int suf[BATTLE_CARDS_MAX + 1][BATTLE_SIM_MODS];
-    uint32_t free_mods; /* changes the cover check leaves to K_m (Evolve where Mimic is) */
+    uint64_t free_mods; /* changes the cover check leaves to K_m (Evolve where Mimic is) */
     long steps;         /* left of MODS_COVER_STEPS in the current check */
     /* The cover checks made (mods_cover): slot j is memo[j * (n_mods + 1)..], the need of
      * each change, then 1 + the answer (0: a free slot). Variants of different cards with
@@ -453,7 +454,7 @@ static void reach(const struct battle_spec *spec, struct mods_work *w)
     memset(carriers, 0, sizeof(carriers));
     for (int c = 0; c < spec->n_cards; c++) {
         for (int m = 0; m < w->n_mods; m++)
-            if (w->carry[c] & (1u << m))
+            if (w->carry[c] & (1ull << m))
                 carriers[m] |= w->on[c];
         for (int k = 0; k < spec->cards[c].n_skills; k++)
             if (spec->cards[c].skills[k].id == BATTLE_SKILL_MIMIC)
@@ -481,7 +482,7 @@ static void reach(const struct battle_spec *spec, struct mods_work *w)
 
 /* Adds the chain whose levels carry the changes `level[0 .. n)`, `count` of it at once, to
  * the cover check's chains; a chain that carries none is left out. */
-static void add_chain(struct mods_work *w, const uint32_t *level, int n, int count)
+static void add_chain(struct mods_work *w, const uint64_t *level, int n, int count)
 {
     struct mods_chain *ch;
 
@@ -521,7 +522,7 @@ static int any_mimic(const struct battle_spec *spec)
 static void collect_chains(const struct battle_spec *spec, struct mods_work *w, const int *inst)
 {
     int succ[BATTLE_CARDS_MAX], mimic;
-    const uint32_t *carry = w->carry;
+    const uint64_t *carry = w->carry;
 
     /* A drawing side's card and its next levels (spec->up) are one card at a time: each
      * chain of levels counts its instances once (those of its top level, which count_cards
@@ -532,7 +533,7 @@ static void collect_chains(const struct battle_spec *spec, struct mods_work *w, 
         if (spec->up[c] > 0 && spec->up[c] <= spec->n_cards)
             succ[spec->up[c] - 1] = 1;
     for (int r = 0; r < spec->n_cards; r++) {
-        uint32_t level[MODS_LEVELS];
+        uint64_t level[MODS_LEVELS];
         int top = r, n = 0, count;
         if (succ[r])
             continue;
@@ -556,7 +557,7 @@ static void collect_chains(const struct battle_spec *spec, struct mods_work *w, 
         mimic |= w->mods[m].kind == BATTLE_SKILL_EVOLVE && w->mods[m].s2 == BATTLE_SKILL_MIMIC;
     for (int m = 0; mimic && m < w->n_mods; m++)
         if (w->mods[m].kind == BATTLE_SKILL_EVOLVE)
-            w->free_mods |= 1u << m;
+            w->free_mods |= 1ull << m;
     /* Divert sends each target Inhibit refused a cast of its own to the enemy row: one
      * carrier's Enhance all may land there more than once. */
     if (spec->sides[0].passive[BATTLE_PASSIVE_DIVERT] ||
@@ -565,7 +566,7 @@ static void collect_chains(const struct battle_spec *spec, struct mods_work *w, 
     for (int i = w->n_chains - 1; i >= 0; i--)
         for (int m = 0; m < BATTLE_SIM_MODS; m++)
             w->suf[i][m] =
-                w->suf[i + 1][m] + (w->chains[i].any & (1u << m) ? w->chains[i].inst : 0);
+                w->suf[i + 1][m] + (w->chains[i].any & (1ull << m) ? w->chains[i].inst : 0);
     /* K_m: each chain's count once for each change some level of it carries. */
     for (int m = 0; m < BATTLE_SIM_MODS; m++)
         w->stack[m] = w->suf[0][m] < MODS_STACK_MAX ? w->suf[0][m] : MODS_STACK_MAX;
@@ -578,7 +579,7 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
                            struct mods_work *w, char *err, size_t errlen)
 {
     int inst[BATTLE_CARDS_MAX];
-    uint32_t *carry = w->carry;
+    uint64_t *carry = w->carry;
 
     count_cards(spec, inst);
     for (int c = 0; c < spec->n_cards; c++) {
@@ -598,7 +599,7 @@ static enum sk_err collect(const struct battle_spec *spec, struct battle_plan_da
                 return SK_EINVAL;
             }
             cd->act_x[k] = (clc_u16)m;
-            carry[c] |= 1u << m;
+            carry[c] |= 1ull << m;
         }
     }
     collect_chains(spec, w, inst);
@@ -628,7 +629,7 @@ static int cover(struct mods_work *w, int i, int left, int from, const int *need
         return 1; /* too long a search: K_m alone bounds it */
     ch = &w->chains[i];
     for (int m = 0; m < w->n_mods; m++)
-        if (need[m] > (ch->any & (1u << m) ? left : 0) + w->suf[i + 1][m])
+        if (need[m] > (ch->any & (1ull << m) ? left : 0) + w->suf[i + 1][m])
             return 0;
     if (left == 0)
         return cover(w, i + 1, i + 1 < w->n_chains ? w->chains[i + 1].inst : 0, 0, need);
@@ -636,7 +637,7 @@ static int cover(struct mods_work *w, int i, int left, int from, const int *need
         /* One mask: every unit of the chain at it, in one step. */
         int take = ch->n_masks == 1 ? left : 1;
         for (int m = 0; m < BATTLE_SIM_MODS; m++)
-            next[m] = need[m] - (ch->masks[k] & (1u << m) ? take : 0);
+            next[m] = need[m] - (ch->masks[k] & (1ull << m) ? take : 0);
         if (cover(w, i, left - take, k, next))
             return 1;
     }
@@ -652,7 +653,7 @@ static int mods_cover(struct mods_work *w, const clc_u8 *count, int m)
     clc_u8 *slot = NULL;
 
     for (int k = 0; k < BATTLE_SIM_MODS; k++)
-        need[k] = w->free_mods & (1u << k) ? 0 : count[k] + (k == m);
+        need[k] = w->free_mods & (1ull << k) ? 0 : count[k] + (k == m);
     if (w->n_chains == 0)
         return 1;
     /* cover reads the need of the plan's n changes only: they are the check's key. */
@@ -680,6 +681,14 @@ static int mods_cover(struct mods_work *w, const clc_u8 *count, int m)
     return answer;
 }
 
+/* battle_mods_test_limit's: places for variants beside the job's cards; 0 = the table's. */
+static int test_limit;
+
+void battle_mods_test_limit(int n)
+{
+    test_limit = n > 0 ? n : 0;
+}
+
 /* The card that change m makes of card v: an existing one with the same content, base
  * and counts, or a new variant. Returns its index, or -1 when the table is full. */
 static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, int v, int m,
@@ -704,7 +713,7 @@ static int variant(struct battle_plan_data *d, struct mods_work *w, int n_job, i
             memcmp(w->count[u], count, sizeof(count)) == 0)
             return u;
     }
-    if (d->n_cards >= BATTLE_SIM_CARDS)
+    if (d->n_cards >= BATTLE_SIM_CARDS || (test_limit && d->n_cards >= n_job + test_limit))
         return -1;
     u = d->n_cards++;
     d->cards[u] = *made;
@@ -725,8 +734,8 @@ static int any_mod(const struct battle_plan_data *d, int n_job)
     return 0;
 }
 
-/* Makes the variants of plan `d`'s assault cards (battle_mods_build). Returns SK_OK, or
- * SK_EINVAL with the reason in `err`. */
+/* Makes the variants of plan `d`'s assault cards (battle_mods_build). Returns SK_OK,
+ * SK_ERANGE when they do not fit in the table, or SK_EINVAL with the reason in `err`. */
 static enum sk_err build_variants(const struct battle_spec *spec, struct battle_plan_data *d,
                                   struct mods_work *w, char *err, size_t errlen)
 {
@@ -774,18 +783,144 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
                 continue;
             }
             u = variant(d, w, n_job, v, m, &made);
-            if (u < 0) {
-                snprintf(err, errlen,
-                         "the job's Enhance and Evolve skills make more variants of its cards "
-                         "than the %d the engine holds beside its %d cards: use fewer cards "
-                         "with them, or fewer copies",
-                         BATTLE_SIM_CARDS - n_job, n_job);
-                return SK_EINVAL;
-            }
+            if (u < 0)
+                return SK_ERANGE; /* made during play instead: lazy_setup */
             d->mod_to[v][m] = (clc_u16)u;
         }
     }
     return SK_OK;
+}
+
+/* Change m of plan `d` as battle_mods_lazy reads it back. */
+static struct mod plan_mod(const struct battle_plan_data *d, int m)
+{
+    struct mod md = {.kind = (enum battle_skill)d->mod_kind[m],
+                     .s = (enum battle_skill)d->mod_s[m],
+                     .s2 = (enum battle_skill)d->mod_s2[m],
+                     .x = d->mod_x[m]};
+    return md;
+}
+
+/* What change m makes of a card whose content is `plain` (unmarked: battle_plan_mark_card)
+ * and whose base can take it (`reach`): BATTLE_SIM_CARD_NONE when it does not apply,
+ * `self` when it applies and changes nothing (or would pass a field's most: the unit keeps
+ * its card, as past K_m), BATTLE_SIM_CARD_LAZY when it makes a variant. */
+static clc_u16 lazy_entry(const struct battle_card_data *plain, const struct mod *md, int reach,
+                          clc_u16 self)
+{
+    struct battle_card_data made;
+    int r;
+    if (!reach)
+        return BATTLE_SIM_CARD_NONE;
+    memcpy(&made, plain, sizeof(made));
+    r = apply(&made, md);
+    if (r == -1)
+        return BATTLE_SIM_CARD_NONE;
+    return r == 1 ? BATTLE_SIM_CARD_LAZY : self;
+}
+
+/* Turns plan `d`, whose variants do not fit in the table, into one whose variants are made
+ * during play (battle_plan_data.lazy): the table keeps the job's cards only, each change is
+ * kept with the job cards it can reach, and each job assault card's row of mod_to says
+ * which changes apply (BATTLE_SIM_CARD_LAZY: made at the first game that needs it). Stacks
+ * are not bounded by K_m there: a unit takes a change as often as it is cast. */
+static void lazy_setup(struct battle_plan_data *d, const struct mods_work *w, int n_job)
+{
+    for (int c = 0; c < BATTLE_SIM_CARDS; c++) {
+        for (int m = 0; m < BATTLE_SIM_MODS; m++)
+            d->mod_to[c][m] = BATTLE_SIM_CARD_NONE;
+        if (c >= n_job) {
+            memset(&d->cards[c], 0, sizeof(d->cards[c]));
+            d->card_base[c] = BATTLE_SIM_CARD_NONE;
+        }
+    }
+    d->n_cards = (clc_u16)n_job;
+    d->lazy = 1;
+    for (int m = 0; m < w->n_mods; m++) {
+        d->mod_kind[m] = (clc_u8)w->mods[m].kind;
+        d->mod_s[m] = (clc_u8)w->mods[m].s;
+        d->mod_s2[m] = (clc_u8)w->mods[m].s2;
+        d->mod_x[m] = (clc_u16)w->mods[m].x;
+    }
+    for (int c = 0; c < n_job; c++) {
+        d->mod_reach[c] = 0;
+        for (int m = 0; m < w->n_mods; m++)
+            if (w->on[c] & w->reach[m])
+                d->mod_reach[c] |= 1ull << m;
+        if (d->cards[c].type != BATTLE_ASSAULT)
+            continue;
+        for (int m = 0; m < w->n_mods; m++) {
+            struct mod md = w->mods[m];
+            d->mod_to[c][m] =
+                lazy_entry(&d->cards[c], &md, (int)(d->mod_reach[c] >> m & 1u), (clc_u16)c);
+        }
+    }
+}
+
+clc_u16 battle_mods_lazy(const struct battle_plan_data *p, clc_u32 *work, clc_u16 card, clc_i32 m)
+{
+    /* The thread's own copy (battle_plan_game_data), allocated writable: the plan is const
+     * to the rules only. */
+    struct battle_plan_data *d = (struct battle_plan_data *)(uintptr_t)p;
+    struct battle_card_data plain;
+    struct mod md = plan_mod(d, m);
+    clc_u16 base = d->card_base[card], u;
+    int r;
+
+    memcpy(&plain, &d->cards[card], sizeof(plain));
+    battle_plan_unmark_card(&plain);
+    r = apply(&plain, &md);
+    if (r != 1) { /* lazy_entry said it would change the card: no game gets here */
+        d->mod_to[card][m] = card;
+        return card;
+    }
+    {
+        struct battle_card_data marked;
+        memcpy(&marked, &plain, sizeof(marked));
+        battle_plan_mark_card(d, &marked);
+        /* The same card reached another way (Enhance then Evolve, or the other way round)
+         * is the same variant. Cards come from zeroed structs and are copied whole, so
+         * their padding compares equal too. */
+        for (u = 0; u < d->n_cards; u++)
+            /* NOLINTNEXTLINE(bugprone-suspicious-memory-comparison) */
+            if (d->card_base[u] == base && memcmp(&d->cards[u], &marked, sizeof(marked)) == 0)
+                break;
+        if (u == d->n_cards) {
+            if (d->n_cards >= BATTLE_SIM_CARDS || (test_limit && d->n_cards >= test_limit)) {
+                /* The game ends with the turn; the copy is marked full, and the CPU backend
+                 * plays the game again on a fresh one (battle_cpu.c, play_game). */
+                *work = d->work_limit;
+                d->lazy = 2;
+                return card;
+            }
+            d->n_cards++;
+            memcpy(&d->cards[u], &marked, sizeof(marked));
+            d->card_base[u] = base;
+            d->card_up[u] = BATTLE_SIM_CARD_NONE;
+            for (int k = 0; k < d->n_mods; k++) {
+                struct mod mk = plan_mod(d, k);
+                d->mod_to[u][k] = lazy_entry(&plain, &mk, (int)(d->mod_reach[base] >> k & 1u), u);
+            }
+        }
+    }
+    d->mod_to[card][m] = u;
+    return u;
+}
+
+struct battle_card_data battle_mods_skill_card(enum battle_skill s)
+{
+    struct battle_card_data c;
+    size_t off = passive_offset(s);
+    memset(&c, 0, sizeof(c));
+    c.type = BATTLE_ASSAULT;
+    if (off) {
+        passive_set(&c, s, off, 1);
+    } else {
+        c.act_id[0] = (clc_u8)s;
+        c.act_x[0] = 1;
+        c.n_act = 1;
+    }
+    return c;
 }
 
 enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d, char *err,
@@ -826,6 +961,10 @@ enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan
                 e->act_turn = (clc_u8)(e->act_turn | (1u << k));
     }
     rc = build_variants(spec, d, w, err, errlen);
+    if (rc == SK_ERANGE) {
+        lazy_setup(d, w, n_job);
+        rc = SK_OK;
+    }
 out:
     if (w)
         sk_free(w->memo);

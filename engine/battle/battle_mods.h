@@ -31,6 +31,7 @@
 #include "sk_err.h"
 
 struct battle_plan_data;
+struct battle_card_data;
 
 /**
  * Builds the changes and variants of plan `d`, whose first spec->n_cards cards are built
@@ -39,10 +40,27 @@ struct battle_plan_data;
  * mod_to, appends the variants (d->n_cards grows) and sets BATTLE_SIM_RARE_MOD when there
  * is a change. A side's battleground effects cast their Enhance in the effects phase, so
  * their actions are marked as cast in the turn. Returns SK_OK, or SK_EINVAL with a message
- * in `err` when the job holds more distinct changes than BATTLE_SIM_MODS or its changes
- * make more variants than the table holds. Borrows both for the call.
+ * in `err` when the job holds more distinct changes than BATTLE_SIM_MODS or a change can take
+ * a value past its field. When the variants do not fit in the table, the plan makes them
+ * during play instead (battle_plan_data.lazy, battle_mods_lazy in battle_sim.h). Borrows
+ * both for the call.
  */
 enum sk_err battle_mods_build(const struct battle_spec *spec, struct battle_plan_data *d, char *err,
                               size_t errlen);
+
+/**
+ * Tests only: limits the table's places for variants to `n` (0: the whole table, the
+ * default), so that a job whose variants fit makes them during play instead, to be compared
+ * with its plan as built; and a plan made during play to `n` cards in all, so that its games
+ * fill the table. Process-wide and not thread-safe: set it around plan builds and runs.
+ */
+void battle_mods_test_limit(int n);
+
+/**
+ * A card holding skill `s` alone (value 1): what battle_plan folds into a plan's flags for
+ * each skill an Evolve can give, in a plan whose variants are made during play
+ * (battle_plan_data.lazy), so that the flags cover every variant it can make.
+ */
+struct battle_card_data battle_mods_skill_card(enum battle_skill s);
 
 #endif

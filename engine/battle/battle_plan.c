@@ -5,6 +5,8 @@
  * JSON (battle_codec) and plays no games (battle_sim.h, battle_cpu). */
 #include "battle_plan.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +42,35 @@ struct battle_plan {
     struct battle_plan_data data;
     uint64_t seed;
     uint64_t games;
+    /* Names this plan's data for the threads' copies of lazy plans (battle_plan_game_data):
+     * unique in the process, renewed when the data changes (battle_plan_set_work_limit). */
+    uint64_t id;
 };
+
+_Static_assert(BATTLE_CARDS_MAX <= BATTLE_SIM_LAZY_BASES, "mod_reach holds every job card");
+
+/* battle_plan.id's source. */
+static _Atomic uint64_t plan_ids;
+
+/* A thread's copies of lazy plans (battle_plan_game_data): a few, so that a thread that
+ * plays several plans game by game (the optimiser's pieces) does not copy at every game. */
+#define LAZY_COPIES 4
+/* A copy with fewer free places in its table than this is renewed before the next game, so
+ * that a game seldom fills it (one that does is played again on a fresh copy: battle_cpu.c). */
+#define LAZY_MARGIN 128
+struct lazy_copies {
+    uint64_t id[LAZY_COPIES];
+    unsigned next; /* the copy to replace next */
+    struct battle_plan_data data[LAZY_COPIES];
+};
+static pthread_once_t lazy_once = PTHREAD_ONCE_INIT;
+static pthread_key_t lazy_key;
+static int lazy_key_ok;
+
+static void lazy_key_make(void)
+{
+    lazy_key_ok = pthread_key_create(&lazy_key, sk_free) == 0;
+}
 
 /* Every row of the skill table folds the way its kind says: passives into a field,
  * activations into the action list. */
@@ -605,16 +635,33 @@ static void mark_enhancer(const struct battle_plan_data *d, struct battle_card_d
             c->trig = (clc_u8)(c->trig | BATTLE_SIM_CARD_ENHANCES);
 }
 
-/* The plan-wide flags of every card of the table, then the marks of a plan with Inhibit. */
+void battle_plan_mark_card(const struct battle_plan_data *d, struct battle_card_data *c)
+{
+    mark_enhancer(d, c);
+    if (d->fx & BATTLE_SIM_FX_INHIBIT)
+        mark_refusable(c);
+}
+
+void battle_plan_unmark_card(struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        c->act_id[k] = (clc_u8)(c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
+    c->trig = (clc_u8)(c->trig & ~BATTLE_SIM_CARD_ENHANCES);
+}
+
+/* The plan-wide flags of every card of the table (in a plan that makes its variants during
+ * play, of every skill an Evolve can give too: the variants it will make), then the marks. */
 static void fold_table(struct battle_plan_data *d)
 {
-    for (int i = 0; i < d->n_cards; i++) {
+    for (int i = 0; i < d->n_cards; i++)
         fold_card_flags(d, &d->cards[i]);
-        mark_enhancer(d, &d->cards[i]);
-    }
-    if (d->fx & BATTLE_SIM_FX_INHIBIT)
-        for (int i = 0; i < d->n_cards; i++)
-            mark_refusable(&d->cards[i]);
+    for (int m = 0; d->lazy && m < d->n_mods; m++)
+        if (d->mod_kind[m] == BATTLE_SKILL_EVOLVE) {
+            struct battle_card_data c = battle_mods_skill_card((enum battle_skill)d->mod_s2[m]);
+            fold_card_flags(d, &c);
+        }
+    for (int i = 0; i < d->n_cards; i++)
+        battle_plan_mark_card(d, &d->cards[i]);
 }
 
 /* Folds what passive battleground effect `k`, set on a side, needs of the plan-wide flags
@@ -656,6 +703,7 @@ enum sk_err battle_plan_new(const struct battle_spec *spec, struct battle_plan *
     }
     plan->seed = spec->seed;
     plan->games = spec->games;
+    plan->id = atomic_fetch_add(&plan_ids, 1) + 1;
     plan->data.mode = (clc_u8)spec->mode;
     plan->data.scoring = (clc_u8)spec->scoring;
     plan->data.turn_limit = (clc_u8)spec->turn_limit;
@@ -716,6 +764,45 @@ void battle_plan_free(struct battle_plan *plan)
 void battle_plan_set_work_limit(struct battle_plan *plan, uint32_t limit)
 {
     plan->data.work_limit = limit > 0 ? limit : 1;
+    plan->id = atomic_fetch_add(&plan_ids, 1) + 1; /* the threads' copies are stale */
+}
+
+int battle_plan_lazy(const struct battle_plan *plan)
+{
+    return plan->data.lazy;
+}
+
+const struct battle_plan_data *battle_plan_game_data(const struct battle_plan *plan)
+{
+    struct lazy_copies *lc;
+    unsigned i;
+
+    if (!plan->data.lazy)
+        return &plan->data;
+    pthread_once(&lazy_once, lazy_key_make);
+    if (!lazy_key_ok)
+        return NULL;
+    lc = pthread_getspecific(lazy_key);
+    if (!lc) {
+        lc = sk_calloc(1, sizeof(*lc));
+        if (!lc || pthread_setspecific(lazy_key, lc) != 0) {
+            sk_free(lc);
+            return NULL;
+        }
+    }
+    for (i = 0; i < LAZY_COPIES && lc->id[i] != plan->id; i++)
+        ;
+    if (i == LAZY_COPIES) {
+        i = lc->next;
+        lc->next = (lc->next + 1) % LAZY_COPIES;
+    } else if (lc->data[i].lazy == 1 && lc->data[i].n_cards <= BATTLE_SIM_CARDS - LAZY_MARGIN) {
+        return &lc->data[i];
+    }
+    /* A fresh copy: the variants are remade as games need them, the same whatever the
+     * copy's history, so the games' results do not depend on it. */
+    memcpy(&lc->data[i], &plan->data, sizeof(plan->data));
+    lc->id[i] = plan->id;
+    return &lc->data[i];
 }
 
 const struct battle_plan_data *battle_plan_data(const struct battle_plan *plan)

@@ -59,6 +59,30 @@ struct battle_plan_data; /* battle_sim.h: the flat form the rules code reads */
  */
 const struct battle_plan_data *battle_plan_data(const struct battle_plan *plan);
 
+/** Whether the plan makes its Enhance and Evolve variants during play
+ * (battle_plan_data.lazy): its games run on the CPU backend only, each thread on
+ * battle_plan_game_data's copy. */
+int battle_plan_lazy(const struct battle_plan *plan);
+
+/**
+ * The data a game of `plan` reads on the calling thread: battle_plan_data's, or for a lazy
+ * plan this thread's own copy of it, which its games write the variants they make into
+ * (owned by the thread, freed when it exits; renewed when the thread turns to another plan
+ * or the copy's card table is nearly full). Call it before each game. NULL only when a lazy
+ * plan's copy cannot be allocated.
+ */
+const struct battle_plan_data *battle_plan_game_data(const struct battle_plan *plan);
+
+struct battle_card_data; /* battle_sim.h */
+
+/** Makes card `c` of plan data `d` as the plan's table holds it: the marks battle_plan puts
+ * on every card once the plan's flags are known (which of its allied skills a target may
+ * refuse under Inhibit, whether it casts Enhance at its turn start). */
+void battle_plan_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
+
+/** Takes battle_plan_mark_card's marks off card `c`: the card as built. */
+void battle_plan_unmark_card(struct battle_card_data *c);
+
 /**
  * The largest X skill `id` can have on a card: BATTLE_STAT_MAX where the plan holds it in
  * 16 bits (the activation skills, Absorb, Refresh and Mark, whose values reach 300 to 999 on

@@ -19,15 +19,21 @@
 /* Cards in one plan's table: the job's (BATTLE_CARDS_MAX) and the variants of them that
  * Enhance and Evolve make (battle_mods); a card index is 16 bits and BATTLE_SIM_CARD_NONE
  * means none. 255 until 2026-11-27: a raid at a middle level (Talos at 13) needs more. */
-#define BATTLE_SIM_CARDS      1023
-#define BATTLE_SIM_CARD_NONE  0xFFFFu
-#define BATTLE_SIM_MODS       32 /* distinct Enhance and Evolve changes in one plan */
-#define BATTLE_SIM_ACTS       8  /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
-#define BATTLE_SIM_LIST       50 /* deck list positions of one side (BATTLE_DECK_MAX) */
-#define BATTLE_SIM_SEQ        53 /* hand + deck entries of one side (hand 3 + deck 50) */
-#define BATTLE_SIM_ROW        60 /* units in one row (BATTLE_ROW_MAX) */
-#define BATTLE_SIM_POOLS      4  /* pools of a side that draws its cards (BATTLE_POOLS_MAX) */
-#define BATTLE_SIM_POOL_CARDS 64 /* their cards, all pools of a side together */
+#define BATTLE_SIM_CARDS     1023
+#define BATTLE_SIM_CARD_NONE 0xFFFFu
+/* mod_to of a plan made during play (battle_plan_data.lazy): the change applies to the card
+ * and its variant is not in the table yet. */
+#define BATTLE_SIM_CARD_LAZY 0xFFFEu
+/* Distinct Enhance and Evolve changes in one plan. 32 until 2026-11-27: Orbocalypse Raid
+ * at its middle levels has more. */
+#define BATTLE_SIM_MODS       64
+#define BATTLE_SIM_ACTS       8   /* activation skills on one card (BATTLE_CARD_SKILLS_MAX) */
+#define BATTLE_SIM_LAZY_BASES 192 /* the job's cards (BATTLE_CARDS_MAX) */
+#define BATTLE_SIM_LIST       50  /* deck list positions of one side (BATTLE_DECK_MAX) */
+#define BATTLE_SIM_SEQ        53  /* hand + deck entries of one side (hand 3 + deck 50) */
+#define BATTLE_SIM_ROW        60  /* units in one row (BATTLE_ROW_MAX) */
+#define BATTLE_SIM_POOLS      4   /* pools of a side that draws its cards (BATTLE_POOLS_MAX) */
+#define BATTLE_SIM_POOL_CARDS 64  /* their cards, all pools of a side together */
 #define BATTLE_SIM_NONE       0xFF
 #define BATTLE_SIM_PRIO_NONE  0xFF  /* priority of a card whose list positions are used up */
 #define BATTLE_SIM_STAT_CAP   30000 /* saturation of accumulated modifiers (16-bit fields) */
@@ -297,12 +303,34 @@ struct battle_plan_data {
     clc_u8 mod_flags[BATTLE_SIM_MODS]; /* BATTLE_SIM_MOD_* */
     clc_u16 card_base[BATTLE_SIM_CARDS];
     clc_u16 mod_to[BATTLE_SIM_CARDS][BATTLE_SIM_MODS];
+    /* 1: the job's changes make more variants than the table holds, so they are made during
+     * play instead (battle_mods_lazy; 2 in a thread's copy whose table a game filled): the
+     * table starts with the job's cards, mod_to holds BATTLE_SIM_CARD_LAZY where a change
+     * applies and its variant is not made yet, and each thread plays on its own copy of the
+     * plan (battle_plan_game_data). The CPU backend only. The changes themselves (mod_kind,
+     * mod_s, mod_s2, mod_x: battle_mods' struct mod) and the changes that can reach each job
+     * card (mod_reach, bit m) are kept for that. */
+    clc_u8 lazy;
+    clc_u8 mod_kind[BATTLE_SIM_MODS];
+    clc_u8 mod_s[BATTLE_SIM_MODS];
+    clc_u8 mod_s2[BATTLE_SIM_MODS];
+    clc_u16 mod_x[BATTLE_SIM_MODS];
+    clc_u64 mod_reach[BATTLE_SIM_LAZY_BASES];
     /* The card a level-up makes of each card (its unit's next level), BATTLE_SIM_CARD_NONE at
      * the top: read only by the sides that draw their cards (battle_side_data.upgrades). */
     clc_u16 card_up[BATTLE_SIM_CARDS];
     struct battle_card_data cards[BATTLE_SIM_CARDS];
     struct battle_side_data sides[2];
 };
+
+#ifndef __OPENCL_VERSION__
+/* The variant change `m` makes of card `card` in plan `p`, a plan made during play
+ * (battle_plan_data.lazy), made now and kept in the table: p must be this thread's own copy
+ * (battle_plan_game_data), which it writes. When the table is full the unit keeps `card`,
+ * *work is set to the plan's work bound (the game ends with the turn) and p->lazy to 2 (the
+ * copy is full: the CPU backend plays the game again on a fresh copy). In battle_mods.c. */
+clc_u16 battle_mods_lazy(const struct battle_plan_data *p, clc_u32 *work, clc_u16 card, clc_i32 m);
+#endif
 
 /* ---------------------------------------------------------------------------------------
  * Game state: everything one game changes. Small enough for private memory (bound asserted
@@ -1080,8 +1108,15 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         break;
     case BATTLE_SKILL_ENHANCE: /* the unit plays the variant of its card (battle_mods) */
     case BATTLE_SKILL_EVOLVE:
-        if (x >= 0 && x < (clc_i32)p->n_mods && p->mod_to[u->card][x] != BATTLE_SIM_CARD_NONE)
-            u->card = p->mod_to[u->card][x];
+        if (x >= 0 && x < (clc_i32)p->n_mods && p->mod_to[u->card][x] != BATTLE_SIM_CARD_NONE) {
+            clc_u16 to = p->mod_to[u->card][x];
+#ifndef __OPENCL_VERSION__
+            /* A plan made during play exists on the CPU backend only (battle_plan_data.lazy). */
+            if (to == BATTLE_SIM_CARD_LAZY)
+                to = battle_mods_lazy(p, &g->work, u->card, x);
+#endif
+            u->card = to;
+        }
         break;
     case BATTLE_SKILL_RUSH: /* a delay reaching 0 sets off what the turn start's would: */
         u->delay = (clc_u8)(x < u->delay ? u->delay - x : 0);

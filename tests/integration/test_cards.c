@@ -169,13 +169,24 @@ static void test_missions(void)
     static const char pool[] = "{\"kind\": \"battle\", \"seed\": 5, \"params\": {\"games\": 2000,"
                                " \"attacker\": {\"mission\": 3, \"level\": 1},"
                                " \"defender\": {\"raid\": \"Apocalypse\", \"level\": 13}}}";
+    /* the second deck's Enhance Armor 100 would raise Colossus' Armor 200 past 255 */
     static const char bad[] =
-        "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3, \"level\": 1},"
+        "{\"kind\": \"battle\", \"params\": {\"cards\": [{\"name\": \"Colossus\", \"type\":"
+        " \"assault\", \"attack\": 1, \"health\": 10, \"delay\": 1, \"skills\": [{\"name\":"
+        " \"armor\", \"x\": 200}]}, {\"name\": \"Raiser\", \"type\": \"structure\", \"health\":"
+        " 10, \"delay\": 1, \"skills\": [{\"name\": \"enhance\", \"x\": 100, \"s\": \"armor\"}]},"
+        " {\"name\": \"Cmdr\", \"type\": \"commander\", \"health\": 40, \"skills\": []}],"
+        " \"attacker\": {\"mission\": 3, \"level\": 1},"
         " \"defender\": [{\"deck\": {\"mission\": 3, \"level\": 1}, \"weight\": 1}, {\"deck\":"
-        " {\"raid\": \"Orbocalypse Raid\", \"level\": 13}, \"weight\": 1}]}}";
+        " {\"commander\": \"Cmdr\", \"deck\": [{\"card\": \"Colossus\"}, {\"card\": \"Raiser\"}]},"
+        " \"weight\": 1}]}}";
+    /* Gilians Raid at level 13 and Orbocalypse Raid at level 10: their Enhance and Evolve make
+     * more variants than the plan's table holds, so their plans make them during play */
     static const char gilians[] =
-        "{\"kind\": \"battle\", \"params\": {\"attacker\": {\"mission\": 3,"
-        " \"level\": 1}, \"defender\": {\"raid\": \"Gilians Raid\", \"level\": 13}}}";
+        "{\"kind\": \"battle\", \"params\": {\"games\": 2000, \"attacker\": {\"mission\": 3,"
+        " \"level\": 1}, \"defender\": [{\"deck\": {\"raid\": \"Gilians Raid\", \"level\": 13},"
+        " \"weight\": 1}, {\"deck\": {\"raid\": \"Orbocalypse Raid\", \"level\": 10},"
+        " \"weight\": 1}]}}";
     struct it_stack s;
     json_t *page, *next, *res;
     const json_t *m;
@@ -220,8 +231,9 @@ static void test_missions(void)
                   json_object_get(json_array_get(json_object_get(next, "items"), 0), "id")));
     json_decref(page);
     json_decref(next);
-    /* the largest raid (a deck of 50) plays at each of its 50 levels; Gilians Raid only at its
-     * first and top ones (its middle levels' Enhance variants pass the plan's table) */
+    /* the largest raid (a deck of 50) plays at each of its 50 levels, and so does each level of
+     * Gilians Raid, whose middle levels' Enhance variants pass the plan's table (made during
+     * play) */
     page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=synapse", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
@@ -231,10 +243,42 @@ static void test_missions(void)
     page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=gilians", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
-    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 2);
-    /* the listing says why its middle levels are left out, as a job at level 2 is told */
-    CU_ASSERT_PTR_NOT_NULL(strstr(str(m, "levels_why"), "level 2: the job's Enhance and Evolve "
-                                                        "skills make more variants"));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 16);
+    CU_ASSERT(json_is_null(json_object_get(m, "levels_why")));
+    json_decref(page);
+    /* every level of every record of the snapshot plays: no record lists a refused level */
+    for (int kind = 0; kind < 2; kind++) {
+        int refused = 0, seen = 0;
+        char cursor[128] = "";
+        for (;;) {
+            size_t n;
+            snprintf(path, sizeof(path), "/v1/missions?kind=%s&limit=1000%s%s",
+                     kind ? "raid" : "mission", *cursor ? "&cursor=" : "", cursor);
+            page = get_json(&s, path, 200);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+            n = json_array_size(json_object_get(page, "items"));
+            for (size_t i = 0; i < n; i++) {
+                m = json_array_get(json_object_get(page, "items"), i);
+                seen++;
+                if (!json_is_null(json_object_get(m, "levels_why"))) {
+                    fprintf(stderr, "%s: %s\n", str(m, "name"), str(m, "levels_why"));
+                    refused++;
+                }
+            }
+            snprintf(cursor, sizeof(cursor), "%s", str(page, "next_cursor"));
+            json_decref(page);
+            if (!*cursor)
+                break;
+        }
+        CU_ASSERT_EQUAL(seen, kind ? 47 : 1279);
+        CU_ASSERT_EQUAL(refused, 0);
+    }
+    /* Orbocalypse Raid's middle levels hold more than 32 distinct changes: all 26 play */
+    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=orbocalypse", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    m = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
+    CU_ASSERT(json_is_null(json_object_get(m, "levels_why")));
     json_decref(page);
     /* Lithid Raid's Refresh 100 plays (values up to 255), at every level */
     page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=lithid", 200);
@@ -267,19 +311,16 @@ static void test_missions(void)
     CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/1/deck\""));
-    CU_ASSERT_PTR_NOT_NULL(r.body &&
-                           strstr(r.body, "more than 32 distinct Enhance and Evolve skills"));
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "can raise card \\\"Colossus\\\"'s past 255"));
     it_resp_free(&r);
 
-    /* Gilians Raid at level 13: its Enhance makes more variants than the engine's card table
-     * holds; the plan sees it, and the job is refused when it is submitted, not failed in a
-     * worker. */
-    CU_ASSERT_FATAL(
-        it_http(&s, "POST", "/v1/jobs", "application/json", gilians, strlen(gilians), &r) == 0);
-    CU_ASSERT_EQUAL(r.status, 422);
-    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params\""));
-    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "more variants of its cards than the"));
-    it_resp_free(&r);
+    /* run by a worker, on the CPU backend (the host makes the variants) */
+    res = run_job(&s, gilians);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 4000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games_bounded")), 0);
+    CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
+    json_decref(res);
     it_stack_stop(&s);
 }
 

@@ -1064,7 +1064,7 @@ export interface components {
             playable: boolean;
             /** @description why not, as the 422 would say; null when playable */
             why: string | null;
-            /** @description the levels a job can name it at now (a level between 1 and the top draws level-ups anew each game, as the peer); a level whose plan the engine refuses (Enhance's variants of every level of its cards overflowing the card table) is left out */
+            /** @description the levels a job can name it at now (a level between 1 and the top draws level-ups anew each game, as the peer); a level whose plan the engine refuses (more than 64 distinct Enhance and Evolve changes, an Enhance past a field's most, an effect's X past 99) is left out */
             playable_levels: number[];
             /** @description why the lowest level missing from playable_levels is refused, as a job's 422 at that level says ("level 2: ..."); null when every level plays */
             levels_why: string | null;

@@ -18,6 +18,7 @@
 #include "battle_codec.h"
 #include "battle_cpu.h"
 #include "battle_missions.h"
+#include "battle_mods.h"
 #include "battle_plan.h"
 #include "battle_sim.h"
 #include "rng.h"
@@ -488,6 +489,69 @@ static void test_real_jobs(void)
             CU_ASSERT_TRUE(battle_plan_data(plan)->n_cards > 255);
             CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 200, 1, &c), SK_OK);
             CU_ASSERT_EQUAL(c.wins + c.stalls + c.losses, 200);
+            battle_plan_free(plan);
+            battle_codec_mix_release(&mix);
+        }
+    }
+    /* Records whose variants fit the table play the same games when the plan makes them
+     * during play (battle_mods_test_limit): Talos at 13 (hundreds of variants), Karkinos at
+     * 13 (Enhance by level), Minerva's Purge - Champion (Enhance, Evolve, Inhibit). */
+    {
+        static const char *const fit[] = {"'raid':'Talos','level':13",
+                                          "'raid':'Karkinos','level':13",
+                                          "'mission':1283,'level':5"};
+        for (size_t k = 0; k < sizeof(fit) / sizeof(fit[0]); k++) {
+            char params[256];
+            struct battle_plan *plan = NULL, *lazy = NULL;
+            static struct battle_counts a, b, c;
+            char err[200] = "";
+            memset(&a, 0, sizeof(a));
+            memset(&b, 0, sizeof(b));
+            memset(&c, 0, sizeof(c));
+            snprintf(params, sizeof(params), "{" REAL_ATT ",'defender':{%s}}", fit[k]);
+            CU_ASSERT_EQUAL_FATAL(decode(real_cat, params, &mix, &errs), SK_OK);
+            CU_ASSERT_EQUAL_FATAL(battle_plan_new(&mix.specs[0], &plan, err, sizeof(err)), SK_OK);
+            battle_mods_test_limit(1);
+            CU_ASSERT_EQUAL(battle_plan_new(&mix.specs[0], &lazy, err, sizeof(err)), SK_OK);
+            battle_mods_test_limit(0);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(lazy);
+            CU_ASSERT_FALSE(battle_plan_lazy(plan));
+            CU_ASSERT_TRUE(battle_plan_lazy(lazy));
+            CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 3000, 2, &a), SK_OK);
+            CU_ASSERT_EQUAL(battle_cpu_run(lazy, 0, 3000, 1, &b), SK_OK);
+            CU_ASSERT_EQUAL(battle_cpu_run(lazy, 0, 3000, 3, &c), SK_OK);
+            CU_ASSERT_EQUAL(a.games, 3000);
+            CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof(a)), 0);
+            CU_ASSERT_EQUAL(memcmp(&a, &c, sizeof(a)), 0);
+            battle_plan_free(plan);
+            battle_plan_free(lazy);
+            battle_codec_mix_release(&mix);
+        }
+    }
+    /* Gilians Raid and Orbocalypse Raid at their middle levels: their Enhance and Evolve make
+     * more variants than the table holds (Orbocalypse more than 32 distinct changes too), so
+     * their plans make them during play, with the same counts on any number of threads. */
+    {
+        static const char *const wide[] = {
+            "'raid':'Gilians Raid','level':2", "'raid':'Gilians Raid','level':8",
+            "'raid':'Gilians Raid','level':15", "'raid':'Orbocalypse Raid','level':5",
+            "'raid':'Orbocalypse Raid','level':13"};
+        for (size_t k = 0; k < sizeof(wide) / sizeof(wide[0]); k++) {
+            char params[256];
+            struct battle_plan *plan = NULL;
+            static struct battle_counts a, b;
+            char err[200] = "";
+            memset(&a, 0, sizeof(a));
+            memset(&b, 0, sizeof(b));
+            snprintf(params, sizeof(params), "{" REAL_ATT ",'defender':{%s}}", wide[k]);
+            CU_ASSERT_EQUAL_FATAL(decode(real_cat, params, &mix, &errs), SK_OK);
+            CU_ASSERT_EQUAL_FATAL(battle_plan_new(&mix.specs[0], &plan, err, sizeof(err)), SK_OK);
+            CU_ASSERT_TRUE(battle_plan_lazy(plan));
+            CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 2000, 1, &a), SK_OK);
+            CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 2000, 3, &b), SK_OK);
+            CU_ASSERT_EQUAL(a.games, 2000);
+            CU_ASSERT_EQUAL(a.bounded, 0);
+            CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof(a)), 0);
             battle_plan_free(plan);
             battle_codec_mix_release(&mix);
         }

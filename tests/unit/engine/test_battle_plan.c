@@ -5,6 +5,8 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
+#include "battle_cpu.h"
+#include "battle_mods.h"
 #include "battle_testlib.h"
 
 #include "sk_banned.h"
@@ -525,22 +527,42 @@ static void expect_evolved(struct tb *b, int card, int base_absorb, int armor, i
     battle_plan_free(plan);
 }
 
-/* A job whose changes make more variants than the table holds, or hold more distinct
- * changes than a plan does, is refused with the reason. */
-static void test_mod_limits(void)
+/* 1 when two runs of `games` games of `plan`, on 1 and on 3 threads, count the same, and
+ * (`other`, when given) a run of `other` counts the same too. */
+static int same_counts(struct battle_plan *plan, struct battle_plan *other, uint64_t games)
+{
+    static struct battle_counts a, b, c;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    memset(&c, 0, sizeof(c));
+    if (battle_cpu_run(plan, 0, games, 1, &a) || battle_cpu_run(plan, 0, games, 3, &b) ||
+        (other && battle_cpu_run(other, 0, games, 2, &c)))
+        return 0;
+    return a.games == games && memcmp(&a, &b, sizeof(a)) == 0 &&
+           (!other || memcmp(&a, &c, sizeof(a)) == 0);
+}
+
+/* A job whose changes make more variants than the table holds (All: 4^8 variants) makes them
+ * during play: its table starts with the job's cards, a change that applies is marked to be
+ * made (BATTLE_SIM_CARD_LAZY), and its games count the same on any number of threads (each
+ * makes the variants in its own copy of the plan, in its own order). */
+static void test_mod_lazy(void)
 {
     static const enum battle_skill skills[8] = {
         BATTLE_SKILL_ARMOR, BATTLE_SKILL_COUNTER, BATTLE_SKILL_PIERCE, BATTLE_SKILL_BERSERK,
         BATTLE_SKILL_LEECH, BATTLE_SKILL_POISON,  BATTLE_SKILL_EVADE,  BATTLE_SKILL_LEGION};
+    const struct battle_plan_data *d, *mine;
+    struct battle_plan *plan;
     struct tb b;
-    int all, c;
+    int all, c, made = 0;
 
     tb_init(&b);
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
-    tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, tb_card(&b, "D", BATTLE_COMMANDER, 0, 60, 0), BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 1, tb_card(&b, "Brute", BATTLE_ASSAULT, 3, 12, 1), 6);
     all = tb_card(&b, "All", BATTLE_ASSAULT, 1, 10, 1);
-    tb_deck(&b, 0, all, 1);
-    for (int k = 0; k < 8; k++) { /* 4^8 variants of All */
+    tb_deck(&b, 0, all, 4);
+    for (int k = 0; k < 8; k++) {
         tb_skill(&b, all, skills[k], 1, 0);
         c = tb_card(&b, "Raiser", BATTLE_STRUCTURE, 0, 10, 1);
         b.cards[c].name[6] = (char)('a' + k);
@@ -548,7 +570,111 @@ static void test_mod_limits(void)
         tb_args(&b, c, skills[k], -1);
         tb_deck(&b, 0, c, 3);
     }
-    expect_einval(&b, "more variants of its cards than the");
+    plan = tb_plan(&b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+    d = battle_plan_data(plan);
+    CU_ASSERT_TRUE(battle_plan_lazy(plan));
+    CU_ASSERT_EQUAL(d->n_cards, b.spec.n_cards);
+    CU_ASSERT_EQUAL(d->n_mods, 8);
+    for (int m = 0; m < 8; m++) {
+        CU_ASSERT_EQUAL(d->mod_to[all][m], BATTLE_SIM_CARD_LAZY);
+        CU_ASSERT_EQUAL(d->mod_to[all - 1][m], BATTLE_SIM_CARD_NONE); /* the defender's */
+    }
+    /* Evade and Legion of a variant need their flags from the start. */
+    CU_ASSERT_TRUE(d->fx & BATTLE_SIM_FX_EVADE);
+    CU_ASSERT_TRUE(same_counts(plan, NULL, 3000));
+    /* This thread's copy holds the variants its games made: each is All with some skills
+     * raised, and none is made twice. */
+    mine = battle_plan_game_data(plan);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mine);
+    CU_ASSERT_TRUE(mine != d);
+    CU_ASSERT_TRUE(mine->n_cards > d->n_cards);
+    for (int u = d->n_cards; u < mine->n_cards; u++) {
+        CU_ASSERT_EQUAL(mine->card_base[u], all);
+        CU_ASSERT_TRUE(mine->cards[u].armor >= 1 && mine->cards[u].counter >= 1 &&
+                       mine->cards[u].evade >= 1);
+        for (int v = d->n_cards; v < u; v++)
+            CU_ASSERT_NOT_EQUAL(memcmp(&mine->cards[u], &mine->cards[v], sizeof(mine->cards[u])),
+                                0);
+        made++;
+    }
+    CU_ASSERT_TRUE(made > 8);
+    /* The plan itself is never written. */
+    CU_ASSERT_EQUAL(d->n_cards, b.spec.n_cards);
+    /* A table of 18 cards in all (6 places for variants) (battle_mods_test_limit) fills in many
+     * games: each is played again on a fresh copy, so the counts stay the same on any number of
+     * threads; a game that fills even a fresh copy ends with its turn, counted as bounded. */
+    {
+        static struct battle_counts one, three;
+        memset(&one, 0, sizeof(one));
+        memset(&three, 0, sizeof(three));
+        battle_mods_test_limit(18);
+        CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 3000, 1, &one), SK_OK);
+        CU_ASSERT_EQUAL(battle_cpu_run(plan, 0, 3000, 3, &three), SK_OK);
+        battle_mods_test_limit(0);
+        CU_ASSERT_EQUAL(one.games, 3000);
+        CU_ASSERT_TRUE(one.bounded > 0 && one.bounded < 3000);
+        CU_ASSERT_EQUAL(memcmp(&one, &three, sizeof(one)), 0);
+    }
+    battle_plan_free(plan);
+}
+
+/* A job whose variants fit plays the same games when it makes them during play
+ * (battle_mods_test_limit): the variants made are the ones the table would hold, with the
+ * same marks (Inhibit's refusable skills, Enhance at turn start). Enhance of Armor and Counter,
+ * Evolve of Pierce into Berserk and of Enhance into Strike, Inhibit on the enemy. */
+static void test_mod_lazy_same_games(void)
+{
+    struct battle_plan *fit, *lazy;
+    struct tb b;
+    int all, c;
+
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, tb_card(&b, "D", BATTLE_COMMANDER, 0, 45, 0), BATTLE_PLAY_RANDOM);
+    c = tb_card(&b, "Inhibitor", BATTLE_ASSAULT, 2, 11, 1);
+    tb_skill(&b, c, BATTLE_SKILL_INHIBIT, 1, 0);
+    tb_deck(&b, 1, c, 3);
+    tb_deck(&b, 1, tb_card(&b, "Brute", BATTLE_ASSAULT, 3, 12, 1), 4);
+    all = tb_card(&b, "All", BATTLE_ASSAULT, 2, 10, 1);
+    tb_skill(&b, all, BATTLE_SKILL_ARMOR, 1, 0);
+    tb_skill(&b, all, BATTLE_SKILL_COUNTER, 1, 0);
+    tb_skill(&b, all, BATTLE_SKILL_PIERCE, 2, 0);
+    tb_skill(&b, all, BATTLE_SKILL_HEAL, 2, 0);
+    tb_deck(&b, 0, all, 4);
+    c = tb_card(&b, "Raiser", BATTLE_ASSAULT, 1, 9, 1);
+    tb_skill(&b, c, BATTLE_SKILL_ENHANCE, 2, 0);
+    tb_args(&b, c, BATTLE_SKILL_ARMOR, -1);
+    tb_skill(&b, c, BATTLE_SKILL_ENHANCE, 1, 0);
+    tb_args(&b, c, BATTLE_SKILL_COUNTER, -1);
+    tb_deck(&b, 0, c, 3);
+    c = tb_card(&b, "Shaper", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, c, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, c, BATTLE_SKILL_PIERCE, BATTLE_SKILL_BERSERK);
+    tb_skill(&b, c, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, c, BATTLE_SKILL_ENHANCE, BATTLE_SKILL_STRIKE);
+    tb_deck(&b, 0, c, 2);
+    fit = tb_plan(&b);
+    battle_mods_test_limit(1);
+    lazy = tb_plan(&b);
+    battle_mods_test_limit(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fit);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lazy);
+    CU_ASSERT_FALSE(battle_plan_lazy(fit));
+    CU_ASSERT_TRUE(battle_plan_lazy(lazy));
+    CU_ASSERT_TRUE(battle_plan_data(fit)->n_cards > b.spec.n_cards + 1);
+    CU_ASSERT_TRUE(same_counts(lazy, fit, 20000));
+    battle_plan_free(fit);
+    battle_plan_free(lazy);
+}
+
+/* A job whose changes hold more distinct changes than a plan does, or can take a value past
+ * its field, is refused with the reason. */
+static void test_mod_limits(void)
+{
+    struct tb b;
+    int all, c;
+
     /* Enhance Armor 100 on Armor 200: 300 does not fit the plan's 8-bit field, and the peer
      * does not stop at 255: refused. */
     tb_init(&b);
@@ -594,7 +720,7 @@ static void test_mod_limits(void)
         if (k == 1)
             tb_deck(&b, 0, c, 1);
     }
-    expect_einval(&b, "more than 32 distinct Enhance and Evolve skills");
+    expect_einval(&b, "more than 64 distinct Enhance and Evolve skills");
 }
 
 /* A side that draws its cards each game (battle_sim_deal): a fixed card, a pool of three
@@ -736,7 +862,9 @@ static CU_TestInfo plan_tests[] = {
     {"Enhance and Evolve make card variants", test_mod_variants},
     {"a chain of levels casts its changes as one card", test_mod_chain},
     {"Enhance and Evolve reach their own side, Evolve a Mimic's", test_mod_sides},
-    {"Enhance and Evolve past the table are refused", test_mod_limits},
+    {"Enhance and Evolve past a field or the changes' limit are refused", test_mod_limits},
+    {"Enhance and Evolve past the table are made during play", test_mod_lazy},
+    {"variants made during play play the games the table would", test_mod_lazy_same_games},
     {"a side draws its pools each game", test_draw_pools},
     {"a side's level-ups each game", test_draw_levels},
     CU_TEST_INFO_NULL,
