@@ -141,15 +141,37 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-# Launch sizes on real cards: one markdown row per matchup and size.
-sizes() {
-    local games=${1:-4000000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
+# The bundle's programs, libraries and card files for the steps on the GPU machine, and a
+# throw-away folder ($work) for their jobs and the kernels' binary cache.
+bundle_env() {
     [ -x "$bundle/bin/skirmish" ] || die "no bundle in $bundle: run 'bench/gpu.sh prepare' first, here"
     work=$(mktemp -d /tmp/skirmish-gpu.XXXXXX)
     export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export SKIRMISH_CARDS_DIR=$bundle/data SKIRMISH_CL_CACHE=$work/cache SKIRMISH_LOG_LEVEL=error
     mkdir -p "$work/cache"
     nvidia_icd
+}
+
+# Runs step function $2 with the rest as its arguments, its output also to $OUT/$1 when
+# OUT is set (the device tool brings that folder back); its exit status.
+with_out() {
+    local name=$1 rc
+    shift
+    if [ -z "${OUT:-}" ]; then
+        "$@"
+        return
+    fi
+    set +e
+    "$@" | tee "$OUT/$name"
+    rc=${PIPESTATUS[0]}
+    set -e
+    return "$rc"
+}
+
+# Launch sizes on real cards: one markdown row per matchup and size.
+sizes() {
+    local games=${1:-4000000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
+    bundle_env
     echo "## GPU launch sizes, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     echo '```'
@@ -201,12 +223,7 @@ run_all() {
     local games=${1:-4000000}
     local device=${SKIRMISH_GPU_DEVICE:-NVIDIA}
     local rc=0
-    [ -x "$bundle/bin/skirmish" ] || die "no bundle in $bundle: run 'bench/gpu.sh prepare' first, here"
-    work=$(mktemp -d /tmp/skirmish-gpu.XXXXXX)
-    export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export SKIRMISH_CARDS_DIR=$bundle/data SKIRMISH_CL_CACHE=$work/cache SKIRMISH_LOG_LEVEL=error
-    mkdir -p "$work/cache"
-    nvidia_icd
+    bundle_env
     echo "## GPU run of commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     echo '```'
@@ -250,27 +267,11 @@ prepare)
     ;;
 run)
     shift
-    out=${OUT:-}
-    if [ -n "$out" ]; then
-        set +e
-        run_all "$@" | tee "$out/gpu.md"
-        rc=${PIPESTATUS[0]}
-        set -e
-        exit "$rc"
-    fi
-    run_all "$@"
+    with_out gpu.md run_all "$@"
     ;;
 sizes)
     shift
-    out=${OUT:-}
-    if [ -n "$out" ]; then
-        set +e
-        sizes "$@" | tee "$out/sizes.md"
-        rc=${PIPESTATUS[0]}
-        set -e
-        exit "$rc"
-    fi
-    sizes "$@"
+    with_out sizes.md sizes "$@"
     ;;
 *)
     sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'

@@ -20,6 +20,21 @@ static void clear_env(void)
     unsetenv("SKIRMISH_CONFIG_FILE");
 }
 
+/* Writes `text` into a new file named from `path` (a mkstemp template, rewritten) and points
+ * SKIRMISH_CONFIG_FILE at it, the environment cleared first; 0 on success. */
+static int config_file(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        return -1;
+    fputs(text, f);
+    fclose(f);
+    clear_env();
+    setenv("SKIRMISH_CONFIG_FILE", path, 1);
+    return 0;
+}
+
 static void test_defaults(void)
 {
     struct sk_config cfg;
@@ -39,14 +54,8 @@ static void test_file_then_env(void)
     struct sk_config cfg;
     char err[512];
     char path[] = "/tmp/sk_config_test_XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f;
-    CU_ASSERT_FATAL(fd >= 0);
-    f = fdopen(fd, "w");
-    fprintf(f, "# comment\nSKIRMISH_HTTP_PORT=9000\nSKIRMISH_LEASE_MS=2000\n");
-    fclose(f);
-    clear_env();
-    setenv("SKIRMISH_CONFIG_FILE", path, 1);
+    CU_ASSERT_FATAL(
+        config_file(path, "# comment\nSKIRMISH_HTTP_PORT=9000\nSKIRMISH_LEASE_MS=2000\n") == 0);
     setenv("SKIRMISH_LEASE_MS", "3000", 1); /* the environment wins over the file */
     CU_ASSERT_EQUAL_FATAL(sk_config_load(&cfg, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(cfg.http_port, 9000);
@@ -64,14 +73,8 @@ static void test_export_engine(void)
     struct sk_config cfg;
     char err[512];
     char path[] = "/tmp/sk_config_test_XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f;
-    CU_ASSERT_FATAL(fd >= 0);
-    f = fdopen(fd, "w");
-    fprintf(f, "SKIRMISH_CL_WORK_GROUP=128\nSKIRMISH_CL_CACHE=/tmp/sk-cl-cache\n");
-    fclose(f);
-    clear_env();
-    setenv("SKIRMISH_CONFIG_FILE", path, 1);
+    CU_ASSERT_FATAL(
+        config_file(path, "SKIRMISH_CL_WORK_GROUP=128\nSKIRMISH_CL_CACHE=/tmp/sk-cl-cache\n") == 0);
     CU_ASSERT_EQUAL_FATAL(sk_config_load(&cfg, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(cfg.cl_work_group, 128);
     CU_ASSERT_EQUAL(cfg.cl_per_launch, 0);
@@ -120,12 +123,7 @@ static void test_unknown_file_setting(void)
     struct sk_config cfg;
     char err[512];
     char path[] = "/tmp/sk_config_test_XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    fprintf(f, "SKIRMISH_NO_SUCH=1\n");
-    fclose(f);
-    clear_env();
-    setenv("SKIRMISH_CONFIG_FILE", path, 1);
+    CU_ASSERT_FATAL(config_file(path, "SKIRMISH_NO_SUCH=1\n") == 0);
     CU_ASSERT_EQUAL(sk_config_load(&cfg, err, sizeof(err)), SK_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown setting 'SKIRMISH_NO_SUCH'"));
     unlink(path);
