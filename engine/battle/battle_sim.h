@@ -1410,6 +1410,20 @@ CLC_FN int battle_sim_pays(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 
            u->paybacked < (clc_i32)t->payback + t->revenge;
 }
 
+/* Action k's X, card `c`'s, as a caster with Sabotage `sab` casts it (tuo's resolve_skill:
+ * Sabotage takes from the skill's own X, at most all of it, and what Enhance gave is added
+ * after, so an enhanced skill keeps its gain). `c` may be a variant (battle_mods): its own X
+ * is its base card's, the rest is Enhance's. 0 or less: the skill is not cast. */
+CLC_FN clc_i32 battle_sim_sabotaged(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
+                                    clc_i32 sab)
+{
+    clc_u32 b = p->card_base[c - p->cards];
+    clc_i32 x = c->act_x[k];
+    clc_i32 own = b < p->n_cards && p->cards[b].act_x[k] < x ? p->cards[b].act_x[k] : x;
+    return (own > sab ? own - sab : 0) + (x - own);
+}
+
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
  * the enemy's for a hostile skill, where Evade can negate each application, else its own
  * (where, when `refusable`, a unit's Inhibit count refuses it: BATTLE_SIM_ACT_REFUSABLE).
@@ -1439,7 +1453,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
      * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
     if (pv && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
         (battle_sim_opts(id) & BATTLE_OPT_X) && battle_sim_when(id) != BATTLE_WHEN_MOD) {
-        x -= g->sides[s].assaults[lane].sabotaged;
+        x = battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged);
         if (x <= 0)
             return 0;
     }
@@ -1871,7 +1885,9 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     int assault = c->type == BATTLE_ASSAULT;
     clc_u32 y = c->act_y[k];
-    clc_i32 x = c->act_x[k] - (lane >= 0 ? g->sides[s].assaults[lane].sabotaged : 0);
+    clc_i32 x = lane >= 0 && g->sides[s].assaults[lane].sabotaged
+                    ? battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged)
+                    : c->act_x[k];
     clc_u8 cand[BATTLE_SIM_ROW];
     clc_u32 nc = 0;
     if (x <= 0) /* Sabotage took all of Mimic's X */
@@ -2026,7 +2042,7 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
         }
         ov.x = c->act_x[k];
         if ((battle_sim_opts(id) & BATTLE_OPT_X) && lane >= 0) {
-            ov.x -= g->sides[s].assaults[lane].sabotaged;
+            ov.x = battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged);
             if (ov.x <= 0)
                 continue;
         }

@@ -643,6 +643,43 @@ static void test_sabotage(void)
     }
 }
 
+/* Sabotage X against an enhanced skill (tuo's resolve_skill: Sabotage takes from the skill's
+ * own X, at most all of it, then Enhance adds its gain). The Smith (side 0's commander,
+ * Enhance Strike 5) makes the Striker's Strike 3 an 8 at each of its turn starts; the
+ * Saboteur opposite has given it Sabotage X since turn 2. On turns 3 and 5 it strikes the
+ * Saboteur for (3 - X) + 5: 6 each with Sabotage 2; 5 each with Sabotage 4, where the own 3
+ * is all taken and the gain stays (8 - 4 = 4 before 2026-11-28, and the Orbocalypse Raid
+ * matchup a quarter point off the peer). */
+static void test_sabotage_enhanced(void)
+{
+    for (int x = 2; x <= 4; x += 2) {
+        struct tb b;
+        struct tb_run r;
+        int smith, striker, saboteur;
+        tb_init(&b);
+        smith = tb_card(&b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
+        tb_skill(&b, smith, BATTLE_SKILL_ENHANCE, 5, 0);
+        tb_args(&b, smith, BATTLE_SKILL_STRIKE, -1);
+        tb_side(&b, 0, smith, BATTLE_PLAY_EXACT);
+        tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+        striker = unit(&b, "Striker", 0, 30, 0);
+        tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+        tb_deck(&b, 0, striker, 1);
+        saboteur = unit(&b, "Saboteur", 0, 40, 0);
+        tb_skill(&b, saboteur, BATTLE_SKILL_SABOTAGE, x, 0);
+        tb_deck(&b, 1, saboteur, 1);
+        tb_run_start(&r, &b);
+        tb_run_turns(&r, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, x);
+        tb_run_turns(&r, 1);
+        CU_ASSERT_EQUAL(r.d->cards[TB_ASL(&r, 0, 0).card].act_x[0], 8);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 34 : 35);
+        tb_run_turns(&r, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 28 : 30);
+        tb_run_end(&r);
+    }
+}
+
 /* Disease 3: after side 1 plays (turn 2, and each of its turns after), its Plague adds 3
  * disease to the enemy assault opposite, the Patient, which its commander strikes for 5;
  * side 0's commander heals it by 4 on its turns, of which the disease takes 3 first: the
@@ -1154,6 +1191,7 @@ static CU_TestInfo skills2_tests[] = {
     {"entrap", test_entrap},
     {"corrosive", test_corrosive},
     {"sabotage", test_sabotage},
+    {"sabotage of an enhanced skill", test_sabotage_enhanced},
     {"disease", test_disease},
     {"rush", test_rush},
     {"tribute", test_tribute},
