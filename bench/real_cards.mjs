@@ -42,9 +42,16 @@ function effectArgs(text) {
 export function peerArgs(m, games, threads) {
   // A mission or raid by name: the peer's "Name-N" for level N, the plain name for the top.
   const record = (side) => side.mission ?? side.raid;
+  // The object form: its commander and deck as a deck string, its fortresses as the peer's
+  // `yf`/`ef` (which take any card, a structure too, as Skirmish's `fortresses` do).
+  const listed = (side) => [side.commander,
+    ...side.deck.map((e) => ((e.count ?? 1) > 1 ? `${e.card}#${e.count}` : e.card))].join(', ');
   const deck = (side) => (typeof side === 'string' ? side
-    : side.deck ?? (side.level ? `${record(side)}-${side.level}` : record(side)));
+    : Array.isArray(side.deck) ? listed(side)
+      : side.deck ?? (side.level ? `${record(side)}-${side.level}` : record(side)));
   const args = [deck(m.attacker), deck(m.defender), '-t', String(threads), 'no-db'];
+  for (const [side, flag] of [[m.attacker, 'yf'], [m.defender, 'ef']])
+    if (side.fortresses?.length) args.push(flag, side.fortresses.join(', '));
   if (m.peer_effect) args.push(...effectArgs(m.peer_effect));
   if (m.scoring && m.scoring !== 'win') args.push(peerScoring[m.scoring] || m.scoring, m.mode);
   else if (m.peer_effect) args.push(m.mode);

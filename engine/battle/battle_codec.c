@@ -639,7 +639,10 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
             {
                 int idx;
                 sk_jptr_push_index(j->d.ptr, i);
-                idx = resolve_typed(j, name, BATTLE_T_FORTRESS, "a fortress");
+                /* A structure card may stand in a fortress slot, as 18 of the game's raids
+                 * put one and the peer's `yf`/`ef` take it: it starts in play. */
+                idx = resolve_typed(j, name, BATTLE_T_FORTRESS | BATTLE_T_STRUCTURE,
+                                    "a fortress or structure");
                 if (idx >= 0)
                     side->fortresses[side->n_fortresses++] = idx;
                 sk_jptr_pop(j->d.ptr);

@@ -1005,6 +1005,7 @@ export interface components {
         };
         BattleSideList: {
             commander: string;
+            /** @description cards that start in play in the side's fortress slots: fortresses, a dominion, or structure cards (as the game's raids place them, and as the peer's yf/ef take them); any other card is a 422 naming the entry */
             fortresses?: string[];
             deck: {
                 card: string;

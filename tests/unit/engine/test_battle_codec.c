@@ -10,6 +10,8 @@
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_codec.h"
+#include "battle_plan.h"
+#include "battle_sim.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -94,10 +96,10 @@ static const struct bad_case bad_cases[] = {
               "'Aegis Bastion','Lightning Cannon','Corrosive Spore','Aegis Bastion',"
               "'Lightning Cannon','Corrosive Spore'],'deck':[]}," DEF "}",
         {"/params/attacker/fortresses: a side has at most 10 fortresses, not 11"}},
-    /* 15 */ {"{'attacker':{'commander':'Barracus','fortresses':['Tempest Keep'],'deck':[]},"
+    /* 15 */ {"{'attacker':{'commander':'Barracus','fortresses':['Grunt'],'deck':[]},"
               DEF "}",
-        {"/params/attacker/fortresses/0: card \"Tempest Keep\" is a structure card, not a "
-         "fortress"}},
+        {"/params/attacker/fortresses/0: card \"Grunt\" is an assault card, not a fortress "
+         "or structure"}},
     /* 16 */ {"{" ATT ",'defender':{'commander':'Test Commander'}}",
         {"/params/defender/deck: 'deck' is required"}},
     /* 17 */ {"{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt','count':0}]},"
@@ -634,6 +636,41 @@ static void test_state_fortress_order(void)
     battle_codec_spec_release(&spec);
 }
 
+/* A structure card in the object form's fortresses (as 18 of the game's raids put one, and
+ * as the peer's `yf`/`ef` take any card): it takes a fortress slot and starts in play, on
+ * its card's delay; the rest of the side's cards stay in the deck. */
+static void test_structure_as_fortress(void)
+{
+    struct battle_spec spec;
+    struct sk_verr_list errs;
+    struct battle_plan *plan = NULL;
+    const struct battle_plan_data *d;
+    char err[256] = "";
+    int keep;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(
+        decode_text("{'attacker':{'commander':'Barracus','fortresses':['Tempest Keep',"
+                    "'Lightning Cannon'],'deck':[{'card':'Grunt'}]}," DEF "}",
+                    &spec, &errs),
+        SK_OK);
+    CU_ASSERT_EQUAL(errs.n, 0);
+    CU_ASSERT_EQUAL_FATAL(spec.sides[0].n_fortresses, 2);
+    keep = spec.sides[0].fortresses[0];
+    CU_ASSERT_STRING_EQUAL(spec.cards[keep].name, "Tempest Keep");
+    CU_ASSERT_EQUAL(spec.cards[keep].type, BATTLE_STRUCTURE);
+    CU_ASSERT_EQUAL(spec.sides[0].n_deck, 1);
+    CU_ASSERT_EQUAL_FATAL(battle_plan_new(&spec, &plan, err, sizeof(err)), SK_OK);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL_FATAL(d->sides[0].n_structures, 2);
+    CU_ASSERT_EQUAL(d->sides[0].structures[0].card, keep);
+    CU_ASSERT_EQUAL(d->sides[0].structures[0].delay, spec.cards[keep].delay);
+    CU_ASSERT_EQUAL(d->sides[0].structures[0].hp, spec.cards[keep].health);
+    battle_plan_free(plan);
+    battle_codec_spec_release(&spec);
+    sk_verr_list_release(&errs);
+}
+
 /* Names, types and the card encoder round trip. */
 static void test_names_and_card_json(void)
 {
@@ -710,6 +747,7 @@ static CU_TestInfo codec_tests[] = {
     {"deck of 30 after counts", test_deck_limit},
     {"seed example state", test_seed_state},
     {"a state's fortresses in the order the game drew them", test_state_fortress_order},
+    {"a structure card in a fortress slot", test_structure_as_fortress},
     {"names and card encoding", test_names_and_card_json},
     {"decode under allocation failures", test_decode_under_allocation_failures},
     CU_TEST_INFO_NULL,
