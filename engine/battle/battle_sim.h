@@ -1424,6 +1424,20 @@ CLC_FN clc_i32 battle_sim_sabotaged(CLC_GLOBAL const struct battle_plan_data *p,
     return (own > sab ? own - sab : 0) + (x - own);
 }
 
+/* What Enhance gave skill `id` on card `c` (tuo's CardStatus::enhanced): a variant's X past
+ * its base card's, at the first action with the skill; 0 on a card no Enhance changed. */
+CLC_FN clc_i32 battle_sim_gain(CLC_GLOBAL const struct battle_plan_data *p,
+                               CLC_GLOBAL const struct battle_card_data *c, clc_u32 id)
+{
+    clc_u32 b = p->card_base[c - p->cards];
+    if (b >= p->n_cards || &p->cards[b] == c)
+        return 0;
+    for (clc_u32 j = 0; j < c->n_act; j++)
+        if ((c->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE) == id)
+            return c->act_x[j] > p->cards[b].act_x[j] ? c->act_x[j] - p->cards[b].act_x[j] : 0;
+    return 0;
+}
+
 /* Side `s` casts action `k` of card `c`, skill `id`, X on the row the skill table names:
  * the enemy's for a hostile skill, where Evade can negate each application, else its own
  * (where, when `refusable`, a unit's Inhibit count refuses it: BATTLE_SIM_ACT_REFUSABLE).
@@ -1922,8 +1936,11 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                     continue;
                 if (pick-- == 0) {
                     id = t->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE;
-                    /* Evolve's X is its change, the mimicked unit's (battle_mods). */
-                    ov.x = id == BATTLE_SKILL_EVOLVE ? (clc_i32)t->act_x[j] : x;
+                    /* Evolve's X is its change, the mimicked unit's (battle_mods); any
+                     * other skill's is Mimic's X plus what Enhance gave the caster's own
+                     * skill of that kind (tuo's perform_skill<mimic>). */
+                    ov.x = id == BATTLE_SKILL_EVOLVE ? (clc_i32)t->act_x[j]
+                                                     : x + battle_sim_gain(p, c, id);
                     ov.y = 0;
                     ov.all = t->act_all[j];
                     ov.n = t->act_n[j];

@@ -433,6 +433,39 @@ static void test_mimic(void)
     }
 }
 
+/* Mimic adds what Enhance gave the caster's own skill of the kind it takes (tuo's
+ * perform_skill<mimic>: X + enhanced(skill)). The Smith (side 0's commander, Enhance Strike
+ * 5) makes the Mimicker's Strike 1 a 6 at its turn start on turn 3; the Mimicker's Mimic 3
+ * takes the Striker's Strike and casts it for 3 + 5, then strikes for 6: the Striker goes
+ * 40, 32, 26 (before 2026-11-28 Mimic cast it for 3: 31). */
+static void test_mimic_enhanced(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int smith, mimic, foe;
+    tb_init(&b);
+    smith = tb_card(&b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, smith, BATTLE_SKILL_ENHANCE, 5, 0);
+    tb_args(&b, smith, BATTLE_SKILL_STRIKE, -1);
+    tb_side(&b, 0, smith, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    mimic = unit(&b, "Mimicker", 0, 30, 0);
+    tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 3, 0);
+    tb_skill(&b, mimic, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_deck(&b, 0, mimic, 1);
+    foe = unit(&b, "Striker", 0, 40, 0);
+    tb_skill(&b, foe, BATTLE_SKILL_STRIKE, 2, 0);
+    tb_deck(&b, 1, foe, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 28);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 40);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 0, 0).card].act_x[1], 6);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 26);
+    tb_run_end(&x);
+}
+
 /* Mark 3: each hit of the Marker that does damage to an assault leaves 3 marks on it, for
  * good, and every later attack on it does that much more, whoever attacks; a commander
  * takes no marks (tuo's skill_check<mark>). Turn 1: the Marker hits the commander for 2;
@@ -1185,6 +1218,7 @@ static CU_TestInfo skills2_tests[] = {
     {"inhibit", test_inhibit},
     {"sunder", test_sunder},
     {"mimic", test_mimic},
+    {"mimic adds the caster's own Enhance", test_mimic_enhanced},
     {"mark", test_mark},
     {"absorb", test_absorb},
     {"enrage, and furiosity", test_enrage},
