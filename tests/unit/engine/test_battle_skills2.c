@@ -21,6 +21,19 @@ static int unit(struct tb *b, const char *name, int attack, int health, int fact
     return c;
 }
 
+/* As duel, side 0's commander the Smith: Enhance Strike 5 (one unit of its own, at its turn
+ * start). */
+static void smith_duel(struct tb *b)
+{
+    int smith;
+    tb_init(b);
+    smith = tb_card(b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(b, smith, BATTLE_SKILL_ENHANCE, 5, 0);
+    tb_args(b, smith, BATTLE_SKILL_STRIKE, -1);
+    tb_side(b, 0, smith, BATTLE_PLAY_EXACT);
+    tb_side(b, 1, tb_card(b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+}
+
 /* Legion 2 with two other living assaults of its faction (one of another): 1 + 4; then
  * Coalition 1 over three factions: 1 + 3. */
 static void test_legion_coalition(void)
@@ -442,13 +455,8 @@ static void test_mimic_enhanced(void)
 {
     struct tb b;
     struct tb_run x;
-    int smith, mimic, foe;
-    tb_init(&b);
-    smith = tb_card(&b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
-    tb_skill(&b, smith, BATTLE_SKILL_ENHANCE, 5, 0);
-    tb_args(&b, smith, BATTLE_SKILL_STRIKE, -1);
-    tb_side(&b, 0, smith, BATTLE_PLAY_EXACT);
-    tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    int mimic, foe;
+    smith_duel(&b);
     mimic = unit(&b, "Mimicker", 0, 30, 0);
     tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 3, 0);
     tb_skill(&b, mimic, BATTLE_SKILL_STRIKE, 1, 0);
@@ -688,13 +696,8 @@ static void test_sabotage_enhanced(void)
     for (int x = 2; x <= 4; x += 2) {
         struct tb b;
         struct tb_run r;
-        int smith, striker, saboteur;
-        tb_init(&b);
-        smith = tb_card(&b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
-        tb_skill(&b, smith, BATTLE_SKILL_ENHANCE, 5, 0);
-        tb_args(&b, smith, BATTLE_SKILL_STRIKE, -1);
-        tb_side(&b, 0, smith, BATTLE_PLAY_EXACT);
-        tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+        int striker, saboteur;
+        smith_duel(&b);
         striker = unit(&b, "Striker", 0, 30, 0);
         tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
         tb_deck(&b, 0, striker, 1);
