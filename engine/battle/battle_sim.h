@@ -1871,6 +1871,16 @@ CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
     return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, 1, 0);
 }
 
+/* The card unit card `card` is a variant of (battle_plan_data.card_base), or itself: the
+ * card as printed, whose skills Mimic reads (tuo's dst->m_card, which Enhance and Evolve
+ * never change). */
+CLC_FN CLC_GLOBAL const struct battle_card_data *
+battle_sim_printed(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 card)
+{
+    clc_u32 b = p->card_base[card];
+    return &p->cards[b < p->n_cards ? b : card];
+}
+
 /* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
  * an assault or not (`assault`): an activation skill cast in the unit's turn or when it is
  * attacked (tuo's m_skills and m_skills_on_attacked), not Summon, Mimic or Enhance (not one of
@@ -1907,7 +1917,7 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
     if (x <= 0) /* Sabotage took all of Mimic's X */
         return 0;
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
-        CLC_GLOBAL const struct battle_card_data *t = &p->cards[en->assaults[i].card];
+        CLC_GLOBAL const struct battle_card_data *t = battle_sim_printed(p, en->assaults[i].card);
         int any = 0;
         if (!battle_sim_alive(&en->assaults[i]))
             continue;
@@ -1922,7 +1932,8 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
         return 0;
     nc = battle_sim_draw(g, cand, nc, c->act_all[k] ? nc : c->act_n[k]);
     for (clc_u32 i = 0; i < nc; i++) {
-        CLC_GLOBAL const struct battle_card_data *t = &p->cards[en->assaults[cand[i]].card];
+        CLC_GLOBAL const struct battle_card_data *t =
+            battle_sim_printed(p, en->assaults[cand[i]].card);
         struct battle_sim_ov ov;
         clc_u32 m = 0, pick, id;
         for (clc_u32 j = 0; j < t->n_act; j++)

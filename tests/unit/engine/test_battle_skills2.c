@@ -474,6 +474,39 @@ static void test_mimic_enhanced(void)
     tb_run_end(&x);
 }
 
+/* Mimic reads the target's card as printed (tuo's dst->m_card), not what Evolve made of it.
+ * Side 1's Shaper evolves the Weakener's Weaken 2 into Strike after it is played (turn 2),
+ * until the end of turn 3: it strikes the Mimicker for 2. On turn 3 the Mimicker's Mimic 3
+ * takes Weaken from it, not Strike: the Weakener (attack 4) is weakened by 3 and keeps its
+ * 40 health (before 2026-11-28 Mimic cast the Strike: 37). */
+static void test_mimic_evolved(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int shaper, mimic, foe;
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "Boss A", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    shaper = tb_card(&b, "Shaper", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, shaper, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, shaper, BATTLE_SKILL_WEAKEN, BATTLE_SKILL_STRIKE);
+    tb_side(&b, 1, shaper, BATTLE_PLAY_EXACT);
+    mimic = unit(&b, "Mimicker", 0, 30, 0);
+    tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 3, 0);
+    tb_deck(&b, 0, mimic, 1);
+    foe = unit(&b, "Weakener", 4, 40, 0);
+    tb_skill(&b, foe, BATTLE_SKILL_WEAKEN, 2, 0);
+    tb_deck(&b, 1, foe, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(x.d->card_base[TB_ASL(&x, 1, 0).card], foe);
+    CU_ASSERT_NOT_EQUAL(TB_ASL(&x, 1, 0).card, foe);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 30 - 2 - 4);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 40);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).weaken, 3);
+    tb_run_end(&x);
+}
+
 /* Mark 3: each hit of the Marker that does damage to an assault leaves 3 marks on it, for
  * good, and every later attack on it does that much more, whoever attacks; a commander
  * takes no marks (tuo's skill_check<mark>). Turn 1: the Marker hits the commander for 2;
@@ -1222,6 +1255,7 @@ static CU_TestInfo skills2_tests[] = {
     {"sunder", test_sunder},
     {"mimic", test_mimic},
     {"mimic adds the caster's own Enhance", test_mimic_enhanced},
+    {"mimic reads the card as printed", test_mimic_evolved},
     {"mark", test_mark},
     {"absorb", test_absorb},
     {"enrage, and furiosity", test_enrage},
