@@ -203,6 +203,11 @@ log "images built in $(($(date +%s) - t_build)) s:" \
 [ "$builds" -eq 1 ] || fail "the project was compiled $builds times; the build stage should be shared"
 podman run --rm --entrypoint cat "$SK_IMAGE_PREFIX/worker-nvidia:latest" /etc/OpenCL/vendors/nvidia.icd 2>/dev/null \
   | grep -qx libnvidia-opencl.so.1 || fail "worker-nvidia has no NVIDIA vendor file"
+# compose.yml mounts the GPU workers' program-cache volume there: a new volume takes the
+# folder's owner, and the worker (user skirmish) must be able to write its kernels into it.
+podman run --rm --entrypoint stat "$SK_IMAGE_PREFIX/worker-nvidia:latest" -c %U \
+  /var/lib/skirmish/.cache/skirmish 2>/dev/null | grep -qx skirmish \
+  || fail "worker-nvidia's program cache folder is missing or not the skirmish user's"
 
 log "starting the stack on port $port"
 "${compose[@]}" up -d >"$tmp/up.log" 2>&1 || { cat "$tmp/up.log" >&2; fail "compose up"; }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "battle_cl.h"
@@ -21,6 +22,7 @@
 #include "kernels_src.h"
 #include "rng.h"
 #include "sk_hash.h"
+#include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -539,15 +541,23 @@ static int save_to_cache(struct battle_cl *cl, cl_program prog, const char *dir,
     return rc;
 }
 
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Builds `src` for cl->device into cl->prog, through the binary cache in `dir` ("" = none). */
 static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t len, const char *dir,
                                  char *err, size_t errlen)
 {
     cl_program prog = NULL;
     cl_int st;
-    char path[PATH_MAX];
+    char path[PATH_MAX], qpath[PATH_MAX + 8], qdev[300];
     uint64_t hsrc = SK_FNV1A_INIT, hdev = SK_FNV1A_INIT;
     char ver[256];
+    double t0;
 
     path[0] = '\0';
     if (*dir) {
@@ -573,6 +583,13 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
         snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
         return SK_OK;
     }
+    /* Said before and after, because the first build on a GPU driver is slow (NVIDIA's
+     * took six minutes on an H200: bench/RESULTS.md) and a worker takes no job meanwhile;
+     * the cache folder is what an operator keeps to skip it next time. */
+    sk_log_info("event=opencl_build device=%s cache=%s",
+                sk_log_quote(qdev, sizeof(qdev), cl->dev.name),
+                sk_log_quote(qpath, sizeof(qpath), *path ? path : "none"));
+    t0 = mono_s();
     prog = clCreateProgramWithSource(cl->ctx, 1, &src, &len, &st);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clCreateProgramWithSource", st);
@@ -585,6 +602,8 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
     cl->prog = prog;
     if (*path && save_to_cache(cl, prog, dir, path) == 0)
         snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
+    sk_log_info("event=opencl_built device=%s seconds=%.1f cached=%s", qdev, mono_s() - t0,
+                cl->cache_file[0] ? "yes" : "no");
     return SK_OK;
 }
 
