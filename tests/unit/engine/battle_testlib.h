@@ -144,23 +144,26 @@ struct tb_run {
     int over;
 };
 
-static inline void tb_run_start(struct tb_run *x, struct tb *b)
-{
-    memset(x, 0, sizeof(*x));
-    x->plan = tb_plan(b);
-    x->d = battle_plan_data(x->plan);
-    battle_sim_start(x->d, &x->g, b->spec.seed, 0);
-}
+/* The game's rules, out of line (battle_testlib.c): battle_sim.h's functions are inline,
+ * and each test file that called them compiled the whole game anew (about a minute a file
+ * in the sanitizer build, eight files). Tests reach the rules through these instead. */
 
-/* Plays up to n more turns; stops when the game is over. Returns x->over. */
-static inline int tb_run_turns(struct tb_run *x, int n)
-{
-    for (int i = 0; i < n && !x->over; i++)
-        x->over = (x->d->fx & BATTLE_SIM_FX_FLEX)
-                      ? battle_sim_turn_flex(x->d, &x->g, &x->scratch, &x->r)
-                      : battle_sim_turn(x->d, &x->g, &x->r);
-    return x->over;
-}
+/* Starts game 0 of the job `b` describes in x (its plan: tb_run_end frees it). */
+void tb_run_start(struct tb_run *x, struct tb *b);
+
+/* Plays up to n more turns, flexible play's when a side plays flexible; stops when the
+ * game is over. Returns x->over. */
+int tb_run_turns(struct tb_run *x, int n);
+
+/* battle_sim_play, battle_sim_start, battle_sim_init and battle_sim_setup, out of line. */
+void tb_sim_play(const struct battle_plan_data *p, uint64_t seed, uint64_t game,
+                 struct battle_game_result *out);
+void tb_sim_start(const struct battle_plan_data *p, struct battle_game *g, uint64_t seed,
+                  uint64_t game);
+void tb_sim_init(const struct battle_plan_data *p, struct battle_game *g, uint64_t seed,
+                 uint64_t game);
+void tb_sim_setup(const struct battle_plan_data *p, struct battle_game *g, uint64_t seed,
+                  uint64_t game);
 
 static inline void tb_run_end(struct tb_run *x)
 {

@@ -91,7 +91,7 @@ static void test_seed_priority_map(void)
     seed_example(&b);
     plan = tb_plan(&b);
     d = battle_plan_data(plan);
-    battle_sim_setup(d, &g, 1, 0);
+    tb_sim_setup(d, &g, 1, 0);
     for (unsigned e = 0; e < 8; e++)
         CU_ASSERT_EQUAL(battle_sim_priority(&d->sides[0], &g.sides[0], e) + 1, want[e]);
     /* Only the deck behind the hand is shuffled; `ordered` chooses within three. */
@@ -110,7 +110,7 @@ static void test_seed_play_order(void)
     seed_example(&b);
     plan = tb_plan(&b);
     d = battle_plan_data(plan);
-    battle_sim_setup(d, &g, 1, 0);
+    tb_sim_setup(d, &g, 1, 0);
     inject_seed_shuffle(&g);
     for (int k = 0; k < 8; k++)
         CU_ASSERT_EQUAL(battle_sim_select(d, &g, 0) + 6, (unsigned)seed_order[k]);
@@ -128,7 +128,7 @@ static void test_seed_turn_ids(void)
     int k = 0;
     seed_example(&b);
     tb_run_start(&x, &b);
-    battle_sim_setup(x.d, &x.g, 1, 0);
+    tb_sim_setup(x.d, &x.g, 1, 0);
     inject_seed_shuffle(&x.g);
     while (x.g.turn <= 22 && !x.over) {
         int turn = x.g.turn;
@@ -176,7 +176,7 @@ static void test_ordered_fresh(void)
     tb_deck(&b, 0, c, 1);
     plan = tb_plan(&b);
     d = battle_plan_data(plan);
-    battle_sim_setup(d, &g, 1, 0);
+    tb_sim_setup(d, &g, 1, 0);
     g.sides[0].seq[0] = 0; /* A */
     g.sides[0].seq[1] = 3; /* C */
     g.sides[0].seq[2] = 2; /* A */
@@ -214,7 +214,7 @@ static void test_exact_and_random_fresh(void)
     CU_ASSERT_EQUAL(d->sides[1].shuf_hi, 4);
     CU_ASSERT_EQUAL(d->sides[1].window, 1);
     for (unsigned game = 0; game < 4000; game++) {
-        battle_sim_init(d, &g, 99, game);
+        tb_sim_init(d, &g, 99, game);
         for (unsigned k = 0; k < 4; k++)
             CU_ASSERT_EQUAL_FATAL(battle_sim_select(d, &g, 0), k);
         first[battle_sim_select(d, &g, 1)]++;
@@ -260,7 +260,7 @@ static void test_random_midgame_hand(void)
     CU_ASSERT_EQUAL(d->first_turn, 3);
     CU_ASSERT_EQUAL(d->sides[0].window, 3);
     for (unsigned game = 0; game < 3000; game++) {
-        battle_sim_init(d, &g, 5, game);
+        tb_sim_init(d, &g, 5, game);
         first[battle_sim_select(d, &g, 0)]++;
     }
     CU_ASSERT_EQUAL(first[3], 0);
@@ -762,7 +762,7 @@ static void test_draw_pools(void)
     CU_ASSERT_EQUAL(d->sides[0].draw, 0);
     for (unsigned game = 0; game < 6000; game++) {
         const struct battle_side *sd;
-        battle_sim_init(d, &g, 7, game);
+        tb_sim_init(d, &g, 7, game);
         sd = &g.sides[1];
         CU_ASSERT_EQUAL_FATAL(sd->n_seq, 5);
         CU_ASSERT_EQUAL(sd->card[0], fixed);
@@ -817,7 +817,7 @@ static void test_draw_levels(void)
     CU_ASSERT_EQUAL(d->card_up[c3], BATTLE_SIM_CARD_NONE);
     for (unsigned game = 0; game < 4000; game++) {
         const struct battle_side *sd = &g.sides[1];
-        battle_sim_init(d, &g, 3, game);
+        tb_sim_init(d, &g, 3, game);
         CU_ASSERT_EQUAL(g.sides[0].commander, c1); /* the other side keeps its cards */
         CU_ASSERT_EQUAL(g.sides[0].card[0], a1);
         CU_ASSERT_EQUAL(g.sides[0].commander_hp, 10);

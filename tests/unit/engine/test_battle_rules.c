@@ -428,7 +428,7 @@ static void test_fortresses_shuffled(void)
         plan = tb_plan(&b);
         for (uint64_t game = 0; game < 6000; game++) {
             struct battle_game g;
-            battle_sim_start(battle_plan_data(plan), &g, b.spec.seed, game);
+            tb_sim_start(battle_plan_data(plan), &g, b.spec.seed, game);
             CU_ASSERT_EQUAL_FATAL(g.sides[0].n_structures, 4);
             CU_ASSERT_EQUAL(g.sides[0].structures[0].card, dom);
             for (int k = 0; k < 3; k++)
@@ -465,7 +465,7 @@ static void test_flexible_attacker(void)
         plan = tb_plan(&b);
         for (uint64_t game = 0; game < 30; game++) {
             struct battle_game_result r;
-            battle_sim_play(battle_plan_data(plan), b.spec.seed, game, &r);
+            tb_sim_play(battle_plan_data(plan), b.spec.seed, game, &r);
             CU_ASSERT_EQUAL(r.turn, 1);
             if (r.outcome == BATTLE_SIM_WIN)
                 *(play ? &flex_wins : &random_wins) += 1;
@@ -503,7 +503,7 @@ static void test_flexible_defender(void)
     plan = tb_plan(&b);
     for (uint64_t game = 0; game < 30; game++) {
         struct battle_game_result r;
-        battle_sim_play(battle_plan_data(plan), b.spec.seed, game, &r);
+        tb_sim_play(battle_plan_data(plan), b.spec.seed, game, &r);
         stalls += r.outcome == BATTLE_SIM_STALL && r.turn == 2;
     }
     battle_plan_free(plan);
@@ -546,8 +546,8 @@ static void test_flexible_alike_hand(void)
     plans[1] = tb_plan(&b);
     for (uint64_t game = 0; game < 50; game++) {
         struct battle_game_result r0, r1;
-        battle_sim_play(battle_plan_data(plans[0]), b.spec.seed, game, &r0);
-        battle_sim_play(battle_plan_data(plans[1]), b.spec.seed, game, &r1);
+        tb_sim_play(battle_plan_data(plans[0]), b.spec.seed, game, &r0);
+        tb_sim_play(battle_plan_data(plans[1]), b.spec.seed, game, &r1);
         same += r0.outcome == r1.outcome && r0.turn == r1.turn;
     }
     CU_ASSERT_EQUAL(same, 50);
