@@ -1410,6 +1410,16 @@ CLC_FN int battle_sim_pays(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 
            u->paybacked < (clc_i32)t->payback + t->revenge;
 }
 
+/* The card unit card `card` is a variant of (battle_plan_data.card_base), or itself: the
+ * card as printed, whose skills Mimic reads (tuo's dst->m_card, which Enhance and Evolve
+ * never change). */
+CLC_FN CLC_GLOBAL const struct battle_card_data *
+battle_sim_printed(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 card)
+{
+    clc_u32 b = p->card_base[card];
+    return &p->cards[b < p->n_cards ? b : card];
+}
+
 /* Action k's X, card `c`'s, as a caster with Sabotage `sab` casts it (tuo's resolve_skill:
  * Sabotage takes from the skill's own X, at most all of it, and what Enhance gave is added
  * after, so an enhanced skill keeps its gain). `c` may be a variant (battle_mods): its own X
@@ -1418,9 +1428,9 @@ CLC_FN clc_i32 battle_sim_sabotaged(CLC_GLOBAL const struct battle_plan_data *p,
                                     CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
                                     clc_i32 sab)
 {
-    clc_u32 b = p->card_base[c - p->cards];
+    CLC_GLOBAL const struct battle_card_data *base = battle_sim_printed(p, (clc_u32)(c - p->cards));
     clc_i32 x = c->act_x[k];
-    clc_i32 own = b < p->n_cards && p->cards[b].act_x[k] < x ? p->cards[b].act_x[k] : x;
+    clc_i32 own = base->act_x[k] < x ? base->act_x[k] : x;
     return (own > sab ? own - sab : 0) + (x - own);
 }
 
@@ -1429,12 +1439,12 @@ CLC_FN clc_i32 battle_sim_sabotaged(CLC_GLOBAL const struct battle_plan_data *p,
 CLC_FN clc_i32 battle_sim_gain(CLC_GLOBAL const struct battle_plan_data *p,
                                CLC_GLOBAL const struct battle_card_data *c, clc_u32 id)
 {
-    clc_u32 b = p->card_base[c - p->cards];
-    if (b >= p->n_cards || &p->cards[b] == c)
+    CLC_GLOBAL const struct battle_card_data *base = battle_sim_printed(p, (clc_u32)(c - p->cards));
+    if (base == c)
         return 0;
     for (clc_u32 j = 0; j < c->n_act; j++)
         if ((c->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE) == id)
-            return c->act_x[j] > p->cards[b].act_x[j] ? c->act_x[j] - p->cards[b].act_x[j] : 0;
+            return c->act_x[j] > base->act_x[j] ? c->act_x[j] - base->act_x[j] : 0;
     return 0;
 }
 
@@ -1869,16 +1879,6 @@ CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
                                  clc_u32 k)
 {
     return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, 1, 0);
-}
-
-/* The card unit card `card` is a variant of (battle_plan_data.card_base), or itself: the
- * card as printed, whose skills Mimic reads (tuo's dst->m_card, which Enhance and Evolve
- * never change). */
-CLC_FN CLC_GLOBAL const struct battle_card_data *
-battle_sim_printed(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 card)
-{
-    clc_u32 b = p->card_base[card];
-    return &p->cards[b < p->n_cards ? b : card];
 }
 
 /* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
