@@ -692,22 +692,28 @@ static void test_corrosive(void)
  * the enemy assault opposite, the Striker (Strike 3), X less on its skills' X until the
  * Striker's own turn ends: with Sabotage 2 it strikes for 1 on turns 3 and 5; with
  * Sabotage 3 its Strike has no X left and is not cast. */
+/* Side 0's Striker (Strike 3) against side 1's Saboteur (Sabotage X, `hp` health) on the
+ * duel `b` set up; played to turn 2, when the Striker carries the Sabotage. */
+static void sabotage_start(struct tb *b, struct tb_run *r, int x, int hp)
+{
+    int striker = unit(b, "Striker", 0, 30, 0), saboteur;
+    tb_skill(b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+    tb_deck(b, 0, striker, 1);
+    saboteur = unit(b, "Saboteur", 0, hp, 0);
+    tb_skill(b, saboteur, BATTLE_SKILL_SABOTAGE, x, 0);
+    tb_deck(b, 1, saboteur, 1);
+    tb_run_start(r, b);
+    tb_run_turns(r, 2);
+    CU_ASSERT_EQUAL(TB_ASL(r, 0, 0).sabotaged, x);
+}
+
 static void test_sabotage(void)
 {
     for (int x = 2; x <= 3; x++) {
         struct tb b;
         struct tb_run r;
-        int striker, saboteur;
         duel(&b);
-        striker = unit(&b, "Striker", 0, 30, 0);
-        tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
-        tb_deck(&b, 0, striker, 1);
-        saboteur = unit(&b, "Saboteur", 0, 30, 0);
-        tb_skill(&b, saboteur, BATTLE_SKILL_SABOTAGE, x, 0);
-        tb_deck(&b, 1, saboteur, 1);
-        tb_run_start(&r, &b);
-        tb_run_turns(&r, 2);
-        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, x);
+        sabotage_start(&b, &r, x, 30);
         tb_run_turns(&r, 1);
         CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 29 : 30);
         CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, 0); /* until its own turn ends */
@@ -729,17 +735,8 @@ static void test_sabotage_enhanced(void)
     for (int x = 2; x <= 4; x += 2) {
         struct tb b;
         struct tb_run r;
-        int striker, saboteur;
         smith_duel(&b);
-        striker = unit(&b, "Striker", 0, 30, 0);
-        tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
-        tb_deck(&b, 0, striker, 1);
-        saboteur = unit(&b, "Saboteur", 0, 40, 0);
-        tb_skill(&b, saboteur, BATTLE_SKILL_SABOTAGE, x, 0);
-        tb_deck(&b, 1, saboteur, 1);
-        tb_run_start(&r, &b);
-        tb_run_turns(&r, 2);
-        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, x);
+        sabotage_start(&b, &r, x, 40);
         tb_run_turns(&r, 1);
         CU_ASSERT_EQUAL(r.d->cards[TB_ASL(&r, 0, 0).card].act_x[0], 8);
         CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 34 : 35);
