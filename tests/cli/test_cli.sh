@@ -128,6 +128,15 @@ grep -qE '^0: Portable Computing Language \| .+ \| not a gpu, [0-9]+ compute uni
   fail "devices: $(head -1 "$tmp/out")"
 contains "$tmp/out" "   check: ok"
 grep -qE '^jobs use: 0 \(' "$tmp/out" || fail "devices: $(tail -1 "$tmp/out")"
+# A build from source is logged before and after, with its time (a GPU driver's first build
+# takes minutes: docs/kernels.md); from the program cache, nothing is logged.
+SKIRMISH_CL_CACHE=$tmp/cl-cache expect 0 devices-build-logged -- devices --check
+grep -qE 'level=info prog=skirmish event=opencl_build device=".+" cache="'"$tmp"'/cl-cache/[0-9a-f]{16}-[0-9a-f]{16}\.bin"$' "$tmp/err" ||
+  fail "devices-build-logged: no opencl_build line: $(cat "$tmp/err")"
+grep -qE 'level=info prog=skirmish event=opencl_built device=".+" seconds=[0-9]+\.[0-9] cached=yes$' "$tmp/err" ||
+  fail "devices-build-logged: no opencl_built line: $(cat "$tmp/err")"
+SKIRMISH_CL_CACHE=$tmp/cl-cache expect 0 devices-cached -- devices --check
+[ ! -s "$tmp/err" ] || fail "devices-cached: a cached program logged: $(cat "$tmp/err")"
 SKIRMISH_DEVICE=cpu expect 0 devices-cpu -- devices
 contains "$tmp/out" "jobs use: the cpu backend (SKIRMISH_DEVICE=cpu)"
 SKIRMISH_DEVICE=radeon expect 1 devices-unknown -- devices

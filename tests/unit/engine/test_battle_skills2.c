@@ -21,17 +21,31 @@ static int unit(struct tb *b, const char *name, int attack, int health, int fact
     return c;
 }
 
+/* As duel, side `side`'s commander `name` with skill `id` X (the cards made in side order,
+ * as duel makes them). Returns that commander's card. */
+static int duel_with(struct tb *b, int side, const char *name, enum battle_skill id, int x)
+{
+    int cmd = -1;
+    tb_init(b);
+    for (int s = 0; s < 2; s++) {
+        if (s != side) {
+            tb_side(b, s, tb_card(b, s ? "Boss B" : "Boss A", BATTLE_COMMANDER, 0, 50, 0),
+                    BATTLE_PLAY_EXACT);
+            continue;
+        }
+        cmd = tb_card(b, name, BATTLE_COMMANDER, 0, 50, 0);
+        tb_skill(b, cmd, id, x, 0);
+        tb_side(b, s, cmd, BATTLE_PLAY_EXACT);
+    }
+    return cmd;
+}
+
 /* As duel, side 0's commander the Smith: Enhance Strike 5 (one unit of its own, at its turn
  * start). */
 static void smith_duel(struct tb *b)
 {
-    int smith;
-    tb_init(b);
-    smith = tb_card(b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
-    tb_skill(b, smith, BATTLE_SKILL_ENHANCE, 5, 0);
+    int smith = duel_with(b, 0, "Smith", BATTLE_SKILL_ENHANCE, 5);
     tb_args(b, smith, BATTLE_SKILL_STRIKE, -1);
-    tb_side(b, 0, smith, BATTLE_PLAY_EXACT);
-    tb_side(b, 1, tb_card(b, "Boss B", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
 }
 
 /* Legion 2 with two other living assaults of its faction (one of another): 1 + 4; then
@@ -388,12 +402,8 @@ static void test_sunder(void)
 {
     struct tb b;
     struct tb_run x;
-    int cmd1, brute, sunderer;
-    tb_init(&b);
-    tb_side(&b, 0, tb_card(&b, "Boss A", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
-    cmd1 = tb_card(&b, "Rallier", BATTLE_COMMANDER, 0, 50, 0);
-    tb_skill(&b, cmd1, BATTLE_SKILL_RALLY, 4, 0);
-    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    int brute, sunderer;
+    duel_with(&b, 1, "Rallier", BATTLE_SKILL_RALLY, 4);
     sunderer = unit(&b, "Sunderer", 0, 20, 0);
     tb_skill(&b, sunderer, BATTLE_SKILL_SUNDER, 2, 0);
     tb_deck(&b, 0, sunderer, 1);
@@ -484,12 +494,8 @@ static void test_mimic_evolved(void)
     struct tb b;
     struct tb_run x;
     int shaper, mimic, foe;
-    tb_init(&b);
-    tb_side(&b, 0, tb_card(&b, "Boss A", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
-    shaper = tb_card(&b, "Shaper", BATTLE_COMMANDER, 0, 50, 0);
-    tb_skill(&b, shaper, BATTLE_SKILL_EVOLVE, 0, 0);
+    shaper = duel_with(&b, 1, "Shaper", BATTLE_SKILL_EVOLVE, 0);
     tb_args(&b, shaper, BATTLE_SKILL_WEAKEN, BATTLE_SKILL_STRIKE);
-    tb_side(&b, 1, shaper, BATTLE_PLAY_EXACT);
     mimic = unit(&b, "Mimicker", 0, 30, 0);
     tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 3, 0);
     tb_deck(&b, 0, mimic, 1);
