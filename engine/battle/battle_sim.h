@@ -2317,8 +2317,17 @@ CLC_INLINE void battle_sim_skills_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
 }
 
-/* The copy for plans with passive battleground effects, out of line beside the plain one
- * so that games without them run the code they ran before. */
+/* The two copies, out of line: one call per unit and turn, with each skill's loop inlined.
+ * The copy for plans with the rarer rules (p->passive) sits beside the plain one so that
+ * games without them run the code they ran before. */
+CLC_NOCLONE void battle_sim_skills_plain(CLC_GLOBAL const struct battle_plan_data *p,
+                                         CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                         CLC_GLOBAL const struct battle_card_data *c,
+                                         CLC_PRIVATE clc_u32 *cd)
+{
+    battle_sim_skills_pv(p, g, s, lane, c, cd, 0);
+}
+
 CLC_NOCLONE void battle_sim_skills_passive(CLC_GLOBAL const struct battle_plan_data *p,
                                            CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                            CLC_GLOBAL const struct battle_card_data *c,
@@ -2327,16 +2336,27 @@ CLC_NOCLONE void battle_sim_skills_passive(CLC_GLOBAL const struct battle_plan_d
     battle_sim_skills_pv(p, g, s, lane, c, cd, 1);
 }
 
-/* Out of line: one call per unit and turn, with each skill's loop inlined. */
-CLC_NOCLONE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
-                                   CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                                   CLC_GLOBAL const struct battle_card_data *c,
-                                   CLC_PRIVATE clc_u32 *cd)
+/* The unit's or commander's skills in the copy `pv` says (p->passive: a constant in each
+ * copy of the turn, battle_sim_turn_pv). */
+CLC_INLINE void battle_sim_skills_as(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                     CLC_GLOBAL const struct battle_card_data *c,
+                                     CLC_PRIVATE clc_u32 *cd, const int pv)
 {
-    if (p->passive)
+    if (pv)
         battle_sim_skills_passive(p, g, s, lane, c, cd);
     else
-        battle_sim_skills_pv(p, g, s, lane, c, cd, 0);
+        battle_sim_skills_plain(p, g, s, lane, c, cd);
+}
+
+/* The same, the copy chosen by the plan: for the skills cast outside a turn's actions
+ * (on play, on death, at turn start). */
+CLC_INLINE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                  CLC_GLOBAL const struct battle_card_data *c,
+                                  CLC_PRIVATE clc_u32 *cd)
+{
+    battle_sim_skills_as(p, g, s, lane, c, cd, p->passive != 0);
 }
 
 /* After an action: Flurry X, off cooldown and while the unit can act, grants X more
@@ -2678,25 +2698,23 @@ CLC_FN void battle_sim_corrosion(CLC_PRIVATE struct battle_unit *u, int attacked
     }
 }
 
-/* The attack with the passive battleground effects' and the rarer skills' steps, out of line:
+/* The attack; `pv` (p->passive, a constant in each copy of the turn, battle_sim_turn_pv)
+ * adds the passive battleground effects' and the rarer skills' steps, Corrosive's last:
  * games without them play the copy that has none. */
-CLC_NOINLINE void battle_sim_attack_passive(CLC_GLOBAL const struct battle_plan_data *p,
-                                            CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
+CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane,
+                                  const int pv)
 {
     CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
-    int attacked = battle_sim_power(u) > 0;
+    int attacked;
+    if (!pv) {
+        battle_sim_attack_pv(p, g, s, lane, 0);
+        return;
+    }
+    attacked = battle_sim_power(u) > 0;
     battle_sim_attack_pv(p, g, s, lane, 1);
     if (u->corrode && !g->over)
         battle_sim_corrosion(u, attacked);
-}
-
-CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
-                                  CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane)
-{
-    if (p->passive)
-        battle_sim_attack_passive(p, g, s, lane);
-    else
-        battle_sim_attack_pv(p, g, s, lane, 0);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -2990,12 +3008,15 @@ CLC_NOINLINE void battle_sim_end(CLC_GLOBAL const struct battle_plan_data *p,
 /** Plays turn g->turn (whichever side's it is) and advances to the next turn. Returns 0
  * while the game goes on; once it is over, 1 and *out holds the outcome. A flexible side
  * with a choice to make stops the turn before its card and returns 2: the caller sets
- * g->choice (battle_sim_turn_flex does) and calls again, and the turn goes on from there. */
+ * g->choice (battle_sim_turn_flex does) and calls again, and the turn goes on from there.
+ * `pv`: p->passive, a constant in each of the host's two copies (battle_sim_run_plain,
+ * battle_sim_run_passive), so that a plan with the rarer rules calls their copies of the
+ * skills and inlines their attack without asking the plan at every unit. */
 /* One function on purpose: the turn reads as the rules do. */
 /* NOLINTNEXTLINE(readability-function-size) */
-CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
-                               CLC_PRIVATE struct battle_game *g,
-                               CLC_PRIVATE struct battle_game_result *out)
+CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
+                                  CLC_PRIVATE struct battle_game *g,
+                                  CLC_PRIVATE struct battle_game_result *out, const int pv)
 {
     int s = battle_sim_active(p->mode, g->turn);
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
@@ -3037,13 +3058,13 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 1);
     if ((p->fx & BATTLE_SIM_FX_INHIBIT) || (p->rare & BATTLE_SIM_RARE_SABOTAGE))
         battle_sim_debuffs(p, g, s);
-    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
+    if (pv && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
 
     /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
     if (p->sides[s].effects) {
         clc_u32 none = 0; /* effects have no cooldowns */
-        battle_sim_skills(p, g, s, -1, &p->cards[p->sides[s].effects - 1u], &none);
+        battle_sim_skills_as(p, g, s, -1, &p->cards[p->sides[s].effects - 1u], &none, pv);
         battle_sim_action_end(p, g, 1);
     }
 
@@ -3053,7 +3074,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         clc_u32 due = 1;
         for (clc_u32 a = 0; a < due; a++) {
             if (c->act_turn)
-                battle_sim_skills(p, g, s, -1, c, &me->commander_cd);
+                battle_sim_skills_as(p, g, s, -1, c, &me->commander_cd, pv);
             battle_sim_action_end(p, g, 1);
             due = battle_sim_flurry(p, g, c, &me->commander_cd, due);
         }
@@ -3067,7 +3088,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         if (!battle_sim_alive(u) || u->delay || (u->flags & BATTLE_SIM_JAMMED) || !c->act_turn)
             continue;
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
-            battle_sim_skills(p, g, s, -1, c, &u->cd);
+            battle_sim_skills_as(p, g, s, -1, c, &u->cd, pv);
             battle_sim_action_end(p, g, 1);
             due = battle_sim_flurry(p, g, c, &u->cd, due);
         }
@@ -3097,9 +3118,9 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         for (clc_u32 a = 0; a < due && battle_sim_alive(u); a++) {
             g->act = (clc_u8)a;
             if (c->act_turn)
-                battle_sim_skills(p, g, s, (clc_i32)i, c, &u->cd);
+                battle_sim_skills_as(p, g, s, (clc_i32)i, c, &u->cd, pv);
             if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
-                battle_sim_attack(p, g, s, i);
+                battle_sim_attack(p, g, s, i, pv);
             else if (u->corrode) /* it could not attack: its corrosion ends */
                 battle_sim_corrosion(u, 0);
             if (g->over) {
@@ -3130,7 +3151,7 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
         if (p->fx & BATTLE_SIM_FX_REFRESH) {
             /* Crackdown (the side's passive effect): Subdue X refreshes (X + 1) / 2 too. */
             clc_i32 r = p->cards[u->card].refresh;
-            if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
+            if (pv && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
                 battle_sim_passive(p, s, BATTLE_PASSIVE_CRACKDOWN))
                 r += (p->cards[u->card].subdue + 1) / 2;
             if (r)
@@ -3191,6 +3212,34 @@ CLC_INLINE int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
     g->turn++;
     return 0;
 }
+
+/* battle_sim_turn_pv in the copy the plan needs (the turns of flexible play, the tests). */
+CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
+                           CLC_PRIVATE struct battle_game *g,
+                           CLC_PRIVATE struct battle_game_result *out)
+{
+    return battle_sim_turn_pv(p, g, out, p->passive != 0);
+}
+
+#ifndef __OPENCL_VERSION__
+/* A whole game's turns, one copy of the turn for each value of p->passive (host only: a
+ * kernel keeps one turn, whose calls ask the plan, so that its build stays as it was). */
+CLC_NOCLONE void battle_sim_run_plain(CLC_GLOBAL const struct battle_plan_data *p,
+                                      CLC_PRIVATE struct battle_game *g,
+                                      CLC_PRIVATE struct battle_game_result *out)
+{
+    while (battle_sim_turn_pv(p, g, out, 0) != 1)
+        ;
+}
+
+CLC_NOCLONE void battle_sim_run_passive(CLC_GLOBAL const struct battle_plan_data *p,
+                                        CLC_PRIVATE struct battle_game *g,
+                                        CLC_PRIVATE struct battle_game_result *out)
+{
+    while (battle_sim_turn_pv(p, g, out, 1) != 1)
+        ;
+}
+#endif
 
 /* Copies n bytes; byte access may alias any object, in C and in OpenCL C alike. */
 CLC_FN void battle_sim_copy_bytes(CLC_PRIVATE clc_u8 *to, CLC_PRIVATE const clc_u8 *from, clc_u32 n)
@@ -3350,8 +3399,15 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
     }
     /* Only 1 says the game is over (2, a stop before a flexible side's card, never comes
      * here: a game without flexible play). */
+#ifdef __OPENCL_VERSION__
     while (battle_sim_turn(p, &g, out) != 1)
         ;
+#else
+    if (p->passive)
+        battle_sim_run_passive(p, &g, out);
+    else
+        battle_sim_run_plain(p, &g, out);
+#endif
 }
 
 #endif
