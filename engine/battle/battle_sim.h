@@ -1861,7 +1861,7 @@ CLC_NOINLINE int battle_sim_rush(CLC_GLOBAL const struct battle_plan_data *p,
 
 /* Sunder's copy of battle_sim_skill_as, out of line: a rare skill, whose copy inlined among
  * the others' cost every plan's skill loop instructions (callgrind, 2026-11-26: +2.8% in
- * battle_sim_skills on real-05). Its plans run the copies with the rarer rules (pv). */
+ * a unit's skills on real-05). Its plans run the copies with the rarer rules (pv). */
 CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                    CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
@@ -1979,7 +1979,7 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
  * each case, so each skill gets its own copy of the loop with the table's facts (hostile,
  * row, target condition, Mortar's fallback, Mend's neighbours) folded in instead of tested
  * per unit: the candidate loop is the engine's hottest code. `pv`: p->passive, a constant
- * in each copy (battle_sim_skills). */
+ * in each copy (battle_sim_skills_plain, battle_sim_skills_passive). */
 CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                 CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
@@ -2347,16 +2347,6 @@ CLC_INLINE void battle_sim_skills_as(CLC_GLOBAL const struct battle_plan_data *p
         battle_sim_skills_passive(p, g, s, lane, c, cd);
     else
         battle_sim_skills_plain(p, g, s, lane, c, cd);
-}
-
-/* The same, the copy chosen by the plan: for the skills cast outside a turn's actions
- * (on play, on death, at turn start). */
-CLC_INLINE void battle_sim_skills(CLC_GLOBAL const struct battle_plan_data *p,
-                                  CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
-                                  CLC_GLOBAL const struct battle_card_data *c,
-                                  CLC_PRIVATE clc_u32 *cd)
-{
-    battle_sim_skills_as(p, g, s, lane, c, cd, p->passive != 0);
 }
 
 /* After an action: Flurry X, off cooldown and while the unit can act, grants X more
