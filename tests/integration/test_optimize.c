@@ -154,6 +154,12 @@ static void test_three_workers_same_deck(void)
         job = it_wait_status(&s, ids[i], NULL, 120000);
         CU_ASSERT_PTR_NOT_NULL_FATAL(job);
         CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+        if (strcmp(str(job, "status"), "succeeded") != 0) {
+            /* Seen once under ASan (2026-11-28), not reproduced: keep what the job says. */
+            char *dump = json_dumps(job, JSON_COMPACT);
+            fprintf(stderr, "three workers: job %d ended %s\n", i, dump ? dump : "?");
+            free(dump);
+        }
         json_decref(job);
         snprintf(path, sizeof(path), "/v1/jobs/%s/result", ids[i]);
         CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
