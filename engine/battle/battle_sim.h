@@ -1041,6 +1041,17 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
     return battle_sim_valid_on(p, id, u, !battle_sim_hostile(id), 0);
 }
 
+/* What battle_sim_mod_ok (below) tests for a change `m` of the plan, `always` its
+ * BATTLE_SIM_MOD_ALWAYS: one expression without branches, as the target loop of Enhance
+ * and Evolve tests every unit of a row (see battle_sim_valid_on). */
+CLC_FN clc_u32 battle_sim_mod_takes(CLC_GLOBAL const struct battle_plan_data *p,
+                                    CLC_PRIVATE const struct battle_unit *u, clc_i32 m,
+                                    clc_u32 always)
+{
+    return (clc_u32)(p->mod_to[u->card][m] != BATTLE_SIM_CARD_NONE) &
+           (always | ((u->delay == 0) & ((u->flags & BATTLE_SIM_JAMMED) == 0)));
+}
+
 /* Whether Enhance or Evolve change `m` (the action's X) applies to unit `u` now (tuo's
  * skill_predicate<enhance> and <evolve>): its card has a variant for it (it has the skill,
  * and for Evolve not the new one), and it acts this turn (delay 0, not jammed) unless the
@@ -1049,10 +1060,9 @@ CLC_FN int battle_sim_valid(CLC_GLOBAL const struct battle_plan_data *p, clc_u32
 CLC_FN int battle_sim_mod_ok(CLC_GLOBAL const struct battle_plan_data *p,
                              CLC_PRIVATE const struct battle_unit *u, clc_i32 m)
 {
-    if (m < 0 || m >= (clc_i32)p->n_mods || p->mod_to[u->card][m] == BATTLE_SIM_CARD_NONE)
+    if (m < 0 || m >= (clc_i32)p->n_mods)
         return 0;
-    return (p->mod_flags[m] & BATTLE_SIM_MOD_ALWAYS) ||
-           (!u->delay && !(u->flags & BATTLE_SIM_JAMMED));
+    return (int)battle_sim_mod_takes(p, u, m, (p->mod_flags[m] & BATTLE_SIM_MOD_ALWAYS) != 0);
 }
 
 CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
@@ -1544,7 +1554,24 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             }
             continue;
         }
-        /* Mend and Fortify (the caster's neighbours), Rush, Enhance and Evolve, Overload. */
+        /* Enhance and Evolve: every living unit (of faction y) whose card has a variant for
+         * change x and that takes it now (battle_sim_mod_ok), appended as above. The rarer
+         * skills' copies (battle_sim_rare) have the skill a constant too since 2026-11-28. */
+        if (battle_sim_when(id) == BATTLE_WHEN_MOD) {
+            if (x < 0 || x >= (clc_i32)p->n_mods)
+                continue;
+            clc_u32 always = (p->mod_flags[x] & BATTLE_SIM_MOD_ALWAYS) != 0;
+            clc_u32 anyf = !y || (pv && battle_sim_morph(p, g));
+            for (clc_u32 i = 0; i < nrow; i++) {
+                clc_u32 f = p->cards[row[i].card].faction;
+                cand[nc] = (clc_u8)i;
+                nc += ((row[i].flags & BATTLE_SIM_ALIVE) != 0) &
+                      (anyf | (f == y) | (f == BATTLE_SIM_PROGENITOR)) &
+                      battle_sim_mod_takes(p, &row[i], x, always);
+            }
+            continue;
+        }
+        /* Mend and Fortify (the caster's neighbours), Rush, Overload. */
         for (clc_i32 i = adjacent ? lane - 1 : 0; i < (clc_i32)nrow; i += adjacent ? 2 : 1) {
             if (i < 0 || (adjacent && i > lane + 1))
                 continue;
@@ -1561,9 +1588,6 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             /* Rush from an assault: a unit left of it ended its turn in the row, so a delay
              * of 1 would reach 0 at its next turn start anyway (tuo's skill_predicate). */
             if (id == BATTLE_SKILL_RUSH && lane >= 0 && i < lane && u->delay < 2)
-                continue;
-            /* Enhance and Evolve: the change applies to the unit's card. */
-            if (battle_sim_when(id) == BATTLE_WHEN_MOD && !battle_sim_mod_ok(p, u, x))
                 continue;
             /* Overload helps allied skills only where some own assault is inhibited. */
             if (id == BATTLE_SKILL_OVERLOAD && battle_sim_ol_kind(p, u) == 1 &&
@@ -1767,16 +1791,17 @@ CLC_NOINLINE void battle_sim_stasis(CLC_GLOBAL const struct battle_plan_data *p,
         return;
     if (mega || cc->faction == c->faction)
         x += cc->stasis;
+    /* Each unit's share added times whether it counts: no branch on who lives (see
+     * battle_sim_valid_on). */
     for (clc_u32 i = 0; i < me->n_structures; i++) {
         CLC_GLOBAL const struct battle_card_data *t = &p->cards[me->structures[i].card];
-        if (battle_sim_alive(&me->structures[i]) && (mega || t->faction == c->faction))
-            x += t->stasis;
+        x += (clc_i32)t->stasis *
+             (battle_sim_alive(&me->structures[i]) & (mega | (t->faction == c->faction)));
     }
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_GLOBAL const struct battle_card_data *t = &p->cards[me->assaults[i].card];
-        if (!battle_sim_alive(&me->assaults[i]) || !(mega || t->faction == c->faction))
-            continue;
-        x += t->stasis + (backlash && t->counter ? (t->counter + 1) / 2 : 0);
+        x += ((clc_i32)t->stasis + backlash * (((clc_i32)t->counter + 1) / 2)) *
+             (battle_sim_alive(&me->assaults[i]) & (mega | (t->faction == c->faction)));
     }
     u->stasis = battle_sim_sat(x);
     u->protect = battle_sim_sat((clc_i32)u->protect + x);
@@ -1906,7 +1931,22 @@ CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
                                  int refusable, CLC_GLOBAL const struct battle_card_data *c,
                                  clc_u32 k)
 {
-    return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, 1, 0);
+    /* The skill a constant in each call, as in battle_sim_skill: each gets its own target
+     * loop, with its condition folded in instead of switched on for every unit. */
+    switch (id) {
+    case BATTLE_SKILL_ENRAGE:
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENRAGE, refusable, c, k, 1, 0);
+    case BATTLE_SKILL_ENTRAP:
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENTRAP, refusable, c, k, 1, 0);
+    case BATTLE_SKILL_OVERLOAD:
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_OVERLOAD, refusable, c, k, 1, 0);
+    case BATTLE_SKILL_ENHANCE:
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE, refusable, c, k, 1, 0);
+    case BATTLE_SKILL_EVOLVE:
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_EVOLVE, refusable, c, k, 1, 0);
+    default:
+        return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, 1, 0);
+    }
 }
 
 /* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
