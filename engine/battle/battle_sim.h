@@ -346,6 +346,8 @@ struct battle_side {
     clc_u8 n_seq;
     clc_u8 died;          /* a unit of this side died this turn: compress at its end */
     clc_u8 last_played;   /* entry played on this side's latest turn, BATTLE_SIM_NONE if none */
+    clc_u8 pending;       /* this side's share of battle_game.pending (at most 2 x 120 flags),
+                             so that battle_sim_triggers scans only the sides that have some */
     clc_u32 commander_cd; /* the commander's cooldowns */
     clc_u8 seq[BATTLE_SIM_SEQ + 1];
     clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
@@ -472,6 +474,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
         if (p->death_fx || (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH))) {
             u->flags = (clc_u8)(u->flags | BATTLE_SIM_DYING);
             g->pending++;
+            g->sides[s].pending++;
         }
     } else {
         u->hp = (clc_i16)hp;
@@ -666,6 +669,7 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         side->n_seq = sd->n_seq;
         side->died = sd->init_died;
         side->last_played = BATTLE_SIM_NONE;
+        side->pending = 0;
         side->commander_cd = 0;
         for (int e = 0; e < sd->n_seq; e++) {
             side->seq[e] = (clc_u8)e;
@@ -677,8 +681,10 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
          * battle_sim_start casts them before the first turn, the first mover's first. */
         for (int i = 0; i < sd->n_structures; i++) {
             side->structures[i] = sd->structures[i];
-            if (sd->structures[i].flags & BATTLE_SIM_FRESH)
+            if (sd->structures[i].flags & BATTLE_SIM_FRESH) {
                 g->pending++;
+                side->pending++;
+            }
         }
         for (int i = 0; i < sd->n_assaults; i++)
             side->assaults[i] = sd->assaults[i];
@@ -748,8 +754,10 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u8 slot[1 + BATTLE_SIM_ROW + BATTLE_SIM_SEQ];
     clc_u32 nf = 0, ne = sd->n_fixed, n = 0, points = sd->upgrades;
     for (clc_u32 i = 0; i < side->n_structures; i++) {
-        if (side->structures[i].flags & BATTLE_SIM_FRESH)
+        if (side->structures[i].flags & BATTLE_SIM_FRESH) {
             g->pending--;
+            side->pending--;
+        }
         fort[nf++] = side->structures[i].card;
     }
     for (clc_u32 k = 0; k < sd->n_pools; k++) {
@@ -794,6 +802,7 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
         if (p->cards[fort[i]].trig & (1u << BATTLE_SIM_TRIG_PLAY)) {
             side->structures[i].flags |= BATTLE_SIM_FRESH;
             g->pending++;
+            side->pending++;
         }
     }
 }
@@ -1877,6 +1886,7 @@ CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
                                                 : &g->sides[s].assaults[lane];
     u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
     g->pending++;
+    g->sides[s].pending++;
 }
 
 /* Side `s` casts Rush, action `k` of card `c` (or Mimic's copy of it, `ov`), out of line
@@ -2281,11 +2291,15 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
         for (int k = 0; k < 2; k++) {
             int s = k ? 1 - first : first;
             CLC_PRIVATE struct battle_side *side = &g->sides[s];
-            for (clc_u32 r = 0; r < 2; r++) {
+            /* The scan of a side ends where no flag of its own is left (a unit flagged
+             * behind the scan raises the count too, and waits for the next pass as before):
+             * the usual pass has a death or two, and the rows' ends are a predictor's guess. */
+            for (clc_u32 r = 0; r < 2 && side->pending; r++) {
                 CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
                 clc_i32 run[3] = {0, 0, 0}; /* battle_sim_virulence's */
                 /* The row may grow while we walk it (summons): read its size each time. */
-                for (clc_u32 i = 0; i < (r ? side->n_assaults : side->n_structures); i++) {
+                for (clc_u32 i = 0;
+                     i < (r ? side->n_assaults : side->n_structures) && side->pending; i++) {
                     CLC_PRIVATE struct battle_unit *u = &row[i];
                     clc_u8 f = u->flags;
                     if (!(f & (BATTLE_SIM_DYING | BATTLE_SIM_FRESH)))
@@ -2296,6 +2310,8 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                      * skills only. */
                     g->pending = (clc_u16)(g->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
                                            ((f & BATTLE_SIM_FRESH) ? 1 : 0));
+                    side->pending = (clc_u8)(side->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
+                                             ((f & BATTLE_SIM_FRESH) ? 1 : 0));
                     g->work++;
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)

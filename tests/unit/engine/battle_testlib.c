@@ -4,20 +4,46 @@
 
 #include "sk_banned.h"
 
+/* Whether each side's count of pending flags (battle_side.pending, which lets
+ * battle_sim_triggers skip a side) is the number of DYING and FRESH flags in its rows, and
+ * the game's count their sum. */
+static int pending_counts_ok(const struct battle_game *g)
+{
+    unsigned sum = 0;
+    for (int s = 0; s < 2; s++) {
+        const struct battle_side *side = &g->sides[s];
+        unsigned n = 0;
+        for (unsigned r = 0; r < 2; r++) {
+            const struct battle_unit *row = r ? side->assaults : side->structures;
+            unsigned len = r ? side->n_assaults : side->n_structures;
+            for (unsigned i = 0; i < len; i++)
+                n += ((row[i].flags & BATTLE_SIM_DYING) != 0) +
+                     ((row[i].flags & BATTLE_SIM_FRESH) != 0);
+        }
+        if (n != side->pending)
+            return 0;
+        sum += n;
+    }
+    return sum == g->pending;
+}
+
 void tb_run_start(struct tb_run *x, struct tb *b)
 {
     memset(x, 0, sizeof(*x));
     x->plan = tb_plan(b);
     x->d = battle_plan_data(x->plan);
     battle_sim_start(x->d, &x->g, b->spec.seed, 0);
+    CU_ASSERT(pending_counts_ok(&x->g));
 }
 
 int tb_run_turns(struct tb_run *x, int n)
 {
-    for (int i = 0; i < n && !x->over; i++)
+    for (int i = 0; i < n && !x->over; i++) {
         x->over = (x->d->fx & BATTLE_SIM_FX_FLEX)
                       ? battle_sim_turn_flex(x->d, &x->g, &x->scratch, &x->r)
                       : battle_sim_turn(x->d, &x->g, &x->r);
+        CU_ASSERT(x->over || pending_counts_ok(&x->g));
+    }
     return x->over;
 }
 
