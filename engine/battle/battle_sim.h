@@ -456,6 +456,15 @@ CLC_FN clc_u32 battle_sim_cd_tick(clc_u32 cd)
     return cd - m;
 }
 
+/* Side `s` has `n` more flags pending (fewer, negative): the game's count, which says
+ * whether there is anything to resolve, and the side's, which says where to look, move
+ * together, here only. */
+CLC_FN void battle_sim_pend(CLC_PRIVATE struct battle_game *g, int s, clc_i32 n)
+{
+    g->pending = (clc_u16)(g->pending + n);
+    g->sides[s].pending = (clc_u8)(g->sides[s].pending + n);
+}
+
 /* Takes `dmg` (>= 0) health from a unit of side `s`; at 0 it dies but keeps its slot until
  * the end of the turn, and its on-death skills wait for battle_sim_triggers. */
 CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
@@ -473,8 +482,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
         g->sides[s].died = 1;
         if (p->death_fx || (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH))) {
             u->flags = (clc_u8)(u->flags | BATTLE_SIM_DYING);
-            g->pending++;
-            g->sides[s].pending++;
+            battle_sim_pend(g, s, 1);
         }
     } else {
         u->hp = (clc_i16)hp;
@@ -681,10 +689,8 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
          * battle_sim_start casts them before the first turn, the first mover's first. */
         for (int i = 0; i < sd->n_structures; i++) {
             side->structures[i] = sd->structures[i];
-            if (sd->structures[i].flags & BATTLE_SIM_FRESH) {
-                g->pending++;
-                side->pending++;
-            }
+            if (sd->structures[i].flags & BATTLE_SIM_FRESH)
+                battle_sim_pend(g, s, 1);
         }
         for (int i = 0; i < sd->n_assaults; i++)
             side->assaults[i] = sd->assaults[i];
@@ -754,10 +760,8 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u8 slot[1 + BATTLE_SIM_ROW + BATTLE_SIM_SEQ];
     clc_u32 nf = 0, ne = sd->n_fixed, n = 0, points = sd->upgrades;
     for (clc_u32 i = 0; i < side->n_structures; i++) {
-        if (side->structures[i].flags & BATTLE_SIM_FRESH) {
-            g->pending--;
-            side->pending--;
-        }
+        if (side->structures[i].flags & BATTLE_SIM_FRESH)
+            battle_sim_pend(g, s, -1);
         fort[nf++] = side->structures[i].card;
     }
     for (clc_u32 k = 0; k < sd->n_pools; k++) {
@@ -801,8 +805,7 @@ CLC_NOINLINE void battle_sim_deal(CLC_GLOBAL const struct battle_plan_data *p,
         side->structures[i].protect = p->cards[fort[i]].barrier;
         if (p->cards[fort[i]].trig & (1u << BATTLE_SIM_TRIG_PLAY)) {
             side->structures[i].flags |= BATTLE_SIM_FRESH;
-            g->pending++;
-            side->pending++;
+            battle_sim_pend(g, s, 1);
         }
     }
 }
@@ -1183,6 +1186,14 @@ CLC_INLINE clc_u32 battle_sim_draw(CLC_PRIVATE struct battle_game *g, CLC_PRIVAT
     return n;
 }
 
+/* Whether a unit of faction `f` passes a skill's faction filter `y` (not 0): its faction,
+ * or the Progenitor faction, which every filter takes. One expression without branches: the
+ * target loops add it to their count. */
+CLC_FN clc_u32 battle_sim_faction_ok(clc_u32 f, clc_u32 y)
+{
+    return (clc_u32)((f == y) | (f == BATTLE_SIM_PROGENITOR));
+}
+
 /* Metamorphosis or Megamorphosis (passive battleground effects of the side whose turn it
  * is): faction filters (y) take every unit. */
 CLC_FN int battle_sim_morph(CLC_GLOBAL const struct battle_plan_data *p,
@@ -1209,7 +1220,7 @@ CLC_NOINLINE clc_u32 battle_sim_reach(CLC_GLOBAL const struct battle_plan_data *
         if (i < 0 || i == lane || !battle_sim_alive(u))
             continue;
         f = p->cards[u->card].faction;
-        if (y && f != y && f != BATTLE_SIM_PROGENITOR && !battle_sim_morph(p, g))
+        if (y && !battle_sim_faction_ok(f, y) && !battle_sim_morph(p, g))
             continue;
         if (battle_sim_valid_on(p, id, u, active, g->act))
             cand[nc++] = (clc_u8)i;
@@ -1558,8 +1569,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             for (clc_u32 i = 0; i < nrow; i++) {
                 clc_u32 f = p->cards[row[i].card].faction;
                 cand[nc] = (clc_u8)i;
-                nc += (clc_u32)(battle_sim_valid_on(p, id, &row[i], active, g->act) &
-                                ((f == y) | (f == BATTLE_SIM_PROGENITOR)));
+                nc += (clc_u32)battle_sim_valid_on(p, id, &row[i], active, g->act) &
+                      battle_sim_faction_ok(f, y);
             }
             continue;
         }
@@ -1575,7 +1586,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 clc_u32 f = p->cards[row[i].card].faction;
                 cand[nc] = (clc_u8)i;
                 nc += ((row[i].flags & BATTLE_SIM_ALIVE) != 0) &
-                      (anyf | (f == y) | (f == BATTLE_SIM_PROGENITOR)) &
+                      (anyf | battle_sim_faction_ok(f, y)) &
                       battle_sim_mod_takes(p, &row[i], x, always);
             }
             continue;
@@ -1589,7 +1600,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 continue;
             if (y) {
                 clc_u32 f = p->cards[u->card].faction;
-                if (f != y && f != BATTLE_SIM_PROGENITOR && !(pv && battle_sim_morph(p, g)))
+                if (!battle_sim_faction_ok(f, y) && !(pv && battle_sim_morph(p, g)))
                     continue;
             }
             if (!battle_sim_valid_on(p, id, u, active, g->act))
@@ -1885,8 +1896,7 @@ CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
     u = p->cards[card].type == BATTLE_STRUCTURE ? &g->sides[s].structures[lane]
                                                 : &g->sides[s].assaults[lane];
     u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
-    g->pending++;
-    g->sides[s].pending++;
+    battle_sim_pend(g, s, 1);
 }
 
 /* Side `s` casts Rush, action `k` of card `c` (or Mimic's copy of it, `ov`), out of line
@@ -1999,7 +2009,7 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
         int any = 0;
         if (!battle_sim_alive(&en->assaults[i]))
             continue;
-        if (y && t->faction != y && t->faction != BATTLE_SIM_PROGENITOR && !battle_sim_morph(p, g))
+        if (y && !battle_sim_faction_ok(t->faction, y) && !battle_sim_morph(p, g))
             continue;
         for (clc_u32 j = 0; j < t->n_act && !any; j++)
             any = battle_sim_mimicable(t, j, assault);
@@ -2308,10 +2318,8 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     /* A unit summoned and killed before its on-play skills were cast has
                      * both flags, each counted once in pending, and casts its on-death
                      * skills only. */
-                    g->pending = (clc_u16)(g->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
-                                           ((f & BATTLE_SIM_FRESH) ? 1 : 0));
-                    side->pending = (clc_u8)(side->pending - ((f & BATTLE_SIM_DYING) ? 1 : 0) -
-                                             ((f & BATTLE_SIM_FRESH) ? 1 : 0));
+                    battle_sim_pend(g, s,
+                                    -((f & BATTLE_SIM_DYING) != 0) - ((f & BATTLE_SIM_FRESH) != 0));
                     g->work++;
                     if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)
