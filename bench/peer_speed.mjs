@@ -4,8 +4,12 @@
 // built (never built, fetched or shipped by this repository), named by SKIRMISH_PEER; it
 // runs with its data folder linked to the game's files and its result database off. Both run single-threaded
 // (`skirmish run --device cpu --threads 1`, `tuo ... -t 1`); each is timed on a short and a
-// long run and the difference is used, so loading the cards (about 0.2 s and 0.5–0.9 s)
-// does not count. Rounds alternate between the two, so a noisy machine weighs on both.
+// long run and the difference is used, so loading the cards (about 0.3 s and 0.5–0.9 s)
+// does not count. Where that difference is under SKIRMISH_BENCH_MIN_SECONDS (default 1) the
+// program plays more games, its own count, until it is not (at most 64 times GAMES): at
+// 100,000 games a fast matchup's games took 0.05 s against a load of 0.3 s, and its row said
+// anything from 1.1× to 7.9× from one run to the next. Each matchup times Skirmish, then the
+// peer, one after the other, so that a noisy spell of the machine weighs on neighbours.
 // Times are CPU times (user + system) of each process, the least of SKIRMISH_BENCH_REPS runs
 // (default 1); SKIRMISH_BENCH_WALL=1 takes wall-clock times instead. Measure the build that
 // is installed (Release, -O3: `cmake --preset release`, or `make test`'s first build).
@@ -82,37 +86,54 @@ function perGame(long, short, games) {
   throw new Error('the long run never took longer than the short one');
 }
 
+// One program's seconds a game (the least of `reps` measurements) and the games it played:
+// `run(games)` plays and times one run. A count whose games take less than minSeconds is
+// scaled up from what it measured, at most 16 times a step (a difference that noise made
+// tiny would otherwise ask for far too many games) and 64 times the first count in all, so
+// that the timer's resolution and the load's jitter are small next to the games' time.
+const minSeconds = Number(process.env.SKIRMISH_BENCH_MIN_SECONDS || 1);
+function measure(run, n0) {
+  let n = n0;
+  for (;;) {
+    const short = Math.max(1, Math.round(n / 10));
+    let best = Infinity;
+    for (let r = 0; r < reps; r++) best = Math.min(best, perGame(() => run(n), () => run(short), n - short));
+    const took = best * (n - short);
+    if (took >= minSeconds || n >= 64 * n0) return { perGame: best, games: n };
+    n = Math.min(64 * n0, 16 * n, Math.ceil((n * 1.2 * minSeconds) / took / 1000) * 1000);
+  }
+}
+
 const rows = [];
 let logSum = 0;
 const ratios = [];
 const flexible = (m) => [m.attacker, m.defender].some((s) => typeof s === 'object' && s.play === 'flexible');
 for (const m of ref.matchups.slice(0, count).filter((x) => !only || only.test(x.name))) {
   const n = flexible(m) ? Math.max(10, Math.round(games / 100)) : games;
-  const short = Math.max(1, Math.round(n / 10));
-  let a = Infinity;
-  let b = Infinity;
+  let a;
+  let b;
   try {
-    for (let r = 0; r < reps; r++) {
-      a = Math.min(a, perGame(() => ours(m, n), () => ours(m, short), n - short));
-      b = Math.min(b, perGame(() => theirs(m, n), () => theirs(m, short), n - short));
-    }
+    a = measure((k) => ours(m, k), n);
+    b = measure((k) => theirs(m, k), n);
   } catch (e) {
     // One matchup that a program refuses costs its row, not the whole run.
-    rows.push(`| ${m.name} | ${m.mode} | ${n.toLocaleString('en')} | — | — | failed: ${String(e.message).split('\n')[0].slice(0, 80)} |`);
+    rows.push(`| ${m.name} | ${m.mode} | — | — | — | — | failed: ${String(e.message).split('\n')[0].slice(0, 80)} |`);
     continue;
   }
-  const ratio = b / a;
+  const ratio = b.perGame / a.perGame;
   logSum += Math.log(ratio);
   ratios.push(ratio);
-  rows.push(`| ${m.name} | ${m.mode}${m.scoring ? ` ${m.scoring}` : ''} | ${n.toLocaleString('en')} | ` +
-            `${Math.round(1 / a).toLocaleString('en')} | ` +
-            `${Math.round(1 / b).toLocaleString('en')} | ${ratio.toFixed(1)}× |`);
+  rows.push(`| ${m.name} | ${m.mode}${m.scoring ? ` ${m.scoring}` : ''} | ` +
+            `${a.games.toLocaleString('en')} | ${b.games.toLocaleString('en')} | ` +
+            `${Math.round(1 / a.perGame).toLocaleString('en')} | ` +
+            `${Math.round(1 / b.perGame).toLocaleString('en')} | ${ratio.toFixed(1)}× |`);
 }
 rmSync(tmp, { recursive: true, force: true });
 console.log(`games/s on one core (${wall ? 'wall clock' : 'CPU time, user + system'}), ${games} games ` +
-            `a matchup (less a run of a tenth of them); peer: ${peer}`);
-console.log('| matchup | mode | games | skirmish | peer | ratio |');
-console.log('|---|---|---:|---:|---:|---:|');
+            `a matchup or more, each program until its games take ${minSeconds} s (less a run of a ` +
+            `tenth of them); peer: ${peer}`);
+console.log('| matchup | mode | skirmish games | peer games | skirmish | peer | ratio |');
+console.log('|---|---|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
 ratios.sort((x, y) => x - y);
 const mid = ratios.length >> 1;
