@@ -618,7 +618,7 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
     if (c->avenge)
         d->death_fx = (clc_u8)(d->death_fx | BATTLE_SIM_DEATH_AVENGE);
     if (card_rare(c))
-        d->passive = 1;
+        d->passive = (clc_u8)(d->passive | BATTLE_SIM_PV_RARE);
     if (c->sabotage || c->disease)
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_SABOTAGE);
     if (c->stasis)
@@ -668,7 +668,7 @@ static void fold_table(struct battle_plan_data *d)
  * into `d`. */
 static void fold_passive_flags(struct battle_plan_data *d, int k)
 {
-    d->passive = 1;
+    d->passive = (clc_u8)(d->passive | BATTLE_SIM_PV_EFFECTS);
     d->passive_on |= 1u << k;
     /* Revenge and Virulence act on every death (battle_sim_revenge, _virulence). */
     if (k == BATTLE_PASSIVE_REVENGE || k == BATTLE_PASSIVE_VIRULENCE)

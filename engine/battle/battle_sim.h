@@ -100,6 +100,12 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_RARE_STASIS   2u /* Stasis, or the passive effect Temporal Backlash */
 #define BATTLE_SIM_RARE_MOD      4u /* Enhance or Evolve (battle_plan_data.mod_to) */
 
+/* battle_plan_data.passive: which rules' steps the games need, each a constant `pv` in a copy
+ * of the turn (battle_sim_turn_pv), so that a plan pays for its own kind of rules only. */
+#define BATTLE_SIM_PV_RARE    1u /* the rarer skills' (a card's Sunder, Mark, Payback...) */
+#define BATTLE_SIM_PV_EFFECTS 2u /* the passive battleground effects' (a side's) */
+#define BATTLE_SIM_PV_ALL     3u
+
 /* What an Enhance or Evolve change is (battle_plan_data.mod_flags). ALWAYS: a unit takes it
  * even when it will not act this turn (tuo's skill_predicate: a skill that works without
  * acting: defensive, instant debuffs, triggered ones but Valor). EARLY: an Enhance of
@@ -290,8 +296,9 @@ struct battle_plan_data {
                            has effects */
     clc_u8 fx;          /* BATTLE_SIM_FX_*: skills some card of the table has */
     clc_u8 scoring;     /* enum battle_scoring */
-    clc_u8 passive;     /* 1: a side has a passive battleground effect (battle_side_data) or
-                           a card Sunder or Mark: the games run the copies with those rules */
+    clc_u8 passive;     /* BATTLE_SIM_PV_*: a card has a rarer skill (Sunder, Mark...), a side
+                           a passive battleground effect: the games run the copy of the turn
+                           with those rules' steps */
     clc_u8 rare;        /* BATTLE_SIM_RARE_*: rarer skills some card of the table has */
     clc_u32 work_limit; /* BATTLE_SIM_WORK_LIMIT (a test may set less) */
     clc_u32 passive_on; /* bit k: a side has passive battleground effect k (battle_sim_has) */
@@ -1507,10 +1514,11 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     clc_u32 y = ov ? ov->y : c->act_y[k];
     clc_i32 x = ov ? ov->x : c->act_x[k];
     /* An overloaded caster's skills ignore Evade, Protect and Inhibit (copies with `pv`). */
-    int ol = pv && lane >= 0 && (g->sides[s].assaults[lane].state & BATTLE_SIM_OVERLOADED);
+    int ol = (pv & BATTLE_SIM_PV_RARE) && lane >= 0 &&
+             (g->sides[s].assaults[lane].state & BATTLE_SIM_OVERLOADED);
     /* Sabotage on an assault caster takes from its skills' X; a skill left with none is not
      * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
-    if (pv && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
+    if ((pv & BATTLE_SIM_PV_RARE) && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
         (battle_sim_opts(id) & BATTLE_OPT_X) && battle_sim_when(id) != BATTLE_WHEN_MOD) {
         x = battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged);
         if (x <= 0)
@@ -1530,7 +1538,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
      * copies for plans with them (`pv`): Critical Reach takes Mend and Fortify two lanes
      * out, Metamorphosis and Megamorphosis drop faction filters, Zealot's Preservation adds
      * to Heal, Iron Will keeps Jam and Weaken off units with Armor. */
-    clc_i32 reach = pv && adjacent &&
+    clc_i32 reach = (pv & BATTLE_SIM_PV_EFFECTS) && adjacent &&
                             battle_sim_passive(p, battle_sim_active(p->mode, g->turn),
                                                BATTLE_PASSIVE_CRITICALREACH)
                         ? 2
@@ -1559,7 +1567,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
          * (the outcomes are a predictor's worst case: see battle_sim_valid_on). */
         if (!adjacent && id != BATTLE_SKILL_RUSH && id != BATTLE_SKILL_OVERLOAD &&
             battle_sim_when(id) != BATTLE_WHEN_MOD) {
-            if (!y || (pv && battle_sim_morph(p, g))) {
+            if (!y || ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_morph(p, g))) {
                 for (clc_u32 i = 0; i < nrow; i++) {
                     cand[nc] = (clc_u8)i;
                     nc += (clc_u32)battle_sim_valid_on(p, id, &row[i], active, g->act);
@@ -1581,7 +1589,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             if (x < 0 || x >= (clc_i32)p->n_mods)
                 continue;
             clc_u32 always = (p->mod_flags[x] & BATTLE_SIM_MOD_ALWAYS) != 0;
-            clc_u32 anyf = !y || (pv && battle_sim_morph(p, g));
+            clc_u32 anyf = !y || ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_morph(p, g));
             for (clc_u32 i = 0; i < nrow; i++) {
                 clc_u32 f = p->cards[row[i].card].faction;
                 cand[nc] = (clc_u8)i;
@@ -1600,7 +1608,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 continue;
             if (y) {
                 clc_u32 f = p->cards[u->card].faction;
-                if (!battle_sim_faction_ok(f, y) && !(pv && battle_sim_morph(p, g)))
+                if (!battle_sim_faction_ok(f, y) &&
+                    !((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_morph(p, g)))
                     continue;
             }
             if (!battle_sim_valid_on(p, id, u, active, g->act))
@@ -1616,8 +1625,9 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             cand[nc++] = (clc_u8)i;
         }
     }
-    if (pv && (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
-        nc && battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_IRONWILL))
+    if ((pv & BATTLE_SIM_PV_EFFECTS) &&
+        (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) && nc &&
+        battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_IRONWILL))
         nc = battle_sim_iron(p, row, cand, nc);
     if (nc == 0)
         return 0;
@@ -1631,7 +1641,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
              * perform_targetted_allied_fast); 0 on every unit of a game without it. */
             if (refusable && !ol && u->inhibited) {
                 u->inhibited--;
-                if (pv)
+                if (pv & BATTLE_SIM_PV_EFFECTS)
                     battle_sim_divert(p, g, id, x, c, 1);
                 return 0;
             }
@@ -1639,11 +1649,11 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_apply_overloaded(p, g, ts, id, x, u);
             else
                 battle_sim_apply(p, g, ts, id, x, u);
-            if (id == BATTLE_SKILL_HEAL && pv)
+            if (id == BATTLE_SKILL_HEAL && (pv & BATTLE_SIM_PV_EFFECTS))
                 battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
-            if (pv && !hostile && p->cards[u->card].tribute)
+            if ((pv & BATTLE_SIM_PV_RARE) && !hostile && p->cards[u->card].tribute)
                 battle_sim_tribute(p, g, s, lane, id, x, c, u);
-            if (pv && hostile && row == tside->assaults && lane >= 0 &&
+            if ((pv & BATTLE_SIM_PV_RARE) && hostile && row == tside->assaults && lane >= 0 &&
                 battle_sim_pays(p, id, c, u)) {
                 cand[0] = (clc_u8)(u - row);
                 battle_sim_payback(p, g, s, lane, id, x, ts, cand, 1);
@@ -1669,7 +1679,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         }
         /* Turning Tides keeps the most attack Weaken took from one target (Weaken is never
          * cast through the single-draw path above: it is not a skill on any living unit). */
-        if (pv && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER)) {
+        if ((pv & BATTLE_SIM_PV_EFFECTS) &&
+            (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER)) {
             clc_i32 before = battle_sim_power(u);
             battle_sim_apply(p, g, ts, id, x, u);
             tides = before - battle_sim_power(u) > tides ? before - battle_sim_power(u) : tides;
@@ -1678,20 +1689,22 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         } else {
             battle_sim_apply(p, g, ts, id, x, u);
         }
-        if (id == BATTLE_SKILL_HEAL && pv)
+        if (id == BATTLE_SKILL_HEAL && (pv & BATTLE_SIM_PV_EFFECTS))
             battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, u);
-        if (pv && !hostile && p->cards[u->card].tribute)
+        if ((pv & BATTLE_SIM_PV_RARE) && !hostile && p->cards[u->card].tribute)
             battle_sim_tribute(p, g, s, lane, id, x, c, u);
         /* Payback's units, kept in place in cand (i >= npb): cast back after all targets. */
-        if (pv && hostile && row == tside->assaults && lane >= 0 && battle_sim_pays(p, id, c, u))
+        if ((pv & BATTLE_SIM_PV_RARE) && hostile && row == tside->assaults && lane >= 0 &&
+            battle_sim_pays(p, id, c, u))
             cand[npb++] = cand[i];
         done = 1;
     }
-    if (pv && npb)
+    if ((pv & BATTLE_SIM_PV_RARE) && npb)
         battle_sim_payback(p, g, s, lane, id, x, ts, cand, npb);
-    if (pv && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) && tides > 0)
+    if ((pv & BATTLE_SIM_PV_EFFECTS) && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
+        tides > 0)
         battle_sim_tides(p, g, s, tides, ov ? ov->all : c->act_all[k]);
-    if (pv && refused)
+    if ((pv & BATTLE_SIM_PV_EFFECTS) && refused)
         battle_sim_divert(p, g, id, x, c, refused);
     return done;
 }
@@ -1916,7 +1929,8 @@ CLC_NOINLINE int battle_sim_rush(CLC_GLOBAL const struct battle_plan_data *p,
             return 0;
         u->state = (clc_u8)(u->state | BATTLE_SIM_RUSHED);
     }
-    done = battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_RUSH, refusable, c, k, 1, ov);
+    done = battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_RUSH, refusable, c, k, BATTLE_SIM_PV_ALL,
+                               ov);
     for (int side = 0; side < 2; side++)
         for (clc_u32 i = 0; i < g->sides[side].n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *u = &g->sides[side].assaults[i];
@@ -1939,7 +1953,7 @@ CLC_NOINLINE int battle_sim_sunder(CLC_GLOBAL const struct battle_plan_data *p,
                                    CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                    CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
-    return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, 1, 0);
+    return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_SUNDER, 0, c, k, BATTLE_SIM_PV_ALL, 0);
 }
 
 /* The copy of battle_sim_skill_as for the rarer allied skills (Enrage, Entrap, Overload,
@@ -1955,17 +1969,22 @@ CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
      * loop, with its condition folded in instead of switched on for every unit. */
     switch (id) {
     case BATTLE_SKILL_ENRAGE:
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENRAGE, refusable, c, k, 1, 0);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENRAGE, refusable, c, k,
+                                   BATTLE_SIM_PV_ALL, 0);
     case BATTLE_SKILL_ENTRAP:
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENTRAP, refusable, c, k, 1, 0);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENTRAP, refusable, c, k,
+                                   BATTLE_SIM_PV_ALL, 0);
     case BATTLE_SKILL_OVERLOAD:
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_OVERLOAD, refusable, c, k, 1, 0);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_OVERLOAD, refusable, c, k,
+                                   BATTLE_SIM_PV_ALL, 0);
     case BATTLE_SKILL_ENHANCE:
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE, refusable, c, k, 1, 0);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE, refusable, c, k,
+                                   BATTLE_SIM_PV_ALL, 0);
     case BATTLE_SKILL_EVOLVE:
-        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_EVOLVE, refusable, c, k, 1, 0);
+        return battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_EVOLVE, refusable, c, k,
+                                   BATTLE_SIM_PV_ALL, 0);
     default:
-        return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, 1, 0);
+        return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, BATTLE_SIM_PV_ALL, 0);
     }
 }
 
@@ -2051,7 +2070,7 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                         battle_sim_skill_as(p, g, s, lane, id,
                                             !battle_sim_hostile(id) &&
                                                 (p->fx & BATTLE_SIM_FX_INHIBIT),
-                                            c, k, p->passive != 0, &ov);
+                                            c, k, p->passive ? BATTLE_SIM_PV_ALL : 0, &ov);
                 }
             }
     }
@@ -2112,7 +2131,7 @@ CLC_NOINLINE int battle_sim_skill_once(CLC_GLOBAL const struct battle_plan_data 
                                        CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
     if (p->passive)
-        return battle_sim_skill(p, g, s, lane, c, k, 1);
+        return battle_sim_skill(p, g, s, lane, c, k, BATTLE_SIM_PV_ALL);
     return battle_sim_skill(p, g, s, lane, c, k, 0);
 }
 
@@ -2166,7 +2185,7 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
         ov.all = c->act_all[k];
         ov.n = c->act_n[k];
         ov.flip = 1;
-        battle_sim_skill_as(p, g, s, lane, id, 0, c, k, 1, &ov);
+        battle_sim_skill_as(p, g, s, lane, id, 0, c, k, BATTLE_SIM_PV_ALL, &ov);
     }
 }
 
@@ -2409,9 +2428,10 @@ CLC_INLINE void battle_sim_skills_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
 }
 
-/* The two copies, out of line: one call per unit and turn, with each skill's loop inlined.
- * The copy for plans with the rarer rules (p->passive) sits beside the plain one so that
- * games without them run the code they ran before. */
+/* The copies, out of line: one call per unit and turn, with each skill's loop inlined. The
+ * copies for plans with the rarer skills, the passive battleground effects or both
+ * (p->passive's bits) sit beside the plain one, so that games without them run the code they
+ * ran before and each plan pays for its own kind of rules only. */
 CLC_NOCLONE void battle_sim_skills_plain(CLC_GLOBAL const struct battle_plan_data *p,
                                          CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                          CLC_GLOBAL const struct battle_card_data *c,
@@ -2425,16 +2445,45 @@ CLC_NOCLONE void battle_sim_skills_passive(CLC_GLOBAL const struct battle_plan_d
                                            CLC_GLOBAL const struct battle_card_data *c,
                                            CLC_PRIVATE clc_u32 *cd)
 {
-    battle_sim_skills_pv(p, g, s, lane, c, cd, 1);
+    battle_sim_skills_pv(p, g, s, lane, c, cd, BATTLE_SIM_PV_ALL);
 }
 
-/* The unit's or commander's skills in the copy `pv` says (p->passive: a constant in each
- * copy of the turn, battle_sim_turn_pv). */
+#ifndef __OPENCL_VERSION__
+CLC_NOCLONE void battle_sim_skills_rare(CLC_GLOBAL const struct battle_plan_data *p,
+                                        CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                        CLC_GLOBAL const struct battle_card_data *c,
+                                        CLC_PRIVATE clc_u32 *cd)
+{
+    battle_sim_skills_pv(p, g, s, lane, c, cd, BATTLE_SIM_PV_RARE);
+}
+
+CLC_NOCLONE void battle_sim_skills_effects(CLC_GLOBAL const struct battle_plan_data *p,
+                                           CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                           CLC_GLOBAL const struct battle_card_data *c,
+                                           CLC_PRIVATE clc_u32 *cd)
+{
+    battle_sim_skills_pv(p, g, s, lane, c, cd, BATTLE_SIM_PV_EFFECTS);
+}
+#endif
+
+/* The unit's or commander's skills in the copy `pv` says (p->passive's bits: a constant in
+ * each copy of the turn on the host, battle_sim_turn_pv; a kernel keeps two copies, the
+ * plain one and the one with every rule, as its build was). */
 CLC_INLINE void battle_sim_skills_as(CLC_GLOBAL const struct battle_plan_data *p,
                                      CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                      CLC_GLOBAL const struct battle_card_data *c,
                                      CLC_PRIVATE clc_u32 *cd, const int pv)
 {
+#ifndef __OPENCL_VERSION__
+    if (pv == BATTLE_SIM_PV_RARE) {
+        battle_sim_skills_rare(p, g, s, lane, c, cd);
+        return;
+    }
+    if (pv == BATTLE_SIM_PV_EFFECTS) {
+        battle_sim_skills_effects(p, g, s, lane, c, cd);
+        return;
+    }
+#endif
     if (pv)
         battle_sim_skills_passive(p, g, s, lane, c, cd);
     else
@@ -2626,7 +2675,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (dc->flying && rng_below(&g->rng, 2) == 0)
         return;
     /* Subdue, before the damage: an attacker left with no power does not attack. */
-    if (pv && dc->subdue) {
+    if ((pv & BATTLE_SIM_PV_RARE) && dc->subdue) {
         battle_sim_subdue(ac, u, dc->subdue);
         power = battle_sim_power(u);
         if (power == 0)
@@ -2634,33 +2683,35 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
     /* A sundered attacker adds nothing to its power: no Legion, Coalition, Rupture, Venom,
      * passive effect, Mark or Enfeeble on the target (tuo's modify_attack_damage). */
-    sundered = pv && (u->flags & BATTLE_SIM_SUNDERED);
+    sundered = (pv & BATTLE_SIM_PV_RARE) && (u->flags & BATTLE_SIM_SUNDERED);
     dmg = power;
     if (!sundered) {
         dmg += battle_sim_bonus(p, g, s, u, t);
-        if (pv)
-            dmg += (t ? t->marked : 0) +
-                   (battle_sim_has(p, BATTLE_SIM_PV(BLOODLUST) | BATTLE_SIM_PV(BRIGADE) |
-                                          BATTLE_SIM_PV(UNITY))
-                        ? battle_sim_passive_damage(p, g, s, u)
-                        : 0);
+        if ((pv & BATTLE_SIM_PV_RARE) && t)
+            dmg += t->marked;
+        if ((pv & BATTLE_SIM_PV_EFFECTS) &&
+            battle_sim_has(p, BATTLE_SIM_PV(BLOODLUST) | BATTLE_SIM_PV(BRIGADE) |
+                                  BATTLE_SIM_PV(UNITY)))
+            dmg += battle_sim_passive_damage(p, g, s, u);
     }
     if (t) {
         red = on_assault ? dc->armor : 0;
-        if (on_assault && pv && battle_sim_has(p, BATTLE_SIM_PV(FORTIFICATION)))
+        if (on_assault && (pv & BATTLE_SIM_PV_EFFECTS) &&
+            battle_sim_has(p, BATTLE_SIM_PV(FORTIFICATION)))
             red = battle_sim_fortified(p, g, 1 - s, lane, red);
         red += t->protect - ac->pierce - ac->rupture;
         /* A corroded target's reduction is less by its corrosion's X (copies with `pv`). */
-        if (pv && red > 0)
+        if ((pv & BATTLE_SIM_PV_RARE) && red > 0)
             red -= t->corrode;
         dmg += (sundered ? 0 : t->enfeeble) - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
         battle_sim_hurt(p, g, 1 - s, t, dmg);
-        if (pv && on_assault && !battle_sim_alive(t) && battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
+        if ((pv & BATTLE_SIM_PV_EFFECTS) && on_assault && !battle_sim_alive(t) &&
+            battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
             battle_sim_virulence_hit(p, g, 1 - s, lane);
         /* Venom poisons an assault it hit (one Virulence has handled is left so). */
-        if (dmg > 0 && on_assault && ac->venom && (!pv || t->poison >= 0))
+        if (dmg > 0 && on_assault && ac->venom && (!(pv & BATTLE_SIM_PV_EFFECTS) || t->poison >= 0))
             t->poison = battle_sim_sat((clc_i32)t->poison + ac->venom);
     } else {
         clc_i32 hp = (clc_i32)en->commander_hp - dmg;
@@ -2678,14 +2729,14 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (g->pending)
         battle_sim_triggers(p, g);
     /* Counter fires even when the hit did 0; Entrap adds to it (copies with `pv`). */
-    counter = dc->counter + (pv && t ? t->entrapped : 0);
+    counter = dc->counter + ((pv & BATTLE_SIM_PV_RARE) && t ? t->entrapped : 0);
     if (counter && battle_sim_alive(u)) {
         battle_sim_strike(p, g, s, u, counter);
         if (g->pending)
             battle_sim_triggers(p, g);
         /* Counterflux (the attacker's passive effect): a living assault that countered
          * heals and gains attack by part of its Counter. */
-        if (on_assault && pv && battle_sim_alive(t) &&
+        if (on_assault && (pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_alive(t) &&
             battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX)) {
             clc_i32 v =
                 battle_sim_part(counter, battle_sim_passive(p, s, BATTLE_PASSIVE_COUNTERFLUX));
@@ -2696,7 +2747,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
     /* Corrosive: the attacker is corroded by the target's X when that is more than it was
      * (even at 0 damage; a commander's or a Wall's too). */
-    if (pv && dc->corrosive > u->corrode && battle_sim_alive(u))
+    if ((pv & BATTLE_SIM_PV_RARE) && dc->corrosive > u->corrode && battle_sim_alive(u))
         u->corrode = dc->corrosive;
     /* Leech, on a hit that did damage to an assault only: it raises max health by what it
      * heals, so the unit gains min(X, damage) health whatever it had. */
@@ -2707,7 +2758,9 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if ((ac->swipe || ac->drain) && on_assault) {
         clc_i32 total = dmg;
         /* Critical Reach (the attacker's passive effect): two lanes on each side. */
-        clc_u32 r = pv && p->sides[s].passive[BATTLE_PASSIVE_CRITICALREACH] ? 2u : 1u;
+        clc_u32 r =
+            (pv & BATTLE_SIM_PV_EFFECTS) && p->sides[s].passive[BATTLE_PASSIVE_CRITICALREACH] ? 2u
+                                                                                              : 1u;
         for (clc_u32 i = lane > r ? lane - r : 0; i <= lane + r && i < en->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *a = &en->assaults[i];
             if (i != lane && battle_sim_alive(a))
@@ -2719,7 +2772,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
             battle_sim_triggers(p, g);
     }
     /* Berserk, with what Enrage added (copies with `pv`). */
-    berserk = ac->berserk + (pv ? u->enraged : 0);
+    berserk = ac->berserk + ((pv & BATTLE_SIM_PV_RARE) ? u->enraged : 0);
     if (!pv) {
         /* No branch on whether the hit did damage, which a predictor cannot learn (attack
          * never exceeds the cap, so adding 0 changes nothing). */
@@ -2729,7 +2782,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         battle_sim_gain_attack(u, berserk); /* Subdue's debt */
         /* Enduring Rage (the attacker's passive effect): heals and protects the unit by
          * part of its Berserk. */
-        if (pv && battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE)) {
+        if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE)) {
             clc_i32 v =
                 battle_sim_part(berserk, battle_sim_passive(p, s, BATTLE_PASSIVE_ENDURINGRAGE));
             battle_sim_heal(u, v);
@@ -2740,9 +2793,9 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (dc->poison && battle_sim_alive(u))
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
     /* Mark: X marks on the assault the hit damaged (not a commander or a Wall), for good. */
-    if (pv && dmg > 0 && ac->mark && on_assault && battle_sim_alive(u))
+    if ((pv & BATTLE_SIM_PV_RARE) && dmg > 0 && ac->mark && on_assault && battle_sim_alive(u))
         t->marked = battle_sim_sat((clc_i32)t->marked + ac->mark);
-    if (pv && dmg > 0 && on_assault && battle_sim_alive(u) &&
+    if ((pv & BATTLE_SIM_PV_EFFECTS) && dmg > 0 && on_assault && battle_sim_alive(u) &&
         battle_sim_has(p, BATTLE_SIM_PV(HEROISM) | BATTLE_SIM_PV(DEVOUR)))
         battle_sim_passive_hit(p, s, u, t);
     /* Hunt: X to the first living enemy assault, whatever became of the attacker. */
@@ -2757,7 +2810,8 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
     /* Bloodlust X (the attacker's passive effect): the first attack of each assault's turn
      * that did damage adds X to the damage of the phase's later attacks. */
-    if (pv && dmg > 0 && !g->lusted && battle_sim_passive(p, s, BATTLE_PASSIVE_BLOODLUST)) {
+    if ((pv & BATTLE_SIM_PV_EFFECTS) && dmg > 0 && !g->lusted &&
+        battle_sim_passive(p, s, BATTLE_PASSIVE_BLOODLUST)) {
         g->bloodlust = battle_sim_sat((clc_i32)g->bloodlust +
                                       battle_sim_passive(p, s, BATTLE_PASSIVE_BLOODLUST));
         g->lusted = 1;
@@ -2791,12 +2845,12 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_PRIVATE struct battle_unit *u = &g->sides[s].assaults[lane];
     int attacked;
-    if (!pv) {
-        battle_sim_attack_pv(p, g, s, lane, 0);
+    if (!(pv & BATTLE_SIM_PV_RARE)) {
+        battle_sim_attack_pv(p, g, s, lane, pv);
         return;
     }
     attacked = battle_sim_power(u) > 0;
-    battle_sim_attack_pv(p, g, s, lane, 1);
+    battle_sim_attack_pv(p, g, s, lane, pv);
     if (u->corrode && !g->over)
         battle_sim_corrosion(u, attacked);
 }
@@ -2933,7 +2987,8 @@ CLC_NOINLINE void battle_sim_enhance(CLC_GLOBAL const struct battle_plan_data *p
                 ((p->mod_flags[m] & BATTLE_SIM_MOD_EARLY) != 0) != (pass == 0))
                 continue;
             battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE,
-                                (c->act_id[k] & BATTLE_SIM_ACT_REFUSABLE) != 0, c, k, 1, 0);
+                                (c->act_id[k] & BATTLE_SIM_ACT_REFUSABLE) != 0, c, k,
+                                BATTLE_SIM_PV_ALL, 0);
         }
 }
 
@@ -3094,9 +3149,10 @@ CLC_NOINLINE void battle_sim_end(CLC_GLOBAL const struct battle_plan_data *p,
  * while the game goes on; once it is over, 1 and *out holds the outcome. A flexible side
  * with a choice to make stops the turn before its card and returns 2: the caller sets
  * g->choice (battle_sim_turn_flex does) and calls again, and the turn goes on from there.
- * `pv`: p->passive, a constant in each of the host's two copies (battle_sim_run_plain,
- * battle_sim_run_passive), so that a plan with the rarer rules calls their copies of the
- * skills and inlines their attack without asking the plan at every unit. */
+ * `pv`: p->passive's bits (BATTLE_SIM_PV_*), a constant in each of the host's four copies
+ * (battle_sim_run_plain, _rare, _effects, _passive), so that a plan with the rarer skills or
+ * the passive battleground effects calls its copies of the skills and inlines its attack
+ * without asking the plan at every unit, and runs no step of the kind it lacks. */
 /* One function on purpose: the turn reads as the rules do. */
 /* NOLINTNEXTLINE(readability-function-size) */
 CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
@@ -3143,7 +3199,7 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 1);
     if ((p->fx & BATTLE_SIM_FX_INHIBIT) || (p->rare & BATTLE_SIM_RARE_SABOTAGE))
         battle_sim_debuffs(p, g, s);
-    if (pv && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
+    if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
 
     /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
@@ -3236,7 +3292,7 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
         if (p->fx & BATTLE_SIM_FX_REFRESH) {
             /* Crackdown (the side's passive effect): Subdue X refreshes (X + 1) / 2 too. */
             clc_i32 r = p->cards[u->card].refresh;
-            if (pv && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
+            if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
                 battle_sim_passive(p, s, BATTLE_PASSIVE_CRACKDOWN))
                 r += (p->cards[u->card].subdue + 1) / 2;
             if (r)
@@ -3298,17 +3354,20 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     return 0;
 }
 
-/* battle_sim_turn_pv in the copy the plan needs (the turns of flexible play, the tests). */
+/* battle_sim_turn_pv in the copy the plan needs (the turns of flexible play, the tests, a
+ * kernel): the plain one, or the one with every rule's steps (the steps a plan lacks read
+ * zeros there). */
 CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
                            CLC_PRIVATE struct battle_game *g,
                            CLC_PRIVATE struct battle_game_result *out)
 {
-    return battle_sim_turn_pv(p, g, out, p->passive != 0);
+    return battle_sim_turn_pv(p, g, out, p->passive ? (int)BATTLE_SIM_PV_ALL : 0);
 }
 
 #ifndef __OPENCL_VERSION__
 /* A whole game's turns, one copy of the turn for each value of p->passive (host only: a
- * kernel keeps one turn, whose calls ask the plan, so that its build stays as it was). */
+ * kernel keeps one turn, whose calls ask the plan, so that its build stays as it was). The
+ * copy with every rule's steps (_passive) serves plans with both kinds. */
 CLC_NOCLONE void battle_sim_run_plain(CLC_GLOBAL const struct battle_plan_data *p,
                                       CLC_PRIVATE struct battle_game *g,
                                       CLC_PRIVATE struct battle_game_result *out)
@@ -3317,11 +3376,27 @@ CLC_NOCLONE void battle_sim_run_plain(CLC_GLOBAL const struct battle_plan_data *
         ;
 }
 
+CLC_NOCLONE void battle_sim_run_rare(CLC_GLOBAL const struct battle_plan_data *p,
+                                     CLC_PRIVATE struct battle_game *g,
+                                     CLC_PRIVATE struct battle_game_result *out)
+{
+    while (battle_sim_turn_pv(p, g, out, BATTLE_SIM_PV_RARE) != 1)
+        ;
+}
+
+CLC_NOCLONE void battle_sim_run_effects(CLC_GLOBAL const struct battle_plan_data *p,
+                                        CLC_PRIVATE struct battle_game *g,
+                                        CLC_PRIVATE struct battle_game_result *out)
+{
+    while (battle_sim_turn_pv(p, g, out, BATTLE_SIM_PV_EFFECTS) != 1)
+        ;
+}
+
 CLC_NOCLONE void battle_sim_run_passive(CLC_GLOBAL const struct battle_plan_data *p,
                                         CLC_PRIVATE struct battle_game *g,
                                         CLC_PRIVATE struct battle_game_result *out)
 {
-    while (battle_sim_turn_pv(p, g, out, 1) != 1)
+    while (battle_sim_turn_pv(p, g, out, BATTLE_SIM_PV_ALL) != 1)
         ;
 }
 #endif
@@ -3488,7 +3563,11 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
     while (battle_sim_turn(p, &g, out) != 1)
         ;
 #else
-    if (p->passive)
+    if (p->passive == BATTLE_SIM_PV_RARE)
+        battle_sim_run_rare(p, &g, out);
+    else if (p->passive == BATTLE_SIM_PV_EFFECTS)
+        battle_sim_run_effects(p, &g, out);
+    else if (p->passive)
         battle_sim_run_passive(p, &g, out);
     else
         battle_sim_run_plain(p, &g, out);

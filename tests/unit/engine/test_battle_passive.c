@@ -517,7 +517,7 @@ static void test_no_effect(void)
     b.spec.sides[0].passive[BATTLE_PASSIVE_HALTEDORDERS] = 1;
     b.spec.sides[1].passive[BATTLE_PASSIVE_BLOODVENGEANCE] = 3;
     plan = tb_plan(&b);
-    CU_ASSERT_EQUAL(battle_plan_data(plan)->passive, 1);
+    CU_ASSERT_EQUAL(battle_plan_data(plan)->passive, BATTLE_SIM_PV_EFFECTS);
     CU_ASSERT_EQUAL_FATAL(battle_cpu_run(plan, 0, 2000, 1, &with), SK_OK);
     battle_plan_free(plan);
     CU_ASSERT_EQUAL(memcmp(&with, &without, sizeof(with)), 0);
