@@ -50,7 +50,18 @@ for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(tmp, 
 // the wall clock also counts the time other processes held the cores, the CPU time does
 // not. SKIRMISH_BENCH_WALL=1 times the wall clock instead.
 const wall = process.env.SKIRMISH_BENCH_WALL === '1';
-const reps = Math.max(1, Number(process.env.SKIRMISH_BENCH_REPS || 1));
+// A setting that is not a number would make every measurement fail or run to its cap.
+function setting(name, dflt, ok) {
+  const v = Number(process.env[name] ?? dflt);
+  if (!ok(v)) {
+    console.error(`peer_speed: ${name} must be ${ok.what}, not '${process.env[name]}'`);
+    process.exit(2);
+  }
+  return v;
+}
+const positiveInt = Object.assign((v) => Number.isInteger(v) && v >= 1, { what: 'an integer of at least 1' });
+const positive = Object.assign((v) => Number.isFinite(v) && v > 0, { what: 'a number of seconds above 0' });
+const reps = setting('SKIRMISH_BENCH_REPS', 1, positiveInt);
 function seconds(cmd, args, opts) {
   if (wall) {
     const t0 = process.hrtime.bigint();
@@ -91,7 +102,7 @@ function perGame(long, short, games) {
 // scaled up from what it measured, at most 16 times a step (a difference that noise made
 // tiny would otherwise ask for far too many games) and 64 times the first count in all, so
 // that the timer's resolution and the load's jitter are small next to the games' time.
-const minSeconds = Number(process.env.SKIRMISH_BENCH_MIN_SECONDS || 1);
+const minSeconds = setting('SKIRMISH_BENCH_MIN_SECONDS', 1, positive);
 function measure(run, n0) {
   let n = n0;
   for (;;) {
