@@ -579,26 +579,45 @@ json_t *it_engine_result(const char *doc)
     return engine_result(doc, 0);
 }
 
-long it_games_for_ms(long ms)
+long it_units_for_ms(const char *(*doc)(long units, long seed), long ms)
 {
-    static double per_ms;
+    static struct {
+        const char *(*doc)(long, long);
+        double per_ms;
+    } seen[4];
+    static int n_seen;
+    double per_ms = 0;
+
+    for (int i = 0; i < n_seen; i++)
+        if (seen[i].doc == doc)
+            per_ms = seen[i].per_ms;
     if (per_ms == 0) {
-        long games = 2000;
+        long units = 16000;
         for (;;) {
+            const char *d = doc(units, 1);
             long long t0 = now_ms();
-            json_t *r = engine_result(it_battle_doc(games, 1), 1);
+            json_t *r = engine_result(d, 1);
             long long dt = now_ms() - t0;
             json_decref(r);
-            if (dt >= 200 || games >= 100000000) {
-                per_ms = (double)games / (double)(dt ? dt : 1);
+            if (dt >= 200 || units >= 100000000) {
+                per_ms = (double)units / (double)(dt ? dt : 1);
+                fprintf(stderr, "it_units_for_ms: %.1f units/ms of %.30s...\n", per_ms, d);
                 break;
             }
-            games *= 4;
+            units *= 4;
         }
-        fprintf(stderr, "it_games_for_ms: %.1f games/ms on one thread\n", per_ms);
+        if (n_seen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+            seen[n_seen].doc = doc;
+            seen[n_seen++].per_ms = per_ms;
+        }
     }
-    double g = per_ms * (double)ms;
-    return g < 200 ? 200 : g > 1e8 ? 100000000L : (long)g;
+    double u = per_ms * (double)ms;
+    return u < 200 ? 200 : u > 1e8 ? 100000000L : (long)u;
+}
+
+long it_games_for_ms(long ms)
+{
+    return it_units_for_ms(it_battle_doc, ms);
 }
 
 json_t *it_cli_result(const char *doc)

@@ -127,8 +127,19 @@ json_t *it_cli_result(const char *doc);
  */
 int it_same_result(const json_t *a, const json_t *b);
 
-/** Games of the it_battle_doc job that one engine thread plays in about `ms` ms (measured
- * once in-process), at least 200. */
+/** Games of the it_battle_doc job that the engine plays in about `ms` ms (measured once
+ * in-process, one host thread asked for: a battle runs on the OpenCL device, PoCL's threads
+ * here), at least 200. */
 long it_games_for_ms(long ms);
+
+/**
+ * Units of the jobs `doc(units, seed)` makes that the engine runs in about `ms` ms, at
+ * least 200: measured once per `doc` in-process on one host thread, `units` growing from
+ * 16,000 until a run takes 200 ms (so `doc` must make jobs of about `units` units from
+ * 16,000 on). Jobs that play on the host engine (optimisations) need their own figure:
+ * under ASan their games are about 20 times slower than a battle's on PoCL, which the
+ * sanitizer does not instrument.
+ */
+long it_units_for_ms(const char *(*doc)(long units, long seed), long ms);
 
 #endif
