@@ -638,6 +638,11 @@ static void mark_enhancer(const struct battle_plan_data *d, struct battle_card_d
 void battle_plan_mark_card(const struct battle_plan_data *d, struct battle_card_data *c)
 {
     mark_enhancer(d, c);
+    /* Mimic scans every enemy assault's skills at each cast: one byte per card instead */
+    c->mimic = 0;
+    for (int k = 0; k < c->n_act; k++)
+        if (battle_sim_mimicable(c, (clc_u32)k, 1))
+            c->mimic = (clc_u8)(c->mimic | 1u << k);
     if (d->fx & BATTLE_SIM_FX_INHIBIT)
         mark_refusable(c);
 }
@@ -647,6 +652,7 @@ void battle_plan_unmark_card(struct battle_card_data *c)
     for (int k = 0; k < c->n_act; k++)
         c->act_id[k] = (clc_u8)(c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
     c->trig = (clc_u8)(c->trig & ~BATTLE_SIM_CARD_ENHANCES);
+    c->mimic = 0;
 }
 
 /* The plan-wide flags of every card of the table (in a plan that makes its variants during

@@ -77,7 +77,8 @@ struct battle_card_data; /* battle_sim.h */
 
 /** Makes card `c` of plan data `d` as the plan's table holds it: the marks battle_plan puts
  * on every card once the plan's flags are known (which of its allied skills a target may
- * refuse under Inhibit, whether it casts Enhance at its turn start). */
+ * refuse under Inhibit, whether it casts Enhance at its turn start, which of its skills
+ * Mimic can take). */
 void battle_plan_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
 
 /** Takes battle_plan_mark_card's marks off card `c`: the card as built. */

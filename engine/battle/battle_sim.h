@@ -155,6 +155,8 @@ struct battle_card_data {
     clc_u8 flurry_c;    /* Flurry's cooldown in own turns, at least 1 */
     clc_u8 trig;        /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*); and
                            BATTLE_SIM_CARD_ENHANCES */
+    clc_u8 mimic;       /* bit k: Mimic can take action k from the card, for an assault
+                           caster (battle_sim_mimicable; a mark: battle_plan_mark_card) */
     clc_u16 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */
     clc_u8 armor;
     clc_u8 counter;
@@ -2002,6 +2004,19 @@ CLC_FN int battle_sim_mimicable(CLC_GLOBAL const struct battle_card_data *t, clc
     return assault || (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY);
 }
 
+/* The actions of card `t` that Mimic can take, a bit each (battle_sim_mimicable): the card's
+ * mark, less Mend and Fortify for a caster that is not an assault. */
+CLC_FN clc_u32 battle_sim_mimic_mask(CLC_GLOBAL const struct battle_card_data *t, int assault)
+{
+    clc_u32 mask = t->mimic;
+    for (clc_u32 j = 0; !assault && j < t->n_act; j++) {
+        clc_u32 id = t->act_id[j] & ~BATTLE_SIM_ACT_REFUSABLE;
+        if (id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY)
+            mask &= ~(1u << j);
+    }
+    return mask;
+}
+
 /* Side `s` casts Mimic X, action `k` of card `c` (tuo's perform_skill<mimic>): its targets
  * are the living enemy assaults (of faction y) with a skill it can take
  * (battle_sim_mimicable), drawn as any hostile skill's but never evaded; from each, one such
@@ -2025,14 +2040,11 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
         return 0;
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_GLOBAL const struct battle_card_data *t = battle_sim_printed(p, en->assaults[i].card);
-        int any = 0;
         if (!battle_sim_alive(&en->assaults[i]))
             continue;
         if (y && !battle_sim_faction_ok(t->faction, y) && !battle_sim_morph(p, g))
             continue;
-        for (clc_u32 j = 0; j < t->n_act && !any; j++)
-            any = battle_sim_mimicable(t, j, assault);
-        if (any)
+        if (battle_sim_mimic_mask(t, assault))
             cand[nc++] = (clc_u8)i;
     }
     if (!nc)
@@ -2042,14 +2054,14 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_GLOBAL const struct battle_card_data *t =
             battle_sim_printed(p, en->assaults[cand[i]].card);
         struct battle_sim_ov ov;
-        clc_u32 m = 0, pick, id;
+        clc_u32 mask = battle_sim_mimic_mask(t, assault), m = 0, pick, id;
         for (clc_u32 j = 0; j < t->n_act; j++)
-            m += (clc_u32)battle_sim_mimicable(t, j, assault);
+            m += mask >> j & 1u;
         pick = m > 1 ? rng_below(&g->rng, m) : 0;
         /* The pick-th skill, those cast in the unit's turn first. */
         for (clc_u32 pass = 0; pass < 2; pass++)
             for (clc_u32 j = 0; j < t->n_act; j++) {
-                if (!battle_sim_mimicable(t, j, assault) ||
+                if (!(mask >> j & 1u) ||
                     (t->act_trig[j] == BATTLE_SIM_TRIG_ATTACKED) != (pass == 1))
                     continue;
                 if (pick-- == 0) {

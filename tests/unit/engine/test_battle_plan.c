@@ -850,6 +850,52 @@ static void test_draw_levels(void)
     battle_plan_free(plan);
 }
 
+/* The skills Mimic can take from a card, marked once in the plan (battle_sim_mimicable):
+ * Strike 0, Summon 1, Mimic 2, Mend 3, Weaken on play 4, Heal on attacked 5, Fortify 6 and
+ * Enhance 7 give Strike, Mend, Heal and Fortify (bits 0, 3, 5 and 6), and for a caster
+ * that is not an assault Strike and Heal. A card without such skills has none. */
+static void test_mimic_marks(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    const struct battle_plan_data *d;
+    int many, plain;
+
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "C0", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_side(&b, 1, tb_card(&b, "C1", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    plain = tb_card(&b, "Plain", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, plain, BATTLE_SKILL_ARMOR, 2, 0);
+    many = tb_card(&b, "Many", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, many, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_skill(&b, many, BATTLE_SKILL_SUMMON, 0, 0);
+    b.cards[many].skills[1].card = plain;
+    tb_skill(&b, many, BATTLE_SKILL_MIMIC, 1, 0);
+    tb_skill(&b, many, BATTLE_SKILL_MEND, 1, 0);
+    tb_skill(&b, many, BATTLE_SKILL_WEAKEN, 1, 0);
+    b.cards[many].skills[4].trigger = 1;
+    tb_skill(&b, many, BATTLE_SKILL_HEAL, 1, 0);
+    b.cards[many].skills[5].trigger = 2;
+    tb_skill(&b, many, BATTLE_SKILL_FORTIFY, 1, 0);
+    tb_skill(&b, many, BATTLE_SKILL_ENHANCE, 1, 1);
+    tb_args(&b, many, BATTLE_SKILL_ARMOR, -1);
+    tb_deck(&b, 0, many, 1);
+    tb_deck(&b, 1, plain, 1);
+    plan = tb_plan(&b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+    d = battle_plan_data(plan);
+    CU_ASSERT_EQUAL(d->cards[many].n_act, 8);
+    CU_ASSERT_EQUAL(d->cards[many].mimic, 0x69);
+    CU_ASSERT_EQUAL(battle_sim_mimic_mask(&d->cards[many], 1), 0x69u);
+    CU_ASSERT_EQUAL(battle_sim_mimic_mask(&d->cards[many], 0), 0x21u);
+    CU_ASSERT_EQUAL(d->cards[plain].mimic, 0);
+    for (int c = 0; c < d->n_cards; c++) /* variants too (Enhance's Armor 3 of Plain) */
+        for (int k = 0; k < d->cards[c].n_act; k++)
+            CU_ASSERT_EQUAL(d->cards[c].mimic >> k & 1,
+                            battle_sim_mimicable(&d->cards[c], (clc_u32)k, 1));
+    battle_plan_free(plan);
+}
+
 static CU_TestInfo plan_tests[] = {
     {"seed example: priority map", test_seed_priority_map},
     {"seed example: play order 8 7 13 6 9 10 12 11", test_seed_play_order},
@@ -862,6 +908,7 @@ static CU_TestInfo plan_tests[] = {
     {"Enhance and Evolve make card variants", test_mod_variants},
     {"a chain of levels casts its changes as one card", test_mod_chain},
     {"Enhance and Evolve reach their own side, Evolve a Mimic's", test_mod_sides},
+    {"the skills Mimic can take are marked on each card", test_mimic_marks},
     {"Enhance and Evolve past a field or the changes' limit are refused", test_mod_limits},
     {"Enhance and Evolve past the table are made during play", test_mod_lazy},
     {"variants made during play play the games the table would", test_mod_lazy_same_games},
