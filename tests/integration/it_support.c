@@ -135,6 +135,20 @@ int it_stack_init(struct it_stack *s, const char *name)
     return s->port > 0 ? 0 : -1;
 }
 
+int it_fast_stack_init(struct it_stack *s, const char *name, long chunk_units)
+{
+    if (it_stack_init(s, name))
+        return -1;
+    snprintf(s->chunk_env, sizeof(s->chunk_env), "SKIRMISH_CHUNK_UNITS=%ld", chunk_units);
+    s->env[s->n_env++] = s->chunk_env;
+    s->env[s->n_env++] = "SKIRMISH_LEASE_MS=2000";
+    s->env[s->n_env++] = "SKIRMISH_RECONCILE_MS=300";
+    s->env[s->n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
+    s->env[s->n_env++] = "SKIRMISH_BLOCK_MS=200";
+    s->env[s->n_env++] = "SKIRMISH_RETRY_BASE_MS=100";
+    return 0;
+}
+
 /* In a child: the stack's settings, then the test's extra ones. */
 static void child_env(const struct it_stack *s, const char *log_name)
 {

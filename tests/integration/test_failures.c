@@ -19,8 +19,6 @@
 #include "queue.h"
 #include "sk_mem.h"
 
-static char chunk_env[64];
-
 static int setup(void)
 {
     sk_mem_init_json();
@@ -36,16 +34,7 @@ static const char *str(const json_t *j, const char *k)
 /* A stack with a short lease and fast maintenance, chunks of about 100 ms. */
 static int fast_stack(struct it_stack *s, const char *name)
 {
-    if (it_stack_init(s, name))
-        return -1;
-    snprintf(chunk_env, sizeof(chunk_env), "SKIRMISH_CHUNK_UNITS=%ld", it_games_for_ms(100));
-    s->env[s->n_env++] = chunk_env;
-    s->env[s->n_env++] = "SKIRMISH_LEASE_MS=2000";
-    s->env[s->n_env++] = "SKIRMISH_RECONCILE_MS=300";
-    s->env[s->n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
-    s->env[s->n_env++] = "SKIRMISH_BLOCK_MS=200";
-    s->env[s->n_env++] = "SKIRMISH_RETRY_BASE_MS=100";
-    return 0;
+    return it_fast_stack_init(s, name, it_games_for_ms(100));
 }
 
 static void count_entry(const char *job_id, void *arg)

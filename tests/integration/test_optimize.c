@@ -19,7 +19,6 @@
 #include "it_support.h"
 #include "sk_mem.h"
 
-static char chunk_env[64];
 static char doc_text[2048];
 
 static int setup(void)
@@ -70,16 +69,7 @@ static long opt_units_for_ms(long ms)
  * optimisation's work. */
 static int fast_stack(struct it_stack *s, const char *name)
 {
-    if (it_stack_init(s, name))
-        return -1;
-    snprintf(chunk_env, sizeof(chunk_env), "SKIRMISH_CHUNK_UNITS=%ld", opt_units_for_ms(100));
-    s->env[s->n_env++] = chunk_env;
-    s->env[s->n_env++] = "SKIRMISH_LEASE_MS=2000";
-    s->env[s->n_env++] = "SKIRMISH_RECONCILE_MS=300";
-    s->env[s->n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
-    s->env[s->n_env++] = "SKIRMISH_BLOCK_MS=200";
-    s->env[s->n_env++] = "SKIRMISH_RETRY_BASE_MS=100";
-    return 0;
+    return it_fast_stack_init(s, name, opt_units_for_ms(100));
 }
 
 static void test_kill9_resumes(void)

@@ -16,7 +16,6 @@
 #include "it_support.h"
 #include "sk_mem.h"
 
-static char chunk_env[64];
 static char shard_env[64];
 
 static int setup(void)
@@ -35,18 +34,11 @@ static const char *str(const json_t *j, const char *k)
  * a short lease and fast maintenance. */
 static int shard_stack(struct it_stack *s, const char *name, long games)
 {
-    if (it_stack_init(s, name))
+    if (it_fast_stack_init(s, name, it_games_for_ms(50)))
         return -1;
-    snprintf(chunk_env, sizeof(chunk_env), "SKIRMISH_CHUNK_UNITS=%ld", it_games_for_ms(50));
     snprintf(shard_env, sizeof(shard_env), "SKIRMISH_SHARD_UNITS=%ld", (games + 3) / 4);
-    s->env[s->n_env++] = chunk_env;
     s->env[s->n_env++] = shard_env;
     s->env[s->n_env++] = "SKIRMISH_CHUNK_MS=100";
-    s->env[s->n_env++] = "SKIRMISH_LEASE_MS=2000";
-    s->env[s->n_env++] = "SKIRMISH_RECONCILE_MS=300";
-    s->env[s->n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
-    s->env[s->n_env++] = "SKIRMISH_BLOCK_MS=200";
-    s->env[s->n_env++] = "SKIRMISH_RETRY_BASE_MS=100";
     return 0;
 }
 
