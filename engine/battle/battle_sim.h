@@ -2017,6 +2017,45 @@ CLC_FN clc_u32 battle_sim_mimic_mask(CLC_GLOBAL const struct battle_card_data *t
     return mask;
 }
 
+/* Mimic's cast of skill `id` with the values `ov` (battle_sim_mimic; Rush apart). On the
+ * host, battle_sim_skill_as with the skill a constant in each case, as battle_sim_skill
+ * has: the copy for any skill tested the skill's facts for every unit, about 500
+ * instructions a cast (callgrind, real-s26, 2026-11-28). A kernel keeps that one copy, so
+ * the GPU build stays its size. */
+CLC_NOINLINE int battle_sim_mimic_cast(CLC_GLOBAL const struct battle_plan_data *p,
+                                       CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
+                                       clc_u32 id, int refusable,
+                                       CLC_GLOBAL const struct battle_card_data *c, clc_u32 k,
+                                       int pv, CLC_PRIVATE const struct battle_sim_ov *ov)
+{
+#ifndef __OPENCL_VERSION__
+    switch (id) {
+/* Not the skills Mimic never casts (battle_sim_mimicable) nor Rush (battle_sim_rush). */
+#define BATTLE_SIM_MC_TAKES(ID)                                                                    \
+    ((ID) != BATTLE_SKILL_SUMMON && (ID) != BATTLE_SKILL_MIMIC && (ID) != BATTLE_SKILL_ENHANCE &&  \
+     (ID) != BATTLE_SKILL_RUSH)
+#define BATTLE_SIM_MC_PASSIVE(ID)
+#define BATTLE_SIM_MC_ACTIVATION(ID)                                                               \
+    case BATTLE_SKILL_##ID:                                                                        \
+        return BATTLE_SIM_MC_TAKES(BATTLE_SKILL_##ID)                                              \
+                   ? battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, refusable, c, k, pv,    \
+                                         ov)                                                       \
+                   : 0;
+#define BATTLE_SIM_MC_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)         \
+    BATTLE_SIM_MC_##KIND(ID)
+        BATTLE_SKILL_TABLE(BATTLE_SIM_MC_)
+#undef BATTLE_SIM_MC_
+#undef BATTLE_SIM_MC_ACTIVATION
+#undef BATTLE_SIM_MC_PASSIVE
+#undef BATTLE_SIM_MC_TAKES
+    default:
+        return 0;
+    }
+#else
+    return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, pv, ov);
+#endif
+}
+
 /* Side `s` casts Mimic X, action `k` of card `c` (tuo's perform_skill<mimic>): its targets
  * are the living enemy assaults (of faction y) with a skill it can take
  * (battle_sim_mimicable), drawn as any hostile skill's but never evaded; from each, one such
@@ -2079,10 +2118,10 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                         battle_sim_rush(p, g, s, lane, (p->fx & BATTLE_SIM_FX_INHIBIT) != 0, c, k,
                                         &ov);
                     else
-                        battle_sim_skill_as(p, g, s, lane, id,
-                                            !battle_sim_hostile(id) &&
-                                                (p->fx & BATTLE_SIM_FX_INHIBIT),
-                                            c, k, p->passive ? BATTLE_SIM_PV_ALL : 0, &ov);
+                        battle_sim_mimic_cast(p, g, s, lane, id,
+                                              !battle_sim_hostile(id) &&
+                                                  (p->fx & BATTLE_SIM_FX_INHIBIT),
+                                              c, k, p->passive ? BATTLE_SIM_PV_ALL : 0, &ov);
                 }
             }
     }
