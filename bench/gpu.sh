@@ -27,6 +27,13 @@
 #       per launch and with 4,194,304 (SKIRMISH_CL_WORK_GROUP, SKIRMISH_CL_GAMES_PER_LAUNCH),
 #       and prints games/s against the defaults; exits 1 when two sizes give different
 #       counts (a job's result must not depend on how its games are launched).
+#   bench/gpu.sh expect [GAMES]       (here, after prepare)
+#       plays every real-card matchup of real_cards.json but those with flexible play (GAMES
+#       each, default 100,000) on the CPU backend and keeps the counts in .gpu/expected.json.
+#   bench/gpu.sh all [GAMES]          (on the GPU machine, as run)
+#       plays those matchups on the GPU and compares each one's counts with
+#       .gpu/expected.json (same commit, same GAMES), or with the CPU backend run there
+#       when that file does not fit; prints a row a matchup and exits 1 on any difference.
 #
 # With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
 # SKIRMISH_GPU_DEVICE names the device to test (SKIRMISH_DEVICE syntax; default "NVIDIA").
@@ -219,6 +226,96 @@ EOF2
     return $rc
 }
 
+# Every real-card matchup of tests/data/peer/real_cards.json (missions, raids, fortresses,
+# scorings and battleground effects too) but those with flexible play, which run on the CPU
+# backend whatever the device (battle_job.c), GAMES games each, seed 1. Mode "expect" plays
+# them on the CPU backend and writes the counts to $bundle/expected.json; mode "all" plays
+# them on $device and compares each with those counts when they are for the same number of
+# games and the same commit (same job + same seed = same result on any device), or else
+# with the CPU backend's run of the same job. One markdown row a matchup, flushed as it
+# comes, so that a time bound still leaves the rows before it.
+every_matchup() {
+    local mode=$1 games=$2 device=$3
+    python3 - "$root/tests/data/peer/real_cards.json" "$bundle" "$games" "$device" "$work" "$mode" <<'EOF3'
+import json, os, subprocess, sys, time
+ref_path, bundle, games, device, work, mode = sys.argv[1:7]
+games = int(games)
+ref = json.load(open(ref_path))
+flexible = lambda side: isinstance(side, dict) and side.get("play") == "flexible"
+matchups = [m for m in ref["matchups"] if not (flexible(m["attacker"]) or flexible(m["defender"]))]
+skirmish = f"{bundle}/bin/skirmish"
+commit = open(f"{bundle}/commit").read().strip()
+keys = ("games", "wins", "stalls", "losses", "points")
+def job_of(m):
+    params = {"games": games, "mode": m["mode"], "turn_limit": ref["turn_limit"],
+              "attacker": m["attacker"], "defender": m["defender"]}
+    for k in ("scoring", "effects"):
+        if k in m:
+            params[k] = m[k]
+    path = f"{work}/{m['name']}.json"
+    with open(path, "w") as f:
+        json.dump({"kind": "battle", "seed": 1, "params": params}, f)
+    return path
+def run(job, dev):
+    out = subprocess.run([skirmish, "run", "--device", dev, "--threads", "0", job],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+if mode == "expect":
+    t0 = time.monotonic()
+    counts = {m["name"]: {k: run(job_of(m), "cpu")[k] for k in keys} for m in matchups}
+    with open(f"{bundle}/expected.json", "w") as f:
+        json.dump({"commit": commit, "games": games, "counts": counts}, f, indent=1)
+    print(f"gpu.sh: {len(counts)} matchups, {games:,} games each, on the CPU backend in "
+          f"{time.monotonic() - t0:.0f} s: {bundle}/expected.json")
+    sys.exit(0)
+expected = {}
+try:
+    e = json.load(open(f"{bundle}/expected.json"))
+    if e["games"] == games and e["commit"] == commit:
+        expected = e["counts"]
+except (OSError, ValueError, KeyError):
+    pass
+source = "the CPU backend's counts from `gpu.sh expect`" if expected else "the CPU backend, here"
+print(f"{len(matchups)} matchups ({len(ref['matchups']) - len(matchups)} with flexible play left "
+      f"out), {games:,} games each, compared with {source}.\n")
+print("| matchup | mode | on the device (games/s) | process (s) | wins/stalls/losses | same counts |")
+print("|---|---|---:|---:|---|---|", flush=True)
+bad = done = 0
+for m in matchups:
+    job = job_of(m)
+    t0 = time.monotonic()
+    g = run(job, device)
+    wall = time.monotonic() - t0
+    c = expected.get(m["name"]) or {k: run(job, "cpu")[k] for k in keys}
+    same = all(c[k] == g[k] for k in keys)
+    bad += not same
+    done += 1
+    counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
+    verdict = "yes" if same else f"NO: cpu {c['wins']}/{c['stalls']}/{c['losses']}/{c['points']}"
+    print(f"| {m['name']} | {m['mode']} | {g['games_per_second']:,.0f} | {wall:.1f} | {counts} "
+          f"| {verdict} |", flush=True)
+print(f"\nCounts identical on {done - bad} of {done} matchups.")
+sys.exit(1 if bad else 0)
+EOF3
+}
+
+every_step() {
+    local mode=$1 games=${2:-100000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
+    bundle_env
+    if [ "$mode" = all ]; then
+        echo "## Every real-card matchup on the device, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo
+        echo '```'
+        (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
+        open_device || rc=1
+        echo '```'
+        echo
+    fi
+    every_matchup "$mode" "$games" "$device" || rc=1
+    rm -rf "$work"
+    return $rc
+}
+
 run_all() {
     local games=${1:-4000000}
     local device=${SKIRMISH_GPU_DEVICE:-NVIDIA}
@@ -273,8 +370,16 @@ sizes)
     shift
     with_out sizes.md sizes "$@"
     ;;
+expect)
+    shift
+    every_step expect "$@"
+    ;;
+all)
+    shift
+    with_out all.md every_step all "$@"
+    ;;
 *)
-    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
