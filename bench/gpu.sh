@@ -34,6 +34,7 @@
 #       plays those matchups on the GPU and compares each one's counts with
 #       .gpu/expected.json (same commit, same GAMES), or with the CPU backend run there
 #       when that file does not fit; prints a row a matchup and exits 1 on any difference.
+#       SKIRMISH_GPU_ONLY, a regular expression, keeps the matchups whose names it finds.
 #
 # With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
 # SKIRMISH_GPU_DEVICE names the device to test (SKIRMISH_DEVICE syntax; default "NVIDIA").
@@ -149,14 +150,15 @@ EOF
 }
 
 # The bundle's programs, libraries and card files for the steps on the GPU machine, and a
-# throw-away folder ($work) for their jobs and the kernels' binary cache.
+# throw-away folder ($work) for their jobs and the kernels' binary cache; with "cpu", for a
+# step that runs the CPU backend alone (expect), without looking for the NVIDIA driver.
 bundle_env() {
     [ -x "$bundle/bin/skirmish" ] || die "no bundle in $bundle: run 'bench/gpu.sh prepare' first, here"
     work=$(mktemp -d /tmp/skirmish-gpu.XXXXXX)
     export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export SKIRMISH_CARDS_DIR=$bundle/data SKIRMISH_CL_CACHE=$work/cache SKIRMISH_LOG_LEVEL=error
     mkdir -p "$work/cache"
-    nvidia_icd
+    [ "${1:-}" = cpu ] || nvidia_icd
 }
 
 # Runs step function $2 with the rest as its arguments, its output also to $OUT/$1 when
@@ -237,12 +239,14 @@ EOF2
 every_matchup() {
     local mode=$1 games=$2 device=$3
     python3 - "$root/tests/data/peer/real_cards.json" "$bundle" "$games" "$device" "$work" "$mode" <<'EOF3'
-import json, os, subprocess, sys, time
+import json, os, re, subprocess, sys, time
 ref_path, bundle, games, device, work, mode = sys.argv[1:7]
 games = int(games)
 ref = json.load(open(ref_path))
 flexible = lambda side: isinstance(side, dict) and side.get("play") == "flexible"
-matchups = [m for m in ref["matchups"] if not (flexible(m["attacker"]) or flexible(m["defender"]))]
+only = re.compile(os.environ.get("SKIRMISH_GPU_ONLY", ""))
+matchups = [m for m in ref["matchups"] if not (flexible(m["attacker"]) or flexible(m["defender"]))
+            and only.search(m["name"])]
 skirmish = f"{bundle}/bin/skirmish"
 commit = open(f"{bundle}/commit").read().strip()
 keys = ("games", "wins", "stalls", "losses", "points")
@@ -276,8 +280,9 @@ try:
 except (OSError, ValueError, KeyError):
     pass
 source = "the CPU backend's counts from `gpu.sh expect`" if expected else "the CPU backend, here"
-print(f"{len(matchups)} matchups ({len(ref['matchups']) - len(matchups)} with flexible play left "
-      f"out), {games:,} games each, compared with {source}.\n")
+print(f"{len(matchups)} of {len(ref['matchups'])} matchups (flexible play left out"
+      f"{', SKIRMISH_GPU_ONLY=' + only.pattern if only.pattern else ''}), {games:,} games each, "
+      f"compared with {source}.\n")
 print("| matchup | mode | on the device (games/s) | process (s) | wins/stalls/losses | same counts |")
 print("|---|---|---:|---:|---|---|", flush=True)
 bad = done = 0
@@ -301,7 +306,7 @@ EOF3
 
 every_step() {
     local mode=$1 games=${2:-100000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
-    bundle_env
+    if [ "$mode" = expect ]; then bundle_env cpu; else bundle_env; fi
     if [ "$mode" = all ]; then
         echo "## Every real-card matchup on the device, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
         echo
