@@ -106,6 +106,21 @@ open_device() {
     return $st
 }
 
+# A step's heading ($1, the bundle's commit and the time) and a block with the GPUs, the
+# line $2 when given, and the device's self-check; the self-check's status.
+device_header() {
+    local st=0
+    echo "## $1, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    echo '```'
+    (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
+    [ -z "${2:-}" ] || echo "$2"
+    open_device || st=1
+    echo '```'
+    echo
+    return $st
+}
+
 # The real-card matchups on both backends: one markdown row each, and "DIFFER" rows when
 # the counts differ. Python reads the results (the machine's python3).
 real_cards() {
@@ -181,13 +196,7 @@ with_out() {
 sizes() {
     local games=${1:-4000000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
     bundle_env
-    echo "## GPU launch sizes, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo
-    echo '```'
-    (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
-    open_device || rc=1
-    echo '```'
-    echo
+    device_header "GPU launch sizes" || rc=1
     python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
 import json, os, subprocess, sys, time
 ref, skirmish, games, device, work = sys.argv[1:6]
@@ -311,13 +320,7 @@ every_step() {
     local mode=$1 games=${2:-100000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
     if [ "$mode" = expect ]; then bundle_env cpu; else bundle_env; fi
     if [ "$mode" = all ]; then
-        echo "## Every real-card matchup on the device, commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
-        echo
-        echo '```'
-        (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
-        open_device || rc=1
-        echo '```'
-        echo
+        device_header "Every real-card matchup on the device" || rc=1
     fi
     every_matchup "$mode" "$games" "$device" || rc=1
     rm -rf "$work"
@@ -329,14 +332,7 @@ run_all() {
     local device=${SKIRMISH_GPU_DEVICE:-NVIDIA}
     local rc=0
     bundle_env
-    echo "## GPU run of commit $(cat "$bundle/commit"), $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo
-    echo '```'
-    (nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not available") | sed 's/ (UUID.*//'
-    echo "cores: $(nproc); device asked for: $device"
-    open_device || rc=1
-    echo '```'
-    echo
+    device_header "GPU run" "cores: $(nproc); device asked for: $device" || rc=1
     echo "### cl_bench ($games games per row; reference matchups, built-in cards)"
     echo
     echo '```'
