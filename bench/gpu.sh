@@ -273,11 +273,18 @@ def run(job, dev):
     out = subprocess.run([skirmish, "run", "--device", dev, "--threads", "0", job],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
+def failed(e):
+    """A job that did not run: its exit status and the last line it wrote."""
+    lines = (e.stderr or "").strip().splitlines()
+    return f"exit {e.returncode}: {lines[-1] if lines else 'no message'}"
 if mode == "expect":
     t0 = time.monotonic()
     counts = {}
     for m in matchups:
-        c = run(job_of(m), "cpu")
+        try:
+            c = run(job_of(m), "cpu")
+        except subprocess.CalledProcessError as e:
+            sys.exit(f"gpu.sh: {m['name']} on the CPU backend: {failed(e)}")
         counts[m["name"]] = {k: c[k] for k in keys}
     with open(f"{bundle}/expected.json", "w") as f:
         json.dump({"commit": commit, "games": games, "counts": counts}, f, indent=1)
@@ -301,9 +308,15 @@ bad = done = 0
 for m in matchups:
     job = job_of(m)
     t0 = time.monotonic()
-    g = run(job, device)
-    wall = time.monotonic() - t0
-    c = expected.get(m["name"]) or run(job, "cpu")
+    try:
+        g = run(job, device)
+        wall = time.monotonic() - t0
+        c = expected.get(m["name"]) or run(job, "cpu")
+    except subprocess.CalledProcessError as e:
+        bad += 1
+        done += 1
+        print(f"| {m['name']} | {m['mode']} | | | | NO: {failed(e)} |", flush=True)
+        continue
     same = all(c[k] == g[k] for k in keys)
     bad += not same
     done += 1
@@ -383,7 +396,7 @@ all)
     with_out all.md every_step all "$@"
     ;;
 *)
-    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
