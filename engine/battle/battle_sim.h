@@ -1990,16 +1990,24 @@ CLC_NOINLINE int battle_sim_rare(CLC_GLOBAL const struct battle_plan_data *p,
     }
 }
 
+/* Whether Mimic can take activation skill `id`: not Summon, Mimic or Enhance (not among
+ * tuo's activation skills). The one place for that list: battle_sim_mimicable marks the
+ * cards' skills with it and battle_sim_mimic_cast keeps a cast only for these. */
+CLC_FN int battle_sim_mimic_takes(clc_u32 id)
+{
+    return id != BATTLE_SKILL_SUMMON && id != BATTLE_SKILL_MIMIC && id != BATTLE_SKILL_ENHANCE;
+}
+
 /* Whether action `k` of card `t` is one that Mimic can take from it, for a caster that is
  * an assault or not (`assault`): an activation skill cast in the unit's turn or when it is
- * attacked (tuo's m_skills and m_skills_on_attacked), not Summon, Mimic or Enhance (not one of
- * tuo's activation skills), and Mend and Fortify for an assault only. */
+ * attacked (tuo's m_skills and m_skills_on_attacked) that Mimic takes
+ * (battle_sim_mimic_takes), and Mend and Fortify for an assault only. */
 CLC_FN int battle_sim_mimicable(CLC_GLOBAL const struct battle_card_data *t, clc_u32 k, int assault)
 {
     clc_u32 id = t->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
     if (t->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE && t->act_trig[k] != BATTLE_SIM_TRIG_ATTACKED)
         return 0;
-    if (id == BATTLE_SKILL_SUMMON || id == BATTLE_SKILL_MIMIC || id == BATTLE_SKILL_ENHANCE)
+    if (!battle_sim_mimic_takes(id))
         return 0;
     return assault || (id != BATTLE_SKILL_MEND && id != BATTLE_SKILL_FORTIFY);
 }
@@ -2030,10 +2038,8 @@ CLC_NOINLINE int battle_sim_mimic_cast(CLC_GLOBAL const struct battle_plan_data 
 {
 #ifndef __OPENCL_VERSION__
     switch (id) {
-/* Not the skills Mimic never casts (battle_sim_mimicable) nor Rush (battle_sim_rush). */
-#define BATTLE_SIM_MC_TAKES(ID)                                                                    \
-    ((ID) != BATTLE_SKILL_SUMMON && (ID) != BATTLE_SKILL_MIMIC && (ID) != BATTLE_SKILL_ENHANCE &&  \
-     (ID) != BATTLE_SKILL_RUSH)
+/* Not the skills Mimic never casts (battle_sim_mimic_takes) nor Rush (battle_sim_rush). */
+#define BATTLE_SIM_MC_TAKES(ID) (battle_sim_mimic_takes(ID) && (ID) != BATTLE_SKILL_RUSH)
 #define BATTLE_SIM_MC_PASSIVE(ID)
 #define BATTLE_SIM_MC_ACTIVATION(ID)                                                               \
     case BATTLE_SKILL_##ID:                                                                        \

@@ -70,3 +70,18 @@ void tb_sim_setup(const struct battle_plan_data *p, struct battle_game *g, uint6
 {
     battle_sim_setup(p, g, seed, game);
 }
+
+int tb_sim_mimic_cast(const struct battle_plan_data *p, struct battle_game *g, int s, int lane,
+                      unsigned id, int refusable, const struct battle_card_data *c, unsigned k,
+                      int pv, const struct battle_sim_ov *ov)
+{
+    return battle_sim_mimic_cast(p, g, s, lane, id, refusable, c, k, pv, ov);
+}
+
+int tb_sim_skill_any(const struct battle_plan_data *p, struct battle_game *g, int s, int lane,
+                     unsigned id, int refusable, const struct battle_card_data *c, unsigned k,
+                     int pv, const struct battle_sim_ov *ov)
+{
+    /* id and pv are not constants here: the copy for any skill, a kernel's. */
+    return battle_sim_skill_as(p, g, s, lane, id, refusable, c, k, pv, ov);
+}

@@ -165,6 +165,17 @@ void tb_sim_init(const struct battle_plan_data *p, struct battle_game *g, uint64
 void tb_sim_setup(const struct battle_plan_data *p, struct battle_game *g, uint64_t seed,
                   uint64_t game);
 
+/* Mimic's cast of skill `id` (battle_sim_mimic_cast: on the host a copy with the skill a
+ * constant in each case), and battle_sim_skill_as with `id` and `pv` not constants (the
+ * copy for any skill, which a kernel runs for Mimic), out of line: a test holds the two
+ * to the same game. */
+int tb_sim_mimic_cast(const struct battle_plan_data *p, struct battle_game *g, int s, int lane,
+                      unsigned id, int refusable, const struct battle_card_data *c, unsigned k,
+                      int pv, const struct battle_sim_ov *ov);
+int tb_sim_skill_any(const struct battle_plan_data *p, struct battle_game *g, int s, int lane,
+                     unsigned id, int refusable, const struct battle_card_data *c, unsigned k,
+                     int pv, const struct battle_sim_ov *ov);
+
 static inline void tb_run_end(struct tb_run *x)
 {
     battle_plan_free(x->plan);

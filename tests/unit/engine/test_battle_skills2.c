@@ -5,6 +5,7 @@
  * commanders at 50; side 0 plays on odd turns. */
 #include <CUnit/CUnit.h>
 
+#include "battle_cards.h"
 #include "battle_testlib.h"
 
 static void duel(struct tb *b)
@@ -510,6 +511,85 @@ static void test_mimic_evolved(void)
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 40);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).weaken, 3);
+    tb_run_end(&x);
+}
+
+/* Mimic's cast of each skill it takes (battle_sim_mimic_cast: on the host one copy of the
+ * cast for each skill, the skill a constant in it) does to the game what the copy for any
+ * skill does (battle_sim_skill_as with the skill a variable, as a kernel runs it): the same
+ * return, the same bytes of the game, random stream included. The Mimicker (lane 0 of side
+ * 0) casts every skill that Mimic takes but Rush (battle_sim_rush has its own cast) with
+ * X 3, one target and all, refusable or not, with and without the passive rules' steps,
+ * at the end of each of turns 1 to 8 of a battle of damaged, delayed and jammed assaults
+ * and a fortress on each side (Evolve casts the Shaper's change, Weaken to Strike, which
+ * the Ally's Weaken takes). Each skill changes the game at least once, so that the
+ * comparison is of casts that did something. */
+static void test_mimic_cast_each_skill(void)
+{
+    struct tb b;
+    struct tb_run x;
+    struct battle_game g1, g2;
+    int shaper, compared = 0, changed[BATTLE_SKILL__COUNT] = {0}, differ[BATTLE_SKILL__COUNT] = {0};
+    shaper = duel_with(&b, 1, "Shaper", BATTLE_SKILL_EVOLVE, 0);
+    tb_args(&b, shaper, BATTLE_SKILL_WEAKEN, BATTLE_SKILL_STRIKE);
+    {
+        int mimic = unit(&b, "Mimicker", 1, 100, 0);
+        int ally = unit(&b, "Ally", 3, 30, 1);
+        int late = tb_card(&b, "Late", BATTLE_ASSAULT, 2, 30, 2);
+        int weak = unit(&b, "Weakener", 4, 40, 2);
+        int brute = unit(&b, "Brute", 5, 40, 3);
+        int jammer = unit(&b, "Jammer", 1, 40, 4);
+        int tower = tb_card(&b, "Tower", BATTLE_STRUCTURE, 0, 40, 0);
+        tb_skill(&b, mimic, BATTLE_SKILL_MIMIC, 3, 0);
+        tb_skill(&b, ally, BATTLE_SKILL_WEAKEN, 1, 0);
+        tb_skill(&b, late, BATTLE_SKILL_HEAL, 1, 0);
+        tb_skill(&b, weak, BATTLE_SKILL_WEAKEN, 2, 0);
+        tb_skill(&b, jammer, BATTLE_SKILL_JAM, 1, 0);
+        tb_deck(&b, 0, mimic, 1);
+        tb_deck(&b, 0, ally, 1);
+        tb_deck(&b, 0, late, 1);
+        tb_deck(&b, 0, ally, 1);
+        tb_deck(&b, 1, weak, 1);
+        tb_deck(&b, 1, brute, 1);
+        tb_deck(&b, 1, jammer, 1);
+        tb_deck(&b, 1, late, 1);
+        tb_fort(&b, 0, tower);
+        tb_fort(&b, 1, tower);
+    }
+    tb_run_start(&x, &b);
+    for (int turn = 1; turn <= 8 && !tb_run_turns(&x, 1); turn++) {
+        const struct battle_card_data *c = &x.d->cards[TB_ASL(&x, 0, 0).card];
+        CU_ASSERT_FATAL(x.g.sides[0].n_assaults > 0);
+        for (unsigned id = 0; id < BATTLE_SKILL__COUNT; id++) {
+            if (battle_cards_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
+                !battle_sim_mimic_takes(id) || id == BATTLE_SKILL_RUSH)
+                continue;
+            for (int v = 0; v < 8; v++) {
+                struct battle_sim_ov ov = {3, 0, (unsigned)v & 1u, 1, 0};
+                int pv = v & 2 ? (int)BATTLE_SIM_PV_ALL : 0, refusable = (v & 4) != 0, r1, r2;
+                if (id == BATTLE_SKILL_EVOLVE)
+                    ov.x = x.d->cards[shaper].act_x[0];
+                g1 = x.g;
+                g2 = x.g;
+                r1 = tb_sim_mimic_cast(x.d, &g1, 0, 0, id, refusable, c, 0, pv, &ov);
+                r2 = tb_sim_skill_any(x.d, &g2, 0, 0, id, refusable, c, 0, pv, &ov);
+                differ[id] += r1 != r2 || memcmp(&g1, &g2, sizeof(g1)) != 0;
+                changed[id] += memcmp(&g1, &x.g, sizeof(g1)) != 0;
+                compared++;
+            }
+        }
+    }
+    CU_ASSERT(compared > 0);
+    for (unsigned id = 0; id < BATTLE_SKILL__COUNT; id++) {
+        if (battle_cards_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
+            !battle_sim_mimic_takes(id) || id == BATTLE_SKILL_RUSH)
+            continue;
+        if (differ[id] || !changed[id])
+            printf("\n  %s: the two casts differ %d times, change the game %d times\n",
+                   battle_cards_skill_name((enum battle_skill)id), differ[id], changed[id]);
+        CU_ASSERT_EQUAL(differ[id], 0);
+        CU_ASSERT(changed[id] > 0);
+    }
     tb_run_end(&x);
 }
 
@@ -1259,6 +1339,7 @@ static CU_TestInfo skills2_tests[] = {
     {"mimic", test_mimic},
     {"mimic adds the caster's own Enhance", test_mimic_enhanced},
     {"mimic reads the card as printed", test_mimic_evolved},
+    {"mimic's cast of each skill is the cast for any skill", test_mimic_cast_each_skill},
     {"mark", test_mark},
     {"absorb", test_absorb},
     {"enrage, and furiosity", test_enrage},
