@@ -36,6 +36,9 @@
 #       when that file does not fit; prints a row a matchup and exits 1 on any difference.
 #       SKIRMISH_GPU_ONLY, a regular expression, keeps the matchups whose names it finds.
 #
+# The steps' Python (the machine's python3) writes and runs the jobs through
+# bench/gpu_jobs.py, one job document a matchup as bench/real_cards.mjs writes it.
+#
 # With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
 # SKIRMISH_GPU_DEVICE names the device to test (SKIRMISH_DEVICE syntax; default "NVIDIA").
 # To try the run step here, on PoCL: SKIRMISH_GPU_DEVICE=portable bench/gpu.sh run 20000
@@ -125,28 +128,23 @@ device_header() {
 # the counts differ. Python reads the results (the machine's python3).
 real_cards() {
     local games=$1 device=$2
-    python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF'
-import json, subprocess, sys
-ref, skirmish, games, device, work = sys.argv[1:6]
-matchups = [m for m in json.load(open(ref))["matchups"]
-            if isinstance(m["attacker"], str) and isinstance(m["defender"], str)][:12]
-def run(job, dev):
-    out = subprocess.run([skirmish, "run", "--device", dev, "--threads", "0", job],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    python3 - "$root/bench" "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+import gpu_jobs as gj
+ref_path, skirmish, games, device, work = sys.argv[2:7]
+ref = gj.load(ref_path)
+matchups = [m for m in ref["matchups"] if gj.plain(m)][:12]
 print("| matchup | games | CPU backend, all cores (games/s) | OpenCL on the GPU (games/s) "
       "| GPU / CPU | wins/stalls/losses (both) |")
 print("|---|---:|---:|---:|---:|---|")
 bad = 0
 ratios = []
 for m in matchups:
-    job = f"{work}/{m['name']}.json"
-    with open(job, "w") as f:
-        json.dump({"kind": "battle", "seed": 1, "params": {
-            "games": int(games), "mode": m["mode"], "attacker": m["attacker"],
-            "defender": m["defender"]}}, f)
-    c, g = run(job, "cpu"), run(job, device)
-    same = all(c[k] == g[k] for k in ("games", "wins", "stalls", "losses", "points"))
+    job = gj.job_of(ref, m, games, work)
+    c, g = gj.run(skirmish, job, "cpu"), gj.run(skirmish, job, device)
+    same = gj.same(c, g)
     bad += not same
     ratio = g["games_per_second"] / c["games_per_second"]
     ratios.append(ratio)
@@ -197,34 +195,32 @@ sizes() {
     local games=${1:-4000000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
     bundle_env
     device_header "GPU launch sizes" || rc=1
-    python3 - "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
-import json, os, subprocess, sys, time
-ref, skirmish, games, device, work = sys.argv[1:6]
+    python3 - "$root/bench" "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+import gpu_jobs as gj
+ref_path, skirmish, games, device, work = sys.argv[2:7]
 names = ("real-03-counter", "real-11-rally", "real-14-wall", "real-21-heal")
-matchups = [m for m in json.load(open(ref))["matchups"] if m["name"] in names]
+ref = gj.load(ref_path)
+matchups = [m for m in ref["matchups"] if m["name"] in names]
 def run(job, wg, per):
     # Each run bounded, so that one slow size still leaves the others' rows.
     env = dict(os.environ, SKIRMISH_CL_WORK_GROUP=str(wg), SKIRMISH_CL_GAMES_PER_LAUNCH=str(per))
     t0 = time.monotonic()
-    out = subprocess.run([skirmish, "run", "--device", device, "--threads", "0", job], env=env,
-                         check=True, capture_output=True, text=True, timeout=60).stdout
-    r = json.loads(out)
+    r = gj.run(skirmish, job, device, env=env, timeout=60)
     r["wall"] = time.monotonic() - t0
     return r
 print("| matchup | work-group | games per launch | games/s | against the defaults | process (s) |")
 print("|---|---:|---:|---:|---:|---:|", flush=True)
 bad = 0
 for m in matchups:
-    job = f"{work}/{m['name']}.json"
-    with open(job, "w") as f:
-        json.dump({"kind": "battle", "seed": 1, "params": {
-            "games": int(games), "mode": m["mode"], "attacker": m["attacker"],
-            "defender": m["defender"]}}, f)
+    job = gj.job_of(ref, m, games, work)
     base = run(job, 0, 0)
     for wg in (32, 64, 128, 256):
         for per in (0, 4194304):
             r = base if (wg, per) == (64, 0) else run(job, wg, per)
-            same = all(r[k] == base[k] for k in ("games", "wins", "stalls", "losses", "points"))
+            same = gj.same(r, base)
             bad += not same
             note = "" if same else " DIFFERENT COUNTS"
             print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
@@ -247,36 +243,20 @@ EOF2
 # comes, so that a time bound still leaves the rows before it.
 every_matchup() {
     local mode=$1 games=$2 device=$3
-    python3 - "$root/tests/data/peer/real_cards.json" "$bundle" "$games" "$device" "$work" "$mode" <<'EOF3'
+    python3 - "$root/bench" "$root/tests/data/peer/real_cards.json" "$bundle" "$games" "$device" "$work" "$mode" <<'EOF3'
 import json, os, re, subprocess, sys, time
-ref_path, bundle, games, device, work, mode = sys.argv[1:7]
+sys.path.insert(0, sys.argv[1])
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+import gpu_jobs as gj
+ref_path, bundle, games, device, work, mode = sys.argv[2:8]
 games = int(games)
-ref = json.load(open(ref_path))
-flexible = lambda side: isinstance(side, dict) and side.get("play") == "flexible"
+ref = gj.load(ref_path)
 only = re.compile(os.environ.get("SKIRMISH_GPU_ONLY", ""))
-matchups = [m for m in ref["matchups"] if not (flexible(m["attacker"]) or flexible(m["defender"]))
-            and only.search(m["name"])]
+matchups = [m for m in ref["matchups"] if not gj.flexible(m) and only.search(m["name"])]
 skirmish = f"{bundle}/bin/skirmish"
 commit = open(f"{bundle}/commit").read().strip()
-keys = ("games", "wins", "stalls", "losses", "points")
-def job_of(m):
-    params = {"games": games, "mode": m["mode"], "turn_limit": ref["turn_limit"],
-              "attacker": m["attacker"], "defender": m["defender"]}
-    for k in ("scoring", "effects"):
-        if k in m:
-            params[k] = m[k]
-    path = f"{work}/{m['name']}.json"
-    with open(path, "w") as f:
-        json.dump({"kind": "battle", "seed": 1, "params": params}, f)
-    return path
-def run(job, dev):
-    out = subprocess.run([skirmish, "run", "--device", dev, "--threads", "0", job],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
-def failed(e):
-    """A job that did not run: its exit status and the last line it wrote."""
-    lines = (e.stderr or "").strip().splitlines()
-    return f"exit {e.returncode}: {lines[-1] if lines else 'no message'}"
+job_of = lambda m: gj.job_of(ref, m, games, work)
+run = lambda job, dev: gj.run(skirmish, job, dev)
 if mode == "expect":
     t0 = time.monotonic()
     counts = {}
@@ -284,8 +264,8 @@ if mode == "expect":
         try:
             c = run(job_of(m), "cpu")
         except subprocess.CalledProcessError as e:
-            sys.exit(f"gpu.sh: {m['name']} on the CPU backend: {failed(e)}")
-        counts[m["name"]] = {k: c[k] for k in keys}
+            sys.exit(f"gpu.sh: {m['name']} on the CPU backend: {gj.failed(e)}")
+        counts[m["name"]] = {k: c[k] for k in gj.KEYS}
     with open(f"{bundle}/expected.json", "w") as f:
         json.dump({"commit": commit, "games": games, "counts": counts}, f, indent=1)
     print(f"gpu.sh: {len(counts)} matchups, {games:,} games each, on the CPU backend in "
@@ -315,9 +295,9 @@ for m in matchups:
     except subprocess.CalledProcessError as e:
         bad += 1
         done += 1
-        print(f"| {m['name']} | {m['mode']} | | | | NO: {failed(e)} |", flush=True)
+        print(f"| {m['name']} | {m['mode']} | | | | NO: {gj.failed(e)} |", flush=True)
         continue
-    same = all(c[k] == g[k] for k in keys)
+    same = gj.same(c, g)
     bad += not same
     done += 1
     counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
@@ -396,7 +376,7 @@ all)
     with_out all.md every_step all "$@"
     ;;
 *)
-    sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
