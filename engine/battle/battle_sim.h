@@ -3036,17 +3036,22 @@ CLC_NOINLINE void battle_sim_enhance(CLC_GLOBAL const struct battle_plan_data *p
                                      CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                      CLC_GLOBAL const struct battle_card_data *c)
 {
-    for (clc_u32 pass = 0; pass < 2; pass++)
-        for (clc_u32 k = 0; k < c->n_act; k++) {
-            clc_u32 m = c->act_x[k];
-            if ((c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE) != BATTLE_SKILL_ENHANCE ||
-                c->act_trig[k] != BATTLE_SIM_TRIG_ACTIVATE || m >= p->n_mods ||
-                ((p->mod_flags[m] & BATTLE_SIM_MOD_EARLY) != 0) != (pass == 0))
-                continue;
-            battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE,
-                                (c->act_id[k] & BATTLE_SIM_ACT_REFUSABLE) != 0, c, k,
-                                BATTLE_SIM_PV_ALL, 0);
-        }
+    /* One scan of the card sorts its Enhance skills into the two rounds, a bit each (the
+     * card is the plan's: casting changes the unit's card, not this one). A scan per round
+     * cost real-s39 1.3% and real-r17 1.0% more instructions (callgrind, 2026-11-28). */
+    clc_u32 round[2] = {0, 0};
+    for (clc_u32 k = 0; k < c->n_act; k++) {
+        clc_u32 m = c->act_x[k];
+        if ((c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE) == BATTLE_SKILL_ENHANCE &&
+            c->act_trig[k] == BATTLE_SIM_TRIG_ACTIVATE && m < p->n_mods)
+            round[(p->mod_flags[m] & BATTLE_SIM_MOD_EARLY) == 0] |= 1u << k;
+    }
+    for (clc_u32 r = 0; r < 2; r++)
+        for (clc_u32 k = 0, m = round[r]; m; k++, m >>= 1)
+            if (m & 1u)
+                battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_ENHANCE,
+                                    (c->act_id[k] & BATTLE_SIM_ACT_REFUSABLE) != 0, c, k,
+                                    BATTLE_SIM_PV_ALL, 0);
 }
 
 /* Turn start for unit `lane` of a row of the active side: Enhance (`mods`: the plan has it), then
