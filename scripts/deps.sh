@@ -3,10 +3,12 @@
 # already there. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
+# python3: bench/gpu.sh's steps (bench/gpu_jobs.py) and the bench_jobs test that holds that
+# file to bench/real_cards.mjs.
 PKGS=(build-essential cmake pkg-config git curl jq clang-format ca-certificates procps iproute2
       libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libssl-dev libcunit1-dev libxml2-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      postgresql redis-server wrk nodejs chromium)
+      postgresql redis-server wrk nodejs chromium python3)
 # npm lints the OpenAPI document and validates API responses in the test run. Debian's
 # nodejs comes without npm; a NodeSource nodejs (which bundles npm) conflicts with
 # Debian's npm package, so it is asked for only when no npm is found.
