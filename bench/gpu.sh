@@ -36,8 +36,8 @@
 #       when that file does not fit; prints a row a matchup and exits 1 on any difference.
 #       SKIRMISH_GPU_ONLY, a regular expression, keeps the matchups whose names it finds.
 #
-# The steps' Python (the machine's python3) writes and runs the jobs through
-# bench/gpu_jobs.py, one job document a matchup as bench/real_cards.mjs writes it.
+# The steps that play real-card matchups are bench/gpu_jobs.py's (the machine's python3):
+# one job document a matchup, as bench/real_cards.mjs writes it.
 #
 # With the device tool: run(command="bash bench/gpu.sh run", carry=[".gpu"]).
 # SKIRMISH_GPU_DEVICE names the device to test (SKIRMISH_DEVICE syntax; default "NVIDIA").
@@ -125,41 +125,10 @@ device_header() {
 }
 
 # The real-card matchups on both backends: one markdown row each, and "DIFFER" rows when
-# the counts differ. Python reads the results (the machine's python3).
+# the counts differ (bench/gpu_jobs.py).
 real_cards() {
     local games=$1 device=$2
-    python3 - "$root/bench" "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF'
-import sys
-sys.path.insert(0, sys.argv[1])
-sys.dont_write_bytecode = True  # no __pycache__ in the checkout
-import gpu_jobs as gj
-ref_path, skirmish, games, device, work = sys.argv[2:7]
-ref = gj.load(ref_path)
-matchups = [m for m in ref["matchups"] if gj.plain(m)][:12]
-print("| matchup | games | CPU backend, all cores (games/s) | OpenCL on the GPU (games/s) "
-      "| GPU / CPU | wins/stalls/losses (both) |")
-print("|---|---:|---:|---:|---:|---|")
-bad = 0
-ratios = []
-for m in matchups:
-    job = gj.job_of(ref, m, games, work)
-    c, g = gj.run(skirmish, job, "cpu"), gj.run(skirmish, job, device)
-    same = gj.same(c, g)
-    bad += not same
-    ratio = g["games_per_second"] / c["games_per_second"]
-    ratios.append(ratio)
-    counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
-    if not same:
-        counts = f"DIFFER: cpu {c['wins']}/{c['stalls']}/{c['losses']}, gpu {counts}"
-    print(f"| {m['name']} | {int(games):,} | {c['games_per_second']:,.0f} ({c['threads']} threads) "
-          f"| {g['games_per_second']:,.0f} | {ratio:.2f} | {counts} |")
-prod = 1.0
-for r in ratios:
-    prod *= r
-print(f"\nGeometric mean GPU / CPU: {prod ** (1 / len(ratios)):.2f}. "
-      f"Counts identical on {len(matchups) - bad} of {len(matchups)} matchups.")
-sys.exit(1 if bad else 0)
-EOF
+    python3 -B "$root/bench/gpu_jobs.py" real_cards "$bundle/bin/skirmish" "$games" "$device" "$work"
 }
 
 # The bundle's programs, libraries and card files for the steps on the GPU machine, and a
@@ -195,40 +164,7 @@ sizes() {
     local games=${1:-4000000} device=${SKIRMISH_GPU_DEVICE:-NVIDIA} rc=0
     bundle_env
     device_header "GPU launch sizes" || rc=1
-    python3 - "$root/bench" "$root/tests/data/peer/real_cards.json" "$bundle/bin/skirmish" "$games" "$device" "$work" <<'EOF2' || rc=1
-import os, sys, time
-sys.path.insert(0, sys.argv[1])
-sys.dont_write_bytecode = True  # no __pycache__ in the checkout
-import gpu_jobs as gj
-ref_path, skirmish, games, device, work = sys.argv[2:7]
-names = ("real-03-counter", "real-11-rally", "real-14-wall", "real-21-heal")
-ref = gj.load(ref_path)
-matchups = [m for m in ref["matchups"] if m["name"] in names]
-def run(job, wg, per):
-    # Each run bounded, so that one slow size still leaves the others' rows.
-    env = dict(os.environ, SKIRMISH_CL_WORK_GROUP=str(wg), SKIRMISH_CL_GAMES_PER_LAUNCH=str(per))
-    t0 = time.monotonic()
-    r = gj.run(skirmish, job, device, env=env, timeout=60)
-    r["wall"] = time.monotonic() - t0
-    return r
-print("| matchup | work-group | games per launch | games/s | against the defaults | process (s) |")
-print("|---|---:|---:|---:|---:|---:|", flush=True)
-bad = 0
-for m in matchups:
-    job = gj.job_of(ref, m, games, work)
-    base = run(job, 0, 0)
-    for wg in (32, 64, 128, 256):
-        for per in (0, 4194304):
-            r = base if (wg, per) == (64, 0) else run(job, wg, per)
-            same = gj.same(r, base)
-            bad += not same
-            note = "" if same else " DIFFERENT COUNTS"
-            print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
-                  f"| {r['games_per_second']:,.0f} "
-                  f"| {r['games_per_second'] / base['games_per_second']:.2f}{note} "
-                  f"| {r['wall']:.1f} |", flush=True)
-sys.exit(1 if bad else 0)
-EOF2
+    python3 -B "$root/bench/gpu_jobs.py" sizes "$bundle/bin/skirmish" "$games" "$device" "$work" || rc=1
     rm -rf "$work"
     return $rc
 }
@@ -243,70 +179,7 @@ EOF2
 # comes, so that a time bound still leaves the rows before it.
 every_matchup() {
     local mode=$1 games=$2 device=$3
-    python3 - "$root/bench" "$root/tests/data/peer/real_cards.json" "$bundle" "$games" "$device" "$work" "$mode" <<'EOF3'
-import json, os, re, subprocess, sys, time
-sys.path.insert(0, sys.argv[1])
-sys.dont_write_bytecode = True  # no __pycache__ in the checkout
-import gpu_jobs as gj
-ref_path, bundle, games, device, work, mode = sys.argv[2:8]
-games = int(games)
-ref = gj.load(ref_path)
-only = re.compile(os.environ.get("SKIRMISH_GPU_ONLY", ""))
-matchups = [m for m in ref["matchups"] if not gj.flexible(m) and only.search(m["name"])]
-skirmish = f"{bundle}/bin/skirmish"
-commit = open(f"{bundle}/commit").read().strip()
-job_of = lambda m: gj.job_of(ref, m, games, work)
-run = lambda job, dev: gj.run(skirmish, job, dev)
-if mode == "expect":
-    t0 = time.monotonic()
-    counts = {}
-    for m in matchups:
-        try:
-            c = run(job_of(m), "cpu")
-        except subprocess.CalledProcessError as e:
-            sys.exit(f"gpu.sh: {m['name']} on the CPU backend: {gj.failed(e)}")
-        counts[m["name"]] = {k: c[k] for k in gj.KEYS}
-    with open(f"{bundle}/expected.json", "w") as f:
-        json.dump({"commit": commit, "games": games, "counts": counts}, f, indent=1)
-    print(f"gpu.sh: {len(counts)} matchups, {games:,} games each, on the CPU backend in "
-          f"{time.monotonic() - t0:.0f} s: {bundle}/expected.json")
-    sys.exit(0)
-expected = {}
-try:
-    e = json.load(open(f"{bundle}/expected.json"))
-    if e["games"] == games and e["commit"] == commit:
-        expected = e["counts"]
-except (OSError, ValueError, KeyError):
-    pass
-source = "the CPU backend's counts from `gpu.sh expect`" if expected else "the CPU backend, here"
-print(f"{len(matchups)} of {len(ref['matchups'])} matchups (flexible play left out"
-      f"{', SKIRMISH_GPU_ONLY=' + only.pattern if only.pattern else ''}), {games:,} games each, "
-      f"compared with {source}.\n")
-print("| matchup | mode | on the device (games/s) | process (s) | wins/stalls/losses | same counts |")
-print("|---|---|---:|---:|---|---|", flush=True)
-bad = done = 0
-for m in matchups:
-    job = job_of(m)
-    t0 = time.monotonic()
-    try:
-        g = run(job, device)
-        wall = time.monotonic() - t0
-        c = expected.get(m["name"]) or run(job, "cpu")
-    except subprocess.CalledProcessError as e:
-        bad += 1
-        done += 1
-        print(f"| {m['name']} | {m['mode']} | | | | NO: {gj.failed(e)} |", flush=True)
-        continue
-    same = gj.same(c, g)
-    bad += not same
-    done += 1
-    counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
-    verdict = "yes" if same else f"NO: cpu {c['wins']}/{c['stalls']}/{c['losses']}/{c['points']}"
-    print(f"| {m['name']} | {m['mode']} | {g['games_per_second']:,.0f} | {wall:.1f} | {counts} "
-          f"| {verdict} |", flush=True)
-print(f"\nCounts identical on {done - bad} of {done} matchups.")
-sys.exit(1 if bad else 0)
-EOF3
+    python3 -B "$root/bench/gpu_jobs.py" every "$mode" "$bundle" "$games" "$device" "$work"
 }
 
 every_step() {

@@ -1,16 +1,28 @@
 # SPDX-License-Identifier: MIT
-"""The real-card matchups of tests/data/peer/real_cards.json as bench/gpu.sh's steps run
-them: one job document a matchup (as bench/real_cards.mjs's ourJob writes it: seed 1, the
-file's turn limit, the matchup's scoring and effects), one run of the skirmish CLI on a
-device, and a failed run's one-line reason. The machine's python3 runs it; the GPU machine
-has nothing else."""
+"""bench/gpu.sh's steps that play real-card matchups (tests/data/peer/real_cards.json), in
+the machine's python3 (the GPU machine has nothing else): one job document a matchup, as
+bench/real_cards.mjs's ourJob writes it (seed 1, the file's turn limit, the matchup's
+scoring and effects; the bench_jobs test holds the two equal), run with the skirmish CLI.
+
+    python3 -B bench/gpu_jobs.py real_cards SKIRMISH GAMES DEVICE WORK
+    python3 -B bench/gpu_jobs.py sizes SKIRMISH GAMES DEVICE WORK
+    python3 -B bench/gpu_jobs.py every expect|all BUNDLE GAMES DEVICE WORK
+
+Each prints markdown rows (bench/gpu.sh says what each step is for) and exits 1 when two
+runs that must agree do not."""
 import json
+import os
+import re
 import subprocess
+import sys
+import time
 
 KEYS = ("games", "wins", "stalls", "losses", "points")
+REAL_CARDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
+                          "peer", "real_cards.json")
 
 
-def load(path):
+def load(path=REAL_CARDS):
     """The parsed file: {about, peer, turn_limit, matchups}."""
     with open(path) as f:
         return json.load(f)
@@ -58,3 +70,142 @@ def failed(e):
     """A run that failed: its exit status and the last line it wrote."""
     lines = (e.stderr or "").strip().splitlines()
     return f"exit {e.returncode}: {lines[-1] if lines else 'no message'}"
+
+
+def real_cards(skirmish, games, device, work):
+    """The first 12 plain matchups on the CPU backend and on `device`: a row each, "DIFFER"
+    where the counts differ."""
+    ref = load()
+    matchups = [m for m in ref["matchups"] if plain(m)][:12]
+    print("| matchup | games | CPU backend, all cores (games/s) | OpenCL on the GPU (games/s) "
+          "| GPU / CPU | wins/stalls/losses (both) |")
+    print("|---|---:|---:|---:|---:|---|")
+    bad = 0
+    ratios = []
+    for m in matchups:
+        job = job_of(ref, m, games, work)
+        c, g = run(skirmish, job, "cpu"), run(skirmish, job, device)
+        ok = same(c, g)
+        bad += not ok
+        ratio = g["games_per_second"] / c["games_per_second"]
+        ratios.append(ratio)
+        counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
+        if not ok:
+            counts = f"DIFFER: cpu {c['wins']}/{c['stalls']}/{c['losses']}, gpu {counts}"
+        print(f"| {m['name']} | {int(games):,} | {c['games_per_second']:,.0f} ({c['threads']} threads) "
+              f"| {g['games_per_second']:,.0f} | {ratio:.2f} | {counts} |")
+    prod = 1.0
+    for r in ratios:
+        prod *= r
+    print(f"\nGeometric mean GPU / CPU: {prod ** (1 / len(ratios)):.2f}. "
+          f"Counts identical on {len(matchups) - bad} of {len(matchups)} matchups.")
+    return 1 if bad else 0
+
+
+def sizes(skirmish, games, device, work):
+    """Four matchups at each work-group size, with the backend's games per launch and with
+    4,194,304: a row each; a size whose counts differ from the defaults' is a failure."""
+    names = ("real-03-counter", "real-11-rally", "real-14-wall", "real-21-heal")
+    ref = load()
+    matchups = [m for m in ref["matchups"] if m["name"] in names]
+
+    def sized(job, wg, per):
+        # Each run bounded, so that one slow size still leaves the others' rows.
+        env = dict(os.environ, SKIRMISH_CL_WORK_GROUP=str(wg),
+                   SKIRMISH_CL_GAMES_PER_LAUNCH=str(per))
+        t0 = time.monotonic()
+        r = run(skirmish, job, device, env=env, timeout=60)
+        r["wall"] = time.monotonic() - t0
+        return r
+
+    print("| matchup | work-group | games per launch | games/s | against the defaults | process (s) |")
+    print("|---|---:|---:|---:|---:|---:|", flush=True)
+    bad = 0
+    for m in matchups:
+        job = job_of(ref, m, games, work)
+        base = sized(job, 0, 0)
+        for wg in (32, 64, 128, 256):
+            for per in (0, 4194304):
+                r = base if (wg, per) == (64, 0) else sized(job, wg, per)
+                ok = same(r, base)
+                bad += not ok
+                note = "" if ok else " DIFFERENT COUNTS"
+                print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
+                      f"| {r['games_per_second']:,.0f} "
+                      f"| {r['games_per_second'] / base['games_per_second']:.2f}{note} "
+                      f"| {r['wall']:.1f} |", flush=True)
+    return 1 if bad else 0
+
+
+def every(mode, bundle, games, device, work):
+    """Every matchup but those with flexible play (SKIRMISH_GPU_ONLY, a regular expression,
+    keeps those whose names it finds). "expect": on the CPU backend, the counts to
+    bundle/expected.json. "all": on `device`, each compared with those counts when they are
+    for the same games and commit, or else with the CPU backend's run here; a row each,
+    flushed as it comes, so that a time bound still leaves the rows before it."""
+    games = int(games)
+    ref = load()
+    only = re.compile(os.environ.get("SKIRMISH_GPU_ONLY", ""))
+    matchups = [m for m in ref["matchups"] if not flexible(m) and only.search(m["name"])]
+    skirmish = f"{bundle}/bin/skirmish"
+    with open(f"{bundle}/commit") as f:
+        commit = f.read().strip()
+    if mode == "expect":
+        t0 = time.monotonic()
+        counts = {}
+        for m in matchups:
+            try:
+                c = run(skirmish, job_of(ref, m, games, work), "cpu")
+            except subprocess.CalledProcessError as e:
+                sys.exit(f"gpu.sh: {m['name']} on the CPU backend: {failed(e)}")
+            counts[m["name"]] = {k: c[k] for k in KEYS}
+        with open(f"{bundle}/expected.json", "w") as f:
+            json.dump({"commit": commit, "games": games, "counts": counts}, f, indent=1)
+        print(f"gpu.sh: {len(counts)} matchups, {games:,} games each, on the CPU backend in "
+              f"{time.monotonic() - t0:.0f} s: {bundle}/expected.json")
+        return 0
+    expected = {}
+    try:
+        with open(f"{bundle}/expected.json") as f:
+            e = json.load(f)
+        if e["games"] == games and e["commit"] == commit:
+            expected = e["counts"]
+    except (OSError, ValueError, KeyError):
+        pass
+    source = "the CPU backend's counts from `gpu.sh expect`" if expected else "the CPU backend, here"
+    print(f"{len(matchups)} of {len(ref['matchups'])} matchups (flexible play left out"
+          f"{', SKIRMISH_GPU_ONLY=' + only.pattern if only.pattern else ''}), {games:,} games each, "
+          f"compared with {source}.\n")
+    print("| matchup | mode | on the device (games/s) | process (s) | wins/stalls/losses | same counts |")
+    print("|---|---|---:|---:|---|---|", flush=True)
+    bad = done = 0
+    for m in matchups:
+        job = job_of(ref, m, games, work)
+        t0 = time.monotonic()
+        try:
+            g = run(skirmish, job, device)
+            wall = time.monotonic() - t0
+            c = expected.get(m["name"]) or run(skirmish, job, "cpu")
+        except subprocess.CalledProcessError as e:
+            bad += 1
+            done += 1
+            print(f"| {m['name']} | {m['mode']} | | | | NO: {failed(e)} |", flush=True)
+            continue
+        ok = same(c, g)
+        bad += not ok
+        done += 1
+        counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
+        verdict = "yes" if ok else f"NO: cpu {c['wins']}/{c['stalls']}/{c['losses']}/{c['points']}"
+        print(f"| {m['name']} | {m['mode']} | {g['games_per_second']:,.0f} | {wall:.1f} | {counts} "
+              f"| {verdict} |", flush=True)
+    print(f"\nCounts identical on {done - bad} of {done} matchups.")
+    return 1 if bad else 0
+
+
+STEPS = {"real_cards": (real_cards, 4), "sizes": (sizes, 4), "every": (every, 5)}
+
+if __name__ == "__main__":
+    step = STEPS.get(sys.argv[1] if len(sys.argv) > 1 else "")
+    if not step or len(sys.argv) != 2 + step[1]:
+        sys.exit(__doc__)
+    sys.exit(step[0](*sys.argv[2:]))
