@@ -514,6 +514,14 @@ static void test_mimic_evolved(void)
     tb_run_end(&x);
 }
 
+/* Whether battle_sim_mimic_cast has a case of its own for skill `id`: an activation skill
+ * that Mimic takes, Rush apart (battle_sim_rush casts it). */
+static int mimic_cast_case(unsigned id)
+{
+    return battle_cards_skill_kind((enum battle_skill)id) == BATTLE_SK_ACTIVATION &&
+           battle_sim_mimic_takes(id) && id != BATTLE_SKILL_RUSH;
+}
+
 /* Mimic's cast of each skill it takes (battle_sim_mimic_cast: on the host one copy of the
  * cast for each skill, the skill a constant in it) does to the game what the copy for any
  * skill does (battle_sim_skill_as with the skill a variable, as a kernel runs it): the same
@@ -561,8 +569,7 @@ static void test_mimic_cast_each_skill(void)
         const struct battle_card_data *c = &x.d->cards[TB_ASL(&x, 0, 0).card];
         CU_ASSERT_FATAL(x.g.sides[0].n_assaults > 0);
         for (unsigned id = 0; id < BATTLE_SKILL__COUNT; id++) {
-            if (battle_cards_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
-                !battle_sim_mimic_takes(id) || id == BATTLE_SKILL_RUSH)
+            if (!mimic_cast_case(id))
                 continue;
             for (int v = 0; v < 8; v++) {
                 struct battle_sim_ov ov = {3, 0, (unsigned)v & 1u, 1, 0};
@@ -581,8 +588,7 @@ static void test_mimic_cast_each_skill(void)
     }
     CU_ASSERT(compared > 0);
     for (unsigned id = 0; id < BATTLE_SKILL__COUNT; id++) {
-        if (battle_cards_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
-            !battle_sim_mimic_takes(id) || id == BATTLE_SKILL_RUSH)
+        if (!mimic_cast_case(id))
             continue;
         if (differ[id] || !changed[id])
             printf("\n  %s: the two casts differ %d times, change the game %d times\n",
