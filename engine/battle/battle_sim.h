@@ -460,8 +460,9 @@ CLC_FN clc_u32 battle_sim_cd_set(clc_u32 cd, clc_u32 k, clc_u32 v)
 CLC_FN clc_u32 battle_sim_cd_tick(clc_u32 cd)
 {
     /* A 1 in the low bit of every nonzero 4-bit slot: subtracting it borrows from no
-     * neighbour. */
-    clc_u32 m = (cd | (cd >> 1) | (cd >> 2) | (cd >> 3)) & 0x11111111u;
+     * neighbour. A slot's low three bits plus 7 carry into its high bit (and never out of
+     * the slot) when any is set; or'd with the high bit itself, that bit says nonzero. */
+    clc_u32 m = ((((cd & 0x77777777u) + 0x77777777u) | cd) & 0x88888888u) >> 3;
     return cd - m;
 }
 
@@ -3068,11 +3069,13 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     if (!battle_sim_alive(u))
         return;
     if (!(p->fx & BATTLE_SIM_FX_TICK)) {
-        /* No branches: whether a unit still waits is what a predictor cannot learn
-         * (battle_sim_cd_tick of no cooldowns is none). */
+        /* No branches: whether a unit still waits is what a predictor cannot learn. A unit
+         * that waits has no cooldowns (it enters with none, and only its own actions, at
+         * delay 0, start one; no delay grows), and battle_sim_cd_tick of none is none, so
+         * both tick unconditionally. */
         clc_u32 d = u->delay;
         u->delay = (clc_u8)(d - (d != 0u));
-        u->cd = (u->cd & (0u - (d != 0u))) | (battle_sim_cd_tick(u->cd) & ((d != 0u) - 1u));
+        u->cd = battle_sim_cd_tick(u->cd);
         return;
     }
     if (mods && (c->trig & BATTLE_SIM_CARD_ENHANCES) && !u->delay &&

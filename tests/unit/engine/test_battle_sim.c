@@ -539,6 +539,38 @@ static void test_accumulated_values_saturate(void)
     CU_ASSERT_EQUAL(battle_sim_sat(29000 + 9900), 30000);
 }
 
+/* A unit's eight cooldowns share one word, 4 bits each: one own turn takes 1 from every
+ * slot above 0 and leaves the slots at 0 (and the neighbours) alone. Every value of each
+ * pair of neighbouring slots, the others 0 and 15, then words drawn at random. */
+static unsigned cd_tick_by_slot(unsigned cd)
+{
+    unsigned r = 0;
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned v = (cd >> (4 * k)) & 15u;
+        r |= (v ? v - 1 : 0) << (4 * k);
+    }
+    return r;
+}
+
+static void test_cooldown_tick(void)
+{
+    struct rng r;
+    int bad = 0;
+    for (unsigned k = 0; k < 7; k++)
+        for (unsigned v = 0; v < 256; v++)
+            for (unsigned rest = 0; rest < 2; rest++) {
+                unsigned cd = (rest ? ~(0xFFu << (4 * k)) : 0u) | (v << (4 * k));
+                bad += battle_sim_cd_tick(cd) != cd_tick_by_slot(cd);
+            }
+    rng_init(&r, 5, 0);
+    for (int i = 0; i < 100000; i++) {
+        unsigned cd = rng_next(&r);
+        bad += battle_sim_cd_tick(cd) != cd_tick_by_slot(cd);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(battle_sim_cd_tick(0x0F10A001u), 0x0E009000u);
+}
+
 static void test_flurry(void)
 {
     struct tb b;
@@ -843,6 +875,7 @@ static CU_TestInfo sim_tests[] = {
     {"flurry", test_flurry},
     {"flurry on a commander repeats its skills", test_flurry_on_commander},
     {"accumulated values saturate at 30,000", test_accumulated_values_saturate},
+    {"cooldown tick: each slot above 0 down by 1", test_cooldown_tick},
     {"strike all ignores armor", test_strike_all},
     {"siege hits structures only", test_siege},
     {"enfeeble adds to skills and attacks", test_enfeeble},
