@@ -41,10 +41,11 @@ CLC_FN void rng_philox4x32_10(const clc_u32 ctr[4], const clc_u32 key[2], clc_u3
 #define RNG_PHILOX_SSE2 1
 
 /* rng_philox4x32_10 in SSE2 (every x86-64 has it), the host's copy: the same words. A round's
- * two 32x32->64 products are one pmuludq over lanes 0 and 2, and the round's shuffle, xors
- * and key step are four more instructions, against about 13 scalar ones a round: the 10
- * rounds were 3-4% of a plain game's instructions. tests/unit/engine/test_rng.c holds the
- * two copies to each other and to the known answers. */
+ * two 32x32->64 products are one pmuludq over lanes 0 and 2, and the round is about 9
+ * instructions with its shuffle, xors, key step and register copies, against about 14
+ * scalar ones: the 10 rounds were 3-5% of a plain game's instructions.
+ * tests/unit/engine/test_rng.c holds the two copies to each other and to the known
+ * answers. */
 static inline void rng_philox4x32_10_sse2(const clc_u32 ctr[4], const clc_u32 key[2],
                                           clc_u32 out[4])
 {
@@ -55,8 +56,8 @@ static inline void rng_philox4x32_10_sse2(const clc_u32 ctr[4], const clc_u32 ke
     __m128i k = _mm_set_epi32(0, (int)key[1], 0, (int)key[0]);
     for (int r = 0; r < 10; r++) {
         /* [hi1, lo1, hi0, lo0] ^ [c1, 0, c3, 0] ^ [k0, 0, k1, 0] */
-        __m128i p = _mm_shuffle_epi32(_mm_mul_epu32(x, m), _MM_SHUFFLE(0, 1, 2, 3));
-        x = _mm_xor_si128(_mm_xor_si128(p, _mm_srli_epi64(x, 32)), k);
+        __m128i t = _mm_xor_si128(_mm_srli_epi64(x, 32), k);
+        x = _mm_xor_si128(_mm_shuffle_epi32(_mm_mul_epu32(x, m), _MM_SHUFFLE(0, 1, 2, 3)), t);
         k = _mm_add_epi32(k, w);
     }
     _mm_storeu_si128((__m128i *)(void *)out, x);
