@@ -41,7 +41,7 @@ CLC_FN void rng_philox4x32_10(const clc_u32 ctr[4], const clc_u32 key[2], clc_u3
 #define RNG_PHILOX_SSE2 1
 
 /* rng_philox4x32_10 in SSE2 (every x86-64 has it), the host's copy: the same words. A round's
- * two 32x32->64 products are one pmuludq over lanes 0 and 2, and the round is about 9
+ * two 32x32->64 products are one pmuludq over lanes 0 and 2, and the round is about 8
  * instructions with its shuffle, xors, key step and register copies, against about 14
  * scalar ones: the 10 rounds were 3-5% of a plain game's instructions.
  * tests/unit/engine/test_rng.c holds the two copies to each other and to the known
