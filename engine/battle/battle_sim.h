@@ -3373,28 +3373,33 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     battle_sim_action_end(p, g, 0);
     /* Expiry, one pass a row: the own assaults' modifiers end with their turn (Inhibit's
      * count, Tribute's and Overload's states too), the enemy assaults' with this turn
-     * (Payback's count too; Stasis outlasts Protect). The rarer skills' fields are 0 in the
-     * plans without them, so clearing them in every plan changes nothing there and spares
-     * those plans passes of their own. */
+     * (Payback's count too; Stasis outlasts Protect). The rarer skills' fields (Enrage,
+     * Sabotage, Tribute, Overload, Entrap, Payback) are cleared in the copies with them only
+     * (`pv`, a constant): a plan without the rarer skills (BATTLE_SIM_PV_RARE) never sets
+     * them. */
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
-        u->enraged = 0;
-        u->sabotaged = 0;
         u->inhibited = 0;
-        u->tributed = 0;
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
-        u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
+        if (pv & BATTLE_SIM_PV_RARE) {
+            u->enraged = 0;
+            u->sabotaged = 0;
+            u->tributed = 0;
+            u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
+        }
     }
     for (clc_u32 i = 0; i < en->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
         u->protect = u->stasis;
         u->evaded = 0;
-        u->entrapped = 0;
-        u->paybacked = 0;
+        if (pv & BATTLE_SIM_PV_RARE) {
+            u->entrapped = 0;
+            u->paybacked = 0;
+        }
     }
     /* Enhance's and Evolve's changes end with the enemy turn after they were made. */
     if (p->rare & BATTLE_SIM_RARE_MOD)

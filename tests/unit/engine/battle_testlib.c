@@ -27,6 +27,26 @@ static int pending_counts_ok(const struct battle_game *g)
     return sum == g->pending;
 }
 
+/* Whether, in a plan without the rarer skills (BATTLE_SIM_PV_RARE not in p->passive), no unit
+ * carries their state: the copies of the turn without them do not clear it at the turn's
+ * end (Enrage, Sabotage, Tribute, Overload, Entrap, Payback). */
+static int rare_fields_ok(const struct battle_plan_data *p, const struct battle_game *g)
+{
+    if (p->passive & BATTLE_SIM_PV_RARE)
+        return 1;
+    for (int s = 0; s < 2; s++)
+        for (unsigned r = 0; r < 2; r++) {
+            const struct battle_side *side = &g->sides[s];
+            const struct battle_unit *row = r ? side->assaults : side->structures;
+            unsigned len = r ? side->n_assaults : side->n_structures;
+            for (unsigned i = 0; i < len; i++)
+                if (row[i].enraged || row[i].sabotaged || row[i].tributed || row[i].entrapped ||
+                    row[i].paybacked || (row[i].state & BATTLE_SIM_OVERLOADED))
+                    return 0;
+        }
+    return 1;
+}
+
 void tb_run_start(struct tb_run *x, struct tb *b)
 {
     memset(x, 0, sizeof(*x));
@@ -43,6 +63,7 @@ int tb_run_turns(struct tb_run *x, int n)
                       ? battle_sim_turn_flex(x->d, &x->g, &x->scratch, &x->r)
                       : battle_sim_turn(x->d, &x->g, &x->r);
         CU_ASSERT(x->over || pending_counts_ok(&x->g));
+        CU_ASSERT(rare_fields_ok(x->d, &x->g));
     }
     return x->over;
 }
