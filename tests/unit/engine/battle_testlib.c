@@ -4,6 +4,22 @@
 
 #include "sk_banned.h"
 
+/* The sum of f over the units of a side's rows, structures then assaults. */
+static unsigned side_sum(const struct battle_side *side, unsigned (*f)(const struct battle_unit *))
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < side->n_structures; i++)
+        n += f(&side->structures[i]);
+    for (unsigned i = 0; i < side->n_assaults; i++)
+        n += f(&side->assaults[i]);
+    return n;
+}
+
+static unsigned pending_flags(const struct battle_unit *u)
+{
+    return ((u->flags & BATTLE_SIM_DYING) != 0) + ((u->flags & BATTLE_SIM_FRESH) != 0);
+}
+
 /* Whether each side's count of pending flags (battle_side.pending, which lets
  * battle_sim_triggers skip a side) is the number of DYING and FRESH flags in its rows, and
  * the game's count their sum. */
@@ -11,20 +27,18 @@ static int pending_counts_ok(const struct battle_game *g)
 {
     unsigned sum = 0;
     for (int s = 0; s < 2; s++) {
-        const struct battle_side *side = &g->sides[s];
-        unsigned n = 0;
-        for (unsigned r = 0; r < 2; r++) {
-            const struct battle_unit *row = r ? side->assaults : side->structures;
-            unsigned len = r ? side->n_assaults : side->n_structures;
-            for (unsigned i = 0; i < len; i++)
-                n += ((row[i].flags & BATTLE_SIM_DYING) != 0) +
-                     ((row[i].flags & BATTLE_SIM_FRESH) != 0);
-        }
-        if (n != side->pending)
+        unsigned n = side_sum(&g->sides[s], pending_flags);
+        if (n != g->sides[s].pending)
             return 0;
         sum += n;
     }
     return sum == g->pending;
+}
+
+static unsigned rare_state(const struct battle_unit *u)
+{
+    return u->enraged || u->sabotaged || u->tributed || u->entrapped || u->paybacked ||
+           (u->state & BATTLE_SIM_OVERLOADED);
 }
 
 /* Whether, in a plan without the rarer skills (BATTLE_SIM_PV_RARE not in p->passive), no unit
@@ -32,19 +46,8 @@ static int pending_counts_ok(const struct battle_game *g)
  * end (Enrage, Sabotage, Tribute, Overload, Entrap, Payback). */
 static int rare_fields_ok(const struct battle_plan_data *p, const struct battle_game *g)
 {
-    if (p->passive & BATTLE_SIM_PV_RARE)
-        return 1;
-    for (int s = 0; s < 2; s++)
-        for (unsigned r = 0; r < 2; r++) {
-            const struct battle_side *side = &g->sides[s];
-            const struct battle_unit *row = r ? side->assaults : side->structures;
-            unsigned len = r ? side->n_assaults : side->n_structures;
-            for (unsigned i = 0; i < len; i++)
-                if (row[i].enraged || row[i].sabotaged || row[i].tributed || row[i].entrapped ||
-                    row[i].paybacked || (row[i].state & BATTLE_SIM_OVERLOADED))
-                    return 0;
-        }
-    return 1;
+    return (p->passive & BATTLE_SIM_PV_RARE) ||
+           side_sum(&g->sides[0], rare_state) + side_sum(&g->sides[1], rare_state) == 0;
 }
 
 void tb_run_start(struct tb_run *x, struct tb *b)
