@@ -1532,7 +1532,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_unit *u;
     clc_u8 cand[(BATTLE_SIM_ROW + 7) / 8 * 8]; /* filled eight at a time below */
     clc_u32 nrow, nc = 0, refused = 0, npb = 0;
-    int done = 0;
+    int done = 0, whole = 0;
     clc_i32 tides = 0; /* Turning Tides: the most attack Weaken took (copies with `pv`) */
     /* Mortar aims at structures; with none to aim at, at assaults (as Strike). Mend and
      * Fortify act on the caster's two neighbours only, both of them. */
@@ -1663,16 +1663,23 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             }
             return 1;
         }
-        /* The whole row, in lane order: eight at a time, so that the loop's count is the
-         * same for all rows of up to 8 units (the usual rows). */
-        for (clc_u32 i = 0; i < nc; i += 8u)
-            for (clc_u32 j = 0; j < 8u; j++)
-                cand[i + j] = (clc_u8)(i + j);
+        /* Every unit of the row, in lane order, needs no list either (`whole`); a draw of
+         * some of them gets the row's lanes, eight at a time, so that the loop's count is
+         * the same for all rows of up to 8 units (the usual rows). */
+        if ((ov ? ov->all : c->act_all[k]) || (ov ? ov->n : c->act_n[k]) >= nc)
+            whole = 1;
+        else
+            for (clc_u32 i = 0; i < nc; i += 8u)
+                for (clc_u32 j = 0; j < 8u; j++)
+                    cand[i + j] = (clc_u8)(i + j);
     }
-    nc = battle_sim_draw(
-        g, cand, nc, adjacent || (ov ? ov->all : c->act_all[k]) ? nc : (ov ? ov->n : c->act_n[k]));
+    if (!whole)
+        nc = battle_sim_draw(
+            g, cand, nc,
+            adjacent || (ov ? ov->all : c->act_all[k]) ? nc : (ov ? ov->n : c->act_n[k]));
     for (clc_u32 i = 0; i < nc; i++) {
-        u = &row[cand[i]];
+        clc_u32 at = whole ? i : cand[i];
+        u = &row[at];
         if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && !ol && battle_sim_evades(p, u))
             continue;
         if (refusable && !ol && u->inhibited) {
@@ -1699,7 +1706,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         /* Payback's units, kept in place in cand (i >= npb): cast back after all targets. */
         if ((pv & BATTLE_SIM_PV_RARE) && hostile && row == tside->assaults && lane >= 0 &&
             battle_sim_pays(p, id, c, u))
-            cand[npb++] = cand[i];
+            cand[npb++] = (clc_u8)at;
         done = 1;
     }
     if ((pv & BATTLE_SIM_PV_RARE) && npb)
@@ -2920,8 +2927,10 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
 /* Removes dead units from both rows of a side, survivors keeping their order. */
 CLC_FN void battle_sim_compress(CLC_PRIVATE struct battle_side *side)
 {
+    /* The counts are read once: the units' copies could alias them for the compiler. */
+    clc_u32 ns = side->n_structures, na = side->n_assaults;
     clc_u32 n = 0;
-    for (clc_u32 i = 0; i < side->n_structures; i++)
+    for (clc_u32 i = 0; i < ns; i++)
         if (battle_sim_alive(&side->structures[i])) {
             if (n != i)
                 side->structures[n] = side->structures[i];
@@ -2929,7 +2938,7 @@ CLC_FN void battle_sim_compress(CLC_PRIVATE struct battle_side *side)
         }
     side->n_structures = (clc_u8)n;
     n = 0;
-    for (clc_u32 i = 0; i < side->n_assaults; i++)
+    for (clc_u32 i = 0; i < na; i++)
         if (battle_sim_alive(&side->assaults[i])) {
             if (n != i)
                 side->assaults[n] = side->assaults[i];
@@ -3055,6 +3064,24 @@ CLC_NOINLINE void battle_sim_enhance(CLC_GLOBAL const struct battle_plan_data *p
                                     BATTLE_SIM_PV_ALL, 0);
 }
 
+/* A turn start's tick of a row's `n` living units in a plan where no card does anything at
+ * its turn start (no BATTLE_SIM_FX_TICK): delay and cooldowns only, so nothing joins the row
+ * meanwhile and `n` is read once (the stores below could alias it for the compiler). No
+ * branches: whether a unit still waits is what a predictor cannot learn. A unit that waits
+ * has no cooldowns (it enters with none, and only its own actions, at delay 0, start one; no
+ * delay grows), and battle_sim_cd_tick of none is none, so both tick unconditionally. */
+CLC_FN void battle_sim_tick_plain(CLC_PRIVATE struct battle_unit *row, clc_u32 n)
+{
+    for (clc_u32 i = 0; i < n; i++) {
+        CLC_PRIVATE struct battle_unit *u = &row[i];
+        clc_u32 d = u->delay;
+        if (!battle_sim_alive(u))
+            continue;
+        u->delay = (clc_u8)(d - (d != 0u));
+        u->cd = battle_sim_cd_tick(u->cd);
+    }
+}
+
 /* Turn start for unit `lane` of a row of the active side: Enhance (`mods`: the plan has it), then
  * Barrier adds its Protect, Absorb is renewed to X and Bravery checks the enemy opposite; then a
  * delay above 0 goes down by 1 (reaching 0 sets off Valor and its activation Summon, a structure's
@@ -3068,16 +3095,6 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
     if (!battle_sim_alive(u))
         return;
-    if (!(p->fx & BATTLE_SIM_FX_TICK)) {
-        /* No branches: whether a unit still waits is what a predictor cannot learn. A unit
-         * that waits has no cooldowns (it enters with none, and only its own actions, at
-         * delay 0, start one; no delay grows), and battle_sim_cd_tick of none is none, so
-         * both tick unconditionally. */
-        clc_u32 d = u->delay;
-        u->delay = (clc_u8)(d - (d != 0u));
-        u->cd = battle_sim_cd_tick(u->cd);
-        return;
-    }
     if (mods && (c->trig & BATTLE_SIM_CARD_ENHANCES) && !u->delay &&
         !(u->flags & BATTLE_SIM_JAMMED)) {
         battle_sim_enhance(p, g, s, assault ? (clc_i32)lane : -1, c);
@@ -3240,10 +3257,15 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
         if (mods && (p->cards[me->commander].trig & BATTLE_SIM_CARD_ENHANCES))
             battle_sim_enhance(p, g, s, -1, &p->cards[me->commander]);
         n = me->n_assaults;
-        for (clc_u32 i = 0; i < me->n_structures; i++)
-            battle_sim_tick(p, g, s, i, 0, mods);
-        for (clc_u32 i = 0; i < n; i++)
-            battle_sim_tick(p, g, s, i, 1, mods);
+        if (!(p->fx & BATTLE_SIM_FX_TICK)) {
+            battle_sim_tick_plain(me->structures, me->n_structures);
+            battle_sim_tick_plain(me->assaults, n);
+        } else {
+            for (clc_u32 i = 0; i < me->n_structures; i++)
+                battle_sim_tick(p, g, s, i, 0, mods);
+            for (clc_u32 i = 0; i < n; i++)
+                battle_sim_tick(p, g, s, i, 1, mods);
+        }
         if (g->pending)
             battle_sim_triggers(p, g);
         battle_sim_action_end(p, g, 1);
@@ -3349,8 +3371,10 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     }
 
     /* 6. End: Refresh, then poison on own assaults (and what their deaths set off),
-     * expiry of modifiers, compression. */
-    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+     * expiry of modifiers, compression. Poison's deaths only wait for the triggers below,
+     * so no unit joins the row in this pass and its count is read once. */
+    n = me->n_assaults;
+    for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         if (!battle_sim_alive(u))
             continue;
@@ -3376,8 +3400,10 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
      * (Payback's count too; Stasis outlasts Protect). The rarer skills' fields (Enrage,
      * Sabotage, Tribute, Overload, Entrap, Payback) are cleared in the copies with them only
      * (`pv`, a constant): a plan without the rarer skills (BATTLE_SIM_PV_RARE) never sets
-     * them. */
-    for (clc_u32 i = 0; i < me->n_assaults; i++) {
+     * them. No unit joins a row here: each count is read once (the byte stores could alias
+     * it for the compiler). */
+    n = me->n_assaults;
+    for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         u->rally = 0;
         u->weaken = 0;
@@ -3391,7 +3417,8 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
             u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
         }
     }
-    for (clc_u32 i = 0; i < en->n_assaults; i++) {
+    n = en->n_assaults;
+    for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
         u->protect = u->stasis;
@@ -3405,8 +3432,9 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     if (p->rare & BATTLE_SIM_RARE_MOD)
         battle_sim_unmod(p, en);
     /* Only Barrier protects a structure and only Evade counts on one. */
+    n = en->n_structures;
     if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))
-        for (clc_u32 i = 0; i < en->n_structures; i++) {
+        for (clc_u32 i = 0; i < n; i++) {
             en->structures[i].protect = 0;
             en->structures[i].evaded = 0;
         }
