@@ -689,12 +689,14 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         side->last_played = BATTLE_SIM_NONE;
         side->pending = 0;
         side->commander_cd = 0;
-        for (int e = 0; e < sd->n_seq; e++) {
+        /* The whole arrays, whose lengths the compiler knows: a few vector stores, not a loop
+         * per entry (entries past n_seq and n_groups are never read). */
+        for (int e = 0; e < BATTLE_SIM_SEQ + 1; e++) {
             side->seq[e] = (clc_u8)e;
-            side->card[e] = sd->seq_card[e];
+            side->used[e] = 0;
         }
-        for (int k = 0; k < sd->n_groups; k++)
-            side->used[k] = 0;
+        for (int e = 0; e < BATTLE_SIM_SEQ; e++)
+            side->card[e] = sd->seq_card[e];
         /* A fresh game's fortresses come flagged FRESH when they have on-play skills:
          * battle_sim_start casts them before the first turn, the first mover's first. */
         for (int i = 0; i < sd->n_structures; i++) {
