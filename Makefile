@@ -1,11 +1,23 @@
 # The two README commands (`make run`, `make test`) and developer shortcuts.
-.PHONY: run test test-docker build asan deps format tidy bench clean
+.PHONY: run test test-all test-gate test-docker build asan deps format tidy bench clean
 
 run:
 	scripts/run.sh
 
+# The everyday loop (ASan/UBSan build, every C suite side by side, tidy on changed files).
 test:
 	scripts/test.sh
+
+# The full gate, what CI runs: the everyday loop, then the Release and TSan builds with the
+# browser, TypeScript-client and README tests, tidy on every file, the OpenAPI lint, and the
+# container images.
+test-all:
+	scripts/test.sh
+	scripts/test.sh --gate
+	scripts/test-docker.sh
+
+test-gate:
+	scripts/test.sh --gate
 
 # The docker/ images and compose stack, run for real with podman (docs/deploy.md).
 test-docker:
@@ -32,4 +44,4 @@ bench: build
 	bench/run.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan

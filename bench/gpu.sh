@@ -216,12 +216,15 @@ run_all() {
     # there, and the suite's 2,000 of them did not finish in 200 s on an H200 (bench/
     # RESULTS.md). Streamed, under a time bound, so that a slow device still shows which
     # tests passed.
-    if ! SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \
-        timeout "${SKIRMISH_GPU_DIFF_SECONDS:-240}" "$bundle/bin/test_engine" battle_cl_diff 2>&1 |
-        grep -v -e '^ *$' -e 'CUnit - A unit' -e 'cunit.sourceforge'; then
-        echo "gpu.sh: the differential suite failed or ran past its bound"
-        rc=1
-    fi
+    # The set is four suites (test_battle_cl_diff.c), each under the bound.
+    for suite in battle_cl_diff battle_cl_diff_skills battle_cl_diff_scoring battle_cl_diff_flex; do
+        if ! SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \
+            timeout "${SKIRMISH_GPU_DIFF_SECONDS:-240}" "$bundle/bin/test_engine" "$suite" 2>&1 |
+            grep -v -e '^ *$' -e 'CUnit - A unit' -e 'cunit.sourceforge'; then
+            echo "gpu.sh: the differential suite $suite failed or ran past its bound"
+            rc=1
+        fi
+    done
     echo '```'
     rm -rf "$work"
     return $rc

@@ -32,6 +32,46 @@ ${regs}        NULL};
   target_compile_definitions(${name} PRIVATE SK_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
                                              SK_BINARY_DIR="${CMAKE_BINARY_DIR}")
   sk_warnings(${name})
-  add_test(NAME ${name} COMMAND ${name})
+  # One ctest test per suite (`NAME.SUITE`, e.g. test_engine.battle_rules), so that
+  # `ctest -j` runs the suites side by side: when ctest starts, the include file below asks
+  # the built program for its suites (`NAME --list`, tests/support/sk_test_main.c), as
+  # gtest_discover_tests does. A program that is not built, or cannot list, stays one test
+  # under its own name, which then fails and says why. Per-suite properties:
+  # sk_test_suite_properties().
+  set(inc ${CMAKE_CURRENT_BINARY_DIR}/${name}_suites.cmake)
+  file(GENERATE OUTPUT ${inc} CONTENT
+"set(exe \"$<TARGET_FILE:${name}>\")
+set(suites \"\")
+$<TARGET_PROPERTY:${name},SK_SUITE_PROPERTIES>
+if(EXISTS \"\${exe}\")
+  execute_process(COMMAND \"\${exe}\" --list OUTPUT_VARIABLE out RESULT_VARIABLE rc
+                  ERROR_QUIET TIMEOUT 60)
+  if(rc EQUAL 0)
+    string(REGEX REPLACE \"\n$\" \"\" out \"\${out}\")
+    string(REPLACE \"\n\" \";\" suites \"\${out}\")
+  endif()
+endif()
+if(suites)
+  foreach(s IN LISTS suites)
+    add_test(${name}.\${s} \"\${exe}\" \${s})
+    set_tests_properties(${name}.\${s} PROPERTIES LABELS ${label} TIMEOUT 900)
+    if(DEFINED props_\${s})
+      set_tests_properties(${name}.\${s} PROPERTIES \${props_\${s}})
+    endif()
+  endforeach()
+else()
+  add_test(${name} \"\${exe}\")
   set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT 900)
+endif()
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${inc})
+  set_property(TARGET ${name} PROPERTY SK_SUITE_PROPERTIES "")
+endfunction()
+
+# sk_test_suite_properties(PROGRAM SUITE PROP VALUE...) sets ctest properties of one suite's
+# test (PROGRAM.SUITE), e.g. RUN_SERIAL for a suite that stops the shared servers.
+function(sk_test_suite_properties name suite)
+  string(REPLACE ";" " " props "${ARGN}")
+  set_property(TARGET ${name} APPEND_STRING PROPERTY SK_SUITE_PROPERTIES
+               "set(props_${suite} ${props})\n")
 endfunction()

@@ -135,6 +135,13 @@ json_t *it_cli_result(const char *doc);
  */
 int it_same_result(const json_t *a, const json_t *b);
 
+/**
+ * The job-size factor SKIRMISH_TEST_SCALE (scripts/test.sh's SK_TEST_SCALE; 0.01 to 100,
+ * default 1) that it_units_for_ms applies: below 1 for a quicker run on a loaded machine,
+ * above 1 for longer jobs that leave more time for races between processes to show.
+ */
+double it_scale(void);
+
 /** Games of the it_battle_doc job that the engine plays in about `ms` ms (measured once
  * in-process, one host thread asked for: a battle runs on the OpenCL device, PoCL's threads
  * here), at least 200. */
@@ -144,8 +151,8 @@ long it_games_for_ms(long ms);
  * Units of the jobs `doc(units, seed)` makes that the engine runs in about `ms` ms, at
  * least 200: measured once per `doc` in-process on one host thread, `units` growing from
  * 16,000 until a run takes 200 ms (so `doc` must make jobs of about `units` units from
- * 16,000 on). Jobs that play on the host engine (optimisations) need their own figure:
- * under ASan their games are about 20 times slower than a battle's on PoCL, which the
+ * 16,000 on), times it_scale(). Jobs that play on the host engine (optimisations) need their own
+ * figure: under ASan their games are about 20 times slower than a battle's on PoCL, which the
  * sanitizer does not instrument.
  */
 long it_units_for_ms(const char *(*doc)(long units, long seed), long ms);

@@ -337,15 +337,22 @@ static CU_TestInfo failure_tests[] = {
      test_kill9_worker},
     {"kill -9 with attempts exhausted: failed with the error kept", test_attempts_exhausted},
     {"SIGTERM mid-job: exit 0, job given back and completed", test_sigterm_gives_back},
-    {"Redis stopped and restarted empty: every job completes", test_redis_restart},
-    {"PostgreSQL briefly down: 503, then recovery", test_postgres_down},
     {"migrations: once under concurrency, changed file refused", test_migrations},
     {"a worker with an unreadable cards file refuses to start",
      test_misconfigured_worker_refuses_to_start},
     CU_TEST_INFO_NULL,
 };
 
+/* These stop the shared servers, so ctest runs their suite alone (RUN_SERIAL,
+ * tests/CMakeLists.txt). */
+static CU_TestInfo outage_tests[] = {
+    {"Redis stopped and restarted empty: every job completes", test_redis_restart},
+    {"PostgreSQL briefly down: 503, then recovery", test_postgres_down},
+    CU_TEST_INFO_NULL,
+};
+
 CU_SuiteInfo test_failures_suites[] = {
     {"failures", setup, NULL, NULL, NULL, failure_tests},
+    {"failures_outage", setup, NULL, NULL, NULL, outage_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -928,11 +928,17 @@ static CU_TestInfo live_tests[] = {
     {"the event stream of every job", test_events_of_every_job},
     {"CORS, catalogs with filters, /openapi.json", test_cors_catalogs},
     {"stats with heartbeats, games per second, /metrics", test_stats_metrics},
+    CU_TEST_INFO_NULL,
+};
+
+/* It stops the shared Redis, so ctest runs its suite alone (RUN_SERIAL, tests/CMakeLists.txt). */
+static CU_TestInfo outage_tests[] = {
     {"long poll woken when Redis is back after a missed change", test_long_poll_redis_restart},
     CU_TEST_INFO_NULL,
 };
 
 CU_SuiteInfo test_live_suites[] = {
     {"live", setup, NULL, NULL, NULL, live_tests},
+    {"live_outage", setup, NULL, NULL, NULL, outage_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -4,6 +4,7 @@
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
+#include <string.h>
 
 int sk_test_main(int argc, char **argv, CU_SuiteInfo **all)
 {
@@ -18,6 +19,15 @@ int sk_test_main(int argc, char **argv, CU_SuiteInfo **all)
             fprintf(stderr, "cannot register suites: %s\n", CU_get_error_msg());
             goto out;
         }
+    }
+    /* `--list`: the suites' names, one a line, in registration order. ctest registers one
+     * test per line (cmake/SkTests.cmake), so that `ctest -j` runs the suites side by side. */
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        for (CU_SuiteInfo **s = all; *s; s++)
+            for (CU_SuiteInfo *si = *s; si->pName; si++)
+                printf("%s\n", si->pName);
+        rc = 0;
+        goto out;
     }
     CU_basic_set_mode(CU_BRM_VERBOSE);
     if (argc > 1) {

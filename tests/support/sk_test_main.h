@@ -8,7 +8,8 @@
 
 /**
  * Registers every NULL-terminated array in `all` (itself NULL-terminated), then runs the
- * suites. With argv[1] given, only the suite of that name runs (`test_engine battle_rules`).
+ * suites. With argv[1] given, only the suite of that name runs (`test_engine battle_rules`);
+ * with argv[1] "--list", nothing runs and the suites' names are printed, one a line.
  * Returns 0 when every test passed, 1 otherwise (also when a named suite does not exist).
  */
 int sk_test_main(int argc, char **argv, CU_SuiteInfo **all);
