@@ -220,6 +220,29 @@ enum sk_err db_exec_idem(struct db *db, const char *name, const char *sql, int n
     return err;
 }
 
+enum sk_err db_exec_one(struct db *db, enum db_exec_flags flags, const char *name, const char *sql,
+                        int n, const char *const *params, struct db_result **out)
+{
+    struct db_result *r = NULL;
+    enum sk_err err = flags & DB_EXEC_IDEM ? db_exec_idem(db, name, sql, n, params, &r)
+                                           : db_exec(db, name, sql, n, params, &r);
+
+    if (err)
+        return err;
+    /* More than one row is answered as none, as the callers' "rows == 1" checks did: a
+     * statement keyed by a primary key cannot return two, and reading one of them at random
+     * would be worse than not finding any. */
+    if (db_result_rows(r) != 1) {
+        db_result_free(r);
+        return SK_ENOTFOUND;
+    }
+    if (out)
+        *out = r;
+    else
+        db_result_free(r);
+    return SK_OK;
+}
+
 enum sk_err db_exec_script(struct db *db, const char *sql)
 {
     PGresult *res;

@@ -3,7 +3,7 @@
  * with text parameters (prepared once per connection), results read as text, and
  * db_run_tx which retries serialization failures and deadlocks. The only module besides
  * db_jobs.c that knows libpq; it knows nothing of jobs. Not thread-safe: one struct db
- * per thread (house style 17). */
+ * per thread (docs/style.md, rule 17). */
 #ifndef DB_H
 #define DB_H
 
@@ -46,6 +46,40 @@ enum sk_err db_exec(struct db *db, const char *name, const char *sql, int n,
  */
 enum sk_err db_exec_idem(struct db *db, const char *name, const char *sql, int n,
                          const char *const *params, struct db_result **out);
+
+/* How db_exec_one sends its statement. */
+enum db_exec_flags {
+    DB_EXEC_PLAIN = 0,     /* once, as db_exec */
+    DB_EXEC_IDEM = 1 << 0, /* the statement may run twice with the same effect: db_exec_idem */
+};
+
+/**
+ * Runs a statement that answers with at most one row: a read by key, or a write of one row
+ * by key with RETURNING. The single place that tells "the row" from "no such row", so each
+ * caller only reads its columns and maps SK_ENOTFOUND to what no row means to it.
+ *
+ * Params: `db`, `name`, `sql`, `n` and `params` as db_exec; `flags` DB_EXEC_IDEM sends the
+ * statement as db_exec_idem (it may run twice), DB_EXEC_PLAIN as db_exec.
+ * [out] `out`: on SK_OK, a new result holding exactly one row (read row 0 with
+ * db_result_get); NULL when only whether the row exists matters.
+ *
+ * Returns SK_OK when exactly one row came back. SK_ENOTFOUND when none did, or more than
+ * one (not a single-row statement: every caller selects by primary key, so it does not
+ * happen). Other errors as db_exec, which never answers SK_ENOTFOUND: a caller may turn it
+ * into SK_ECONFLICT or SK_EINTERNAL (an INSERT ... RETURNING that gave no row) without
+ * hiding a database error.
+ *
+ * Ownership: *out is written only on SK_OK, and then the caller frees it with
+ * db_result_free (the strings db_result_get returns from it are borrowed until then); on
+ * any other answer nothing is left to free. `sql` and `params` are borrowed for the call;
+ * `name` as db_exec (a string that lives as long as `db`).
+ *
+ * Thread-safety: as db_exec (one struct db per thread). Logs nothing: the caller that
+ * handles the error logs it.
+ */
+enum sk_err db_exec_one(struct db *db, enum db_exec_flags flags, const char *name, const char *sql,
+                        int n, const char *const *params,
+                        struct db_result **out /* OUT: one row, or NULL */);
 
 /**
  * Runs `sql`, which may hold several statements and no parameters (a migration file).

@@ -186,29 +186,41 @@ static enum sk_err read_jobs(const struct db_result *r, int max, struct db_job *
     return SK_OK;
 }
 
+/* Runs a statement that answers with one job row (JOB_COLS from column 0, db_exec_one) and
+ * reads it into *out (release with db_job_release). SK_ENOTFOUND when no row came back, with
+ * *out untouched; a row that cannot be read (SK_ENOMEM) leaves *out released. */
+static enum sk_err one_job(struct db *db, enum db_exec_flags flags, const char *name,
+                           const char *sql, int n, const char *const *p, struct db_job *out)
+{
+    struct db_result *r = NULL;
+    enum sk_err err = db_exec_one(db, flags, name, sql, n, p, &r);
+
+    if (err)
+        return err;
+    err = read_job(r, 0, 0, out);
+    if (err)
+        db_job_release(out);
+    db_result_free(r);
+    return err;
+}
+
 enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
                            uint64_t seed, uint64_t total, struct db_job *out)
 {
     char seed_s[24];
     char total_s[24];
     const char *p[5] = {kind, request, seed_s, total_s, tenant ? tenant : DB_JOBS_TENANT};
-    struct db_result *r = NULL;
     enum sk_err err;
 
     snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
     snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
-    err = db_exec(db, "jobs_insert",
+    err = one_job(db, DB_EXEC_PLAIN, "jobs_insert",
                   "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
                   " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4, $5)"
                   " RETURNING " JOB_COLS,
-                  5, p, &r);
-    if (err)
-        return err;
-    err = db_result_rows(r) == 1 ? read_job(r, 0, 0, out) : SK_EINTERNAL;
-    if (err)
-        db_job_release(out);
-    db_result_free(r);
-    return err;
+                  5, p, out);
+    /* an INSERT with RETURNING that gave no row is a bug, not a missing job */
+    return err == SK_ENOTFOUND ? SK_EINTERNAL : err;
 }
 
 int db_jobs_is_final(const char *status)
@@ -319,20 +331,10 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
 
 enum sk_err db_jobs_get(struct db *db, const char *id, struct db_job *out)
 {
-    struct db_result *r = NULL;
-    enum sk_err err;
-
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec_idem(db, "jobs_get", "SELECT " JOB_COLS " FROM jobs WHERE id = $1::uuid", 1, &id,
-                       &r);
-    if (err)
-        return err;
-    err = db_result_rows(r) == 1 ? read_job(r, 0, 0, out) : SK_ENOTFOUND;
-    if (err)
-        db_job_release(out);
-    db_result_free(r);
-    return err;
+    return one_job(db, DB_EXEC_IDEM, "jobs_get",
+                   "SELECT " JOB_COLS " FROM jobs WHERE id = $1::uuid", 1, &id, out);
 }
 
 enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char status[16])
@@ -342,13 +344,11 @@ enum sk_err db_jobs_result(struct db *db, const char *id, char **json, char stat
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec_idem(db, "jobs_result",
-                       "SELECT status, result::text FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    err = db_exec_one(db, DB_EXEC_IDEM, "jobs_result",
+                      "SELECT status, result::text FROM jobs WHERE id = $1::uuid", 1, &id, &r);
     if (err)
         return err;
-    if (db_result_rows(r) != 1) {
-        err = SK_ENOTFOUND;
-    } else if (!db_result_get(r, 0, 1)) {
+    if (!db_result_get(r, 0, 1)) {
         snprintf(status, 16, "%s", db_result_get(r, 0, 0));
         err = SK_ECONFLICT;
     } else {
@@ -419,25 +419,20 @@ enum sk_err db_jobs_list(struct db *db, const char *tenant, const char *status, 
  * in the wrong state), SK_ENOTFOUND when it does not, or the store's error. */
 static enum sk_err conflict_or_missing(struct db *db, const char *id)
 {
-    struct db_result *r = NULL;
-    enum sk_err err =
-        db_exec_idem(db, "jobs_exists", "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, &r);
-    if (!err)
-        err = db_result_rows(r) == 1 ? SK_ECONFLICT : SK_ENOTFOUND;
-    db_result_free(r);
-    return err;
+    enum sk_err err = db_exec_one(db, DB_EXEC_IDEM, "jobs_exists",
+                                  "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, &id, NULL);
+    return err ? err : SK_ECONFLICT;
 }
 
 enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
 {
-    struct db_result *r = NULL;
     enum sk_err err;
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
     /* A split job's shards are flagged with it: queued ones end at once, running ones at
      * their next chunk (and the last to end ends the job). */
-    err = db_exec(db, "jobs_cancel",
+    err = one_job(db, DB_EXEC_PLAIN, "jobs_cancel",
                   "WITH s AS (UPDATE jobs SET cancel_requested = true,"
                   " status = CASE WHEN status = 'queued' THEN 'canceled' ELSE status END,"
                   " finished_at = CASE WHEN status = 'queued' THEN now() ELSE finished_at END,"
@@ -449,18 +444,8 @@ enum sk_err db_jobs_cancel(struct db *db, const char *id, struct db_job *out)
                   " updated_at = now()"
                   " WHERE id = $1::uuid AND status IN ('queued', 'running')"
                   " RETURNING " JOB_COLS,
-                  1, &id, &r);
-    if (err)
-        return err;
-    if (db_result_rows(r) == 1) {
-        err = read_job(r, 0, 0, out);
-        if (err)
-            db_job_release(out);
-        db_result_free(r);
-        return err;
-    }
-    db_result_free(r);
-    return conflict_or_missing(db, id);
+                  1, &id, out);
+    return err == SK_ENOTFOUND ? conflict_or_missing(db, id) : err;
 }
 
 enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, const char *owner,
@@ -482,8 +467,8 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
     snprintf(max_s, sizeof(max_s), "%ld", max_attempts);
     /* One statement decides everything under the row lock, so two workers that read the
      * same entry (redelivery, reaper) cannot both win. SET sees the old row. */
-    err = db_exec(
-        db, "jobs_claim",
+    err = db_exec_one(
+        db, DB_EXEC_PLAIN, "jobs_claim",
         "UPDATE jobs SET"
         " status = CASE WHEN cancel_requested THEN 'canceled'"
         "   WHEN attempts >= $4::int THEN 'failed' ELSE 'running' END,"
@@ -529,17 +514,18 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           " CASE WHEN unit_key IS NOT NULL"
                           "   THEN set_config('synchronous_commit', 'off', true) END",
         5, p, &r);
+    if (err == SK_ENOTFOUND) {
+        c.state = DB_CLAIM_SKIPPED;
+        *out = c;
+        return SK_OK;
+    }
     if (err)
         return err;
-    if (db_result_rows(r) == 1) {
-        text_into(c.parent, sizeof(c.parent), db_result_get(r, 0, 6));
-        c.first = (uint64_t)num(db_result_get(r, 0, 7));
-        c.units = (uint64_t)num(db_result_get(r, 0, 8));
-        c.unit = strcmp(db_result_get(r, 0, 9), "t") == 0;
-    }
-    if (db_result_rows(r) == 0) {
-        c.state = DB_CLAIM_SKIPPED;
-    } else if (strcmp(db_result_get(r, 0, 0), "running") != 0) {
+    text_into(c.parent, sizeof(c.parent), db_result_get(r, 0, 6));
+    c.first = (uint64_t)num(db_result_get(r, 0, 7));
+    c.units = (uint64_t)num(db_result_get(r, 0, 8));
+    c.unit = strcmp(db_result_get(r, 0, 9), "t") == 0;
+    if (strcmp(db_result_get(r, 0, 0), "running") != 0) {
         c.state = DB_CLAIM_ENDED;
     } else {
         c.state = DB_CLAIM_RUNNING;
@@ -776,22 +762,20 @@ enum sk_err db_jobs_parent_progress(struct db *db, const char *parent, uint64_t 
     struct db_result *r = NULL;
     enum sk_err err;
 
-    err = db_exec_idem(db, "jobs_parent_progress",
-                       "UPDATE jobs SET progress_done = (SELECT coalesce(sum(s.progress_done), 0)"
-                       " FROM jobs s WHERE s.parent_id = $1::uuid), updated_at = now()"
-                       " WHERE id = $1::uuid AND status = 'running' AND shards > 0"
-                       " RETURNING progress_done::text, progress_total::text",
-                       1, &parent, &r);
+    err = db_exec_one(db, DB_EXEC_IDEM, "jobs_parent_progress",
+                      "UPDATE jobs SET progress_done = (SELECT coalesce(sum(s.progress_done), 0)"
+                      " FROM jobs s WHERE s.parent_id = $1::uuid), updated_at = now()"
+                      " WHERE id = $1::uuid AND status = 'running' AND shards > 0"
+                      " RETURNING progress_done::text, progress_total::text",
+                      1, &parent, &r);
+    if (err == SK_ENOTFOUND)
+        return SK_ECONFLICT; /* ended meanwhile */
     if (err)
         return err;
-    if (db_result_rows(r) == 1) {
-        *done = (uint64_t)num(db_result_get(r, 0, 0));
-        *total = (uint64_t)num(db_result_get(r, 0, 1));
-    } else {
-        err = SK_ECONFLICT; /* ended meanwhile */
-    }
+    *done = (uint64_t)num(db_result_get(r, 0, 0));
+    *total = (uint64_t)num(db_result_get(r, 0, 1));
     db_result_free(r);
-    return err;
+    return SK_OK;
 }
 
 enum sk_err db_jobs_shard_succeed(struct db *db, const char *id, const char *owner,
@@ -1058,43 +1042,31 @@ enum sk_err db_jobs_document(struct db *db, const char *id, char **json)
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
-    err = db_exec(db, "jobs_document", "SELECT request::text FROM jobs WHERE id = $1::uuid", 1, &id,
-                  &r);
-    if (err)
-        return err;
-    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_ENOTFOUND;
+    err = db_exec_one(db, DB_EXEC_PLAIN, "jobs_document",
+                      "SELECT request::text FROM jobs WHERE id = $1::uuid", 1, &id, &r);
+    if (!err)
+        err = take_text(r, 0, json);
     db_result_free(r);
     return err;
 }
 
 enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out)
 {
-    struct db_result *r = NULL;
     enum sk_err err;
 
     if (!db_jobs_is_id(id))
         return SK_ENOTFOUND;
     /* The stored document already holds the seed the first run used, so the retry plays
      * the same games (a failed job's retry shows whether the failure was transient). */
-    err = db_exec(db, "jobs_resubmit",
+    err = one_job(db, DB_EXEC_PLAIN, "jobs_resubmit",
                   "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of, tenant)"
                   " SELECT gen_random_uuid(), kind, request, seed, progress_total, id, tenant"
                   " FROM jobs"
                   " WHERE id = $1::uuid AND status IN ('succeeded', 'failed', 'canceled')"
                   " AND parent_id IS NULL"
                   " RETURNING " JOB_COLS,
-                  1, &id, &r);
-    if (err)
-        return err;
-    if (db_result_rows(r) == 1) {
-        err = read_job(r, 0, 0, out);
-        if (err)
-            db_job_release(out);
-        db_result_free(r);
-        return err;
-    }
-    db_result_free(r);
-    return conflict_or_missing(db, id);
+                  1, &id, out);
+    return err == SK_ENOTFOUND ? conflict_or_missing(db, id) : err;
 }
 
 enum sk_err db_jobs_cancel_queued(struct db *db, const char *tenant, const char *kind, long limit,
@@ -1161,8 +1133,8 @@ enum sk_err db_jobs_history(struct db *db, int minutes, char **json)
     snprintf(minutes_s, sizeof(minutes_s), "%d", minutes);
     /* One row per minute, oldest first, including empty minutes: jobs that reached each
      * final status in that minute, and the games of the battle jobs that finished in it. */
-    err = db_exec(
-        db, "jobs_history",
+    err = db_exec_one(
+        db, DB_EXEC_PLAIN, "jobs_history",
         "WITH m AS (SELECT generate_series(date_trunc('minute', now()) - ($1::int - 1) *"
         " interval '1 minute', date_trunc('minute', now()), interval '1 minute') AS t),"
         " f AS (SELECT date_trunc('minute', finished_at) AS t, status, kind, progress_done"
@@ -1179,9 +1151,10 @@ enum sk_err db_jobs_history(struct db *db, int minutes, char **json)
                    " 'games', (SELECT coalesce(sum(progress_done), 0) FROM f WHERE f.t = m.t"
                    " AND kind = 'battle')) ORDER BY m.t), '[]'::json))::text FROM m",
         1, &p, &r);
-    if (err)
-        return err;
-    err = db_result_rows(r) == 1 ? take_text(r, 0, json) : SK_EINTERNAL;
+    if (!err)
+        err = take_text(r, 0, json);
+    else if (err == SK_ENOTFOUND)
+        err = SK_EINTERNAL; /* an aggregate always answers one row */
     db_result_free(r);
     return err;
 }

@@ -129,13 +129,14 @@ enum sk_err db_keys_create(struct db *db, const char *tenant, int admin, const c
     p[3] = admin ? "true" : "false";
     {
         const char *q[5] = {p[0], p[1], p[2], p[3], name};
-        err = db_exec(db, NULL,
-                      "INSERT INTO api_keys (id, hash, tenant, admin, name)"
-                      " VALUES ($1, decode($2, 'hex'), $3, $4::boolean, $5) RETURNING " KEY_COLS,
-                      5, q, &r);
+        err =
+            db_exec_one(db, DB_EXEC_PLAIN, NULL,
+                        "INSERT INTO api_keys (id, hash, tenant, admin, name)"
+                        " VALUES ($1, decode($2, 'hex'), $3, $4::boolean, $5) RETURNING " KEY_COLS,
+                        5, q, &r);
     }
-    if (!err && db_result_rows(r) != 1)
-        err = SK_EINTERNAL;
+    if (err == SK_ENOTFOUND)
+        err = SK_EINTERNAL; /* an INSERT with RETURNING that gave no row is a bug */
     if (!err) {
         snprintf(token, DB_KEYS_TOKEN_LEN, "sk_%s_%s", id, secret);
         if (out)
@@ -172,19 +173,12 @@ enum sk_err db_keys_list(struct db *db, struct db_key **out, size_t *n)
 
 enum sk_err db_keys_revoke(struct db *db, const char *id)
 {
-    struct db_result *r = NULL;
-    enum sk_err err;
-
     if (strlen(id) != ID_HEX || !is_hex(id, ID_HEX))
         return SK_ENOTFOUND;
-    err = db_exec_idem(db, "keys_revoke",
+    return db_exec_one(db, DB_EXEC_IDEM, "keys_revoke",
                        "UPDATE api_keys SET revoked_at = now()"
                        " WHERE id = $1 AND revoked_at IS NULL RETURNING 1",
-                       1, &id, &r);
-    if (!err && db_result_rows(r) != 1)
-        err = SK_ENOTFOUND;
-    db_result_free(r);
-    return err;
+                       1, &id, NULL);
 }
 
 enum sk_err db_keys_active(struct db *db, long long *n)
@@ -224,15 +218,16 @@ enum sk_err db_keys_auth(struct db *db, const char *token, const char *job_id,
     }
     p[0] = id;
     p[1] = job_id;
-    err = db_exec_idem(db, "keys_auth",
-                       "SELECT encode(hash, 'hex'), tenant, admin::text,"
-                       " (SELECT tenant FROM jobs WHERE id = $2::uuid)"
-                       " FROM api_keys WHERE id = $1 AND revoked_at IS NULL",
-                       2, p, &r);
-    if (err)
+    err = db_exec_one(db, DB_EXEC_IDEM, "keys_auth",
+                      "SELECT encode(hash, 'hex'), tenant, admin::text,"
+                      " (SELECT tenant FROM jobs WHERE id = $2::uuid)"
+                      " FROM api_keys WHERE id = $1 AND revoked_at IS NULL",
+                      2, p, &r);
+    if (err && err != SK_ENOTFOUND)
         return err;
+    /* an unknown key still hashes its secret below: r is NULL then, and `want` stays none */
     memcpy(want, none, sizeof(want));
-    if (db_result_rows(r) == 1) {
+    if (r) {
         const char *h = db_result_get(r, 0, 0);
         found = well_formed && h && strlen(h) == 64;
         for (size_t i = 0; found && i < 32; i++)

@@ -16,7 +16,7 @@
  * statement sets synchronous_commit off for its own transaction): units are a cache of
  * results any worker recomputes, so a unit write lost in a server crash costs games, never
  * a wrong result, while a flush per unit write costs milliseconds per unit on a disk that
- * syncs slowly (bench/RESULTS.md, "Units"). */
+ * syncs slowly (bench/history/2026-11-26.md, "Units"). */
 #define ASYNC "(SELECT set_config('synchronous_commit', 'off', true)) AS async"
 
 void db_units_key(const void *spec, size_t len, char key[DB_UNITS_KEY_LEN])

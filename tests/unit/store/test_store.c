@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "db_jobs.h"
+#include "db_keys.h"
 #include "db_migrate.h"
 #include "db_units.h"
 #include "queue.h"
@@ -955,7 +956,109 @@ static void test_insert_many(void)
     }
 }
 
+/* db_exec_one itself: exactly one row is SK_OK, none or several are SK_ENOTFOUND, and a
+ * database error comes through unchanged; *out is written only on SK_OK. */
+static void test_exec_one(void)
+{
+    struct db_result *r = NULL;
+
+    CU_ASSERT_EQUAL(db_exec_one(db, DB_EXEC_PLAIN, NULL, "SELECT 'a'", 0, NULL, &r), SK_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_STRING_EQUAL(db_result_get(r, 0, 0), "a");
+    db_result_free(r);
+    r = NULL;
+    CU_ASSERT_EQUAL(db_exec_one(db, DB_EXEC_IDEM, NULL, "SELECT 1 WHERE false", 0, NULL, &r),
+                    SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_EQUAL(
+        db_exec_one(db, DB_EXEC_PLAIN, NULL, "SELECT generate_series(1, 2)", 0, NULL, &r),
+        SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_EQUAL(db_exec_one(db, DB_EXEC_PLAIN, NULL, "SELEC 1", 0, NULL, &r), SK_EINTERNAL);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_EQUAL(db_exec_one(db, DB_EXEC_IDEM, NULL, "SELECT 1", 0, NULL, NULL), SK_OK);
+}
+
+static const char missing_id[] = "00000000-0000-4000-8000-000000000000";
+
+/* The single-row job statements that no other test reaches: each one's row, its not-found
+ * answer for a missing and a malformed id, and its conflict answer. */
+static void test_single_row_jobs(void)
+{
+    const char *missing = missing_id;
+    char id[DB_JOBS_ID_LEN];
+    char status[16] = "";
+    struct db_job job = {0};
+    char *json = NULL;
+    uint64_t done = 0;
+    uint64_t total = 0;
+
+    insert(id);
+    CU_ASSERT_EQUAL(db_jobs_document(db, id, &json), SK_OK);
+    CU_ASSERT_STRING_EQUAL(json, "{\"kind\": \"battle\"}");
+    sk_free(json);
+    json = NULL;
+    CU_ASSERT_EQUAL(db_jobs_document(db, missing, &json), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_document(db, "nope", &json), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(json);
+    CU_ASSERT_EQUAL(db_jobs_result(db, missing, &json, status), SK_ENOTFOUND);
+    /* only a final job can be retried; a missing one is not found */
+    CU_ASSERT_EQUAL(db_jobs_resubmit(db, id, &job), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_resubmit(db, missing, &job), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_resubmit(db, "nope", &job), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_jobs_cancel(db, id, &job), SK_OK);
+    CU_ASSERT_STRING_EQUAL(job.status, "canceled");
+    db_job_release(&job);
+    CU_ASSERT_EQUAL(db_jobs_resubmit(db, id, &job), SK_OK);
+    CU_ASSERT_STRING_EQUAL(job.status, "queued");
+    CU_ASSERT_STRING_EQUAL(job.retry_of, id);
+    CU_ASSERT_EQUAL(job.seed, 7);
+    db_job_release(&job);
+    /* a job that was never split has no shard progress to sum */
+    CU_ASSERT_EQUAL(db_jobs_parent_progress(db, id, &done, &total), SK_ECONFLICT);
+    CU_ASSERT_EQUAL(db_jobs_history(db, 5, &json), SK_OK);
+    CU_ASSERT_PTR_NOT_NULL(json);
+    CU_ASSERT_PTR_NOT_NULL(json ? strstr(json, "\"points\"") : NULL);
+    sk_free(json);
+}
+
+/* The single-row key statements: a key is made, checked (with the tenant of a job), refused
+ * with a wrong secret, revoked once, and refused after. */
+static void test_single_row_keys(void)
+{
+    char id[DB_JOBS_ID_LEN];
+    char token[DB_KEYS_TOKEN_LEN];
+    char wrong[DB_KEYS_TOKEN_LEN];
+    struct db_key key = {0};
+    struct db_key_auth auth = {0};
+
+    insert(id);
+    CU_ASSERT_EQUAL_FATAL(db_keys_create(db, "acme", 0, "ci", token, &key), SK_OK);
+    CU_ASSERT_STRING_EQUAL(key.tenant, "acme");
+    CU_ASSERT_STRING_EQUAL(key.name, "ci");
+    CU_ASSERT_FALSE(key.admin);
+    CU_ASSERT_STRING_EQUAL(key.revoked_at, "");
+    CU_ASSERT_EQUAL(db_keys_auth(db, token, id, &auth), SK_OK);
+    CU_ASSERT_STRING_EQUAL(auth.key_id, key.id);
+    CU_ASSERT_STRING_EQUAL(auth.tenant, "acme");
+    CU_ASSERT_TRUE(auth.job_found);
+    CU_ASSERT_STRING_EQUAL(auth.job_tenant, DB_JOBS_TENANT);
+    CU_ASSERT_EQUAL(db_keys_auth(db, token, missing_id, &auth), SK_OK);
+    CU_ASSERT_FALSE(auth.job_found);
+    snprintf(wrong, sizeof(wrong), "%s", token);
+    wrong[DB_KEYS_TOKEN_LEN - 2] = wrong[DB_KEYS_TOKEN_LEN - 2] == '0' ? '1' : '0';
+    CU_ASSERT_EQUAL(db_keys_auth(db, wrong, NULL, &auth), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_keys_auth(db, "sk_nope", NULL, &auth), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_keys_revoke(db, "zz"), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_keys_revoke(db, key.id), SK_OK);
+    CU_ASSERT_EQUAL(db_keys_revoke(db, key.id), SK_ENOTFOUND);
+    CU_ASSERT_EQUAL(db_keys_auth(db, token, NULL, &auth), SK_ENOTFOUND);
+}
+
 static CU_TestInfo store_tests[] = {
+    {"db_exec_one: one row, none, several, an error", test_exec_one},
+    {"single-row job statements: the row, not found, conflict", test_single_row_jobs},
+    {"single-row key statements: made, checked, revoked once", test_single_row_keys},
     {"a job is split into shards that are claimed, summed and ended once", test_split_into_shards},
     {"units: inserted by the lease holder once per key, claimed, ended, read, dropped", test_units},
     {"a checkpoint is stored under the lease and handed to the next attempt",
