@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The MHD-free seam between the HTTP server and the handlers (house style 24): a request
+/* The MHD-free seam between the HTTP server and the handlers (docs/style.md, rule 24): a request
  * as plain data, a response as plain data, and the RFC 9457 problem+json builder every
  * error goes through. Handlers and their unit tests see only these structs; api_server.c
  * alone converts them from and to libmicrohttpd. */

@@ -1,4 +1,4 @@
-# The one warning list (house style 23), applied per target.
+# The one warning list (docs/style.md, rule 23), applied per target.
 function(sk_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Wvla

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Poisons libc functions that are easy to misuse (house style 12). Include it LAST in
+/* Poisons libc functions that are easy to misuse (docs/style.md, rule 12). Include it LAST in
  * every .c file, after all other headers, so system headers still declare them.
  * Replacements: snprintf, sk_parse_i64/sk_parse_u64, gmtime_r, localtime_r. */
 #ifndef SK_BANNED_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The one growable byte buffer: text built piece by piece (SQL array literals, event
  * streams, metrics), request bodies read in chunks. The contents are always NUL-terminated.
- * An optional hard maximum bounds it (house style 15). Errors are sticky: after the first
+ * An optional hard maximum bounds it (docs/style.md, rule 15). Errors are sticky: after the first
  * failed append every later append does nothing and answers the same error, so a renderer
  * can append many pieces and check once. Not thread-safe; no I/O. */
 #ifndef SK_BUF_H

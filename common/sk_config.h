@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The service configuration as one declarative table (house style 21): every setting has
+/* The service configuration as one declarative table (docs/style.md, rule 21): every setting has
  * an environment variable, a type, a default, a range and a one-line description. Values
  * come from an optional file named by SKIRMISH_CONFIG_FILE (`NAME=value` lines), then
  * from the environment, which wins; everything is validated at start and then frozen.

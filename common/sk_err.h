@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Error codes shared by every Skirmish module (house style 6). A function that can fail
+/* Error codes shared by every Skirmish module (docs/style.md, rule 6). A function that can fail
  * returns enum sk_err and writes its results through out-params only on SK_OK.
  * This module only names errors; it does not log or format them. */
 #ifndef SK_ERR_H

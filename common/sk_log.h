@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Levelled logging, one line per event on stderr as `key=value` pairs (house style 20):
+/* Levelled logging, one line per event on stderr as `key=value` pairs (docs/style.md, rule 20):
  * `ts=... level=info prog=api event=job_accepted job_id=... req_id=...`. The caller writes
  * the event's pairs; this module adds the timestamp, level and program name and writes the
  * line with one write(2) so lines from threads never interleave. It does not rotate files

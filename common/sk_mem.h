@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Allocation wrappers used by every module (house style 14), plus a failure hook for
+/* Allocation wrappers used by every module (docs/style.md, rule 14), plus a failure hook for
  * tests: sk_mem_fail_after(n) makes the (n+1)-th allocation from now on fail, so tests
  * can walk every out-of-memory path. jansson is pointed at the same hooks by
  * sk_mem_init_json(). Thread-safe: the hook counter is atomic. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Checked number parsing, the replacement for atoi/atol (house style 12): the whole
+/* Checked number parsing, the replacement for atoi/atol (docs/style.md, rule 12): the whole
  * string must be a number in [min, max], with no leading space or trailing bytes. */
 #ifndef SK_PARSE_H
 #define SK_PARSE_H
