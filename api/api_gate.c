@@ -14,13 +14,13 @@
 #include <strings.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "api_http.h"
 #include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -460,13 +460,6 @@ struct api_gate {
     struct handed *handed;
 };
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static const char *addr_text(const struct held *h, char out[INET_ADDRSTRLEN])
 {
     out[0] = '\0';
@@ -496,9 +489,9 @@ static int linger(struct api_gate *g, struct held *h)
     for (;;) {
         ssize_t k = recv(h->fd, g->buf, g->buf_len, MSG_DONTWAIT);
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) &&
-            now_ms() < h->linger_until_ms)
+            sk_time_mono_ms() < h->linger_until_ms)
             return 1;
-        if (k <= 0 || now_ms() >= h->linger_until_ms) {
+        if (k <= 0 || sk_time_mono_ms() >= h->linger_until_ms) {
             drop(g, h);
             return 0;
         }
@@ -582,7 +575,7 @@ static int refuse_head(struct api_gate *g, struct held *h, const struct api_gate
                     why->member, sk_log_quote(q, sizeof(q), why->name));
     sk_free(text);
     h->lingering = 1;
-    h->linger_until_ms = now_ms() + API_GUARD_LINGER_MS;
+    h->linger_until_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;
     return linger(g, h);
 }
 
@@ -612,7 +605,7 @@ static int look(struct api_gate *g, struct held *h, int hup)
     if (hup) {
         /* half-closed with its head unfinished: read what it sent, then close */
         h->lingering = 1;
-        h->linger_until_ms = now_ms() + API_GUARD_LINGER_MS;
+        h->linger_until_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;
         return linger(g, h);
     }
     return 1;
@@ -623,7 +616,7 @@ static void on_event(struct api_gate *g, struct held *h, uint32_t events)
     if (!h->lingering && api_guard_refused(g->guard, h->guard)) {
         /* its header deadline passed: the guard answered 408 and shut the socket */
         h->lingering = 1;
-        h->linger_until_ms = now_ms() + API_GUARD_LINGER_MS;
+        h->linger_until_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;
     }
     if (h->lingering)
         (void)linger(g, h);
@@ -652,7 +645,7 @@ static void pause_accepting(struct api_gate *g, int err)
     memset(&ev, 0, sizeof(ev));
     ev.data.ptr = &g->lfd;
     (void)epoll_ctl(g->ep, EPOLL_CTL_MOD, g->lfd, &ev);
-    g->paused_until_ms = now_ms() + ACCEPT_PAUSE_MS;
+    g->paused_until_ms = sk_time_mono_ms() + ACCEPT_PAUSE_MS;
     sk_log_warn("event=accept_paused error=%s ms=%d", strerror(err), ACCEPT_PAUSE_MS);
 }
 
@@ -694,7 +687,7 @@ static void accept_some(struct api_gate *g)
             sk_log_warn("event=connection_refused addr=%s conns=%zu", addr_text(h, a),
                         api_guard_conns(g->guard));
             h->lingering = 1;
-            h->linger_until_ms = now_ms() + API_GUARD_LINGER_MS;
+            h->linger_until_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;
             watch(g, h);
         } else if (look(g, h, 0)) {
             /* most requests have arrived by now; the rest are watched */
@@ -711,7 +704,7 @@ static void *gate_main(void *arg)
         int timeout = -1;
         int n;
         if (g->paused_until_ms) {
-            long long left = g->paused_until_ms - now_ms();
+            long long left = g->paused_until_ms - sk_time_mono_ms();
             timeout = left > 0 ? (int)left : 0;
         }
         n = epoll_wait(g->ep, ev, 64, timeout);
@@ -724,7 +717,7 @@ static void *gate_main(void *arg)
             else
                 on_event(g, p, ev[i].events);
         }
-        if (g->paused_until_ms && now_ms() >= g->paused_until_ms) {
+        if (g->paused_until_ms && sk_time_mono_ms() >= g->paused_until_ms) {
             struct epoll_event le;
             memset(&le, 0, sizeof(le));
             le.events = EPOLLIN;

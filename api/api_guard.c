@@ -6,10 +6,11 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_thread.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -34,22 +35,14 @@ struct api_guard_conn {
 
 struct api_guard {
     struct api_guard_limits lim;
-    char *answer[3];      /* timeout, per_addr, too_many (owned) */
-    pthread_mutex_t lock; /* protects everything below and every connection's fields */
+    char *answer[3];         /* timeout, per_addr, too_many (owned) */
+    struct sk_thread reaper; /* runs reap(); its stop request is guarded inside, not by `lock` */
+    pthread_mutex_t lock;    /* protects everything below and every connection's fields */
     struct addr_count *table[BUCKETS];
     struct api_guard_conn *conns;
     size_t n_conns;
     atomic_size_t body_bytes;
-    pthread_t thread;
-    atomic_int stop;
 };
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The counts of `addr`, made when `make` (NULL when out of memory or absent); locked. */
 static struct addr_count *find(struct api_guard *g, uint32_t addr, int make)
@@ -95,9 +88,8 @@ static void write_answer(int fd, const char *text)
 static void *reap(void *arg)
 {
     struct api_guard *g = arg;
-    while (!atomic_load(&g->stop)) {
-        struct timespec ts = {0, 100000000L};
-        long long now = now_ms();
+    while (!sk_thread_stopping(&g->reaper)) {
+        long long now = sk_time_mono_ms();
         pthread_mutex_lock(&g->lock);
         for (struct api_guard_conn *c = g->conns; c; c = c->next) {
             if (!c->deadline_ms || c->deadline_ms > now)
@@ -111,7 +103,8 @@ static void *reap(void *arg)
             c->deadline_ms = 0;
         }
         pthread_mutex_unlock(&g->lock);
-        nanosleep(&ts, NULL);
+        /* a stop cuts the step short; the loop's test then ends the thread */
+        (void)sk_thread_wait_ms(&g->reaper, 100);
     }
     return NULL;
 }
@@ -120,6 +113,8 @@ enum sk_err api_guard_new(const struct api_guard_limits *lim, const struct api_g
                           struct api_guard **out)
 {
     struct api_guard *g = sk_calloc(1, sizeof(*g));
+    enum sk_err err;
+
     if (!g)
         return SK_ENOMEM;
     g->lim = *lim;
@@ -131,10 +126,10 @@ enum sk_err api_guard_new(const struct api_guard_limits *lim, const struct api_g
         api_guard_free(g);
         return SK_ENOMEM;
     }
-    if (pthread_create(&g->thread, NULL, reap, g)) {
-        g->thread = 0;
+    err = sk_thread_start(&g->reaper, reap, g);
+    if (err) {
         api_guard_free(g);
-        return SK_EINTERNAL;
+        return err;
     }
     *out = g;
     return SK_OK;
@@ -144,10 +139,7 @@ void api_guard_free(struct api_guard *g)
 {
     if (!g)
         return;
-    if (g->thread) {
-        atomic_store(&g->stop, 1);
-        pthread_join(g->thread, NULL);
-    }
+    sk_thread_stop(&g->reaper); /* a no-op when it never started */
     for (size_t b = 0; b < BUCKETS; b++) {
         while (g->table[b]) {
             struct addr_count *a = g->table[b];
@@ -188,10 +180,10 @@ struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr
         write_answer(fd, g->answer[a->conns > g->lim.max_conns_per_addr ? 1 : 2]);
         shutdown(fd, SHUT_WR);
         c->refused = 1;
-        c->deadline_ms = now_ms() + API_GUARD_LINGER_MS;
+        c->deadline_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;
         *refused = 1;
     } else {
-        c->deadline_ms = now_ms() + g->lim.header_timeout_ms;
+        c->deadline_ms = sk_time_mono_ms() + g->lim.header_timeout_ms;
     }
     pthread_mutex_unlock(&g->lock);
     return c;
@@ -206,7 +198,7 @@ int api_guard_refuse(struct api_guard *g, struct api_guard_conn *c, const char *
         shutdown(c->fd, SHUT_WR);
         c->refused = 1;
         c->quiet = 0;
-        c->deadline_ms = now_ms() + API_GUARD_LINGER_MS;
+        c->deadline_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;
         done = 1;
     }
     pthread_mutex_unlock(&g->lock);
@@ -254,8 +246,8 @@ void api_guard_phase(struct api_guard *g, struct api_guard_conn *c, enum api_gua
     if (!c->refused) {
         c->quiet = p == API_GUARD_IDLE;
         c->deadline_ms = p == API_GUARD_BUSY   ? 0
-                         : p == API_GUARD_BODY ? now_ms() + g->lim.body_timeout_ms
-                                               : now_ms() + g->lim.header_timeout_ms;
+                         : p == API_GUARD_BODY ? sk_time_mono_ms() + g->lim.body_timeout_ms
+                                               : sk_time_mono_ms() + g->lim.header_timeout_ms;
     }
     pthread_mutex_unlock(&g->lock);
 }

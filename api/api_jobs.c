@@ -17,6 +17,7 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -149,7 +150,7 @@ static void bad_key(struct api_response *resp)
 static void maybe_prune(const struct api_ctx *ctx, struct api_slot *slot, const char *req_id)
 {
     static atomic_llong next_ms;
-    long long now = api_watch_now_ms();
+    long long now = sk_time_mono_ms();
     long long due = atomic_load(&next_ms);
     long deleted = 0;
     if (now < due || !atomic_compare_exchange_strong(&next_ms, &due, now + 60000))

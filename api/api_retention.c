@@ -2,7 +2,6 @@
 /* Retention: delete route and sweeper (see api_retention.h). */
 #include "api_retention.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +14,7 @@
 #include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_thread.h"
 
 #include "sk_banned.h"
 
@@ -101,42 +101,27 @@ enum sk_err api_retention_sweep(const struct sk_config *cfg, struct db *db, stru
 
 struct api_retention {
     const struct sk_config *cfg;
-    struct db *db;
-    struct queue *q;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    int stop;
+    struct db *db;            /* the sweeper's own connections, used by its thread only */
+    struct queue *q;          /* likewise */
+    struct sk_thread sweeper; /* runs run(); stopped before db and q are freed */
 };
 
 static void *run(void *arg)
 {
     struct api_retention *r = arg;
-    pthread_mutex_lock(&r->lock);
-    while (!r->stop) {
-        struct timespec until;
+    while (!sk_thread_stopping(&r->sweeper)) {
         int got = 0;
         long deleted = 0;
 
-        pthread_mutex_unlock(&r->lock);
         /* the lock lives one period: one process sweeps per period, whichever asks first */
         if (queue_lock(r->q, "retention", r->cfg->retention_every_ms, &got) == SK_OK && got) {
             enum sk_err err = api_retention_sweep(r->cfg, r->db, r->q, &deleted);
             if (err)
                 sk_log_warn("event=retention_failed err=%s", sk_err_str(err));
         }
-        pthread_mutex_lock(&r->lock);
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += r->cfg->retention_every_ms / 1000;
-        until.tv_nsec += (r->cfg->retention_every_ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        while (!r->stop && pthread_cond_timedwait(&r->wake, &r->lock, &until) == 0)
-            ;
+        /* a stop cuts the period short; the loop's test then ends the thread */
+        (void)sk_thread_wait_ms(&r->sweeper, r->cfg->retention_every_ms);
     }
-    pthread_mutex_unlock(&r->lock);
     return NULL;
 }
 
@@ -160,15 +145,12 @@ enum sk_err api_retention_start(const struct sk_config *cfg, struct api_retentio
         sk_free(r);
         return err;
     }
-    pthread_mutex_init(&r->lock, NULL);
-    pthread_cond_init(&r->wake, NULL);
-    if (pthread_create(&r->thread, NULL, run, r) != 0) {
-        pthread_mutex_destroy(&r->lock);
-        pthread_cond_destroy(&r->wake);
+    err = sk_thread_start(&r->sweeper, run, r);
+    if (err) {
         queue_free(r->q);
         db_free(r->db);
         sk_free(r);
-        return SK_ENOMEM;
+        return err;
     }
     *out = r;
     return SK_OK;
@@ -178,13 +160,7 @@ void api_retention_stop(struct api_retention *r)
 {
     if (!r)
         return;
-    pthread_mutex_lock(&r->lock);
-    r->stop = 1;
-    pthread_cond_signal(&r->wake);
-    pthread_mutex_unlock(&r->lock);
-    pthread_join(r->thread, NULL);
-    pthread_mutex_destroy(&r->lock);
-    pthread_cond_destroy(&r->wake);
+    sk_thread_stop(&r->sweeper);
     queue_free(r->q);
     db_free(r->db);
     sk_free(r);

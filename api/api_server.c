@@ -26,6 +26,7 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
+#include "sk_time.h"
 #include "sk_utf8.h"
 
 #include "sk_banned.h"
@@ -44,13 +45,13 @@ struct api_server {
 #define DRAIN_FACTOR 8
 
 /* Per-request state: made on the first call of the access handler, freed only in the
- * completion callback (house style 16). */
+ * completion callback (docs/style.md, rule 16). */
 struct conn_state {
     struct sk_buf body; /* at most max_body_bytes */
     size_t reserved;    /* body bytes counted against SKIRMISH_BODY_MEMORY_BYTES */
     int refuse;         /* 413 or 503: the body is read and dropped, then refused */
     size_t dropped;     /* body bytes dropped so far */
-    struct timespec start;
+    int64_t start_ns;   /* sk_time_mono_ns() when the request began */
     char req_id[40];
     struct api_guard_conn *gconn; /* the connection's guard entry (borrowed) */
     uint32_t addr;                /* client IPv4 address, host order */
@@ -270,11 +271,9 @@ static void free_body(void *p)
     sk_free(p);
 }
 
-static double seconds_since(const struct timespec *t0)
+static double seconds_since(int64_t t0_ns)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+    return (double)(sk_time_mono_ns() - t0_ns) / 1e9;
 }
 
 /* The headers every answer may carry: CORS, ETag, caching, request id. */
@@ -420,7 +419,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             return MHD_CONTENT_READER_END_OF_STREAM;
         if (s->fired == 2)
             return MHD_CONTENT_READER_END_WITH_ERROR; /* the client closed the stream */
-        now = api_watch_now_ms();
+        now = sk_time_mono_ms();
         if (s->fired) {
             char *text = NULL;
             int rc;
@@ -524,7 +523,7 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     snprintf(s->status, sizeof(s->status), "%s", resp->sse_status);
     s->done = resp->sse_done;
     s->final = db_jobs_is_final(s->status);
-    s->next_beat_ms = api_watch_now_ms() + SSE_BEAT_MS;
+    s->next_beat_ms = sk_time_mono_ms() + SSE_BEAT_MS;
     /* the stream of every job: a feed gathers the changes from now on */
     if (strcmp(s->job, "*") == 0 && !(s->feed = api_watch_feed_open(srv->ctx->watch))) {
         api_watch_release(srv->ctx->watch);
@@ -613,7 +612,7 @@ static void fill_request(struct MHD_Connection *conn, const struct conn_state *s
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
     req->authorization =
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    req->now_ms = api_watch_now_ms();
+    req->now_ms = sk_time_mono_ms();
     if (st->waiting) {
         req->wait_deadline_ms = st->deadline_ms;
         req->wait_ref = st->ref;
@@ -626,11 +625,8 @@ static void fill_request(struct MHD_Connection *conn, const struct conn_state *s
 static void log_request(const struct conn_state *st, const char *method, const char *url,
                         int status)
 {
-    struct timespec now;
     char q[600];
-    long us;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    us = (now.tv_sec - st->start.tv_sec) * 1000000L + (now.tv_nsec - st->start.tv_nsec) / 1000L;
+    long us = (long)((sk_time_mono_ns() - st->start_ns) / 1000);
     sk_log_info("event=request req_id=%s method=%s path=%s status=%d dur_us=%ld", st->req_id,
                 method, sk_log_quote(q, 220, url), status, us);
 }
@@ -655,7 +651,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         if (!st)
             return MHD_NO;
         sk_buf_init(&st->body, max);
-        clock_gettime(CLOCK_MONOTONIC, &st->start);
+        st->start_ns = sk_time_mono_ns();
         make_req_id(conn, st);
         st->gconn = guard_of(conn);
         st->addr = api_guard_addr(st->gconn);
@@ -701,7 +697,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         return MHD_YES; /* suspended: called again once the job changes */
     }
     api_metrics_observe(srv->ctx->metrics, resp.route, method, resp.status,
-                        seconds_since(&st->start));
+                        seconds_since(st->start_ns));
     if (srv->ctx->cfg->access_log)
         log_request(st, method, url, resp.status);
     if (resp.sse && resp.status == 200)

@@ -10,14 +10,13 @@
 #include "api_render.h"
 #include "api_watch.h"
 #include "db_jobs.h"
+#include "job.h"
 #include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
 #include "sk_banned.h"
-
-static const char *const kinds[] = {"battle", "board", "optimize"};
 
 /* What both routes read from the stores. */
 struct figures {
@@ -180,17 +179,18 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
                             "attempt that finished the job, by kind.\n"
                             "# TYPE skirmish_job_duration_seconds histogram\n");
     slot = api_pool_get(ctx->pool);
-    for (size_t k = 0; !err && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+    for (size_t k = 0; !err && k < job_kind_count(); k++) {
+        const char *kind = job_kind_at(k);
         uint64_t counts[QUEUE_JOB_SECONDS_N + 1];
         uint64_t cum = 0;
         double sum = 0;
         char name[64];
-        snprintf(name, sizeof(name), "job_seconds:%s", kinds[k]);
+        snprintf(name, sizeof(name), "job_seconds:%s", kind);
         err = queue_hist_read(slot->queue, name, counts, QUEUE_JOB_SECONDS_N + 1, &sum);
         for (size_t i = 0; !err && i < QUEUE_JOB_SECONDS_N; i++) {
             cum += counts[i];
             (void)sk_buf_printf(
-                &b, "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"%g\"} %llu\n", kinds[k],
+                &b, "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"%g\"} %llu\n", kind,
                 queue_job_seconds_bounds[i], (unsigned long long)cum);
         }
         if (!err) {
@@ -200,8 +200,7 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
                 "skirmish_job_duration_seconds_bucket{kind=\"%s\",le=\"+Inf\"} %llu\n"
                 "skirmish_job_duration_seconds_sum{kind=\"%s\"} %.6f\n"
                 "skirmish_job_duration_seconds_count{kind=\"%s\"} %llu\n",
-                kinds[k], (unsigned long long)cum, kinds[k], sum, kinds[k],
-                (unsigned long long)cum);
+                kind, (unsigned long long)cum, kind, sum, kind, (unsigned long long)cum);
         }
     }
     api_pool_put(ctx->pool, slot);

@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "queue.h"
 #include "queue_notify.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_thread.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -42,18 +43,10 @@ struct api_watch {
     int closing;
     size_t max;
     atomic_size_t open;
-    struct queue *sub; /* NULL = no subscriber thread */
-    pthread_t thread;
-    atomic_int stop;
+    struct queue *sub;                 /* NULL = no subscriber thread */
+    struct sk_thread subscriber;       /* runs run() when sub is set; stopped before sub is freed */
     _Atomic(struct api_cache *) cache; /* borrowed; forgets a job Redis announces (deleted) */
 };
-
-long long api_watch_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* 1 when the client of a suspended connection has closed it (or half-closed it: it can
  * send no further request). A suspended connection is not polled by the HTTP server. */
@@ -256,10 +249,10 @@ static void *run(void *arg)
     int subscribed = 0;
     long long retry_ms = 0;
 
-    while (!atomic_load(&w->stop)) {
+    while (!sk_thread_stopping(&w->subscriber)) {
         char job[48];
         int got = 0;
-        long long now = api_watch_now_ms();
+        long long now = sk_time_mono_ms();
         if (!subscribed && now >= retry_ms) {
             if (queue_subscribe(w->sub) == SK_OK) {
                 subscribed = 1;
@@ -275,17 +268,17 @@ static void *run(void *arg)
                 sk_log_warn("event=subscriber_lost err=%s",
                             sk_log_quote(q, sizeof(q), queue_error(w->sub)));
                 subscribed = 0;
-                retry_ms = api_watch_now_ms() + 1000;
+                retry_ms = sk_time_mono_ms() + 1000;
             } else if (got) {
                 /* a cached job is final: an announcement can only mean it was deleted */
                 api_cache_remove(atomic_load(&w->cache), job);
                 api_watch_notify(w, job);
             }
         } else {
-            struct timespec ts = {0, 100000000L};
-            nanosleep(&ts, NULL);
+            /* a stop cuts the pause short; the loop's test then ends the thread */
+            (void)sk_thread_wait_ms(&w->subscriber, 100);
         }
-        api_watch_expire(w, api_watch_now_ms());
+        api_watch_expire(w, sk_time_mono_ms());
     }
     return NULL;
 }
@@ -306,11 +299,12 @@ enum sk_err api_watch_new(size_t max, const char *redis_url, const char *prefix,
             api_watch_free(w);
             return err;
         }
-        if (pthread_create(&w->thread, NULL, run, w)) {
+        err = sk_thread_start(&w->subscriber, run, w);
+        if (err) {
             queue_free(w->sub);
             w->sub = NULL;
             api_watch_free(w);
-            return SK_EINTERNAL;
+            return err;
         }
     }
     *out = w;
@@ -322,8 +316,7 @@ void api_watch_free(struct api_watch *w)
     if (!w)
         return;
     if (w->sub) {
-        atomic_store(&w->stop, 1);
-        pthread_join(w->thread, NULL);
+        sk_thread_stop(&w->subscriber);
         queue_free(w->sub);
     }
     while (w->head) {

@@ -44,7 +44,7 @@ void api_watch_release(struct api_watch *w);
 size_t api_watch_open(struct api_watch *w);
 
 /**
- * Registers a wait for job `job_id` until `deadline_ms` (api_watch_now_ms clock), calling
+ * Registers a wait for job `job_id` until `deadline_ms` (sk_time_mono_ms clock), calling
  * fn(arg, 0) at once and fn(arg, 1) on the first change or at the deadline, or fn(arg, 2)
  * when socket `fd` (-1 = none; it must stay open until the fire) is closed by the client,
  * which is checked every 100 ms. Returns 0, or -1 when the registry is closing or out of
@@ -92,8 +92,5 @@ void api_watch_notify(struct api_watch *w, const char *job_id);
 void api_watch_expire(struct api_watch *w, long long now_ms);
 /** Refuses new registrations and fires every one (before stopping the HTTP server). */
 void api_watch_close(struct api_watch *w);
-
-/** Monotonic clock in milliseconds. */
-long long api_watch_now_ms(void);
 
 #endif

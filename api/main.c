@@ -235,7 +235,7 @@ static int info_command(int argc, char **argv)
 }
 
 /* A submission blocks its thread until its batch commits, so the thread count bounds the
- * batch size: 16 per core measured best on 2 cores (bench/RESULTS.md). */
+ * batch size: 16 per core measured best on 2 cores (bench/history/2026-11-21.md). */
 static long http_threads(const struct sk_config *cfg)
 {
     long threads = cfg->http_threads ? cfg->http_threads : 16 * sysconf(_SC_NPROCESSORS_ONLN);

@@ -179,13 +179,21 @@ static int apply_overrides(json_t *doc, const struct run_args *a)
     if (a->has_games) {
         const json_t *kind = json_is_object(doc) ? json_object_get(doc, "kind") : NULL;
         json_t *params = json_is_object(doc) ? json_object_get(doc, "params") : NULL;
-        if (!json_is_string(kind) || strcmp(json_string_value(kind), "battle") != 0) {
-            fprintf(stderr, "skirmish run: --games applies to battle jobs only\n");
+        const char *member =
+            json_is_string(kind) ? job_kind_games_param(json_string_value(kind)) : NULL;
+        if (!member) {
+            char names[256] = "";
+            size_t len = 0;
+            for (size_t k = 0; k < job_kind_count() && len < sizeof(names); k++)
+                if (job_kind_games_param(job_kind_at(k)))
+                    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+                                            len ? ", " : "", job_kind_at(k));
+            fprintf(stderr, "skirmish run: --games applies to %s jobs only\n", names);
             return EXIT_USAGE;
         }
         /* A missing or malformed "params" is left for job_decode to report. */
         if (json_is_object(params) &&
-            json_object_set_new(params, "games", json_integer((json_int_t)a->games)))
+            json_object_set_new(params, member, json_integer((json_int_t)a->games)))
             return EXIT_FAIL;
     }
     return EXIT_OK;
@@ -243,13 +251,13 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
      * flexible play runs on CPU threads whatever the device: docs/kernels.md). */
     backend = json_string_value(json_object_get(res, "backend"));
     device = json_string_value(json_object_get(res, "device"));
-    if (a->threads && strcmp(job_kind(job), "battle") == 0 && backend &&
-        strcmp(backend, "opencl") == 0)
+    if (a->threads && backend && strcmp(backend, "opencl") == 0)
         fprintf(stderr,
                 "skirmish run: --threads %d was ignored: the job ran on the OpenCL device "
                 "\"%s\" (--device cpu runs it on CPU threads)\n",
                 a->threads, device ? device : "");
-    if (a->summary && strcmp(job_kind(job), "battle") == 0) {
+    /* The summary line is made of a result's wins, stalls and losses (a battle's). */
+    if (a->summary && json_object_get(res, "wins")) {
         print_summary(res);
     } else {
         if (sk_json_print(res, stdout))

@@ -1190,8 +1190,22 @@
     });
   }
 
+  // The job kinds of the jobs table's filter, from the API's own OpenAPI document (public):
+  // its Job.kind enum is held to the engine's table of kinds by a unit test
+  // (tests/unit/engine/test_job_kinds.c), so a new kind shows here without an edit.
+  async function loadKinds() {
+    const r = await api('/openapi.json');
+    const kinds = pick(r.body || {}, 'components.schemas.Job.properties.kind.enum');
+    if (!Array.isArray(kinds)) return;
+    const select = $('#jobs-kind');
+    select.replaceChildren(el('option', { value: '', text: 'all' }),
+                           ...kinds.map((k) => el('option', { value: k, text: k })));
+    select.value = state.filter.kind;
+  }
+
   document.addEventListener('DOMContentLoaded', async () => {
     wireKey();
+    loadKinds();
     $('#battle-form').addEventListener('submit', submit);
     wireJobControls();
     window.addEventListener('hashchange', fromHash);

@@ -45,6 +45,28 @@ int job_kind_known(const char *name)
     return kind_index(name) >= 0;
 }
 
+size_t job_kind_count(void)
+{
+    return job_kinds_n;
+}
+
+const char *job_kind_at(size_t i)
+{
+    return i < job_kinds_n ? job_kinds[i]->name : NULL;
+}
+
+int job_kind_units_are_games(const char *name)
+{
+    int k = kind_index(name);
+    return k >= 0 && job_kinds[k]->units_are_games;
+}
+
+const char *job_kind_games_param(const char *name)
+{
+    int k = kind_index(name);
+    return k >= 0 ? job_kinds[k]->games_param : NULL;
+}
+
 static char kind_names_text[256];
 static pthread_once_t kind_names_once = PTHREAD_ONCE_INIT;
 
@@ -290,30 +312,36 @@ enum sk_err job_run_partial_result(struct job_run *run, json_t **out)
 }
 
 /* A checkpoint starts with this header, each field at its offset in native byte order:
- * "SKCP", the format version, a byte-order probe, the kind's name (NUL-padded), the seed and
- * the job's units. A checkpoint of another job, another version or another byte order
- * fails the comparison and is not used. */
-#define CKPT_MAGIC    "SKCP"
-#define CKPT_VERSION  1u
+ * "SKCP", the format version, a byte-order probe, a hash of the kind's whole name (FNV-1a,
+ * 64 bits: a name of any length, where version 1 kept 15 bytes of it), the seed and the
+ * job's units. A checkpoint of another job, another version or another byte order fails
+ * the comparison and is not used: the run starts from zero. */
+#define CKPT_VERSION  2u
 #define CKPT_PROBE    0x01020304u
-#define CKPT_KIND_LEN 16
-#define CKPT_HEAD_LEN (4 + 4 + 4 + CKPT_KIND_LEN + 8 + 8)
+#define CKPT_HEAD_LEN (4 + 4 + 4 + 8 + 8 + 8)
 
 static const unsigned char ckpt_magic[4] = {'S', 'K', 'C', 'P'};
+
+static uint64_t kind_hash(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ULL;
+    return h;
+}
 
 static void ckpt_head(const struct job_run *run, unsigned char head[CKPT_HEAD_LEN])
 {
     uint32_t version = CKPT_VERSION, probe = CKPT_PROBE;
+    uint64_t kind = kind_hash(run->job->ops->name);
     uint64_t seed = run->job->seed, total = job_total(run->job);
-    size_t len = strlen(run->job->ops->name);
 
-    memset(head, 0, CKPT_HEAD_LEN);
     memcpy(head, ckpt_magic, sizeof(ckpt_magic));
     memcpy(head + 4, &version, 4);
     memcpy(head + 8, &probe, 4);
-    memcpy(head + 12, run->job->ops->name, len < CKPT_KIND_LEN ? len : CKPT_KIND_LEN - 1);
-    memcpy(head + 12 + CKPT_KIND_LEN, &seed, 8);
-    memcpy(head + 20 + CKPT_KIND_LEN, &total, 8);
+    memcpy(head + 12, &kind, 8);
+    memcpy(head + 20, &seed, 8);
+    memcpy(head + 28, &total, 8);
 }
 
 enum sk_err job_run_save(struct job_run *run, struct sk_buf *out)

@@ -66,6 +66,17 @@ void job_free(struct job *job);
 const char *job_kind(const struct job *job);
 /** 1 when `name` names a job kind, else 0. */
 int job_kind_known(const char *name);
+/** The number of job kinds (the rows of job.c's table; at least one). */
+size_t job_kind_count(void);
+/** The name of kind `i`, 0 <= i < job_kind_count(), in the table's order (static string;
+ * NULL past the end). */
+const char *job_kind_at(size_t i);
+/** 1 when a unit of kind `name`'s jobs is a game (job_kind_ops.units_are_games), else 0
+ * (also for an unknown name). */
+int job_kind_units_are_games(const char *name);
+/** The "params" member that sets the number of games of kind `name`'s jobs (static
+ * string), or NULL when the kind has none or `name` is unknown. */
+const char *job_kind_games_param(const char *name);
 /** The kinds' names quoted and joined for messages ("\"battle\" or \"board\""; static). */
 const char *job_kind_names(void);
 /** The catalog called `name` ("cards"), or NULL when no kind serves one by that name. */

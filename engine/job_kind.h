@@ -53,6 +53,12 @@ struct job_catalog {
 
 struct job_kind_ops {
     const char *name; /* the job document's "kind" */
+    /* 1 when a unit of this kind's jobs is a game (the workers' games-per-second figures
+     * count them), 0 when it is something else (a board job's turns). */
+    int units_are_games;
+    /* The "params" member that sets a job's number of games (`skirmish run --games`);
+     * NULL when the kind has none. */
+    const char *games_param;
 
     /* Process-wide set-up, called once by engine_new: checks what the kind's jobs will
      * need (its catalogs) and opens what they share (a device). On SK_OK *state is the

@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "job.h"
 #include "queue_notify.h"
 #include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -40,7 +42,7 @@ void worker_beat_init(struct worker *w)
 
 void worker_beat(struct worker *w, int force)
 {
-    long long now = worker_loop_now_ms();
+    long long now = sk_time_mono_ms();
     char seen[32];
     json_t *doc;
     char *text;
@@ -72,8 +74,8 @@ void worker_beat_notify(struct worker *w, const char *job_id, const char *what)
 
 void worker_beat_units(struct worker *w, const char *kind, uint64_t units)
 {
-    /* a battle's units and an optimisation's are games; a board's are turns */
-    if ((strcmp(kind, "battle") != 0 && strcmp(kind, "optimize") != 0) || units == 0)
+    /* the games-per-second figures count games, not a board's turns */
+    if (!job_kind_units_are_games(kind) || units == 0)
         return;
     w->games += units;
     (void)w->io->games_add(w->queue, units, (long long)time(NULL));

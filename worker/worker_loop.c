@@ -13,6 +13,7 @@
 #include "sk_json.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 #include "worker_beat.h"
 #include "worker_chunk.h"
 #include "worker_reclaim.h"
@@ -45,13 +46,6 @@ enum outcome {
     OUT_LOST,     /* another worker holds the lease now: leave the entry alone */
     OUT_RELEASED, /* given back on stop: re-enqueued already, ack the old entry */
 };
-
-long long worker_loop_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sleep_ms(long ms)
 {
@@ -242,22 +236,22 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     while (done < end) {
         int cancel = 0;
         int owned = 1;
-        long long t0 = worker_loop_now_ms();
+        long long t0 = sk_time_mono_ms();
         uint64_t before = done;
         uint64_t units =
             worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms);
         err = job_run_step(run, units < end - done ? units : end - done, &done);
         last_units = done - before;
-        last_ms = worker_loop_now_ms() - t0;
+        last_ms = sk_time_mono_ms() - t0;
         if (!err && done <= before) {
             /* an engine step that makes no progress would loop forever */
             *out = attempt_failed(w, id, owner, c->attempts, 0, "the engine made no progress");
             return 0;
         }
-        if (worker_loop_now_ms() - t0 > w->cfg->lease_ms / 2)
+        if (sk_time_mono_ms() - t0 > w->cfg->lease_ms / 2)
             /* the lease is renewed between chunks only: a chunk this long risks it */
             sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
-                        worker_loop_now_ms() - t0, w->cfg->lease_ms);
+                        sk_time_mono_ms() - t0, w->cfg->lease_ms);
         if (err == SK_ENOMEM) { /* this worker's trouble: the job goes back uncounted */
             sk_log_error("event=step_failed job_id=%s err=%s", id, sk_err_str(err));
             *out = release(w, id, owner, c->attempts);
@@ -596,7 +590,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         worker_beat_notify(w, e->job_id, "status");
     worker_beat(w, 1);
     {
-        long long t0 = worker_loop_now_ms();
+        long long t0 = sk_time_mono_ms();
         enum outcome out = run_job(w, e, owner, &c);
         struct db_job job = {0};
         if (out != OUT_LOST)
@@ -608,7 +602,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
         /* only attempts that ended the job count as job durations (not retries, shards) */
         if (out == OUT_DONE && !c.parent[0] && w->io->get(w->db, e->job_id, &job) == SK_OK &&
             db_jobs_is_final(job.status))
-            worker_beat_job_ended(w, c.kind, (double)(worker_loop_now_ms() - t0) / 1000.0);
+            worker_beat_job_ended(w, c.kind, (double)(sk_time_mono_ms() - t0) / 1000.0);
         db_job_release(&job);
     }
     w->job_id[0] = '\0';
@@ -624,13 +618,13 @@ enum sk_err worker_loop_run(struct worker *w)
         enum sk_err err;
 
         worker_beat(w, 0);
-        if (worker_loop_now_ms() >= w->next_maint_ms) {
+        if (sk_time_mono_ms() >= w->next_maint_ms) {
             struct queue_entry taken[REAP_MAX];
             size_t n = worker_reclaim_reap(w, taken, REAP_MAX);
             for (size_t i = 0; i < n && !*w->stop; i++)
                 worker_loop_entry(w, &taken[i]);
             worker_reclaim_reconcile(w);
-            w->next_maint_ms = worker_loop_now_ms() + w->cfg->reconcile_ms;
+            w->next_maint_ms = sk_time_mono_ms() + w->cfg->reconcile_ms;
         }
         if (*w->stop)
             break;

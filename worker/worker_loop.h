@@ -26,7 +26,4 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e);
 /** Sleeps the outage backoff (100 ms doubling to 5 s) and logs which store is down. */
 void worker_loop_outage(struct worker *w, const char *store, const char *detail);
 
-/** Monotonic clock in milliseconds. */
-long long worker_loop_now_ms(void);
-
 #endif

@@ -3,7 +3,8 @@
 #include "worker_retry.h"
 
 #include <sys/random.h>
-#include <time.h>
+
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -23,9 +24,7 @@ uint64_t worker_retry_random(void)
 {
     uint64_t r = 0;
     if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        r = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ULL;
+        r = (uint64_t)sk_time_mono_ns() * 0x9E3779B97F4A7C15ULL;
     }
     return r;
 }

@@ -10,7 +10,7 @@
 #include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
-#include "worker_loop.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -177,12 +177,12 @@ static enum sk_err own_share(struct call *c, const uint64_t *games, size_t *whic
 static enum sk_err wait_others(struct call *c, const uint64_t *games, size_t *which)
 {
     struct worker *w = c->u->w;
-    long long deadline = worker_loop_now_ms() + w->cfg->lease_ms / 8;
+    long long deadline = sk_time_mono_ms() + w->cfg->lease_ms / 8;
     long nap = 1;
     size_t k = 0;
     enum sk_err rc = SK_OK;
 
-    while (!rc && pending(c, which) > 0 && worker_loop_now_ms() < deadline && !*w->stop) {
+    while (!rc && pending(c, which) > 0 && sk_time_mono_ms() < deadline && !*w->stop) {
         sleep_ms(nap);
         nap = nap * 2 > POLL_MAX_MS ? POLL_MAX_MS : nap * 2;
         rc = read_rows(c, which, &k);

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "battle_cl.h"
@@ -25,6 +24,7 @@
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -541,13 +541,6 @@ static int save_to_cache(struct battle_cl *cl, cl_program prog, const char *dir,
     return rc;
 }
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Builds `src` for cl->device into cl->prog, through the binary cache in `dir` ("" = none). */
 static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t len, const char *dir,
                                  char *err, size_t errlen)
@@ -589,7 +582,7 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
     sk_log_info("event=opencl_build device=%s cache=%s",
                 sk_log_quote(qdev, sizeof(qdev), cl->dev.name),
                 sk_log_quote(qpath, sizeof(qpath), *path ? path : "none"));
-    t0 = mono_s();
+    t0 = sk_time_mono_s();
     prog = clCreateProgramWithSource(cl->ctx, 1, &src, &len, &st);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clCreateProgramWithSource", st);
@@ -602,7 +595,7 @@ static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t l
     cl->prog = prog;
     if (*path && save_to_cache(cl, prog, dir, path) == 0)
         snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
-    sk_log_info("event=opencl_built device=%s seconds=%.1f cached=%s", qdev, mono_s() - t0,
+    sk_log_info("event=opencl_built device=%s seconds=%.1f cached=%s", qdev, sk_time_mono_s() - t0,
                 cl->cache_file[0] ? "yes" : "no");
     return SK_OK;
 }

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "battle_cards.h"
@@ -32,6 +31,7 @@
 #include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 #include "stats.h"
 
 #include "sk_banned.h"
@@ -216,9 +216,10 @@ static void run_free(void *data);
  * whose Enhance and Evolve variants are made during play (battle_plan_lazy: the host makes
  * them) and a job with flexible play on either side, which play on the CPU backend. A flexible game
  * plays hundreds of look-ahead games on one work-item: on an NVIDIA H200 a launch of a few hundred
- * such games took over 20 s, where a CPU core plays one in tens of milliseconds (bench/RESULTS.md,
- * 2026-11-27), so on a GPU the first step alone could outlast the job's lease; on PoCL the CPU
- * backend is as fast. Both backends give the same games, so the result is the same either way. */
+ * such games took over 20 s, where a CPU core plays one in tens of milliseconds
+ * (bench/history/2026-11-27.md), so on a GPU the first step alone could outlast the job's lease;
+ * on PoCL the CPU backend is as fast. Both backends give the same games, so the result is the
+ * same either way. */
 static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng,
                                     struct battle_plan *const *plans)
 {
@@ -261,19 +262,12 @@ out:
     return rc;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Plays games [first, first + n) of defender deck k on the run's backend. */
 static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first, uint64_t n,
                               char *err, size_t errlen)
 {
     struct battle_cl *cl = run->cl;
-    double t0 = now_s();
+    double t0 = sk_time_mono_s();
     enum sk_err rc;
 
     if (cl) {
@@ -281,14 +275,14 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
         pthread_mutex_lock(&run->eng->lock);
         rc = battle_cl_run(cl, run->plans[k], first, n, &run->counts[k], why, sizeof(why));
         pthread_mutex_unlock(&run->eng->lock);
-        run->elapsed_s += now_s() - t0;
+        run->elapsed_s += sk_time_mono_s() - t0;
         if (rc)
             snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
                      (unsigned long long)first, (unsigned long long)(first + n - 1), why);
         return rc;
     }
     rc = battle_cpu_run(run->plans[k], first, n, run->threads, &run->counts[k]);
-    run->elapsed_s += now_s() - t0;
+    run->elapsed_s += sk_time_mono_s() - t0;
     if (rc)
         snprintf(err, errlen, "cpu backend failed on games %llu..%llu: %s",
                  (unsigned long long)first, (unsigned long long)(first + n - 1), sk_err_str(rc));
@@ -1089,6 +1083,8 @@ static const struct job_catalog *const more_catalogs[] = {&missions_catalog, NUL
 
 const struct job_kind_ops battle_kind = {
     .name = "battle",
+    .units_are_games = 1,
+    .games_param = "games",
     .open = engine_open,
     .close = engine_close,
     .describe = engine_describe_state,

@@ -8,12 +8,12 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "battle_tu.h"
+#include "battle_xml.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -32,8 +32,7 @@ const char *battle_enemy_kind_name(int kind)
 
 struct ms_load {
     const char *dir;
-    const char *file;
-    struct sk_verr_list *notes;
+    struct battle_xml_notes notes; /* `file` is the file being parsed */
     char *err;
     size_t errlen;
     uint64_t *hash;
@@ -41,20 +40,6 @@ struct ms_load {
     size_t n, cap;
     int xml_errors; /* in the file being parsed */
 };
-
-/* Adds a note at FILE:LINE. */
-static void note(struct ms_load *L, long line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void note(struct ms_load *L, long line, const char *fmt, ...)
-{
-    char where[300], msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    snprintf(where, sizeof(where), "%s:%ld", L->file, line);
-    sk_verr_add(L->notes, where, "%s", msg);
-}
 
 /* libxml2's errors while it recovers a file: the first few are notes with their line. */
 static void xml_note(void *data, xmlErrorPtr e)
@@ -66,14 +51,9 @@ static void xml_note(void *data, xmlErrorPtr e)
         return;
     if (++L->xml_errors > MISSIONS_XML_NOTES_MAX)
         return;
-    snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "not well-formed XML");
-    msg[strcspn(msg, "\n")] = '\0';
-    note(L, e->line, "not well-formed XML (%s): read on as libxml2 recovers it", msg);
-}
-
-static int is(const xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+    battle_xml_error_text(e, msg, sizeof(msg));
+    battle_xml_note(&L->notes, e->line, "not well-formed XML (%s): read on as libxml2 recovers it",
+                    msg);
 }
 
 /* The integer in `s` (spaces around it allowed) within [min, max]; 0 when it is not one. */
@@ -106,8 +86,8 @@ static int elem_int(struct ms_load *L, const xmlNode *n, int min, int max, int *
     xmlChar *t = xmlNodeGetContent(n);
     int ok = parse_int((const char *)t, min, max, out);
     if (!ok)
-        note(L, xmlGetLineNo(n), "<%s> '%s' is not an integer from %d to %d", (const char *)n->name,
-             t ? (const char *)t : "", min, max);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "<%s> '%s' is not an integer from %d to %d",
+                        (const char *)n->name, t ? (const char *)t : "", min, max);
     xmlFree(t);
     return ok;
 }
@@ -125,8 +105,8 @@ static int attr_int(struct ms_load *L, const xmlNode *n, const char *attr, int m
     }
     ok = parse_int((const char *)t, min, max, out);
     if (!ok)
-        note(L, xmlGetLineNo(n), "<%s %s='%s'> is not an integer from %d to %d",
-             (const char *)n->name, attr, (const char *)t, min, max);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "<%s %s='%s'> is not an integer from %d to %d",
+                        (const char *)n->name, attr, (const char *)t, min, max);
     xmlFree(t);
     return ok;
 }
@@ -159,7 +139,7 @@ static int read_pool(struct ms_load *L, const xmlNode *n, int fort, struct battl
     memset(&pool, 0, sizeof(pool));
     pool.fort = fort;
     if (!t) {
-        note(L, xmlGetLineNo(n), "<%s> without 'amount'", (const char *)n->name);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "<%s> without 'amount'", (const char *)n->name);
         return 0;
     }
     xmlFree(t);
@@ -168,7 +148,7 @@ static int read_pool(struct ms_load *L, const xmlNode *n, int fort, struct battl
         return 0;
     for (const xmlNode *c = n->children; c; c = c->next) {
         int id = 0, reps = 1;
-        if (!is(c, "card"))
+        if (!battle_xml_is(c, "card"))
             continue;
         if (!elem_int(L, c, 1, CARD_ID_MAX, &id) ||
             !attr_int(L, c, "replicates", 1, BATTLE_DECK_MAX, 1, &reps))
@@ -178,8 +158,8 @@ static int read_pool(struct ms_load *L, const xmlNode *n, int fort, struct battl
                 pool.cards[pool.n++] = id;
     }
     if (pool.amount > pool.total) {
-        note(L, xmlGetLineNo(n), "<%s amount='%d'> draws more than its %d cards",
-             (const char *)n->name, pool.amount, pool.total);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "<%s amount='%d'> draws more than its %d cards",
+                        (const char *)n->name, pool.amount, pool.total);
         return 0;
     }
     if (e->n_pools < BATTLE_ENEMY_POOLS_MAX)
@@ -197,19 +177,19 @@ static int read_deck(struct ms_load *L, const xmlNode *deck, struct battle_enemy
     for (const xmlNode *c = deck->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (is(c, "card")) {
+        if (battle_xml_is(c, "card")) {
             if (!add_deck_card(L, c, e))
                 return 0;
-        } else if (is(c, "always_include")) {
+        } else if (battle_xml_is(c, "always_include")) {
             for (const xmlNode *k = c->children; k; k = k->next)
-                if (is(k, "card") && !add_deck_card(L, k, e))
+                if (battle_xml_is(k, "card") && !add_deck_card(L, k, e))
                     return 0;
-        } else if (is(c, "card_pool")) {
+        } else if (battle_xml_is(c, "card_pool")) {
             if (!read_pool(L, c, 0, e))
                 return 0;
         } else {
-            note(L, xmlGetLineNo(c), "unknown element <%s> in a <deck>: ignored",
-                 (const char *)c->name);
+            battle_xml_note(&L->notes, xmlGetLineNo(c), "unknown element <%s> in a <deck>: ignored",
+                            (const char *)c->name);
         }
     }
     return 1;
@@ -224,8 +204,8 @@ static int attr_text(struct ms_load *L, const xmlNode *n, const char *attr, char
     int ok = !t || (t[0] && strlen((const char *)t) < outlen);
     out[0] = '\0';
     if (!ok)
-        note(L, xmlGetLineNo(n), "<%s %s='%s'>: empty or longer than %zu bytes",
-             (const char *)n->name, attr, (const char *)t, outlen - 1);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "<%s %s='%s'>: empty or longer than %zu bytes",
+                        (const char *)n->name, attr, (const char *)t, outlen - 1);
     else if (t)
         snprintf(out, outlen, "%s", (const char *)t);
     xmlFree(t);
@@ -243,8 +223,9 @@ static int attr_mult(struct ms_load *L, const xmlNode *n, double *out)
         *out = strtod((const char *)t, &end);
         ok = end != (char *)t && *end == '\0' && *out >= 0 && *out <= BATTLE_SKILL_X_MAX;
         if (!ok)
-            note(L, xmlGetLineNo(n), "<skill x='%s'> is not a number from 0 to %d", (const char *)t,
-                 BATTLE_SKILL_X_MAX);
+            battle_xml_note(&L->notes, xmlGetLineNo(n),
+                            "<skill x='%s'> is not a number from 0 to %d", (const char *)t,
+                            BATTLE_SKILL_X_MAX);
     }
     xmlFree(t);
     return ok;
@@ -254,7 +235,7 @@ static int read_effects(struct ms_load *L, const xmlNode *fx, struct battle_enem
 {
     for (const xmlNode *c = fx->children; c; c = c->next) {
         struct battle_enemy_effect f;
-        if (!is(c, "skill"))
+        if (!battle_xml_is(c, "skill"))
             continue;
         memset(&f, 0, sizeof(f));
         if (!attr_text(L, c, "id", f.skill, sizeof(f.skill)) || !attr_mult(L, c, &f.x) ||
@@ -264,7 +245,7 @@ static int read_effects(struct ms_load *L, const xmlNode *fx, struct battle_enem
             !attr_text(L, c, "s", f.s, sizeof(f.s)) || !attr_text(L, c, "s2", f.s2, sizeof(f.s2)))
             return 0;
         if (!f.skill[0]) {
-            note(L, xmlGetLineNo(c), "an effect <skill> without 'id'");
+            battle_xml_note(&L->notes, xmlGetLineNo(c), "an effect <skill> without 'id'");
             return 0;
         }
         if (e->n_effects < BATTLE_ENEMY_EFFECTS_MAX)
@@ -272,8 +253,8 @@ static int read_effects(struct ms_load *L, const xmlNode *fx, struct battle_enem
         e->n_effects++;
     }
     if (e->n_effects > BATTLE_ENEMY_EFFECTS_MAX) {
-        note(L, xmlGetLineNo(fx), "%d effects: the first %d are kept", e->n_effects,
-             BATTLE_ENEMY_EFFECTS_MAX);
+        battle_xml_note(&L->notes, xmlGetLineNo(fx), "%d effects: the first %d are kept",
+                        e->n_effects, BATTLE_ENEMY_EFFECTS_MAX);
         e->n_effects = BATTLE_ENEMY_EFFECTS_MAX;
     }
     return 1;
@@ -308,10 +289,12 @@ static int read_name(struct ms_load *L, const xmlNode *n, struct battle_enemy *e
     while (len && strchr(" \t\r\n", s[len - 1]))
         len--;
     if (e->name[0]) {
-        note(L, xmlGetLineNo(n), "a second <name> '%.*s': the first one is kept", (int)len, s);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "a second <name> '%.*s': the first one is kept",
+                        (int)len, s);
         ok = 1;
     } else if (len == 0 || len > BATTLE_NAME_MAX) {
-        note(L, xmlGetLineNo(n), "a name that is empty or longer than %d bytes", BATTLE_NAME_MAX);
+        battle_xml_note(&L->notes, xmlGetLineNo(n), "a name that is empty or longer than %d bytes",
+                        BATTLE_NAME_MAX);
     } else {
         memcpy(e->name, s, len);
         e->name[len] = '\0';
@@ -334,49 +317,49 @@ static int read_record(struct ms_load *L, const xmlNode *r, enum battle_enemy_ki
     for (const xmlNode *c = r->children; c && ok; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (is(c, "id")) {
+        if (battle_xml_is(c, "id")) {
             ok = elem_int(L, c, 1, 1000000000, &e->id);
-        } else if (is(c, "name")) {
+        } else if (battle_xml_is(c, "name")) {
             ok = read_name(L, c, e);
-        } else if (is(c, "commander")) {
+        } else if (battle_xml_is(c, "commander")) {
             ok = elem_int(L, c, 1, CARD_ID_MAX, &e->commander);
-        } else if (is(c, "commander_max_level")) {
+        } else if (battle_xml_is(c, "commander_max_level")) {
             ok = elem_int(L, c, 1, BATTLE_LEVELS_MAX, &e->commander_max);
-        } else if (is(c, "levels")) {
+        } else if (battle_xml_is(c, "levels")) {
             ok = elem_int(L, c, 1, BATTLE_ENEMY_LEVELS_MAX, &e->levels);
-        } else if (is(c, "deck")) {
+        } else if (battle_xml_is(c, "deck")) {
             ok = read_deck(L, c, e);
             have_deck = 1;
-        } else if (is(c, "fortress_card")) {
+        } else if (battle_xml_is(c, "fortress_card")) {
             int id = 0;
             ok = attr_int(L, c, "id", 1, CARD_ID_MAX, 0, &id);
             if (ok && id == 0) {
-                note(L, xmlGetLineNo(c), "<fortress_card> without 'id'");
+                battle_xml_note(&L->notes, xmlGetLineNo(c), "<fortress_card> without 'id'");
                 ok = 0;
             }
             if (ok && e->n_forts < BATTLE_ENEMY_FORTS_MAX)
                 e->forts[e->n_forts++] = id;
             e->forts_total++;
-        } else if (is(c, "fortress_pool")) {
+        } else if (battle_xml_is(c, "fortress_pool")) {
             ok = read_pool(L, c, 1, e);
-        } else if (is(c, "effects")) {
+        } else if (battle_xml_is(c, "effects")) {
             ok = read_effects(L, c, e);
         } else if (!is_skipped(c)) {
-            note(L, xmlGetLineNo(c), "unknown element <%s> of a %s: ignored", (const char *)c->name,
-                 kind_names[kind]);
+            battle_xml_note(&L->notes, xmlGetLineNo(c), "unknown element <%s> of a %s: ignored",
+                            (const char *)c->name, kind_names[kind]);
         }
     }
     if (ok && (!e->id || !e->name[0] || !e->commander || !have_deck)) {
-        note(L, e->line, "a %s without %s", kind_names[kind],
-             !e->id          ? "<id>"
-             : !e->name[0]   ? "<name>"
-             : !e->commander ? "<commander>"
-                             : "<deck>");
+        battle_xml_note(&L->notes, e->line, "a %s without %s", kind_names[kind],
+                        !e->id          ? "<id>"
+                        : !e->name[0]   ? "<name>"
+                        : !e->commander ? "<commander>"
+                                        : "<deck>");
         ok = 0;
     }
     if (!ok)
-        note(L, e->line, "%s%s%s left out", kind_names[kind], e->name[0] ? " " : "",
-             e->name[0] ? e->name : "");
+        battle_xml_note(&L->notes, e->line, "%s%s%s left out", kind_names[kind],
+                        e->name[0] ? " " : "", e->name[0] ? e->name : "");
     return ok;
 }
 
@@ -392,12 +375,12 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
     rc = battle_tu_read(L->dir, name, L->hash, &text, &len, &missing, L->err, L->errlen);
     if (rc && missing) {
         L->err[0] = '\0';
-        sk_verr_add(L->notes, name, "no %s: no %s can be named", name, kind_names[kind]);
+        sk_verr_add(L->notes.list, name, "no %s: no %s can be named", name, kind_names[kind]);
         return SK_OK;
     }
     if (rc)
         return rc;
-    L->file = name;
+    L->notes.file = name;
     L->xml_errors = 0;
     /* The handler is libxml2's per-thread state: set for this parse only. RECOVER: the
      * game's own files are not always well-formed (see the top of this file). */
@@ -406,7 +389,7 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
                         XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_RECOVER);
     xmlSetStructuredErrorFunc(NULL, NULL);
     if (L->xml_errors > MISSIONS_XML_NOTES_MAX)
-        sk_verr_add(L->notes, name, "%d more XML errors not shown",
+        sk_verr_add(L->notes.list, name, "%d more XML errors not shown",
                     L->xml_errors - MISSIONS_XML_NOTES_MAX);
     root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root) {
@@ -416,7 +399,7 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
         goto out;
     }
     for (const xmlNode *c = root->children; c; c = c->next) {
-        if (is(c, kind_names[kind])) {
+        if (battle_xml_is(c, kind_names[kind])) {
             if (L->n == L->cap) {
                 struct battle_enemy *nb;
                 size_t cap = L->cap ? L->cap * 2 : 1024;
@@ -430,12 +413,12 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
             }
             if (read_record(L, c, kind, &L->items[L->n]))
                 L->n++;
-        } else if (is(c, "campaign")) {
+        } else if (battle_xml_is(c, "campaign")) {
             campaigns++;
         }
     }
     if (campaigns)
-        sk_verr_add(L->notes, name,
+        sk_verr_add(L->notes.list, name,
                     "%d <campaign> records: campaigns are not read (missions and raids are)",
                     campaigns);
 out:
@@ -454,7 +437,7 @@ enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *o
     memset(&L, 0, sizeof(L));
     memset(out, 0, sizeof(*out));
     L.dir = dir;
-    L.notes = notes;
+    L.notes.list = notes;
     L.err = err;
     L.errlen = errlen;
     L.hash = hash;

@@ -13,7 +13,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "battle_catalog.h"
@@ -28,6 +27,7 @@
 #include "job.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 #include "stats.h"
 
 #include "sk_banned.h"
@@ -625,13 +625,6 @@ static uint64_t units_done(const struct opt_run *run)
     return search + 2 * run->st.eval_n * (uint64_t)job->n_defenders;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Steps go from one race batch to the next until `max_units` units are done: a batch is
  * not split, so a step may pass max_units by less than one batch (never the job's total). */
 static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
@@ -639,7 +632,7 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char
 {
     struct opt_run *run = data;
     uint64_t from = units_done(run);
-    double t0 = now_s();
+    double t0 = sk_time_mono_s();
     enum sk_err rc = SK_OK;
 
     while (!rc && run->st.phase != OPT_DONE) {
@@ -653,8 +646,8 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char
             uint64_t per = 2 * (uint64_t)run->job->n_defenders;
             rc = eval_chunk(run, left ? (left + per - 1) / per : run->job->eval_games, err, errlen);
         }
-        run->st.elapsed_s += now_s() - t0;
-        t0 = now_s();
+        run->st.elapsed_s += sk_time_mono_s() - t0;
+        t0 = sk_time_mono_s();
     }
     *done = units_done(run);
     return rc;
@@ -1000,6 +993,7 @@ static enum sk_err run_unit(void *state, const void *data, const struct job_run_
 
 const struct job_kind_ops optimize_kind = {
     .name = "optimize",
+    .units_are_games = 1, /* the candidates' evaluation games */
     .open = engine_open,
     .decode = decode_params,
     .free = job_free_data,

@@ -420,7 +420,7 @@ CLC_FN clc_i32 battle_sim_passive(CLC_GLOBAL const struct battle_plan_data *p, i
 
 /* Whether a side has one of the passive battleground effects `bits` (BATTLE_SIM_PV bits):
  * tested inline before an effect's helper is called, so that a plan pays for the effects
- * it has, not for all of them (bench/RESULTS.md, 2026-11-26: 6.5% of a Divert plan's
+ * it has, not for all of them (bench/history/2026-11-26.md: 6.5% of a Divert plan's
  * instructions went to helpers that returned at once). */
 #define BATTLE_SIM_PV(ID) (1u << BATTLE_PASSIVE_##ID)
 CLC_FN int battle_sim_has(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 bits)
@@ -1019,8 +1019,8 @@ CLC_INLINE int battle_sim_valid_on(CLC_GLOBAL const struct battle_plan_data *p, 
 {
     /* Each condition but Overload's is one expression without branches: the target loops
      * test every unit of a row, and the outcomes (a unit's health, delay, Jam) are what a
-     * branch predictor cannot learn (bench/RESULTS.md, "Branches a predictor cannot
-     * learn": faster on the CPU for a few percent more instructions). */
+     * branch predictor cannot learn (bench/history/2026-11-28.md, "Branches a predictor
+     * cannot learn": faster on the CPU for a few percent more instructions). */
     clc_u32 f = u->flags, d = u->delay;
     int alive = (f & BATTLE_SIM_ALIVE) != 0;
     /* it acts at the other side's next turn (as tuo: a jammed unit will not act) */

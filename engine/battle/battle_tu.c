@@ -11,7 +11,6 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "battle_cards.h"
 #include "battle_plan.h"
+#include "battle_xml.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
 
@@ -195,7 +195,7 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
 
 struct tu_load {
     const char *dir;
-    struct sk_verr_list *notes;
+    struct battle_xml_notes notes; /* `file` is the file being walked (its name within dir) */
     char *err;
     size_t errlen;
     uint64_t hash;
@@ -214,7 +214,6 @@ struct tu_load {
     size_t n_units, cap_units;
     struct battle_tu_recipe *recipes;
     size_t n_recipes, cap_recipes;
-    const char *file; /* the file being walked (its name within dir) */
 };
 
 struct tu_unit {
@@ -336,8 +335,7 @@ static void keep_first(void *data, xmlErrorPtr e)
         return;
     fe->seen = 1;
     fe->line = e->line;
-    snprintf(fe->msg, sizeof(fe->msg), "%s", e->message ? e->message : "not well-formed XML");
-    fe->msg[strcspn(fe->msg, "\n")] = '\0';
+    battle_xml_error_text(e, fe->msg, sizeof(fe->msg));
 }
 
 /* Parses `len` bytes of `name` into a tree; on a syntax error fills `err` with its line. */
@@ -361,27 +359,8 @@ static enum sk_err parse_xml(struct tu_load *L, const char *name, const char *te
     return SK_OK;
 }
 
-/* Adds a note at FILE:LINE. */
-static void note(struct tu_load *L, long line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void note(struct tu_load *L, long line, const char *fmt, ...)
-{
-    char where[300], msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    snprintf(where, sizeof(where), "%s:%ld", L->file, line);
-    sk_verr_add(L->notes, where, "%s", msg);
-}
-
 /* The line of a tree node, for notes. */
 #define LINE(n) ((n) ? xmlGetLineNo(n) : 0L)
-
-static int is(const xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
 
 /* The integer text of element `n` (or attribute value `s` when n is NULL), or 0 with a
  * note: the game's own client reads a bad number as 0, so the value is kept as 0. */
@@ -389,7 +368,7 @@ static int to_int(struct tu_load *L, long line, const char *what, const char *s)
 {
     int64_t v = 0;
     if (!s || sk_parse_i64(s, -1000000000LL, 1000000000LL, &v) != SK_OK) {
-        note(L, line, "%s '%s' is not an integer: read as 0", what, s ? s : "");
+        battle_xml_note(&L->notes, line, "%s '%s' is not an integer: read as 0", what, s ? s : "");
         return 0;
     }
     return (int)v;
@@ -418,9 +397,9 @@ static enum sk_err read_skills_set(struct tu_load *L, xmlDocPtr doc)
 
     for (xmlNode *n = root ? root->children : NULL; n; n = n->next) {
         int id = 0, visible = 0, have_id = 0;
-        if (is(n, "skillType")) {
+        if (battle_xml_is(n, "skillType")) {
             for (xmlNode *c = n->children; c; c = c->next) {
-                if (is(c, "id")) {
+                if (battle_xml_is(c, "id")) {
                     xmlChar *t = xmlNodeGetContent(c);
                     int s = battle_tu_skill_parse((const char *)t);
                     if (s >= 0)
@@ -431,13 +410,13 @@ static enum sk_err read_skills_set(struct tu_load *L, xmlDocPtr doc)
             L->have_skill_types = 1;
             continue;
         }
-        if (!is(n, "cardSet"))
+        if (!battle_xml_is(n, "cardSet"))
             continue;
         for (xmlNode *c = n->children; c; c = c->next) {
-            if (is(c, "id")) {
+            if (battle_xml_is(c, "id")) {
                 id = elem_int(L, c);
                 have_id = 1;
-            } else if (is(c, "visible")) {
+            } else if (battle_xml_is(c, "visible")) {
                 visible = elem_int(L, c);
             }
         }
@@ -489,9 +468,9 @@ static void derive_type(struct battle_card_spec *c)
  *
  * The sections are read with libxml2's SAX2 interface rather than as trees: building a
  * tree of every element took about as long again as the parse itself, and the 300 ms
- * budget of a load would not hold (bench/RESULTS.md). A <unit> is gathered as written (its
- * own fields and each <upgrade>'s) and built into cards at its end tag, so the order of
- * its elements does not matter. */
+ * budget of a load would not hold (bench/history/2026-11-23.md). A <unit> is gathered as
+ * written (its own fields and each <upgrade>'s) and built into cards at its end tag, so the
+ * order of its elements does not matter. */
 
 static const char *const skill_attrs[] = {"id", "x",  "y",       "n",       "c", "all",
                                           "s",  "s2", "trigger", "card_id", NULL};
@@ -512,29 +491,32 @@ static int read_skill(struct tu_load *L, long line, const char *const *keys, con
         if (kinds[i] == A_ID)
             id = vals[i];
     if (!id) {
-        note(L, line, "a skill without 'id': left out of the card");
+        battle_xml_note(&L->notes, line, "a skill without 'id': left out of the card");
         return 0;
     }
     g = battle_tu_skill_parse(id);
     if (g < 0) {
         /* Kept as a skill the engine does not simulate, so a job with the card is refused
          * instead of played without it. */
-        note(L, line, "unknown skill '%s': kept as a skill no job may use", id);
+        battle_xml_note(&L->notes, line, "unknown skill '%s': kept as a skill no job may use", id);
     } else if (L->have_skill_types && !L->game_defines[g]) {
-        note(L, line, "skill '%s' is not among the skill types of skills_set.xml", id);
+        battle_xml_note(&L->notes, line,
+                        "skill '%s' is not among the skill types of skills_set.xml", id);
     }
     s->game = g;
     s->id = battle_tu_skill_engine(g);
     for (int i = 0; i < n; i++) {
         const char *k = keys[i], *v = vals[i];
         if (kinds[i] < 0) {
-            note(L, line, "unknown skill attribute '%s' (value '%s'): ignored", k, v);
+            battle_xml_note(&L->notes, line, "unknown skill attribute '%s' (value '%s'): ignored",
+                            k, v);
         } else if (kinds[i] == A_X) {
             s->x = to_int(L, line, "x", v);
         } else if (kinds[i] == A_Y) {
             s->y = to_int(L, line, "y", v);
             if (s->y < 0 || s->y > N_FACTIONS) {
-                note(L, line, "faction y='%s' is not one of the game's 1..6: read as any", v);
+                battle_xml_note(&L->notes, line,
+                                "faction y='%s' is not one of the game's 1..6: read as any", v);
                 s->y = 0;
             }
         } else if (kinds[i] == A_N) {
@@ -548,7 +530,7 @@ static int read_skill(struct tu_load *L, long line, const char *const *keys, con
         } else if (kinds[i] == A_S || kinds[i] == A_S2) {
             int t = battle_tu_skill_parse(v);
             if (t < 0)
-                note(L, line, "unknown skill argument %s='%s': left out", k, v);
+                battle_xml_note(&L->notes, line, "unknown skill argument %s='%s': left out", k, v);
             else if (kinds[i] == A_S2)
                 s->s2 = t + 1;
             else
@@ -558,7 +540,8 @@ static int read_skill(struct tu_load *L, long line, const char *const *keys, con
             while (t < N_TRIGGERS && strcmp(v, trigger_names[t]) != 0)
                 t++;
             if (t == N_TRIGGERS) {
-                note(L, line, "unknown trigger '%s': kept as a skill no job may use", v);
+                battle_xml_note(&L->notes, line,
+                                "unknown trigger '%s': kept as a skill no job may use", v);
                 s->id = BATTLE_SKILL__COUNT;
                 t = 0;
             }
@@ -583,8 +566,9 @@ static void keep_skill(struct tu_load *L, int line, struct battle_card_spec *c)
     for (i = 0; i < c->n_skills && c->skills[i].game != s.game; i++)
         ;
     if (i < c->n_skills) {
-        note(L, line, "skill '%s' a second time on one card: it replaces the first",
-             battle_tu_skill_name(s.game));
+        battle_xml_note(&L->notes, line,
+                        "skill '%s' a second time on one card: it replaces the first",
+                        battle_tu_skill_name(s.game));
         memmove(&c->skills[i], &c->skills[i + 1],
                 (size_t)(c->n_skills - i - 1) * sizeof(c->skills[0]));
         c->n_skills--;
@@ -664,11 +648,12 @@ static int apply(struct tu_load *L, const struct tu_rec *r, struct battle_card_s
     }
     if (!((r->have >> F_ID) & 1) || w->id <= 0 || (is_unit && !have_name) ||
         (have_name && (!c->name[0] || strlen(c->name) > BATTLE_NAME_MAX - 16))) {
-        note(L, r->line, "%s without %s: left out%s", is_unit ? "a unit" : "an upgrade",
-             !((r->have >> F_ID) & 1) || w->id <= 0
-                 ? (is_unit ? "a positive <id>" : "a positive <card_id>")
-                 : "a name of 1 to 48 bytes",
-             is_unit ? " with its upgrades" : " with the levels after it");
+        battle_xml_note(&L->notes, r->line, "%s without %s: left out%s",
+                        is_unit ? "a unit" : "an upgrade",
+                        !((r->have >> F_ID) & 1) || w->id <= 0
+                            ? (is_unit ? "a positive <id>" : "a positive <card_id>")
+                            : "a name of 1 to 48 bytes",
+                        is_unit ? " with its upgrades" : " with the levels after it");
         return 0;
     }
     return 1;
@@ -697,8 +682,9 @@ static enum sk_err build_unit(struct tu_load *L, const struct tu_rec *recs, int 
         if (!apply(L, &recs[k], &up, 0))
             break;
         if (up.level != level + 1)
-            note(L, recs[k].line, "upgrade <level> %d where %d was due: numbered by its place",
-                 up.level, level + 1);
+            battle_xml_note(&L->notes, recs[k].line,
+                            "upgrade <level> %d where %d was due: numbered by its place", up.level,
+                            level + 1);
         up.level = ++level;
         rc = push_card(L, &up);
     }
@@ -774,7 +760,7 @@ static int field_of(struct tu_sax *x, const xmlChar *name)
     for (int i = 0; ignored_elems[i]; i++)
         if (name == x->ignored[i])
             return F_SKIP;
-    note(x->L, sax_line(x), "unknown element <%s>: ignored", (const char *)name);
+    battle_xml_note(&x->L->notes, sax_line(x), "unknown element <%s>: ignored", (const char *)name);
     return -2;
 }
 
@@ -797,7 +783,7 @@ static void sax_start(void *data, const xmlChar *localname, const xmlChar *prefi
         return;
     if (x->depth == 2) {
         if (localname != x->unit) {
-            note(x->L, sax_line(x), "unknown element <%s>: ignored", name);
+            battle_xml_note(&x->L->notes, sax_line(x), "unknown element <%s>: ignored", name);
             return;
         }
         memset(&x->recs[0], 0, sizeof(x->recs[0]));
@@ -812,8 +798,9 @@ static void sax_start(void *data, const xmlChar *localname, const xmlChar *prefi
     if (x->rec_depth == 2 && localname == x->upgrade) {
         if (x->n_recs == BATTLE_LEVELS_MAX) {
             if (!x->dropped_levels++)
-                note(x->L, sax_line(x), "more than %d levels: the ones after it are left out",
-                     BATTLE_LEVELS_MAX);
+                battle_xml_note(&x->L->notes, sax_line(x),
+                                "more than %d levels: the ones after it are left out",
+                                BATTLE_LEVELS_MAX);
             x->rec_depth = -1; /* skip this upgrade's contents */
             return;
         }
@@ -846,8 +833,9 @@ static void sax_start(void *data, const xmlChar *localname, const xmlChar *prefi
         }
         r->skills = 1;
         if (r->c.n_skills == BATTLE_CARD_SKILLS_MAX)
-            note(x->L, sax_line(x), "more than %d skills on one card: this one is left out",
-                 BATTLE_CARD_SKILLS_MAX);
+            battle_xml_note(&x->L->notes, sax_line(x),
+                            "more than %d skills on one card: this one is left out",
+                            BATTLE_CARD_SKILLS_MAX);
         else if (read_skill(x->L, sax_line(x), keys, kinds, vals, n, &r->c.skills[r->c.n_skills]))
             keep_skill(x->L, sax_line(x), &r->c);
         return;
@@ -889,8 +877,8 @@ static void set_field(struct tu_sax *x, struct tu_rec *r, int f)
                 r->c.name[len++] = *p;
         r->c.name[len] = '\0';
         if (!len || len > BATTLE_NAME_MAX - 16)
-            note(x->L, line, "card name '%s' is empty or longer than %d bytes", x->text,
-                 BATTLE_NAME_MAX - 16);
+            battle_xml_note(&x->L->notes, line, "card name '%s' is empty or longer than %d bytes",
+                            x->text, BATTLE_NAME_MAX - 16);
         return;
     }
     *ints[f] = to_int(x->L, line, field_names[f], x->text);
@@ -1019,18 +1007,19 @@ static enum sk_err read_recipes(struct tu_load *L, xmlDocPtr doc)
 
     for (xmlNode *n = root ? root->children : NULL; n; n = n->next) {
         struct battle_tu_recipe r;
-        if (!is(n, "fusion_recipe"))
+        if (!battle_xml_is(n, "fusion_recipe"))
             continue;
         memset(&r, 0, sizeof(r));
         for (xmlNode *c = n->children; c; c = c->next) {
-            if (is(c, "card_id")) {
+            if (battle_xml_is(c, "card_id")) {
                 r.card_id = elem_int(L, c);
-            } else if (is(c, "resource")) {
+            } else if (battle_xml_is(c, "resource")) {
                 xmlChar *id = xmlGetProp(c, (const xmlChar *)"card_id");
                 xmlChar *num = xmlGetProp(c, (const xmlChar *)"number");
                 if (r.n == BATTLE_TU_RECIPE_MAX) {
-                    note(L, LINE(c), "more than %d resources in a recipe: this one is left out",
-                         BATTLE_TU_RECIPE_MAX);
+                    battle_xml_note(&L->notes, LINE(c),
+                                    "more than %d resources in a recipe: this one is left out",
+                                    BATTLE_TU_RECIPE_MAX);
                 } else {
                     r.res_id[r.n] = to_int(L, LINE(c), "resource card_id", (const char *)id);
                     r.res_count[r.n] = num ? to_int(L, LINE(c), "number", (const char *)num) : 1;
@@ -1041,7 +1030,8 @@ static enum sk_err read_recipes(struct tu_load *L, xmlDocPtr doc)
             }
         }
         if (r.card_id <= 0 || r.n == 0) {
-            note(L, LINE(n), "a fusion recipe without a card id or resources: left out");
+            battle_xml_note(&L->notes, LINE(n),
+                            "a fusion recipe without a card id or resources: left out");
             continue;
         }
         if (grow(&L->recipes, &L->cap_recipes, L->n_recipes, sizeof(*L->recipes), 8192))
@@ -1068,7 +1058,7 @@ static enum sk_err read_one(struct tu_load *L, const char *name, int optional, c
     if (rc && *missing) {
         if (optional) {
             if (why)
-                sk_verr_add(L->notes, name, "%s", why);
+                sk_verr_add(L->notes.list, name, "%s", why);
             return SK_OK;
         }
         snprintf(L->err, L->errlen, "%s/%s: no such file", L->dir, name);
@@ -1076,7 +1066,7 @@ static enum sk_err read_one(struct tu_load *L, const char *name, int optional, c
     }
     if (rc)
         return rc;
-    L->file = name;
+    L->notes.file = name;
     if (!walk) {
         rc = read_section(L, name, text, len);
         sk_free(text);
@@ -1102,18 +1092,18 @@ static void check_levels(struct tu_load *L)
 
     if (slurp(L, "levels.xml", &text, &len, &missing) != SK_OK) {
         if (!missing)
-            sk_verr_add(L->notes, "levels.xml", "cannot be read: ignored (%s)", L->err);
+            sk_verr_add(L->notes.list, "levels.xml", "cannot be read: ignored (%s)", L->err);
         L->err[0] = '\0';
         return;
     }
     snprintf(saved, sizeof(saved), "%s", L->err);
     if (parse_xml(L, "levels.xml", text, len, &doc) != SK_OK) {
-        sk_verr_add(L->notes, "levels.xml",
+        sk_verr_add(L->notes.list, "levels.xml",
                     "not the game's levels file (%s): ignored; Skirmish reads no upgrade costs",
                     L->err);
     } else if (!xmlDocGetRootElement(doc) ||
                strcmp((const char *)xmlDocGetRootElement(doc)->name, "root") != 0) {
-        sk_verr_add(L->notes, "levels.xml:1",
+        sk_verr_add(L->notes.list, "levels.xml:1",
                     "not the game's levels file (root element <%s>, not <root>): ignored; "
                     "Skirmish reads no upgrade costs",
                     xmlDocGetRootElement(doc) ? (const char *)xmlDocGetRootElement(doc)->name
@@ -1137,7 +1127,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
 
     memset(&L, 0, sizeof(L));
     L.dir = dir;
-    L.notes = notes;
+    L.notes.list = notes;
     L.err = err;
     L.errlen = errlen;
     L.hash = BATTLE_TU_FNV_SEED;

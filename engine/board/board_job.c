@@ -227,6 +227,7 @@ static const struct job_catalog spells_catalog = {"spells", catalog_load, spell_
 
 const struct job_kind_ops board_kind = {
     .name = "board",
+    .units_are_games = 0, /* a unit is a turn */
     .open = engine_open,
     .close = NULL,
     .describe = NULL,

@@ -235,6 +235,10 @@ describe('dashboard', () => {
     assert.equal(await page.textContent('#stat-queue'), '0');
     assert.match(await page.textContent('#stat-throughput'), /^[0-9,]+$/);
     assert.match(await page.textContent('#workers tbody'), /worker0/);
+    // The jobs table's kind filter lists every kind, read from the API's OpenAPI document.
+    await page.waitForFunction(() => document.querySelectorAll('#jobs-kind option').length > 1);
+    assert.deepEqual(await page.locator('#jobs-kind option').evaluateAll(
+        (os) => os.map((o) => o.value)), ['', 'battle', 'board', 'optimize']);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

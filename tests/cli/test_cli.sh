@@ -148,7 +148,8 @@ expect 2 devices-bad-option -- devices --all
 contains "$tmp/err" "skirmish devices: unknown option '--all'"
 
 # Other kinds go through the same path (board: tests/data/board/s1_moonwalk.json's job);
-# --summary is for battle jobs, so a board job still prints its JSON result.
+# --summary is for results with wins, stalls and losses, so a board job still prints its JSON
+# result.
 expect 0 board-job -- run --summary "$src/tests/cli/board_job.json"
 contains "$tmp/out" '"state": {'
 expect 2 board-games -- run --games 5 "$src/tests/cli/board_job.json"

@@ -37,7 +37,7 @@ static const char *diff_device(void)
 /* Whether to leave out the flexible-play comparisons: bench/gpu.sh sets
  * SKIRMISH_CL_DIFF_SKIP_FLEX on a GPU, where each flexible game (hundreds of look-ahead games)
  * runs on one work-item: on an H200 the suite's 2,000 flexible games did not finish in 200 s,
- * against 60 s on PoCL with two CPU cores (bench/RESULTS.md, 2026-11-27). The suite run by
+ * against 60 s on PoCL with two CPU cores (bench/history/2026-11-27.md). The suite run by
  * `make test` never sets it. */
 static bool skip_flex(void)
 {

@@ -256,18 +256,20 @@ static void test_result_document(void)
  * result counts them: units with Flurry 99 each own turn and nothing that can hurt make
  * 99 extra actions a unit a turn, 2,970 a turn once the 30 cards of a side are out (turn
  * 60: 92,070 in all), past the bound on turn 118 of 200. The same job with Flurry 1 plays
- * its 200 turns, none bounded. */
+ * its 200 turns, none bounded. The job is a macro, with Flurry's value as its one
+ * conversion: a literal, so that the compiler checks the format in every build type. */
+#define BOUNDED_JOB                                                                                \
+    "{\"kind\": \"battle\", \"seed\": 3, \"params\": {\"games\": 6, \"turn_limit\": 200,"          \
+    " \"cards\": [{\"name\": \"Whirl\", \"type\": \"assault\", \"attack\": 0, \"health\": 9,"      \
+    " \"delay\": 0, \"skills\": [{\"name\": \"flurry\", \"x\": %d, \"c\": 1}]},"                   \
+    " {\"name\": \"Keeper\", \"type\": \"commander\", \"health\": 50, \"skills\": []}],"           \
+    " \"attacker\": {\"commander\": \"Keeper\","                                                   \
+    " \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]},"                                          \
+    " \"defender\": {\"commander\": \"Keeper\","                                                   \
+    " \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]}}}"
+
 static void test_bounded_games(void)
 {
-    static const char *const text =
-        "{\"kind\": \"battle\", \"seed\": 3, \"params\": {\"games\": 6, \"turn_limit\": 200,"
-        " \"cards\": [{\"name\": \"Whirl\", \"type\": \"assault\", \"attack\": 0, \"health\": 9,"
-        " \"delay\": 0, \"skills\": [{\"name\": \"flurry\", \"x\": %d, \"c\": 1}]},"
-        " {\"name\": \"Keeper\", \"type\": \"commander\", \"health\": 50, \"skills\": []}],"
-        " \"attacker\": {\"commander\": \"Keeper\","
-        " \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]},"
-        " \"defender\": {\"commander\": \"Keeper\","
-        " \"deck\": [{\"card\": \"Whirl\", \"count\": 30}]}}}";
     static const int flurry[2] = {99, 1};
 
     for (int k = 0; k < 2; k++) {
@@ -275,7 +277,7 @@ static void test_bounded_games(void)
         json_error_t jerr;
         json_t *doc, *res, *hist;
         struct job *job;
-        snprintf(buf, sizeof(buf), text, flurry[k]);
+        snprintf(buf, sizeof(buf), BOUNDED_JOB, flurry[k]);
         doc = json_loads(buf, 0, &jerr);
         CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
         job = decode_doc(doc);
