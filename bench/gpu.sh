@@ -19,8 +19,8 @@
 #       differential suite on the GPU (flexible play left out unless
 #       SKIRMISH_CL_DIFF_SKIP_FLEX=0; SKIRMISH_GPU_DIFF_SECONDS bounds it, default 240).
 #       Prints markdown (also to $OUT/gpu.md when OUT is set) to paste into
-#       bench/RESULTS.md. Exits 1 when a step fails or the two backends
-#       disagree on any count.
+#       bench/history/<date>.md (its figures into bench/RESULTS.md). Exits 1 when a step
+#       fails or the two backends disagree on any count.
 #   bench/gpu.sh sizes [GAMES]        (on the GPU machine, as run)
 #       plays four of those real-card matchups (GAMES each, default 4,000,000) on the GPU
 #       with work-groups of 32, 64, 128 and 256 work-items, each with the backend's games
@@ -213,9 +213,9 @@ run_all() {
     echo
     echo '```'
     # Flexible play is left out on the device: each flexible game runs on one work-item
-    # there, and the suite's 2,000 of them did not finish in 200 s on an H200 (bench/
-    # RESULTS.md). Streamed, under a time bound, so that a slow device still shows which
-    # tests passed.
+    # there, and the suite's 2,000 of them did not finish in 200 s on an H200
+    # (bench/history/2026-11-27.md). Streamed, under a time bound, so that a slow device
+    # still shows which tests passed.
     # The set is four suites (test_battle_cl_diff.c), each under the bound.
     for suite in battle_cl_diff battle_cl_diff_skills battle_cl_diff_scoring battle_cl_diff_flex; do
         if ! SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \

@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: MIT
-"""bench/gpu.sh's steps that play real-card matchups (tests/data/peer/real_cards.json), in
-the machine's python3 (the GPU machine has nothing else): one job document a matchup, as
-bench/real_cards.mjs's ourJob writes it (seed 1, the file's turn limit, the matchup's
-scoring and effects; the bench_jobs test holds the two equal), run with the skirmish CLI.
+"""The one writer of the real-card matchups' job documents (tests/data/peer/real_cards.json:
+seed 1, the file's turn limit, the matchup's scoring and effects), and bench/gpu.sh's steps
+that play them with the skirmish CLI, in the machine's python3 (the GPU machine has nothing
+else). bench/real_cards.mjs takes its documents from the `jobs` step, so a GPU figure and a
+peer figure of one matchup are of the same job.
 
+    python3 -B bench/gpu_jobs.py jobs GAMES
     python3 -B bench/gpu_jobs.py real_cards SKIRMISH GAMES DEVICE WORK
     python3 -B bench/gpu_jobs.py sizes SKIRMISH GAMES DEVICE WORK
     python3 -B bench/gpu_jobs.py every expect|all BUNDLE GAMES DEVICE WORK
 
-Each prints markdown rows (bench/gpu.sh says what each step is for) and exits 1 when two
+`jobs` prints one JSON object, each matchup's name to its job document of GAMES games. The
+others print markdown rows (bench/gpu.sh says what each step is for) and exit 1 when two
 runs that must agree do not."""
 import json
 import os
@@ -39,17 +42,30 @@ def flexible(m):
                for s in (m["attacker"], m["defender"]))
 
 
-def job_of(ref, m, games, work):
-    """Writes matchup m's job of `games` games to work/<name>.json; returns its path."""
+def doc_of(ref, m, games):
+    """Matchup m's job document of `games` games."""
     params = {"games": int(games), "mode": m["mode"], "turn_limit": ref["turn_limit"],
               "attacker": m["attacker"], "defender": m["defender"]}
     for k in ("scoring", "effects"):
         if k in m:
             params[k] = m[k]
+    return {"kind": "battle", "seed": 1, "params": params}
+
+
+def job_of(ref, m, games, work):
+    """Writes matchup m's job of `games` games to work/<name>.json; returns its path."""
     path = f"{work}/{m['name']}.json"
     with open(path, "w") as f:
-        json.dump({"kind": "battle", "seed": 1, "params": params}, f)
+        json.dump(doc_of(ref, m, games), f)
     return path
+
+
+def jobs(games):
+    """Prints every matchup's job document of `games` games, by name, as one JSON object."""
+    ref = load()
+    json.dump({m["name"]: doc_of(ref, m, games) for m in ref["matchups"]}, sys.stdout)
+    print()
+    return 0
 
 
 def run(skirmish, job, device, env=None, timeout=None):
@@ -202,7 +218,7 @@ def every(mode, bundle, games, device, work):
     return 1 if bad else 0
 
 
-STEPS = {"real_cards": (real_cards, 4), "sizes": (sizes, 4), "every": (every, 5)}
+STEPS = {"jobs": (jobs, 1), "real_cards": (real_cards, 4), "sizes": (sizes, 4), "every": (every, 5)}
 
 if __name__ == "__main__":
     step = STEPS.get(sys.argv[1] if len(sys.argv) > 1 else "")

@@ -11,7 +11,7 @@
 // its count moves by about 1% from one run to the next. A matchup with a flexible side plays
 // GAMES / 100 games in both programs, as in peer_speed.mjs. Ratio: the peer's count over
 // Skirmish's. Time ratios follow it on some machines and not on others (bench/RESULTS.md,
-// "The whole set on an AMD EPYC VM"), so it is a measure of the work, not of the time.
+// "Speed against the peer simulator"), so it is a measure of the work, not of the time.
 //   SKIRMISH_PEER=/path/to/tuo node bench/peer_instructions.mjs [MATCHUPS=all] [GAMES=3000]
 //   [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish] [NAME_REGEX]
 // MATCHUPS: how many of the file's matchups, in its order, or `all`; SKIRMISH_BENCH_EVERY=K

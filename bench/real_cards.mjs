@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The real-card matchups of tests/data/peer/real_cards.json as the two programs take them:
-// our job document and the peer simulator's command-line arguments, in one place for the
-// scripts that run them (peer_diff.mjs compares results, peer_speed.mjs times both). The
+// our job document (written by bench/gpu_jobs.py, the one writer of them, which bench/gpu.sh
+// uses on a GPU machine) and the peer simulator's command-line arguments, for the scripts
+// that run them (peer_diff.mjs compares results, peer_speed.mjs times both). The
 // peer's words are those its figures were made with (the file's `about`): `-s` for surge;
 // a matchup's `peer_effect` (`-e`, `ye` or `ee` and the effect's text) or scoring name (gw
 // for war, gw-defense for war-defense) followed by the mode's word; `flexible` and
 // `enemy:flexible`.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,12 +18,17 @@ export function loadRealCards() {
   return JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
 }
 
-/** Our job document for matchup `m`, `games` games, seed 1. */
+const jobsByGames = new Map();
+
+/** Our job document for matchup `m` of the file `ref` (loadRealCards), `games` games, seed 1:
+ * bench/gpu_jobs.py's (`jobs GAMES`, run once per number of games). */
 export function ourJob(ref, m, games) {
-  const doc = { kind: 'battle', seed: 1, params: { games, mode: m.mode, turn_limit: ref.turn_limit,
-                                                     attacker: m.attacker, defender: m.defender } };
-  if (m.scoring) doc.params.scoring = m.scoring;
-  if (m.effects) doc.params.effects = m.effects;
+  if (!jobsByGames.has(games))
+    jobsByGames.set(games, JSON.parse(execFileSync(
+      'python3', ['-B', join(root, 'bench/gpu_jobs.py'), 'jobs', String(games)], { encoding: 'utf8' })));
+  const doc = jobsByGames.get(games)[m.name];
+  if (!doc || doc.params.turn_limit !== ref.turn_limit)
+    throw new Error(`bench/gpu_jobs.py wrote no job for ${m.name} of this file`);
   return doc;
 }
 

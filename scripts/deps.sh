@@ -3,9 +3,9 @@
 # already there. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# python3: bench/gpu.sh's steps (bench/gpu_jobs.py) and the bench_jobs test that holds that
-# file to bench/real_cards.mjs.
-PKGS=(build-essential cmake pkg-config git curl jq clang-format ca-certificates procps iproute2
+# python3: bench/gpu_jobs.py, the writer of the real-card matchups' job documents for
+# bench/gpu.sh and the peer scripts (bench/real_cards.mjs).
+PKGS=(build-essential cmake pkg-config git curl jq clang-format clang-tidy ccache ca-certificates procps iproute2
       libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libssl-dev libcunit1-dev libxml2-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       postgresql redis-server wrk nodejs chromium python3)
