@@ -14,6 +14,7 @@
 # Both install what is missing, start throw-away PostgreSQL and Redis on free loopback ports
 # (always stopped again) and exit non-zero on any failure.
 #   SK_TEST_ARGS="-L unit"   extra ctest arguments (e.g. -R test_engine.battle_rules)
+#   SK_TEST_BUILDS="build"   the gate's builds (default: "build build-tsan")
 #   SK_TEST_JOBS=N           tests run side by side (default: the number of cores + 1)
 #   SK_TEST_NO_TIDY=1        skip clang-tidy
 #   SK_TEST_SCALE=F          job sizes of the integration tests times F (default 1)
@@ -44,13 +45,16 @@ if [ "$(cat node_modules/.sk-lock.sha256 2>/dev/null)" != "$lock_sum" ]; then
   npm ci --no-audit --no-fund --loglevel=error
   echo "$lock_sum" > node_modules/.sk-lock.sha256
 fi
+# The TypeScript client's dist/ (built, not committed), which the gate's ts_client and
+# deckbuilder browser tests import.
+if [ $mode = gate ]; then npm run --silent build:client; fi
 
 # The builds, all with -Werror and through ccache (its cache outlives build folders and
 # clones: a fresh clone recompiles in seconds what this machine compiled before).
 #   build-asan  RelWithDebInfo, ASan+UBSan: the everyday build
 #   build       Release -O3: what users get and what warns most (e.g. -Wformat-truncation)
 #   build-tsan  Debug, ThreadSanitizer: only the API and worker tests are built and run
-if [ $mode = quick ]; then builds="build-asan"; else builds="build build-tsan"; fi
+if [ $mode = quick ]; then builds="build-asan"; else builds=${SK_TEST_BUILDS:-"build build-tsan"}; fi
 jobs=$(nproc)
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache); fi

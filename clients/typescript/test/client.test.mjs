@@ -4,7 +4,8 @@
 // Idempotency-Key (a repeat returns the same job), wait by long poll and by server-sent
 // events, result, cancel (and its 409 problem), list with paging. Also: src/schema.ts is
 // what openapi-typescript makes of openapi/openapi.json today, with every path in it
-// (`:cancel` included); dist/ is what tsc makes of src/; test/typecheck.ts compiles.
+// (`:cancel` included); dist/ (built by `npm run build:client`, which scripts/test.sh --gate
+// runs first; not committed) is what tsc makes of src/; test/typecheck.ts compiles.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -61,7 +62,7 @@ describe('generated code', () => {
       execFileSync(bin('tsc'), ['-p', pkg, '--outDir', tmp], { stdio: 'pipe' });
       for (const f of readdirSync(tmp))
         assert.equal(readFileSync(path.join(pkg, 'dist', f), 'utf8'), readFileSync(path.join(tmp, f), 'utf8'),
-                     `clients/typescript/dist/${f} is stale: run \`npm run gen:client\``);
+                     `clients/typescript/dist/${f} is stale: run \`npm run build:client\``);
       assert.deepEqual(readdirSync(path.join(pkg, 'dist')).sort(), readdirSync(tmp).sort());
       execFileSync(bin('tsc'), ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'ES2022',
                                 '--moduleResolution', 'bundler', '--lib', 'ES2022,DOM,DOM.Iterable',
