@@ -69,6 +69,16 @@ const char *api_http_arg(const struct api_request *req, const char *key)
     return NULL;
 }
 
+const char *api_http_repeated_arg(const struct api_request *req)
+{
+    /* at most API_MAX_ARGS arguments: the square is small */
+    for (size_t i = 0; i < req->n_args; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(req->args[i].key, req->args[j].key) == 0)
+                return req->args[i].key;
+    return NULL;
+}
+
 void api_http_response_init(struct api_response *resp)
 {
     memset(resp, 0, sizeof(*resp));

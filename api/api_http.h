@@ -105,6 +105,10 @@ void api_http_safe_release(struct api_http_safe *ss);
 
 /** Returns the value of query argument `key` (borrowed) or NULL. */
 const char *api_http_arg(const struct api_request *req, const char *key);
+/** Returns the first query argument's key that is given more than once (borrowed; the
+ * router refuses such a request with a 400 naming it, since which of the values counts
+ * would be a guess), or NULL when every key is given once. */
+const char *api_http_repeated_arg(const struct api_request *req);
 
 /** Zeroes `resp` (embedded struct; release with api_http_response_release). */
 void api_http_response_init(struct api_response *resp);

@@ -187,7 +187,7 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     struct api_slot *slot = api_pool_get(ctx->pool);
     enum sk_err err;
 
-    if (api_quota_take(ctx, req, slot, info->total, resp))
+    if (api_quota_admit(ctx, req, slot, info->total, resp))
         goto out;
     if (key) {
         maybe_prune(ctx, slot, req->req_id);
@@ -289,8 +289,6 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         store_problem(resp, err, req->req_id, "validate");
         goto out;
     }
-    if (api_quota_job_size(ctx, req, info.total, resp))
-        goto out;
     /* The key compares documents as sent (before a seed is drawn), in a canonical form so
      * that key order and spacing do not matter. */
     if (req->idempotency_key && !(canonical = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS))) {
@@ -747,15 +745,32 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
                     struct api_response *resp)
 {
     const char *id = req->id;
-    struct db_job job = {0};
+    struct db_job job = {0}, orig = {0};
     char *json = NULL;
     const char *new_id = job.id;
     struct api_slot *slot = slot_for(ctx, id, resp);
+    uint64_t units = 0;
+    int taken = 0;
     enum sk_err err;
 
     if (!slot)
         return;
+    /* A retry makes a new job: admitted as a submission is (job size, active jobs, units
+     * of the day), counted against the caller's tenant. A job that cannot be read is left
+     * for the resubmit to answer (not found, not final). */
+    if (db_jobs_get(slot->db, id, &orig) == SK_OK) {
+        units = orig.total > 0 ? (uint64_t)orig.total : 0;
+        if (api_quota_admit(ctx, req, slot, units, resp)) {
+            api_pool_put(ctx->pool, slot);
+            db_job_release(&orig);
+            return;
+        }
+        taken = 1;
+    }
+    db_job_release(&orig);
     err = db_jobs_resubmit(slot->db, id, &job);
+    if (err && taken) /* no new job: the units go back */
+        api_quota_undo(ctx, req, slot, units);
     if (!err && !(json = api_render_job_text(&job)))
         err = SK_ENOMEM;
     /* As for a submission: the row is committed, the reconciler enqueues it if this fails. */

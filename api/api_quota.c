@@ -102,3 +102,11 @@ void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req, st
     if (applies(ctx, req))
         (void)queue_limit_units_undo(slot->queue, req->tenant, (long long)units);
 }
+
+int api_quota_admit(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                    uint64_t units, struct api_response *resp)
+{
+    if (api_quota_job_size(ctx, req, units, resp))
+        return -1;
+    return api_quota_take(ctx, req, slot, units, resp);
+}

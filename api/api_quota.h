@@ -25,6 +25,15 @@ int api_quota_job_size(const struct api_ctx *ctx, const struct api_request *req,
 int api_quota_take(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
                    uint64_t units, struct api_response *resp);
 
+/**
+ * The admission of every request that creates or re-creates work (a submission, a retry):
+ * api_quota_job_size, then api_quota_take. 0 when admitted, the units then counted against
+ * the tenant's day (api_quota_undo when no job is made after all); -1 with the answer in
+ * `resp` (422, 429 or 503).
+ */
+int api_quota_admit(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
+                    uint64_t units, struct api_response *resp);
+
 /** Gives back the units of a job api_quota_take let through but that was not made. */
 void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
                     uint64_t units);

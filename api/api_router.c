@@ -109,9 +109,18 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     if (hit) {
         struct api_request routed = *req;
         struct api_principal who;
+        const char *repeated;
         routed.id = strstr(hit->path, "{id}") ? id : NULL;
         if (api_auth_check(ctx, req, hit->scope, hit->path, routed.id, &who, resp))
             return;
+        repeated = api_http_repeated_arg(req);
+        if (repeated) {
+            api_http_problem(resp, 400, "invalid-query", "Bad Request",
+                             "a query parameter is given more than once",
+                             json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", repeated,
+                                       "detail", "given more than once; give it once"));
+            return;
+        }
         routed.tenant = who.tenant;
         routed.admin = who.admin;
         hit->fn(ctx, &routed, resp);

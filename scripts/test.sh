@@ -57,7 +57,12 @@ if [ $mode = gate ]; then npm run --silent build:client; fi
 if [ $mode = quick ]; then builds="build-asan"; else builds=${SK_TEST_BUILDS:-"build build-tsan"}; fi
 jobs=$(nproc)
 launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  # Paths relative to the checkout, and the build folder left out of the hash (debug info
+  # then names the first checkout's folder), so that another clone hits the same entries.
+  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
+fi
 for b in $builds; do
   targets=()
   case $b in

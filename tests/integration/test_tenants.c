@@ -389,6 +389,78 @@ static void test_quotas(void)
     it_stack_stop(&s);
 }
 
+/* POST /v1/jobs/{id}:retry with `key`; the new job's id into `out` on 202; the status, and
+ * the quota named by a 429 into `q`. */
+static int retry(const struct it_stack *s, const char *key, const char *id, char out[40],
+                 char q[32])
+{
+    char path[96];
+    struct it_resp r;
+    int st;
+    json_t *j;
+    q[0] = '\0';
+    snprintf(path, sizeof(path), "/v1/jobs/%s:retry", id);
+    if (call(s, key, "POST", path, NULL, &r))
+        return 0;
+    st = r.status;
+    j = it_resp_json(&r);
+    if (st == 202)
+        snprintf(out, 40, "%s", str(j, "id"));
+    snprintf(q, 32, "%s", str(j, "quota"));
+    json_decref(j);
+    it_resp_free(&r);
+    return st;
+}
+
+static void cancel(const struct it_stack *s, const char *key, const char *id)
+{
+    char path[96];
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    CU_ASSERT_EQUAL(status_of(s, key, "POST", path, NULL), 202);
+}
+
+/* A retry makes a new job, so it is admitted as a submission is (issue: 12 retries of one
+ * canceled job were all accepted against an active-jobs cap of 3, and the day's counter
+ * never moved). */
+static void test_retry_quotas(void)
+{
+    struct it_stack s;
+    char admin[IT_KEY_LEN], a[IT_KEY_LEN];
+    char first[40], r1[40], r2[40], r3[40], q[32];
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "retryquota"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_JOB_UNITS=5000";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_ACTIVE=2";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_UNITS_PER_DAY=5000";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, a), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0); /* no worker: jobs stay queued */
+
+    CU_ASSERT_EQUAL_FATAL(submit(&s, a, it_battle_doc(1000, 1), first), 202);
+    cancel(&s, a, first); /* final: it may be retried */
+    /* active jobs: two at most, retries included */
+    CU_ASSERT_EQUAL(retry(&s, a, first, r1, q), 202);
+    CU_ASSERT_EQUAL(retry(&s, a, first, r2, q), 202);
+    CU_ASSERT_EQUAL(retry(&s, a, first, r3, q), 429);
+    CU_ASSERT_STRING_EQUAL(q, "active_jobs");
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs WHERE tenant = 'acme'"), 3);
+    /* units of the day: 1000 a job, 5000 in all; the refused retry gave its units back */
+    cancel(&s, a, r1);
+    cancel(&s, a, r2);
+    CU_ASSERT_EQUAL(retry(&s, a, first, r1, q), 202); /* 4000 */
+    CU_ASSERT_EQUAL(retry(&s, a, first, r2, q), 202); /* 5000 */
+    cancel(&s, a, r1);
+    cancel(&s, a, r2);
+    CU_ASSERT_EQUAL(retry(&s, a, first, r3, q), 429);
+    CU_ASSERT_STRING_EQUAL(q, "units_per_day");
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs WHERE tenant = 'acme'"), 5);
+    /* the admin key is the operator: no quota on its retries either */
+    CU_ASSERT_EQUAL(retry(&s, admin, first, r3, q), 202);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
 /* Games a worker of stack `s` plays in about a second, measured with one job (its
  * result's elapsed_ms), or -1. */
 static long games_per_second(const struct it_stack *s, const char *key)
@@ -602,6 +674,7 @@ static CU_TestInfo tenant_tests[] = {
     {"rate limit: token bucket shared by two API processes, 429 and RateLimit headers",
      test_rate_limit},
     {"quotas: job size 422, queued+running and units per day 429, admin unlimited", test_quotas},
+    {"a retry is admitted as a submission: active jobs and units of the day", test_retry_quotas},
     {"fair share: a small job behind another tenant's 1,000 large ones", test_fair_share},
     {"retention: batched sweep of final jobs, keys and progress; DELETE", test_retention},
     {"an open address without keys is refused at start", test_refuse_open_address},

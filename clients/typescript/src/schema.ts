@@ -274,7 +274,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a final job
-         * @description Makes a new queued job from the document of a final job (succeeded, failed or canceled), with the same seed, so it plays the same games; the new job's `retry_of` names the original. The original is unchanged.
+         * @description Makes a new queued job from the document of a final job (succeeded, failed or canceled), with the same seed, so it plays the same games; the new job's `retry_of` names the original. The original is unchanged. A tenant key's retry is admitted as a submission is: the job's units against the tenant's job size (422), queued and running jobs and units per UTC day (429).
          */
         post: operations["retryJob"];
         delete?: never;
@@ -2538,7 +2538,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            /** @description the job is larger than a tenant's job may be now (SKIRMISH_TENANT_MAX_JOB_UNITS) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the key's rate limit, or a tenant quota (queued and running jobs, units per UTC day): a retry makes a new job and is admitted as a submission is */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };

@@ -203,11 +203,51 @@ static void test_filter_case_and_allowed(void)
     api_http_response_release(&resp);
 }
 
+/* A query parameter given twice is a 400 naming it, whichever route and whatever the values
+ * (before, the first value won and the second was never checked: limit=1&limit=abc). */
+static void test_repeated_parameter(void)
+{
+    static const char *const cases[][3] = {
+        {"/v1/cards", "limit", "1"}, {"/v1/cards", "name", "grunt"}, {"/v1/spells", "name", "x"}};
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct api_request req;
+        struct api_response resp;
+        json_t *doc, *e;
+        memset(&req, 0, sizeof(req));
+        req.method = "GET";
+        req.path = cases[c][0];
+        req.req_id = "t";
+        req.args[0].key = cases[c][1];
+        req.args[0].value = cases[c][2];
+        req.args[1].key = "type"; /* another parameter between the two */
+        req.args[1].value = "assault";
+        req.args[2].key = cases[c][1];
+        req.args[2].value = "abc";
+        req.n_args = 3;
+        api_http_response_init(&resp);
+        api_router_handle(&ctx, &req, &resp);
+        CU_ASSERT_EQUAL(resp.status, 400);
+        doc = json_loadb(resp.body, resp.body_len, 0, NULL);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(doc, "type")),
+                               "/problems/invalid-query");
+        e = json_array_get(json_object_get(doc, "errors"), 0);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "parameter")), cases[c][1]);
+        json_decref(doc);
+        api_http_response_release(&resp);
+    }
+    /* each given once: not refused for that */
+    {
+        char n[256];
+        CU_ASSERT_EQUAL(names("/v1/cards", "type", "assault", "name", "grunt", n, sizeof(n)), 200);
+    }
+}
+
 static CU_TestInfo catalog_tests[] = {
     {"filters ignore case; a bad value lists the allowed ones", test_filter_case_and_allowed},
     {"cards: type, skill, name filters and a broken catalog", test_cards},
     {"spells: target, duration, event, action, name filters", test_spells},
     {"filters accept exactly the engine's names", test_filter_vocabulary},
+    {"a query parameter given twice is a 400 naming it", test_repeated_parameter},
     CU_TEST_INFO_NULL,
 };
 
