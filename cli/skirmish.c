@@ -44,14 +44,12 @@ static const struct command commands[] = {
      "list the OpenCL devices; --check runs each one's random streams against the host",
      cmd_devices},
     {"version", "", "print the version", cmd_version},
-    {"help", "", "print this help", cmd_help},
+    {"help", "[COMMAND]", "print this help, or one command's", cmd_help},
 };
 
-static void usage(FILE *f)
+/* The run command's options and the exit statuses (in both usage texts). */
+static void run_options(FILE *f)
 {
-    fprintf(f, "usage: skirmish COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        fprintf(f, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].summary);
     fprintf(f,
             "\nrun options:\n"
             "  --games N    override params.games (battle jobs)\n"
@@ -62,14 +60,65 @@ static void usage(FILE *f)
             "               (default: $SKIRMISH_DEVICE, else the first GPU, else the first\n"
             "               device, else the CPU backend)\n"
             "  --summary    print one line of win/stall/loss rates (battle jobs)\n"
+            "  --help       print this help\n"
             "\nexit status: 0 success, 1 run or I/O failure, 2 usage error or invalid "
             "document (each problem printed as 'pointer: message')\n",
             (unsigned long long)JOB_SEED_MAX);
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: skirmish COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(f, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    fprintf(f,
+            "\n`skirmish help COMMAND` or `skirmish COMMAND --help` prints that command's help\n");
+    run_options(f);
+}
+
+/* The usage text of one command (`skirmish help run`, `skirmish run --help`). */
+static void command_usage(FILE *f, const struct command *c)
+{
+    fprintf(f, "usage: skirmish %s %s\n  %s\n", c->name, c->args, c->summary);
+    if (c->fn == cmd_run)
+        run_options(f);
+}
+
+static const struct command *find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* 1 when argv (after the command name) asks for help before a `--`. */
+static int asks_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
 static int cmd_help(int argc, char **argv)
 {
-    usage(stdout);
+    const struct command *c;
+    if (argc < 2) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    c = find_command(argv[1]);
+    if (!c) {
+        fprintf(stderr, "skirmish help: no command '%s'\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "skirmish help: one command at a time, not '%s'\n", argv[2]);
+        return EXIT_USAGE;
+    }
+    command_usage(stdout, c);
     return EXIT_OK;
 }
 
@@ -409,9 +458,15 @@ int main(int argc, char **argv)
         return cmd_help(argc - 1, argv + 1);
     if (strcmp(argv[1], "--version") == 0)
         return cmd_version(argc - 1, argv + 1);
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        if (asks_help(argc - 1, argv + 1)) {
+            command_usage(stdout, &commands[i]);
+            return EXIT_OK;
+        }
+        return commands[i].fn(argc - 1, argv + 1);
+    }
     fprintf(stderr, "skirmish: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -35,7 +35,8 @@ else
   bin=$root/build
   scripts/deps.sh
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker
+  # skirmish too: the README's command-line section runs build/skirmish
+  cmake --build build -j "$(nproc)" --target skirmish-api skirmish-worker skirmish
 fi
 
 pg_port=${SK_PG_PORT:-5433}

@@ -46,6 +46,19 @@ contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--device D] [--su
 contains "$tmp/out" "devices [--check]"
 expect 0 help-command -- help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
+# One command's help: `help run`, `run --help`, `run -h` (even before a file), the same text.
+expect 0 help-run -- help run
+contains "$tmp/out" "usage: skirmish run [--games N] [--seed S] [--threads T] [--device D] [--summary] FILE"
+contains "$tmp/out" "--summary    print one line of win/stall/loss rates"
+cp "$tmp/out" "$tmp/help-run"
+expect 0 run-help -- run --help
+same "$tmp/out" "$(cat "$tmp/help-run")"
+expect 0 run-h -- run --games 5 -h "$src/examples/battle_reference_1.json"
+same "$tmp/out" "$(cat "$tmp/help-run")"
+expect 0 help-devices -- help devices
+contains "$tmp/out" "usage: skirmish devices [--check]"
+expect 2 help-unknown -- help frobnicate
+contains "$tmp/err" "skirmish help: no command 'frobnicate'"
 expect 0 version -- version
 same "$tmp/out" "skirmish 0.1.0"
 expect 2 no-arguments --
