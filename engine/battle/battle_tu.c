@@ -1152,6 +1152,18 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
         if (!rc)
             sections++;
     }
+    /* The sections are read from 1 up to the first missing one, as the game numbers them;
+     * a later one past a gap (a download that lost a file) is not read, and says so. */
+    for (int i = sections + 2; !rc && i <= BATTLE_TU_SECTIONS_MAX; i++) {
+        char name[64], path[4096];
+        snprintf(name, sizeof(name), "cards_section_%d.xml", i);
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        if (stat(path, &st) == 0)
+            sk_verr_add(notes, name,
+                        "not read: cards_section_%d.xml is missing, and the sections are read "
+                        "from 1 up to the first missing one",
+                        sections + 1);
+    }
     if (!rc)
         rc = read_one(&L, "fusion_recipes_cj2.xml", 1,
                       "no fusion_recipes_cj2.xml: cards have no fusion recipes", read_recipes,

@@ -246,8 +246,9 @@ static void write_file(const char *name, const char *text)
 
 static void remove_dir(void)
 {
-    const char *names[] = {"cards_section_1.xml", "cards_section_2.xml", "skills_set.xml",
-                           "levels.xml", "fusion_recipes_cj2.xml"};
+    const char *names[] = {"cards_section_1.xml",   "cards_section_2.xml", "cards_section_3.xml",
+                           "cards_section_5.xml",   "skills_set.xml",      "levels.xml",
+                           "fusion_recipes_cj2.xml"};
     char path[512];
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
@@ -353,6 +354,35 @@ static void test_not_well_formed(void)
     sk_verr_list_release(&notes);
 }
 
+/* A section past a gap in the numbers is not read, and a note says which and why (before,
+ * cards_section_5.xml without a section 4 was dropped without a word). */
+static void test_section_gap_noted(void)
+{
+    struct battle_tu_data d;
+    struct sk_verr_list notes;
+    char err[512] = "";
+    const char *n3, *n5;
+
+    make_dir();
+    write_file("cards_section_1.xml", "<root>\n<unit><id>1</id><name>A</name></unit>\n</root>\n");
+    write_file("cards_section_3.xml", "<root>\n<unit><id>3</id><name>C</name></unit>\n</root>\n");
+    write_file("cards_section_5.xml", "<root>\n<unit><id>5</id><name>E</name></unit>\n</root>\n");
+    sk_verr_list_init(&notes);
+    memset(&d, 0, sizeof(d));
+    CU_ASSERT_EQUAL_FATAL(battle_tu_load(tmpdir, &d, &notes, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(d.n_sections, 1);
+    CU_ASSERT_EQUAL(d.n_cards, 1);
+    n3 = find_note(&notes, "cards_section_3.xml", "not read");
+    n5 = find_note(&notes, "cards_section_5.xml", "not read");
+    CU_ASSERT_PTR_NOT_NULL(n3);
+    CU_ASSERT_PTR_NOT_NULL(n5);
+    if (n5)
+        CU_ASSERT_PTR_NOT_NULL(strstr(n5, "cards_section_2.xml is missing"));
+    battle_tu_data_release(&d);
+    sk_verr_list_release(&notes);
+    remove_dir();
+}
+
 /* Options and triggers the engine does not play are refused with their name. */
 static void test_unsupported_options(void)
 {
@@ -420,6 +450,7 @@ static CU_TestInfo real_tests[] = {
 static CU_TestInfo file_tests[] = {
     {"malformed records noted with file and line", test_malformed_records},
     {"not well-formed XML stops the import", test_not_well_formed},
+    {"a section past a gap is noted, not read", test_section_gap_noted},
     {"unsupported options refused", test_unsupported_options},
     CU_TEST_INFO_NULL,
 };
