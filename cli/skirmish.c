@@ -4,9 +4,11 @@
  * `devices`) is adding a function and a row. It never talks to the API, Redis or SQL. */
 #include <errno.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "battle.h"
 #include "engine.h"
@@ -14,6 +16,7 @@
 #include "sk_json.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -23,7 +26,7 @@
 
 /* Exit statuses: 2 is the caller's fault (usage, invalid document), 1 is ours or the
  * system's (unreadable file, failed run). */
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 struct command {
     const char *name;
@@ -265,7 +268,67 @@ static void print_summary(const json_t *res)
     bounded = json_integer_value(json_object_get(res, "games_bounded"));
     if (bounded > 0)
         printf(" (%lld stalls at the work bound)", (long long)bounded);
+    if (json_is_true(json_object_get(res, "partial")))
+        printf(" (partial: interrupted)");
     printf("\n");
+}
+
+/* Set by SIGINT (Ctrl-C) during a run: the run stops after its current step and prints
+ * the result of the units done so far. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* One progress line on stderr, overwritten in place: units done, rate, time left. */
+static void show_progress(const struct job *job, uint64_t done, double seconds)
+{
+    const char *what = job_kind_units_are_games(job_kind(job)) ? "games" : "units";
+    uint64_t total = job_total(job);
+    double rate = seconds > 0 ? (double)done / seconds : 0;
+    double left = rate > 0 ? (double)(total - done) / rate : 0;
+    fprintf(stderr, "\r%llu/%llu %s (%.1f%%), %.0f %s/s, about %.0f s left   ",
+            (unsigned long long)done, (unsigned long long)total, what,
+            total ? 100.0 * (double)done / (double)total : 100.0, rate, what, left);
+}
+
+/* Steps `run` to the end, in steps of about a quarter of a second (results do not depend
+ * on the steps: job.h), so that Ctrl-C is seen soon and, on a terminal, the progress line
+ * moves. Returns SK_OK when complete, SK_ECANCELED when interrupted, else the step's
+ * error. */
+static enum sk_err step_all(struct job_run *run, const struct job *job, int progress)
+{
+    const double target_s = 0.25;
+    double t0 = sk_time_mono_s(), last_shown = 0;
+    uint64_t done = 0, step = 1000;
+    enum sk_err rc = SK_OK;
+
+    while (done < job_total(job)) {
+        double s0 = sk_time_mono_s(), took;
+        uint64_t before = done;
+        if (interrupted)
+            return SK_ECANCELED;
+        rc = job_run_step(run, step, &done);
+        if (rc)
+            return rc;
+        took = sk_time_mono_s() - s0;
+        /* the next step to take about target_s, growing at most 4 times a step */
+        if (done > before) {
+            double want = (double)(done - before) * target_s / (took > 1e-6 ? took : 1e-6);
+            double cap = 4.0 * (double)step;
+            step = (uint64_t)(want < 1 ? 1 : want > cap ? cap : want);
+        }
+        if (progress && sk_time_mono_s() - last_shown >= 0.2) {
+            last_shown = sk_time_mono_s();
+            show_progress(job, done, last_shown - t0);
+        }
+    }
+    if (progress)
+        fprintf(stderr, "\r%*s\r", 78, "");
+    return SK_OK;
 }
 
 static int run_job(struct engine *eng, const struct job *job, const struct run_args *a)
@@ -275,8 +338,9 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
     json_t *res = NULL;
     const char *backend, *device;
     char err[512] = "";
-    uint64_t done = 0;
     int status = EXIT_FAIL;
+    int done_status = EXIT_OK; /* EXIT_INTERRUPTED for a partial result */
+    struct sigaction sa, old_sa;
     enum sk_err rc;
 
     rc = job_run_new(eng, job, &opts, &run, err, sizeof(err));
@@ -284,17 +348,33 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
         fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
         goto out;
     }
-    while (done < job_total(job)) {
-        rc = job_run_step(run, 0, &done);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    (void)sigaction(SIGINT, &sa, &old_sa);
+    rc = step_all(run, job, isatty(STDERR_FILENO));
+    (void)sigaction(SIGINT, &old_sa, NULL);
+    if (rc == SK_ECANCELED) {
+        fprintf(stderr, "\nskirmish: interrupted: the result of the units done so far, "
+                        "marked \"partial\": true\n");
+        rc = job_run_partial_result(run, &res);
         if (rc) {
-            fprintf(stderr, "skirmish: the job failed: %s\n", job_run_error(run));
+            fprintf(stderr, "skirmish: no partial result: %s\n",
+                    rc == SK_ECONFLICT ? "nothing done yet, or this kind keeps none"
+                                       : sk_err_str(rc));
+            status = EXIT_INTERRUPTED;
             goto out;
         }
-    }
-    rc = job_run_result(run, &res);
-    if (rc) {
-        fprintf(stderr, "skirmish: no result: %s %s\n", sk_err_str(rc), job_run_error(run));
+        done_status = EXIT_INTERRUPTED;
+    } else if (rc) {
+        fprintf(stderr, "skirmish: the job failed: %s\n", job_run_error(run));
         goto out;
+    } else {
+        rc = job_run_result(run, &res);
+        if (rc) {
+            fprintf(stderr, "skirmish: no result: %s %s\n", sk_err_str(rc), job_run_error(run));
+            goto out;
+        }
     }
     /* --threads is the CPU backend's: a battle that ran on a device ignored it (a job with
      * flexible play runs on CPU threads whatever the device: docs/kernels.md). */
@@ -312,7 +392,7 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
         if (sk_json_print(res, stdout))
             goto out;
     }
-    status = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+    status = fflush(stdout) == 0 ? done_status : EXIT_FAIL;
 out:
     json_decref(res);
     job_run_free(run);

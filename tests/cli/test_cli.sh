@@ -168,6 +168,29 @@ contains "$tmp/out" '"state": {'
 expect 2 board-games -- run --games 5 "$src/tests/cli/board_job.json"
 same "$tmp/err" "skirmish run: --games applies to battle jobs only"
 
+# Ctrl-C (SIGINT) stops a run after its current step and prints the result of the games
+# played so far, marked partial, with exit status 130; --summary says "partial".
+ex1="$src/examples/battle_reference_1.json"
+timeout --preserve-status -s INT 2 "$bin" run --games 1000000000 "$ex1" >"$tmp/out" 2>"$tmp/err"
+got=$?
+[ "$got" -eq 130 ] || fail "interrupted run: exit $got, want 130"
+contains "$tmp/err" 'skirmish: interrupted: the result of the units done so far, marked "partial": true'
+contains "$tmp/out" '"partial": true'
+timeout --preserve-status -s INT 2 "$bin" run --games 1000000000 --summary "$ex1" >"$tmp/out" 2>"$tmp/err"
+got=$?
+[ "$got" -eq 130 ] || fail "interrupted summary run: exit $got, want 130"
+contains "$tmp/out" "(partial: interrupted)"
+# On a terminal (script(1) gives it one) the run shows its progress on stderr; the result on
+# stdout is the same as without one.
+if command -v script >/dev/null; then
+  script -qec "'$bin' run --games 400000 --seed 3 --summary '$ex1' >'$tmp/tty-out'" \
+    "$tmp/typescript" >/dev/null </dev/null || fail "run on a terminal failed"
+  contains "$tmp/typescript" "games/s, about"
+  "$bin" run --games 400000 --seed 3 --summary "$ex1" >"$tmp/out" 2>"$tmp/err"
+  [ ! -s "$tmp/err" ] || fail "run without a terminal wrote to stderr: $(head -c 200 "$tmp/err")"
+  contains "$tmp/tty-out" "$(cat "$tmp/out")"
+fi
+
 # Every example runs (battle examples cut to 200 games).
 for f in "$src"/examples/*.json; do
   if grep -qE '"kind": *"battle"' "$f"; then
