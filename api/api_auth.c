@@ -7,9 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api_authfail.h"
 #include "db_jobs.h"
 #include "queue_limit.h"
 #include "sk_log.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -104,6 +106,8 @@ int api_auth_check(const struct api_ctx *ctx, const struct api_request *req,
     const char *key;
     const char *job = NULL;
     struct api_slot *slot;
+    long long now;
+    long retry = 1;
     enum sk_err err;
 
     memset(who, 0, sizeof(*who));
@@ -117,6 +121,20 @@ int api_auth_check(const struct api_ctx *ctx, const struct api_request *req,
         unauthorized(resp, req->authorization != NULL);
         return -1;
     }
+    /* An address that sent too many refused keys is answered without a lookup. */
+    now = req->now_ms ? req->now_ms : sk_time_mono_ms();
+    if (!api_authfail_allowed(ctx->authfail, req->client_addr, now, &retry)) {
+        char detail[160];
+        snprintf(detail, sizeof(detail),
+                 "this address sent more than %ld refused API keys at once or %ld a second; "
+                 "retry in %ld s",
+                 ctx->cfg->auth_fail_burst, ctx->cfg->auth_fail_per_s, retry);
+        api_http_problem(resp, 429, "rate-limited", "Too Many Requests", detail,
+                         json_pack("{s:i}", "retry_after", (int)retry));
+        resp->retry_after = (int)retry;
+        sk_log_info("event=auth_throttled req_id=%s", req->req_id);
+        return -1;
+    }
     /* a job route reads the job's tenant in the same statement as the key */
     if (id && route && strncmp(route, "/v1/jobs/{id}", 13) == 0 && db_jobs_is_id(id))
         job = id;
@@ -124,6 +142,7 @@ int api_auth_check(const struct api_ctx *ctx, const struct api_request *req,
     err = db_keys_auth(slot->db, key, job, &a);
     api_pool_put(ctx->pool, slot);
     if (err == SK_ENOTFOUND) {
+        api_authfail_count(ctx->authfail, req->client_addr, now);
         sk_log_info("event=auth_refused req_id=%s", req->req_id);
         unauthorized(resp, 1);
         return -1;

@@ -41,6 +41,7 @@ typedef json_t *api_catalog_fn(char *err, size_t errlen);
 
 struct api_watch;
 struct api_metrics;
+struct api_authfail;
 
 struct api_ctx {
     const struct sk_config *cfg; /* borrowed */
@@ -56,6 +57,7 @@ struct api_ctx {
     struct api_watch *watch;     /* borrowed; NULL = long polls and event streams answer at once */
     struct api_metrics *metrics; /* borrowed; NULL = no HTTP metrics */
     int auth;                    /* 1: every non-public route needs a key (api_auth.h) */
+    struct api_authfail *authfail; /* borrowed; NULL = refused keys are not counted */
 };
 
 #endif

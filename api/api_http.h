@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define API_MAX_ARGS 16
 
@@ -22,9 +23,10 @@ struct api_request {
     const char *content_type; /* NULL when absent (borrowed) */
     const char *body;         /* borrowed; body_len bytes, not NUL-terminated */
     size_t body_len;
-    int body_too_large; /* 1 when the body exceeded the limit and was not kept */
-    const char *req_id; /* correlation id for logs (borrowed) */
-    const char *id;     /* the path's {id}, set by the router; NULL on a path without one */
+    int body_too_large;   /* 1 when the body exceeded the limit and was not kept */
+    const char *req_id;   /* correlation id for logs (borrowed) */
+    uint32_t client_addr; /* the client's IPv4 address, host order; 0 = unknown */
+    const char *id;       /* the path's {id}, set by the router; NULL on a path without one */
     struct api_arg args[API_MAX_ARGS]; /* query arguments */
     size_t n_args;
     int too_many_args; /* 1 when more than API_MAX_ARGS were given */

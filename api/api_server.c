@@ -602,6 +602,7 @@ static void fill_request(struct MHD_Connection *conn, const struct conn_state *s
     req->body_len = st->body.len;
     req->body_too_large = st->refuse == 413;
     req->req_id = st->req_id;
+    req->client_addr = st->addr;
     req->origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
     req->host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
     req->if_none_match =

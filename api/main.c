@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "api_auth.h"
+#include "api_authfail.h"
 #include "api_cache.h"
 #include "api_keys.h"
 #include "api_metrics.h"
@@ -160,6 +161,7 @@ struct parts {
     struct api_metrics *metrics;
     struct api_batch *batch;
     struct api_retention *retention;
+    struct api_authfail *authfail;
 };
 
 /* Makes the parts (store connections for `threads` HTTP threads, cache, insert batch,
@@ -197,6 +199,10 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
         return -1;
     }
     api_watch_set_cache(p->watch, p->cache);
+    if (api_authfail_new(cfg->auth_fail_per_s, cfg->auth_fail_burst, &p->authfail)) {
+        sk_log_error("event=start_failed reason=authfail");
+        return -1;
+    }
     if (api_retention_start(cfg, &p->retention)) {
         sk_log_error("event=start_failed reason=retention");
         return -1;
@@ -206,6 +212,7 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
     ctx->batch = p->batch;
     ctx->watch = p->watch;
     ctx->metrics = p->metrics;
+    ctx->authfail = p->authfail;
     return 0;
 }
 
@@ -217,6 +224,7 @@ static void free_parts(struct parts *p)
     api_batch_free(p->batch);
     api_pool_free(p->pool);
     api_cache_free(p->cache);
+    api_authfail_free(p->authfail);
 }
 
 /* The commands that need no configuration: 0 when `argv` named one and it ran, -1 if not. */
@@ -280,7 +288,7 @@ int main(int argc, char **argv)
 {
     struct sk_config cfg;
     char err[2048];
-    struct parts parts = {NULL, NULL, NULL, NULL, NULL, NULL};
+    struct parts parts = {0};
     struct api_server *srv = NULL;
     struct engine *eng = NULL;
     struct api_ctx ctx;

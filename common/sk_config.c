@@ -160,6 +160,14 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_RATE_BURST", "200",
      "requests a key may make at once before SKIRMISH_RATE_PER_S applies", 1, 10000000,
      OFF(rate_burst), SK_CONFIG_INT, 0},
+    {"SKIRMISH_AUTH_FAIL_PER_S", "5",
+     "refused API keys per second per client address, per API process: past it (and "
+     "SKIRMISH_AUTH_FAIL_BURST) the address's keyed requests get 429 without a key lookup",
+     1, 1000000, OFF(auth_fail_per_s), SK_CONFIG_INT, 0},
+    {"SKIRMISH_AUTH_FAIL_BURST", "50",
+     "refused API keys a client address may send at once before SKIRMISH_AUTH_FAIL_PER_S "
+     "applies",
+     1, 10000000, OFF(auth_fail_burst), SK_CONFIG_INT, 0},
     {"SKIRMISH_TENANT_MAX_ACTIVE", "1000",
      "queued and running jobs per tenant; more submissions get 429 (admin keys: no limit)", 1,
      100000000, OFF(tenant_max_active), SK_CONFIG_INT, 0},

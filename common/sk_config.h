@@ -62,6 +62,8 @@ struct sk_config {
     char *auth;              /* owned; "auto", "on" or "off" */
     long rate_per_s;         /* requests per second per key (token bucket refill); 0 = off */
     long rate_burst;         /* token bucket size per key */
+    long auth_fail_per_s;    /* refused keys per second per client address (api_authfail) */
+    long auth_fail_burst;    /* refused keys an address may send at once */
     long tenant_max_active;  /* queued + running jobs per tenant */
     long tenant_games_day;   /* units (games, turns) submitted per tenant per 24 h */
     long tenant_max_units;   /* units of one job of a tenant */

@@ -1406,7 +1406,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description the key's request rate limit */
+        /** @description the key's request rate limit, or the client address's refused API keys (SKIRMISH_AUTH_FAIL_PER_S, SKIRMISH_AUTH_FAIL_BURST: answered without a key lookup, and without RateLimit headers) */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
