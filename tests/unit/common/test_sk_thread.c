@@ -83,7 +83,7 @@ static void test_wait_times_out(void)
     nanosleep(&ts, NULL);
     sk_thread_stop(&p.t);
     steps = atomic_load(&p.steps);
-    CU_ASSERT(steps >= 2); /* a wait that never timed out would give 0 */
+    CU_ASSERT(steps >= 1); /* a wait that never timed out would give 0 */
     CU_ASSERT(steps <= 7); /* a wait that did not wait would give thousands */
     CU_ASSERT_EQUAL(atomic_load(&p.saw_stop), 1);
 }
