@@ -216,8 +216,9 @@ run_all() {
     # there, and the suite's 2,000 of them did not finish in 200 s on an H200
     # (bench/history/2026-11-27.md). Streamed, under a time bound, so that a slow device
     # still shows which tests passed.
-    # The set is four suites (test_battle_cl_diff.c), each under the bound.
-    for suite in battle_cl_diff battle_cl_diff_skills battle_cl_diff_scoring battle_cl_diff_flex; do
+    # The set is five suites (test_battle_cl_diff.c), each under the bound.
+    for suite in battle_cl_diff battle_cl_diff_skills battle_cl_diff_scoring battle_cl_diff_flex \
+                 battle_cl_diff_flex_surge; do
         if ! SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \
             timeout "${SKIRMISH_GPU_DIFF_SECONDS:-240}" "$bundle/bin/test_engine" "$suite" 2>&1 |
             grep -v -e '^ *$' -e 'CUnit - A unit' -e 'cunit.sourceforge'; then

@@ -48,7 +48,7 @@ static bool skip_flex(void)
     return true;
 }
 
-/* Games each suite must compare one by one (test_total), set by its initialiser. The four
+/* Games each suite must compare one by one (test_total), set by its initialiser. The five
  * suites' shares add up to more than the 100,000 games the differential set promises;
  * ctest runs each suite as its own process, side by side (cmake/SkTests.cmake). */
 static uint64_t games_wanted;
@@ -573,6 +573,17 @@ static void test_every_skill_flex(void)
     skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_FLEX, BATTLE_PLAY_ORDERED);
     b->spec.seed = 14;
     diff_flex(b, 0, 400);
+    sk_free(b);
+}
+
+/* The same, in surge, the defender playing flexibly. */
+static void test_every_skill_flex_surge(void)
+{
+    struct tb *b;
+    if (flex_skipped)
+        return;
+    b = sk_calloc(1, sizeof(*b));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_EXACT, BATTLE_PLAY_FLEX);
     b->spec.seed = 15;
     diff_flex(b, 1000000, 400);
@@ -708,16 +719,30 @@ static CU_TestInfo scoring_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
-/* 1,200 flexible games; none where SKIRMISH_CL_DIFF_SKIP_FLEX leaves them out (bench/gpu.sh) */
+/* Flexible games (400 of the every-skill decks in each mode, 400 from the seed example's
+ * state), in two suites that ctest runs side by side (each flexible game plays hundreds of
+ * look-ahead games); none where SKIRMISH_CL_DIFF_SKIP_FLEX leaves them out (bench/gpu.sh). */
 static int init_flex(void)
 {
     flex_skipped = skip_flex();
-    return suite_init_wanting(flex_skipped ? 0 : 1200);
+    return suite_init_wanting(flex_skipped ? 0 : 800);
+}
+
+static int init_flex_surge(void)
+{
+    flex_skipped = skip_flex();
+    return suite_init_wanting(flex_skipped ? 0 : 400);
 }
 
 static CU_TestInfo flex_tests[] = {
-    {"decks using every skill, flexible play on each side", test_every_skill_flex},
+    {"decks using every skill, flexible play, fight", test_every_skill_flex},
     {"seed example's state, flexible play", test_seed_example_state_flex},
+    {"games compared", test_total},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo flex_surge_tests[] = {
+    {"decks using every skill, flexible play, surge", test_every_skill_flex_surge},
     {"games compared", test_total},
     CU_TEST_INFO_NULL,
 };
@@ -727,5 +752,6 @@ CU_SuiteInfo test_battle_cl_diff_suites[] = {
     {"battle_cl_diff_skills", init_skills, suite_clean, NULL, NULL, skill_tests},
     {"battle_cl_diff_scoring", init_scoring, suite_clean, NULL, NULL, scoring_tests},
     {"battle_cl_diff_flex", init_flex, suite_clean, NULL, NULL, flex_tests},
+    {"battle_cl_diff_flex_surge", init_flex_surge, suite_clean, NULL, NULL, flex_surge_tests},
     CU_SUITE_INFO_NULL,
 };
