@@ -340,7 +340,6 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
     char err[512] = "";
     int status = EXIT_FAIL;
     int done_status = EXIT_OK; /* EXIT_INTERRUPTED for a partial result */
-    struct sigaction sa, old_sa;
     enum sk_err rc;
 
     rc = job_run_new(eng, job, &opts, &run, err, sizeof(err));
@@ -348,12 +347,7 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
         fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
         goto out;
     }
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    (void)sigaction(SIGINT, &sa, &old_sa);
     rc = step_all(run, job, isatty(STDERR_FILENO));
-    (void)sigaction(SIGINT, &old_sa, NULL);
     if (rc == SK_ECANCELED) {
         fprintf(stderr, "\nskirmish: interrupted: the result of the units done so far, "
                         "marked \"partial\": true\n");
@@ -423,6 +417,8 @@ static int cmd_run(int argc, char **argv)
     struct job *job = NULL;
     struct engine *eng = NULL;
     int status = EXIT_USAGE;
+    struct sigaction sa, old_sa;
+    int installed = 0;
     enum sk_err rc;
 
     memset(&a, 0, sizeof(a));
@@ -447,6 +443,13 @@ static int cmd_run(int argc, char **argv)
     status = apply_overrides(doc, &a);
     if (status)
         goto out;
+    /* Ctrl-C from here on stops the run after its current step (run_job), even while the
+     * engine is still being set up (the document is read: a wait on stdin ends as usual). */
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    (void)sigaction(SIGINT, &sa, &old_sa);
+    installed = 1;
     /* The engine first: it loads the catalogs the document is checked against and opens
      * the device, and a failure of either is the set-up's, not the document's. */
     status = open_engine(&a, &eng);
@@ -468,6 +471,8 @@ static int cmd_run(int argc, char **argv)
     }
     status = run_job(eng, job, &a);
 out:
+    if (installed)
+        (void)sigaction(SIGINT, &old_sa, NULL);
     job_free(job);
     engine_free(eng);
     sk_verr_list_release(&errs);

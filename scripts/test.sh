@@ -4,8 +4,9 @@
 #                            build (build-asan/, ccache), clang-tidy on the C files changed
 #                            since upstream, every CUnit suite as its own ctest test and the
 #                            shell and Node.js checks of the C programs, side by side
-#                            (`ctest -j`), and the recorded API responses validated against
-#                            the OpenAPI document.
+#                            (`ctest -j`; a test that passed with exactly the inputs it has
+#                            now is not run again), and the recorded API responses validated
+#                            against the OpenAPI document.
 #   scripts/test.sh --gate   the rest of the full gate that `make test-all` (CI) adds: the
 #                            Release -O3 build (build/) with every test, the browser,
 #                            TypeScript-client and README tests among them, the
@@ -17,6 +18,8 @@
 #   SK_TEST_BUILDS="build"   the gate's builds (default: "build build-tsan")
 #   SK_TEST_JOBS=N           tests run side by side (default: the number of cores + 1)
 #   SK_TEST_NO_TIDY=1        skip clang-tidy
+#   SK_TEST_ALL=1            make test runs every test, also those that passed before with
+#                            the inputs they have now (scripts/test_skip.sh)
 #   SK_TEST_SCALE=F          job sizes of the integration tests times F (default 1)
 #   SK_TEST_ARTIFACTS=DIR    browser test screenshots in DIR/<build>/browser
 #                            (default <build>/test-artifacts/browser)
@@ -132,6 +135,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/tsan.supp"
 
 status=0
+skipped=""
 for b in $builds; do
   echo "== tests: $b =="
   export SKIRMISH_BIN_DIR="$root/$b"
@@ -157,10 +161,25 @@ for b in $builds; do
   build-asan) sel=(-LE gate) ;;
   build-tsan) sel=(-R '^test_(api|worker)([.]|$)') ;;
   esac
+  # The everyday loop does not run again a test that passed with exactly the inputs it has
+  # now (scripts/test_skip.sh: its programs byte for byte, the files the tests read);
+  # SK_TEST_ALL=1 runs every one. The gate runs every test.
+  skip_re=""
+  junit=()
+  if [ $mode = quick ]; then
+    # shellcheck disable=SC2086
+    skip_re=$(scripts/test_skip.sh plan "$b" "${sel[@]}" ${SK_TEST_ARGS:-})
+    [ -z "$skip_re" ] || skipped=1
+    junit=(--output-junit "$root/$b/test-junit.xml")
+    rm -f "$root/$b/test-junit.xml"
+  fi
   # shellcheck disable=SC2086
   if ! ctest --test-dir "$b" --output-on-failure -j "${SK_TEST_JOBS:-$((jobs + 1))}" \
-       "${sel[@]}" ${SK_TEST_ARGS:-}; then
+       "${sel[@]}" ${skip_re:+-E "$skip_re"} "${junit[@]}" ${SK_TEST_ARGS:-}; then
     status=1
+  fi
+  if [ $mode = quick ] && [ -f "$root/$b/test-junit.xml" ]; then
+    scripts/test_skip.sh record "$b" "$root/$b/test-junit.xml"
   fi
   if [ -d "$SKIRMISH_TEST_ARTIFACTS/browser" ]; then
     echo "browser test screenshots and logs: $SKIRMISH_TEST_ARTIFACTS/browser"
@@ -184,7 +203,7 @@ else
   shopt -u nullglob
   if [ ${#recs[@]} -eq 0 ]; then
     echo "openapi: no recorded responses (did the integration tests run?)"
-    case "${SK_TEST_ARGS:-}" in "") status=1 ;; esac
+    case "${SK_TEST_ARGS:-}${skipped}" in "") status=1 ;; esac
   elif ! node tests/js/validate.mjs openapi/openapi.json "${recs[@]}"; then
     status=1
   fi

@@ -171,12 +171,12 @@ same "$tmp/err" "skirmish run: --games applies to battle jobs only"
 # Ctrl-C (SIGINT) stops a run after its current step and prints the result of the games
 # played so far, marked partial, with exit status 130; --summary says "partial".
 ex1="$src/examples/battle_reference_1.json"
-timeout --preserve-status -s INT 2 "$bin" run --games 1000000000 "$ex1" >"$tmp/out" 2>"$tmp/err"
+timeout --preserve-status -s INT 5 "$bin" run --games 1000000000 "$ex1" >"$tmp/out" 2>"$tmp/err"
 got=$?
 [ "$got" -eq 130 ] || fail "interrupted run: exit $got, want 130"
 contains "$tmp/err" 'skirmish: interrupted: the result of the units done so far, marked "partial": true'
 contains "$tmp/out" '"partial": true'
-timeout --preserve-status -s INT 2 "$bin" run --games 1000000000 --summary "$ex1" >"$tmp/out" 2>"$tmp/err"
+timeout --preserve-status -s INT 5 "$bin" run --games 1000000000 --summary "$ex1" >"$tmp/out" 2>"$tmp/err"
 got=$?
 [ "$got" -eq 130 ] || fail "interrupted summary run: exit $got, want 130"
 contains "$tmp/out" "(partial: interrupted)"
