@@ -12,6 +12,7 @@
 
 #include "api_http.h"
 #include "api_router.h"
+#include "api_testreq.h"
 #include "sk_config.h"
 #include "sk_mem.h"
 
@@ -77,24 +78,9 @@ static inline json_t *call(const char *method, const char *path, const char *ct,
 
 static inline json_t *call_args(const char *path, const char *const *kv, size_t n, int *status)
 {
-    struct api_request req;
-    struct api_response resp;
-    json_t *doc;
-    memset(&req, 0, sizeof(req));
-    req.method = "GET";
-    req.path = path;
-    req.req_id = "t";
-    for (size_t i = 0; i < n; i++) {
-        req.args[i].key = kv[2 * i];
-        req.args[i].value = kv[2 * i + 1];
-    }
-    req.n_args = n;
-    api_http_response_init(&resp);
-    api_router_handle(&ctx, &req, &resp);
-    *status = resp.status;
-    CU_ASSERT_STRING_EQUAL(resp.content_type, "application/problem+json");
-    doc = json_loadb(resp.body, resp.body_len, 0, NULL);
-    api_http_response_release(&resp);
+    const char *ct = NULL;
+    json_t *doc = api_testreq_get(&ctx, path, kv, n, status, &ct);
+    CU_ASSERT_STRING_EQUAL(ct, "application/problem+json");
     return doc;
 }
 

@@ -9,6 +9,7 @@
 
 #include "api_http.h"
 #include "api_router.h"
+#include "api_testreq.h"
 #include "job.h"
 #include "sk_config.h"
 #include "sk_mem.h"
@@ -97,28 +98,11 @@ static int names(const char *path, const char *k1, const char *v1, const char *k
     return status;
 }
 
-/* GET `path` with the `n` key/value pairs of `kv`; the status into *status and the body
- * parsed (a new reference, NULL when not JSON). */
+/* GET `path` with the `n` key/value pairs of `kv` (api_testreq.h) under this file's
+ * catalogs. */
 static json_t *get_doc(const char *path, const char *const *kv, size_t n, int *status)
 {
-    struct api_request req;
-    struct api_response resp;
-    json_t *doc;
-    memset(&req, 0, sizeof(req));
-    req.method = "GET";
-    req.path = path;
-    req.req_id = "t";
-    for (size_t i = 0; i < n && i < API_MAX_ARGS; i++) {
-        req.args[i].key = kv[2 * i];
-        req.args[i].value = kv[2 * i + 1];
-    }
-    req.n_args = n;
-    api_http_response_init(&resp);
-    api_router_handle(&ctx, &req, &resp);
-    *status = resp.status;
-    doc = json_loadb(resp.body, resp.body_len, 0, NULL);
-    api_http_response_release(&resp);
-    return doc;
+    return api_testreq_get(&ctx, path, kv, n, status, NULL);
 }
 
 static void test_cards(void)

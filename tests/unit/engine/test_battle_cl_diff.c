@@ -562,32 +562,31 @@ static void test_every_skill(void)
     sk_free(b);
 }
 
-/* Flexible play, each side: a game plays hundreds of look-ahead games, hence few. */
-static void test_every_skill_flex(void)
+/* 400 flexible games of the every-skill decks in `mode`, each side playing as said. */
+static void every_skill_flex(enum battle_mode mode, enum battle_play p0, enum battle_play p1,
+                             uint64_t seed, uint64_t first)
 {
     struct tb *b;
     if (flex_skipped)
         return;
     b = sk_calloc(1, sizeof(*b));
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_FLEX, BATTLE_PLAY_ORDERED);
-    b->spec.seed = 14;
-    diff_flex(b, 0, 400);
+    skill_decks(b, mode, p0, p1);
+    b->spec.seed = seed;
+    diff_flex(b, first, 400);
     sk_free(b);
+}
+
+/* Flexible play, each side: a game plays hundreds of look-ahead games, hence few. */
+static void test_every_skill_flex(void)
+{
+    every_skill_flex(BATTLE_MODE_FIGHT, BATTLE_PLAY_FLEX, BATTLE_PLAY_ORDERED, 14, 0);
 }
 
 /* The same, in surge, the defender playing flexibly. */
 static void test_every_skill_flex_surge(void)
 {
-    struct tb *b;
-    if (flex_skipped)
-        return;
-    b = sk_calloc(1, sizeof(*b));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_EXACT, BATTLE_PLAY_FLEX);
-    b->spec.seed = 15;
-    diff_flex(b, 1000000, 400);
-    sk_free(b);
+    every_skill_flex(BATTLE_MODE_SURGE, BATTLE_PLAY_EXACT, BATTLE_PLAY_FLEX, 15, 1000000);
 }
 
 /* Every scoring on the every-skill decks (Summon's units count apart in some), each mode;
