@@ -14,7 +14,9 @@
 #                            clang-tidy on every file, the OpenAPI lint and its examples.
 # Both install what is missing, start throw-away PostgreSQL and Redis on free loopback ports
 # (always stopped again) and exit non-zero on any failure.
-#   SK_TEST_ARGS="-L unit"   extra ctest arguments (e.g. -R test_engine.battle_rules)
+#   SK_TEST_ARGS="-L unit"   extra ctest arguments (e.g. -R test_engine.battle_rules); an -E
+#                            of its own replaces the test cache's (ctest keeps the last -E):
+#                            add SK_TEST_ALL=1 with it
 #   SK_TEST_BUILDS="build"   the gate's builds (default: "build build-tsan")
 #   SK_TEST_JOBS=N           tests run side by side (default: the number of cores + 1)
 #   SK_TEST_NO_TIDY=1        skip clang-tidy
