@@ -5,14 +5,17 @@
 #include "battle_catalog.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "battle.h"
 #include "battle_bge.h"
 #include "battle_cards.h"
+#include "battle_store.h"
 #include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -570,9 +573,11 @@ static void log_notes(const char *dir, const struct sk_verr_list *notes)
                     SK_VERR_MAX);
 }
 
-/* Loads the game's folder `dir`: its cards, then its missions and raids (their notes in a
- * list of their own, so that the cards' cannot crowd them out); the notes go to the log. */
-static enum sk_err load_dir(const char *dir, struct battle_catalog **out, char *err, size_t errlen)
+/* Loads the game's files in the folder `dir`: its cards, then its missions and raids (their
+ * notes in a list of their own, so that the cards' cannot crowd them out); the notes go to
+ * the log. */
+static enum sk_err load_files(const char *dir, struct battle_catalog **out, char *err,
+                              size_t errlen)
 {
     struct battle_tu_data data;
     struct battle_missions_data enemies;
@@ -618,6 +623,19 @@ static enum sk_err load_dir(const char *dir, struct battle_catalog **out, char *
     return rc;
 }
 
+enum sk_err battle_catalog_load_dir(const char *dir, struct battle_catalog **out, char *err,
+                                    size_t errlen)
+{
+    char files[PATH_MAX];
+    enum sk_err rc = battle_store_current(dir, files, sizeof(files), err, errlen);
+
+    if (rc == SK_ERANGE)
+        snprintf(err, errlen, "%s: path too long", dir);
+    if (rc)
+        return rc == SK_ERANGE ? SK_EIO : rc;
+    return load_files(files, out, err, errlen);
+}
+
 enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t errlen)
 {
     const char *path = getenv(BATTLE_CATALOG_ENV);
@@ -634,7 +652,7 @@ enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t e
         return SK_EINVAL;
     }
     if (dir && *dir)
-        return load_dir(dir, out, err, errlen);
+        return battle_catalog_load_dir(dir, out, err, errlen);
     sk_verr_list_init(&errs);
     if (path && *path) {
         rc = read_file(path, &text, &len, err, errlen);
@@ -1147,4 +1165,60 @@ json_t *battle_catalog_enemy_json(const struct battle_catalog *cat, const struct
     json_decref(fx);
     json_decref(levels);
     return obj;
+}
+
+/* ===== Folder summaries for `skirmish cards` (battle.h) ===== */
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+enum sk_err battle_folder_read(const char *dir, struct battle_folder *out, char *err, size_t errlen)
+{
+    struct battle_catalog *cat = NULL;
+    enum sk_err rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = battle_catalog_load_dir(dir, &cat, err, errlen);
+    if (rc)
+        return rc;
+    out->names = sk_calloc(cat->n ? cat->n : 1, sizeof(*out->names));
+    if (!out->names) {
+        rc = SK_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < cat->n; i++) {
+        const struct battle_card_spec *c = &cat->cards[i];
+        /* a unit once, by its top level's name: what players call the card */
+        if (c->id && c->level != c->n_levels)
+            continue;
+        out->names[out->n_names] = sk_strdup(c->name);
+        if (!out->names[out->n_names]) {
+            rc = SK_ENOMEM;
+            goto out;
+        }
+        out->n_names++;
+    }
+    qsort(out->names, out->n_names, sizeof(*out->names), name_cmp);
+    snprintf(out->hash, sizeof(out->hash), "%s", cat->hash);
+    out->n_cards = cat->n;
+    out->n_enemies = cat->n_enemies;
+out:
+    if (rc == SK_ENOMEM)
+        snprintf(err, errlen, "out of memory reading the cards folder '%s'", dir);
+    if (rc)
+        battle_folder_release(out);
+    battle_catalog_free(cat);
+    return rc;
+}
+
+void battle_folder_release(struct battle_folder *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->n_names; i++)
+        sk_free(f->names[i]);
+    sk_free(f->names);
+    memset(f, 0, sizeof(*f));
 }

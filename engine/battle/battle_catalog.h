@@ -58,6 +58,14 @@ void battle_catalog_free(struct battle_catalog *cat);
 enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t errlen);
 
 /**
+ * Loads a fresh catalog from the game's files in `dir` (borrowed): the folder itself, or
+ * the current catalog when `dir` is a catalog store (battle_store.h). Notes and errors as
+ * battle_catalog_load; the catalog's source is the folder its files were read from.
+ */
+enum sk_err battle_catalog_load_dir(const char *dir, struct battle_catalog **out, char *err,
+                                    size_t errlen);
+
+/**
  * The process-wide catalog, as battle_catalog_load finds it: loaded on the first successful call
  * and kept until exit; thread-safe. On SK_OK *out is a borrowed pointer valid for the life of the
  * process. On failure `err` (may be NULL) says why and a later call tries again (errors

@@ -66,4 +66,28 @@ enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const 
  */
 int battle_cl_check(int index, char *why, size_t whylen);
 
+/* ===== The game's card files, for `skirmish cards` (catalog store: battle_store.h) ===== */
+
+/* What a folder of the game's files holds, as the importer reads it. */
+struct battle_folder {
+    char hash[32];  /* the catalog's content hash, "fnv1a64:<16 hex digits>" */
+    size_t n_cards; /* catalog cards: one per unit and level */
+    char **names;   /* owned: the units' names (top level), sorted by strcmp */
+    size_t n_names;
+    size_t n_enemies; /* missions and raids */
+};
+
+/**
+ * Loads the game's files in `dir` (a folder of them, or a catalog store's current one)
+ * with the importer every process uses, so that a folder it accepts is one the API and
+ * the workers load. On SK_OK *out is filled (release with battle_folder_release). On
+ * failure `err` names the file and why (SK_EIO: unreadable or missing; SK_EINVAL: not
+ * the game's format); SK_ENOMEM.
+ */
+enum sk_err battle_folder_read(const char *dir, struct battle_folder *out, char *err,
+                               size_t errlen);
+
+/** Frees what battle_folder_read allocated and zeroes `f`; NULL-safe. */
+void battle_folder_release(struct battle_folder *f);
+
 #endif
