@@ -157,8 +157,9 @@ static int page_args(const struct api_request *req, size_t n, size_t *limit, siz
         *limit = (size_t)v;
     }
     if (c) {
-        /* The position in the catalog's order: the catalog does not change while a process
-         * lives, and every process of a deployment loads the same one. */
+        /* The position in the catalog's order: every process of a deployment serves the
+         * same current catalog, and a page names it ("catalog"), so a client that sees it
+         * change after a refresh knows to start again. */
         if (sk_parse_u64(c, 0, n, &v) != SK_OK) {
             bad_query(resp, "cursor", "'cursor' is not a cursor of this catalog");
             return -1;
@@ -173,6 +174,7 @@ static int page_args(const struct api_request *req, size_t n, size_t *limit, siz
 struct source {
     json_t *all;                    /* owned; NULL when served entry by entry */
     const struct job_catalog *each; /* borrowed; NULL when `all` */
+    void *snap;                     /* held (each->hold) while the request reads it */
     size_t n;
 };
 
@@ -184,7 +186,7 @@ static int source_keep(const struct source *src, size_t i, const struct api_requ
         return keep(json_array_get(src->all, i), req, filters);
     for (const struct job_filter *f = filters; f->param; f++) {
         const char *want = api_http_arg(req, f->param);
-        if (want && !src->each->match(i, f, want))
+        if (want && !src->each->match(src->snap, i, f, want))
             return 0;
     }
     return 1;
@@ -197,7 +199,7 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
                    struct api_response *resp)
 {
     char err[256] = "";
-    struct source src = {NULL, NULL, 0};
+    struct source src = {NULL, NULL, NULL, 0};
     json_t *items = json_array();
     json_t *doc = NULL;
     json_t *next = NULL;
@@ -206,10 +208,11 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
     long size = -1;
 
     /* A kind's catalog served entry by entry; a test's own loader is served as loaded. */
-    if (cat && cat->size && load == cat->load) {
+    if (cat && cat->hold && load == cat->load) {
         src.each = cat;
-        size = cat->size(err, sizeof(err));
-        src.n = size < 0 ? 0 : (size_t)size;
+        src.snap = cat->hold(err, sizeof(err));
+        src.n = src.snap ? cat->size(src.snap) : 0;
+        size = src.snap ? (long)src.n : -1;
     } else if (load) {
         src.all = load(err, sizeof(err));
         src.n = json_array_size(src.all);
@@ -232,7 +235,7 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
         if (i < start)
             continue;
         if (json_array_size(items) < limit) {
-            json_t *e = src.all ? json_incref(json_array_get(src.all, i)) : src.each->entry(i);
+            json_t *e = src.all ? json_incref(json_array_get(src.all, i)) : src.each->entry(src.snap, i);
             if (json_array_append_new(items, e)) {
                 api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
                 goto out;
@@ -246,6 +249,11 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
     doc = json_pack("{s:O, s:I, s:I, s:O}", "items", items, "count",
                     (json_int_t)json_array_size(items), "total", (json_int_t)total, "next_cursor",
                     next ? next : json_null());
+    if (doc && src.snap &&
+        json_object_set_new(doc, "catalog", json_string(src.each->hash(src.snap)))) {
+        json_decref(doc);
+        doc = NULL;
+    }
     text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     if (!text)
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
@@ -257,6 +265,8 @@ out:
     json_decref(next);
     json_decref(items);
     json_decref(src.all);
+    if (src.snap)
+        src.each->drop(src.snap);
 }
 
 /* Serves the catalog `name` from `load` (the context's, so tests can pass their own). */

@@ -22,6 +22,7 @@ struct api_job_info {
     const char *kind; /* static string */
     uint64_t seed;    /* given or drawn */
     uint64_t total;   /* units of work */
+    char catalog[80]; /* the card catalog's hash the job is pinned to; "" = the kind has none */
 };
 
 /**

@@ -295,8 +295,10 @@ void api_jobs_submit(const struct api_ctx *ctx, const struct api_request *req,
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
         goto out;
     }
-    /* Record the seed actually used, so the stored request alone reproduces the result. */
+    /* Record the seed actually used and the card catalog the names meant, so the stored
+     * request alone reproduces the result, on any worker, after any catalog refresh. */
     if (json_object_set_new(doc, "seed", json_integer((json_int_t)info.seed)) ||
+        (info.catalog[0] && json_object_set_new(doc, "catalog", json_string(info.catalog))) ||
         !(text = json_dumps(doc, JSON_COMPACT))) {
         api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
         goto out;

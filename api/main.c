@@ -9,6 +9,7 @@
  *   skirmish-api --help     print the usage and exit */
 #include <malloc.h>
 #include <pthread.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,11 +65,16 @@ static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct
 {
     struct job *job = NULL;
     enum sk_err err = job_decode(doc, &job, errs);
+    /* a catalog the client named that this API does not have is the client's to fix: the
+     * message at /catalog names the one it has */
+    if (err == SK_ENOTFOUND)
+        return SK_EINVAL;
     if (err)
         return err;
     info->kind = job_kind(job);
     info->seed = job_seed(job);
     info->total = job_total(job);
+    snprintf(info->catalog, sizeof(info->catalog), "%s", job_catalog(job) ? job_catalog(job) : "");
     job_free(job);
     return SK_OK;
 }
@@ -284,6 +290,39 @@ static int config_command(const struct sk_config *cfg, int argc, char **argv)
     return -1;
 }
 
+/* Picks up a new current card catalog (job_catalogs_refresh); the requests being served
+ * keep the one they hold. */
+static void refresh_catalogs(int force)
+{
+    char err[1024], q[1100];
+    int rc = job_catalogs_refresh(force, err, sizeof(err));
+    json_t *all = rc > 0 ? job_catalogs() : NULL;
+
+    if (rc > 0)
+        sk_log_info("event=catalog_changed catalog=%s",
+                    json_string_value(json_array_get(all, 0)));
+    else if (rc < 0)
+        sk_log_error("event=catalog_refresh_failed err=%s", sk_log_quote(q, sizeof(q), err));
+    json_decref(all);
+}
+
+/* The main thread's work while the server runs: waits for SIGINT or SIGTERM (returned),
+ * reloading the card catalog on SIGHUP and looking for a new one every `check_ms` (0 =
+ * only on SIGHUP). */
+static int wait_for_stop(const sigset_t *set, long check_ms)
+{
+    for (;;) {
+        struct timespec ts = {check_ms / 1000, (check_ms % 1000) * 1000000L};
+        int sig = check_ms > 0 ? sigtimedwait(set, NULL, &ts) : sigwaitinfo(set, NULL);
+        if (sig == SIGHUP)
+            refresh_catalogs(1);
+        else if (sig < 0 && errno == EAGAIN)
+            refresh_catalogs(0);
+        else if (sig > 0)
+            return sig;
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct sk_config cfg;
@@ -343,6 +382,7 @@ int main(int argc, char **argv)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     (void)signal(SIGPIPE, SIG_IGN);
     /* Request bodies of 128 KiB and more get their own mappings, given back to the system
@@ -370,7 +410,7 @@ int main(int argc, char **argv)
     }
     sk_log_info("event=listening addr=%s port=%ld threads=%ld", cfg.http_addr, cfg.http_port,
                 threads);
-    sigwait(&set, &sig);
+    sig = wait_for_stop(&set, cfg.catalog_check_ms);
     sk_log_info("event=stopping signal=%d", sig);
     status = 0;
 out:

@@ -130,6 +130,18 @@ static const struct sk_config_row rows[] = {
      "folder of the game's own card files (docs/cards.md) used as the battle card catalog; "
      "empty = none; not together with SKIRMISH_CARDS_FILE",
      0, 0, OFF(cards_dir), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CATALOG_CHECK_MS", "10000",
+     "how often the API and each worker look whether the catalog store of SKIRMISH_CARDS_DIR "
+     "has a new current catalog and load it (SIGHUP: now, from any source); 0 = only on SIGHUP",
+     0, 86400000, OFF(catalog_check_ms), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CATALOGS_KEEP", "4",
+     "card catalogs besides the current one a process keeps loaded for jobs pinned to them "
+     "(about 50 MB each for the game's cards)",
+     1, 64, OFF(catalogs_keep), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CATALOG_WAIT_S", "300",
+     "a job pinned to a catalog no worker can load fails once it has waited this long for one "
+     "(a worker without it leaves the job to those with it, uncounted)",
+     0, 86400, OFF(catalog_wait_s), SK_CONFIG_INT, 0},
     {"SKIRMISH_SPELLS_FILE", "",
      "board spell catalog (JSON like data/spells.json) used instead of the built-in one; empty = "
      "built-in",
@@ -384,8 +396,9 @@ enum sk_err sk_config_export_engine(const struct sk_config *cfg)
                            "SKIRMISH_CL_CACHE"};
     const char *values[] = {cfg->cards_file, cfg->cards_dir, cfg->spells_file, cfg->cl_cache};
 
-    const char *int_names[] = {"SKIRMISH_CL_WORK_GROUP", "SKIRMISH_CL_GAMES_PER_LAUNCH"};
-    const long int_values[] = {cfg->cl_work_group, cfg->cl_per_launch};
+    const char *int_names[] = {"SKIRMISH_CL_WORK_GROUP", "SKIRMISH_CL_GAMES_PER_LAUNCH",
+                               "SKIRMISH_CATALOGS_KEEP"};
+    const long int_values[] = {cfg->cl_work_group, cfg->cl_per_launch, cfg->catalogs_keep};
     char text[32];
 
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -53,6 +53,9 @@ struct sk_config {
     char *worker_name;  /* owned; "" = host:pid */
     char *cards_file;   /* owned; "" = built-in cards; read by the engine from the environment */
     char *cards_dir;    /* owned; "" = none; the game's card files, read by the engine likewise */
+    long catalog_check_ms; /* how often a new current card catalog is looked for; 0 = SIGHUP */
+    long catalogs_keep;    /* card catalogs kept loaded besides the current; read by the engine */
+    long catalog_wait_s;   /* a job whose catalog no worker has fails after this long */
     char *spells_file;  /* owned; "" = built-in spells; read by the engine likewise */
     char *cl_cache;     /* owned; "" = engine default folder; read by the engine likewise */
     long cl_work_group; /* 0 = the OpenCL backend's choice; read by the engine likewise */

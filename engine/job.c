@@ -103,6 +103,63 @@ const struct job_catalog *job_catalog_named(const char *name)
     return NULL;
 }
 
+const char *job_catalog(const struct job *job)
+{
+    return job->ops->pinned ? job->ops->pinned(job->data) : NULL;
+}
+
+json_t *job_catalogs(void)
+{
+    json_t *all = json_array();
+
+    for (size_t k = 0; all && k < job_kinds_n; k++) {
+        json_t *some;
+        int shared = 0;
+        /* kinds sharing one catalog set (battle and optimize) are asked once */
+        for (size_t j = 0; j < k && !shared; j++)
+            shared = job_kinds[j]->catalogs == job_kinds[k]->catalogs;
+        if (!job_kinds[k]->catalogs || shared)
+            continue;
+        some = job_kinds[k]->catalogs();
+        if (!some || json_array_extend(all, some)) {
+            json_decref(some);
+            json_decref(all);
+            return NULL;
+        }
+        json_decref(some);
+    }
+    return all;
+}
+
+int job_catalogs_refresh(int force, char *err, size_t errlen)
+{
+    int changed = 0;
+
+    for (size_t k = 0; k < job_kinds_n; k++) {
+        int shared = 0, rc;
+        for (size_t j = 0; j < k && !shared; j++)
+            shared = job_kinds[j]->refresh == job_kinds[k]->refresh;
+        if (!job_kinds[k]->refresh || shared)
+            continue;
+        rc = job_kinds[k]->refresh(force, err, errlen);
+        if (rc < 0)
+            return -1;
+        changed |= rc;
+    }
+    return changed;
+}
+
+/* The current catalog's hash for a message ("fnv1a64:..."), or "no catalog". Static. */
+static const char *catalogs_text(void)
+{
+    static _Thread_local char text[64];
+    json_t *all = job_catalogs();
+    snprintf(text, sizeof(text), "%s",
+             json_array_size(all) ? json_string_value(json_array_get(all, 0)) : "no catalog");
+    json_decref(all);
+    return text;
+}
+
 /* Draws a seed below 2^53 from the OS; falls back to the address-space layout and a
  * counter only if getrandom fails, which the kernel does not do for 8 bytes. */
 static uint64_t draw_seed(void)
@@ -134,11 +191,13 @@ static void check_seed(const json_t *v, uint64_t *seed, struct sk_verr_list *err
 
 enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list *errs)
 {
-    static const char *const keys[] = {"kind", "seed", "params", NULL};
+    static const char *const keys[] = {"kind", "seed", "params", "catalog", NULL};
     struct job *job = NULL;
     const json_t *kind_v;
     json_t *val;
     const json_t *params;
+    const json_t *catalog;
+    const char *hash = NULL;
     int kind = -1;
     uint64_t seed = 0;
     size_t errs_before = errs->n;
@@ -173,6 +232,18 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
     }
     if (kind < 0)
         return SK_EINVAL;
+    catalog = json_object_get(doc, "catalog");
+    if (catalog && !json_is_null(catalog)) {
+        if (!job_kinds[kind]->pinned)
+            return sk_verr_add(errs, "/catalog", "'%s' jobs name no cards: no 'catalog'",
+                               job_kinds[kind]->name);
+        if (!json_is_string(catalog) || json_string_length(catalog) == 0 ||
+            json_string_length(catalog) > JOB_CATALOG_HASH_MAX)
+            return sk_verr_add(errs, "/catalog",
+                               "'catalog' must be a catalog hash such as \"fnv1a64:<16 hex "
+                               "digits>\" (a job's result names its catalog)");
+        hash = json_string_value(catalog);
+    }
 
     job = sk_calloc(1, sizeof(*job));
     if (!job)
@@ -181,7 +252,12 @@ enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list 
     job->seed = seed;
     sk_jptr_init(&ptr);
     sk_jptr_push_key(&ptr, "params");
-    err = job->ops->decode(params, seed, &ptr, errs, &job->data);
+    err = job->ops->decode(params, seed, hash, &ptr, errs, &job->data);
+    if (err == SK_ENOTFOUND)
+        sk_verr_add(errs, "/catalog",
+                    "catalog %s is not loaded here and not in its catalog store (this process "
+                    "runs jobs on %s)",
+                    hash, catalogs_text());
     if (!err && errs->n > errs_before)
         err = SK_EINVAL; /* an envelope error was found before the params were decoded */
     if (err)

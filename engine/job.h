@@ -50,6 +50,9 @@ struct job_run_opts {
     const struct job_spread *spread; /* borrowed, outlives the run; NULL = never spread */
 };
 
+/* The longest catalog hash a job document may name (job_decode). */
+#define JOB_CATALOG_HASH_MAX 64
+
 /**
  * Decodes and validates a whole job document. On SK_OK, *out is a new job (caller frees
  * with job_free). On SK_EINVAL, `errs` holds every problem found, each with a JSON pointer
@@ -58,6 +61,12 @@ struct job_run_opts {
  * `doc` is borrowed.
  */
 enum sk_err job_decode(const json_t *doc, struct job **out, struct sk_verr_list *errs);
+
+/* A job of a kind that names cards may carry "catalog": the hash of the card catalog it
+ * was submitted with (the API records it; docs/cards.md). Without it the job runs on the
+ * process's current catalog. SK_ENOTFOUND, with the problem at "/catalog" in `errs`, when
+ * this process has no catalog with that hash: not the document's fault where a process
+ * with that catalog can run it (the worker leaves it to one). */
 
 /** Frees a job; NULL-safe. */
 void job_free(struct job *job);
@@ -81,6 +90,16 @@ const char *job_kind_games_param(const char *name);
 const char *job_kind_names(void);
 /** The catalog called `name` ("cards"), or NULL when no kind serves one by that name. */
 const struct job_catalog *job_catalog_named(const char *name);
+/** The hash of the card catalog the job runs on (borrowed, valid while `job` is), or NULL
+ * for a kind that names no cards. What the API records as the job's "catalog". */
+const char *job_catalog(const struct job *job);
+/** The hashes of the card catalogs this process can run jobs on, the one new jobs are
+ * pinned to first: a new JSON array (caller decrefs), NULL on allocation failure. */
+json_t *job_catalogs(void);
+/** Picks up a new current card catalog where one was installed (a catalog store's
+ * `current` changed; with `force`, any source read again). 1 changed, 0 not, -1 with `err`
+ * filled when the new one does not load (the old one stays current). Thread-safe. */
+int job_catalogs_refresh(int force, char *err, size_t errlen);
 /** The job's seed, given or drawn. */
 uint64_t job_seed(const struct job *job);
 /** Units of work in the job: games for battle, turns for board. Progress is done/total. */

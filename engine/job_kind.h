@@ -40,15 +40,19 @@ struct job_catalog {
     /* A new JSON array of every entry, or NULL with `err` filled (caller decrefs). */
     json_t *(*load)(char *err, size_t errlen);
     const struct job_filter *filters; /* ends with a NULL param */
-    /* Optional, all three or none: a catalog too large to build whole as JSON per request
-     * (the game's 54,000 cards take about 370 MB as jansson values) is served entry by
-     * entry. `size` is the number of entries (or -1 with `err` filled), `match` is 1 when
-     * entry i passes filter `f` with the query word `value` (with `load`'s meaning of each
-     * filter), and `entry` is entry i as `load` would list it (a new reference, NULL on
-     * failure). */
-    long (*size)(char *err, size_t errlen);
-    int (*match)(size_t i, const struct job_filter *f, const char *value);
-    json_t *(*entry)(size_t i);
+    /* Optional, all or none: a catalog too large to build whole as JSON per request (the
+     * game's 54,000 cards take about 370 MB as jansson values) is served entry by entry
+     * from a snapshot held for the request: `hold` returns one (NULL with `err` filled),
+     * `drop` lets it go, `hash` is its catalog's hash (a string valid while held), `size`
+     * its number of entries, `match` is 1 when entry i passes filter `f` with the query
+     * word `value` (with `load`'s meaning of each filter), and `entry` is entry i as
+     * `load` would list it (a new reference, NULL on failure). */
+    void *(*hold)(char *err, size_t errlen);
+    void (*drop)(void *snap);
+    const char *(*hash)(const void *snap);
+    size_t (*size)(const void *snap);
+    int (*match)(const void *snap, size_t i, const struct job_filter *f, const char *value);
+    json_t *(*entry)(const void *snap, size_t i);
 };
 
 struct job_kind_ops {
@@ -69,9 +73,12 @@ struct job_kind_ops {
     /* What the state runs on, for heartbeats and logs; NULL = runs on the CPU. */
     void (*describe)(const void *state, struct engine_info *info);
 
-    /* job_decode for this kind's "params" (ptr at "/params", restored on return). */
-    enum sk_err (*decode)(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
-                          struct sk_verr_list *errs, void **out);
+    /* job_decode for this kind's "params" (ptr at "/params", restored on return), with
+     * the card catalog the job is pinned to: its hash, or NULL for the process's current
+     * one (a kind without catalogs is never given one). SK_ENOTFOUND when this process has
+     * no catalog with that hash (job.c says so at "/catalog"). */
+    enum sk_err (*decode)(const json_t *params, uint64_t seed, const char *catalog,
+                          struct sk_jptr *ptr, struct sk_verr_list *errs, void **out);
     void (*free)(void *job);
     uint64_t (*total)(const void *job);
 
@@ -112,6 +119,16 @@ struct job_kind_ops {
      * (the optimiser's best deck so far, its games and candidates), or NULL on allocation
      * failure. NULL: the kind shows nothing more. */
     json_t *(*progress)(void *run);
+
+    /* Card catalogs a job is pinned to (optional, all or none; kinds may share them):
+     * `pinned` is the hash of the catalog a decoded job runs on (a string valid while the
+     * job lives), `catalogs` the hashes of those this process can run jobs on, the one new
+     * jobs are pinned to first (a new JSON array, NULL on allocation failure), `refresh`
+     * picks up a new current catalog (1 changed, 0 not, -1 with `err` filled: the old one
+     * stays; `force` reads it again even where nothing says it changed). */
+    const char *(*pinned)(const void *job);
+    json_t *(*catalogs)(void);
+    int (*refresh)(int force, char *err, size_t errlen);
 
     const struct job_catalog *catalog; /* NULL when the kind serves none */
     /* Further catalogs the kind serves (the battle kind's missions and raids): NULL, or

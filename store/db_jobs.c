@@ -512,7 +512,8 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
                           /* a unit is a cache of a result (db_units.c): its claim need not
                            * wait for the WAL flush */
                           " CASE WHEN unit_key IS NOT NULL"
-                          "   THEN set_config('synchronous_commit', 'off', true) END",
+                          "   THEN set_config('synchronous_commit', 'off', true) END,"
+                          " floor(extract(epoch FROM now() - created_at))::bigint::text",
         5, p, &r);
     if (err == SK_ENOTFOUND) {
         c.state = DB_CLAIM_SKIPPED;
@@ -525,6 +526,7 @@ enum sk_err db_jobs_claim(struct db *db, const char *id, const char *worker, con
     c.first = (uint64_t)num(db_result_get(r, 0, 7));
     c.units = (uint64_t)num(db_result_get(r, 0, 8));
     c.unit = strcmp(db_result_get(r, 0, 9), "t") == 0;
+    c.age_s = num(db_result_get(r, 0, 12));
     if (strcmp(db_result_get(r, 0, 0), "running") != 0) {
         c.state = DB_CLAIM_ENDED;
     } else {
@@ -676,6 +678,20 @@ enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner)
                   " run_after = NULL, lease_owner = NULL, lease_expires_at = NULL,"
                   " updated_at = now()" FENCE,
                   2, p);
+}
+
+enum sk_err db_jobs_defer(struct db *db, const char *id, const char *owner, long delay_ms)
+{
+    char delay_s[24];
+    const char *p[3] = {id, owner, delay_s};
+    snprintf(delay_s, sizeof(delay_s), "%ld", delay_ms);
+    return fenced(db, "jobs_defer",
+                  "UPDATE jobs SET status = 'queued', attempts = attempts - 1,"
+                  " started_at = CASE WHEN attempts = 1 THEN NULL ELSE started_at END,"
+                  " progress_done = checkpoint_done,"
+                  " run_after = now() + " MS("$3::bigint") ", lease_owner = NULL,"
+                  " lease_expires_at = NULL, updated_at = now()" FENCE,
+                  3, p);
 }
 
 enum sk_err db_jobs_dispatchable(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,

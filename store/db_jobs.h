@@ -146,6 +146,7 @@ struct db_claim {
     int unit;
     unsigned char *unit_spec;
     size_t unit_spec_len;
+    long long age_s; /* seconds since the job (or its parent's unit, shard) was created */
 };
 
 /**
@@ -205,6 +206,12 @@ enum sk_err db_jobs_retry(struct db *db, const char *id, const char *owner, long
  * counted; the checkpoint stays for the next attempt. SK_ELEASE if the lease is lost.
  */
 enum sk_err db_jobs_release(struct db *db, const char *id, const char *owner);
+/**
+ * Leaves the job to another worker (this one lacks its card catalog): as db_jobs_release,
+ * runnable again in `delay_ms` (the reconciler enqueues it then), and, where this was its
+ * first attempt, not started either. SK_ELEASE if the lease is lost.
+ */
+enum sk_err db_jobs_defer(struct db *db, const char *id, const char *owner, long delay_ms);
 
 typedef void db_jobs_id_fn(const char *id, int attempts, void *arg);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* skirmish-worker: one consumer of the job stream. Loads and prints the configuration,
  * then runs worker_loop until SIGTERM or SIGINT, after which it takes no new job, gives
- * the current one back after its chunk, and exits 0. Run one per core.
+ * the current one back after its chunk, and exits 0 (SIGHUP: read the card catalog again
+ * before the next job). Run one per core.
  *   skirmish-worker           run
  *   skirmish-worker --help    print the usage and exit */
 #include <signal.h>
@@ -21,11 +22,14 @@
 #include "sk_banned.h"
 
 static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t reload_flag;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_flag = 1;
+    if (sig == SIGHUP)
+        reload_flag = 1;
+    else
+        stop_flag = 1;
 }
 
 static void usage(FILE *f)
@@ -77,6 +81,10 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    /* SIGHUP reloads the card catalog between jobs: it must not cut a blocking read short
+     * (that would read as a Redis outage), so calls restart */
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGHUP, &sa, NULL);
     (void)signal(SIGPIPE, SIG_IGN);
 
     memset(&w, 0, sizeof(w));
@@ -108,6 +116,7 @@ int main(int argc, char **argv)
     w.db = db;
     w.queue = queue;
     w.stop = &stop_flag;
+    w.reload = &reload_flag;
     w.engine = eng;
     worker_beat_init(&w);
     worker_loop_run(&w);

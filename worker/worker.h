@@ -23,6 +23,9 @@ struct worker {
     char name[128];                    /* consumer name in the group */
     unsigned long claims;              /* makes each lease owner token unique */
     const volatile sig_atomic_t *stop; /* set by a signal handler */
+    volatile sig_atomic_t *reload;     /* set by SIGHUP: read the card catalog again; may be
+                                        * NULL */
+    long long next_catalog_ms;         /* monotonic time of the next look for a new catalog */
     long outage_ms;                    /* current outage backoff; 0 when both stores answer */
     long long next_maint_ms;           /* monotonic time of the next reaper/reconciler pass */
     /* heartbeat (worker_beat) */

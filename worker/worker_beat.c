@@ -55,6 +55,12 @@ void worker_beat(struct worker *w, int force)
                     w->host, "pid", (int)getpid(), "backend", w->backend, "device", w->device,
                     "job_id", w->job_id[0] ? w->job_id : NULL, "games", (json_int_t)w->games,
                     "started_at", w->started_at, "seen_at", seen);
+    /* the card catalogs it runs jobs on, the current first: GET /v1/stats shows them, and a
+     * worker without a job's catalog leaves the job to one that lists it */
+    if (doc && json_object_set_new(doc, "catalogs", job_catalogs())) {
+        json_decref(doc);
+        doc = NULL;
+    }
     text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     if (text && w->io->heartbeat(w->queue, w->name, text, w->cfg->heartbeat_ms * 5))
         sk_log_debug("event=heartbeat_failed");

@@ -15,6 +15,7 @@ const struct worker_io worker_io_stores = {
     .fail = db_jobs_fail,
     .retry = db_jobs_retry,
     .release = db_jobs_release,
+    .defer = db_jobs_defer,
     .get = db_jobs_get,
     .dispatchable = db_jobs_dispatchable,
     .db_error = db_error,
@@ -43,6 +44,7 @@ const struct worker_io worker_io_stores = {
     .publish = queue_publish,
     .heartbeat = queue_heartbeat,
     .heartbeat_drop = queue_heartbeat_drop,
+    .workers = queue_workers,
     .games_add = queue_games_add,
     .hist_observe = queue_hist_observe,
 };

@@ -15,6 +15,7 @@
 #include "db_jobs.h"
 #include "db_units.h"
 #include "queue.h"
+#include "queue_telemetry.h"
 #include "sk_err.h"
 
 struct worker_io {
@@ -30,6 +31,7 @@ struct worker_io {
     enum sk_err (*retry)(struct db *db, const char *id, const char *owner, long delay_ms,
                          const char *error);
     enum sk_err (*release)(struct db *db, const char *id, const char *owner);
+    enum sk_err (*defer)(struct db *db, const char *id, const char *owner, long delay_ms);
     enum sk_err (*get)(struct db *db, const char *id, struct db_job *out);
     enum sk_err (*dispatchable)(struct db *db, long age_ms, int limit, db_jobs_id_fn *fn,
                                 void *arg);
@@ -72,6 +74,7 @@ struct worker_io {
     enum sk_err (*publish)(struct queue *q, const char *job_id, const char *what);
     enum sk_err (*heartbeat)(struct queue *q, const char *name, const char *json, long ttl_ms);
     enum sk_err (*heartbeat_drop)(struct queue *q, const char *name);
+    enum sk_err (*workers)(struct queue *q, queue_text_fn *fn, void *arg);
     enum sk_err (*games_add)(struct queue *q, uint64_t games, long long now_s);
     enum sk_err (*hist_observe)(struct queue *q, const char *name, const double *bounds,
                                 size_t n_bounds, double value);

@@ -142,6 +142,71 @@ static enum outcome release(struct worker *w, const char *id, const char *owner,
     return OUT_RELEASED;
 }
 
+/* How long a job waits before it is offered again after a worker without its card catalog
+ * left it; the reconciler enqueues it then. */
+#define CATALOG_DEFER_MS 1000
+
+struct catalog_seek {
+    const char *hash;
+    const char *self; /* this worker's name: its own heartbeat does not count */
+    int found;
+};
+
+/* queue_workers callback: does this live worker list the catalog among those it loads? */
+static void seek_catalog(const char *text, void *arg)
+{
+    struct catalog_seek *s = arg;
+    json_t *beat = json_loads(text, 0, NULL);
+    json_t *all = json_object_get(beat, "catalogs");
+    const char *name = json_string_value(json_object_get(beat, "name"));
+    size_t i;
+    json_t *h;
+
+    if (!s->found && name && strcmp(name, s->self) != 0) {
+        json_array_foreach(all, i, h)
+        {
+            if (json_is_string(h) && strcmp(json_string_value(h), s->hash) == 0)
+                s->found = 1;
+        }
+    }
+    json_decref(beat);
+}
+
+/* A job pinned to a card catalog this worker cannot load (docs/cards.md, "Catalogs pinned
+ * per job"): left to the workers that can, this attempt not counted, while one of them is
+ * alive or the job is younger than SKIRMISH_CATALOG_WAIT_S; failed, naming the catalog,
+ * once none is and it has waited that long. */
+static enum outcome catalog_missing(struct worker *w, const char *id, const char *owner,
+                                    const struct db_claim *c, const json_t *doc)
+{
+    const char *hash = json_string_value(json_object_get(doc, "catalog"));
+    struct catalog_seek seek = {hash ? hash : "", w->name, 0};
+    json_t *mine = job_catalogs();
+    char msg[512];
+    enum sk_err err;
+    int tries = 0;
+
+    if (w->io->workers(w->queue, seek_catalog, &seek))
+        seek.found = 1; /* Redis does not answer: no grounds to give the job up */
+    if (seek.found || c->age_s < w->cfg->catalog_wait_s) {
+        do
+            err = w->io->defer(w->db, id, owner, CATALOG_DEFER_MS);
+        while (again(w, err, &tries));
+        sk_log_info("event=job_deferred job_id=%s reason=catalog catalog=%s other_worker_has_it=%d",
+                    id, seek.hash, seek.found);
+        json_decref(mine);
+        return err == SK_ELEASE ? OUT_LOST : OUT_DONE;
+    }
+    snprintf(msg, sizeof(msg),
+             "the job's card catalog %s is not loaded by any live worker nor in a catalog store "
+             "they read (waited %lld s; this worker has %s): install it again (skirmish cards "
+             "update) or resubmit the job without \"catalog\"",
+             seek.hash, c->age_s,
+             json_array_size(mine) ? json_string_value(json_array_get(mine, 0)) : "none");
+    json_decref(mine);
+    return attempt_failed(w, id, owner, c->attempts, 0, msg);
+}
+
 /* Ends a job canceled after `done` units, keeping what they counted as its result marked
  * partial when the kind can tell it (a battle's games so far; none for a board; none for a
  * shard, `run` NULL: its job merges the shards' checkpoints instead). */
@@ -484,6 +549,10 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
         goto out;
     }
     err = job_decode(doc, &job, &errs);
+    if (err == SK_ENOTFOUND) {
+        out = catalog_missing(w, id, owner, c, doc);
+        goto out;
+    }
     if (err && err != SK_EINVAL) {
         /* Not the document's fault (memory, the engine): this worker gives the job back
          * for another attempt, here or on another worker, without counting one. */
@@ -610,6 +679,32 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     db_jobs_claim_release(&c);
 }
 
+/* Picks up a new current card catalog between jobs: on SIGHUP, and every
+ * SKIRMISH_CATALOG_CHECK_MS when the catalog store may have a new one. */
+static void catalogs_check(struct worker *w)
+{
+    int force = w->reload && *w->reload;
+    long long now = sk_time_mono_ms();
+    char err[1024], q[1100];
+    int rc;
+
+    if (!force && (w->cfg->catalog_check_ms <= 0 || now < w->next_catalog_ms))
+        return;
+    if (w->reload)
+        *w->reload = 0;
+    w->next_catalog_ms = now + w->cfg->catalog_check_ms;
+    rc = job_catalogs_refresh(force, err, sizeof(err));
+    if (rc > 0) {
+        json_t *all = job_catalogs();
+        sk_log_info("event=catalog_changed catalog=%s",
+                    json_string_value(json_array_get(all, 0)));
+        json_decref(all);
+        worker_beat(w, 1);
+    } else if (rc < 0) {
+        sk_log_error("event=catalog_refresh_failed err=%s", sk_log_quote(q, sizeof(q), err));
+    }
+}
+
 enum sk_err worker_loop_run(struct worker *w)
 {
     while (!*w->stop) {
@@ -617,6 +712,7 @@ enum sk_err worker_loop_run(struct worker *w)
         int got = 0;
         enum sk_err err;
 
+        catalogs_check(w);
         worker_beat(w, 0);
         if (sk_time_mono_ms() >= w->next_maint_ms) {
             struct queue_entry taken[REAP_MAX];

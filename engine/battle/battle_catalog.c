@@ -4,10 +4,12 @@
  * loaded from $SKIRMISH_CARDS_FILE or the built-in data/cards.json. */
 #include "battle_catalog.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,7 @@ struct battle_catalog {
     size_t n_enemies;
     struct enemy_key *enemy_keys; /* owned; n_enemies entries sorted by kind, key, order */
     struct battle_bges bges;      /* owned; the folder's named battleground effects */
+    atomic_int refs; /* references of the process's catalogs (battle_catalog_current) */
 };
 
 static int card_cmp(const void *a, const void *b)
@@ -679,11 +682,89 @@ out:
     return rc;
 }
 
-/* Guards `shared`: set once, never freed (it lives as long as the process). */
-static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct battle_catalog *shared;
+/* ===== The process's catalogs =====
+ *
+ * `current` is the catalog new jobs are pinned to; `kept` holds others that jobs pinned to
+ * them loaded (and former currents), least recently used first out once there are more
+ * than keep_max and no job holds them. Each entry holds one reference; a caller holds its
+ * own from battle_catalog_current or _get until battle_catalog_put. Loading (up to a
+ * second for the game's folder) happens outside the lock. */
+#define KEEP_DEFAULT 4
+#define KEEP_LIMIT   64
 
-enum sk_err battle_catalog_shared(const struct battle_catalog **out, char *err, size_t errlen)
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct battle_catalog *current;
+static struct battle_catalog *kept[KEEP_LIMIT + 1];
+static size_t n_kept;
+
+static struct battle_catalog *take(const struct battle_catalog *cat)
+{
+    struct battle_catalog *c = (struct battle_catalog *)cat;
+    atomic_fetch_add(&c->refs, 1);
+    return c;
+}
+
+void battle_catalog_put(const struct battle_catalog *cat)
+{
+    struct battle_catalog *c = (struct battle_catalog *)cat;
+    if (c && atomic_fetch_sub(&c->refs, 1) == 1)
+        battle_catalog_free(c);
+}
+
+static size_t keep_max(void)
+{
+    const char *text = getenv(BATTLE_CATALOG_ENV_KEEP);
+    uint64_t v;
+    if (!text || sk_parse_u64(text, 1, KEEP_LIMIT, &v) != SK_OK)
+        return KEEP_DEFAULT;
+    return (size_t)v;
+}
+
+/* Adds `cat` (its reference moves to the list) as the most recently used; drops the least
+ * recently used entries nobody else holds while there are too many. Under reg_lock. */
+static void keep(struct battle_catalog *cat)
+{
+    size_t max = keep_max();
+    if (n_kept == KEEP_LIMIT + 1) { /* every entry held by jobs: the oldest goes anyway */
+        battle_catalog_put(kept[0]);
+        memmove(kept, kept + 1, (--n_kept) * sizeof(*kept));
+    }
+    kept[n_kept++] = cat;
+    for (size_t i = 0; i < n_kept && n_kept > max;) {
+        if (atomic_load(&kept[i]->refs) == 1) {
+            battle_catalog_put(kept[i]);
+            memmove(kept + i, kept + i + 1, (n_kept - i - 1) * sizeof(*kept));
+            n_kept--;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* The kept entry with `hash`, moved to most recently used, or NULL. Under reg_lock. */
+static struct battle_catalog *kept_find(const char *hash)
+{
+    for (size_t i = 0; i < n_kept; i++) {
+        struct battle_catalog *c = kept[i];
+        if (strcmp(c->hash, hash) != 0)
+            continue;
+        memmove(kept + i, kept + i + 1, (n_kept - i - 1) * sizeof(*kept));
+        kept[n_kept - 1] = c;
+        return c;
+    }
+    return NULL;
+}
+
+/* Loads the catalog of this process's settings with one reference. */
+static enum sk_err load_current(struct battle_catalog **out, char *err, size_t errlen)
+{
+    enum sk_err rc = battle_catalog_load(out, err, errlen);
+    if (!rc)
+        atomic_store(&(*out)->refs, 1);
+    return rc;
+}
+
+enum sk_err battle_catalog_current(const struct battle_catalog **out, char *err, size_t errlen)
 {
     char scratch[8];
     enum sk_err rc = SK_OK;
@@ -692,13 +773,208 @@ enum sk_err battle_catalog_shared(const struct battle_catalog **out, char *err, 
         err = scratch;
         errlen = sizeof(scratch);
     }
-    pthread_mutex_lock(&shared_lock);
-    if (!shared)
-        rc = battle_catalog_load(&shared, err, errlen);
+    pthread_mutex_lock(&reg_lock);
+    /* The first load is under the lock, so that a process loads its catalog once. */
+    if (!current)
+        rc = load_current(&current, err, errlen);
     if (!rc)
-        *out = shared;
-    pthread_mutex_unlock(&shared_lock);
+        *out = take(current);
+    pthread_mutex_unlock(&reg_lock);
     return rc;
+}
+
+/* The hash the built-in catalog has, without building it. */
+static void builtin_hash(char out[32])
+{
+    const char *t = battle_catalog_data_json;
+    snprintf(out, 32, "fnv1a64:%016llx",
+             (unsigned long long)battle_tu_fnv1a(BATTLE_TU_FNV_SEED, t, strlen(t)));
+}
+
+/* Loads the catalog `hash` from where this process can find it: the built-in cards (every
+ * process has them) or the catalog store of SKIRMISH_CARDS_DIR. SK_ENOTFOUND otherwise. */
+static enum sk_err load_pinned(const char *hash, struct battle_catalog **out, char *err,
+                               size_t errlen)
+{
+    const char *dir = getenv(BATTLE_TU_ENV_DIR);
+    char path[PATH_MAX], builtin[32];
+    struct sk_verr_list errs;
+    enum sk_err rc;
+
+    builtin_hash(builtin);
+    if (strcmp(hash, builtin) == 0) {
+        sk_verr_list_init(&errs);
+        rc = battle_catalog_new(battle_catalog_data_json, strlen(battle_catalog_data_json), out,
+                                &errs);
+        sk_verr_list_release(&errs);
+        if (!rc)
+            snprintf((*out)->source, sizeof((*out)->source), "built-in");
+    } else if (dir && *dir && battle_store_find(dir, hash, path, sizeof(path)) == SK_OK) {
+        rc = load_files(path, out, err, errlen);
+    } else {
+        snprintf(err, errlen, "no catalog with hash %s here", hash);
+        return SK_ENOTFOUND;
+    }
+    if (!rc && strcmp((*out)->hash, hash) != 0) {
+        /* the store's folders are never changed: one that was is not the catalog asked for */
+        snprintf(err, errlen, "the catalog store's folder for %s holds %s", hash, (*out)->hash);
+        battle_catalog_free(*out);
+        *out = NULL;
+        return SK_ENOTFOUND;
+    }
+    if (!rc)
+        atomic_store(&(*out)->refs, 1);
+    return rc;
+}
+
+enum sk_err battle_catalog_get(const char *hash, const struct battle_catalog **out, char *err,
+                               size_t errlen)
+{
+    struct battle_catalog *cat = NULL, *found;
+    char scratch[8];
+    enum sk_err rc;
+
+    if (!hash)
+        return battle_catalog_current(out, err, errlen);
+    if (!err) {
+        err = scratch;
+        errlen = sizeof(scratch);
+    }
+    rc = battle_catalog_current(out, err, errlen); /* loads the first one if need be */
+    if (rc)
+        return rc;
+    if (strcmp((*out)->hash, hash) == 0)
+        return SK_OK;
+    battle_catalog_put(*out);
+    *out = NULL;
+    pthread_mutex_lock(&reg_lock);
+    found = kept_find(hash);
+    if (found)
+        *out = take(found);
+    pthread_mutex_unlock(&reg_lock);
+    if (found)
+        return SK_OK;
+    rc = load_pinned(hash, &cat, err, errlen);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&reg_lock);
+    found = kept_find(hash); /* another thread may have loaded it meanwhile */
+    if (found) {
+        battle_catalog_put(cat);
+    } else {
+        keep(cat);
+        found = cat;
+    }
+    *out = take(found);
+    pthread_mutex_unlock(&reg_lock);
+    return SK_OK;
+}
+
+enum sk_err battle_catalog_for_job(const char *hash, const struct battle_catalog **out)
+{
+    char why[512], q[600];
+    enum sk_err rc = battle_catalog_get(hash, out, why, sizeof(why));
+
+    if (rc == SK_OK || rc == SK_ENOTFOUND || rc == SK_ENOMEM)
+        return rc;
+    sk_log_error("event=catalog_failed hash=%s err=%s", hash ? hash : "current",
+                 sk_log_quote(q, sizeof(q), why));
+    return SK_EINTERNAL;
+}
+
+int battle_catalog_refresh(int force, char *err, size_t errlen)
+{
+    const char *dir = getenv(BATTLE_TU_ENV_DIR);
+    const struct battle_catalog *now = NULL;
+    struct battle_catalog *fresh = NULL;
+    char path[PATH_MAX];
+    int changed = 0;
+
+    if (battle_catalog_current(&now, err, errlen))
+        return -1;
+    /* A store says which folder is current: nothing to read while it names the same one.
+     * Other sources are read again only when asked to (SIGHUP). */
+    if (!force) {
+        int same = !dir || !*dir || !battle_store_is_store(dir) ||
+                   (battle_store_current(dir, path, sizeof(path), err, errlen) == SK_OK &&
+                    strcmp(path, now->source) == 0);
+        if (same) {
+            battle_catalog_put(now);
+            return 0;
+        }
+    }
+    if (load_current(&fresh, err, errlen)) {
+        battle_catalog_put(now);
+        return -1;
+    }
+    pthread_mutex_lock(&reg_lock);
+    if (strcmp(fresh->hash, current->hash) != 0) {
+        struct battle_catalog *old = current, *again = kept_find(fresh->hash);
+        if (again) { /* back to a kept one: that copy (kept_find put it last) is the one
+                      * jobs hold, and it leaves the list to be the current */
+            n_kept--;
+            battle_catalog_put(fresh);
+            fresh = again;
+        }
+        current = fresh;
+        keep(old);
+        changed = 1;
+    } else {
+        battle_catalog_put(fresh);
+    }
+    pthread_mutex_unlock(&reg_lock);
+    battle_catalog_put(now);
+    return changed;
+}
+
+json_t *battle_catalog_hashes(void)
+{
+    json_t *arr = json_array();
+    const char *dir = getenv(BATTLE_TU_ENV_DIR);
+    char builtin[32];
+    int bad = !arr;
+
+    pthread_mutex_lock(&reg_lock);
+    if (current)
+        bad |= json_array_append_new(arr, json_string(current->hash));
+    for (size_t i = n_kept; i-- > 0;)
+        bad |= json_array_append_new(arr, json_string(kept[i]->hash));
+    pthread_mutex_unlock(&reg_lock);
+    builtin_hash(builtin);
+    bad |= json_array_append_new(arr, json_string(builtin));
+    /* the store's other catalogs: this process loads any of them when a job asks */
+    if (!bad && dir && *dir && battle_store_is_store(dir)) {
+        char cats[PATH_MAX];
+        DIR *d;
+        struct dirent *e;
+        snprintf(cats, sizeof(cats), "%s/%s", dir, BATTLE_STORE_CATALOGS);
+        d = opendir(cats);
+        while (d && !bad && (e = readdir(d))) {
+            char hash[64];
+            if (strlen(e->d_name) != 16)
+                continue;
+            snprintf(hash, sizeof(hash), "%s%s", BATTLE_STORE_HASH_PREFIX, e->d_name);
+            bad |= json_array_append_new(arr, json_string(hash));
+        }
+        if (d)
+            (void)closedir(d); /* read only */
+    }
+    if (bad) {
+        json_decref(arr);
+        return NULL;
+    }
+    /* unique, first place kept: the current first */
+    for (size_t i = 1; i < json_array_size(arr);) {
+        const char *h = json_string_value(json_array_get(arr, i));
+        int dup = 0;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = strcmp(h, json_string_value(json_array_get(arr, j))) == 0;
+        if (dup)
+            json_array_remove(arr, i);
+        else
+            i++;
+    }
+    return arr;
 }
 
 /* ===== The game's missions and raids ===== */

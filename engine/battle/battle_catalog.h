@@ -65,13 +65,59 @@ enum sk_err battle_catalog_load(struct battle_catalog **out, char *err, size_t e
 enum sk_err battle_catalog_load_dir(const char *dir, struct battle_catalog **out, char *err,
                                     size_t errlen);
 
+/* ===== The process's catalogs =====
+ * A job is pinned to the catalog it was submitted with (its hash, the job document's
+ * "catalog"): the process's current one, or one it loads again from the built-in cards or
+ * the catalog store (battle_store.h). Catalogs handed out are reference-counted: a caller
+ * holds one until battle_catalog_put. docs/cards.md, "Catalogs pinned per job". */
+
+/* How many catalogs besides the current one a process keeps loaded (1..64, default 4);
+ * one that a job still holds is kept past the limit until the job lets go. */
+#define BATTLE_CATALOG_ENV_KEEP "SKIRMISH_CATALOGS_KEEP"
+
 /**
- * The process-wide catalog, as battle_catalog_load finds it: loaded on the first successful call
- * and kept until exit; thread-safe. On SK_OK *out is a borrowed pointer valid for the life of the
- * process. On failure `err` (may be NULL) says why and a later call tries again (errors
- * as battle_catalog_load).
+ * The catalog new jobs are pinned to, as battle_catalog_load finds it: loaded on the first
+ * call and kept until a refresh replaces it; thread-safe. On SK_OK *out is a new reference
+ * (release with battle_catalog_put). On failure `err` (may be NULL) says why and a later
+ * call tries again (errors as battle_catalog_load).
  */
-enum sk_err battle_catalog_shared(const struct battle_catalog **out, char *err, size_t errlen);
+enum sk_err battle_catalog_current(const struct battle_catalog **out, char *err, size_t errlen);
+
+/**
+ * The catalog whose hash is `hash` (NULL = the current one): the current, one kept loaded,
+ * the built-in cards, or one of the catalog store of $SKIRMISH_CARDS_DIR (loaded now). On
+ * SK_OK *out is a new reference (release with battle_catalog_put). SK_ENOTFOUND when this
+ * process has no catalog with that hash; other errors as battle_catalog_load. `err` may be
+ * NULL.
+ */
+enum sk_err battle_catalog_get(const char *hash, const struct battle_catalog **out, char *err,
+                               size_t errlen);
+
+/**
+ * For a kind's decode: battle_catalog_get with the errors a decode reports. SK_ENOTFOUND
+ * (no such catalog here: the worker leaves the job to one that has it), SK_ENOMEM, or
+ * SK_EINTERNAL when the process's own catalog does not load (the deployment's fault, not
+ * the client's: engine_new loads it first, so processes fail early); logged.
+ */
+enum sk_err battle_catalog_for_job(const char *hash, const struct battle_catalog **out);
+
+/** Releases a reference from battle_catalog_current or _get; NULL-safe. */
+void battle_catalog_put(const struct battle_catalog *cat);
+
+/**
+ * Makes the catalog the settings name now the current one, when it changed: a catalog
+ * store whose `current` names another folder, or with `force` any source read again
+ * (SIGHUP). Jobs holding the former current keep it (it stays among the kept). Returns 1
+ * when the current changed, 0 when not, -1 with `err` filled when the new one does not
+ * load (the current stays).
+ */
+int battle_catalog_refresh(int force, char *err, size_t errlen);
+
+/**
+ * The hashes of the catalogs this process can run jobs on, the current first (then those
+ * kept, the built-in cards, the store's): a new JSON array, or NULL on allocation failure.
+ */
+json_t *battle_catalog_hashes(void);
 
 /** Number of cards in `cat`. */
 size_t battle_catalog_count(const struct battle_catalog *cat);

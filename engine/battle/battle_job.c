@@ -47,7 +47,8 @@ struct battle_engine {
  * and the settings the same). Every deck plays the job's `games` games; deck k's games
  * are the units [k * games, (k + 1) * games) of the run. */
 struct battle_job {
-    struct battle_mix mix; /* owns each spec's cards */
+    struct battle_mix mix;                /* owns each spec's cards */
+    const struct battle_catalog *cat; /* a reference: the catalog the job's names meant */
 };
 
 struct battle_job_run {
@@ -64,25 +65,25 @@ struct battle_job_run {
 
 static void job_free_data(void *data);
 
-static enum sk_err job_decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
-                                     struct sk_verr_list *errs, void **out)
+static enum sk_err job_decode_params(const json_t *params, uint64_t seed, const char *catalog,
+                                     struct sk_jptr *ptr, struct sk_verr_list *errs, void **out)
 {
     const struct battle_catalog *cat = NULL;
     struct battle_job *job = NULL;
-    char why[256];
     enum sk_err err;
 
-    /* A catalog that does not load is the deployment's fault, not the client's: it is not
-     * reported as a validation error. engine_new loads it first, so processes fail early. */
-    err = battle_catalog_shared(&cat, why, sizeof(why));
+    err = battle_catalog_for_job(catalog, &cat);
     if (err)
-        return err == SK_ENOMEM ? SK_ENOMEM : SK_EINTERNAL;
+        return err;
     job = sk_calloc(1, sizeof(*job));
-    if (!job)
+    if (!job) {
+        battle_catalog_put(cat);
         return SK_ENOMEM;
+    }
+    job->cat = cat;
     err = battle_codec_decode_mix(params, seed, cat, ptr, errs, &job->mix);
     if (err) {
-        sk_free(job);
+        job_free_data(job);
         return err;
     }
     err = battle_codec_check_plans(&job->mix, errs);
@@ -100,6 +101,7 @@ static void job_free_data(void *data)
     if (!job)
         return;
     battle_codec_mix_release(&job->mix);
+    battle_catalog_put(job->cat);
     sk_free(job);
 }
 
@@ -176,9 +178,10 @@ static enum sk_err engine_open(const struct engine_opts *opts, void **state, cha
     struct battle_engine *be = NULL;
     enum sk_err rc;
 
-    rc = battle_catalog_shared(&cat, err, errlen);
+    rc = battle_catalog_current(&cat, err, errlen);
     if (rc)
         return rc;
+    battle_catalog_put(cat);
     be = sk_calloc(1, sizeof(*be));
     if (!be)
         return SK_ENOMEM;
@@ -361,11 +364,8 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
 
 /* "catalog": which cards the job's names meant ({"name", "hash"}): the same job on another
  * catalog is another matchup. */
-static int put_catalog(json_t *res)
+static int put_catalog(json_t *res, const struct battle_catalog *cat)
 {
-    const struct battle_catalog *cat = NULL;
-    if (battle_catalog_shared(&cat, NULL, 0))
-        return 1;
     return put(res, "catalog",
                json_pack("{s:s, s:s}", "name", battle_catalog_source(cat), "hash",
                          battle_catalog_hash(cat)));
@@ -568,7 +568,7 @@ static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **o
               put_turns(res, &all, spec->turn_limit, mean) || put_defenders(res, run);
     }
     bad = bad || put(res, "scoring", json_string(battle_codec_scoring_name(spec->scoring))) ||
-          put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res) ||
+          put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res, run->job->cat) ||
           put_backend(res, run) ||
           put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
           put(res, "games_per_second",
@@ -725,30 +725,35 @@ static void run_free(void *data)
 static json_t *catalog_load(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
-    if (battle_catalog_shared(&cat, err, errlen))
+    json_t *all;
+    if (battle_catalog_current(&cat, err, errlen))
         return NULL;
-    return battle_catalog_to_json(cat);
+    all = battle_catalog_to_json(cat);
+    battle_catalog_put(cat);
+    return all;
 }
 
-/* The shared catalog for the per-entry calls of the catalog route: it is loaded once and
- * never changes, so after the first load it is read without the loader's lock (a page
- * makes one call per card and filter). NULL when it does not load. */
-static const struct battle_catalog *route_catalog(void)
-{
-    static _Atomic(const struct battle_catalog *) cached;
-    const struct battle_catalog *cat = atomic_load(&cached);
-
-    if (!cat && battle_catalog_shared(&cat, NULL, 0) == SK_OK)
-        atomic_store(&cached, cat);
-    return cat;
-}
-
-static long catalog_size(char *err, size_t errlen)
+/* The per-entry calls of a catalog route read the current catalog held for the request:
+ * a refresh during it does not change the page under it. */
+static void *route_hold(char *err, size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
-    if (battle_catalog_shared(&cat, err, errlen))
-        return -1;
-    return (long)battle_catalog_count(cat);
+    return battle_catalog_current(&cat, err, errlen) ? NULL : (void *)cat;
+}
+
+static void route_drop(void *snap)
+{
+    battle_catalog_put(snap);
+}
+
+static const char *route_hash(const void *snap)
+{
+    return battle_catalog_hash(snap);
+}
+
+static size_t catalog_size(const void *snap)
+{
+    return battle_catalog_count(snap);
 }
 
 /* Case-insensitive substring test (ASCII), as the route's text filters. */
@@ -763,10 +768,10 @@ static int contains_ci(const char *hay, const char *needle)
 
 /* 1 when card i passes filter `f` with word `value`: the fields the listing writes, read
  * from the card itself. */
-static int catalog_match(size_t i, const struct job_filter *f, const char *value)
+static int catalog_match(const void *snap, size_t i, const struct job_filter *f,
+                         const char *value)
 {
-    const struct battle_catalog *cat = route_catalog();
-    const struct battle_card_spec *c = cat ? battle_catalog_at(cat, i) : NULL;
+    const struct battle_card_spec *c = battle_catalog_at(snap, i);
     char num[16];
 
     if (!c)
@@ -796,10 +801,9 @@ static int catalog_match(size_t i, const struct job_filter *f, const char *value
     return strcmp(f->param, "level") == 0 && strcmp(num, value) == 0;
 }
 
-static json_t *catalog_entry(size_t i)
+static json_t *catalog_entry(const void *snap, size_t i)
 {
-    const struct battle_catalog *cat = route_catalog();
-    return cat ? battle_catalog_card_json(cat, i) : NULL;
+    return battle_catalog_card_json(snap, i);
 }
 
 /* Card types as the catalog writes them: the engine's four and the game's dominions. */
@@ -842,8 +846,9 @@ static const struct job_filter card_filters[] = {
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog cards_catalog = {"cards",      catalog_load,  card_filters,
-                                                 catalog_size, catalog_match, catalog_entry};
+static const struct job_catalog cards_catalog = {
+    "cards",      catalog_load, card_filters, route_hold, route_drop, route_hash,
+    catalog_size, catalog_match, catalog_entry};
 
 /* ===== The missions and raids served at /v1/missions ===== */
 
@@ -1012,31 +1017,30 @@ static json_t *missions_load(char *err, size_t errlen)
     const struct battle_catalog *cat = NULL;
     json_t *arr;
 
-    if (battle_catalog_shared(&cat, err, errlen))
+    if (battle_catalog_current(&cat, err, errlen))
         return NULL;
     arr = json_array();
     for (size_t i = 0; arr && i < battle_catalog_enemy_count(cat); i++) {
         if (json_array_append_new(arr, enemy_json(cat, i))) {
             json_decref(arr);
-            return NULL;
+            arr = NULL;
         }
     }
+    battle_catalog_put(cat);
     return arr;
 }
 
-static long missions_size(char *err, size_t errlen)
+static size_t missions_size(const void *snap)
 {
-    const struct battle_catalog *cat = NULL;
-    if (battle_catalog_shared(&cat, err, errlen))
-        return -1;
-    return (long)battle_catalog_enemy_count(cat);
+    return battle_catalog_enemy_count(snap);
 }
 
 /* 1 when record i passes filter `f` with word `value`, read from the record itself. */
-static int missions_match(size_t i, const struct job_filter *f, const char *value)
+static int missions_match(const void *snap, size_t i, const struct job_filter *f,
+                          const char *value)
 {
-    const struct battle_catalog *cat = route_catalog();
-    const struct battle_enemy *e = cat ? battle_catalog_enemy_at(cat, i) : NULL;
+    const struct battle_catalog *cat = snap;
+    const struct battle_enemy *e = battle_catalog_enemy_at(cat, i);
     char why[300];
 
     if (!e)
@@ -1053,10 +1057,9 @@ static int missions_match(size_t i, const struct job_filter *f, const char *valu
     return 0;
 }
 
-static json_t *missions_entry(size_t i)
+static json_t *missions_entry(const void *snap, size_t i)
 {
-    const struct battle_catalog *cat = route_catalog();
-    return cat ? enemy_json(cat, i) : NULL;
+    return enemy_json(snap, i);
 }
 
 static const char *enemy_kind_word(int i)
@@ -1076,10 +1079,17 @@ static const struct job_filter mission_filters[] = {
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog missions_catalog = {"missions",    missions_load,  mission_filters,
-                                                    missions_size, missions_match, missions_entry};
+static const struct job_catalog missions_catalog = {
+    "missions",    missions_load, mission_filters, route_hold, route_drop, route_hash,
+    missions_size, missions_match, missions_entry};
 
 static const struct job_catalog *const more_catalogs[] = {&missions_catalog, NULL};
+
+static const char *job_pinned(const void *data)
+{
+    const struct battle_job *job = data;
+    return battle_catalog_hash(job->cat);
+}
 
 const struct job_kind_ops battle_kind = {
     .name = "battle",
@@ -1100,6 +1110,9 @@ const struct job_kind_ops battle_kind = {
     .restore = run_restore,
     .seek = run_seek,
     .merge = run_merge,
+    .pinned = job_pinned,
+    .catalogs = battle_catalog_hashes,
+    .refresh = battle_catalog_refresh,
     .catalog = &cards_catalog,
     .more_catalogs = more_catalogs,
 };

@@ -115,30 +115,37 @@ static enum sk_err engine_open(const struct engine_opts *opts, void **state, cha
                                size_t errlen)
 {
     const struct battle_catalog *cat = NULL;
+    enum sk_err rc;
 
     (void)opts;
     *state = NULL;
-    return battle_catalog_shared(&cat, err, errlen);
+    rc = battle_catalog_current(&cat, err, errlen);
+    battle_catalog_put(cat);
+    return rc;
 }
 
-static enum sk_err decode_params(const json_t *params, uint64_t seed, struct sk_jptr *ptr,
-                                 struct sk_verr_list *errs, void **out)
+static enum sk_err decode_params(const json_t *params, uint64_t seed, const char *catalog,
+                                 struct sk_jptr *ptr, struct sk_verr_list *errs, void **out)
 {
     const struct battle_catalog *cat = NULL;
     struct opt_job *job;
     enum sk_err err;
 
-    err = battle_catalog_shared(&cat, NULL, 0);
+    err = battle_catalog_for_job(catalog, &cat);
     if (err)
-        return err == SK_ENOMEM ? SK_ENOMEM : SK_EINTERNAL;
+        return err;
     job = sk_calloc(1, sizeof(*job));
-    if (!job)
+    if (!job) {
+        battle_catalog_put(cat);
         return SK_ENOMEM;
+    }
     err = battle_opt_decode(params, seed, cat, ptr, errs, job);
     if (err) {
+        battle_catalog_put(cat);
         sk_free(job);
         return err;
     }
+    job->cat = cat;
     *out = job;
     return SK_OK;
 }
@@ -792,7 +799,7 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
     static const char *const algorithms[] = {"climb", "anneal", "reorder"};
     const struct opt_job *job = run->job;
     const struct opt_state *st = &run->st;
-    const struct battle_catalog *cat = NULL;
+    const struct battle_catalog *cat = job->cat;
     int kept = st->phase == OPT_DONE && st->ev_sum[1] < st->ev_sum[0];
     const struct opt_deck *best = kept ? &job->start : &st->best;
     uint64_t eval_games = 2 * st->eval_n * (uint64_t)job->n_defenders;
@@ -801,8 +808,6 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
 
     if (!partial && st->phase != OPT_DONE)
         return SK_ECONFLICT;
-    if (battle_catalog_shared(&cat, NULL, 0))
-        return SK_EINTERNAL;
     res = json_object();
     bad = !res || put(res, "best", deck_json(run, best, kept ? 0 : 1)) ||
           put(res, "start", deck_json(run, &job->start, 0)) || put_improvement(res, run, kept) ||
@@ -991,6 +996,12 @@ static enum sk_err run_unit(void *state, const void *data, const struct job_run_
     return rc;
 }
 
+static const char *job_pinned(const void *data)
+{
+    const struct opt_job *job = data;
+    return battle_catalog_hash(job->cat);
+}
+
 const struct job_kind_ops optimize_kind = {
     .name = "optimize",
     .units_are_games = 1, /* the candidates' evaluation games */
@@ -1007,4 +1018,7 @@ const struct job_kind_ops optimize_kind = {
     .restore = run_restore,
     .progress = run_progress,
     .unit = run_unit,
+    .pinned = job_pinned,
+    .catalogs = battle_catalog_hashes,
+    .refresh = battle_catalog_refresh,
 };

@@ -61,6 +61,9 @@ struct opt_deck {
 
 struct opt_job {
     uint64_t seed;
+    /* A reference (battle_catalog_put in battle_opt_job_release), or NULL: the catalog the
+     * job's cards are of, set by the kind's decode. */
+    const struct battle_catalog *cat;
     /* The battle params every deck is played with: mode, scoring, turn_limit, cards, defender;
      * "attacker" is set per deck (owned). */
     json_t *base;

@@ -667,6 +667,7 @@ void battle_opt_job_release(struct opt_job *job)
         return;
     json_decref(job->base);
     sk_free(job->cards);
+    battle_catalog_put(job->cat);
     memset(job, 0, sizeof(*job));
 }
 

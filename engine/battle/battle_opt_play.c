@@ -38,7 +38,7 @@ void battle_opt_plans_free(struct battle_plan **plans)
 enum sk_err battle_opt_plans(const struct opt_job *job, const struct opt_deck *d,
                              struct battle_plan **plans, char *err, size_t errlen)
 {
-    const struct battle_catalog *cat = NULL;
+    const struct battle_catalog *cat = job->cat;
     json_t *params = json_copy(job->base);
     json_t *side = battle_opt_side_json(job, d);
     struct sk_verr_list errs;
@@ -51,8 +51,10 @@ enum sk_err battle_opt_plans(const struct opt_job *job, const struct opt_deck *d
     sk_jptr_init(&ptr);
     rc = !params || !side || json_object_set_new(params, "attacker", side) ? SK_ENOMEM : SK_OK;
     side = NULL;
-    if (!rc)
-        rc = battle_catalog_shared(&cat, err, errlen);
+    if (!rc && !cat) {
+        snprintf(err, errlen, "the optimisation has no catalog");
+        rc = SK_EINTERNAL;
+    }
     if (!rc)
         rc = battle_codec_decode_mix(params, job->seed, cat, &ptr, &errs, &mix);
     if (rc == SK_EINVAL)

@@ -23,7 +23,7 @@ static inline enum sk_err board_job_decode(const json_t *params, uint64_t seed, 
                                            struct sk_verr_list *errs, struct board_job **out)
 {
     void *job = NULL;
-    enum sk_err rc = board_kind.decode(params, seed, ptr, errs, &job);
+    enum sk_err rc = board_kind.decode(params, seed, NULL, ptr, errs, &job);
     if (!rc)
         *out = job;
     return rc;

@@ -34,7 +34,7 @@ static inline enum sk_err ct_decode(const char *text, struct battle_spec *spec,
         buf[i] = text[i] == '\'' ? '"' : text[i];
     doc = json_loads(buf, 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
+    CU_ASSERT_FATAL(battle_catalog_current(&cat, NULL, 0) == SK_OK);
     sk_jptr_init(&ptr);
     sk_jptr_push_key(&ptr, "params");
     rc = battle_codec_decode(doc, 1, cat, &ptr, errs, spec);

@@ -20,7 +20,7 @@ static const struct battle_catalog *builtin(void)
 {
     const struct battle_catalog *cat = NULL;
     char err[256] = "";
-    enum sk_err rc = battle_catalog_shared(&cat, err, sizeof(err));
+    enum sk_err rc = battle_catalog_current(&cat, err, sizeof(err));
     if (rc)
         fprintf(stderr, "catalog: %s\n", err);
     CU_ASSERT_FATAL(rc == SK_OK);

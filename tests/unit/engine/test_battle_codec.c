@@ -44,7 +44,7 @@ static enum sk_err decode_text(const char *text, struct battle_spec *spec,
     enum sk_err err;
 
     CU_ASSERT_FATAL(doc != NULL);
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
+    CU_ASSERT_FATAL(battle_catalog_current(&cat, NULL, 0) == SK_OK);
     sk_jptr_init(&ptr);
     sk_jptr_push_key(&ptr, "params");
     err = battle_codec_decode(doc, 42, cat, &ptr, errs, spec);
@@ -370,7 +370,7 @@ static void test_params_shape(void)
     struct sk_jptr ptr;
     const struct battle_catalog *cat = NULL;
 
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
+    CU_ASSERT_FATAL(battle_catalog_current(&cat, NULL, 0) == SK_OK);
     sk_verr_list_init(&errs);
     sk_jptr_init(&ptr);
     sk_jptr_push_key(&ptr, "params");
@@ -712,7 +712,7 @@ static void test_decode_under_allocation_failures(void)
     json_t *doc = parse_q(SEED_STATE);
     int ok = 0;
 
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
+    CU_ASSERT_FATAL(battle_catalog_current(&cat, NULL, 0) == SK_OK);
     for (long n = 0; n < 1000 && !ok; n++) {
         struct battle_spec spec;
         struct sk_verr_list errs;

@@ -754,7 +754,7 @@ static void test_readme_example(void)
 static void test_builtin_has_none(void)
 {
     const struct battle_catalog *cat = NULL;
-    CU_ASSERT_FATAL(battle_catalog_shared(&cat, NULL, 0) == SK_OK);
+    CU_ASSERT_FATAL(battle_catalog_current(&cat, NULL, 0) == SK_OK);
     CU_ASSERT_EQUAL(battle_catalog_enemy_count(cat), 0);
     expect_refused(cat,
                    "{'attacker':{'commander':'Test Commander','deck':[{'card':'Grunt'}]},"

@@ -27,7 +27,10 @@ static struct {
     const char *request;       /* the stored request the claim returns */
     enum sk_err succeed_rc[4]; /* answers of successive result writes; then SK_OK */
     int cancel_at_progress;    /* progress reports a cancel request */
-    int claims, progress, succeeds, fails, retries, releases, cancels, acks;
+    int claims, progress, succeeds, fails, retries, releases, cancels, acks, defers;
+    long long age_s;    /* the claimed job's age */
+    const char *beat;   /* the one live heartbeat queue_workers lists; NULL = none */
+    long defer_ms;
     char worker[128];
     char error[512];
     char attempt_error[512]; /* the attempt's own error of the last fail */
@@ -58,6 +61,7 @@ static enum sk_err f_claim(struct db *db, const char *id, const char *worker, co
     memset(out, 0, sizeof(*out));
     out->state = DB_CLAIM_RUNNING;
     out->attempts = 1;
+    out->age_s = fake.age_s;
     snprintf(out->kind, sizeof(out->kind), "battle");
     out->request = sk_strdup(fake.request);
     if (out->request && fake.give) {
@@ -131,6 +135,22 @@ static enum sk_err f_release(struct db *db, const char *id, const char *owner)
 {
     (void)db, (void)id, (void)owner;
     fake.releases++;
+    return SK_OK;
+}
+
+static enum sk_err f_defer(struct db *db, const char *id, const char *owner, long delay_ms)
+{
+    (void)db, (void)id, (void)owner;
+    fake.defers++;
+    fake.defer_ms = delay_ms;
+    return SK_OK;
+}
+
+static enum sk_err f_workers(struct queue *q, queue_text_fn *fn, void *arg)
+{
+    (void)q;
+    if (fake.beat)
+        fn(fake.beat, arg);
     return SK_OK;
 }
 
@@ -211,6 +231,7 @@ static const struct worker_io fakes = {
     .fail = f_fail,
     .retry = f_retry,
     .release = f_release,
+    .defer = f_defer,
     .get = f_get,
     .db_error = f_db_error,
     .done = f_done,
@@ -219,6 +240,7 @@ static const struct worker_io fakes = {
     .job_progress = f_job_progress,
     .publish = f_publish,
     .heartbeat = f_heartbeat,
+    .workers = f_workers,
     .games_add = f_games_add,
     .hist_observe = f_hist_observe,
 };
@@ -241,6 +263,7 @@ static int setup(void)
     cfg.chunk_ms = 250;
     cfg.heartbeat_ms = 2000;
     cfg.engine_threads = 1;
+    cfg.catalog_wait_s = 300;
     return engine_new(&eo, &eng, err, sizeof(err)) != SK_OK;
 }
 
@@ -416,7 +439,59 @@ static void test_resumes_from_checkpoint(void)
     reset(NULL);
 }
 
+/* A job pinned to a card catalog this worker does not have (docs/cards.md): left to the
+ * workers that have it, uncounted, while one of them lives or the job is young; failed,
+ * naming the catalog, once none has it and it waited SKIRMISH_CATALOG_WAIT_S. */
+#define PINNED_JOB                                                                                 \
+    "{\"kind\":\"battle\",\"seed\":3,\"catalog\":\"fnv1a64:00000000000000aa\","             \
+    "\"params\":{\"games\":200,\"attacker\":{\"commander\":\"Test Commander\",\"deck\":"  \
+    "[{\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":\"Test "              \
+    "Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}"
+
+static void test_missing_catalog_is_left_to_others(void)
+{
+    /* young, nobody has it yet: wait for a worker with it to start */
+    reset(PINNED_JOB);
+    fake.age_s = 10;
+    run_entry();
+    CU_ASSERT_EQUAL(fake.defers, 1);
+    CU_ASSERT(fake.defer_ms > 0);
+    CU_ASSERT_EQUAL(fake.fails + fake.retries + fake.releases + fake.succeeds, 0);
+    CU_ASSERT_EQUAL(fake.acks, 1); /* the reconciler enqueues it again when it is due */
+
+    /* old, but a live worker lists it: still theirs to run */
+    reset(PINNED_JOB);
+    fake.age_s = 100000;
+    fake.beat = "{\"name\":\"other\",\"catalogs\":[\"fnv1a64:1111111111111111\","
+                "\"fnv1a64:00000000000000aa\"]}";
+    run_entry();
+    CU_ASSERT_EQUAL(fake.defers, 1);
+    CU_ASSERT_EQUAL(fake.fails, 0);
+
+    /* its own heartbeat does not count */
+    reset(PINNED_JOB);
+    fake.age_s = 100000;
+    fake.beat = "{\"name\":\"test-worker\",\"catalogs\":[\"fnv1a64:00000000000000aa\"]}";
+    run_entry();
+    CU_ASSERT_EQUAL(fake.defers, 0);
+    CU_ASSERT_EQUAL(fake.fails, 1);
+
+    /* old and nobody has it: failed for good, the message names the catalog */
+    reset(PINNED_JOB);
+    fake.age_s = 100000;
+    run_entry();
+    CU_ASSERT_EQUAL(fake.defers, 0);
+    CU_ASSERT_EQUAL(fake.fails, 1);
+    CU_ASSERT_EQUAL(fake.retries, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, "failed permanently"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(fake.error, "fnv1a64:00000000000000aa"));
+    CU_ASSERT_EQUAL(fake.acks, 1);
+    reset(NULL);
+}
+
 static CU_TestInfo loop_tests[] = {
+    {"a job whose card catalog this worker lacks is left to others, then failed",
+     test_missing_catalog_is_left_to_others},
     {"a job resumes from the checkpoint of an earlier attempt", test_resumes_from_checkpoint},
     {"a job runs, its result is stored, the entry acknowledged", test_runs_and_acknowledges},
     {"a deadlock at the result write is retried, not a lost lease",
