@@ -235,7 +235,8 @@ static void answer(const struct api_request *req, api_catalog_fn *load,
         if (i < start)
             continue;
         if (json_array_size(items) < limit) {
-            json_t *e = src.all ? json_incref(json_array_get(src.all, i)) : src.each->entry(src.snap, i);
+            json_t *e =
+                src.all ? json_incref(json_array_get(src.all, i)) : src.each->entry(src.snap, i);
             if (json_array_append_new(items, e)) {
                 api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
                 goto out;

@@ -87,6 +87,31 @@ static int no_args(const struct api_request *req, struct api_response *resp)
     return 0;
 }
 
+/* {"current": the card catalog this API pins new jobs to, "workers_with_it": how many live
+ * workers list it}: a deployment whose workers lack the API's catalog queues jobs nobody
+ * runs (docs/cards.md, "Catalogs pinned per job"). JSON null on allocation failure. */
+static json_t *catalog_figures(const json_t *workers)
+{
+    json_t *mine = job_catalogs();
+    const char *current = json_string_value(json_array_get(mine, 0));
+    json_t *w, *h, *out;
+    size_t i, j;
+    long with = 0;
+
+    json_array_foreach(workers, i, w)
+    {
+        int has = 0;
+        json_array_foreach(json_object_get(w, "catalogs"), j, h)
+        {
+            has |= current && json_is_string(h) && strcmp(json_string_value(h), current) == 0;
+        }
+        with += has;
+    }
+    out = json_pack("{s:s?, s:I}", "current", current, "workers_with_it", (json_int_t)with);
+    json_decref(mine);
+    return out ? out : json_null();
+}
+
 void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,
                    struct api_response *resp)
 {
@@ -119,6 +144,10 @@ void api_stats_get(const struct api_ctx *ctx, const struct api_request *req,
                     (json_int_t)f.counts[0], "stream_length", (json_int_t)f.stream_length, "jobs",
                     jobs, "running", running, "workers", f.workers, "games_per_second",
                     (double)f.games_window / 60.0, "games_last_minute", (json_int_t)f.games_window);
+    if (doc && json_object_set_new(doc, "catalog", catalog_figures(f.workers))) {
+        json_decref(doc);
+        doc = NULL;
+    }
     text = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
     if (text)
         api_http_json_text(resp, 200, text);
@@ -166,6 +195,16 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
                         "# HELP skirmish_workers_alive Workers whose heartbeat is current.\n"
                         "# TYPE skirmish_workers_alive gauge\nskirmish_workers_alive %zu\n",
                         json_array_size(f.workers));
+    {
+        json_t *cat = catalog_figures(f.workers);
+        (void)sk_buf_printf(&b,
+                            "# HELP skirmish_workers_with_catalog Live workers that can run jobs "
+                            "on this API's current card catalog.\n"
+                            "# TYPE skirmish_workers_with_catalog gauge\n"
+                            "skirmish_workers_with_catalog %lld\n",
+                            (long long)json_integer_value(json_object_get(cat, "workers_with_it")));
+        json_decref(cat);
+    }
     (void)sk_buf_printf(&b,
                         "# HELP skirmish_games_simulated_total Battle games simulated by every "
                         "worker.\n# TYPE skirmish_games_simulated_total counter\n"

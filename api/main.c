@@ -7,9 +7,9 @@
  *   skirmish-api routes     print the route table ("METHOD PATH" lines) and exit
  *   skirmish-api keys ...   make, list or revoke API keys (api_keys.h) and exit
  *   skirmish-api --help     print the usage and exit */
+#include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -299,8 +299,7 @@ static void refresh_catalogs(int force)
     json_t *all = rc > 0 ? job_catalogs() : NULL;
 
     if (rc > 0)
-        sk_log_info("event=catalog_changed catalog=%s",
-                    json_string_value(json_array_get(all, 0)));
+        sk_log_info("event=catalog_changed catalog=%s", json_string_value(json_array_get(all, 0)));
     else if (rc < 0)
         sk_log_error("event=catalog_refresh_failed err=%s", sk_log_quote(q, sizeof(q), err));
     json_decref(all);

@@ -50,17 +50,17 @@ struct sk_config {
     char *device;    /* owned; "" = engine default */
     char *log_level; /* owned */
     long heartbeat_ms;
-    char *worker_name;  /* owned; "" = host:pid */
-    char *cards_file;   /* owned; "" = built-in cards; read by the engine from the environment */
-    char *cards_dir;    /* owned; "" = none; the game's card files, read by the engine likewise */
+    char *worker_name; /* owned; "" = host:pid */
+    char *cards_file;  /* owned; "" = built-in cards; read by the engine from the environment */
+    char *cards_dir;   /* owned; "" = none; the game's card files, read by the engine likewise */
     long catalog_check_ms; /* how often a new current card catalog is looked for; 0 = SIGHUP */
     long catalogs_keep;    /* card catalogs kept loaded besides the current; read by the engine */
     long catalog_wait_s;   /* a job whose catalog no worker has fails after this long */
-    char *spells_file;  /* owned; "" = built-in spells; read by the engine likewise */
-    char *cl_cache;     /* owned; "" = engine default folder; read by the engine likewise */
-    long cl_work_group; /* 0 = the OpenCL backend's choice; read by the engine likewise */
-    long cl_per_launch; /* 0 = the OpenCL backend's choice; read by the engine likewise */
-    char *config_file;  /* owned; the file this configuration was read from, "" = none */
+    char *spells_file;     /* owned; "" = built-in spells; read by the engine likewise */
+    char *cl_cache;        /* owned; "" = engine default folder; read by the engine likewise */
+    long cl_work_group;    /* 0 = the OpenCL backend's choice; read by the engine likewise */
+    long cl_per_launch;    /* 0 = the OpenCL backend's choice; read by the engine likewise */
+    char *config_file;     /* owned; the file this configuration was read from, "" = none */
     /* keys, quotas and retention (docs/security.md) */
     char *auth;              /* owned; "auto", "on" or "off" */
     long rate_per_s;         /* requests per second per key (token bucket refill); 0 = off */

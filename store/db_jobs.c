@@ -689,8 +689,9 @@ enum sk_err db_jobs_defer(struct db *db, const char *id, const char *owner, long
                   "UPDATE jobs SET status = 'queued', attempts = attempts - 1,"
                   " started_at = CASE WHEN attempts = 1 THEN NULL ELSE started_at END,"
                   " progress_done = checkpoint_done,"
-                  " run_after = now() + " MS("$3::bigint") ", lease_owner = NULL,"
-                  " lease_expires_at = NULL, updated_at = now()" FENCE,
+                  " run_after = now() + " MS(
+                      "$3::bigint") ", lease_owner = NULL,"
+                                    " lease_expires_at = NULL, updated_at = now()" FENCE,
                   3, p);
 }
 

@@ -696,8 +696,7 @@ static void catalogs_check(struct worker *w)
     rc = job_catalogs_refresh(force, err, sizeof(err));
     if (rc > 0) {
         json_t *all = job_catalogs();
-        sk_log_info("event=catalog_changed catalog=%s",
-                    json_string_value(json_array_get(all, 0)));
+        sk_log_info("event=catalog_changed catalog=%s", json_string_value(json_array_get(all, 0)));
         json_decref(all);
         worker_beat(w, 1);
     } else if (rc < 0) {

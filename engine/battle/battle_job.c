@@ -47,7 +47,7 @@ struct battle_engine {
  * and the settings the same). Every deck plays the job's `games` games; deck k's games
  * are the units [k * games, (k + 1) * games) of the run. */
 struct battle_job {
-    struct battle_mix mix;                /* owns each spec's cards */
+    struct battle_mix mix;            /* owns each spec's cards */
     const struct battle_catalog *cat; /* a reference: the catalog the job's names meant */
 };
 
@@ -568,8 +568,8 @@ static enum sk_err result_of(struct battle_job_run *run, int partial, json_t **o
               put_turns(res, &all, spec->turn_limit, mean) || put_defenders(res, run);
     }
     bad = bad || put(res, "scoring", json_string(battle_codec_scoring_name(spec->scoring))) ||
-          put(res, "seed", json_integer((json_int_t)spec->seed)) || put_catalog(res, run->job->cat) ||
-          put_backend(res, run) ||
+          put(res, "seed", json_integer((json_int_t)spec->seed)) ||
+          put_catalog(res, run->job->cat) || put_backend(res, run) ||
           put(res, "elapsed_ms", json_real(round(run->elapsed_s * 1e6) / 1e3)) ||
           put(res, "games_per_second",
               run->elapsed_s > 0
@@ -768,8 +768,7 @@ static int contains_ci(const char *hay, const char *needle)
 
 /* 1 when card i passes filter `f` with word `value`: the fields the listing writes, read
  * from the card itself. */
-static int catalog_match(const void *snap, size_t i, const struct job_filter *f,
-                         const char *value)
+static int catalog_match(const void *snap, size_t i, const struct job_filter *f, const char *value)
 {
     const struct battle_card_spec *c = battle_catalog_at(snap, i);
     char num[16];
@@ -846,9 +845,9 @@ static const struct job_filter card_filters[] = {
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog cards_catalog = {
-    "cards",      catalog_load, card_filters, route_hold, route_drop, route_hash,
-    catalog_size, catalog_match, catalog_entry};
+static const struct job_catalog cards_catalog = {"cards",      catalog_load,  card_filters,
+                                                 route_hold,   route_drop,    route_hash,
+                                                 catalog_size, catalog_match, catalog_entry};
 
 /* ===== The missions and raids served at /v1/missions ===== */
 
@@ -1036,8 +1035,7 @@ static size_t missions_size(const void *snap)
 }
 
 /* 1 when record i passes filter `f` with word `value`, read from the record itself. */
-static int missions_match(const void *snap, size_t i, const struct job_filter *f,
-                          const char *value)
+static int missions_match(const void *snap, size_t i, const struct job_filter *f, const char *value)
 {
     const struct battle_catalog *cat = snap;
     const struct battle_enemy *e = battle_catalog_enemy_at(cat, i);
@@ -1079,9 +1077,9 @@ static const struct job_filter mission_filters[] = {
     {NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct job_catalog missions_catalog = {
-    "missions",    missions_load, mission_filters, route_hold, route_drop, route_hash,
-    missions_size, missions_match, missions_entry};
+static const struct job_catalog missions_catalog = {"missions",    missions_load,  mission_filters,
+                                                    route_hold,    route_drop,     route_hash,
+                                                    missions_size, missions_match, missions_entry};
 
 static const struct job_catalog *const more_catalogs[] = {&missions_catalog, NULL};
 

@@ -120,7 +120,8 @@ enum sk_err battle_store_install(const char *dir, const char *staged, const char
         snprintf(err, errlen, "'%s' is not a catalog folder hash", hash);
         return SK_EINVAL;
     }
-    if (join(cats, sizeof(cats), dir, BATTLE_STORE_CATALOGS) || join(final, sizeof(final), cats, hex) ||
+    if (join(cats, sizeof(cats), dir, BATTLE_STORE_CATALOGS) ||
+        join(final, sizeof(final), cats, hex) ||
         join(link, sizeof(link), dir, BATTLE_STORE_CURRENT) ||
         snprintf(tmp, sizeof(tmp), "%s/.current.%ld", dir, (long)getpid()) >= (int)sizeof(tmp)) {
         snprintf(err, errlen, "%s: path too long", dir);

@@ -224,9 +224,8 @@ static const struct job_filter spell_filters[] = {
 };
 
 /* small: served whole, no per-entry calls */
-static const struct job_catalog spells_catalog = {.name = "spells",
-                                                  .load = catalog_load,
-                                                  .filters = spell_filters};
+static const struct job_catalog spells_catalog = {
+    .name = "spells", .load = catalog_load, .filters = spell_filters};
 
 const struct job_kind_ops board_kind = {
     .name = "board",

@@ -28,8 +28,8 @@ static struct {
     enum sk_err succeed_rc[4]; /* answers of successive result writes; then SK_OK */
     int cancel_at_progress;    /* progress reports a cancel request */
     int claims, progress, succeeds, fails, retries, releases, cancels, acks, defers;
-    long long age_s;    /* the claimed job's age */
-    const char *beat;   /* the one live heartbeat queue_workers lists; NULL = none */
+    long long age_s;  /* the claimed job's age */
+    const char *beat; /* the one live heartbeat queue_workers lists; NULL = none */
     long defer_ms;
     char worker[128];
     char error[512];
@@ -443,9 +443,9 @@ static void test_resumes_from_checkpoint(void)
  * workers that have it, uncounted, while one of them lives or the job is young; failed,
  * naming the catalog, once none has it and it waited SKIRMISH_CATALOG_WAIT_S. */
 #define PINNED_JOB                                                                                 \
-    "{\"kind\":\"battle\",\"seed\":3,\"catalog\":\"fnv1a64:00000000000000aa\","             \
-    "\"params\":{\"games\":200,\"attacker\":{\"commander\":\"Test Commander\",\"deck\":"  \
-    "[{\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":\"Test "              \
+    "{\"kind\":\"battle\",\"seed\":3,\"catalog\":\"fnv1a64:00000000000000aa\","                    \
+    "\"params\":{\"games\":200,\"attacker\":{\"commander\":\"Test Commander\",\"deck\":"           \
+    "[{\"card\":\"Grunt\",\"count\":5}]},\"defender\":{\"commander\":\"Test "                      \
     "Commander\",\"deck\":[{\"card\":\"Brute\",\"count\":4}]}}}"
 
 static void test_missing_catalog_is_left_to_others(void)
