@@ -6,12 +6,10 @@
  * process lists. The process's current catalog is changed through the environment and
  * put back to the built-in cards after each test. */
 #include <CUnit/CUnit.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "battle.h"
@@ -20,10 +18,9 @@
 #include "engine.h"
 #include "job.h"
 #include "sk_mem.h"
+#include "sk_test_cards.h"
 
 #include "sk_banned.h"
-
-#define TU_DIR SK_SOURCE_DIR "/../shared/data/tu"
 
 static struct engine *eng;
 
@@ -176,76 +173,11 @@ static void test_pinned_to_the_builtin_cards(void)
     sk_free(file_hash);
 }
 
-/* Makes `dir` a catalog folder of the game's files: links to ../shared/data/tu, except
- * cards_section_1.xml, copied with Bazooka Marine's attack set to `attack` (one digit). */
-static void make_folder(const char *dir, char attack)
-{
-    DIR *d = opendir(TU_DIR);
-    struct dirent *e;
-    char from[1024], to[1024];
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "cards_section_1.xml") == 0)
-            continue;
-        snprintf(from, sizeof(from), "%s/%s", TU_DIR, e->d_name);
-        snprintf(to, sizeof(to), "%s/%s", dir, e->d_name);
-        CU_ASSERT_EQUAL_FATAL(symlink(from, to), 0);
-    }
-    closedir(d);
-    {
-        FILE *in = fopen(TU_DIR "/cards_section_1.xml", "rb");
-        FILE *out;
-        char *text, *at;
-        long n;
-        CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-        fseek(in, 0, SEEK_END);
-        n = ftell(in);
-        rewind(in);
-        text = sk_malloc((size_t)n + 1);
-        CU_ASSERT_FATAL(text && fread(text, 1, (size_t)n, in) == (size_t)n);
-        text[n] = '\0';
-        fclose(in);
-        at = strstr(text, "<name>Bazooka Marine</name>");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-        at = strstr(at, "<attack>3</attack>");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-        at[strlen("<attack>")] = attack;
-        snprintf(to, sizeof(to), "%s/cards_section_1.xml", dir);
-        out = fopen(to, "wb");
-        CU_ASSERT_FATAL(out && fwrite(text, 1, (size_t)n, out) == (size_t)n);
-        fclose(out);
-        sk_free(text);
-    }
-}
-
-/* Installs a folder made by make_folder into `store`; its hash into `hash`. */
-static void install(const char *store, const char *name, char attack, char hash[32])
-{
-    char staged[512], err[512];
-    struct battle_folder f;
-
-    snprintf(staged, sizeof(staged), "%s/%s", store, name);
-    make_folder(staged, attack);
-    CU_ASSERT_EQUAL_FATAL(battle_folder_read(staged, &f, err, sizeof(err)), SK_OK);
-    snprintf(hash, 32, "%s", f.hash);
-    battle_folder_release(&f);
-    CU_ASSERT_EQUAL_FATAL(battle_store_install(store, staged, hash, err, sizeof(err)), SK_OK);
-}
-
 #define REAL_JOB                                                                                   \
     "{\"kind\":\"battle\",\"seed\":11,\"params\":{\"games\":300,"                                  \
     "\"attacker\":\"Octane-1, Bazooka Marine#3, Rally Infantry#3, Barrage Tank#2, Grunt#2\","      \
     "\"defender\":{\"deck\":\"Malika-1, Dread Panzer#2, Trap Setter, Invasion Blockade, Combat "   \
     "Specialist#3\",\"play\":\"ordered\"}}}"
-
-static void remove_tree(const char *store)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", store);
-    CU_ASSERT_EQUAL(system(cmd), 0);
-}
 
 static int listed(const json_t *all, const char *hash)
 {
@@ -263,7 +195,7 @@ static void test_store_refresh_keeps_pinned_jobs(void)
     char *builtin = current_hash();
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(store));
-    install(store, "a", '3', ha); /* the game's cards as they are */
+    sk_test_cards_install(store, "a", '3', ha); /* the game's cards as they are */
     setenv("SKIRMISH_CARDS_DIR", store, 1);
     CU_ASSERT_EQUAL(battle_catalog_refresh(1, err, sizeof(err)), 1);
     CU_ASSERT_EQUAL(battle_catalog_refresh(0, err, sizeof(err)), 0); /* nothing new */
@@ -271,7 +203,7 @@ static void test_store_refresh_keeps_pinned_jobs(void)
     CU_ASSERT_STRING_EQUAL(pinned, ha);
 
     /* a refresh in which Bazooka Marine hits twice as hard */
-    install(store, "b", '6', hb);
+    sk_test_cards_install(store, "b", '6', hb);
     CU_ASSERT_STRING_NOT_EQUAL(ha, hb);
     CU_ASSERT_EQUAL(battle_catalog_refresh(0, err, sizeof(err)), 1);
     rb = run_doc(REAL_JOB, NULL, pinned);
@@ -291,14 +223,14 @@ static void test_store_refresh_keeps_pinned_jobs(void)
     json_decref(all);
 
     /* installing the first set again makes it current without a second copy */
-    install(store, "a2", '3', ha);
+    sk_test_cards_install(store, "a2", '3', ha);
     CU_ASSERT_EQUAL(battle_catalog_refresh(0, err, sizeof(err)), 1);
     all = job_catalogs();
     CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(all, 0)), ha);
     json_decref(all);
 
     restore();
-    remove_tree(store);
+    sk_test_cards_remove(store);
     json_decref(ra);
     json_decref(rb);
     json_decref(again);
