@@ -57,8 +57,8 @@ static json_t *stats_when(const struct it_stack *s, long want, long timeout_ms)
 {
     for (long t = 0; t < timeout_ms; t += 100) {
         json_t *st = get_json(s, "/v1/stats");
-        if (json_integer_value(json_object_get(json_object_get(st, "catalog"),
-                                               "workers_with_it")) == want &&
+        if (json_integer_value(
+                json_object_get(json_object_get(st, "catalog"), "workers_with_it")) == want &&
             json_array_size(json_object_get(st, "workers")) >= 1)
             return st;
         json_decref(st);

@@ -526,6 +526,11 @@ export interface components {
         /** @description A job document (docs/jobs.md, docs/board-jobs.md, docs/optimize.md). */
         JobDocument: components["schemas"]["BattleJob"] | components["schemas"]["BoardJob"] | components["schemas"]["OptimizeJob"];
         Seed: number;
+        /**
+         * @description A card catalog, by the hash of its files (docs/cards.md, "Catalogs pinned per job"). A job's result names the catalog it ran on (`catalog.hash`).
+         * @example fnv1a64:0316bbe45f916238
+         */
+        CatalogHash: string;
         BattleJob: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -534,6 +539,8 @@ export interface components {
             kind: "battle";
             seed?: components["schemas"]["Seed"];
             params: components["schemas"]["BattleParams"];
+            /** @description The card catalog the job's card names mean. The API records the catalog it validated the job with (its current one) in the stored document; a client may name one itself to run a job again on the cards it ran on before (a result's `catalog.hash`). A catalog the API does not have is a 422 at `/catalog`. */
+            catalog?: components["schemas"]["CatalogHash"];
         };
         BattleParams: {
             /** @default 10000 */
@@ -641,6 +648,8 @@ export interface components {
             total: number;
             /** @description pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
+            /** @description the catalog this page was read from: when it changes between pages (a refresh), start again from the first page */
+            catalog?: components["schemas"]["CatalogHash"];
         };
         BoardJob: {
             /**
@@ -904,6 +913,12 @@ export interface components {
             /** @description battle games simulated per second over the last 60 s, every worker together */
             games_per_second: number;
             games_last_minute: number;
+            catalog: {
+                /** @description the card catalog this API process pins new jobs to */
+                current: string | null;
+                /** @description live workers that list it among their catalogs: 0 means jobs wait (docs/cards.md) */
+                workers_with_it: number;
+            };
         };
         Worker: {
             name: string;
@@ -921,6 +936,8 @@ export interface components {
             started_at: string;
             /** Format: date-time */
             seen_at: string;
+            /** @description the card catalogs it runs jobs on, the one it pins new jobs to first; a job pinned to another is left to a worker that lists it */
+            catalogs?: components["schemas"]["CatalogHash"][];
         };
         Health: {
             status: string;
@@ -1079,6 +1096,8 @@ export interface components {
             total: number;
             /** @description pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
+            /** @description the catalog this page was read from: when it changes between pages (a refresh), start again from the first page */
+            catalog?: components["schemas"]["CatalogHash"];
         };
         ApiKey: {
             /** @description the public part of the key (`sk_<id>_...`) */
@@ -1123,6 +1142,8 @@ export interface components {
             kind: "optimize";
             seed?: components["schemas"]["Seed"];
             params: components["schemas"]["OptimizeParams"];
+            /** @description The card catalog the job's card names mean. The API records the catalog it validated the job with (its current one) in the stored document; a client may name one itself to run a job again on the cards it ran on before (a result's `catalog.hash`). A catalog the API does not have is a 422 at `/catalog`. */
+            catalog?: components["schemas"]["CatalogHash"];
         };
         OptimizeParams: {
             attacker: components["schemas"]["BattleSide"];
@@ -1639,11 +1660,18 @@ export interface operations {
                      *           "job_id": null,
                      *           "games": 3000,
                      *           "started_at": "2026-11-23T11:37:54Z",
-                     *           "seen_at": "2026-11-23T11:37:56Z"
+                     *           "seen_at": "2026-11-23T11:37:56Z",
+                     *           "catalogs": [
+                     *             "fnv1a64:0316bbe45f916238"
+                     *           ]
                      *         }
                      *       ],
                      *       "games_per_second": 50,
-                     *       "games_last_minute": 3000
+                     *       "games_last_minute": 3000,
+                     *       "catalog": {
+                     *         "current": "fnv1a64:0316bbe45f916238",
+                     *         "workers_with_it": 1
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Stats"];
