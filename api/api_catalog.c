@@ -299,3 +299,9 @@ void api_catalog_missions(const struct api_ctx *ctx, const struct api_request *r
 {
     serve("missions", ctx->missions, req, resp);
 }
+
+void api_catalog_decks(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp)
+{
+    serve("decks", ctx->decks, req, resp);
+}

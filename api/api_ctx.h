@@ -54,6 +54,7 @@ struct api_ctx {
     api_catalog_fn *cards;       /* GET /v1/cards */
     api_catalog_fn *spells;      /* GET /v1/spells */
     api_catalog_fn *missions;    /* GET /v1/missions */
+    api_catalog_fn *decks;       /* GET /v1/decks */
     const char *openapi;         /* the OpenAPI document served at /openapi.json (static) */
     struct api_watch *watch;     /* borrowed; NULL = long polls and event streams answer at once */
     struct api_metrics *metrics; /* borrowed; NULL = no HTTP metrics */

@@ -40,6 +40,7 @@ static const struct api_route routes[] = {
     {"GET", "/v1/cards", api_catalog_cards, KEY},
     {"GET", "/v1/spells", api_catalog_spells, KEY},
     {"GET", "/v1/missions", api_catalog_missions, KEY},
+    {"GET", "/v1/decks", api_catalog_decks, KEY},
     {"GET", "/v1/jobs", api_jobs_list, KEY},
     {"POST", "/v1/jobs", api_jobs_submit, KEY},
     {"GET", "/v1/jobs/{id}", api_jobs_get, KEY},

@@ -183,6 +183,7 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
     ctx->cards = catalog("cards");
     ctx->spells = catalog("spells");
     ctx->missions = catalog("missions");
+    ctx->decks = catalog("decks");
     ctx->openapi = api_openapi_json;
     ctx->auth = api_auth_required(cfg);
     if (api_pool_new(threads > 0 ? threads : 1, cfg->database_url, cfg->redis_url,

@@ -61,6 +61,7 @@ struct battle_catalog {
     size_t n_enemies;
     struct enemy_key *enemy_keys; /* owned; n_enemies entries sorted by kind, key, order */
     struct battle_bges bges;      /* owned; the folder's named battleground effects */
+    struct battle_named named;    /* owned; the folder's named decks and abbreviations */
     atomic_int refs; /* references of the process's catalogs (battle_catalog_current) */
 };
 
@@ -289,6 +290,7 @@ void battle_catalog_free(struct battle_catalog *cat)
     sk_free(cat->enemies);
     sk_free(cat->enemy_keys);
     battle_bge_release(&cat->bges);
+    battle_named_release(&cat->named);
     sk_free(cat);
 }
 
@@ -345,22 +347,13 @@ static const struct battle_card_spec *find_key(const struct battle_catalog *cat,
                                                                 : NULL;
 }
 
-const struct battle_card_spec *battle_catalog_find_loose(const struct battle_catalog *cat,
-                                                         const char *name)
+/* "Name-N" with N the top level: the top level is written without its number. */
+static const struct battle_card_spec *find_level(const struct battle_catalog *cat, const char *name)
 {
-    const struct battle_card_spec *c = battle_catalog_find(cat, name);
+    const struct battle_card_spec *c;
     char key[BATTLE_NAME_MAX + 1];
-    const char *dash;
-    size_t len = strlen(name);
+    const char *dash = strrchr(name, '-');
 
-    if (c || len > BATTLE_NAME_MAX)
-        return c;
-    battle_tu_simplify(name, key);
-    c = find_key(cat, key);
-    if (c)
-        return c;
-    /* "Name-N" with N the top level: the top level is written without its number. */
-    dash = strrchr(name, '-');
     if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
         char base[BATTLE_NAME_MAX + 1];
         int64_t level = 0;
@@ -374,6 +367,38 @@ const struct battle_card_spec *battle_catalog_find_loose(const struct battle_cat
             return c;
     }
     return NULL;
+}
+
+const struct battle_card_spec *battle_catalog_find_loose(const struct battle_catalog *cat,
+                                                         const char *name)
+{
+    const struct battle_card_spec *c = battle_catalog_find(cat, name);
+    char key[BATTLE_NAME_MAX + 1];
+    size_t len = strlen(name);
+
+    if (c || len > BATTLE_NAME_MAX)
+        return c;
+    battle_tu_simplify(name, key);
+    c = find_key(cat, key);
+    if (c)
+        return c;
+    c = find_level(cat, name);
+    if (c)
+        return c;
+    /* an abbreviation (cardabbrs.txt) of a card's name, as the peer reads them */
+    {
+        const struct battle_named_entry *a = battle_named_find(&cat->named.abbrs, name);
+        if (a && strlen(a->text) <= BATTLE_NAME_MAX) {
+            c = battle_catalog_find(cat, a->text);
+            if (!c) {
+                battle_tu_simplify(a->text, key);
+                c = find_key(cat, key);
+            }
+            if (!c)
+                c = find_level(cat, a->text);
+        }
+    }
+    return c;
 }
 
 /* Edit distance between a and b, or a value above `max` once it must exceed it. */
@@ -441,6 +466,11 @@ const char *battle_catalog_source(const struct battle_catalog *cat)
 const char *battle_catalog_hash(const struct battle_catalog *cat)
 {
     return cat->hash;
+}
+
+const struct battle_named *battle_catalog_named(const struct battle_catalog *cat)
+{
+    return &cat->named;
 }
 
 const struct battle_bges *battle_catalog_bges(const struct battle_catalog *cat)
@@ -576,6 +606,19 @@ static void log_notes(const char *dir, const struct sk_verr_list *notes)
                     SK_VERR_MAX);
 }
 
+/* battle_named_drop_abbrs: an abbreviation may not hide a card's name. */
+static int is_card(const void *arg, const char *name)
+{
+    const struct battle_catalog *cat = arg;
+    char key[BATTLE_NAME_MAX + 1];
+    if (battle_catalog_find(cat, name))
+        return 1;
+    if (strlen(name) > BATTLE_NAME_MAX)
+        return 0;
+    battle_tu_simplify(name, key);
+    return find_key(cat, key) != NULL;
+}
+
 /* Loads the game's files in the folder `dir`: its cards, then its missions and raids (their
  * notes in a list of their own, so that the cards' cannot crowd them out); the notes go to
  * the log. */
@@ -585,9 +628,11 @@ static enum sk_err load_files(const char *dir, struct battle_catalog **out, char
     struct battle_tu_data data;
     struct battle_missions_data enemies;
     struct battle_bges bges;
+    struct battle_named named;
     struct sk_verr_list notes, enemy_notes;
     enum sk_err rc;
 
+    memset(&named, 0, sizeof(named));
     memset(&data, 0, sizeof(data));
     memset(&enemies, 0, sizeof(enemies));
     memset(&bges, 0, sizeof(bges));
@@ -600,6 +645,9 @@ static enum sk_err load_files(const char *dir, struct battle_catalog **out, char
         rc = battle_missions_load(dir, &enemies, &data.hash, &enemy_notes, err, errlen);
     if (!rc)
         rc = battle_bge_load(dir, &bges, &data.hash, &enemy_notes, err, errlen);
+    /* named decks and abbreviations change what a job's names mean: in the hash too */
+    if (!rc)
+        rc = battle_named_load(dir, &named, &data.hash, &enemy_notes, err, errlen);
     log_notes(dir, &notes);
     log_notes(dir, &enemy_notes);
     sk_verr_list_release(&notes);
@@ -615,12 +663,20 @@ static enum sk_err load_files(const char *dir, struct battle_catalog **out, char
             battle_catalog_free(*out);
             *out = NULL;
         } else {
+            struct sk_verr_list abbr_notes;
             (*out)->bges = bges;
             memset(&bges, 0, sizeof(bges));
+            (*out)->named = named;
+            memset(&named, 0, sizeof(named));
+            sk_verr_list_init(&abbr_notes);
+            battle_named_drop_abbrs(&(*out)->named, is_card, *out, &abbr_notes);
+            log_notes(dir, &abbr_notes);
+            sk_verr_list_release(&abbr_notes);
         }
     }
     battle_missions_release(&enemies);
     battle_bge_release(&bges);
+    battle_named_release(&named);
     if (rc == SK_ENOMEM)
         snprintf(err, errlen, "out of memory loading the cards folder '%s'", dir);
     return rc;

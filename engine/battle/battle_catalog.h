@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "battle_missions.h"
+#include "battle_named.h"
 #include "battle_spec.h"
 #include "battle_tu.h"
 #include "sk_err.h"
@@ -166,6 +167,12 @@ json_t *battle_catalog_to_json(const struct battle_catalog *cat);
  * NULL when i is out of range or on allocation failure. Caller decrefs.
  */
 json_t *battle_catalog_card_json(const struct battle_catalog *cat, size_t i);
+
+/** The named decks (customdecks.txt) and card abbreviations (cardabbrs.txt) of the game's
+ * folder (none for other catalogs; abbreviations that are a card's name dropped, as the
+ * peer does): borrowed, valid while `cat` is. battle_catalog_find_loose reads the
+ * abbreviations; the codec, the named decks. */
+const struct battle_named *battle_catalog_named(const struct battle_catalog *cat);
 
 /* ===== The game's missions and raids (battle_missions) ===== */
 

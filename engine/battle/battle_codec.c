@@ -250,25 +250,30 @@ static void decode_deck(struct job_dec *j, const json_t *deck, struct battle_sid
 /* The card a deck string entry names: the job's inline cards by exact name, then the
  * catalog as players write names, or by id for "[1234]". NULL after reporting it (with a
  * "did you mean" from the catalog when a name is close). */
+/* The card entry `e` names, or NULL, without a report. */
+static const struct battle_card_spec *lookup_quiet(const struct job_dec *j,
+                                                   const struct battle_deck_entry *e)
+{
+    if (e->id)
+        return j->catalog ? battle_catalog_find_id(j->catalog, e->id) : NULL;
+    for (int i = 0; i < j->n_inl; i++)
+        if (j->inl[i].named && j->inl[i].valid && strcmp(j->inl[i].card.name, e->name) == 0)
+            return &j->inl[i].card;
+    return j->catalog ? battle_catalog_find_loose(j->catalog, e->name) : NULL;
+}
+
 static const struct battle_card_spec *lookup_entry(struct job_dec *j,
                                                    const struct battle_deck_entry *e, int k)
 {
-    const struct battle_card_spec *c = NULL;
+    const struct battle_card_spec *c = lookup_quiet(j, e);
     char hint[BATTLE_NAME_MAX + 1] = "";
 
-    if (e->id) {
-        c = j->catalog ? battle_catalog_find_id(j->catalog, e->id) : NULL;
-        if (!c)
-            sk_jdec_bad(&j->d, "entry %d: no card has id %d", k, e->id);
-        return c;
-    }
-    for (int i = 0; i < j->n_inl && !c; i++)
-        if (j->inl[i].named && j->inl[i].valid && strcmp(j->inl[i].card.name, e->name) == 0)
-            c = &j->inl[i].card;
-    if (!c && j->catalog)
-        c = battle_catalog_find_loose(j->catalog, e->name);
     if (c)
         return c;
+    if (e->id) {
+        sk_jdec_bad(&j->d, "entry %d: no card has id %d", k, e->id);
+        return NULL;
+    }
     if (j->catalog)
         battle_catalog_suggest(j->catalog, e->name, hint, sizeof(hint));
     if (hint[0])
@@ -337,7 +342,52 @@ static int place(struct job_dec *j, const struct battle_card_spec *card, int cou
 }
 
 /* Decodes deck string or hash `text` (the value at the current position) into `side`. */
+/* The named deck (customdecks.txt) closest to `text`, for a deck string that is neither a
+ * deck nor a named deck; NULL when none looks like a typo of it. */
+static const char *suggest_named(const struct job_dec *j, const char *text)
+{
+    const struct battle_named_list *decks =
+        j->catalog ? &battle_catalog_named(j->catalog)->decks : NULL;
+    struct sk_suggest s;
+
+    if (!decks || !decks->n || strchr(text, ','))
+        return NULL;
+    sk_suggest_init(&s, text);
+    for (size_t i = 0; i < decks->n; i++)
+        sk_suggest_add(&s, decks->items[i].name);
+    return sk_suggest_best(&s);
+}
+
+static void decode_deck_string(struct job_dec *j, const char *text, struct battle_side_spec *side);
+
+/* A deck string, a deck hash or the name of a named deck (customdecks.txt) that stands
+ * for one deck; a named list of decks is the defender's alone (battle_codec_decode_mix
+ * expands it before a side is decoded). */
 static void decode_deck_text(struct job_dec *j, const char *text, struct battle_side_spec *side)
+{
+    const struct battle_named *named = j->catalog ? battle_catalog_named(j->catalog) : NULL;
+    struct battle_named_part parts[BATTLE_DEFENDERS_MAX];
+    char why[200];
+    int n;
+
+    if (!named || !battle_named_find(&named->decks, text)) {
+        decode_deck_string(j, text, side);
+        return;
+    }
+    n = battle_named_expand(named, text, parts, BATTLE_DEFENDERS_MAX, why, sizeof(why));
+    if (n < 0)
+        sk_jdec_bad(&j->d, "named deck \"%s\": %s", text, why);
+    else if (n > 1)
+        sk_jdec_bad(&j->d,
+                    "named deck \"%s\" is a list of %d decks: only \"defender\" may be a list",
+                    text, n);
+    else
+        decode_deck_string(j, parts[0].text, side);
+    if (n > 0)
+        battle_named_parts_release(parts, n);
+}
+
+static void decode_deck_string(struct job_dec *j, const char *text, struct battle_side_spec *side)
 {
     struct battle_deck_entry entries[BATTLE_DECK_ENTRIES_MAX];
     int ids[BATTLE_DECK_IDS_MAX];
@@ -362,6 +412,15 @@ static void decode_deck_text(struct job_dec *j, const char *text, struct battle_
     } else {
         if (!battle_deck_split(text, entries, &n, why, sizeof(why))) {
             sk_jdec_bad(&j->d, "malformed deck string: %s", why);
+            return;
+        }
+        const char *deck_hint = n == 1 ? suggest_named(j, text) : NULL;
+        if (deck_hint && !lookup_quiet(j, &entries[0])) {
+            /* one word that is no card: more likely a named deck misspelt */
+            sk_jdec_bad(&j->d,
+                        "unknown card or named deck \"%s\" (did you mean the named deck "
+                        "\"%s\"?)",
+                        text, deck_hint);
             return;
         }
         for (int k = 0; k < n; k++) {
@@ -1265,14 +1324,17 @@ static const char *const defender_keys[] = {"deck", "weight", NULL};
 /* Moves the problems of `from` into `errs`: those under "/params/defender" are re-rooted at
  * `root` ("/params/defender/2/deck"); the others are kept only when `keep_others`. */
 static void move_errors(const struct sk_verr_list *from, struct sk_verr_list *errs,
-                        const char *root, int keep_others)
+                        const char *root, int keep_others, const char *named)
 {
     static const char prefix[] = "/params/defender";
     const size_t plen = sizeof(prefix) - 1;
 
     for (size_t i = 0; i < from->n; i++) {
         const char *p = from->items[i].pointer;
-        if (strncmp(p, prefix, plen) == 0 && (p[plen] == '\0' || p[plen] == '/')) {
+        if (named && strncmp(p, prefix, plen) == 0) {
+            /* a deck of a named list: where the job names the list, with the deck's name */
+            sk_verr_add(errs, root, "named deck \"%s\": %s", named, from->items[i].message);
+        } else if (strncmp(p, prefix, plen) == 0 && (p[plen] == '\0' || p[plen] == '/')) {
             char np[SK_JPTR_MAX + 64];
             snprintf(np, sizeof(np), "%s%s", root, p + plen);
             sk_verr_add(errs, np, "%s", from->items[i].message);
@@ -1284,19 +1346,82 @@ static void move_errors(const struct sk_verr_list *from, struct sk_verr_list *er
     errs->oom |= from->oom;
 }
 
+/* A defender that names a named list of decks (customdecks.txt: "A:0.3;B:0.7", or a
+ * regular expression over the named decks): *list becomes the weighted list it stands for
+ * ([{"deck", "weight"}], each deck with the side's "play"), *at where the job names it, and
+ * `parts` the decks (released by the caller); nothing is set for any other defender. A
+ * named deck that does not expand is reported at *at: SK_EINVAL. */
+static enum sk_err expand_named_defender(const struct battle_catalog *catalog, const json_t *def,
+                                         struct battle_named_part *parts, int *n_parts,
+                                         json_t **list, const char **at, struct sk_verr_list *errs)
+{
+    const json_t *text = json_is_object(def) ? json_object_get(def, "deck") : def;
+    const struct battle_named *named = catalog ? battle_catalog_named(catalog) : NULL;
+    const char *where = json_is_object(def) ? "/params/defender/deck" : "/params/defender";
+    char why[200];
+    int n;
+
+    if (!json_is_string(text) || !named ||
+        !battle_named_find(&named->decks, json_string_value(text)))
+        return SK_OK;
+    n = battle_named_expand(named, json_string_value(text), parts, BATTLE_DEFENDERS_MAX, why,
+                            sizeof(why));
+    if (n < 0)
+        return sk_verr_add(errs, where, "named deck \"%s\": %s", json_string_value(text), why);
+    if (n == 1) { /* one deck: decoded where it stands, as any deck string */
+        battle_named_parts_release(parts, n);
+        return SK_OK;
+    }
+    *n_parts = n;
+    *list = json_array();
+    for (int k = 0; *list && k < n; k++) {
+        json_t *deck = json_is_object(def) ? json_deep_copy(def) : json_string(parts[k].text);
+        if (deck && json_is_object(deck) &&
+            json_object_set_new(deck, "deck", json_string(parts[k].text))) {
+            json_decref(deck);
+            deck = NULL;
+        }
+        if (!deck || json_array_append_new(
+                         *list, json_pack("{s:o, s:f}", "deck", deck, "weight", parts[k].weight))) {
+            json_decref(*list);
+            *list = NULL;
+        }
+    }
+    if (!*list) {
+        battle_named_parts_release(parts, n);
+        *n_parts = 0;
+        return SK_ENOMEM;
+    }
+    *at = where;
+    return SK_OK;
+}
+
 /* NOLINTNEXTLINE(readability-function-size): the mix's fields in document order */
 enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
                                     const struct battle_catalog *catalog, struct sk_jptr *ptr,
                                     struct sk_verr_list *errs, struct battle_mix *out)
 {
     const json_t *list = json_is_object(params) ? json_object_get(params, "defender") : NULL;
-    json_t *copy = NULL;
+    json_t *copy = NULL, *expanded = NULL;
+    struct battle_named_part parts[BATTLE_DEFENDERS_MAX];
+    int n_parts = 0;
+    const char *named_at = NULL, *named_text = NULL;
     size_t i;
     json_t *e;
     int bad = 0;
     enum sk_err err = SK_OK;
 
     memset(out, 0, sizeof(*out));
+    err = expand_named_defender(catalog, list, parts, &n_parts, &expanded, &named_at, errs);
+    if (err)
+        return err;
+    if (expanded) {
+        list = expanded;
+        named_text =
+            json_string_value(json_is_string(json_object_get(params, "defender"))
+                                  ? json_object_get(params, "defender")
+                                  : json_object_get(json_object_get(params, "defender"), "deck"));
+    }
     if (!json_is_array(list)) {
         err = battle_codec_decode(params, seed, catalog, ptr, errs, &out->specs[0]);
         if (!err) {
@@ -1316,11 +1441,13 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
         bad = 1;
     }
     sk_jptr_pop(ptr);
-    if (bad)
-        return SK_EINVAL;
-    copy = json_copy((json_t *)params);
-    if (!copy)
-        return SK_ENOMEM;
+    copy = bad ? NULL : json_copy((json_t *)params);
+    if (!copy) {
+        if (n_parts)
+            battle_named_parts_release(parts, n_parts);
+        json_decref(expanded);
+        return bad ? SK_EINVAL : SK_ENOMEM;
+    }
     json_array_foreach(list, i, e)
     {
         struct sk_verr_list one;
@@ -1363,7 +1490,8 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
         rc = battle_codec_decode(copy, seed, catalog, ptr, &one, &out->specs[i]);
         snprintf(root + strlen(root), sizeof(root) - strlen(root), "/deck");
         /* The attacker's problems are the same in every decode: reported once. */
-        move_errors(&one, errs, root, i == 0);
+        move_errors(&one, errs, named_at ? named_at : root, i == 0,
+                    named_at ? (parts[i].from ? parts[i].from : named_text) : NULL);
         sk_verr_list_release(&one);
         if (rc == SK_ENOMEM) {
             err = SK_ENOMEM;
@@ -1376,6 +1504,8 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
         out->n = (int)i + 1;
     }
     json_decref(copy);
+    if (n_parts)
+        battle_named_parts_release(parts, n_parts);
     if (!err && bad)
         err = SK_EINVAL;
     if (err) {
@@ -1383,10 +1513,12 @@ enum sk_err battle_codec_decode_mix(const json_t *params, uint64_t seed,
         for (int k = 0; k < BATTLE_DEFENDERS_MAX; k++)
             battle_codec_spec_release(&out->specs[k]);
         memset(out, 0, sizeof(*out));
+        json_decref(expanded);
         return err;
     }
     out->n = (int)json_array_size(list);
     out->weighted = 1;
+    json_decref(expanded);
     return SK_OK;
 }
 

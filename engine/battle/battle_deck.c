@@ -201,6 +201,9 @@ int battle_deck_split(const char *text, struct battle_deck_entry *out, int *n, c
     }
     for (;;) {
         size_t len = strcspn(p, ",:");
+        /* a comma at the end, as players' files have (customdecks.txt): nothing more */
+        if (*n > 0 && !p[len] && strspn(p, " \t\r\n") == len)
+            break;
         if (*n == BATTLE_DECK_ENTRIES_MAX) {
             snprintf(why, whylen, "a deck string has at most %d entries", BATTLE_DECK_ENTRIES_MAX);
             return 0;

@@ -1081,7 +1081,93 @@ static const struct job_catalog missions_catalog = {"missions",    missions_load
                                                     route_hold,    route_drop,     route_hash,
                                                     missions_size, missions_match, missions_entry};
 
-static const struct job_catalog *const more_catalogs[] = {&missions_catalog, NULL};
+/* ===== The named decks served at /v1/decks (customdecks.txt) ===== */
+
+/* Named deck i: {"name", "deck": its text, "line", "list": whether it stands for several
+ * decks, "decks": what it stands for ([{"deck", "named", "weight"}]), or "error": why it
+ * does not expand}. */
+static json_t *named_deck_json(const struct battle_catalog *cat, size_t i)
+{
+    const struct battle_named *named = battle_catalog_named(cat);
+    const struct battle_named_entry *e;
+    struct battle_named_part parts[BATTLE_DEFENDERS_MAX];
+    char why[200];
+    json_t *obj, *decks;
+    int n;
+
+    if (i >= named->decks.n)
+        return NULL;
+    e = &named->decks.items[i];
+    n = battle_named_expand(named, e->name, parts, BATTLE_DEFENDERS_MAX, why, sizeof(why));
+    obj = json_pack("{s:s, s:s, s:i, s:b}", "name", e->name, "deck", e->text, "line", e->line,
+                    "list", n > 1);
+    decks = n > 0 ? json_array() : NULL;
+    for (int k = 0; decks && k < n; k++)
+        if (json_array_append_new(decks,
+                                  json_pack("{s:s, s:s?, s:f}", "deck", parts[k].text, "named",
+                                            parts[k].from, "weight", parts[k].weight))) {
+            json_decref(decks);
+            decks = NULL;
+        }
+    if (n > 0)
+        battle_named_parts_release(parts, n);
+    if (obj && (n < 0 ? json_object_set_new(obj, "error", json_string(why))
+                      : json_object_set_new(obj, "decks", decks ? decks : json_null()))) {
+        json_decref(obj);
+        obj = NULL;
+    }
+    if (n >= 0 && !decks) {
+        json_decref(obj);
+        obj = NULL;
+    }
+    return obj;
+}
+
+static json_t *decks_load(char *err, size_t errlen)
+{
+    const struct battle_catalog *cat = NULL;
+    json_t *arr;
+
+    if (battle_catalog_current(&cat, err, errlen))
+        return NULL;
+    arr = json_array();
+    for (size_t i = 0; arr && i < battle_catalog_named(cat)->decks.n; i++)
+        if (json_array_append_new(arr, named_deck_json(cat, i))) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    battle_catalog_put(cat);
+    return arr;
+}
+
+static size_t decks_size(const void *snap)
+{
+    return battle_catalog_named(snap)->decks.n;
+}
+
+static int decks_match(const void *snap, size_t i, const struct job_filter *f, const char *value)
+{
+    const struct battle_named *named = battle_catalog_named(snap);
+    if (i >= named->decks.n || strcmp(f->param, "name") != 0)
+        return 0;
+    return contains_ci(named->decks.items[i].name, value);
+}
+
+static json_t *decks_entry(const void *snap, size_t i)
+{
+    return named_deck_json(snap, i);
+}
+
+static const struct job_filter deck_filters[] = {
+    {"name", "name", NULL, NULL, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+static const struct job_catalog decks_catalog = {"decks",    decks_load,  deck_filters,
+                                                 route_hold, route_drop,  route_hash,
+                                                 decks_size, decks_match, decks_entry};
+
+static const struct job_catalog *const more_catalogs[] = {&missions_catalog, &decks_catalog, NULL};
 
 static const char *job_pinned(const void *data)
 {

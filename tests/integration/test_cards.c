@@ -6,8 +6,9 @@
  * a weighted list of decks, refuse a card with a
  * skill the engine does not simulate with a 422, serve GET /v1/missions and run a job whose
  * sides are missions named by name and id, one against a raid drawn anew each game (its
- * card pool and level-ups), refuse a raid the engine cannot play with a 422, and a worker
- * pointed at a folder that is not there does not start. */
+ * card pool and level-ups), refuse a raid the engine cannot play with a 422, a worker
+ * pointed at a folder that is not there does not start, and GET /v1/decks lists the named
+ * decks that a job (with abbreviations) uses. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -157,6 +158,39 @@ static void test_real_deck_job(void)
         r.body && strstr(r.body, "Teiffa") &&
         strstr(r.body, "health 0, attack 0: the engine plays health 1 to 999 and attack 0 to 999"));
     it_resp_free(&r);
+    it_stack_stop(&s);
+}
+
+/* GET /v1/decks lists customdecks.txt with what each stands for; a job whose attacker is
+ * written with abbreviations (cardabbrs.txt) and whose defender is a named list. */
+static void test_named_decks(void)
+{
+    static const char doc[] = "{\"kind\": \"battle\", \"seed\": 3, \"params\": {\"games\": 2000,"
+                              " \"attacker\": \"halcyon++, CS, Bazooka Marine#3\","
+                              " \"defender\": \"Bug62\"}}";
+    struct it_stack s;
+    json_t *page, *res;
+    const json_t *d;
+
+    CU_ASSERT_FATAL(start(&s, "cards_named", 1) == 0);
+    page = get_json(&s, "/v1/decks?name=bug62", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(page, "total")), 6); /* Bug62, _1.._5 */
+    d = json_array_get(json_object_get(page, "items"), 0);
+    CU_ASSERT_STRING_EQUAL(str(d, "name"), "Bug62");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(d, "list")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(d, "decks")), 5);
+    json_decref(page);
+    page = get_json(&s, "/v1/decks?name=Bug66_02", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 1);
+    json_decref(page);
+
+    res = run_job(&s, doc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 10000);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(res, "defenders")), 5);
+    json_decref(res);
     it_stack_stop(&s);
 }
 
@@ -354,6 +388,7 @@ static CU_TestInfo cards_tests[] = {
     {"GET /v1/missions, a job between missions, one against a raid's pool at level 13, a 422",
      test_missions},
     {"a missing cards folder stops the worker", test_bad_folder_stops_worker},
+    {"GET /v1/decks; a named deck, a named list and abbreviations in a job", test_named_decks},
     CU_TEST_INFO_NULL,
 };
 

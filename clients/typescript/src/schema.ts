@@ -132,6 +132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/decks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Named decks (customdecks.txt)
+         * @description The named decks of the game's folder (`customdecks.txt` in `SKIRMISH_CARDS_DIR`, as the peer simulator reads it; an empty list for the built-in or a JSON cards file), by name. A named deck is usable wherever a deck string is (`"attacker": "Bug00_02"`); one that stands for several decks (a list `"A:0.3;B:0.7"` or a regular expression `/^Bug66_\\d+$/` over the named decks' names) only as the defender, which then plays each deck for its share of the games (docs/cards.md, "Named decks and abbreviations"). `decks` is what a named deck stands for; `error` says why one cannot be used. Filter `name` (case-insensitive substring); pages as `GET /v1/cards`.
+         */
+        get: operations["listDecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spells": {
         parameters: {
             query?: never;
@@ -1099,6 +1119,36 @@ export interface components {
             /** @description the catalog this page was read from: when it changes between pages (a refresh), start again from the first page */
             catalog?: components["schemas"]["CatalogHash"];
         };
+        DeckList: {
+            items: components["schemas"]["NamedDeck"][];
+            /** @description entries in this page */
+            count: number;
+            /** @description entries matching the filters, in all pages */
+            total: number;
+            /** @description pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+            /** @description the catalog this page was read from: when it changes between pages (a refresh), start again from the first page */
+            catalog?: components["schemas"]["CatalogHash"];
+        };
+        NamedDeck: {
+            /** @description as customdecks.txt writes it; jobs compare names without case, spaces and ;:,"'! */
+            name: string;
+            /** @description its text: a deck string, a list "A:0.3;B:0.7" or a regular expression /.../ over named decks' names */
+            deck: string;
+            /** @description its line in customdecks.txt */
+            line: number;
+            /** @description it stands for several decks: usable as the defender only */
+            list: boolean;
+            /** @description the decks it stands for, with their shares of the games (summing to 1) */
+            decks?: {
+                deck: string;
+                /** @description the named deck it came from */
+                named?: string;
+                weight: number;
+            }[];
+            /** @description why it cannot be used (a cycle, more than 16 decks, an expression that matches nothing); then no `decks` */
+            error?: string;
+        };
         ApiKey: {
             /** @description the public part of the key (`sk_<id>_...`) */
             id: string;
@@ -1883,6 +1933,78 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MissionList"];
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDecks: {
+        parameters: {
+            query?: {
+                /** @description case-insensitive substring of the name (1..64 bytes) */
+                name?: string;
+                /** @description entries per page */
+                limit?: number;
+                /** @description `next_cursor` of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description matching named decks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "name": "Bug62",
+                     *           "deck": "/^Bug62_\\d+$/",
+                     *           "line": 24,
+                     *           "list": true,
+                     *           "decks": [
+                     *             {
+                     *               "deck": "Octane Optimized, Broodmother's Nexus, Orbo the Holy City, Delphi of the Pantheon,Sulfuris Mine, Neocyte Spikes, Argent Crusader,Thurnaxtur,Semyaza's Disciple,Kleave's Vanskrad",
+                     *               "named": "Bug62_1",
+                     *               "weight": 0.5
+                     *             },
+                     *             {
+                     *               "deck": "Octane Optimized, Broodmother's Nexus, Orbo the Holy City, Sinew Shredder,Sulfuris Mine, Neocyte Spikes, Argent Crusader,Thurnaxtur,Semyaza's Disciple,Kleave's Vanskrad",
+                     *               "named": "Bug62_2",
+                     *               "weight": 0.5
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "Bug00_19",
+                     *           "deck": "Gaia the Purifier, Delphinian Pilgrim#2, Unwavering Invoker#2, Brightsoul Golem#2",
+                     *           "line": 21,
+                     *           "list": false,
+                     *           "decks": [
+                     *             {
+                     *               "deck": "Gaia the Purifier, Delphinian Pilgrim#2, Unwavering Invoker#2, Brightsoul Golem#2",
+                     *               "named": "Bug00_19",
+                     *               "weight": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "count": 2,
+                     *       "total": 2,
+                     *       "next_cursor": null,
+                     *       "catalog": "fnv1a64:0316bbe45f916238"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeckList"];
                 };
             };
             400: components["responses"]["BadQuery"];
