@@ -220,13 +220,26 @@ static int to_posix(const char *re, size_t len, char *out, size_t outlen)
         const char *cls = NULL;
         if (re[i] == '\\' && i + 1 < len) {
             switch (re[i + 1]) {
-            case 'd': cls = "[0-9]"; break;
-            case 'D': cls = "[^0-9]"; break;
-            case 'w': cls = "[[:alnum:]_]"; break;
-            case 'W': cls = "[^[:alnum:]_]"; break;
-            case 's': cls = "[[:space:]]"; break;
-            case 'S': cls = "[^[:space:]]"; break;
-            default: break;
+            case 'd':
+                cls = "[0-9]";
+                break;
+            case 'D':
+                cls = "[^0-9]";
+                break;
+            case 'w':
+                cls = "[[:alnum:]_]";
+                break;
+            case 'W':
+                cls = "[^[:alnum:]_]";
+                break;
+            case 's':
+                cls = "[[:space:]]";
+                break;
+            case 'S':
+                cls = "[^[:space:]]";
+                break;
+            default:
+                break;
             }
         }
         if (cls) {
@@ -259,8 +272,7 @@ static int expand_regex(struct expansion *x, const char *re, size_t len, double 
 
     if (!to_posix(re, len, posix, sizeof(posix)) ||
         regcomp(&rx, posix, REG_EXTENDED | REG_NOSUB) != 0) {
-        snprintf(x->why, x->whylen, "/%.*s/ is not a regular expression it can read", (int)len,
-                 re);
+        snprintf(x->why, x->whylen, "/%.*s/ is not a regular expression it can read", (int)len, re);
         return -1;
     }
     for (size_t i = 0; i < x->n->decks.n; i++)

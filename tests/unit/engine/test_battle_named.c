@@ -62,7 +62,7 @@ static void test_load_and_expand(void)
     write_file(dir, BATTLE_NAMED_ABBRS_FILE, "CS: Corrosive Spore\nhalcyon++: Imperator Halcyon\n");
     sk_verr_list_init(&notes);
     CU_ASSERT_EQUAL_FATAL(battle_named_load(dir, &n, &hash, &notes, err, sizeof(err)), SK_OK);
-    CU_ASSERT_NOT_EQUAL(hash, 1); /* the files are part of the catalog's hash */
+    CU_ASSERT_NOT_EQUAL(hash, 1);  /* the files are part of the catalog's hash */
     CU_ASSERT_EQUAL(n.decks.n, 9); /* 11 entries, "mine" overrides "Mine" */
     CU_ASSERT_EQUAL(n.abbrs.n, 2);
     CU_ASSERT_EQUAL(notes.n, 2); /* the line without a colon, the name given twice */
@@ -170,27 +170,27 @@ static void test_named_decks_in_jobs(void)
     CU_ASSERT_EQUAL(mix.specs[0].sides[1].play, BATTLE_PLAY_ORDERED);
     battle_codec_mix_release(&mix);
     /* a list where one deck is wanted */
-    CU_ASSERT_EQUAL(decode_real(cat, "{\"attacker\": \"Bug62\", \"defender\": \"Bug00_02\"}", &mix,
-                                at, msg),
-                    SK_EINVAL);
+    CU_ASSERT_EQUAL(
+        decode_real(cat, "{\"attacker\": \"Bug62\", \"defender\": \"Bug00_02\"}", &mix, at, msg),
+        SK_EINVAL);
     CU_ASSERT_STRING_EQUAL(at, "/params/attacker");
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "is a list of 5 decks: only \"defender\" may be a list"));
     /* a list past 16 decks */
-    CU_ASSERT_EQUAL(decode_real(cat, "{\"attacker\": \"Bug00_02\", \"defender\": \"Bug00\"}", &mix,
-                                at, msg),
-                    SK_EINVAL);
+    CU_ASSERT_EQUAL(
+        decode_real(cat, "{\"attacker\": \"Bug00_02\", \"defender\": \"Bug00\"}", &mix, at, msg),
+        SK_EINVAL);
     CU_ASSERT_STRING_EQUAL(at, "/params/defender");
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "more than 16 decks"));
     /* a deck of a named list that does not decode: named where the job names the list */
-    CU_ASSERT_EQUAL(decode_real(cat, "{\"attacker\": \"Bug00_02\", \"defender\": \"Bug66\"}", &mix,
-                                at, msg),
-                    SK_EINVAL);
+    CU_ASSERT_EQUAL(
+        decode_real(cat, "{\"attacker\": \"Bug00_02\", \"defender\": \"Bug66\"}", &mix, at, msg),
+        SK_EINVAL);
     CU_ASSERT_STRING_EQUAL(at, "/params/defender");
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "named deck \"Bug66_02\": entry 5: unknown card"));
     /* a misspelt named deck */
-    CU_ASSERT_EQUAL(decode_real(cat, "{\"attacker\": \"Bug00_2\", \"defender\": \"Bug00_02\"}",
-                                &mix, at, msg),
-                    SK_EINVAL);
+    CU_ASSERT_EQUAL(
+        decode_real(cat, "{\"attacker\": \"Bug00_2\", \"defender\": \"Bug00_02\"}", &mix, at, msg),
+        SK_EINVAL);
     CU_ASSERT_STRING_EQUAL(msg, "unknown card or named deck \"Bug00_2\" (did you mean the named "
                                 "deck \"Bug00_02\"?)");
     /* abbreviations (cardabbrs.txt) in a deck string: a commander and a fortress */
