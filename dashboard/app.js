@@ -9,7 +9,9 @@
 // (GET /v1/jobs/{id}/events),
 // draws the history of the last hour (GET /v1/stats/history) and the result of a finished
 // battle job (rates with their Wilson intervals, turn histogram) as inline SVG, and submits
-// battles built from the card catalog (GET /v1/cards). Plain browser JavaScript: no
+// battles built from the card catalog (GET /v1/cards: a commander picker over every
+// commander, a card search by name that pages as the user types, or a deck string per
+// side, whose did-you-mean errors show next to it). Plain browser JavaScript: no
 // framework, no build step, nothing loaded from outside the API. An endpoint that answers
 // 404 (an older API) shows "n/a" instead of breaking the page.
 'use strict';
@@ -24,7 +26,11 @@
   const SVG = 'http://www.w3.org/2000/svg';
 
   const state = {
-    catalog: null, // array of card definitions, or null when /v1/cards is unavailable
+    catalog: null, // the first page of GET /v1/cards (all of it when catalogWhole), or
+                   // null when /v1/cards is unavailable
+    catalogWhole: false, // the catalog fits in one page (the built-in cards)
+    commanders: null, // every commander's name (GET /v1/cards?type=commander, every page)
+    catalogSeq: 0, // the latest catalog read (a key change reads it again)
     selected: null, // id of the job shown in the result panel
     selectedJob: null, // last job resource read for it
     results: new Map(), // id -> result document (final results never change)
@@ -846,15 +852,45 @@
   }
 
   // ---- the battle form ----------------------------------------------------------------
+  // The catalog may be the built-in cards (67, one page of GET /v1/cards) or the game's
+  // (about 54,000 cards, one per unit and level, in pages). The first page says which: a
+  // catalog that fits in it is kept whole and the deck rows are lists of its cards; a
+  // larger one is searched by name (GET /v1/cards?name=..., page by page), its deck rows are
+  // text boxes filled from the search, and its commanders are read page by page for the
+  // commander pickers. Either way a side can also be written as a deck string, as players
+  // write decks ("Commander, Card#2, Card-6, ..."; docs/cards.md), which the API resolves.
 
+  const PAGE_MAX = 1000; // GET /v1/cards's largest page
+  const SEARCH_LIMIT = 25;
+  const SEARCH_DELAY_MS = 250;
+  const DECK_TYPES = ['assault', 'structure'];
+
+  // The default decks per catalog: the first whose commanders (and, for a catalog read
+  // whole, every card) are in the loaded catalog is used; else the catalog's own first
+  // commander and cards (a catalog of one's own, SKIRMISH_CARDS_FILE).
+  const PRESETS = [
+    { catalog: 'built-in',
+      attacker: { commander: 'Test Commander', deck: [['Grunt', 5], ['Brute', 5]] },
+      defender: { commander: 'Test Commander', deck: [['Brute', 4], ['Grunt', 6]] } },
+    { catalog: 'game', // the README's real decks (examples/tu/battle_real_decks.json)
+      attacker: { commander: 'Octane-1',
+                  deck: [['Bazooka Marine', 3], ['Rally Infantry', 3], ['Barrage Tank', 2],
+                         ['Grunt', 2]] },
+      defender: { commander: 'Malika-1',
+                  deck: [['Dread Panzer', 2], ['Trap Setter', 1], ['Invasion Blockade', 1],
+                         ['Combat Specialist', 3]] } },
+  ];
+
+  const whole = () => state.catalog !== null && state.catalogWhole;
   const cardsOf = (...types) =>
-      (state.catalog || []).filter((c) => types.includes(c.type)).map((c) => c.name);
+      (whole() ? state.catalog : []).filter((c) => types.includes(c.type)).map((c) => c.name);
 
-  // A <select> of catalog names, or a text input when the catalog is unavailable.
+  // A <select> of `names`, or a text input when there is no list (no catalog, or one too
+  // large to list: its deck cards are found with the search).
   function cardField(names, value, pointer, label) {
-    if (!state.catalog) {
+    if (!names) {
       return el('input', { type: 'text', value: value || '', 'data-pointer': pointer,
-                           'aria-label': label, class: 'card' });
+                           'aria-label': label, class: 'card', spellcheck: 'false' });
     }
     const sel = el('select', { 'data-pointer': pointer, 'aria-label': label, class: 'card' });
     for (const n of names) sel.append(el('option', { value: n, text: n }));
@@ -862,9 +898,11 @@
     return sel;
   }
 
+  const deckNames = () => (whole() ? cardsOf(...DECK_TYPES) : null);
+
   function deckRow(side, card, count) {
     const row = el('div', { class: 'deck-row' });
-    row.append(cardField(cardsOf('assault', 'structure'), card, '', `${side} deck card`),
+    row.append(cardField(deckNames(), card, '', `${side} deck card`),
                el('input', { type: 'number', class: 'count', min: 1, max: 50, value: count,
                              'aria-label': `${side} deck count` }),
                el('button', { type: 'button', class: 'remove', title: 'remove',
@@ -888,30 +926,79 @@
     });
   }
 
-  const DEFAULT_DECKS = {
-    attacker: { commander: 'Test Commander', deck: [['Grunt', 5], ['Brute', 5]] },
-    defender: { commander: 'Test Commander', deck: [['Brute', 4], ['Grunt', 6]] },
-  };
+  // The default decks for the loaded catalog (see PRESETS).
+  function defaults() {
+    if (!state.catalog) return PRESETS[0]; // names are typed: the built-in ones
+    const commanders = new Set(state.commanders);
+    const names = new Set(whole() ? state.catalog.map((c) => c.name) : []);
+    for (const p of PRESETS) {
+      const sides = [p.attacker, p.defender];
+      if (!sides.every((s) => commanders.has(s.commander))) continue;
+      if (whole() && !sides.every((s) => s.deck.every(([c]) => names.has(c)))) continue;
+      return p;
+    }
+    const first = state.commanders[0] || '';
+    const cards = state.catalog.filter((c) => DECK_TYPES.includes(c.type))
+                               .slice(0, 2).map((c) => [c.name, 5]);
+    return { catalog: 'own', attacker: { commander: first, deck: cards },
+             defender: { commander: first, deck: cards } };
+  }
 
-  function buildSide(fs) {
+  // A side's fields (made again when the catalog is read again, e.g. after a new key).
+  function buildSide(fs, preset) {
     const side = fs.dataset.side;
     fs.dataset.pointer = `/params/${side}`;
-    fs.append($('#side-template').content.cloneNode(true));
-    const def = DEFAULT_DECKS[side];
-    const commanders = cardsOf('commander');
-    $('.slot', fs).replaceWith(
-        cardField(commanders, def.commander, `/params/${side}/commander`, `${side} commander`));
+    fs.replaceChildren(el('legend', { text: side }),
+                       $('#side-template').content.cloneNode(true));
+    const def = preset[side];
+    $('.slot', fs).replaceWith(cardField(state.catalog ? state.commanders : null, def.commander,
+                                         `/params/${side}/commander`, `${side} commander`));
     $('[data-field=play]', fs).dataset.pointer = `/params/${side}/play`;
     const deck = $('.deck', fs);
     deck.dataset.pointer = `/params/${side}/deck`;
-    const deckCards = cardsOf('assault', 'structure');
-    for (const [card, count] of def.deck)
-      if (!state.catalog || deckCards.includes(card)) deck.append(deckRow(side, card, count));
+    for (const [card, count] of def.deck) deck.append(deckRow(side, card, count));
     renumber(deck, side);
     $('.add-card', fs).addEventListener('click', () => {
-      deck.append(deckRow(side, deckCards[0] || '', 1));
+      deck.append(deckRow(side, (deckNames() || [''])[0] || '', 1));
       renumber(deck, side);
     });
+    // A deck string replaces the commander and the cards: they are dimmed meanwhile, and
+    // an error at /params/SIDE/deck then goes next to the string.
+    const text = $('[data-field=deck-string]', fs);
+    const sync = () => {
+      const used = text.value.trim() !== '';
+      text.dataset.pointer = used ? `/params/${side}/deck` : '';
+      for (const e of fs.querySelectorAll('.by-cards'))
+        if (used) e.setAttribute('data-inactive', ''); else e.removeAttribute('data-inactive');
+    };
+    text.addEventListener('input', sync);
+    sync();
+  }
+
+  // Adds `card` to a side: a commander becomes its commander, a deck card a new deck row
+  // (or one more copy of a row that has it). A side written as a deck string gets the
+  // card appended to the string.
+  function addToSide(side, card) {
+    const fs = $(`fieldset[data-side=${side}]`);
+    const text = $('[data-field=deck-string]', fs);
+    if (text.value.trim() !== '') {
+      text.value = `${text.value.trim().replace(/,$/, '')}, ${card.name}`;
+      return;
+    }
+    if (card.type === 'commander') {
+      const pick = $(`[data-pointer="/params/${side}/commander"]`, fs);
+      pick.value = card.name;
+      return;
+    }
+    const deck = $('.deck', fs);
+    const same = [...deck.children].find((r) => $('.card', r).value === card.name);
+    if (same) {
+      const n = $('.count', same);
+      n.value = String((Number(n.value) || 1) + 1);
+      return;
+    }
+    deck.append(deckRow(side, card.name, 1));
+    renumber(deck, side);
   }
 
   function numberOrRaw(input) {
@@ -922,17 +1009,19 @@
   }
 
   function sideDoc(fs) {
-    const side = {
+    const play = $('[data-field=play]', fs).value;
+    const text = $('[data-field=deck-string]', fs).value.trim();
+    if (text !== '') return { deck: text, play };
+    return {
       commander: $('[data-pointer$="/commander"]', fs).value,
-      play: $('[data-field=play]', fs).value,
+      play,
       deck: [...$('.deck', fs).children].map((row) => {
-        const entry = { card: $('.card', row).value };
+        const entry = { card: $('.card', row).value.trim() };
         const count = numberOrRaw($('.count', row));
         if (count !== undefined) entry.count = count;
         return entry;
       }),
     };
-    return side;
   }
 
   function formDoc() {
@@ -958,12 +1047,13 @@
       e.removeAttribute('aria-invalid');
   }
 
-  // The element whose data-pointer is the longest prefix of `pointer` (RFC 6901 segments).
+  // The element whose data-pointer is the longest prefix of `pointer` (RFC 6901 segments),
+  // leaving out the fields a side's deck string stands in for.
   function elementFor(pointer) {
     let best = null, bestLen = -1;
     for (const e of document.querySelectorAll('#battle-form [data-pointer]')) {
       const p = e.dataset.pointer;
-      if (!p) continue;
+      if (!p || e.closest('[data-inactive]')) continue;
       if ((pointer === p || pointer.startsWith(p + '/')) && p.length > bestLen) {
         best = e;
         bestLen = p.length;
@@ -988,7 +1078,7 @@
           const note = el('span', { class: 'field-error', 'data-for': e.pointer, text: msg });
           // A field's note goes after its label; a deck row (whole line), deck or side gets it inside.
           const anchor = target.closest('label') || target.closest('.deck-row') || target;
-          if (anchor.matches('input, select, label')) anchor.after(note);
+          if (anchor.matches('input, select, textarea, label')) anchor.after(note);
           else anchor.append(note);
         }
       }
@@ -1035,20 +1125,134 @@
     }
   }
 
+  const cardsPath = (query) => `/v1/cards?${new URLSearchParams(query)}`;
+
+  // Every commander of the catalog, page after page (GET /v1/cards?type=commander), or
+  // null when a page fails.
+  async function loadCommanders() {
+    const names = [];
+    let cursor = null;
+    do {
+      const r = await api(cardsPath({ type: 'commander', limit: PAGE_MAX,
+                                      ...(cursor ? { cursor } : {}) }));
+      if (r.status !== 200 || !Array.isArray(r.body?.items)) return null;
+      for (const c of r.body.items) if (typeof c?.name === 'string') names.push(c.name);
+      cursor = r.body.next_cursor;
+    } while (cursor);
+    return names;
+  }
+
   async function loadCatalog() {
+    state.catalogSeq = (state.catalogSeq || 0) + 1;
+    const seq = state.catalogSeq;
     const r = await api('/v1/cards');
     const body = r.body;
     const list = Array.isArray(body) ? body : pick(body || {}, 'items', 'cards');
+    let cards = null, commanders = null, wholeList = false;
     if (r.status === 200 && Array.isArray(list)) {
-      state.catalog = list.filter((c) => c && typeof c.name === 'string');
-      $('#catalog-note').textContent =
-          `${state.catalog.length} catalog cards (GET /v1/cards)`;
+      cards = list.filter((c) => c && typeof c.name === 'string');
+      wholeList = !body?.next_cursor;
+      commanders = wholeList ? cards.filter((c) => c.type === 'commander').map((c) => c.name)
+                             : await loadCommanders();
+    }
+    if (seq !== state.catalogSeq) return; // a newer read (another key) is under way
+    state.catalog = commanders ? cards : null;
+    state.commanders = commanders;
+    state.catalogWhole = wholeList;
+    if (state.catalog) {
+      const total = typeof body?.total === 'number' ? body.total : state.catalog.length;
+      $('#catalog-note').textContent = state.catalogWhole
+        ? `${fmtInt(total)} catalog cards (GET /v1/cards)`
+        : `${fmtInt(total)} catalog cards (GET /v1/cards), ${fmtInt(state.commanders.length)}` +
+          ' commanders: find deck cards by name above';
     } else {
-      state.catalog = null;
       $('#catalog-note').textContent =
           `card catalog n/a (GET /v1/cards answered ${r.status || 'nothing'}): type card names`;
     }
-    for (const fs of document.querySelectorAll('fieldset.side')) buildSide(fs);
+    $('#card-search').hidden = !state.catalog;
+    const preset = defaults();
+    for (const fs of document.querySelectorAll('fieldset.side')) buildSide(fs, preset);
+  }
+
+  // ---- the card search (GET /v1/cards?name=..., a page at a time) ----------------------
+
+  const search = { timer: null, seq: 0, query: '', cursor: null };
+
+  function skillText(c) {
+    return (c.skills || []).map((s) => s.name + (s.all ? ' all' : '') +
+                                       (s.x ? ' ' + s.x : '')).join(', ');
+  }
+
+  function resultRow(c) {
+    const stats = c.type === 'commander' ? `${c.health} hp`
+                                         : [c.attack ?? '–', c.health, c.delay ?? 0].join('/');
+    const tr = el('tr', { 'data-card': c.name, title: skillText(c) },
+                  el('td', { class: 'name', text: c.name }),
+                  el('td', { class: 'muted', text: c.type }),
+                  el('td', { class: 'muted', text: stats }));
+    const td = el('td', { class: 'adds' });
+    if (c.type === 'commander' || DECK_TYPES.includes(c.type)) {
+      for (const side of ['attacker', 'defender']) {
+        const b = el('button', { type: 'button', 'data-side': side, text: `+ ${side}`,
+                                 title: c.type === 'commander' ? `${side}'s commander`
+                                                               : `add to the ${side}'s deck` });
+        b.addEventListener('click', () => addToSide(side, c));
+        td.append(b);
+      }
+    } else {
+      td.append(el('span', { class: 'muted', text: 'in a deck string',
+                             title: 'fortresses and dominions: write them in a deck string' }));
+    }
+    tr.append(td);
+    return tr;
+  }
+
+  // Reads the next page of the current search (the first when `fresh`).
+  async function searchPage(fresh) {
+    const seq = fresh ? ++search.seq : search.seq;
+    const q = search.query;
+    const body = $('#card-results tbody');
+    const note = $('#card-search-note');
+    if (fresh) {
+      search.cursor = null;
+      body.replaceChildren();
+      $('#card-more').hidden = true;
+      if (q === '') { note.textContent = ''; return; }
+    }
+    note.textContent = 'searching…';
+    const r = await api(cardsPath({ name: q, limit: SEARCH_LIMIT,
+                                    ...(search.cursor ? { cursor: search.cursor } : {}) }));
+    if (seq !== search.seq) return; // the query changed meanwhile
+    if (r.status !== 200 || !Array.isArray(r.body?.items)) {
+      note.textContent = `search n/a (GET /v1/cards answered ${r.status || 'nothing'})`;
+      return;
+    }
+    for (const c of r.body.items) body.append(resultRow(c));
+    search.cursor = r.body.next_cursor || null;
+    $('#card-more').hidden = !search.cursor;
+    const total = r.body.total ?? body.children.length;
+    note.textContent = total === 0 ? `no card's name has "${q}"`
+                                   : `${fmtInt(body.children.length)} of ${fmtInt(total)} cards`;
+  }
+
+  function wireSearch() {
+    const input = $('#card-q');
+    input.addEventListener('input', () => {
+      clearTimeout(search.timer);
+      search.timer = setTimeout(() => {
+        search.query = input.value.trim();
+        searchPage(true);
+      }, SEARCH_DELAY_MS);
+    });
+    // Enter searches at once and never submits the battle.
+    input.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      clearTimeout(search.timer);
+      search.query = input.value.trim();
+      searchPage(true);
+    });
+    $('#card-more').addEventListener('click', () => searchPage(false));
   }
 
   // ---- polling (the tiles; the jobs table only while its event stream is down) -------
@@ -1207,6 +1411,7 @@
     wireKey();
     loadKinds();
     $('#battle-form').addEventListener('submit', submit);
+    wireSearch();
     wireJobControls();
     window.addEventListener('hashchange', fromHash);
     fromHash();

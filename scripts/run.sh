@@ -14,9 +14,59 @@
 #                              installing or building anything (the test run_supervise)
 #   SK_RUN_VAR (var)           the data and log folder
 # Any other SKIRMISH_* setting of the README's configuration table is passed through.
+# `scripts/run.sh --example` only prints the example job it would print (for the settings
+# in the environment) and exits: the test example_jobs submits what it prints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+
+# The example job printed once the stack is up, with curl, for the catalog the API and the
+# workers load: with SKIRMISH_CARDS_DIR the game's cards (decks as players write them,
+# docs/cards.md), else the built-in ones (data/cards.json; a SKIRMISH_CARDS_FILE has cards
+# of its own, which the example cannot know). $1 is the API's URL, $2 the curl options that
+# send the key (empty with keys off).
+print_example() {
+  local url=$1 auth=$2
+  if [ -n "${SKIRMISH_CARDS_DIR:-}" ]; then
+    cat <<MSG
+
+Submit a battle job of the game's cards (SKIRMISH_CARDS_DIR; more jobs in examples/tu/),
+then read its status and result:
+
+  curl -s -X POST $url/v1/jobs$auth -H 'Content-Type: application/json' -d '{
+    "kind": "battle", "seed": 42,
+    "params": {"games": 1000,
+      "attacker": "Octane-1, Bazooka Marine#3, Rally Infantry#3, Barrage Tank#2, Grunt#2",
+      "defender": {"deck": "Malika-1, Dread Panzer#2, Trap Setter, Invasion Blockade, Combat Specialist#3", "play": "ordered"}}}'
+MSG
+  else
+    local note="the built-in cards (data/cards.json)"
+    [ -z "${SKIRMISH_CARDS_FILE:-}" ] ||
+      note="the built-in cards (with SKIRMISH_CARDS_FILE, name its cards instead)"
+    cat <<MSG
+
+Submit a battle job of $note, then read its status and result:
+
+  curl -s -X POST $url/v1/jobs$auth -H 'Content-Type: application/json' -d '{
+    "kind": "battle", "seed": 42,
+    "params": {"games": 1000,
+      "attacker": {"commander": "Barracus", "deck": [{"card": "Chainslicer", "count": 5}, {"card": "Anvil", "count": 3}]},
+      "defender": {"commander": "Iron Warden", "deck": [{"card": "Iron Maiden", "count": 4}, {"card": "Bloodfang", "count": 4}]}}}'
+MSG
+  fi
+  cat <<MSG
+  curl -s$auth $url/v1/jobs/JOB_ID
+  curl -s$auth $url/v1/jobs/JOB_ID/result
+
+MSG
+}
+
+if [ "${1:-}" = --example ]; then
+  auth=""
+  [ "${SKIRMISH_AUTH:-on}" = off ] || auth=" -H \"Authorization: Bearer \$SKIRMISH_KEY\""
+  print_example "http://${SKIRMISH_HTTP_ADDR:-127.0.0.1}:${SKIRMISH_HTTP_PORT:-8080}" "$auth"
+  exit 0
+fi
 
 # On a terminal, run the stack as a job of its own (job control): the terminal then sends
 # Ctrl-C to that job only, not to make, which would otherwise die of the signal and make
@@ -160,19 +210,7 @@ Development admin key (valid until the next make run; docs/security.md):
   export SKIRMISH_KEY=$key
 MSG
 fi
-cat <<MSG
-
-Submit a battle job, then read its status and result:
-
-  curl -s -X POST $url/v1/jobs$auth -H 'Content-Type: application/json' -d '{
-    "kind": "battle", "seed": 42,
-    "params": {"games": 1000,
-      "attacker": {"commander": "Barracus", "deck": [{"card": "Chainslicer", "count": 5}, {"card": "Anvil", "count": 3}]},
-      "defender": {"commander": "Iron Warden", "deck": [{"card": "Iron Maiden", "count": 4}, {"card": "Bloodfang", "count": 4}]}}}'
-  curl -s$auth $url/v1/jobs/JOB_ID
-  curl -s$auth $url/v1/jobs/JOB_ID/result
-
-MSG
+print_example "$url" "$auth"
 
 # Supervise until Ctrl-C or SIGTERM: a process that exited is reported once, with its
 # status, and started again after its delay (1 s, doubled at each exit up to 30 s, back to

@@ -5,7 +5,8 @@
 // catalog cards in the form is submitted, its progress bar is seen between 0 and 100% and
 // then at 100%, and the result drawn (rates, intervals, turn histogram) is exactly what the
 // engine computes in-process for the same document. Also: the page degrades to "n/a" when
-// /v1/stats and /v1/cards answer 404, and the embedded files' HTTP headers. An optimize
+// /v1/stats and /v1/cards answer 404, starts from a catalog's own cards when no preset deck
+// fits it, and the embedded files' HTTP headers. An optimize
 // job's page shows its best deck while it runs, then both decks, the score chart and the
 // accepted moves of its result. Screenshots go
 // to $SKIRMISH_TEST_ARTIFACTS/browser (default $SKIRMISH_BIN_DIR/test-artifacts/browser).
@@ -281,6 +282,31 @@ describe('dashboard', () => {
     assert.equal(await commander.inputValue(), 'Test Commander');
     await page.waitForSelector('#jobs tbody tr');
     await shot(page, 'dashboard-degraded.png');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test("a catalog of one's own (no preset fits) starts from its first commander and cards",
+       async () => {
+    const page = await newPage();
+    const own = [
+      { name: 'Own Assault', type: 'assault', attack: 2, health: 9, delay: 1, skills: [] },
+      { name: 'Own Boss', type: 'commander', health: 30, skills: [] },
+      { name: 'Own Tower', type: 'structure', health: 12, delay: 2, skills: [] },
+    ];
+    await page.route('**/v1/cards', (route) => route.fulfill({
+      status: 200, contentType: 'application/json',
+      body: JSON.stringify({ items: own, count: 3, total: 3, next_cursor: null }) }));
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
+    await page.waitForSelector('select[data-pointer="/params/defender/commander"]');
+    assert.equal(await page.textContent('#catalog-note'), '3 catalog cards (GET /v1/cards)');
+    for (const side of ['attacker', 'defender']) {
+      const fs = page.locator(`fieldset[data-side=${side}]`);
+      assert.equal(await fs.locator(`select[data-pointer="/params/${side}/commander"]`).inputValue(),
+                   'Own Boss');
+      assert.deepEqual(await fs.locator('.deck-row select.card').evaluateAll(
+          (ss) => ss.map((x) => x.value)), ['Own Assault', 'Own Tower']);
+    }
     assert.deepEqual(page.problems, []);
     await page.close();
   });

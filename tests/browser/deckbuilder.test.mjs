@@ -8,42 +8,14 @@
 // API does not list, the page cannot read the catalog.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { freePort, harness, launchBrowser, runCli, Stack, stopClean } from './stack.mjs';
+import { harness, launchBrowser, runCli, serveExample, Stack, stopClean } from './stack.mjs';
 
 const h = harness();
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let stack, browser, allowed, other, key;
 const auth = () => ({ headers: { Authorization: `Bearer ${key}` } });
-// What the example's origin serves, as `python3 -m http.server` from the repository root
-// would: the page and the TypeScript client it imports (clients/typescript/dist).
-const FILES = {
-  '/examples/deckbuilder.html': 'text/html; charset=utf-8',
-  '/clients/typescript/dist/index.js': 'text/javascript; charset=utf-8',
-  '/clients/typescript/dist/schema.js': 'text/javascript; charset=utf-8',
-};
-
-// Serves FILES on a free loopback port; returns {server, origin}.
-async function serveExample() {
-  const port = await freePort();
-  const server = http.createServer((req, res) => {
-    const p = req.url.split('?')[0];
-    if (FILES[p]) {
-      res.writeHead(200, { 'Content-Type': FILES[p] });
-      res.end(readFileSync(path.join(root, p)));
-    } else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${port}` };
-}
-
 before(async () => {
   allowed = await serveExample();
   other = await serveExample();

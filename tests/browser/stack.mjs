@@ -7,9 +7,17 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root folder. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The game's card files the real-catalog tests load (SKIRMISH_CARDS_DIR; never copied
+ *  into the repository). */
+export const gameCards = path.resolve(root, '../shared/data/tu');
 
 const NEED = ['SKIRMISH_DATABASE_URL', 'SKIRMISH_REDIS_URL', 'SKIRMISH_BIN_DIR'];
 
@@ -161,6 +169,33 @@ export async function launchBrowser(h) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
            '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+// What the deckbuilder example's origin serves, as `python3 -m http.server` from the
+// repository root would: the page and the TypeScript client it imports
+// (clients/typescript/dist).
+const EXAMPLE_FILES = {
+  '/examples/deckbuilder.html': 'text/html; charset=utf-8',
+  '/clients/typescript/dist/index.js': 'text/javascript; charset=utf-8',
+  '/clients/typescript/dist/schema.js': 'text/javascript; charset=utf-8',
+};
+
+/** Serves the deckbuilder example on a free loopback port, an origin of its own; returns
+ *  {server, origin}. */
+export async function serveExample() {
+  const port = await freePort();
+  const server = http.createServer((req, res) => {
+    const p = req.url.split('?')[0];
+    if (EXAMPLE_FILES[p]) {
+      res.writeHead(200, { 'Content-Type': EXAMPLE_FILES[p] });
+      res.end(readFileSync(path.join(root, p)));
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${port}` };
 }
 
 /** Runs `skirmish run` on `doc` in-process (CPU backend, one thread); returns the result

@@ -200,6 +200,19 @@ for f in "$src"/examples/*.json; do
   fi
 done
 
+# Every example of the game's cards (examples/tu/) runs on them, when the snapshot is next to
+# the checkout (../shared/data/tu; tests/js/example_jobs.test.mjs runs them through the API).
+cards="$src/../shared/data/tu"
+if [ -d "$cards" ]; then
+  for f in "$src"/examples/tu/*.json; do
+    if grep -qE '"kind": *"battle"' "$f"; then
+      SKIRMISH_CARDS_DIR=$cards expect 0 "example tu/$(basename "$f")" -- run --games 200 "$f"
+    else
+      SKIRMISH_CARDS_DIR=$cards expect 0 "example tu/$(basename "$f")" -- run "$f"
+    fi
+  done
+fi
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI check(s) failed" >&2
   exit 1
