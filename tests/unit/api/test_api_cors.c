@@ -100,7 +100,7 @@ static void test_table(void)
 
     for (const struct api_route *r = api_router_routes(); r->method; r++)
         n++;
-    CU_ASSERT_EQUAL(n, 23);
+    CU_ASSERT_EQUAL(n, 24);
 
     CU_ASSERT_TRUE(api_router_match("/v1/jobs/{id}", "/v1/jobs/abc", id));
     CU_ASSERT_STRING_EQUAL(id, "abc");
