@@ -53,6 +53,7 @@ struct sk_config {
     char *worker_name;  /* owned; "" = host:pid */
     char *cards_file;   /* owned; "" = built-in cards; read by the engine from the environment */
     char *cards_dir;    /* owned; "" = none; the game's card files, read by the engine likewise */
+    char *cards_url;    /* owned; where `skirmish cards update` downloads the game's files */
     char *spells_file;  /* owned; "" = built-in spells; read by the engine likewise */
     char *cl_cache;     /* owned; "" = engine default folder; read by the engine likewise */
     long cl_work_group; /* 0 = the OpenCL backend's choice; read by the engine likewise */
