@@ -7,7 +7,8 @@
  * and its cards are named; an update with nothing new writes nothing; a 500, a truncated
  * body, a stalled body past --timeout, a 404 on a required file and malformed XML each fail
  * with the file named and leave the previous catalog current and no staging folder; offline
- * updates take the user files; a folder of the game's files is not touched. */
+ * updates take the user files; a failed write installs nothing; a folder of the game's files
+ * is not touched. */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <errno.h>
@@ -16,11 +17,13 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -295,7 +298,8 @@ static void remove_tree(const char *dir)
 
 /* ===== Running the program ===== */
 
-static char out[65536]; /* the last run's stdout and stderr */
+static char out[65536];        /* the last run's stdout and stderr */
+static long child_fsize_limit; /* > 0: the largest file the program may write (RLIMIT_FSIZE) */
 
 /* Runs skirmish with the NULL-terminated arguments after `env` ("NAME=value" added to the
  * environment, or NULL), in the source tree, without the SKIRMISH_* settings of the
@@ -331,6 +335,14 @@ static int skirmish(const char *env, ...)
     if (pid == 0) {
         if (chdir(SK_SOURCE_DIR) != 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
             _exit(127);
+        if (child_fsize_limit > 0) {
+            /* a write past it fails with EFBIG, as on a full disk (SIGXFSZ ignored, so
+             * that the write returns instead of killing the program) */
+            struct rlimit rl = {(rlim_t)child_fsize_limit, (rlim_t)child_fsize_limit};
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+                _exit(127);
+        }
         execve(argv[0], argv, envp);
         _exit(127);
     }
@@ -651,6 +663,24 @@ static void test_offline(void)
     CU_ASSERT_EQUAL(count_entries(store, ".staging-"), 0);
 }
 
+/* A write that fails (here a file-size limit, as a full disk would) fails the first update
+ * of a new store: the file named, no catalog installed, no staging folder left. */
+static void test_write_error(void)
+{
+    char dir[PATH_MAX];
+
+    path_in(dir, sizeof(dir), root, "small-disk");
+    child_fsize_limit = 100000; /* fusion_recipes_cj2.xml, fetched first, is 572884 bytes */
+    CU_ASSERT_EQUAL(skirmish(NULL, "cards", "update", "--base-url", base_url, "--dir", dir, NULL),
+                    1);
+    child_fsize_limit = 0;
+    CU_ASSERT(says("fusion_recipes_cj2.xml: cannot write "));
+    CU_ASSERT(says("File too large"));
+    CU_ASSERT(says("no catalog was installed"));
+    CU_ASSERT_EQUAL(count_entries(dir, ".staging-"), 0);
+    CU_ASSERT_EQUAL(count_entries(dir, "current"), 0);
+}
+
 /* A folder of the game's files is refused and left as it is; usage errors are 2. */
 static void test_refusals(void)
 {
@@ -687,6 +717,7 @@ static CU_TestInfo cards_tests[] = {
     {"nothing new writes nothing", test_unchanged},
     {"failures keep the catalog", test_failures},
     {"offline", test_offline},
+    {"a write error", test_write_error},
     {"refusals", test_refusals},
     CU_TEST_INFO_NULL,
 };
