@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "battle.h"
+#include "cli_cards.h"
 #include "engine.h"
 #include "job.h"
 #include "sk_json.h"
@@ -43,6 +44,9 @@ static int cmd_help(int argc, char **argv);
 static const struct command commands[] = {
     {"run", "[--games N] [--seed S] [--threads T] [--device D] [--summary] FILE",
      "run the job document FILE (- for stdin) and print its result", cmd_run},
+    {"cards", "update [--base-url URL] [--dir DIR] [--offline] [--timeout S] | status [--dir DIR]",
+     "download or refresh the game's card files in a catalog store; show what it serves",
+     cli_cards_main},
     {"devices", "[--check]",
      "list the OpenCL devices; --check runs each one's random streams against the host",
      cmd_devices},
@@ -85,6 +89,8 @@ static void command_usage(FILE *f, const struct command *c)
     fprintf(f, "usage: skirmish %s %s\n  %s\n", c->name, c->args, c->summary);
     if (c->fn == cmd_run)
         run_options(f);
+    if (c->fn == cli_cards_main)
+        cli_cards_usage(f);
 }
 
 static const struct command *find_command(const char *name)

@@ -127,9 +127,14 @@ static const struct sk_config_row rows[] = {
      "built-in",
      0, 0, OFF(cards_file), SK_CONFIG_STR, 0},
     {"SKIRMISH_CARDS_DIR", "",
-     "folder of the game's own card files (docs/cards.md) used as the battle card catalog; "
-     "empty = none; not together with SKIRMISH_CARDS_FILE",
+     "folder of the game's own card files, or a catalog store that `skirmish cards update` "
+     "keeps (docs/cards.md), used as the battle card catalog; empty = none; not together with "
+     "SKIRMISH_CARDS_FILE",
      0, 0, OFF(cards_dir), SK_CONFIG_STR, 0},
+    {"SKIRMISH_CARDS_URL", "https://mobile-dev.tyrantonline.com/assets/",
+     "where `skirmish cards update` downloads the game's card files from (the peer simulator's "
+     "address; docs/cards.md)",
+     0, 0, OFF(cards_url), SK_CONFIG_STR, 0},
     {"SKIRMISH_CATALOG_CHECK_MS", "10000",
      "how often the API and each worker look whether the catalog store of SKIRMISH_CARDS_DIR "
      "has a new current catalog and load it (SIGHUP: now, from any source); 0 = only on SIGHUP",

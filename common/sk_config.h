@@ -53,6 +53,7 @@ struct sk_config {
     char *worker_name; /* owned; "" = host:pid */
     char *cards_file;  /* owned; "" = built-in cards; read by the engine from the environment */
     char *cards_dir;   /* owned; "" = none; the game's card files, read by the engine likewise */
+    char *cards_url;   /* owned; where `skirmish cards update` downloads the game's files */
     long catalog_check_ms; /* how often a new current card catalog is looked for; 0 = SIGHUP */
     long catalogs_keep;    /* card catalogs kept loaded besides the current; read by the engine */
     long catalog_wait_s;   /* a job whose catalog no worker has fails after this long */

@@ -4,9 +4,11 @@
 set -euo pipefail
 
 # python3: bench/gpu_jobs.py, the writer of the real-card matchups' job documents for
-# bench/gpu.sh and the peer scripts (bench/real_cards.mjs).
+# bench/gpu.sh and the peer scripts (bench/real_cards.mjs). libcurl4-openssl-dev: the
+# downloads of `skirmish cards update` (cli/cli_cards.c).
 PKGS=(build-essential cmake pkg-config git curl jq clang-format clang-tidy ccache ca-certificates procps iproute2
       libmicrohttpd-dev libjansson-dev libpq-dev libhiredis-dev libssl-dev libcunit1-dev libxml2-dev
+      libcurl4-openssl-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       postgresql redis-server wrk nodejs chromium python3)
 # npm lints the OpenAPI document and validates API responses in the test run. Debian's

@@ -13,6 +13,9 @@
 #   SK_RUN_BIN (empty)         run the programs of this build folder as they are, without
 #                              installing or building anything (the test run_supervise)
 #   SK_RUN_VAR (var)           the data and log folder
+#   SKIRMISH_CARDS_UPDATE (0)  1: download or refresh the game's card files into the catalog
+#                              store $SK_RUN_VAR/cards at start (`skirmish cards update`)
+#                              and serve them (SKIRMISH_CARDS_DIR)
 # Any other SKIRMISH_* setting of the README's configuration table is passed through.
 # `scripts/run.sh --example` only prints the example job it would print (for the settings
 # in the environment) and exits: the test example_jobs submits what it prints.
@@ -105,6 +108,32 @@ fi
 
 mkdir -p "$var/log"
 chmod 755 "$var"
+
+# The game's cards (docs/cards.md, "Getting and refreshing the game's cards"): refreshed
+# into a store under var/ on request, before the API and the workers load them at start.
+# A failed update leaves the store's previous catalog current: with one, go on with it.
+if [ "${SKIRMISH_CARDS_UPDATE:-0}" = 1 ]; then
+  if [ -n "${SKIRMISH_CARDS_FILE:-}" ]; then
+    echo "run: SKIRMISH_CARDS_UPDATE=1 serves the game's card files; unset SKIRMISH_CARDS_FILE" >&2
+    exit 1
+  fi
+  if [ -n "${SKIRMISH_CARDS_DIR:-}" ] && [ "$SKIRMISH_CARDS_DIR" != "$var/cards" ]; then
+    echo "run: SKIRMISH_CARDS_UPDATE=1: serving $var/cards, not SKIRMISH_CARDS_DIR=$SKIRMISH_CARDS_DIR" >&2
+  fi
+  if ! "$bin/skirmish" cards update --dir "$var/cards"; then
+    if [ -e "$var/cards/current" ]; then
+      echo "run: the cards update failed (above); going on with the catalog $var/cards had" >&2
+    else
+      echo "run: the cards update failed (above) and $var/cards has no catalog yet; fix it and" \
+           "run again, or start without SKIRMISH_CARDS_UPDATE (the built-in cards)" >&2
+      exit 1
+    fi
+  fi
+  export SKIRMISH_CARDS_DIR=$var/cards
+elif [ -z "${SKIRMISH_CARDS_DIR:-}${SKIRMISH_CARDS_FILE:-}${SKIRMISH_CONFIG_FILE:-}" ]; then
+  echo "run: the built-in cards only; for the game's: SKIRMISH_CARDS_UPDATE=1 make run" \
+       "(or build/skirmish cards update --dir var/cards, then SKIRMISH_CARDS_DIR=\$PWD/var/cards)" >&2
+fi
 # The supervised processes: index 0 the API, then the workers. Per process its pid, when
 # it started, and after it exited when it starts again and the delay after the next exit.
 names=(api)

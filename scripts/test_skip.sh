@@ -7,7 +7,8 @@
 #   scripts/test_skip.sh record BUILD JUNIT                 records the inputs of every test
 #       that passed in the ctest JUnit file JUNIT, forgets those that failed
 # A test's inputs are conservative: the programs it runs (its CUnit program, and for the
-# integration suites and every other test the three programs as well, byte for byte), every
+# integration suites and every other test the three programs as well, test_cli's the
+# `skirmish` program, byte for byte), every
 # file the tests, examples, scripts, catalogs, documents and the OpenAPI document hold
 # (tracked or not, content hashed), the game's card files next to the checkout (names, sizes
 # and times), and the knobs SK_TEST_SCALE. A change to any C file of a program changes the
@@ -46,6 +47,7 @@ fingerprint() {
   local t=$1 progs=() p out=$common
   case $t in
   test_integration.*) progs=(tests/test_integration skirmish-api skirmish-worker skirmish) ;;
+  test_cli.*) progs=(tests/test_cli skirmish) ;; # runs `skirmish cards update`
   test_*.*) progs=("tests/${t%%.*}") ;;
   *) progs=(tests/test_engine skirmish-api skirmish-worker skirmish) ;;
   esac

@@ -1549,7 +1549,8 @@ void battle_folder_release(struct battle_folder *f)
 {
     if (!f)
         return;
-    for (size_t i = 0; i < f->n_names; i++)
+    /* names is NULL when its allocation failed (n_names is 0 then too) */
+    for (size_t i = 0; f->names && i < f->n_names; i++)
         sk_free(f->names[i]);
     sk_free(f->names);
     memset(f, 0, sizeof(*f));

@@ -67,6 +67,26 @@ enum sk_err battle_store_current(const char *dir, char *out, size_t outlen, char
     return join(out, outlen, dir, target) ? SK_ERANGE : SK_OK;
 }
 
+enum sk_err battle_store_current_hash(const char *dir, char *out, size_t outlen)
+{
+    char link[PATH_MAX], target[PATH_MAX], hash[64];
+    const char *base;
+    ssize_t n;
+
+    if (join(link, sizeof(link), dir, BATTLE_STORE_CURRENT))
+        return SK_ENOTFOUND;
+    n = readlink(link, target, sizeof(target) - 1);
+    if (n < 0) /* no store, or a plain folder named current: no hash to read */
+        return SK_ENOTFOUND;
+    target[n] = '\0';
+    base = strrchr(target, '/');
+    base = base ? base + 1 : target;
+    if (snprintf(hash, sizeof(hash), "%s%s", BATTLE_STORE_HASH_PREFIX, base) >= (int)sizeof(hash) ||
+        !hash_hex(hash))
+        return SK_ENOTFOUND;
+    return snprintf(out, outlen, "%s", hash) >= (int)outlen ? SK_ERANGE : SK_OK;
+}
+
 enum sk_err battle_store_find(const char *dir, const char *hash, char *out, size_t outlen)
 {
     const char *hex = hash_hex(hash);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "battle.h"
 #include "battle_spec.h"
 #include "sk_err.h"
 #include "sk_verr.h"
@@ -18,8 +19,9 @@
 /* Environment variable naming a folder of the game's files (replaces the built-in cards). */
 #define BATTLE_TU_ENV_DIR "SKIRMISH_CARDS_DIR"
 
-/* Most card files (cards_section_1.xml ... cards_section_N.xml) read from one folder. */
-#define BATTLE_TU_SECTIONS_MAX 99
+/* Most card files (cards_section_1.xml ... cards_section_N.xml) read from one folder; public
+ * in battle.h, as `skirmish cards update` fetches as many. */
+#define BATTLE_TU_SECTIONS_MAX BATTLE_FOLDER_SECTIONS_MAX
 
 /* Game skills: index 0..BATTLE_TU_SKILL__COUNT-1, in the peer's order. */
 #define BATTLE_TU_SKILL__COUNT 55

@@ -44,6 +44,7 @@ expect 0 help -- --help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
 contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--device D] [--summary] FILE"
 contains "$tmp/out" "devices [--check]"
+contains "$tmp/out" "cards update [--base-url URL] [--dir DIR] [--offline] [--timeout S]"
 expect 0 help-command -- help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
 # One command's help: `help run`, `run --help`, `run -h` (even before a file), the same text.

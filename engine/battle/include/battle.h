@@ -68,6 +68,10 @@ int battle_cl_check(int index, char *why, size_t whylen);
 
 /* ===== The game's card files, for `skirmish cards` (catalog store: battle_store.h) ===== */
 
+/* Most card files (cards_section_1.xml ... cards_section_N.xml) the importer reads from
+ * one folder, and so the most `skirmish cards update` fetches. */
+#define BATTLE_FOLDER_SECTIONS_MAX 99
+
 /* What a folder of the game's files holds, as the importer reads it. */
 struct battle_folder {
     char hash[32];  /* the catalog's content hash, "fnv1a64:<16 hex digits>" */

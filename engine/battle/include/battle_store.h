@@ -36,6 +36,14 @@ enum sk_err battle_store_current(const char *dir, char *out, size_t outlen, char
                                  size_t errlen);
 
 /**
+ * Writes into `out` the hash ("fnv1a64:<16 hex digits>") of the catalog `dir` serves now,
+ * read from the name of the folder `current` links to, without loading the files (the
+ * store names each catalog folder by its hash). SK_ENOTFOUND when `dir` is no store or
+ * `current` is not a link to such a folder; SK_ERANGE when it does not fit.
+ */
+enum sk_err battle_store_current_hash(const char *dir, char *out, size_t outlen);
+
+/**
  * Writes into `out` the folder of the store `dir` that holds the catalog whose hash is
  * `hash` ("fnv1a64:<16 hex digits>"). SK_ENOTFOUND when `dir` is no store, the hash is
  * not of that form, or the store has no such catalog; SK_ERANGE when it does not fit.
