@@ -40,7 +40,7 @@
 
 static void usage(FILE *f)
 {
-    (void)fputs("usage: skirmish-api [migrate|config|routes|keys ...|--help]\n"
+    (void)fputs("usage: skirmish-api [migrate|config|routes|keys ...|--version|--help]\n"
                 "\n"
                 "Without a command: applies the migrations, then serves the HTTP API (and the\n"
                 "dashboard at /) until SIGINT or SIGTERM, then exits 0.\n"
@@ -53,6 +53,7 @@ static void usage(FILE *f)
                 "            make an API key and print it (shown only then)\n"
                 "  keys list          list the keys (never their secrets)\n"
                 "  keys revoke ID     revoke a key at once\n"
+                "  --version print the version and exit\n"
                 "  --help    print this help and exit\n"
                 "\n"
                 "Settings come from the environment, or from the file named by\n"
@@ -266,6 +267,10 @@ static long http_threads(const struct sk_config *cfg)
 static int check_usage(int argc, char **argv)
 {
     int keys = argc > 1 && strcmp(argv[1], "keys") == 0;
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("skirmish-api %s\n", SK_VERSION);
+        return 0;
+    }
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                      strcmp(argv[1], "help") == 0)) {
         usage(stdout);
@@ -360,7 +365,7 @@ int main(int argc, char **argv)
             goto out;
         }
     }
-    sk_log_info("event=starting version=0.1.0");
+    sk_log_info("event=starting version=%s", SK_VERSION);
     sk_config_log(&cfg);
     /* The API runs no job, but it validates them against the catalogs: a cards or spells
      * file that does not load stops it here rather than failing every submission. */

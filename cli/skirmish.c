@@ -21,10 +21,6 @@
 
 #include "sk_banned.h"
 
-#ifndef SK_VERSION
-#define SK_VERSION "unknown"
-#endif
-
 /* Exit statuses: 2 is the caller's fault (usage, invalid document), 1 is ours or the
  * system's (unreadable file, failed run). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };

@@ -4,7 +4,8 @@
  * the current one back after its chunk, and exits 0 (SIGHUP: read the card catalog again
  * before the next job). Run one per core.
  *   skirmish-worker           run
- *   skirmish-worker --help    print the usage and exit */
+ *   skirmish-worker --help    print the usage and exit
+ *   skirmish-worker --version print the version and exit */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    (void)fputs("usage: skirmish-worker [--help]\n"
+    (void)fputs("usage: skirmish-worker [--version|--help]\n"
                 "\n"
                 "Consumes jobs from the Redis stream and runs them (OpenCL device, else CPU),\n"
                 "writing progress and results to PostgreSQL, until SIGINT or SIGTERM: then it\n"
@@ -61,6 +62,10 @@ int main(int argc, char **argv)
 
     sk_mem_init_json();
     sk_log_set_prog("worker");
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("skirmish-worker %s\n", SK_VERSION);
+        return 0;
+    }
     if (argc > 1) {
         int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
         usage(help ? stdout : stderr);
@@ -95,7 +100,7 @@ int main(int argc, char **argv)
         gethostname(host, sizeof(host) - 1);
         snprintf(w.name, sizeof(w.name), "%s:%d", host, (int)getpid());
     }
-    sk_log_info("event=starting name=%s", w.name);
+    sk_log_info("event=starting name=%s version=%s", w.name, SK_VERSION);
     sk_config_log(&cfg);
     /* Catalogs and the device are checked once, here: a worker that cannot run jobs
      * refuses to start and says why, instead of taking jobs and failing each of them. */

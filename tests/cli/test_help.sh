@@ -39,6 +39,17 @@ check api-extra 2 stderr "usage: skirmish-api" -- "$api" config extra
 check worker-help 0 stdout "usage: skirmish-worker [--help]" -- "$worker" --help
 check worker-unknown 2 stderr "usage: skirmish-worker" -- "$worker" run
 
+# One version number: the programs', the OpenAPI document's and the TypeScript client's.
+version=$(sed -n 's/^project(skirmish VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
+check api-version 0 stdout "skirmish-api $version" -- "$api" --version
+check worker-version 0 stdout "skirmish-worker $version" -- "$worker" --version
+for f in openapi/openapi.json clients/typescript/package.json; do
+  if [ "$(grep -m1 -o '"version": "[^"]*"' "$src/$f")" != "\"version\": \"$version\"" ]; then
+    echo "FAIL: $f: its first \"version\" is not the project's $version" >&2
+    failures=$((failures + 1))
+  fi
+done
+
 table=$("$api" config)
 for name in $(grep -rhoE '"SKIRMISH_[A-Z0-9_]+"' "$src"/common "$src"/engine "$src"/store \
                 "$src"/api "$src"/worker | tr -d '"' | sort -u); do

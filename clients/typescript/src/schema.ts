@@ -1616,7 +1616,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Skirmish API",
-                     *         "version": "1.0.0"
+                     *         "version": "0.1.0"
                      *       },
                      *       "paths": {
                      *         "/v1/jobs": {
