@@ -188,15 +188,28 @@
         .filter((k) => typeof by[k] === 'number')
         .map((k) => `${k} ${fmtInt(by[k])}`);
     set('#stat-status', parts.length ? parts.join(' · ') : 'n/a');
-    wbody.replaceChildren(...list.map((w) => el('tr', {},
-        el('td', { class: 'mono', text: w.name ?? '?' }),
-        el('td', { text: w.device && w.device !== w.backend ? `${w.backend}: ${w.device}`
-                                                          : w.backend || w.device || '–' }),
-        el('td', { class: 'mono', title: w.job_id || '',
-                   text: w.job_id ? String(w.job_id).slice(0, 8) : 'idle' }),
-        el('td', { text: fmtInt(w.games) }),
-        el('td', { text: fmtTime(w.seen_at) }))));
-    $('#workers-note').textContent = list.length ? '' : 'no worker has reported';
+    // Card catalogs (docs/cards.md, "Catalogs pinned per job"): a worker runs jobs of the
+    // catalogs it lists; one without the API's leaves new jobs to the others.
+    const current = s.catalog?.current;
+    const short = (h) => (typeof h === 'string' ? h.replace(/^fnv1a64:/, '').slice(0, 8) : '–');
+    wbody.replaceChildren(...list.map((w) => {
+      const cats = Array.isArray(w.catalogs) ? w.catalogs : [];
+      const has = !current || cats.includes(current);
+      return el('tr', {},
+          el('td', { class: 'mono', text: w.name ?? '?' }),
+          el('td', { text: w.device && w.device !== w.backend ? `${w.backend}: ${w.device}`
+                                                            : w.backend || w.device || '–' }),
+          el('td', { class: 'mono', title: w.job_id || '',
+                     text: w.job_id ? String(w.job_id).slice(0, 8) : 'idle' }),
+          el('td', { text: fmtInt(w.games) }),
+          el('td', { class: has ? 'mono' : 'mono warn', title: cats.join('\n'),
+                     text: short(cats[0]) + (has ? '' : ' (not the API\'s)') }),
+          el('td', { text: fmtTime(w.seen_at) }));
+    }));
+    let note = list.length ? '' : 'no worker has reported';
+    if (list.length && current && s.catalog.workers_with_it === 0)
+      note = `no worker has the API's card catalog ${short(current)}: new jobs wait for one`;
+    $('#workers-note').textContent = note;
   }
 
   // ---- recent jobs --------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "battle_cards.h"
+#include "battle_named.h"
 #include "battle_tu.h"
 #include "sk_mem.h"
 
@@ -51,20 +52,6 @@ const char *battle_bge_passive_needs(int k)
     return k >= 0 && k < BATTLE_PASSIVE__COUNT ? passive_needs[k] : "unknown";
 }
 
-/* Copies [a, b) trimmed of spaces into out (size bytes); 0 when it does not fit. */
-static int copy_trim(const char *a, const char *b, char *out, size_t size)
-{
-    while (a < b && isspace((unsigned char)*a))
-        a++;
-    while (b > a && isspace((unsigned char)b[-1]))
-        b--;
-    if ((size_t)(b - a) >= size)
-        return 0;
-    memcpy(out, a, (size_t)(b - a));
-    out[b - a] = '\0';
-    return 1;
-}
-
 enum sk_err battle_bge_load(const char *dir, struct battle_bges *out, uint64_t *hash,
                             struct sk_verr_list *notes, char *err, size_t errlen)
 {
@@ -99,8 +86,8 @@ enum sk_err battle_bge_load(const char *dir, struct battle_bges *out, uint64_t *
         } else if (out->n >= BATTLE_BGE_MAX) {
             sk_verr_add(notes, BATTLE_BGE_FILE, "line %d: more than %d effects: skipped", line,
                         BATTLE_BGE_MAX);
-        } else if (!copy_trim(p, colon, b->name, sizeof(b->name)) ||
-                   !copy_trim(colon + 1, eol, b->text, sizeof(b->text))) {
+        } else if (!battle_named_trim(p, colon, b->name, sizeof(b->name)) ||
+                   !battle_named_trim(colon + 1, eol, b->text, sizeof(b->text))) {
             sk_verr_add(notes, BATTLE_BGE_FILE, "line %d: name or effect too long: skipped", line);
         } else {
             out->n++;
@@ -288,7 +275,7 @@ static int expand(const struct battle_bges *b, const char *text, int depth,
     while (*p) {
         const char *e = p + strcspn(p, ";|");
         const struct battle_bge *named;
-        if (!copy_trim(p, e, buf, sizeof(buf))) {
+        if (!battle_named_trim(p, e, buf, sizeof(buf))) {
             snprintf(why, whylen, "an effect longer than %d bytes", BATTLE_BGE_TEXT_MAX);
             return 0;
         }

@@ -13,19 +13,23 @@
 
 #include "sk_banned.h"
 
-/* Copies [a, b) without the spaces around it into `out` (NUL-terminated); 0 when it does
- * not fit or is empty. */
-static int copy_trim(const char *a, const char *b, char *out, size_t outlen)
+int battle_named_trim(const char *a, const char *b, char *out, size_t outlen)
 {
     while (a < b && isspace((unsigned char)*a))
         a++;
     while (b > a && isspace((unsigned char)b[-1]))
         b--;
-    if (a == b || (size_t)(b - a) >= outlen)
+    if ((size_t)(b - a) >= outlen)
         return 0;
     memcpy(out, a, (size_t)(b - a));
     out[b - a] = '\0';
     return 1;
+}
+
+/* battle_named_trim, and 0 for nothing but spaces too. */
+static int copy_trim(const char *a, const char *b, char *out, size_t outlen)
+{
+    return battle_named_trim(a, b, out, outlen) && out[0];
 }
 
 static int entry_cmp(const void *a, const void *b)

@@ -44,6 +44,11 @@ struct battle_named {
     struct battle_named_list abbrs;
 };
 
+/** Copies [a, b) without the spaces around it into `out` (`outlen` bytes, NUL-terminated;
+ * "" for spaces only). 0 when it does not fit. The "Name: text" files' trimming (also the
+ * battleground effects', battle_bge). */
+int battle_named_trim(const char *a, const char *b, char *out, size_t outlen);
+
 /**
  * Reads `dir`/customdecks.txt and `dir`/cardabbrs.txt (each optional) into *out (release
  * with battle_named_release), adding each file's name and content to *hash. Lines it

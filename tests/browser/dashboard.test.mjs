@@ -236,6 +236,9 @@ describe('dashboard', () => {
     assert.equal(await page.textContent('#stat-queue'), '0');
     assert.match(await page.textContent('#stat-throughput'), /^[0-9,]+$/);
     assert.match(await page.textContent('#workers tbody'), /worker0/);
+    // the worker's card catalog: the API's, so no warning
+    assert.match(await page.textContent('#workers tbody'), /[0-9a-f]{8}/);
+    assert.doesNotMatch(await page.textContent('#workers tbody'), /not the API's/);
     // The jobs table's kind filter lists every kind, read from the API's OpenAPI document.
     await page.waitForFunction(() => document.querySelectorAll('#jobs-kind option').length > 1);
     assert.deepEqual(await page.locator('#jobs-kind option').evaluateAll(

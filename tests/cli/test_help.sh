@@ -32,11 +32,11 @@ check() {
   fi
 }
 
-check api-help 0 stdout "usage: skirmish-api [migrate|config|routes|keys ...|--help]" -- "$api" --help
+check api-help 0 stdout "usage: skirmish-api [migrate|config|routes|keys ...|--version|--help]" -- "$api" --help
 check api-h 0 stdout "  routes    print the route table" -- "$api" -h
 check api-unknown 2 stderr "usage: skirmish-api" -- "$api" --frobnicate
 check api-extra 2 stderr "usage: skirmish-api" -- "$api" config extra
-check worker-help 0 stdout "usage: skirmish-worker [--help]" -- "$worker" --help
+check worker-help 0 stdout "usage: skirmish-worker [--version|--help]" -- "$worker" --help
 check worker-unknown 2 stderr "usage: skirmish-worker" -- "$worker" run
 
 # One version number: the programs', the OpenAPI document's and the TypeScript client's.
