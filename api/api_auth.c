@@ -54,6 +54,13 @@ static void unauthorized(struct api_response *resp, int given)
         given ? "Bearer realm=\"skirmish\", error=\"invalid_token\"" : "Bearer realm=\"skirmish\"";
 }
 
+void api_auth_revoked(struct api_response *resp)
+{
+    api_http_problem(resp, 401, "unauthorized", "Unauthorized",
+                     "the API key was revoked while this request was open", NULL);
+    resp->www_authenticate = "Bearer realm=\"skirmish\", error=\"invalid_token\"";
+}
+
 /* Takes a token from the key's bucket and sets the RateLimit headers; returns -1 with a 429
  * in `resp` when the bucket is empty. Redis down lets the request through: the limit
  * protects the service, and without Redis no job can be queued anyway. */

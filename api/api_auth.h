@@ -48,4 +48,10 @@ int api_auth_check(const struct api_ctx *ctx, const struct api_request *req,
                    enum api_auth_scope scope, const char *route, const char *id,
                    struct api_principal *who, struct api_response *resp);
 
+/**
+ * Sets `resp` to the 401 of a long poll or event stream whose key was revoked while it was
+ * open (api_watch.h): problem `unauthorized`, with WWW-Authenticate.
+ */
+void api_auth_revoked(struct api_response *resp);
+
 #endif

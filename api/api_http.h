@@ -79,6 +79,11 @@ struct api_response {
     /* the IETF RateLimit-Policy and RateLimit header values (api_auth.c); "" = none */
     char ratelimit_policy[64];
     char ratelimit[64];
+    /* the key that passed api_auth_check and its tenant, set by the router ("" with keys
+     * off): a long poll or event stream takes its tenant's waiter slot and ends when this
+     * key is revoked (api_watch.h) */
+    char caller_key[17];
+    char caller_tenant[64];
 };
 
 /**

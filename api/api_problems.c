@@ -145,10 +145,14 @@ static const struct problem problems[] = {
     {"quota-exceeded", 429, "Tenant quota exceeded",
      "The tenant already has as many queued and running jobs as it may "
      "(<code>SKIRMISH_TENANT_MAX_ACTIVE</code>), or submitted as many units (games, turns) in "
-     "the last 24 hours as it may (<code>SKIRMISH_TENANT_UNITS_PER_DAY</code>); "
-     "<code>quota</code>, <code>limit</code> and <code>used</code> say which.",
-     "Wait for jobs to finish (or cancel some) and retry after the <code>Retry-After</code> "
-     "seconds; an operator can raise the limits."},
+     "the last 24 hours as it may (<code>SKIRMISH_TENANT_UNITS_PER_DAY</code>), or holds as "
+     "many long polls and event streams open on this API process as a tenant may "
+     "(<code>SKIRMISH_MAX_WAITERS_PER_TENANT</code>, <code>quota: waiters</code>; admin keys "
+     "count against their own tenant); <code>quota</code>, <code>limit</code> and "
+     "<code>used</code> say which.",
+     "Wait for jobs to finish (or cancel some), or close streams and long polls you no longer "
+     "read, and retry after the <code>Retry-After</code> seconds; an operator can raise the "
+     "limits."},
     {"job-too-large", 422, "Job too large",
      "The job asks for more units (games, turns) than one job of a tenant may "
      "(<code>SKIRMISH_TENANT_MAX_JOB_UNITS</code>; <code>max_units</code> says how many).",

@@ -26,6 +26,11 @@ static void openapi_get(const struct api_ctx *c, const struct api_request *q,
         api_http_problem(r, 404, NULL, "Not Found", "no document was built in", NULL);
 }
 
+_Static_assert(sizeof(((struct api_response *)0)->caller_key) == DB_KEYS_ID_LEN,
+               "a response holds a key id");
+_Static_assert(sizeof(((struct api_response *)0)->caller_tenant) == DB_KEYS_TENANT_LEN,
+               "a response holds a tenant name");
+
 #define PUB   API_AUTH_PUBLIC
 #define KEY   API_AUTH_KEY
 #define ADMIN API_AUTH_ADMIN
@@ -124,6 +129,10 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
         }
         routed.tenant = who.tenant;
         routed.admin = who.admin;
+        if (who.key_id[0]) { /* a key was checked: its waiters are counted and revoked by it */
+            snprintf(resp->caller_key, sizeof(resp->caller_key), "%s", who.key_id);
+            snprintf(resp->caller_tenant, sizeof(resp->caller_tenant), "%s", who.tenant);
+        }
         hit->fn(ctx, &routed, resp);
     } else if (route && strcmp(m, "OPTIONS") == 0) {
         /* a preflight (or a plain OPTIONS): the CORS headers are added by the server */

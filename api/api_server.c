@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api_auth.h"
 #include "api_cors.h"
 #include "api_gate.h"
 #include "api_guard.h"
@@ -58,7 +59,8 @@ struct conn_state {
     /* a long poll: counted as an open waiter; suspended until its job changes */
     struct MHD_Connection *conn;
     int waiting;
-    int hup; /* the client closed the connection while it waited */
+    struct api_watch_slot *slot; /* owned while waiting: its caps and its key's revocation */
+    int hup;                     /* the client closed the connection while it waited */
     long long deadline_ms;
     char ref[24];
 };
@@ -74,10 +76,11 @@ struct sse {
     char *pending; /* owned */
     size_t plen, poff;
     long long next_beat_ms;
-    int fired;     /* 1 or 2 (client gone); written under the watch lock, read by the connection's
-                      thread */
+    int fired;     /* an api_watch_fire (client gone, key revoked, ...); written under the watch
+                      lock, read by the connection's thread */
     int fd;        /* the connection's socket, watched for the client closing it */
     uint32_t addr; /* client address, counted as a waiter */
+    struct api_watch_slot *slot; /* owned: the waiter's slot (caps, its key's revocation) */
     int final;
     struct api_watch_feed *feed; /* the stream of every job (GET /v1/events); else NULL */
 };
@@ -352,7 +355,7 @@ static int conn_fd(struct MHD_Connection *conn)
 static void poll_fire(void *arg, int fire)
 {
     struct conn_state *st = arg;
-    if (fire == 2)
+    if (fire == API_WATCH_HUNGUP)
         st->hup = 1;
     if (fire)
         MHD_resume_connection(st->conn);
@@ -398,6 +401,25 @@ static int feed_next(struct sse *s, char **text)
     return rc;
 }
 
+/* The last event of a stream whose key was revoked: `revoked`, its data the 401 problem a
+ * request with that key now gets. A new string, or NULL when out of memory (the stream
+ * then just ends). */
+static char *revoked_event(void)
+{
+    struct api_response r;
+    char *text = NULL;
+    api_http_response_init(&r);
+    api_auth_revoked(&r);
+    if (r.body) {
+        size_t n = strlen(r.body) + 32;
+        text = sk_malloc(n);
+        if (text)
+            snprintf(text, n, "event: revoked\ndata: %s\n\n", r.body);
+    }
+    api_http_response_release(&r);
+    return text;
+}
+
 /* MHD asks for more of an event stream: pending text first; after a fire, the job's
  * changes or a heartbeat; when there is nothing, the connection is suspended until the
  * job changes or the next heartbeat is due. */
@@ -417,8 +439,14 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         sse_set(s, NULL);
         if (s->final)
             return MHD_CONTENT_READER_END_OF_STREAM;
-        if (s->fired == 2)
+        if (s->fired == API_WATCH_HUNGUP)
             return MHD_CONTENT_READER_END_WITH_ERROR; /* the client closed the stream */
+        if (api_watch_revoked(s->slot)) {
+            /* its key was revoked: nothing more is read for it; one last event says why */
+            sse_set(s, revoked_event());
+            s->final = 1;
+            continue;
+        }
         now = sk_time_mono_ms();
         if (s->fired) {
             char *text = NULL;
@@ -441,8 +469,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             }
         }
         if (s->feed) {
-            int rc = ctx->watch ? api_watch_feed_wait(ctx->watch, s->feed, s->next_beat_ms, s->fd,
-                                                      sse_fire, s)
+            int rc = ctx->watch ? api_watch_feed_wait(ctx->watch, s->feed, s->slot, s->next_beat_ms,
+                                                      s->fd, sse_fire, s)
                                 : -1;
             if (rc > 0) { /* changes came while the last ones were sent */
                 s->fired = 1;
@@ -453,7 +481,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             return 0;
         }
         /* the server is stopping (or out of memory): end the stream */
-        if (!ctx->watch || api_watch_add(ctx->watch, s->job, s->next_beat_ms, s->fd, sse_fire, s))
+        if (!ctx->watch ||
+            api_watch_add(ctx->watch, s->slot, s->job, s->next_beat_ms, s->fd, sse_fire, s))
             return MHD_CONTENT_READER_END_OF_STREAM;
         return 0; /* suspended: MHD calls again once resumed */
     }
@@ -464,34 +493,65 @@ static void sse_free(void *cls)
     struct sse *s = cls;
     if (s->srv->ctx->watch) {
         api_watch_feed_close(s->srv->ctx->watch, s->feed);
-        api_watch_release(s->srv->ctx->watch);
+        api_watch_release(s->srv->ctx->watch, s->slot);
     }
     api_guard_waiter_release(s->srv->guard, s->addr);
     sk_free(s->pending);
     sk_free(s);
 }
 
-/* Counts a long poll or event stream against the process's and the address's caps. Returns
- * 1, or 0 with `resp` set to the 503 or 429 to send instead. */
-static int acquire_waiter(struct api_server *srv, uint32_t addr, struct api_response *resp)
+/* The cap a waiter was refused by. */
+enum waiter_cap {
+    CAP_PROCESS, /* SKIRMISH_MAX_WAITERS (or out of memory): 503 */
+    CAP_TENANT,  /* SKIRMISH_MAX_WAITERS_PER_TENANT: 429 quota-exceeded */
+    CAP_ADDR,    /* SKIRMISH_MAX_WAITERS_PER_ADDR: 429 client-limit */
+};
+
+/* Answers a waiter refused by cap `cap` (`resp` is replaced). */
+static void refuse_waiter(const struct sk_config *cfg, enum waiter_cap cap,
+                          struct api_response *resp)
 {
-    if (!api_watch_acquire(srv->ctx->watch)) {
-        api_http_response_release(resp);
-        api_http_response_init(resp);
-        api_http_problem(resp, 503, "too-many-waiters", "Service Unavailable",
-                         "too many long polls and event streams are open; retry shortly", NULL);
-        resp->retry_after = 5;
-        return 0;
-    }
-    if (!api_guard_waiter_acquire(srv->guard, addr)) {
-        api_watch_release(srv->ctx->watch);
-        api_http_response_release(resp);
-        api_http_response_init(resp);
+    api_http_response_release(resp);
+    api_http_response_init(resp);
+    if (cap == CAP_TENANT) {
+        char detail[200];
+        snprintf(detail, sizeof(detail),
+                 "the tenant has %ld long polls and event streams open on this API process, the "
+                 "most it may have (SKIRMISH_MAX_WAITERS_PER_TENANT); close one or retry shortly",
+                 cfg->max_waiters_per_tenant);
+        api_http_problem(resp, 429, "quota-exceeded", "Too Many Requests", detail,
+                         json_pack("{s:s, s:I, s:I}", "quota", "waiters", "limit",
+                                   (json_int_t)cfg->max_waiters_per_tenant, "used",
+                                   (json_int_t)cfg->max_waiters_per_tenant));
+    } else if (cap == CAP_ADDR) {
         api_http_problem(resp, 429, "client-limit", "Too Many Requests",
                          "too many long polls and event streams are open from this address; "
                          "close one or retry shortly",
                          NULL);
-        resp->retry_after = 5;
+    } else {
+        api_http_problem(resp, 503, "too-many-waiters", "Service Unavailable",
+                         "too many long polls and event streams are open; retry shortly", NULL);
+    }
+    resp->retry_after = 5;
+}
+
+/* Counts a long poll or event stream against the process's, its tenant's and its address's
+ * caps (the tenant and key are those the router put in `resp`). Returns 1 with *slot set
+ * (release it with api_watch_release), or 0 with `resp` set to the 503 or 429 to send
+ * instead. */
+static int acquire_waiter(struct api_server *srv, uint32_t addr, struct api_response *resp,
+                          struct api_watch_slot **slot)
+{
+    struct api_watch *w = srv->ctx->watch;
+    enum api_watch_verdict v = api_watch_acquire(w, resp->caller_tenant, resp->caller_key, slot);
+    if (v != API_WATCH_OK) {
+        refuse_waiter(srv->ctx->cfg, v == API_WATCH_TENANT_FULL ? CAP_TENANT : CAP_PROCESS, resp);
+        return 0;
+    }
+    if (!api_guard_waiter_acquire(srv->guard, addr)) {
+        api_watch_release(w, *slot);
+        *slot = NULL;
+        refuse_waiter(srv->ctx->cfg, CAP_ADDR, resp);
         return 0;
     }
     return 1;
@@ -504,16 +564,18 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
 {
     struct MHD_Response *r;
     struct sse *s;
+    struct api_watch_slot *slot = NULL;
     enum MHD_Result ret;
 
-    if (!srv->ctx->watch || !acquire_waiter(srv, st->addr, resp))
+    if (!srv->ctx->watch || !acquire_waiter(srv, st->addr, resp, &slot))
         return send_response(srv, conn, req, resp, req_id);
     s = sk_calloc(1, sizeof(*s));
     if (!s) {
-        api_watch_release(srv->ctx->watch);
+        api_watch_release(srv->ctx->watch, slot);
         api_guard_waiter_release(srv->guard, st->addr);
         return MHD_NO;
     }
+    s->slot = slot; /* released by sse_free from now on */
     s->srv = srv;
     s->conn = conn;
     s->fd = conn_fd(conn);
@@ -526,7 +588,7 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
     s->next_beat_ms = sk_time_mono_ms() + SSE_BEAT_MS;
     /* the stream of every job: a feed gathers the changes from now on */
     if (strcmp(s->job, "*") == 0 && !(s->feed = api_watch_feed_open(srv->ctx->watch))) {
-        api_watch_release(srv->ctx->watch);
+        api_watch_release(srv->ctx->watch, s->slot);
         api_guard_waiter_release(srv->guard, st->addr);
         sk_free(s);
         return MHD_NO;
@@ -554,21 +616,22 @@ static enum MHD_Result send_stream(struct api_server *srv, struct MHD_Connection
 }
 
 /* A handler asked to wait (resp->wait): counts the waiter (503 when too many are open,
- * 429 when too many are open from the client's address), registers it and suspends the
- * connection. Returns 1 when suspended; 0 when `resp` now holds the answer to send (a
- * 503 or 429, or the job as it is when the server is stopping). */
+ * 429 when too many are open for the caller's tenant or from the client's address),
+ * registers it and suspends the connection. Returns 1 when suspended; 0 when `resp` now
+ * holds the answer to send (a 503 or 429, or the job as it is when the server is
+ * stopping). */
 static int start_wait(struct api_server *srv, struct MHD_Connection *conn, struct conn_state *st,
                       struct api_request *req, struct api_response *resp)
 {
     struct api_watch *w = srv->ctx->watch;
-    if (!st->waiting && !acquire_waiter(srv, st->addr, resp))
+    if (!st->waiting && !acquire_waiter(srv, st->addr, resp, &st->slot))
         return 0;
     st->waiting = 1;
     st->conn = conn;
     st->deadline_ms = resp->wait_deadline_ms;
     memcpy(st->ref, resp->wait_ref, sizeof(st->ref));
-    if (api_watch_add(w, resp->wait_job, resp->wait_deadline_ms, conn_fd(conn), poll_fire, st) ==
-        0) {
+    if (api_watch_add(w, st->slot, resp->wait_job, resp->wait_deadline_ms, conn_fd(conn), poll_fire,
+                      st) == 0) {
         api_http_response_release(resp);
         return 1;
     }
@@ -688,6 +751,10 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
                          "the server holds too many unfinished request bodies; retry shortly",
                          NULL);
         resp.retry_after = 1;
+    } else if (api_watch_revoked(st->slot)) {
+        /* a long poll whose key was revoked while it waited ends now, on every API process
+         * (announced through Redis, or found by the periodic key check: api_watch.h) */
+        api_auth_revoked(&resp);
     } else {
         api_router_handle(srv->ctx, &req, &resp);
     }
@@ -719,7 +786,7 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!st)
         return;
     if (st->waiting) {
-        api_watch_release(srv->ctx->watch);
+        api_watch_release(srv->ctx->watch, st->slot);
         api_guard_waiter_release(srv->guard, st->addr);
     }
     drop_body(srv, st);

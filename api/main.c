@@ -177,6 +177,8 @@ struct parts {
 static int make_parts(const struct sk_config *cfg, size_t threads, struct parts *p,
                       struct api_ctx *ctx)
 {
+    struct api_watch_opts wopts;
+
     memset(ctx, 0, sizeof(*ctx));
     ctx->cfg = cfg;
     ctx->validate = validate;
@@ -201,8 +203,13 @@ static int make_parts(const struct sk_config *cfg, size_t threads, struct parts 
         sk_log_error("event=start_failed reason=batch");
         return -1;
     }
-    if (api_watch_new((size_t)cfg->max_waiters, cfg->redis_url, cfg->queue_prefix, &p->watch) ||
-        api_metrics_new(&p->metrics)) {
+    /* keys off: nothing to revoke, so no key checker (and its connection) */
+    wopts.max = (size_t)cfg->max_waiters;
+    wopts.max_per_tenant = (size_t)cfg->max_waiters_per_tenant;
+    wopts.redis_url = cfg->redis_url;
+    wopts.prefix = cfg->queue_prefix;
+    wopts.database_url = ctx->auth ? cfg->database_url : NULL;
+    if (api_watch_new(&wopts, &p->watch) || api_metrics_new(&p->metrics)) {
         sk_log_error("event=start_failed reason=watch");
         return -1;
     }

@@ -75,6 +75,10 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_MAX_WAITERS_PER_ADDR", "32",
      "long polls and event streams open at once per client IP address; more get 429", 1, 3000,
      OFF(max_waiters_per_addr), SK_CONFIG_INT, 0},
+    {"SKIRMISH_MAX_WAITERS_PER_TENANT", "64",
+     "long polls and event streams open at once per tenant (admin keys included) per API "
+     "process; more get 429 (no cap with keys off)",
+     1, 3000, OFF(max_waiters_per_tenant), SK_CONFIG_INT, 0},
     {"SKIRMISH_INSERT_BATCH", "64",
      "most submissions written by one INSERT and commit; 0 = one per request", 0, 4096,
      OFF(insert_batch), SK_CONFIG_INT, 0},

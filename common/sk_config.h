@@ -32,9 +32,10 @@ struct sk_config {
     long cache_entries; /* final-job cache slots in the API; 0 = off */
     char *cors_origins; /* owned; comma-separated exact origins; "" = CORS off */
     long idempotency_ttl_s;
-    long max_waiters;          /* long polls + event streams per API process */
-    long max_waiters_per_addr; /* the same per client IPv4 address */
-    long insert_batch;         /* most jobs per INSERT (group commit); 0 = one per request */
+    long max_waiters;            /* long polls + event streams per API process */
+    long max_waiters_per_addr;   /* the same per client IPv4 address */
+    long max_waiters_per_tenant; /* the same per tenant (of the caller's key) */
+    long insert_batch;           /* most jobs per INSERT (group commit); 0 = one per request */
     long lease_ms;
     long max_attempts;
     long retry_base_ms;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sk_buf.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -179,6 +180,59 @@ enum sk_err db_keys_revoke(struct db *db, const char *id)
                        "UPDATE api_keys SET revoked_at = now()"
                        " WHERE id = $1 AND revoked_at IS NULL RETURNING 1",
                        1, &id, NULL);
+}
+
+enum sk_err db_keys_revoked_among(struct db *db, const char (*ids)[DB_KEYS_ID_LEN], size_t n,
+                                  unsigned char *revoked)
+{
+    struct sk_buf arr;
+    struct db_result *r = NULL;
+    const char *p[1];
+    enum sk_err err;
+    int rows;
+
+    if (n == 0)
+        return SK_OK;
+    /* a text[] literal of the well-formed ids: hex digits need no quoting */
+    sk_buf_init(&arr, 0);
+    (void)sk_buf_adds(&arr, "{");
+    for (size_t i = 0; i < n; i++)
+        if (strlen(ids[i]) == ID_HEX && is_hex(ids[i], ID_HEX))
+            (void)sk_buf_printf(&arr, "%s%s", arr.len > 1 ? "," : "", ids[i]);
+    (void)sk_buf_adds(&arr, "}");
+    if (arr.err) {
+        sk_buf_release(&arr);
+        return SK_ENOMEM;
+    }
+    p[0] = arr.p;
+    /* the active ones, in byte order, so that each id is found by bisection */
+    err = db_exec_idem(db, "keys_active_among",
+                       "SELECT id FROM api_keys WHERE id = ANY($1::text[]) AND revoked_at IS NULL"
+                       " ORDER BY id COLLATE \"C\"",
+                       1, p, &r);
+    sk_buf_release(&arr);
+    if (err)
+        return err;
+    rows = db_result_rows(r);
+    for (size_t i = 0; i < n; i++) {
+        int lo = 0;
+        int hi = rows;
+        revoked[i] = 1;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            int c = strcmp(ids[i], db_result_get(r, mid, 0));
+            if (c == 0) {
+                revoked[i] = 0;
+                break;
+            }
+            if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+    }
+    db_result_free(r);
+    return SK_OK;
 }
 
 enum sk_err db_keys_active(struct db *db, long long *n)

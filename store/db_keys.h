@@ -5,7 +5,8 @@
  * never stored: the row keeps SHA-256(secret), compared with CRYPTO_memcmp (constant
  * time). The secret is random, not chosen by a person, so a fast hash is enough: no
  * dictionary can guess it. Revocation is a column; every check reads the row, so it takes
- * effect on the next request. Errors as db_exec. */
+ * effect on the next request (what the key has open is ended by the API's waiter registry,
+ * which reads its keys with db_keys_revoked_among). Errors as db_exec. */
 #ifndef DB_KEYS_H
 #define DB_KEYS_H
 
@@ -57,6 +58,15 @@ enum sk_err db_keys_list(struct db *db, struct db_key **out, size_t *n);
 
 /** Revokes key `id` at once. SK_ENOTFOUND when no active key has that id. */
 enum sk_err db_keys_revoke(struct db *db, const char *id);
+
+/**
+ * Which of the `n` key ids `ids` are no longer active (revoked, or no such key): sets
+ * revoked[i] to 1 for those, 0 for the active ones, in one statement (the API's periodic
+ * check of the keys of its open long polls and event streams). An id that is not 16 hex
+ * digits is revoked. Errors as db_exec; `revoked` is written only on SK_OK.
+ */
+enum sk_err db_keys_revoked_among(struct db *db, const char (*ids)[DB_KEYS_ID_LEN], size_t n,
+                                  unsigned char *revoked);
 
 /** Number of keys not revoked, in *n. */
 enum sk_err db_keys_active(struct db *db, long long *n);

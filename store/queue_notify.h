@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Job notifications over Redis pub/sub: a worker or the API publishes "a job changed" on
- * PREFIX:job:<id>; the API's watcher thread subscribes to PREFIX:job:* and wakes the long
- * polls and event streams of that job. Carries no state: PostgreSQL has it. Uses a struct
- * queue (queue.h); a subscribed handle does nothing else. */
+/* Notifications over Redis pub/sub: a worker or the API publishes "a job changed" on
+ * PREFIX:job:<id>, and a key's revocation publishes "revoked" on PREFIX:key:<key id>; the
+ * API's watcher thread subscribes to both patterns, wakes the long polls and event streams
+ * of that job, and ends those of that key. Carries no state: PostgreSQL has it (a
+ * revocation is in api_keys before it is announced). Uses a struct queue (queue.h); a
+ * subscribed handle does nothing else. */
 #ifndef QUEUE_NOTIFY_H
 #define QUEUE_NOTIFY_H
 
@@ -13,15 +15,30 @@
 enum sk_err queue_publish(struct queue *q, const char *job_id, const char *what);
 
 /**
- * Turns this handle into a subscriber of PREFIX:job:* on a fresh connection; afterwards only
- * queue_sub_read may be used on it (call queue_subscribe again after SK_EUNAVAIL).
+ * PUBLISH "revoked" on the channel PREFIX:key:<key_id>: every API process ends the long polls
+ * and event streams of that key (call after the revocation is committed).
+ */
+enum sk_err queue_publish_revoked(struct queue *q, const char *key_id);
+
+/**
+ * Turns this handle into a subscriber of PREFIX:job:* and PREFIX:key:* on a fresh connection;
+ * afterwards only queue_sub_read may be used on it (call queue_subscribe again after
+ * SK_EUNAVAIL).
  */
 enum sk_err queue_subscribe(struct queue *q);
 
+/* What a notification is about. */
+enum queue_note {
+    QUEUE_NOTE_NONE = 0, /* nothing came (timeout), or a message of no interest */
+    QUEUE_NOTE_JOB,      /* a job changed: the name is its id */
+    QUEUE_NOTE_KEY,      /* a key was revoked: the name is its id */
+};
+
 /**
- * Waits up to `timeout_ms` for one notification. *got = 1 and `job_id` filled when one came;
- * *got = 0 on timeout. SK_EUNAVAIL when the connection was lost (subscribe again).
+ * Waits up to `timeout_ms` for one notification. *got says what came, and `name` holds the
+ * job's or key's id (as published, not checked) unless *got is QUEUE_NOTE_NONE. SK_EUNAVAIL
+ * when the connection was lost (subscribe again).
  */
-enum sk_err queue_sub_read(struct queue *q, long timeout_ms, char job_id[48], int *got);
+enum sk_err queue_sub_read(struct queue *q, long timeout_ms, char name[48], enum queue_note *got);
 
 #endif

@@ -234,6 +234,29 @@ int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_
     return pid > 0 && it_wait_exit(pid) == 0 && got > 0 ? 0 : -1;
 }
 
+int it_key_revoke(const struct it_stack *s, const char *key_id)
+{
+    char path[1024];
+    char log[1024];
+    pid_t pid;
+
+    snprintf(path, sizeof(path), "%s/skirmish-api", it_env("SKIRMISH_BIN_DIR"));
+    snprintf(log, sizeof(log), "%s/%s-keys.log", it_env("SKIRMISH_TEST_DIR"), s->name);
+    pid = fork();
+    if (pid == 0) {
+        child_env(s, "keys");
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDERR_FILENO);
+            dup2(fd, STDOUT_FILENO);
+            close(fd);
+        }
+        execl(path, "skirmish-api", "keys", "revoke", key_id, (char *)NULL);
+        _exit(127);
+    }
+    return pid > 0 ? it_wait_exit(pid) : -1;
+}
+
 int it_api_start(struct it_stack *s)
 {
     long long end = now_ms() + 30000;

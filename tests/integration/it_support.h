@@ -59,6 +59,11 @@ int it_fast_stack_init(struct it_stack *s, const char *name, long chunk_units);
  * Returns 0 on success.
  */
 int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_KEY_LEN]);
+/**
+ * Revokes key `key_id` with `skirmish-api keys revoke` under the stack's settings (which
+ * announces it to the API processes through Redis). Returns the command's exit code.
+ */
+int it_key_revoke(const struct it_stack *s, const char *key_id);
 /** Starts skirmish-api and waits until /readyz answers 200. Returns 0 on success. */
 int it_api_start(struct it_stack *s);
 /** Starts worker `i`. Returns 0 on success. */

@@ -4,15 +4,25 @@
  * request, the per-key rate limit shared by two API processes, the tenant quotas, a
  * tenant's small job finishing within seconds behind another tenant's 1,000 large ones,
  * the retention sweep and DELETE, and the refusal to serve a non-loopback address
- * without keys. */
+ * without keys. Suite tenants_waiters: a revoked key's open event streams and long polls
+ * end within a second on two API processes (announced, and not), and the waiter slots
+ * per tenant. */
 #include <CUnit/CUnit.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "it_support.h"
+#include "sk_buf.h"
 
 #include "sk_banned.h"
 
@@ -707,6 +717,404 @@ static void test_refuse_open_address(void)
     it_stack_stop(&s);
 }
 
+/* ===== Waiters: revocation and slots per tenant ===== */
+
+/* A connection to the API on `port` from loopback address 127.0.0.<host>, or -1. All of
+ * 127.0.0.0/8 is the loopback interface, so each host is a client address of its own for
+ * the API's per-address caps. */
+static int connect_from(int port, int host)
+{
+    struct sockaddr_in a;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)host);
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+        goto fail;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+        goto fail;
+    return fd;
+fail:
+    close(fd);
+    return -1;
+}
+
+/* A request left open (an event stream or a long poll) and what it read. */
+struct waiter {
+    int fd;
+    const char *what;   /* for messages */
+    struct sk_buf in;   /* everything read, head included */
+    long long ended_ms; /* when the API closed it (mono_ms); 0 while open */
+};
+
+/* Sends GET `path` with `key` from 127.0.0.<host>; 0 when sent. */
+static int waiter_open(struct waiter *w, const struct it_stack *s, int host, const char *key,
+                       const char *path, const char *what)
+{
+    char req[512];
+    int n = snprintf(req, sizeof(req),
+                     "GET %s HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n\r\n", path, key);
+    memset(w, 0, sizeof(*w));
+    sk_buf_init(&w->in, 0);
+    w->what = what;
+    w->fd = connect_from(s->port, host);
+    if (w->fd < 0)
+        return -1;
+    return send(w->fd, req, (size_t)n, MSG_NOSIGNAL) == n ? 0 : -1;
+}
+
+/* Reads what arrives until `text` was read (1), the API closed the connection (0; ended_ms
+ * set) or `ms` passed (-1). `text` NULL waits for the close alone. */
+static int waiter_until(struct waiter *w, const char *text, long ms)
+{
+    long long end = mono_ms() + ms;
+    for (;;) {
+        struct pollfd p = {w->fd, POLLIN, 0};
+        long long left = end - mono_ms();
+        char chunk[4096];
+        ssize_t k;
+        if (text && w->in.p && strstr(w->in.p, text))
+            return 1;
+        if (w->ended_ms)
+            return 0;
+        if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+            return -1;
+        k = recv(w->fd, chunk, sizeof(chunk), 0);
+        if (k <= 0) {
+            w->ended_ms = mono_ms();
+            continue;
+        }
+        (void)sk_buf_add(&w->in, chunk, (size_t)k);
+    }
+}
+
+/* The status of the answer read so far, 0 before its status line. */
+static int waiter_status(const struct waiter *w)
+{
+    int st = 0;
+    if (!w->in.p || sscanf(w->in.p, "HTTP/1.1 %d", &st) != 1)
+        return 0;
+    return st;
+}
+
+/* Opens a waiter and reads its answer's head; returns the status (0: none within 5 s). */
+static int waiter_head(struct waiter *w, const struct it_stack *s, int host, const char *key,
+                       const char *path, const char *what)
+{
+    if (waiter_open(w, s, host, key, path, what) || waiter_until(w, "\r\n\r\n", 5000) != 1)
+        return 0;
+    return waiter_status(w);
+}
+
+static void waiter_close(struct waiter *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    w->fd = -1;
+    sk_buf_release(&w->in);
+}
+
+/* The API's skirmish_waiters_open gauge (read with admin key `key`), -1 when unreadable. */
+static long open_waiters(const struct it_stack *s, const char *key)
+{
+    static const char name[] = "\nskirmish_waiters_open ";
+    struct it_resp r;
+    const char *p;
+    long n = -1;
+    if (call(s, key, "GET", "/metrics", NULL, &r))
+        return -1;
+    p = r.body ? strstr(r.body, name) : NULL;
+    if (p)
+        n = strtol(p + sizeof(name) - 1, NULL, 10);
+    it_resp_free(&r);
+    return n;
+}
+
+/* Waits until the API holds `n` waiters open (a long poll has no head to read); 1 when it
+ * did within 10 s. */
+static int await_open(const struct it_stack *s, const char *key, long n)
+{
+    long long end = mono_ms() + 10000;
+    while (mono_ms() < end) {
+        if (open_waiters(s, key) == n)
+            return 1;
+        it_sleep_ms(50);
+    }
+    return 0;
+}
+
+/* Waits for each of `n` waiters to be ended by the API (at most 3 s from `t0`) and checks
+ * how: a stream's last event is `revoked` with the 401 problem, then its last chunk; a long
+ * poll is answered 401. The connection may stay open for the next request (kept alive): the
+ * end is the last chunk or the answer's body. Returns the latest end, in ms after `t0` (-1
+ * when one did not end). */
+static long ended_by_revocation(struct waiter *w, size_t n, long long t0, const char *how)
+{
+    long worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        long left = (long)(t0 + 3000 - mono_ms());
+        int stream = strstr(w[i].what, "stream") != NULL;
+        /* the chunked stream's last chunk; the problem document's end */
+        if (waiter_until(&w[i], stream ? "\r\n0\r\n\r\n" : "}", left > 0 ? left : 0) == 1)
+            w[i].ended_ms = mono_ms();
+        CU_ASSERT(w[i].ended_ms != 0);
+        if (!w[i].ended_ms) {
+            fprintf(stderr, "\n%s: %s still open 3 s after the revocation\n", how, w[i].what);
+            worst = -1;
+            continue;
+        }
+        fprintf(stderr, "\n%s: %s ended %lld ms after the revocation began", how, w[i].what,
+                w[i].ended_ms - t0);
+        if (worst >= 0 && w[i].ended_ms - t0 > worst)
+            worst = (long)(w[i].ended_ms - t0);
+        if (stream) {
+            CU_ASSERT_EQUAL(waiter_status(&w[i]), 200);
+            CU_ASSERT_PTR_NOT_NULL(strstr(w[i].in.p, "event: revoked\ndata: {"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(w[i].in.p, "/problems/unauthorized"));
+        } else {
+            CU_ASSERT_EQUAL(waiter_status(&w[i]), 401);
+            CU_ASSERT_PTR_NOT_NULL(w[i].in.p ? strstr(w[i].in.p, "/problems/unauthorized") : NULL);
+        }
+    }
+    fprintf(stderr, "\n");
+    return worst;
+}
+
+/* Row 3 of issue 46: a revoked key's event streams (of every job, and of one job) and long
+ * polls end within a second on every API process: revoked through DELETE /v1/keys/{id} on
+ * one API (announced through Redis), with `skirmish-api keys revoke`, and in PostgreSQL
+ * alone (no announcement: each API's periodic check of its waiters' keys finds it). A
+ * stream of a key that stays valid goes on and sees a job made afterwards. */
+static void test_revocation_ends_waiters(void)
+{
+    struct it_stack s, s2;
+    const struct it_stack *api[2] = {&s, &s2};
+    char ops[IT_KEY_LEN], victim[IT_KEY_LEN], acme[IT_KEY_LEN], acme2[IT_KEY_LEN];
+    char acme3[IT_KEY_LEN];
+    char job[40], later[40], path[160], kid[17], sql[160];
+    struct waiter w[6], control, t[4];
+    long long t0, t1;
+    long worst;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "revoke"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, ops), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, victim), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, acme), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, acme2), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, acme3), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+    s2 = s;
+    s2.port = it_free_port();
+    snprintf(s2.name, sizeof(s2.name), "revoke2");
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s2), 0);
+    /* no worker: the job stays queued, so its streams and long polls wait */
+    CU_ASSERT_EQUAL_FATAL(submit(&s, acme, it_battle_doc(1000, 1), job), 202);
+
+    /* the admin key's stream of every job, stream of the job and long poll, on each API */
+    for (int a = 0; a < 2; a++) {
+        struct waiter *x = &w[3 * a];
+        CU_ASSERT_EQUAL(waiter_head(&x[0], api[a], 2, victim, "/v1/events", "stream of every job"),
+                        200);
+        snprintf(path, sizeof(path), "/v1/jobs/%s/events", job);
+        CU_ASSERT_EQUAL(waiter_head(&x[1], api[a], 2, victim, path, "stream of the job"), 200);
+        snprintf(path, sizeof(path), "/v1/jobs/%s?wait=60", job);
+        CU_ASSERT_EQUAL(waiter_open(&x[2], api[a], 2, victim, path, "long poll"), 0);
+    }
+    CU_ASSERT_EQUAL(waiter_head(&control, &s2, 3, ops, "/v1/events", "another key's stream"), 200);
+    CU_ASSERT(await_open(&s, ops, 3));
+    CU_ASSERT(await_open(&s2, ops, 4));
+
+    key_id(victim, kid);
+    snprintf(path, sizeof(path), "/v1/keys/%s", kid);
+    t0 = mono_ms();
+    CU_ASSERT_EQUAL(status_of(&s, ops, "DELETE", path, NULL), 204);
+    t1 = mono_ms();
+    fprintf(stderr, "\nrevoke: DELETE /v1/keys/{id} answered in %lld ms", t1 - t0);
+    worst = ended_by_revocation(w, 6, t0, "revoke (DELETE on API 1)");
+    CU_ASSERT(worst >= 0 && worst <= 1000);
+    for (int i = 0; i < 6; i++)
+        waiter_close(&w[i]);
+    /* the other key's stream goes on: it sees a job made afterwards, the revoked key not */
+    CU_ASSERT_EQUAL(status_of(&s2, victim, "GET", "/v1/events", NULL), 401);
+    CU_ASSERT_EQUAL_FATAL(submit(&s, acme, it_battle_doc(1000, 2), later), 202);
+    CU_ASSERT_EQUAL(waiter_until(&control, later, 5000), 1);
+    CU_ASSERT_EQUAL(control.ended_ms, 0);
+
+    /* a tenant key revoked by the command: its stream and long poll on both APIs */
+    for (int a = 0; a < 2; a++) {
+        snprintf(path, sizeof(path), "/v1/jobs/%s/events", job);
+        CU_ASSERT_EQUAL(waiter_head(&t[2 * a], api[a], 4, acme2, path, "stream of the job"), 200);
+        snprintf(path, sizeof(path), "/v1/jobs/%s?wait=60", job);
+        CU_ASSERT_EQUAL(waiter_open(&t[2 * a + 1], api[a], 4, acme2, path, "long poll"), 0);
+    }
+    CU_ASSERT(await_open(&s, ops, 2));
+    CU_ASSERT(await_open(&s2, ops, 3));
+    key_id(acme2, kid);
+    t0 = mono_ms();
+    CU_ASSERT_EQUAL(it_key_revoke(&s, kid), 0);
+    t1 = mono_ms();
+    fprintf(stderr, "\nrevoke: `skirmish-api keys revoke` ran %lld ms", t1 - t0);
+    worst = ended_by_revocation(t, 4, t0, "revoke (command)");
+    CU_ASSERT(worst >= 0 && worst <= t1 - t0 + 1000);
+    for (int i = 0; i < 4; i++)
+        waiter_close(&t[i]);
+
+    /* revoked in PostgreSQL alone, as when Redis lost the announcement: the APIs' periodic
+     * check of their waiters' keys ends them */
+    for (int a = 0; a < 2; a++) {
+        snprintf(path, sizeof(path), "/v1/jobs/%s/events", job);
+        CU_ASSERT_EQUAL(waiter_head(&t[2 * a], api[a], 5, acme3, path, "stream of the job"), 200);
+        snprintf(path, sizeof(path), "/v1/jobs/%s?wait=60", job);
+        CU_ASSERT_EQUAL(waiter_open(&t[2 * a + 1], api[a], 5, acme3, path, "long poll"), 0);
+    }
+    CU_ASSERT(await_open(&s, ops, 2));
+    CU_ASSERT(await_open(&s2, ops, 3));
+    key_id(acme3, kid);
+    snprintf(sql, sizeof(sql), "UPDATE api_keys SET revoked_at = now() WHERE id = '%s'", kid);
+    t0 = mono_ms();
+    CU_ASSERT_EQUAL(it_sql(&s, sql, path, sizeof(path)), 0);
+    worst = ended_by_revocation(t, 4, t0, "revoke (database only)");
+    CU_ASSERT(worst >= 0 && worst <= 1000);
+    for (int i = 0; i < 4; i++)
+        waiter_close(&t[i]);
+
+    /* acme's own key was never revoked: its job is still its own */
+    snprintf(path, sizeof(path), "/v1/jobs/%s", job);
+    CU_ASSERT_EQUAL(status_of(&s2, acme, "GET", path, NULL), 200);
+    waiter_close(&control);
+    CU_ASSERT_EQUAL(it_api_stop(&s2), 0);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+/* The status and problem of an answer read by a waiter: its type into `type`, its `quota`
+ * into `quota`. */
+static int refused_as(struct waiter *w, char type[64], char quota[32])
+{
+    const char *body;
+    json_t *j;
+    type[0] = quota[0] = '\0';
+    if (waiter_until(w, "}", 5000) != 1)
+        return waiter_status(w);
+    body = strstr(w->in.p, "\r\n\r\n");
+    j = body ? json_loads(body + 4, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+    snprintf(type, 64, "%s", str(j, "type"));
+    snprintf(quota, 32, "%s", str(j, "quota"));
+    json_decref(j);
+    return waiter_status(w);
+}
+
+/* Row 5 of issue 46: long polls and event streams are capped per tenant (all its keys, from
+ * any address), so that one tenant cannot take every slot of an API process: past the cap
+ * 429 quota-exceeded (quota "waiters") with Retry-After, while another tenant is served;
+ * an admin key counts against its own tenant; a slot given back is free again. */
+static void test_tenant_waiter_slots(void)
+{
+    struct it_stack s;
+    char ops[IT_KEY_LEN], acme[IT_KEY_LEN], acme2[IT_KEY_LEN], bolt[IT_KEY_LEN];
+    char ja[40], jb[40], stream_a[160], poll_a[160], path[160], type[64], quota[32], v[32];
+    struct waiter a[3], x, b, adm[3];
+    struct it_resp r;
+    json_t *j;
+    long long t0;
+    int st;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "tenantslots"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_MAX_WAITERS=8";
+    s.env[s.n_env++] = "SKIRMISH_MAX_WAITERS_PER_ADDR=2";
+    s.env[s.n_env++] = "SKIRMISH_MAX_WAITERS_PER_TENANT=3";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, ops), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, acme), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, acme2), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "bolt", 0, bolt), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+    CU_ASSERT_EQUAL_FATAL(submit(&s, acme, it_battle_doc(1000, 1), ja), 202);
+    CU_ASSERT_EQUAL_FATAL(submit(&s, bolt, it_battle_doc(1000, 2), jb), 202);
+    snprintf(stream_a, sizeof(stream_a), "/v1/jobs/%s/events", ja);
+    snprintf(poll_a, sizeof(poll_a), "/v1/jobs/%s?wait=30", ja);
+
+    /* acme's three, from two addresses and with two of its keys */
+    CU_ASSERT_EQUAL(waiter_head(&a[0], &s, 2, acme, stream_a, "acme stream"), 200);
+    CU_ASSERT_EQUAL(waiter_open(&a[1], &s, 2, acme, poll_a, "acme long poll"), 0);
+    CU_ASSERT_EQUAL(waiter_head(&a[2], &s, 3, acme2, stream_a, "acme stream"), 200);
+    CU_ASSERT(await_open(&s, ops, 3));
+    /* a fourth, from an address of no waiter: 429 naming the limit, with Retry-After */
+    snprintf(path, sizeof(path), "/v1/jobs/%s?wait=5", ja);
+    CU_ASSERT_EQUAL_FATAL(call(&s, acme, "GET", path, NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 429);
+    j = it_resp_json(&r);
+    CU_ASSERT_STRING_EQUAL(str(j, "type"), "/problems/quota-exceeded");
+    CU_ASSERT_STRING_EQUAL(str(j, "quota"), "waiters");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "limit")), 3);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "used")), 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(j, "detail"), "SKIRMISH_MAX_WAITERS_PER_TENANT"));
+    json_decref(j);
+    CU_ASSERT_EQUAL(it_resp_header(&r, "Retry-After", v, sizeof(v)), 0);
+    CU_ASSERT_STRING_EQUAL(v, "5");
+    it_resp_free(&r);
+    /* the same from three more addresses, each under its own cap: every one refused (before,
+     * acme took all 8 slots of the process this way and bolt got 503) */
+    for (int host = 4; host <= 6; host++) {
+        for (int k = 0; k < 2; k++) {
+            CU_ASSERT_EQUAL(waiter_open(&x, &s, host, k ? acme2 : acme, stream_a, "acme"), 0);
+            st = refused_as(&x, type, quota);
+            CU_ASSERT_EQUAL(st, 429);
+            CU_ASSERT_STRING_EQUAL(type, "/problems/quota-exceeded");
+            CU_ASSERT_STRING_EQUAL(quota, "waiters");
+            waiter_close(&x);
+        }
+    }
+    /* another tenant is served */
+    snprintf(path, sizeof(path), "/v1/jobs/%s/events", jb);
+    CU_ASSERT_EQUAL(waiter_head(&b, &s, 7, bolt, path, "bolt stream"), 200);
+    /* an admin key counts against its own tenant, ops */
+    CU_ASSERT_EQUAL(waiter_head(&adm[0], &s, 8, ops, "/v1/events", "ops"), 200);
+    CU_ASSERT_EQUAL(waiter_head(&adm[1], &s, 8, ops, "/v1/events", "ops"), 200);
+    CU_ASSERT_EQUAL(waiter_head(&adm[2], &s, 9, ops, "/v1/events", "ops"), 200);
+    CU_ASSERT_EQUAL(waiter_open(&x, &s, 9, ops, "/v1/events", "ops"), 0);
+    CU_ASSERT_EQUAL(refused_as(&x, type, quota), 429);
+    CU_ASSERT_STRING_EQUAL(quota, "waiters");
+    waiter_close(&x);
+    CU_ASSERT_EQUAL(open_waiters(&s, ops), 7);
+    /* one of acme's streams closed by its client: acme may open one again within a second */
+    waiter_close(&a[0]);
+    t0 = mono_ms();
+    for (st = 0; st != 200 && mono_ms() - t0 < 3000;) {
+        st = waiter_head(&x, &s, 10, acme, stream_a, "acme");
+        if (st != 200) {
+            waiter_close(&x);
+            it_sleep_ms(50);
+        }
+    }
+    CU_ASSERT_EQUAL(st, 200);
+    fprintf(stderr, "\ntenant slots: a closed stream's slot was the tenant's again after %lld ms\n",
+            mono_ms() - t0);
+    CU_ASSERT(mono_ms() - t0 < 1500);
+    waiter_close(&x);
+    for (int i = 1; i < 3; i++)
+        waiter_close(&a[i]);
+    waiter_close(&b);
+    for (int i = 0; i < 3; i++)
+        waiter_close(&adm[i]);
+    CU_ASSERT(await_open(&s, ops, 0));
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
+static CU_TestInfo waiter_tests[] = {
+    {"a revoked key's event streams and long polls end within a second on two API processes",
+     test_revocation_ends_waiters},
+    {"long polls and event streams capped per tenant: 429, others served, admin counted",
+     test_tenant_waiter_slots},
+    CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo tenant_tests[] = {
     {"tenant isolation on every job route, admin scope, keys, revocation at once",
      test_isolation_revocation},
@@ -723,5 +1131,6 @@ static CU_TestInfo tenant_tests[] = {
 
 CU_SuiteInfo test_tenants_suites[] = {
     {"tenants", setup, NULL, NULL, NULL, tenant_tests},
+    {"tenants_waiters", setup, NULL, NULL, NULL, waiter_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -181,7 +181,9 @@ export class SkirmishClient {
   /**
    * GET /v1/jobs/{id}/events as an async iterator: the job's status first, then progress and
    * status events as they happen; it ends after the final status. Reads the stream with
-   * fetch, so it works where EventSource does not (Node) and carries no cookies.
+   * fetch, so it works where EventSource does not (Node) and carries no cookies. When the
+   * key is revoked while the stream is open, the API ends it with a `revoked` event: the
+   * iterator then throws a SkirmishError with status 401 and that problem.
    */
   async *events(id: string, opts: { lastEventId?: string; signal?: AbortSignal } = {}): AsyncGenerator<JobEvent> {
     const headers: Record<string, string> = { Accept: 'text/event-stream' };
@@ -309,6 +311,8 @@ function parseEvent(block: string): JobEvent | null {
   }
   if (data.length === 0) return null;
   const payload = JSON.parse(data.join('\n'));
+  // the key was revoked: the API ends the stream after this event (its data a 401 problem)
+  if (event === 'revoked') throw new SkirmishError(401, payload as Problem);
   if (event === 'status') return { event, id, job: payload as Job };
   if (event === 'progress') return { event, id, progress: payload as Progress };
   return null;

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Server-sent events of a job
-         * @description `text/event-stream`. First a `status` event with the job resource, then `progress` events (`{"done","total"}`) and `status` events (the job resource) as the job changes, pushed through Redis pub/sub; the stream ends after the final status. Every event's `id` is the job's ETag at that moment; `: heartbeat` comments every 15 s keep proxies from closing the stream.
+         * @description `text/event-stream`. First a `status` event with the job resource, then `progress` events (`{"done","total"}`) and `status` events (the job resource) as the job changes, pushed through Redis pub/sub; the stream ends after the final status. Every event's `id` is the job's ETag at that moment; `: heartbeat` comments every 15 s keep proxies from closing the stream. The stream is one of the long polls and streams capped per API process, per tenant and per client address (`429`, `503`). When the key that opened it is revoked, the stream ends within a second (on every API process) with a last `revoked` event whose data is the `401` problem document (`/problems/unauthorized`); reconnecting with that key gets `401`.
          */
         get: operations["jobEvents"];
         put?: never;
@@ -352,7 +352,7 @@ export interface paths {
         };
         /**
          * Server-sent events of every job
-         * @description `text/event-stream` of every job's changes from the moment the stream opens, for a live list (the dashboard's jobs table): a `job` event with the job resource (as `GET /v1/jobs/{id}` answers it, in its state when the event is sent) whenever a job is made (`POST /v1/jobs`, `:retry`), changes status, attempts or cancel flag, or makes progress, pushed through the same Redis pub/sub as the job streams. Changes of one job that come faster than they are sent are merged into one event of its latest state. A `reset` event (`data: {}`) says changes may have been missed (more than 256 jobs changed between two sends, the API lost Redis and subscribed again, or PostgreSQL did not answer): reload what you show. The stream never ends by itself (it ends when the API stops); events have no ids, so a client that reconnects reloads its list instead of resuming. `: heartbeat` comments every 15 s. Counts as one of the `SKIRMISH_MAX_WAITERS` long polls and streams of the API process (`503` beyond).
+         * @description `text/event-stream` of every job's changes from the moment the stream opens, for a live list (the dashboard's jobs table): a `job` event with the job resource (as `GET /v1/jobs/{id}` answers it, in its state when the event is sent) whenever a job is made (`POST /v1/jobs`, `:retry`), changes status, attempts or cancel flag, or makes progress, pushed through the same Redis pub/sub as the job streams. Changes of one job that come faster than they are sent are merged into one event of its latest state. A `reset` event (`data: {}`) says changes may have been missed (more than 256 jobs changed between two sends, the API lost Redis and subscribed again, or PostgreSQL did not answer): reload what you show. The stream never ends by itself: it ends when the API stops, and within a second (on every API process) when the key that opened it is revoked, with a last `revoked` event whose data is the `401` problem document; events have no ids, so a client that reconnects reloads its list instead of resuming. `: heartbeat` comments every 15 s. Counts as one of the `SKIRMISH_MAX_WAITERS` long polls and streams of the API process (`503` beyond), of the `SKIRMISH_MAX_WAITERS_PER_TENANT` of the key's tenant (`429` `quota-exceeded`, `quota: waiters`) and of the `SKIRMISH_MAX_WAITERS_PER_ADDR` of the client address (`429` `client-limit`).
          */
         get: operations["allJobEvents"];
         put?: never;
@@ -459,10 +459,10 @@ export interface components {
             /** @description rate-limited: seconds before a token is back */
             retry_after?: number;
             /**
-             * @description quota-exceeded: which quota
+             * @description quota-exceeded: which quota (`waiters`: the long polls and event streams the tenant has open on one API process)
              * @enum {string}
              */
-            quota?: "active_jobs" | "units_per_day";
+            quota?: "active_jobs" | "units_per_day" | "waiters";
             /** @description quota-exceeded: the tenant's limit */
             limit?: number;
             /** @description quota-exceeded: what the tenant has used */
@@ -1450,7 +1450,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description no API key, or one that is unknown, revoked or malformed */
+        /** @description no API key, or one that is unknown, revoked or malformed; a long poll (`wait=`) whose key is revoked while it waits is answered this within a second */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
@@ -1498,6 +1498,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description the key's rate limit, the client address's refused API keys, or the long polls and event streams open at once: the caller's tenant's on this API process (`quota-exceeded` with `quota: waiters`, SKIRMISH_MAX_WAITERS_PER_TENANT; admin keys count against their own tenant) or the client address's (`client-limit`, SKIRMISH_MAX_WAITERS_PER_ADDR), each with `Retry-After: 5` */
+        TooManyWaiters: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description job id (UUID); anything else is a 404 */
@@ -1506,7 +1518,7 @@ export interface components {
         IdempotencyKey: string;
         /** @description an ETag from an earlier answer: 304 while the job still has it */
         IfNoneMatch: string;
-        /** @description long poll: wait up to this many seconds for the job to change (relative to If-None-Match when given, else to its state when the request arrived); answers at once when it already differs or is final */
+        /** @description long poll: wait up to this many seconds for the job to change (relative to If-None-Match when given, else to its state when the request arrived); answers at once when it already differs or is final; the wait counts against the long polls and event streams one tenant, one client address and the API process may hold open (`429`, `503`), and ends with `401` within a second when the key is revoked */
         Wait: number;
         /** @description the id of the last event received (an ETag): the first event is skipped when the job still has it */
         LastEventId: string;
@@ -2354,7 +2366,7 @@ export interface operations {
     getJob: {
         parameters: {
             query?: {
-                /** @description long poll: wait up to this many seconds for the job to change (relative to If-None-Match when given, else to its state when the request arrived); answers at once when it already differs or is final */
+                /** @description long poll: wait up to this many seconds for the job to change (relative to If-None-Match when given, else to its state when the request arrived); answers at once when it already differs or is final; the wait counts against the long polls and event streams one tenant, one client address and the API process may hold open (`429`, `503`), and ends with `401` within a second when the key is revoked */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -2393,7 +2405,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyWaiters"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2528,7 +2540,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyWaiters"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2857,7 +2869,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyWaiters"];
             503: components["responses"]["Unavailable"];
         };
     };

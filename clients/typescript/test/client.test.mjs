@@ -209,6 +209,26 @@ describe('client against a live stack', () => {
       e.problem.errors[0].parameter === 'status');
   });
 
+  test('events: a key revoked while its stream is open ends it with a 401 SkirmishError', async () => {
+    const token = stack.key({ tenant: 'zeta' });
+    const zeta = new SkirmishClient({ baseUrl: stack.url, fetch: checkedFetch, apiKey: token });
+    const { job } = await zeta.submit(battle(300000, 11));
+    const events = [];
+    const follow = (async () => {
+      for await (const ev of zeta.events(job.id)) {
+        events.push(ev);
+        if (events.length === 1) {
+          const r = await fetch(`${stack.url}/v1/keys/${token.slice(3, 19)}`, {
+            method: 'DELETE', headers: { Authorization: `Bearer ${stack.adminKey}` } });
+          assert.equal(r.status, 204);
+        }
+      }
+    })();
+    await assert.rejects(follow, (e) => e.status === 401 && e.problem.type === '/problems/unauthorized');
+    assert.equal(events[0].event, 'status');
+    await client.cancel(job.id).catch(() => undefined);
+  });
+
   test('apiKey: a tenant sees its own jobs only; no key is a 401; delete a final job', async () => {
     const acme = new SkirmishClient({ baseUrl: stack.url, fetch: checkedFetch,
                                       apiKey: stack.key({ tenant: 'acme' }) });

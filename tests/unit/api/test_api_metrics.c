@@ -104,22 +104,32 @@ static void fn(void *arg, int fire)
         p->suspended++;
 }
 
+static struct api_watch *new_watch(size_t max, size_t per_tenant)
+{
+    struct api_watch_opts o = {max, per_tenant, NULL, NULL, NULL};
+    struct api_watch *w = NULL;
+    CU_ASSERT_FATAL(api_watch_new(&o, &w) == SK_OK);
+    return w;
+}
+
 static void test_watch(void)
 {
-    struct api_watch *w = NULL;
+    struct api_watch *w = new_watch(2, 0);
     struct probe a = {0}, b = {0}, c = {0};
-    CU_ASSERT_FATAL(api_watch_new(2, NULL, NULL, &w) == SK_OK);
+    struct api_watch_slot *s1 = NULL, *s2 = NULL, *s3 = NULL;
 
-    CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
-    CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
-    CU_ASSERT_EQUAL(api_watch_acquire(w), 0); /* the bound: a third waiter gets a 503 */
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "", "", &s1), API_WATCH_OK);
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "", "", &s2), API_WATCH_OK);
+    /* the bound: a third waiter gets a 503 */
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "", "", &s3), API_WATCH_FULL);
+    CU_ASSERT_PTR_NULL(s3);
     CU_ASSERT_EQUAL(api_watch_open(w), 2);
-    api_watch_release(w);
-    CU_ASSERT_EQUAL(api_watch_acquire(w), 1);
+    api_watch_release(w, s2);
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "", "", &s2), API_WATCH_OK);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 1000, -1, fn, &a), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-2", 5000, -1, fn, &b), 0);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-1", 9000, -1, fn, &c), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, NULL, "job-1", 1000, -1, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, NULL, "job-2", 5000, -1, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, NULL, "job-1", 9000, -1, fn, &c), 0);
     CU_ASSERT_EQUAL(a.suspended + b.suspended + c.suspended, 3);
     CU_ASSERT_EQUAL(a.fired + b.fired + c.fired, 0);
 
@@ -135,11 +145,107 @@ static void test_watch(void)
     api_watch_expire(w, 5000);
     CU_ASSERT_EQUAL(b.fired, 1);
 
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, NULL, "job-3", 100000, -1, fn, &a), 0);
     api_watch_close(w); /* fires what is left and refuses new waits */
     CU_ASSERT_EQUAL(a.fired, 2);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-3", 100000, -1, fn, &a), -1);
+    CU_ASSERT_EQUAL(api_watch_add(w, NULL, "job-3", 100000, -1, fn, &a), -1);
     CU_ASSERT_EQUAL(a.suspended, 2);
+    api_watch_release(w, s1);
+    api_watch_release(w, s2);
+    CU_ASSERT_EQUAL(api_watch_open(w), 0);
+    api_watch_free(w);
+}
+
+/* Records the last fire reason. */
+struct why {
+    int suspended, fired, last;
+};
+
+static void why_fn(void *arg, int fire)
+{
+    struct why *p = arg;
+    if (fire) {
+        p->fired++;
+        p->last = fire;
+    } else {
+        p->suspended++;
+    }
+}
+
+/* Slots per tenant: a tenant past its cap is refused while others are not, keys off have no
+ * tenant cap, and a slot given back makes room again. */
+static void test_watch_tenants(void)
+{
+    struct api_watch *w = new_watch(10, 2);
+    struct api_watch_slot *a1 = NULL, *a2 = NULL, *a3 = NULL, *b1 = NULL;
+    struct api_watch_slot *off[4] = {NULL};
+
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "acme", "00000000000000a1", &a1), API_WATCH_OK);
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "acme", "00000000000000a2", &a2), API_WATCH_OK);
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "acme", "00000000000000a1", &a3), API_WATCH_TENANT_FULL);
+    CU_ASSERT_PTR_NULL(a3);
+    CU_ASSERT_EQUAL(api_watch_tenant_open(w, "acme"), 2);
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "bolt", "00000000000000b1", &b1), API_WATCH_OK);
+    for (int i = 0; i < 4; i++) /* keys off: only the process's cap */
+        CU_ASSERT_EQUAL(api_watch_acquire(w, "", "", &off[i]), API_WATCH_OK);
+    CU_ASSERT_EQUAL(api_watch_open(w), 7);
+    api_watch_release(w, a1);
+    CU_ASSERT_EQUAL(api_watch_tenant_open(w, "acme"), 1);
+    CU_ASSERT_EQUAL(api_watch_acquire(w, "acme", "00000000000000a1", &a3), API_WATCH_OK);
+    api_watch_release(w, a2);
+    api_watch_release(w, a3);
+    CU_ASSERT_EQUAL(api_watch_tenant_open(w, "acme"), 0);
+    api_watch_release(w, b1);
+    for (int i = 0; i < 4; i++)
+        api_watch_release(w, off[i]);
+    CU_ASSERT_EQUAL(api_watch_open(w), 0);
+    api_watch_close(w);
+    api_watch_free(w);
+}
+
+/* A revoked key: its registered waits fire with API_WATCH_REVOKED, its slots say so, a wait
+ * registered afterwards fires at once, other keys' waits are untouched. */
+static void test_watch_revoke(void)
+{
+    struct api_watch *w = new_watch(10, 0);
+    struct api_watch_slot *k1 = NULL, *k2 = NULL, *other = NULL, *off = NULL;
+    struct api_watch_feed *f;
+    struct why a = {0}, b = {0}, c = {0}, d = {0};
+
+    CU_ASSERT_FATAL(api_watch_acquire(w, "acme", "00000000000000a1", &k1) == API_WATCH_OK);
+    CU_ASSERT_FATAL(api_watch_acquire(w, "acme", "00000000000000a1", &k2) == API_WATCH_OK);
+    CU_ASSERT_FATAL(api_watch_acquire(w, "acme", "00000000000000a2", &other) == API_WATCH_OK);
+    CU_ASSERT_FATAL(api_watch_acquire(w, "", "", &off) == API_WATCH_OK);
+    f = api_watch_feed_open(w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(api_watch_add(w, k1, "job-1", 100000, -1, why_fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, other, 100000, -1, why_fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, off, "job-1", 100000, -1, why_fn, &c), 0);
+    api_watch_revoke(w, ""); /* nothing: keys off are never revoked */
+    api_watch_revoke(w, "00000000000000ff");
+    CU_ASSERT_EQUAL(a.fired + b.fired + c.fired, 0);
+    api_watch_revoke(w, "00000000000000a1");
+    CU_ASSERT_EQUAL(a.fired, 1);
+    CU_ASSERT_EQUAL(a.last, API_WATCH_REVOKED);
+    CU_ASSERT_EQUAL(b.fired + c.fired, 0);
+    CU_ASSERT(api_watch_revoked(k1));
+    CU_ASSERT(api_watch_revoked(k2)); /* not registered now (sending): it ends at its next look */
+    CU_ASSERT(!api_watch_revoked(other));
+    CU_ASSERT(!api_watch_revoked(off));
+    CU_ASSERT(!api_watch_revoked(NULL));
+    /* registered after the revocation: suspended and fired at once */
+    CU_ASSERT_EQUAL(api_watch_add(w, k2, "job-2", 100000, -1, why_fn, &d), 0);
+    CU_ASSERT_EQUAL(d.suspended, 1);
+    CU_ASSERT_EQUAL(d.fired, 1);
+    CU_ASSERT_EQUAL(d.last, API_WATCH_REVOKED);
+    api_watch_close(w);
+    CU_ASSERT_EQUAL(b.last, API_WATCH_FIRED);
+    CU_ASSERT_EQUAL(c.last, API_WATCH_FIRED);
+    api_watch_feed_close(w, f);
+    api_watch_release(w, k1);
+    api_watch_release(w, k2);
+    api_watch_release(w, other);
+    api_watch_release(w, off);
     api_watch_free(w);
 }
 
@@ -154,20 +260,22 @@ static void test_watch_feed(void)
     int overflow = -1;
     char id[40];
 
-    CU_ASSERT_FATAL(api_watch_new(4, NULL, NULL, &w) == SK_OK);
+    w = new_watch(4, 0);
     f = api_watch_feed_open(w);
     g = api_watch_feed_open(w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 0); /* nothing yet: suspended */
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, NULL, 1000, -1, fn, &a),
+                    0); /* nothing yet: suspended */
     CU_ASSERT_EQUAL(a.suspended, 1);
-    CU_ASSERT_EQUAL(api_watch_add(w, "job-9", 9000, -1, fn, &b), 0);
+    CU_ASSERT_EQUAL(api_watch_add(w, NULL, "job-9", 9000, -1, fn, &b), 0);
     api_watch_notify(w, "job-1"); /* any job wakes the feed's wait; job-9's waits on */
     CU_ASSERT_EQUAL(a.fired, 1);
     CU_ASSERT_EQUAL(b.fired, 0);
     api_watch_notify(w, "job-2"); /* while the stream sends: gathered, not lost */
     api_watch_notify(w, "job-1"); /* once, read in its latest state */
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 1); /* ids wait: no suspend */
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, NULL, 1000, -1, fn, &a),
+                    1); /* ids wait: no suspend */
     CU_ASSERT_EQUAL(a.suspended, 1);
     CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), 2);
     CU_ASSERT_STRING_EQUAL(ids[0], "job-1");
@@ -184,14 +292,14 @@ static void test_watch_feed(void)
     CU_ASSERT_EQUAL(api_watch_feed_take(w, f, ids, &overflow), API_WATCH_FEED_MAX);
     CU_ASSERT_EQUAL(overflow, 1);
     /* a deadline fires the feed's wait too (the heartbeat) */
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), 0);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, NULL, 1000, -1, fn, &a), 0);
     api_watch_expire(w, 1000);
     CU_ASSERT_EQUAL(a.fired, 2);
     api_watch_feed_close(w, g);
     api_watch_close(w); /* closing: no new feed, no new wait */
     CU_ASSERT_PTR_NULL(api_watch_feed_open(w));
     (void)api_watch_feed_take(w, f, ids, &overflow);
-    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, 1000, -1, fn, &a), -1);
+    CU_ASSERT_EQUAL(api_watch_feed_wait(w, f, NULL, 1000, -1, fn, &a), -1);
     CU_ASSERT_EQUAL(b.fired, 1);
     api_watch_feed_close(w, f);
     api_watch_free(w);
@@ -201,6 +309,8 @@ static CU_TestInfo metrics_tests[] = {
     {"HTTP metrics in the Prometheus text format", test_render},
     {"waiter registry: suspend, fire once, deadlines, bound, close", test_watch},
     {"feeds of every job: gathered once, never lost, overflow", test_watch_feed},
+    {"waiter slots per tenant: a tenant past its cap, others and keys off not", test_watch_tenants},
+    {"a revoked key's waits fire at once, later ones too, others untouched", test_watch_revoke},
     CU_TEST_INFO_NULL,
 };
 

@@ -20,6 +20,7 @@
 #include "db_migrate.h"
 #include "db_units.h"
 #include "queue.h"
+#include "queue_notify.h"
 #include "queue_telemetry.h"
 #include "sk_mem.h"
 
@@ -806,6 +807,43 @@ static void count(const char *job_id, void *arg)
     ++*(int *)arg;
 }
 
+/* Reads notifications for up to 2 s until one comes; its kind, and its name in `name`. */
+static enum queue_note next_note(struct queue *q, char name[48])
+{
+    enum queue_note got = QUEUE_NOTE_NONE;
+    for (int i = 0; i < 20 && got == QUEUE_NOTE_NONE; i++)
+        if (queue_sub_read(q, 100, name, &got) != SK_OK)
+            return QUEUE_NOTE_NONE;
+    return got;
+}
+
+/* Notifications: a subscriber hears a job change and a key revocation under its prefix, told
+ * apart, and nothing of another prefix. */
+static void test_notify(void)
+{
+    struct queue *sub = NULL, *pub = NULL, *other = NULL;
+    const char *url = getenv("SKIRMISH_REDIS_URL");
+    char other_prefix[128];
+    char name[48];
+
+    snprintf(other_prefix, sizeof(other_prefix), "%s-other", prefix);
+    CU_ASSERT_EQUAL_FATAL(queue_new(url, prefix, &sub), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(queue_new(url, prefix, &pub), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(queue_new(url, other_prefix, &other), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(queue_subscribe(sub), SK_OK);
+    CU_ASSERT_EQUAL(queue_publish_revoked(other, "00000000000000aa"), SK_OK);
+    CU_ASSERT_EQUAL(queue_publish(pub, "11111111-1111-4111-8111-111111111111", "status"), SK_OK);
+    CU_ASSERT_EQUAL(queue_publish_revoked(pub, "0123456789abcdef"), SK_OK);
+    CU_ASSERT_EQUAL(next_note(sub, name), QUEUE_NOTE_JOB);
+    CU_ASSERT_STRING_EQUAL(name, "11111111-1111-4111-8111-111111111111");
+    CU_ASSERT_EQUAL(next_note(sub, name), QUEUE_NOTE_KEY);
+    CU_ASSERT_STRING_EQUAL(name, "0123456789abcdef");
+    CU_ASSERT_EQUAL(next_note(sub, name), QUEUE_NOTE_NONE);
+    queue_free(other);
+    queue_free(pub);
+    queue_free(sub);
+}
+
 static void test_queue(void)
 {
     struct queue *a = NULL;
@@ -1055,10 +1093,39 @@ static void test_single_row_keys(void)
     CU_ASSERT_EQUAL(db_keys_auth(db, token, NULL, &auth), SK_ENOTFOUND);
 }
 
+/* Which keys of a list are no longer active: revoked, unknown and malformed ids are, an
+ * active one is not, in any order, with repeats (the API's periodic check of its waiters). */
+static void test_keys_revoked_among(void)
+{
+    char token[DB_KEYS_TOKEN_LEN];
+    struct db_key live = {0}, gone = {0};
+    char ids[5][DB_KEYS_ID_LEN];
+    unsigned char revoked[5] = {9, 9, 9, 9, 9};
+
+    CU_ASSERT_EQUAL_FATAL(db_keys_create(db, "acme", 0, "live", token, &live), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(db_keys_create(db, "acme", 1, "gone", token, &gone), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(db_keys_revoke(db, gone.id), SK_OK);
+    snprintf(ids[0], sizeof(ids[0]), "%s", gone.id);
+    snprintf(ids[1], sizeof(ids[1]), "%s", live.id);
+    snprintf(ids[2], sizeof(ids[2]), "ffffffffffffffff");
+    snprintf(ids[3], sizeof(ids[3]), "not-a-key");
+    snprintf(ids[4], sizeof(ids[4]), "%s", live.id);
+    CU_ASSERT_EQUAL(db_keys_revoked_among(db, (const char(*)[DB_KEYS_ID_LEN])ids, 5, revoked),
+                    SK_OK);
+    CU_ASSERT_EQUAL(revoked[0], 1);
+    CU_ASSERT_EQUAL(revoked[1], 0);
+    CU_ASSERT_EQUAL(revoked[2], 1);
+    CU_ASSERT_EQUAL(revoked[3], 1);
+    CU_ASSERT_EQUAL(revoked[4], 0);
+    CU_ASSERT_EQUAL(db_keys_revoked_among(db, (const char(*)[DB_KEYS_ID_LEN])ids, 0, revoked),
+                    SK_OK);
+}
+
 static CU_TestInfo store_tests[] = {
     {"db_exec_one: one row, none, several, an error", test_exec_one},
     {"single-row job statements: the row, not found, conflict", test_single_row_jobs},
     {"single-row key statements: made, checked, revoked once", test_single_row_keys},
+    {"keys no longer active among a list: revoked, unknown, malformed", test_keys_revoked_among},
     {"a job is split into shards that are claimed, summed and ended once", test_split_into_shards},
     {"units: inserted by the lease holder once per key, claimed, ended, read, dropped", test_units},
     {"a checkpoint is stored under the lease and handed to the next attempt",
@@ -1079,6 +1146,7 @@ static CU_TestInfo store_tests[] = {
     {"a connection the server ended is replaced for reads", test_dead_connection_reconnects},
     {"reconciler selection by age", test_dispatchable},
     {"stream: owner-only renewal, autoclaim, ack+delete, lock", test_queue},
+    {"notifications: job changes and key revocations told apart", test_notify},
     {"stream: a command after a Redis restart succeeds", test_queue_reconnects},
     CU_TEST_INFO_NULL,
 };
