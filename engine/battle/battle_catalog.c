@@ -1009,7 +1009,7 @@ json_t *battle_catalog_hashes(void)
             char hash[64];
             if (strlen(e->d_name) != 16)
                 continue;
-            snprintf(hash, sizeof(hash), "%s%s", BATTLE_STORE_HASH_PREFIX, e->d_name);
+            snprintf(hash, sizeof(hash), "%s%.16s", BATTLE_STORE_HASH_PREFIX, e->d_name);
             bad |= json_array_append_new(arr, json_string(hash));
         }
         if (d)
