@@ -3,17 +3,24 @@
 # (default build). Exits non-zero on any warning: the gate is zero warnings, with NOLINT
 # comments saying why where a finding is wrong.
 #   scripts/tidy.sh [BUILD]             every C file of the project (make test-all, CI)
-#   scripts/tidy.sh BUILD --changed     only the C files changed since upstream (the merge
-#                                       base with the branch's upstream, else HEAD), committed
-#                                       or not, untracked ones too, and the C files that
-#                                       include a changed header (make test)
+#   scripts/tidy.sh BUILD --changed     only the C files changed since the last commit this
+#                                       build's tidy passed on (BUILD/tidy-clean; else the
+#                                       merge base with the branch's upstream, else HEAD),
+#                                       committed or not, untracked ones too, and the C files
+#                                       that include a changed header (make test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bdir=${1:-build}
 scope=${2:-all}
 dirs='^(common|engine|store|api|worker|cli)/'
+# The commit of the last run without findings: what was committed since is checked too.
+mark=$bdir/tidy-clean
 if [ "$scope" = --changed ]; then
-  base=$(git merge-base HEAD '@{upstream}' 2>/dev/null || git rev-parse HEAD)
+  if [ -f "$mark" ] && git merge-base --is-ancestor "$(cat "$mark")" HEAD 2>/dev/null; then
+    base=$(cat "$mark")
+  else
+    base=$(git merge-base HEAD '@{upstream}' 2>/dev/null || git rev-parse HEAD)
+  fi
   mapfile -t changed < <({
     git diff --name-only "$base" -- '*.c' '*.h'
     git ls-files --others --exclude-standard -- '*.c' '*.h'
@@ -35,6 +42,7 @@ if [ "$scope" = --changed ]; then
   mapfile -t files < <(printf '%s\n' "${files[@]}" | sed '/^$/d' | sort -u)
   if [ ${#files[@]} -eq 0 ]; then
     echo "tidy: no C file changed since ${base:0:12} (make test-all checks every file)"
+    git rev-parse HEAD >"$mark"
     exit 0
   fi
 elif [ "$scope" = all ]; then
@@ -54,4 +62,5 @@ if [ "$n" -ne 0 ]; then
   echo "tidy: $n findings in ${#files[@]} files"
   exit 1
 fi
+git rev-parse HEAD >"$mark"
 echo "tidy: ${#files[@]} files, no findings"

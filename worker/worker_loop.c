@@ -520,6 +520,46 @@ out:
     return out;
 }
 
+/* Parses and decodes a claimed job's stored request into *doc and *job (the caller frees
+ * both). Returns 1 when it can run; else 0 with the job ended, given back or left to
+ * another worker, as *out says. */
+static int decode_stored(struct worker *w, const char *id, const char *owner,
+                         const struct db_claim *c, json_t **doc, struct job **job,
+                         enum outcome *out)
+{
+    struct sk_verr_list errs;
+    json_error_t jerr;
+    char msg[512];
+    enum sk_err err;
+
+    *doc = json_loads(c->request, 0, &jerr);
+    if (!*doc) {
+        /* The API parsed this text before storing it: failing now is this process's
+         * trouble (memory) far more likely than a corrupt row, so it is retried, and only
+         * attempts running out fail the job. */
+        snprintf(msg, sizeof(msg), "the stored request does not parse: %s", jerr.text);
+        *out = attempt_failed(w, id, owner, c->attempts, 1, msg);
+        return 0;
+    }
+    sk_verr_list_init(&errs);
+    err = job_decode(*doc, job, &errs);
+    if (err == SK_ENOTFOUND) {
+        *out = catalog_missing(w, id, owner, c, *doc);
+    } else if (err && err != SK_EINVAL) {
+        /* Not the document's fault (memory, the engine): this worker gives the job back
+         * for another attempt, here or on another worker, without counting one. */
+        sk_log_error("event=decode_failed job_id=%s err=%s", id, sk_err_str(err));
+        *out = release(w, id, owner, c->attempts);
+    } else if (err) {
+        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
+                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
+                 errs.n ? errs.items[0].message : "");
+        *out = attempt_failed(w, id, owner, c->attempts, 0, msg);
+    }
+    sk_verr_list_release(&errs);
+    return err == SK_OK;
+}
+
 /* Runs a claimed job to one of its ends. */
 static enum outcome run_job(struct worker *w, const struct queue_entry *e, const char *owner,
                             const struct db_claim *c)
@@ -528,8 +568,6 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     json_t *doc = NULL;
     struct job *job = NULL;
     struct job_run *run = NULL;
-    struct sk_verr_list errs;
-    json_error_t jerr;
     struct job_run_opts opts = {.threads = (int)w->cfg->engine_threads};
     struct worker_units units;
     char msg[512] = "";
@@ -538,35 +576,8 @@ static enum outcome run_job(struct worker *w, const struct queue_entry *e, const
     enum outcome out = OUT_DONE;
     enum sk_err err;
 
-    sk_verr_list_init(&errs);
-    doc = json_loads(c->request, 0, &jerr);
-    if (!doc) {
-        /* The API parsed this text before storing it: failing now is this process's
-         * trouble (memory) far more likely than a corrupt row, so it is retried, and only
-         * attempts running out fail the job. */
-        snprintf(msg, sizeof(msg), "the stored request does not parse: %s", jerr.text);
-        out = attempt_failed(w, id, owner, c->attempts, 1, msg);
+    if (!decode_stored(w, id, owner, c, &doc, &job, &out))
         goto out;
-    }
-    err = job_decode(doc, &job, &errs);
-    if (err == SK_ENOTFOUND) {
-        out = catalog_missing(w, id, owner, c, doc);
-        goto out;
-    }
-    if (err && err != SK_EINVAL) {
-        /* Not the document's fault (memory, the engine): this worker gives the job back
-         * for another attempt, here or on another worker, without counting one. */
-        sk_log_error("event=decode_failed job_id=%s err=%s", id, sk_err_str(err));
-        out = release(w, id, owner, c->attempts);
-        goto out;
-    }
-    if (err) {
-        snprintf(msg, sizeof(msg), "the stored request is no longer valid%s%s%s%s",
-                 errs.n ? ": " : "", errs.n ? errs.items[0].pointer : "", errs.n ? ": " : "",
-                 errs.n ? errs.items[0].message : "");
-        out = attempt_failed(w, id, owner, c->attempts, 0, msg);
-        goto out;
-    }
     if (c->unit) {
         out = unit_run(w, id, owner, c, job);
         goto out;
@@ -611,7 +622,6 @@ out:
     job_run_free(run);
     job_free(job);
     json_decref(doc);
-    sk_verr_list_release(&errs);
     return out;
 }
 

@@ -778,22 +778,27 @@ static size_t keep_max(void)
 
 /* Adds `cat` (its reference moves to the list) as the most recently used; drops the least
  * recently used entries nobody else holds while there are too many. Under reg_lock. */
+/* Takes entry i out of the list (its reference stays with the caller). Under reg_lock. */
+static struct battle_catalog *kept_take(size_t i)
+{
+    struct battle_catalog *c = kept[i];
+    for (; i + 1 < n_kept; i++)
+        kept[i] = kept[i + 1];
+    n_kept--;
+    return c;
+}
+
 static void keep(struct battle_catalog *cat)
 {
     size_t max = keep_max();
-    if (n_kept == KEEP_LIMIT + 1) { /* every entry held by jobs: the oldest goes anyway */
-        battle_catalog_put(kept[0]);
-        memmove(kept, kept + 1, (--n_kept) * sizeof(*kept));
-    }
+    if (n_kept == KEEP_LIMIT + 1) /* every entry held by jobs: the oldest goes anyway */
+        battle_catalog_put(kept_take(0));
     kept[n_kept++] = cat;
     for (size_t i = 0; i < n_kept && n_kept > max;) {
-        if (atomic_load(&kept[i]->refs) == 1) {
-            battle_catalog_put(kept[i]);
-            memmove(kept + i, kept + i + 1, (n_kept - i - 1) * sizeof(*kept));
-            n_kept--;
-        } else {
+        if (atomic_load(&kept[i]->refs) == 1)
+            battle_catalog_put(kept_take(i));
+        else
             i++;
-        }
     }
 }
 
@@ -801,11 +806,11 @@ static void keep(struct battle_catalog *cat)
 static struct battle_catalog *kept_find(const char *hash)
 {
     for (size_t i = 0; i < n_kept; i++) {
-        struct battle_catalog *c = kept[i];
-        if (strcmp(c->hash, hash) != 0)
+        struct battle_catalog *c;
+        if (strcmp(kept[i]->hash, hash) != 0)
             continue;
-        memmove(kept + i, kept + i + 1, (n_kept - i - 1) * sizeof(*kept));
-        kept[n_kept - 1] = c;
+        c = kept_take(i);
+        kept[n_kept++] = c;
         return c;
     }
     return NULL;
