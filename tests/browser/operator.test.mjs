@@ -34,9 +34,11 @@ const battle = (games, seed, card = 'Chainslicer') => ({
             defender: { commander: 'Iron Warden', deck: [{ card: 'Iron Maiden', count: 4 }] } },
 });
 
-// The worker that takes the backlog reads a catalog without this card (as a worker
-// deployed with another catalog than the API's would): a job using it fails there.
-const MISSING_CARD = 'Lead Dozer';
+// The API and the first worker read a card catalog of their own (a copy of the built-in
+// cards: another hash); the worker that takes over the job reads another, cannot load the
+// job's, sees no live worker that can and is told to wait no longer: the job fails there,
+// naming the catalog (docs/cards.md, "Catalogs pinned per job").
+let fullCards; // that catalog's file
 
 async function submit(doc) {
   const r = await fetch(`${stack.url}/v1/jobs`, { method: 'POST', body: JSON.stringify(doc),
@@ -61,14 +63,17 @@ const shot = (name) => page.screenshot({ path: path.join(h.artifacts, name), ful
 const rowIds = () => page.locator('#jobs tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.jobId));
 
 before(async () => {
-  stack = new Stack(h, 'oper', { SKIRMISH_CHUNK_UNITS: '20000' });
+  const cards = JSON.parse(readFileSync(new URL('../../data/cards.json', import.meta.url), 'utf8'));
+  fullCards = path.join(h.artifacts, 'oper-cards.json');
+  writeFileSync(fullCards, JSON.stringify(cards));
+  stack = new Stack(h, 'oper', { SKIRMISH_CHUNK_UNITS: '20000', SKIRMISH_CARDS_FILE: fullCards });
   await stack.start({ workers: 0 });
   const cpu = { SKIRMISH_DEVICE: 'cpu', SKIRMISH_ENGINE_THREADS: '1', SKIRMISH_LEASE_MS: '3000',
                 SKIRMISH_RECONCILE_MS: '300' };
   // A job that fails for real, in two attempts on two workers: the first worker is killed
   // (SIGKILL) while it runs the job; the second takes it over once the lease expired and
-  // cannot run it (its catalog lacks a card of the document), a permanent failure.
-  failedDoc = battle(200_000_000, 7, MISSING_CARD);
+  // cannot run it (it has not the job's catalog, and no live worker has), a permanent failure.
+  failedDoc = battle(200_000_000, 7);
   failed = (await submit(failedDoc)).id;
   const doomed = stack.spawn('skirmish-worker', 'doomed', cpu);
   await until('the job to run on the first worker', async () => {
@@ -78,12 +83,18 @@ before(async () => {
   doomed.kill('SIGKILL');
   await doomed.exited;
   stack.procs = stack.procs.filter((p) => p !== doomed); // not a clean stop, on purpose
-  const cards = JSON.parse(readFileSync(new URL('../../data/cards.json', import.meta.url), 'utf8'));
   const partial = path.join(h.artifacts, 'oper-cards-without-lead-dozer.json');
-  writeFileSync(partial, JSON.stringify(cards.filter((c) => c.name !== MISSING_CARD)));
-  stack.spawn('skirmish-worker', 'worker0', { ...cpu, SKIRMISH_CARDS_FILE: partial });
+  writeFileSync(partial, JSON.stringify(cards.filter((c) => c.name !== 'Lead Dozer')));
+  const worker0 = stack.spawn('skirmish-worker', 'worker0',
+                              { ...cpu, SKIRMISH_CARDS_FILE: partial, SKIRMISH_CATALOG_WAIT_S: '0' });
+  // (the killed worker's heartbeat, which lists the catalog, expires first: about 10 s)
   await until('the job to fail on the second worker', async () => (await getJob(failed)).status === 'failed',
               60000);
+  // the rest of the backlog runs on a worker with the API's catalog
+  worker0.kill('SIGTERM');
+  await worker0.exited;
+  stack.procs = stack.procs.filter((p) => p !== worker0);
+  stack.spawn('skirmish-worker', 'worker1', cpu);
   // Long enough to stay running through the whole test in either build; canceled at the end.
   long = await submit(battle(500_000_000, 1));
   await until('the long job to run', async () => (await getJob(long.id)).status === 'running');
@@ -153,7 +164,7 @@ describe('operator actions', () => {
     assert.equal(job.attempts, 2);
     assert.deepEqual(job.workers, ['doomed', 'worker0']);
     assert.equal(job.errors[0], 'the worker running it stopped (lease expired)');
-    assert.match(job.errors[1], /^the stored request is no longer valid: .*Lead Dozer/);
+    assert.match(job.errors[1], /^the job's card catalog fnv1a64:[0-9a-f]{16} is not loaded by any live worker/);
     assert.equal(job.error, `failed permanently after 2 attempts: ${job.errors[1]}`);
     await page.selectOption('#jobs-status', 'failed');
     await until('the failed job', async () => JSON.stringify(await rowIds()) === JSON.stringify([failed]));
@@ -173,14 +184,18 @@ describe('operator actions', () => {
     await until('the failed job again', async () => JSON.stringify(await rowIds()) === JSON.stringify([failed]));
     await row.locator('td').first().click();
     await until('its page', async () => page.url().endsWith(`#/jobs/${failed}`));
-    await page.waitForFunction(() => /Lead Dozer/.test(document.querySelector('#job-meta').textContent));
+    await page.waitForFunction(() => /card catalog fnv1a64:/.test(document.querySelector('#job-meta').textContent));
     // the page's attempts table: both attempts, each worker and error
     assert.deepEqual(await page.locator('#job-meta table.attempts tbody tr').evaluateAll((trs) =>
       trs.map((tr) => [...tr.cells].map((td) => td.textContent))),
     [['#1', 'doomed', job.errors[0]], ['#2', 'worker0', job.errors[1]]]);
     await page.click('#job-document summary');
     const docText = await page.textContent('#job-document-body');
-    assert.deepEqual(JSON.parse(docText), failedDoc);
+    // as submitted, with the card catalog the API pinned it to
+    const stored = JSON.parse(docText);
+    assert.match(stored.catalog, /^fnv1a64:[0-9a-f]{16}$/);
+    delete stored.catalog;
+    assert.deepEqual(stored, failedDoc);
     // Retry: a new job from the same document, linked to this one; its page opens.
     await page.click('#job-actions button.retry');
     await until('the new job page', async () => !page.url().endsWith(`#/jobs/${failed}`));
