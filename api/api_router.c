@@ -90,14 +90,16 @@ int api_router_match(const char *tmpl, const char *path, char id[64])
     return 1;
 }
 
-void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
-                       struct api_response *resp)
+/* The row of the table that serves `req` (method and path; HEAD as GET), its {id} into `id`;
+ * NULL when none, with `resp` holding the answer (a preflight, 405, the dashboard's files,
+ * 404). */
+static const struct api_route *find(const struct api_ctx *ctx, const struct api_request *req,
+                                    char id[64], struct api_response *resp)
 {
     const char *m = strcmp(req->method, "HEAD") == 0 ? "GET" : req->method;
     const struct api_route *hit = NULL;
     const char *route = NULL;
     char allow[48] = ""; /* with ", OPTIONS" it fits resp->allow */
-    char id[64] = "";
 
     for (const struct api_route *r = routes; r->method; r++) {
         char rid[64] = ""; /* written only for a template with {id} */
@@ -108,32 +110,12 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
                  r->method);
         if (!hit && strcmp(r->method, m) == 0) {
             hit = r;
-            snprintf(id, sizeof(id), "%s", rid);
+            snprintf(id, 64, "%s", rid);
         }
     }
     resp->route = route;
     if (hit) {
-        struct api_request routed = *req;
-        struct api_principal who;
-        const char *repeated;
-        routed.id = strstr(hit->path, "{id}") ? id : NULL;
-        if (api_auth_check(ctx, req, hit->scope, hit->path, routed.id, &who, resp))
-            return;
-        repeated = api_http_repeated_arg(req);
-        if (repeated) {
-            api_http_problem(resp, 400, "invalid-query", "Bad Request",
-                             "a query parameter is given more than once",
-                             json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", repeated,
-                                       "detail", "given more than once; give it once"));
-            return;
-        }
-        routed.tenant = who.tenant;
-        routed.admin = who.admin;
-        if (who.key_id[0]) { /* a key was checked: its waiters are counted and revoked by it */
-            snprintf(resp->caller_key, sizeof(resp->caller_key), "%s", who.key_id);
-            snprintf(resp->caller_tenant, sizeof(resp->caller_tenant), "%s", who.tenant);
-        }
-        hit->fn(ctx, &routed, resp);
+        return hit;
     } else if (route && strcmp(m, "OPTIONS") == 0) {
         /* a preflight (or a plain OPTIONS): the CORS headers are added by the server */
         resp->status = 204;
@@ -156,4 +138,65 @@ void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
     } else {
         api_http_problem(resp, 404, NULL, "Not Found", "no such resource", NULL);
     }
+    return NULL;
+}
+
+int api_router_admit(const struct api_ctx *ctx, const struct api_request *req,
+                     struct api_principal *who, struct api_response *resp)
+{
+    char id[64] = "";
+    const struct api_route *hit = find(ctx, req, id, resp);
+
+    if (!hit)
+        return 0;
+    return !api_auth_check(ctx, req, hit->scope, hit->path, strstr(hit->path, "{id}") ? id : NULL,
+                           who, resp);
+}
+
+/* Serves `req` on `hit` for `who` (checked already). */
+static void dispatch(const struct api_ctx *ctx, const struct api_request *req,
+                     const struct api_route *hit, const char *id, const struct api_principal *who,
+                     struct api_response *resp)
+{
+    struct api_request routed = *req;
+    const char *repeated = api_http_repeated_arg(req);
+
+    if (repeated) {
+        api_http_problem(resp, 400, "invalid-query", "Bad Request",
+                         "a query parameter is given more than once",
+                         json_pack("{s:[{s:s, s:s}]}", "errors", "parameter", repeated, "detail",
+                                   "given more than once; give it once"));
+        return;
+    }
+    routed.id = strstr(hit->path, "{id}") ? id : NULL;
+    routed.tenant = who->tenant;
+    routed.admin = who->admin;
+    if (who->key_id[0]) { /* a key was checked: its waiters are counted and revoked by it */
+        snprintf(resp->caller_key, sizeof(resp->caller_key), "%s", who->key_id);
+        snprintf(resp->caller_tenant, sizeof(resp->caller_tenant), "%s", who->tenant);
+    }
+    hit->fn(ctx, &routed, resp);
+}
+
+void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
+                       struct api_response *resp)
+{
+    char id[64] = "";
+    const struct api_route *hit = find(ctx, req, id, resp);
+    struct api_principal who;
+
+    if (!hit || api_auth_check(ctx, req, hit->scope, hit->path,
+                               strstr(hit->path, "{id}") ? id : NULL, &who, resp))
+        return;
+    dispatch(ctx, req, hit, id, &who, resp);
+}
+
+void api_router_handle_admitted(const struct api_ctx *ctx, const struct api_request *req,
+                                const struct api_principal *who, struct api_response *resp)
+{
+    char id[64] = "";
+    const struct api_route *hit = find(ctx, req, id, resp);
+
+    if (hit)
+        dispatch(ctx, req, hit, id, who, resp);
 }

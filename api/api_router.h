@@ -41,4 +41,20 @@ int api_router_match(const char *tmpl, const char *path, char id[64]);
 void api_router_handle(const struct api_ctx *ctx, const struct api_request *req,
                        struct api_response *resp);
 
+/**
+ * The first half of api_router_handle, for a request whose body has not arrived yet (its
+ * header only): 1 when its route exists and its caller may use it, with the caller in
+ * *who; else 0 with `resp` holding the answer (401, 403, 404, 405, a preflight, ...), so
+ * that the server reads no body for it (docs/security.md, "Before authentication").
+ */
+int api_router_admit(const struct api_ctx *ctx, const struct api_request *req,
+                     struct api_principal *who, struct api_response *resp);
+
+/**
+ * The second half: serves `req`, which api_router_admit let through for `who`, without
+ * checking its key again. Thread-safe.
+ */
+void api_router_handle_admitted(const struct api_ctx *ctx, const struct api_request *req,
+                                const struct api_principal *who, struct api_response *resp);
+
 #endif

@@ -39,6 +39,10 @@ struct api_server {
     struct api_gate *gate;   /* owned: accepts, and reads each connection's first head */
 };
 
+/* conn_state.refuse of a request whose header was refused (no key, a revoked one, no such
+ * route): its body is read and dropped, then conn_state.early answered. */
+#define REFUSE_EARLY 1
+
 /* A body refused while it is still arriving is read and dropped up to this many times the
  * body limit, then answered (libmicrohttpd can answer only before the body or after it, and
  * closing a socket with unread bytes resets it, losing the answer); past that the
@@ -50,9 +54,16 @@ struct api_server {
 struct conn_state {
     struct sk_buf body; /* at most max_body_bytes */
     size_t reserved;    /* body bytes counted against SKIRMISH_BODY_MEMORY_BYTES */
-    int refuse;         /* 413 or 503: the body is read and dropped, then refused */
-    size_t dropped;     /* body bytes dropped so far */
-    int64_t start_ns;   /* sk_time_mono_ns() when the request began */
+    int refuse;         /* 413, 503 or REFUSE_EARLY: the body is read and dropped, then refused */
+    int has_body;       /* the header announces a body (Content-Length > 0, or chunked) */
+    /* A request with a body is routed and authenticated on its header, before a byte of
+     * the body is kept (docs/security.md, "Before authentication"): admitted, for `who`,
+     * or refused with `early` (owned) as its answer (refuse = REFUSE_EARLY). */
+    int admitted;
+    struct api_principal who;
+    struct api_response early;
+    size_t dropped;   /* body bytes dropped so far */
+    int64_t start_ns; /* sk_time_mono_ns() when the request began */
     char req_id[40];
     struct api_guard_conn *gconn; /* the connection's guard entry (borrowed) */
     uint32_t addr;                /* client IPv4 address, host order */
@@ -263,6 +274,8 @@ static int check_head(struct api_server *srv, struct MHD_Connection *conn, struc
         st->refuse = 413;
         return 0;
     } else {
+        st->has_body = h.te || (h.length &&
+                                (sk_parse_u64(h.length, 0, UINT64_MAX, &declared) || declared > 0));
         return 0;
     }
     resp->close = 1;
@@ -695,6 +708,25 @@ static void log_request(const struct conn_state *st, const char *method, const c
                 method, sk_log_quote(q, 220, url), status, us);
 }
 
+/* Routes and authenticates a request with a body on its header alone (api_router_admit):
+ * a caller without a valid key, or a request no route takes, spends none of the memory the
+ * bodies of authenticated callers share; its body is read and dropped, then refused. */
+static void admit_body(struct api_server *srv, struct MHD_Connection *conn, struct conn_state *st,
+                       const char *method, const char *url)
+{
+    struct api_request req;
+    struct api_http_safe ss = {{NULL}, 0};
+
+    fill_request(conn, st, method, url, &req);
+    if (api_http_safe_request(&req, &ss) == 0 && !req.too_many_args &&
+        api_router_admit(srv->ctx, &req, &st->who, &st->early))
+        st->admitted = 1;
+    else if (st->early.status)
+        st->refuse = REFUSE_EARLY;
+    /* out of memory or too many arguments: decided on the whole request, as before */
+    api_http_safe_release(&ss);
+}
+
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url,
                                  const char *method, const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls)
@@ -715,6 +747,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         if (!st)
             return MHD_NO;
         sk_buf_init(&st->body, max);
+        api_http_response_init(&st->early);
         st->start_ns = sk_time_mono_ns();
         make_req_id(conn, st);
         st->gconn = guard_of(conn);
@@ -724,8 +757,11 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
             return MHD_NO; /* answered by the guard already (a cap, a deadline) */
         api_guard_phase(srv->guard, st->gconn, API_GUARD_BODY);
         early = check_head(srv, conn, st, version, target_len(conn, url), &resp);
-        if (!early)
+        if (!early) {
+            if (st->has_body && !st->refuse)
+                admit_body(srv, conn, st, method, url);
             return MHD_YES;
+        }
     }
     if (!early && *upload_size) {
         if (take_body(srv, st, upload, *upload_size))
@@ -746,6 +782,9 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
     } else if (req.too_many_args) {
         api_http_problem(&resp, 400, "invalid-query", "Bad Request", "too many query parameters",
                          NULL);
+    } else if (st->refuse == REFUSE_EARLY) {
+        resp = st->early; /* the answer to its header, taken over */
+        api_http_response_init(&st->early);
     } else if (st->refuse == 503) {
         api_http_problem(&resp, 503, "server-busy", "Service Unavailable",
                          "the server holds too many unfinished request bodies; retry shortly",
@@ -755,6 +794,11 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         /* a long poll whose key was revoked while it waited ends now, on every API process
          * (announced through Redis, or found by the periodic key check: api_watch.h) */
         api_auth_revoked(&resp);
+    } else if (st->admitted) {
+        /* the key was checked on the header: its rate-limit headers go with the answer */
+        memcpy(resp.ratelimit_policy, st->early.ratelimit_policy, sizeof(resp.ratelimit_policy));
+        memcpy(resp.ratelimit, st->early.ratelimit, sizeof(resp.ratelimit));
+        api_router_handle_admitted(srv->ctx, &req, &st->who, &resp);
     } else {
         api_router_handle(srv->ctx, &req, &resp);
     }
@@ -790,6 +834,7 @@ static void completed_cb(void *cls, struct MHD_Connection *conn, void **con_cls,
         api_guard_waiter_release(srv->guard, st->addr);
     }
     drop_body(srv, st);
+    api_http_response_release(&st->early);
     sk_free(st);
     *con_cls = NULL;
     /* kept alive: the next request's header is due within the header timeout */

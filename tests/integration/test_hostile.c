@@ -1789,6 +1789,76 @@ static void test_body_memory(void)
     it_stack_stop(&s);
 }
 
+/* Issue 46, row 4: bodies are kept only for callers whose key the header proved. Eight
+ * keyless connections each holding 1 MiB - 1 byte of an unfinished body, with 2 MiB for all
+ * bodies: before, they filled it and a tenant's submission got 503; now a tenant submits (202),
+ * each keyless body is read and dropped and answered 401, as is a body with a wrong key
+ * or to a route that does not exist (404). */
+static void test_keyless_bodies(void)
+{
+    static const char *const env[] = {"SKIRMISH_AUTH=on", "SKIRMISH_BODY_MEMORY_BYTES=2097152",
+                                      NULL};
+    static const char head[] =
+        "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Connection: close\r\nContent-Length: 1048576\r\n\r\n";
+    const char *job = it_battle_doc(100, 1);
+    struct it_stack s;
+    struct raw_resp r;
+    char key[IT_KEY_LEN], req[1024];
+    char *pad = sk_malloc(1048576);
+    int fd[8];
+    int n401 = 0;
+
+    CU_ASSERT_FATAL(pad != NULL);
+    memset(pad, ' ', 1048576);
+    CU_ASSERT_FATAL(start_with(&s, "keyless_bodies", env) == 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, key), 0);
+    for (int i = 0; i < 8; i++) {
+        fd[i] = connect_to(s.port, 10);
+        send_all(fd[i], head, sizeof(head) - 1);
+        send_all(fd[i], pad, 1048575); /* one byte short: unfinished */
+    }
+    it_sleep_ms(300);
+    /* a tenant's submission while they hang */
+    snprintf(req, sizeof(req),
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Authorization: Bearer %s\r\nConnection: close\r\nContent-Length: %zu\r\n\r\n%s",
+             key, strlen(job), job);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, req, strlen(req), &r), 0);
+    if (r.status != 202)
+        fprintf(stderr, "keyless_bodies: the tenant got %d %.*s\n", r.status, (int)r.body_len,
+                r.body ? r.body : "");
+    CU_ASSERT_EQUAL(r.status, 202);
+    raw_free(&r);
+    for (int i = 0; i < 8; i++) {
+        send_all(fd[i], pad, 1);
+        read_answer(fd[i], &r);
+        close(fd[i]);
+        n401 += r.status == 401;
+        raw_free(&r);
+    }
+    CU_ASSERT_EQUAL(n401, 8);
+    /* a wrong key, and a body to no route, are answered so too */
+    snprintf(req, sizeof(req),
+             "POST /v1/jobs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             "Authorization: Bearer sk_nothing\r\nConnection: close\r\nContent-Length: "
+             "%zu\r\n\r\n%s",
+             strlen(job), job);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, req, strlen(req), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 401);
+    raw_free(&r);
+    snprintf(req, sizeof(req),
+             "POST /v1/nowhere HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+             "Content-Length: %zu\r\n\r\n%s",
+             strlen(job), job);
+    CU_ASSERT_EQUAL(raw_exchange(s.port, req, strlen(req), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 404);
+    raw_free(&r);
+    sk_free(pad);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
 /* 2 MiB bodies on 12 connections at once: every client reads its 413. */
 static void test_413_under_load(void)
 {
@@ -1837,6 +1907,7 @@ static CU_TestInfo limit_tests[] = {
     {"the most the request gate lets through reaches the API", test_gate_bounds_at_largest_limits},
     {"waiter slots per address; a closed stream frees its slot at once", test_waiter_slots},
     {"memory of unfinished bodies is bounded (503) and given back", test_body_memory},
+    {"keyless callers' bodies take none of that memory (401)", test_keyless_bodies},
     {"413 readable by every client of 2 MiB bodies under load", test_413_under_load},
     CU_TEST_INFO_NULL,
 };
