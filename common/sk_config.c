@@ -91,12 +91,13 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_RETRY_MAX_MS", "60000", "largest retry delay", 1, 86400000, OFF(retry_max_ms),
      SK_CONFIG_INT, 0},
     {"SKIRMISH_CHUNK_UNITS", "10000",
-     "units (games, turns) of a job's first chunk, and the least of any chunk; progress is "
-     "written and cancels are checked between chunks",
+     "units (games, turns) a job's first chunk asks for, and the least a later one asks "
+     "for; between chunks progress is written, the lease renewed and cancels checked",
      1, 100000000, OFF(chunk_units), SK_CONFIG_INT, 0},
     {"SKIRMISH_CHUNK_MS", "250",
-     "chunks grow from SKIRMISH_CHUNK_UNITS to about this long (at most a quarter of the "
-     "lease); 0 = every chunk is SKIRMISH_CHUNK_UNITS",
+     "a chunk ends after about this long whatever its units (at most a quarter of the "
+     "lease), and chunks of quick units grow from SKIRMISH_CHUNK_UNITS to it; 0 = chunks "
+     "of SKIRMISH_CHUNK_UNITS, each ended after 1 s at most",
      0, 60000, OFF(chunk_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_SHARD_UNITS", "10000000",
      "a battle job of more games than this is split into shards of this many (at most 256 "

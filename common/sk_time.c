@@ -33,3 +33,8 @@ double sk_time_mono_s(void)
     struct timespec ts = mono();
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+int sk_time_due(int64_t deadline_ms)
+{
+    return deadline_ms > 0 && sk_time_mono_ms() >= deadline_ms;
+}

@@ -19,4 +19,8 @@ int64_t sk_time_mono_ms(void);
 /** Monotonic clock in seconds, with nanosecond resolution. */
 double sk_time_mono_s(void);
 
+/** 1 when the deadline `deadline_ms` (a sk_time_mono_ms() value) has come; 0 before it,
+ * and always 0 for a deadline of 0 or less (none). Cheap enough to call once per game. */
+int sk_time_due(int64_t deadline_ms);
+
 #endif

@@ -341,7 +341,14 @@ enum sk_err job_unit_run(struct engine *eng, const struct job *job, const struct
 
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
-    return run->job->ops->step(run->data, max_units, done, run->error, sizeof(run->error));
+    return job_run_step_until(run, max_units, 0, done);
+}
+
+enum sk_err job_run_step_until(struct job_run *run, uint64_t max_units, int64_t deadline_ms,
+                               uint64_t *done)
+{
+    return run->job->ops->step(run->data, max_units, deadline_ms, done, run->error,
+                               sizeof(run->error));
 }
 
 /* The result document `res` (taken) with "kind" first, and "partial": true when it covers

@@ -35,7 +35,9 @@ typedef enum sk_err (*job_unit_fn)(void *ctx, size_t i, struct sk_buf *out);
  * computing some with `local` (the run's own threads), the others by whatever means it has (the
  * worker: other workers, through the queue, each computing it with job_unit_run). A unit's result
  * depends only on the job and the unit, so where it was computed never changes the run's result. An
- * error fails the step, with a message in `err` (SK_ELEASE: the caller no longer holds the job). */
+ * error fails the step, with a message in `err` (SK_ELEASE: the caller no longer holds the job;
+ * SK_ECANCELED: the job was canceled meanwhile), and leaves the run as it was after its last
+ * whole piece, so its partial result and checkpoint stay valid. */
 struct job_spread {
     uint64_t unit_games; /* work of at least two units is spread; 0 = never */
     void *arg;
@@ -124,6 +126,21 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
  * work is split into steps.
  */
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done);
+
+/**
+ * job_run_step that also returns once the monotonic clock (sk_time_mono_ms) reaches
+ * `deadline_ms` (0 = no deadline), so that the caller can report progress, renew its lease
+ * and look for a cancel however slow the units are (docs/operations.md, "Chunks, leases
+ * and cancels"). The kinds look at the clock between their natural pieces of work: a
+ * battle between games (on the OpenCL device, between launches), an optimisation between
+ * race batches and slices of its evaluation, a board between turns. A step always does at
+ * least one unit more (one piece of an optimisation, when it is not yet complete), so a
+ * deadline already past still makes progress; it may therefore end up to one piece (one
+ * game per thread, one launch, one race batch) after the deadline. Results do not depend on
+ * where steps end.
+ */
+enum sk_err job_run_step_until(struct job_run *run, uint64_t max_units, int64_t deadline_ms,
+                               uint64_t *done);
 
 /**
  * The result document of a complete run. Returns a new reference in *out (caller

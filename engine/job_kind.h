@@ -82,11 +82,13 @@ struct job_kind_ops {
     void (*free)(void *job);
     uint64_t (*total)(const void *job);
 
-    /* job_run_new, job_run_step, job_run_result, job_run_free. A failing step or result
-     * writes its message into `err` (job.c keeps it for job_run_error). */
+    /* job_run_new, job_run_step_until (job_run_step: deadline_ms 0), job_run_result,
+     * job_run_free. A failing step or result writes its message into `err` (job.c keeps it
+     * for job_run_error). A step honours its deadline as job_run_step_until says. */
     enum sk_err (*run_new)(void *state, const void *job, const struct job_run_opts *opts,
                            void **out, char *err, size_t errlen);
-    enum sk_err (*step)(void *run, uint64_t max_units, uint64_t *done, char *err, size_t errlen);
+    enum sk_err (*step)(void *run, uint64_t max_units, int64_t deadline_ms, uint64_t *done,
+                        char *err, size_t errlen);
     enum sk_err (*result)(void *run, json_t **out, char *err, size_t errlen);
     /* The result of the units done so far, for a run stopped early (a canceled job keeps
      * it); SK_ECONFLICT when there is nothing to report. NULL: the kind has none. */

@@ -33,7 +33,8 @@ struct worker {
     char started_at[32];
     char backend[16];
     char device[128];
-    char job_id[48]; /* the job running now; "" = none */
+    char job_id[48];      /* the job running now; "" = none */
+    long long claimed_ms; /* monotonic time of its claim */
     unsigned long long games;
     long long next_beat_ms;
 };

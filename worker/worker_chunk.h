@@ -3,8 +3,11 @@
  * to both stores, renews its lease and checks for a cancel: a few milliseconds each time,
  * which on a small job (100,000 games in about 100 ms) cost as much as the games. So
  * chunks start at SKIRMISH_CHUNK_UNITS and then grow to about SKIRMISH_CHUNK_MS of work,
- * measured on the chunk before: progress and cancels are seen at least that often, and a
- * small job runs in one or two chunks. Pure arithmetic; no clock here. */
+ * measured on the chunk before, and a small job runs in one or two chunks. What this sizes
+ * is what a chunk asks for: the worker also gives each chunk a deadline SKIRMISH_CHUNK_MS
+ * away (job_run_step_until), so units slower than the chunk before (a job of slow games,
+ * its first chunk) end it early and progress and cancels are still seen that often. Pure
+ * arithmetic; no clock here. */
 #ifndef WORKER_CHUNK_H
 #define WORKER_CHUNK_H
 

@@ -36,6 +36,10 @@
  * hundred bytes: its best deck and counters). */
 #define DETAIL_MAX (16u << 10)
 
+/* The longest a step runs when SKIRMISH_CHUNK_MS is 0 (chunks of SKIRMISH_CHUNK_UNITS
+ * units): however slow its units, a cancel is still seen within about a second. */
+#define STEP_MS_MAX 1000
+
 /* The most shards a job is split into: a job too big for SKIRMISH_SHARD_UNITS times this
  * gets bigger shards, so one job never floods the stream and the table. */
 #define SHARDS_MAX 256
@@ -230,9 +234,6 @@ static enum outcome canceled(struct worker *w, const char *id, const char *owner
     return err == SK_ELEASE ? OUT_LOST : OUT_DONE;
 }
 
-/* Runs the job's chunks, writing progress and renewing the lease after each. Returns 1
- * when every unit is done (the caller stores the result), else 0 with *out set: the run
- * failed, was canceled, lost its lease, or was given back on stop. */
 /* Progress to PostgreSQL after `done` units of an attempt that started at `from`, with the
  * run's checkpoint when the kind keeps one and units remain (the result follows the last
  * chunk). Errors as db_jobs_progress, retried as `again` says. */
@@ -277,12 +278,55 @@ static void parent_progress(struct worker *w, const char *parent)
     worker_beat_notify(w, parent, "progress");
 }
 
+/* How long a step of a run may take before the worker reports progress (which renews the
+ * lease and reads the cancel flag): SKIRMISH_CHUNK_MS, at most a quarter of the lease; with
+ * SKIRMISH_CHUNK_MS 0, STEP_MS_MAX at most. */
+static long step_limit_ms(const struct sk_config *cfg)
+{
+    long step = cfg->chunk_ms > 0 ? cfg->chunk_ms : STEP_MS_MAX;
+    return step < cfg->lease_ms / 4 ? step : cfg->lease_ms / 4;
+}
+
+/* Before the first step: a set-up that took more than a quarter of the lease since the
+ * claim (w->claimed_ms: a card catalog loaded for the job, its plans, a checkpoint
+ * restored) renews it, with the progress the attempt starts from (`at`, a row's units) and
+ * nothing else, and reads the cancel flag. Returns 1 to go on, else 0 with *out set: the
+ * job was canceled or the lease lost. */
+static int renew_after_setup(struct worker *w, const char *id, const char *owner,
+                             const struct db_claim *c, struct job_run *run, uint64_t at,
+                             enum outcome *out)
+{
+    struct db_progress pr = {at, NULL, 0, NULL};
+    enum sk_err err;
+    int cancel = 0;
+    int tries = 0;
+
+    if (sk_time_mono_ms() - w->claimed_ms <= w->cfg->lease_ms / 4)
+        return 1;
+    do
+        err = w->io->progress(w->db, id, owner, at, &pr, w->cfg->lease_ms, &cancel);
+    while (again(w, err, &tries));
+    if (err) {
+        sk_log_warn("event=lease_lost job_id=%s owner=%s at=setup err=%s", id, owner,
+                    sk_err_str(err));
+        *out = OUT_LOST;
+        return 0;
+    }
+    if (cancel) {
+        *out = canceled(w, id, owner, c->parent[0] ? NULL : run, at);
+        return 0;
+    }
+    return 1;
+}
+
 /* Runs the chunks of units [from, end) of the job (a shard's range, or all of a job's),
  * writing progress and renewing the lease after each (the games `spread` says other
  * workers played count in their heartbeats, not this one's). A shard's row counts its own units,
- * from its first (c->first). Returns 1 when every unit is done (the caller stores the
- * result), else 0 with *out set: the run failed, was canceled, lost its lease, or was
- * given back on stop. */
+ * from its first (c->first). Each chunk is a step with a deadline (step_limit_ms), so
+ * progress, the lease and a cancel are seen that often however slow the units are (and a
+ * long set-up renews the lease before the first: renew_after_setup). Returns 1 when every unit is
+ * done (the caller stores the result), else 0 with *out set: the run failed, was canceled, lost its
+ * lease, or was given back on stop. */
 static int run_chunks(struct worker *w, const struct queue_entry *e, const char *owner,
                       const struct db_claim *c, struct job_run *run, struct worker_units *spread,
                       uint64_t from, uint64_t end, enum outcome *out)
@@ -296,8 +340,12 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     /* chunks grow to the configured duration, but stay well inside the lease */
     long target_ms =
         w->cfg->chunk_ms < w->cfg->lease_ms / 4 ? w->cfg->chunk_ms : w->cfg->lease_ms / 4;
+    long step_ms = step_limit_ms(w->cfg);
     enum sk_err err;
 
+    if (!renew_after_setup(w, id, owner, c, run, from - first, out))
+        return 0;
+    worker_units_progress(spread, from - first, from - first, step_ms);
     while (done < end) {
         int cancel = 0;
         int owned = 1;
@@ -305,16 +353,23 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         uint64_t before = done;
         uint64_t units =
             worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms);
-        err = job_run_step(run, units < end - done ? units : end - done, &done);
+        err = job_run_step_until(run, units < end - done ? units : end - done, t0 + step_ms, &done);
         last_units = done - before;
         last_ms = sk_time_mono_ms() - t0;
+        if (err == SK_ECANCELED) {
+            /* seen while the step handed out units (worker_units): the run is as it was
+             * after its last whole piece */
+            *out = canceled(w, id, owner, c->parent[0] ? NULL : run, done);
+            return 0;
+        }
         if (!err && done <= before) {
             /* an engine step that makes no progress would loop forever */
             *out = attempt_failed(w, id, owner, c->attempts, 0, "the engine made no progress");
             return 0;
         }
         if (sk_time_mono_ms() - t0 > w->cfg->lease_ms / 2)
-            /* the lease is renewed between chunks only: a chunk this long risks it */
+            /* the lease is renewed between steps (and while units are handed out): a
+             * step this long (one piece past its deadline) risks it */
             sk_log_warn("event=chunk_slow job_id=%s chunk_ms=%lld lease_ms=%ld", id,
                         sk_time_mono_ms() - t0, w->cfg->lease_ms);
         if (err == SK_ENOMEM) { /* this worker's trouble: the job goes back uncounted */
@@ -334,6 +389,7 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
             *out = OUT_LOST;
             return 0;
         }
+        worker_units_progress(spread, from - first, done - first, step_ms);
         /* a cache: PostgreSQL has it too */
         (void)w->io->job_progress(w->queue, id, done - first, end - first);
         if (c->parent[0])
@@ -665,6 +721,7 @@ void worker_loop_entry(struct worker *w, const struct queue_entry *e)
     sk_log_info("event=job_claimed job_id=%s attempt=%d kind=%s owner=%s", e->job_id, c.attempts,
                 c.kind, owner);
     snprintf(w->job_id, sizeof(w->job_id), "%s", e->job_id);
+    w->claimed_ms = sk_time_mono_ms();
     if (!c.parent[0])
         worker_beat_notify(w, e->job_id, "status");
     worker_beat(w, 1);

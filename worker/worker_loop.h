@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The worker's main loop: read one stream entry, claim its job in PostgreSQL with a
- * lease, run it through the engine in chunks (after each: progress to PostgreSQL and
+ * lease, run it through the engine in chunks, each a step with a deadline of
+ * SKIRMISH_CHUNK_MS however slow its units (after each: progress to PostgreSQL and
  * Redis, lease renewal in both, cancel check), store the result with a write only the
  * lease holder can make, then acknowledge and delete the entry. Transient failures are
  * retried with backoff up to the attempt limit; outages of either store are waited out

@@ -39,11 +39,38 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Unit i computed here. */
-static enum sk_err here(struct call *c, size_t i)
+/* Renews the job's lease once a step's worth of time has passed since the last report or
+ * renewal, with the progress last reported, and reads the cancel flag: SK_ECANCELED when a
+ * cancel was requested, SK_ELEASE when the lease is lost. A store that does not answer is
+ * no error here: the next renewal or report tries again. */
+static enum sk_err keep_lease(struct worker_units *u)
 {
+    struct worker *w = u->w;
+    struct db_progress pr = {u->from, NULL, 0, NULL};
+    long long now = sk_time_mono_ms();
+    int cancel = 0;
     enum sk_err rc;
 
+    if (now < u->renew_at_ms)
+        return SK_OK;
+    u->renew_at_ms = now + u->renew_ms;
+    rc = w->io->progress(w->db, u->job_id, u->owner, u->done, &pr, w->cfg->lease_ms, &cancel);
+    if (rc == SK_ELEASE)
+        return rc;
+    if (!rc && cancel) {
+        sk_log_info("event=units_canceled job_id=%s", u->job_id);
+        return SK_ECANCELED;
+    }
+    return SK_OK;
+}
+
+/* Unit i computed here, the lease renewed first when due. */
+static enum sk_err here(struct call *c, size_t i)
+{
+    enum sk_err rc = keep_lease(c->u);
+
+    if (rc)
+        return rc;
     sk_buf_release(&c->results[i]);
     rc = c->local(c->ctx, i, &c->results[i]);
     if (!rc)
@@ -185,6 +212,9 @@ static enum sk_err wait_others(struct call *c, const uint64_t *games, size_t *wh
     while (!rc && pending(c, which) > 0 && sk_time_mono_ms() < deadline && !*w->stop) {
         sleep_ms(nap);
         nap = nap * 2 > POLL_MAX_MS ? POLL_MAX_MS : nap * 2;
+        rc = keep_lease(c->u);
+        if (rc)
+            return rc;
         rc = read_rows(c, which, &k);
         for (size_t j = 0; !rc && j < k; j++) {
             size_t i = which[j];
@@ -192,6 +222,8 @@ static enum sk_err wait_others(struct call *c, const uint64_t *games, size_t *wh
                 rc = here(c, i);
         }
     }
+    if (rc == SK_ECANCELED || rc == SK_ELEASE)
+        return rc;
     if (rc && rc != SK_ENOMEM)
         rc = SK_OK; /* the store: what is missing is computed below */
     k = pending(c, which);
@@ -256,8 +288,14 @@ static enum sk_err spread_units(void *arg, const struct sk_buf *specs, const uin
                 rc = here(&c, i);
     } else if (!rc) {
         rc = own_share(&c, games, which);
-        if (rc != SK_ENOMEM) /* the store: what is missing is computed by wait_others */
+        if (rc != SK_ENOMEM && rc != SK_ECANCELED && rc != SK_ELEASE)
+            /* the store: what is missing is computed by wait_others */
             rc = wait_others(&c, games, which);
+        /* keep_lease's: the call ends, its units are dropped below */
+        if (rc == SK_ECANCELED)
+            snprintf(err, errlen, "the job was canceled while its units ran");
+        else if (rc == SK_ELEASE)
+            snprintf(err, errlen, "the job's lease was lost while its units ran");
     }
     for (size_t i = 0; !rc && i < n; i++)
         if (c.same[i] != i && sk_buf_add(&results[i], results[c.same[i]].p, results[c.same[i]].len))
@@ -280,6 +318,17 @@ void worker_units_init(struct worker_units *u, struct worker *w, const char *job
     u->owner = owner;
     u->elsewhere = 0;
     u->spread = (struct job_spread){(uint64_t)w->cfg->opt_unit_games, u, spread_units};
+    u->from = u->done = 0;
+    u->renew_ms = w->cfg->lease_ms / 4;
+    u->renew_at_ms = sk_time_mono_ms() + u->renew_ms;
+}
+
+void worker_units_progress(struct worker_units *u, uint64_t from, uint64_t done, long renew_ms)
+{
+    u->from = from;
+    u->done = done;
+    u->renew_ms = renew_ms;
+    u->renew_at_ms = sk_time_mono_ms() + renew_ms;
 }
 
 uint64_t worker_units_here(struct worker_units *u, uint64_t units)

@@ -1016,8 +1016,18 @@ static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t fi
 enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, uint64_t first,
                           uint64_t n, struct battle_counts *acc, char *err, size_t errlen)
 {
+    uint64_t played = 0;
+    return battle_cl_run_until(cl, plan, first, n, 0, acc, &played, err, errlen);
+}
+
+enum sk_err battle_cl_run_until(struct battle_cl *cl, const struct battle_plan *plan,
+                                uint64_t first, uint64_t n, int64_t deadline_ms,
+                                struct battle_counts *acc, uint64_t *played, char *err,
+                                size_t errlen)
+{
     struct battle_counts *sum = NULL;
     uint64_t seed = battle_plan_seed(plan);
+    uint64_t done = 0;
     enum sk_err e;
 
     if (!cl->k_count) {
@@ -1028,13 +1038,16 @@ enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, 
     if (!sum)
         return SK_ENOMEM;
     e = upload_plan(cl, plan, err, errlen);
-    for (uint64_t done = 0; !e && done < n;) {
+    /* a launch is not interrupted: the deadline is looked at between launches */
+    while (!e && done < n && !(done > 0 && sk_time_due(deadline_ms))) {
         uint64_t chunk = n - done < cl->per_launch ? n - done : cl->per_launch;
         e = count_launch(cl, seed, first + done, (uint32_t)chunk, sum, err, errlen);
         done += chunk;
     }
-    if (!e)
+    if (!e) {
         battle_counts_add(acc, sum);
+        *played = done;
+    }
     sk_free(sum);
     return e;
 }

@@ -81,6 +81,18 @@ enum sk_err battle_cl_run(struct battle_cl *cl, const struct battle_plan *plan, 
                           uint64_t n, struct battle_counts *acc, char *err, size_t errlen);
 
 /**
+ * battle_cl_run that launches no more once the monotonic clock (sk_time_mono_ms) reaches
+ * `deadline_ms` (0 = never): it plays a prefix [first, first + *played) of the range, at
+ * least one launch, and adds exactly those games' outcomes into *acc. A launch is never cut
+ * short, so it may end up to one launch (battle_cl_info.per_launch games) after the
+ * deadline. Errors as battle_cl_run, with *acc and *played unchanged.
+ */
+enum sk_err battle_cl_run_until(struct battle_cl *cl, const struct battle_plan *plan,
+                                uint64_t first, uint64_t n, int64_t deadline_ms,
+                                struct battle_counts *acc, uint64_t *played, char *err,
+                                size_t errlen);
+
+/**
  * Plays games [first, first + n) of `plan` (borrowed) in one launch and writes game
  * first + i's outcome to out[i] (caller-owned, n entries): the game-by-game view that the
  * differential tests compare with battle_cpu_play_one. Errors as battle_cl_run.

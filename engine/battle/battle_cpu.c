@@ -1,23 +1,34 @@
 /* SPDX-License-Identifier: MIT */
-/* The CPU backend: splits a range of games into one contiguous part per thread, plays
- * each game with the shared rules of battle_sim.h and sums per-thread counts. Counts do
- * not depend on the split because game i only draws from (seed, i). It does not prepare
- * plans (battle_plan) or report progress (the job layer calls it in chunks). */
+/* The CPU backend: the threads of a call take the games of its range one at a time, in
+ * order, play each with the shared rules of battle_sim.h and sum per-thread counts. Counts
+ * do not depend on which thread played which game because game i only draws from
+ * (seed, i). Taking games in order is what lets a call stop at a deadline with a prefix of
+ * its range played: every game taken is finished, none after it was taken. It does not
+ * prepare plans (battle_plan) or report progress (the job layer calls it in chunks). */
 #include "battle_cpu.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "battle_sim.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
-struct part {
+/* What the threads of one call share. */
+struct range {
     const struct battle_plan *plan;
-    uint64_t first;
-    uint64_t n;
+    uint64_t first, end;        /* games [first, end) */
+    int64_t deadline_ms;        /* take no game once due (after the first); 0 = none */
+    atomic_uint_least64_t next; /* the next game to take; may pass `end` */
+    atomic_int failed;          /* a thread failed: the others stop taking games */
+};
+
+struct part {
+    struct range *r;
     struct battle_counts counts;
     enum sk_err rc;
 };
@@ -74,15 +85,28 @@ void battle_cpu_play_one(const struct battle_plan *plan, uint64_t game,
     }
 }
 
+/* A thread of the call: takes the next game until the range is played, a thread failed
+ * or the deadline has come (looked at once a game has been taken, so that a call always
+ * plays at least one). */
 static void *run_part(void *arg)
 {
     struct part *pt = arg;
-    struct battle_game_result r;
-    for (uint64_t i = 0; i < pt->n; i++) {
-        pt->rc = play_game(pt->plan, pt->first + i, &r);
-        if (pt->rc)
+    struct range *r = pt->r;
+    struct battle_game_result res;
+
+    while (!atomic_load(&r->failed)) {
+        uint64_t g;
+        if (r->deadline_ms > 0 && atomic_load(&r->next) > r->first && sk_time_due(r->deadline_ms))
             break;
-        battle_cpu_count(&pt->counts, &r);
+        g = atomic_fetch_add(&r->next, 1);
+        if (g >= r->end)
+            break;
+        pt->rc = play_game(r->plan, g, &res);
+        if (pt->rc) {
+            atomic_store(&r->failed, 1);
+            break;
+        }
+        battle_cpu_count(&pt->counts, &res);
     }
     return NULL;
 }
@@ -90,11 +114,20 @@ static void *run_part(void *arg)
 enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, uint64_t n_games,
                            int threads, struct battle_counts *acc)
 {
+    uint64_t played = 0;
+    return battle_cpu_run_until(plan, first_game, n_games, threads, 0, acc, &played);
+}
+
+enum sk_err battle_cpu_run_until(const struct battle_plan *plan, uint64_t first_game,
+                                 uint64_t n_games, int threads, int64_t deadline_ms,
+                                 struct battle_counts *acc, uint64_t *played)
+{
+    struct range r;
     struct part *parts = NULL;
     pthread_t *tids = NULL;
     int started = 0;
     enum sk_err rc = SK_OK;
-    uint64_t at = first_game;
+    uint64_t next;
 
     if (threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -102,25 +135,26 @@ enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, 
     }
     if ((uint64_t)threads > n_games)
         threads = n_games > 0 ? (int)n_games : 1;
+    r.plan = plan;
+    r.first = first_game;
+    r.end = first_game + n_games;
+    r.deadline_ms = deadline_ms;
+    atomic_init(&r.next, first_game);
+    atomic_init(&r.failed, 0);
     parts = sk_calloc((size_t)threads, sizeof(*parts));
     tids = sk_calloc((size_t)threads, sizeof(*tids));
     if (!parts || !tids) {
         rc = SK_ENOMEM;
         goto out;
     }
-    for (int t = 0; t < threads; t++) {
-        /* Static partition: the first (n % threads) parts take one game more. */
-        uint64_t n = n_games / (uint64_t)threads + ((uint64_t)t < n_games % (uint64_t)threads);
-        parts[t].plan = plan;
-        parts[t].first = at;
-        parts[t].n = n;
-        at += n;
-    }
+    for (int t = 0; t < threads; t++)
+        parts[t].r = &r;
     if (threads == 1) {
         run_part(&parts[0]);
     } else {
         for (; started < threads; started++)
             if (pthread_create(&tids[started], NULL, run_part, &parts[started]) != 0) {
+                atomic_store(&r.failed, 1);
                 rc = SK_EIO;
                 break;
             }
@@ -131,8 +165,11 @@ enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, 
         rc = parts[t].rc;
     if (rc)
         goto out;
+    /* Every game taken was played, and games were taken in order: [first, next) is done. */
+    next = atomic_load(&r.next);
     for (int t = 0; t < threads; t++)
         battle_counts_add(acc, &parts[t].counts);
+    *played = (next < r.end ? next : r.end) - first_game;
 out:
     sk_free(tids);
     sk_free(parts);

@@ -18,6 +18,17 @@
 enum sk_err battle_cpu_run(const struct battle_plan *plan, uint64_t first_game, uint64_t n_games,
                            int threads, struct battle_counts *acc);
 
+/**
+ * battle_cpu_run that stops taking games once the monotonic clock (sk_time_mono_ms) reaches
+ * `deadline_ms` (0 = never): the games taken before are finished, so the call plays a prefix
+ * [first_game, first_game + *played) of its range, at least one game (when n_games > 0), and
+ * adds exactly their outcomes into *acc. It may end up to one game per thread after the
+ * deadline. Errors as battle_cpu_run, with *acc and *played unchanged.
+ */
+enum sk_err battle_cpu_run_until(const struct battle_plan *plan, uint64_t first_game,
+                                 uint64_t n_games, int threads, int64_t deadline_ms,
+                                 struct battle_counts *acc, uint64_t *played);
+
 struct battle_game_result;
 
 /**

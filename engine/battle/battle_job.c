@@ -265,9 +265,10 @@ out:
     return rc;
 }
 
-/* Plays games [first, first + n) of defender deck k on the run's backend. */
+/* Plays games [first, first + n) of defender deck k on the run's backend, or a prefix of
+ * them, *played games (at least one), when `deadline_ms` comes first. */
 static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first, uint64_t n,
-                              char *err, size_t errlen)
+                              int64_t deadline_ms, uint64_t *played, char *err, size_t errlen)
 {
     struct battle_cl *cl = run->cl;
     double t0 = sk_time_mono_s();
@@ -276,7 +277,8 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
     if (cl) {
         char why[512] = "";
         pthread_mutex_lock(&run->eng->lock);
-        rc = battle_cl_run(cl, run->plans[k], first, n, &run->counts[k], why, sizeof(why));
+        rc = battle_cl_run_until(cl, run->plans[k], first, n, deadline_ms, &run->counts[k], played,
+                                 why, sizeof(why));
         pthread_mutex_unlock(&run->eng->lock);
         run->elapsed_s += sk_time_mono_s() - t0;
         if (rc)
@@ -284,7 +286,8 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
                      (unsigned long long)first, (unsigned long long)(first + n - 1), why);
         return rc;
     }
-    rc = battle_cpu_run(run->plans[k], first, n, run->threads, &run->counts[k]);
+    rc = battle_cpu_run_until(run->plans[k], first, n, run->threads, deadline_ms, &run->counts[k],
+                              played);
     run->elapsed_s += sk_time_mono_s() - t0;
     if (rc)
         snprintf(err, errlen, "cpu backend failed on games %llu..%llu: %s",
@@ -292,25 +295,32 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
     return rc;
 }
 
-static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
-                            size_t errlen)
+/* Games are the pieces: the backends look at the deadline between them (between launches
+ * on the device), and the step between decks. A step that stops early has played a prefix
+ * of its games, so the counts are those of games [first, done) whatever the steps. */
+static enum sk_err run_step(void *data, uint64_t max_units, int64_t deadline_ms, uint64_t *done,
+                            char *err, size_t errlen)
 {
     struct battle_job_run *run = data;
     uint64_t games = run->job->mix.specs[0].games;
     uint64_t left = games * (uint64_t)run->job->mix.n - run->done;
     uint64_t n = (max_units == 0 || max_units > left) ? left : max_units;
+    uint64_t from = run->done;
 
     /* A step may cross from one defender deck to the next; each deck's games keep their own
      * numbers (and so their random streams), whatever the steps. */
-    while (n > 0) {
+    while (n > 0 && !(run->done > from && sk_time_due(deadline_ms))) {
         int k = (int)(run->done / games);
         uint64_t first = run->done % games;
         uint64_t m = games - first < n ? games - first : n;
-        enum sk_err rc = play_range(run, k, first, m, err, errlen);
+        uint64_t played = 0;
+        enum sk_err rc = play_range(run, k, first, m, deadline_ms, &played, err, errlen);
         if (rc)
             return rc;
-        run->done += m;
-        n -= m;
+        run->done += played;
+        n -= played;
+        if (played < m) /* the deadline came */
+            break;
     }
     *done = run->done;
     return SK_OK;

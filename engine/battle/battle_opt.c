@@ -44,6 +44,11 @@
 #define OPT_STUCK_MAX 256
 /* Evaluation games per chunk of work (per deck), so a chunk's buffers stay small. */
 #define OPT_EVAL_CHUNK 4096
+/* In a step with a deadline, an evaluation chunk is a slice of about OPT_EVAL_SLICE_S at
+ * the rate of the slice before, the first OPT_EVAL_SLICE_FIRST games per deck: the step
+ * looks at its deadline between slices. */
+#define OPT_EVAL_SLICE_S     0.05
+#define OPT_EVAL_SLICE_FIRST 8
 
 enum opt_phase { OPT_SEARCH = 0, OPT_EVAL = 1, OPT_DONE = 2 };
 enum opt_stop { OPT_STOP_NONE = 0, OPT_STOP_BUDGET, OPT_STOP_TIME, OPT_STOP_NO_MOVE };
@@ -98,6 +103,7 @@ struct opt_run {
     int ahead_max;            /* candidates played ahead: 0 on one thread */
     struct opt_ahead ahead[OPT_AHEAD_MAX];
     struct opt_state st;
+    uint64_t eval_slice;              /* evaluation games per deck of a slice (a deadline's) */
     double *inc_scores, *cand_scores; /* race_max each */
     struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
     /* prepared decks, one plan per defender deck; NULL until needed */
@@ -506,6 +512,36 @@ static uint64_t eval_cap(const struct opt_run *run)
     return spread > OPT_EVAL_CHUNK ? spread : OPT_EVAL_CHUNK;
 }
 
+/* The evaluation games per deck a step with a deadline asks of the next chunk, `want` at
+ * most: a slice (OPT_EVAL_SLICE_S), unless the chunk is big enough to be handed out as units
+ * through the run's spread, which keeps its size: units are what spread an evaluation across
+ * workers, and the worker keeps its lease while they run. */
+static uint64_t eval_slice(const struct opt_run *run, uint64_t want)
+{
+    const struct job_spread *sp = run->player.spread;
+    uint64_t n = run->job->eval_games - run->st.eval_n;
+
+    n = n < want ? n : want;
+    n = n < eval_cap(run) ? n : eval_cap(run);
+    if (sp && sp->unit_games && 2 * n * (uint64_t)run->job->n_defenders >= 2 * sp->unit_games)
+        return n;
+    return n < run->eval_slice ? n : run->eval_slice;
+}
+
+/* Sets the next slice from one of `n` games per deck that took `seconds`: about
+ * OPT_EVAL_SLICE_S at that rate, at most four times the slice before and at least a game
+ * (the rate of a few games is coarse, so the size is approached in steps). */
+static void eval_slice_measured(struct opt_run *run, uint64_t n, double seconds)
+{
+    double want = seconds > 0 ? (double)n * OPT_EVAL_SLICE_S / seconds : 4.0 * (double)n;
+    double cap = 4.0 * (double)run->eval_slice;
+
+    if (n < run->eval_slice) /* the evaluation's last games: no measure of the slice */
+        return;
+    want = want < cap ? want : cap;
+    run->eval_slice = want < 1.0 ? 1 : (uint64_t)want;
+}
+
 /* Plays up to `want` (>= 1) further evaluation games per deck of the starting and the best
  * deck, on the same games, adding their scores in game order. */
 static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, size_t errlen)
@@ -615,6 +651,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
             return SK_ENOMEM;
         }
     }
+    run->eval_slice = OPT_EVAL_SLICE_FIRST;
     memset(&run->st, 0, sizeof(run->st));
     rng_init(&run->st.rng, job->seed, OPT_MOVE_STREAM);
     run->st.inc = job->start;
@@ -633,9 +670,12 @@ static uint64_t units_done(const struct opt_run *run)
 }
 
 /* Steps go from one race batch to the next until `max_units` units are done: a batch is
- * not split, so a step may pass max_units by less than one batch (never the job's total). */
-static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
-                            size_t errlen)
+ * not split, so a step may pass max_units by less than one batch (never the job's total).
+ * Race batches and evaluation chunks are the pieces a deadline is looked at between, once
+ * the step has done a unit (a batch of a candidate that does not prepare plays none). A
+ * chunk's scores are added in game order, so where slices end changes no sum. */
+static enum sk_err run_step(void *data, uint64_t max_units, int64_t deadline_ms, uint64_t *done,
+                            char *err, size_t errlen)
 {
     struct opt_run *run = data;
     uint64_t from = units_done(run);
@@ -646,12 +686,20 @@ static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char
         uint64_t at = units_done(run);
         if (max_units && at - from >= max_units)
             break;
+        if (at > from && sk_time_due(deadline_ms))
+            break;
         if (run->st.phase == OPT_SEARCH) {
             rc = search_batch(run, err, errlen);
         } else {
             uint64_t left = max_units ? max_units - (at - from) : 0;
             uint64_t per = 2 * (uint64_t)run->job->n_defenders;
-            rc = eval_chunk(run, left ? (left + per - 1) / per : run->job->eval_games, err, errlen);
+            uint64_t want = left ? (left + per - 1) / per : run->job->eval_games;
+            uint64_t n0 = run->st.eval_n;
+            if (deadline_ms > 0)
+                want = eval_slice(run, want);
+            rc = eval_chunk(run, want, err, errlen);
+            if (!rc && deadline_ms > 0)
+                eval_slice_measured(run, run->st.eval_n - n0, sk_time_mono_s() - t0);
         }
         run->st.elapsed_s += sk_time_mono_s() - t0;
         t0 = sk_time_mono_s();

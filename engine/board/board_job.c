@@ -16,6 +16,7 @@
 #include "job.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -107,16 +108,18 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     return SK_OK;
 }
 
-static enum sk_err run_step(void *data, uint64_t max_units, uint64_t *done, char *err,
-                            size_t errlen)
+/* Turns are the pieces: the deadline is looked at between them, after the first. */
+static enum sk_err run_step(void *data, uint64_t max_units, int64_t deadline_ms, uint64_t *done,
+                            char *err, size_t errlen)
 {
     struct board_job_run *run = data;
     const struct board_input *in = run->job->in;
     struct board_plan plan = {in->orders, in->norders, in->casts, in->ncasts, run->job->seed};
     uint64_t total = (uint64_t)in->turns;
+    uint64_t from = run->done;
     uint64_t stop = max_units == 0 || total - run->done < max_units ? total : run->done + max_units;
 
-    while (run->done < stop) {
+    while (run->done < stop && !(run->done > from && sk_time_due(deadline_ms))) {
         enum sk_err rc = board_turn_run(run->st, &plan);
         if (rc) {
             snprintf(err, errlen, "turn %d: %s", run->st->turn, sk_err_str(rc));

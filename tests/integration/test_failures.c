@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Failure tests against the real servers: a worker killed with SIGKILL mid-job (the job
  * still succeeds once, with both attempts recorded; or fails when attempts run out), a
- * worker stopped with SIGTERM mid-job (exits 0 and the job is given back), Redis stopped
+ * worker stopped with SIGTERM mid-job (exits 0 and the job is given back), a job of slow
+ * games (kept past its lease by one worker, canceled within two seconds), Redis stopped
  * and restarted empty with jobs queued (every job completes), PostgreSQL briefly down
  * (503 problem+json, then recovery without a restart), the migration runner (applied
  * once under concurrency, a changed file refused), and a worker whose engine cannot be set
@@ -18,6 +19,7 @@
 #include "it_support.h"
 #include "queue.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 static int setup(void)
 {
@@ -331,12 +333,90 @@ static void test_misconfigured_worker_refuses_to_start(void)
     it_stack_stop(&s);
 }
 
+/* A battle of slow games: flexible play, both sides healing and armoured, up to 200 turns
+ * (tens of milliseconds a game under the sanitizers), `games` of them (static buffer). */
+static const char *slow_doc(long games, long seed)
+{
+    static char doc[1024];
+    snprintf(doc, sizeof(doc),
+             "{\"kind\":\"battle\",\"seed\":%ld,\"params\":{\"games\":%ld,\"turn_limit\":200,"
+             "\"attacker\":{\"commander\":\"Iron Warden\",\"play\":\"flexible\",\"deck\":["
+             "{\"card\":\"Anvil\",\"count\":4},{\"card\":\"Medic Drone\",\"count\":3},"
+             "{\"card\":\"Bulwark Knight\",\"count\":3}]},"
+             "\"defender\":{\"commander\":\"Iron Warden\",\"deck\":[{\"card\":\"Anvil\","
+             "\"count\":4},{\"card\":\"Medic Drone\",\"count\":3},{\"card\":\"Mending Spire\","
+             "\"count\":3}]}}}",
+             seed, games);
+    return doc;
+}
+
+/* Issue 46: units do not bound time. A job of slow games whose first chunk asks a million
+ * of them (SKIRMISH_CHUNK_UNITS) still reports progress every SKIRMISH_CHUNK_MS, which
+ * renews its lease: run for longer than the lease (2 s here) with a second worker waiting,
+ * it is never taken over (one attempt, one worker). A cancel is then seen within a chunk:
+ * the job is canceled in well under two seconds, keeps the games it played, and the
+ * worker takes the next job at once. */
+static void test_cancel_slow_games(void)
+{
+    struct it_stack s;
+    char id[37], next[37], path[128];
+    struct it_resp r;
+    json_t *job = NULL, *res;
+    long long t0, waited = -1;
+    int ok;
+
+    CU_ASSERT_FATAL(it_fast_stack_init(&s, "slowcancel", 1000000) == 0);
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, slow_doc(1000000, 7), id) == 0);
+    /* before issue 46 the first progress came after the whole first chunk: hours here; on
+     * failure the processes are stopped below, not left to play them */
+    ok = it_wait_progress(&s, id, 10000) == 0;
+    CU_ASSERT_TRUE(ok);
+    if (!ok)
+        goto out;
+    it_sleep_ms(3000); /* past the lease */
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    t0 = sk_time_mono_ms();
+    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 202);
+    it_resp_free(&r);
+    job = it_wait_status(&s, id, "canceled", 10000);
+    waited = sk_time_mono_ms() - t0;
+    fprintf(stderr, "\n    canceled after %lld ms ", waited);
+    CU_ASSERT_PTR_NOT_NULL(job);
+    if (!job)
+        goto out;
+    CU_ASSERT(waited < 2000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(job, "workers")), 1);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    res = it_resp_json(&r);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(res, "partial")));
+    CU_ASSERT(json_integer_value(json_object_get(res, "games")) > 0);
+    json_decref(res);
+    it_resp_free(&r);
+    json_decref(job);
+    /* the worker is free again */
+    CU_ASSERT_FATAL(it_submit(&s, it_battle_doc(200, 8), next) == 0);
+    job = it_wait_status(&s, next, "succeeded", 10000);
+    CU_ASSERT_PTR_NOT_NULL(job);
+out:
+    json_decref(job);
+    it_stack_stop(&s);
+}
+
 static CU_TestInfo failure_tests[] = {
     {"kill -9 of a worker mid-job: resumes from the last chunk, succeeds once with the "
      "uninterrupted counts, 2 attempts",
      test_kill9_worker},
     {"kill -9 with attempts exhausted: failed with the error kept", test_attempts_exhausted},
     {"SIGTERM mid-job: exit 0, job given back and completed", test_sigterm_gives_back},
+    {"slow games: progress keeps the lease past its length, a cancel ends the job within "
+     "two seconds, the worker takes the next job",
+     test_cancel_slow_games},
     {"migrations: once under concurrency, changed file refused", test_migrations},
     {"a worker with an unreadable cards file refuses to start",
      test_misconfigured_worker_refuses_to_start},

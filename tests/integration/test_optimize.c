@@ -8,7 +8,8 @@
  * them is a 422 at the constraint. With units spread across workers: three workers share
  * them and the deck is the in-process run's, with no unit row left; a worker computing
  * units and then the coordinator killed, and the job resumed from its checkpoint ends with
- * that same deck; a cancel keeps the best deck and leaves no unit running. */
+ * that same deck; a cancel keeps the best deck and leaves no unit running, and one made in
+ * the middle of a call of units ends the job within a chunk's time. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 
 #include "it_support.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 static char doc_text[2048];
 
@@ -407,6 +409,90 @@ static void test_spread_cancel(void)
     it_stack_stop(&s);
 }
 
+/* An optimisation whose search is short (1,000 games) and whose evaluation is long:
+ * `eval_games` games a deck (static buffer). */
+static const char *eval_doc(long eval_games, long seed)
+{
+    snprintf(doc_text, sizeof(doc_text),
+             "{\"kind\":\"optimize\",\"seed\":%ld,\"params\":{"
+             "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
+             "\"defender\":[{\"deck\":\"Hex Mistress, Grunt#4\",\"weight\":2},"
+             "{\"deck\":\"Iron Warden, Grunt#6, Brute#2\",\"weight\":1}],"
+             "\"pool\":[{\"card\":\"Chainslicer\",\"count\":3},{\"card\":\"Lead Dozer\","
+             "\"count\":2},{\"card\":\"Bloodfang\",\"count\":3},{\"card\":\"Iron Warden\"}],"
+             "\"constraints\":{\"deck_size\":{\"min\":6,\"max\":10},\"commander\":\"owned\"},"
+             "\"budget\":{\"games\":1000},\"eval_games\":%ld}}",
+             seed, eval_games);
+    return doc_text;
+}
+
+/* Lines of worker `i`'s log that hold `needle`. */
+static int log_count(const struct it_stack *s, int i, const char *needle)
+{
+    char path[512], line[1024];
+    FILE *f;
+    int n = 0;
+
+    snprintf(path, sizeof(path), "%s/%s-worker%d.log", it_env("SKIRMISH_TEST_DIR"), s->name, i);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        n += strstr(line, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* A cancel in the middle of a call of units: one worker alone computes the call's 64 units
+ * of 2,000 games (seconds of work under the sanitizers); between them it renews its lease,
+ * which reads the cancel, so the job ends canceled within about a chunk's time
+ * (SKIRMISH_CHUNK_MS), not at the end of the call, with no unit row left. */
+static void test_cancel_inside_units(void)
+{
+    struct it_stack s;
+    char id[37], sql[160], n[32], path[128];
+    struct it_resp r;
+    json_t *job = NULL;
+    long long t0, waited;
+    int out = 0;
+
+    CU_ASSERT_FATAL(it_fast_stack_init(&s, "optunitcancel", 1000000) == 0);
+    s.env[s.n_env++] = "SKIRMISH_OPT_UNIT_GAMES=2000";
+    CU_ASSERT_FATAL(it_api_start(&s) == 0);
+    CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, eval_doc(200000, 41), id) == 0);
+    snprintf(sql, sizeof(sql),
+             "SELECT count(*) FROM jobs WHERE parent_id = '%s' AND unit_key IS NOT NULL", id);
+    for (int t = 0; t < 600 && !out; t++) { /* a call's units are out */
+        out = it_sql(&s, sql, n, sizeof(n)) == 0 && strtol(n, NULL, 10) > 0;
+        if (!out)
+            it_sleep_ms(50);
+    }
+    CU_ASSERT_TRUE(out);
+    if (!out)
+        goto done;
+    it_sleep_ms(300);
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    t0 = sk_time_mono_ms();
+    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 202);
+    it_resp_free(&r);
+    job = it_wait_status(&s, id, "canceled", 30000);
+    waited = sk_time_mono_ms() - t0;
+    fprintf(stderr, "\n    canceled after %lld ms ", waited);
+    CU_ASSERT_PTR_NOT_NULL(job);
+    CU_ASSERT(waited < 2000);
+    snprintf(sql, sizeof(sql), "event=units_canceled job_id=%s", id);
+    CU_ASSERT_EQUAL(log_count(&s, 0, sql), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(job, "attempts")), 1);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM jobs WHERE parent_id = '%s'", id);
+    CU_ASSERT_EQUAL(it_sql(&s, sql, n, sizeof(n)), 0);
+    CU_ASSERT_STRING_EQUAL(n, "0");
+done:
+    json_decref(job);
+    it_stack_stop(&s);
+}
+
 static void test_infeasible_422(void)
 {
     static const char doc[] =
@@ -542,6 +628,8 @@ static CU_TestInfo optimize_tests[] = {
     {"units spread: a unit worker and then the coordinator killed, the same deck",
      test_spread_crashes},
     {"units spread: a cancel keeps the best deck, leaves no unit running", test_spread_cancel},
+    {"units: a cancel in the middle of a call ends the job within a chunk's time",
+     test_cancel_inside_units},
     {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
     {"factions on the game's cards: a start outside refused, the search stays within",
      test_factions_game_cards},

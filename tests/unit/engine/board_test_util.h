@@ -56,7 +56,7 @@ static inline enum sk_err board_job_run_step(struct board_job_run *run, uint64_t
                                              uint64_t *done)
 {
     char err[256];
-    return board_kind.step(run, max_units, done, err, sizeof(err));
+    return board_kind.step(run, max_units, 0, done, err, sizeof(err));
 }
 
 static inline enum sk_err board_job_run_result(struct board_job_run *run, json_t **out)

@@ -135,15 +135,21 @@ static void diff_games_counted(struct tb *b, uint64_t first, uint32_t n, uint32_
         CU_ASSERT_EQUAL(cpu_counts->bounded, 0);
     }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_counts, sizeof(*cpu_counts)), 0);
-    /* Small launches (7 groups of 64) and two calls: the same counts. */
+    /* Small launches (7 groups of 64), one call, then calls whose deadline has passed (one
+     * launch each: battle_cl_run_until): the same counts. */
     o.work_group = 64;
     o.per_launch = 448;
     CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &small, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(battle_cl_run(small, plan, first, counted / 3, cl_small, err, sizeof(err)),
                     SK_OK);
-    CU_ASSERT_EQUAL(battle_cl_run(small, plan, first + counted / 3, counted - counted / 3, cl_small,
-                                  err, sizeof(err)),
-                    SK_OK);
+    for (uint64_t at = counted / 3; at < counted;) {
+        uint64_t played = 0, left = counted - at;
+        CU_ASSERT_EQUAL_FATAL(battle_cl_run_until(small, plan, first + at, left, 1, cl_small,
+                                                  &played, err, sizeof(err)),
+                              SK_OK);
+        CU_ASSERT_EQUAL_FATAL(played, left < 448 ? left : 448);
+        at += played;
+    }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_small, sizeof(*cpu_counts)), 0);
 
     battle_cl_free(small);

@@ -142,12 +142,46 @@ static void test_counts_add(void)
     CU_ASSERT_EQUAL(a.points_sq, 2 * (100 * 100 + 7 * 7));
 }
 
+/* A call with a deadline plays a prefix of its range, at least one game, and counts exactly
+ * those games: with the deadline already past, on one thread one game, on four at most one
+ * a thread; without one, the whole range. */
+static void test_deadline_plays_a_prefix(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    struct battle_counts got, want;
+    const uint64_t first = 1000, n = 5000;
+    uint64_t played = 0;
+
+    tb_ref_matchup(&b, 0);
+    plan = tb_plan(&b);
+    for (int threads = 1; threads <= 4; threads += 3) {
+        memset(&got, 0, sizeof(got));
+        memset(&want, 0, sizeof(want));
+        CU_ASSERT_EQUAL_FATAL(battle_cpu_run_until(plan, first, n, threads, 1, &got, &played),
+                              SK_OK);
+        CU_ASSERT(played >= 1 && played <= (uint64_t)threads);
+        CU_ASSERT_EQUAL_FATAL(battle_cpu_run(plan, first, played, 1, &want), SK_OK);
+        CU_ASSERT_EQUAL(memcmp(&got, &want, sizeof(got)), 0);
+    }
+    memset(&got, 0, sizeof(got));
+    memset(&want, 0, sizeof(want));
+    CU_ASSERT_EQUAL(battle_cpu_run_until(plan, first, n, 2, 0, &got, &played), SK_OK);
+    CU_ASSERT_EQUAL(played, n);
+    CU_ASSERT_EQUAL(battle_cpu_run(plan, first, n, 3, &want), SK_OK);
+    CU_ASSERT_EQUAL(memcmp(&got, &want, sizeof(got)), 0);
+    CU_ASSERT_EQUAL(battle_cpu_run_until(plan, first, 0, 2, 1, &got, &played), SK_OK);
+    CU_ASSERT_EQUAL(played, 0);
+    battle_plan_free(plan);
+}
+
 static CU_TestInfo cpu_tests[] = {
     {"oracle: matchup 1 within 0.25 points of the peer", test_oracle_matchup1},
     {"oracle: matchup 2 within 0.25 points of the peer", test_oracle_matchup2},
     {"same counts for 1, 2, 3 threads and any chunking", test_same_counts_any_threads_and_chunks},
     {"play_one matches run; seeds differ", test_play_one_matches_run},
     {"counting and battle_counts_add", test_counts_add},
+    {"a deadline plays a prefix of the range, at least one game", test_deadline_plays_a_prefix},
     CU_TEST_INFO_NULL,
 };
 

@@ -275,6 +275,54 @@ static json_t *run_all(const struct job *job, int threads, uint64_t step)
     return res;
 }
 
+/* `job` run on `threads` threads in steps whose deadline has already passed: each does at
+ * least one unit; the result (elapsed time removed), with the steps of the evaluation in
+ * *eval_steps. */
+static json_t *run_past_deadline(const struct job *job, int threads, int *eval_steps)
+{
+    struct job_run_opts opts = {.threads = threads};
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    json_t *res = NULL;
+
+    *eval_steps = 0;
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    while (done < job_total(job)) {
+        uint64_t before = done;
+        json_t *p;
+        CU_ASSERT_EQUAL_FATAL(job_run_step_until(run, 0, 1, &done), SK_OK);
+        CU_ASSERT_FATAL(done > before);
+        p = job_run_progress(run);
+        *eval_steps += strcmp(json_string_value(json_object_get(p, "phase")), "search") != 0;
+        json_decref(p);
+    }
+    CU_ASSERT_EQUAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    job_run_free(run);
+    return res;
+}
+
+/* A step with a deadline stops between race batches and between slices of the evaluation
+ * (so a worker sees a cancel however long the evaluation), and the deck and the scores are
+ * those of one step, on one thread and on three. */
+static void test_deadline_steps_same_deck(void)
+{
+    struct job *job = climb_job(7, "climb", 4000);
+    json_t *want = run_all(job, 1, 0);
+    int eval_steps = 0;
+
+    for (int threads = 1; threads <= 3; threads += 2) {
+        json_t *got = run_past_deadline(job, threads, &eval_steps);
+        CU_ASSERT(json_equal(want, got));
+        /* 1,000 evaluation games a deck, in slices of 8 games a deck growing from there */
+        CU_ASSERT(eval_steps >= 3);
+        json_decref(got);
+    }
+    json_decref(want);
+    job_free(job);
+}
+
 /* Several threads play the next candidates' first batches ahead (battle_opt.c, "Playing
  * ahead"): the result must still be the one-thread search's, for climb and for anneal
  * (whose acceptance draws come from the same stream as the moves). */
@@ -894,6 +942,8 @@ static CU_TestInfo opt_tests[] = {
     {"every field and infeasible constraints refused at their pointer", test_decode_errors},
     {"same seed, same deck, whatever threads and steps", test_same_seed_same_deck},
     {"budget kept, never worse than the start", test_budget_and_never_worse},
+    {"steps cut by a deadline: same deck and scores, the evaluation in slices",
+     test_deadline_steps_same_deck},
     {"resume from a checkpoint anywhere", test_resume_anywhere},
     {"another job's or a damaged checkpoint refused", test_checkpoint_refused},
     {"cancel keeps the best deck so far", test_cancel_keeps_best},

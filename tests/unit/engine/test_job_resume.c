@@ -3,7 +3,9 @@
  * restored into a new run of the same job ends with exactly the result of a run that never
  * stopped, for battle jobs (one defender and a weighted list, stopped inside a deck and at
  * a deck's end) and board jobs; a checkpoint of another job, a damaged or shortened one,
- * or counts that cannot be are refused and leave the new run at zero. */
+ * or counts that cannot be are refused and leave the new run at zero. Steps with a
+ * deadline (job_run_step_until) end early, soon after it, and where they end changes no
+ * result. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "job.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -298,6 +301,129 @@ static void test_shards_merge(void)
     job_free(board);
 }
 
+/* ===== Steps with a deadline (job_run_step_until) ===== */
+
+/* A run of `job` on `threads` threads stepped to its end with a deadline already past:
+ * every step does at least one unit and stops at its first piece; the result (machine
+ * fields removed) and the number of steps taken in *steps. Halfway, the run is saved and
+ * finished from its checkpoint in a new run, as a worker taking over would. */
+static json_t *finish_past_deadline(const struct job *job, int threads, uint64_t *steps)
+{
+    struct job_run_opts opts = {.threads = threads};
+    struct job_run *run = NULL, *next = NULL;
+    struct sk_buf ckpt;
+    uint64_t done = 0, total = job_total(job);
+    json_t *res = NULL;
+    char err[256];
+    int moved = 0;
+
+    *steps = 0;
+    sk_buf_init(&ckpt, 0);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    while (done < total) {
+        uint64_t before = done;
+        CU_ASSERT_EQUAL_FATAL(job_run_step_until(run, 0, 1, &done), SK_OK);
+        CU_ASSERT_FATAL(done > before); /* progress, however late */
+        ++*steps;
+        if (!moved && done >= total / 2 && done < total) {
+            uint64_t at = 0;
+            moved = 1;
+            CU_ASSERT_EQUAL_FATAL(job_run_save(run, &ckpt), SK_OK);
+            CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &next, err, sizeof(err)), SK_OK);
+            CU_ASSERT_EQUAL_FATAL(job_run_restore(next, ckpt.p, ckpt.len, &at), SK_OK);
+            CU_ASSERT_EQUAL(at, done);
+            job_run_free(run);
+            run = next;
+        }
+    }
+    CU_ASSERT_EQUAL(done, total);
+    CU_ASSERT_EQUAL_FATAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    json_object_del(res, "games_per_second");
+    json_object_del(res, "threads");
+    sk_buf_release(&ckpt);
+    job_run_free(run);
+    return res;
+}
+
+/* Many steps cut by a deadline give, bit for bit, the result of one step: a battle with a
+ * weighted list of decks (steps end inside and between decks) on one and on three threads,
+ * and a board. */
+static void test_deadline_steps_same_result(void)
+{
+    char text[1024];
+    struct job *battle, *board;
+    struct job_run *run;
+    json_t *want, *got;
+    uint64_t steps = 0;
+
+    snprintf(text, sizeof(text), MIXED, 5, 150);
+    battle = decode_text(text);
+    board = decode_file("board_two_turns.json");
+    run = new_run(battle);
+    want = finish(run, battle, 0);
+    job_run_free(run);
+    json_object_del(want, "threads");
+    for (int threads = 1; threads <= 3; threads += 2) {
+        got = finish_past_deadline(battle, threads, &steps);
+        CU_ASSERT_TRUE(json_equal(want, got));
+        /* one game a step on one thread; at most one per thread on three */
+        CU_ASSERT(threads == 1 ? steps == job_total(battle) : steps >= job_total(battle) / 3);
+        json_decref(got);
+    }
+    json_decref(want);
+    run = new_run(board);
+    want = finish(run, board, 0);
+    job_run_free(run);
+    got = finish_past_deadline(board, 1, &steps);
+    CU_ASSERT_TRUE(json_equal(want, got));
+    CU_ASSERT_EQUAL(steps, job_total(board)); /* a turn a step */
+    json_decref(want);
+    json_decref(got);
+    job_free(battle);
+    job_free(board);
+}
+
+/* Slow games (flexible play, both sides healing and armoured, up to 200 turns: tens of
+ * milliseconds a game here) asked all at once: a step with a deadline 100 ms away returns
+ * soon after it with some of them played, where the step without one would play them all. */
+static void test_deadline_ends_slow_step(void)
+{
+    struct job *job = decode_text(
+        "{\"kind\":\"battle\",\"seed\":5,\"params\":{\"games\":100000,\"turn_limit\":200,"
+        "\"attacker\":{\"commander\":\"Iron Warden\",\"play\":\"flexible\",\"deck\":["
+        "{\"card\":\"Anvil\",\"count\":4},{\"card\":\"Medic Drone\",\"count\":3},"
+        "{\"card\":\"Bulwark Knight\",\"count\":3}]},"
+        "\"defender\":{\"commander\":\"Iron Warden\",\"deck\":[{\"card\":\"Anvil\",\"count\":4},"
+        "{\"card\":\"Medic Drone\",\"count\":3},{\"card\":\"Mending Spire\",\"count\":3}]}}}");
+    struct job_run_opts opts = {.threads = 2};
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    int64_t t0;
+    json_t *part = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    t0 = sk_time_mono_ms();
+    CU_ASSERT_EQUAL(job_run_step_until(run, 0, t0 + 100, &done), SK_OK);
+    /* 100 ms and one game per thread at most; a loaded machine gets a second more */
+    CU_ASSERT(sk_time_mono_ms() - t0 < 1100);
+    CU_ASSERT(done >= 1 && done < job_total(job));
+    /* what it played is a result of its own (a canceled job keeps it) */
+    CU_ASSERT_EQUAL(job_run_partial_result(run, &part), SK_OK);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(part, "games")), (json_int_t)done);
+    json_decref(part);
+    job_run_free(run);
+    job_free(job);
+}
+
+static CU_TestInfo deadline_tests[] = {
+    {"steps cut by a deadline give the result of one step", test_deadline_steps_same_result},
+    {"a step with a deadline returns soon after it, however slow the games",
+     test_deadline_ends_slow_step},
+    CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo tests[] = {
     {"shards of a battle merge into the result of one run", test_shards_merge},
     {"a battle run resumed from its checkpoint ends as one never stopped", test_battle_resumes},
@@ -309,5 +435,6 @@ static CU_TestInfo tests[] = {
 
 CU_SuiteInfo test_job_resume_suites[] = {
     {"job_resume", setup, teardown, NULL, NULL, tests},
+    {"job_deadline", setup, teardown, NULL, NULL, deadline_tests},
     CU_SUITE_INFO_NULL,
 };

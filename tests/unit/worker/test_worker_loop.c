@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "sk_config.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 #include "worker.h"
 #include "worker_loop.h"
 
@@ -361,6 +362,40 @@ static void test_cancel_seen_at_progress(void)
     reset(NULL); /* frees the last result */
 }
 
+/* Slow games (flexible play, both sides healing and armoured, up to 200 turns: tens of
+ * milliseconds a game under the sanitizers). */
+#define SLOW_JOB                                                                                   \
+    "{\"kind\":\"battle\",\"seed\":5,\"params\":{\"games\":2000,\"turn_limit\":200,"               \
+    "\"attacker\":{\"commander\":\"Iron Warden\",\"play\":\"flexible\",\"deck\":["                 \
+    "{\"card\":\"Anvil\",\"count\":4},{\"card\":\"Medic Drone\",\"count\":3},"                     \
+    "{\"card\":\"Bulwark Knight\",\"count\":3}]},"                                                 \
+    "\"defender\":{\"commander\":\"Iron Warden\",\"deck\":[{\"card\":\"Anvil\",\"count\":4},"      \
+    "{\"card\":\"Medic Drone\",\"count\":3},{\"card\":\"Mending Spire\",\"count\":3}]}}}"
+
+/* Chunks end after SKIRMISH_CHUNK_MS whatever their units: with a first chunk of a million
+ * units (the whole job, a minute of slow games), the first progress report, which reads
+ * the cancel, still comes after about 250 ms, and the job ends canceled with the games
+ * played so far. */
+static void test_cancel_seen_within_chunk_ms(void)
+{
+    long saved = cfg.chunk_units;
+    long long t0;
+
+    reset(SLOW_JOB);
+    fake.cancel_at_progress = 1;
+    cfg.chunk_units = 1000000;
+    t0 = sk_time_mono_ms();
+    run_entry();
+    cfg.chunk_units = saved;
+    CU_ASSERT(sk_time_mono_ms() - t0 < 2000);
+    CU_ASSERT_EQUAL(fake.progress, 1);
+    CU_ASSERT(fake.first_done >= 1 && fake.first_done < 2000);
+    CU_ASSERT_EQUAL(fake.cancels, 1);
+    CU_ASSERT_EQUAL(fake.succeeds, 0);
+    CU_ASSERT_EQUAL(fake.acks, 1);
+    reset(NULL);
+}
+
 /* Fault 3: running out of memory while a valid job is set up is this worker's trouble,
  * never the job's: at every point where an allocation fails, the job is given back or
  * retried, never failed permanently. */
@@ -499,6 +534,8 @@ static CU_TestInfo loop_tests[] = {
     {"a lost lease leaves the entry alone", test_lost_lease_leaves_the_entry},
     {"an invalid stored request fails at once, without retry", test_invalid_request_fails_once},
     {"a cancel request seen at progress ends the job", test_cancel_seen_at_progress},
+    {"a cancel is seen after SKIRMISH_CHUNK_MS however many units a chunk asks",
+     test_cancel_seen_within_chunk_ms},
     {"running out of memory never fails a valid job", test_memory_failure_never_fails_the_job},
     CU_TEST_INFO_NULL,
 };
