@@ -727,6 +727,38 @@ static void admit_body(struct api_server *srv, struct MHD_Connection *conn, stru
     api_http_safe_release(&ss);
 }
 
+/* The answer to a whole request (its body read): a refusal decided on the way, or the
+ * route's. */
+static void answer(struct api_server *srv, struct conn_state *st, const struct api_request *req,
+                   int oom, struct api_response *resp)
+{
+    if (oom) {
+        api_http_problem(resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
+    } else if (req->too_many_args) {
+        api_http_problem(resp, 400, "invalid-query", "Bad Request", "too many query parameters",
+                         NULL);
+    } else if (st->refuse == REFUSE_EARLY) {
+        *resp = st->early; /* the answer to its header, taken over */
+        api_http_response_init(&st->early);
+    } else if (st->refuse == 503) {
+        api_http_problem(resp, 503, "server-busy", "Service Unavailable",
+                         "the server holds too many unfinished request bodies; retry shortly",
+                         NULL);
+        resp->retry_after = 1;
+    } else if (api_watch_revoked(st->slot)) {
+        /* a long poll whose key was revoked while it waited ends now, on every API process
+         * (announced through Redis, or found by the periodic key check: api_watch.h) */
+        api_auth_revoked(resp);
+    } else if (st->admitted) {
+        /* the key was checked on the header: its rate-limit headers go with the answer */
+        memcpy(resp->ratelimit_policy, st->early.ratelimit_policy, sizeof(resp->ratelimit_policy));
+        memcpy(resp->ratelimit, st->early.ratelimit, sizeof(resp->ratelimit));
+        api_router_handle_admitted(srv->ctx, req, &st->who, resp);
+    } else {
+        api_router_handle(srv->ctx, req, resp);
+    }
+}
+
 static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const char *url,
                                  const char *method, const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls)
@@ -775,33 +807,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
 
     fill_request(conn, st, method, url, &req);
     oom = api_http_safe_request(&req, &ss);
-    if (early && resp.status) {
-        /* resp holds the answer to the header already */
-    } else if (oom) {
-        api_http_problem(&resp, 500, NULL, "Internal Server Error", "out of memory", NULL);
-    } else if (req.too_many_args) {
-        api_http_problem(&resp, 400, "invalid-query", "Bad Request", "too many query parameters",
-                         NULL);
-    } else if (st->refuse == REFUSE_EARLY) {
-        resp = st->early; /* the answer to its header, taken over */
-        api_http_response_init(&st->early);
-    } else if (st->refuse == 503) {
-        api_http_problem(&resp, 503, "server-busy", "Service Unavailable",
-                         "the server holds too many unfinished request bodies; retry shortly",
-                         NULL);
-        resp.retry_after = 1;
-    } else if (api_watch_revoked(st->slot)) {
-        /* a long poll whose key was revoked while it waited ends now, on every API process
-         * (announced through Redis, or found by the periodic key check: api_watch.h) */
-        api_auth_revoked(&resp);
-    } else if (st->admitted) {
-        /* the key was checked on the header: its rate-limit headers go with the answer */
-        memcpy(resp.ratelimit_policy, st->early.ratelimit_policy, sizeof(resp.ratelimit_policy));
-        memcpy(resp.ratelimit, st->early.ratelimit, sizeof(resp.ratelimit));
-        api_router_handle_admitted(srv->ctx, &req, &st->who, &resp);
-    } else {
-        api_router_handle(srv->ctx, &req, &resp);
-    }
+    if (!(early && resp.status)) /* else resp holds the answer to the header already */
+        answer(srv, st, &req, oom, &resp);
     if (st->refuse)
         resp.close = 1; /* the rest of what the client sends is not read */
     if (resp.wait && start_wait(srv, conn, st, &req, &resp)) {
