@@ -35,8 +35,9 @@ static const char *str(const json_t *j, const char *k)
     return v ? v : "";
 }
 
-/* An optimisation of about `games` search games against a weighted pair of decks. */
-static const char *opt_doc(long games, long seed)
+/* An optimisation of `games` search games (at least 1,000) and `eval_games` evaluation
+ * games a deck, against a weighted pair of decks (static buffer). */
+static const char *opt_doc_eval(long games, long eval_games, long seed)
 {
     snprintf(doc_text, sizeof(doc_text),
              "{\"kind\":\"optimize\",\"seed\":%ld,\"params\":{"
@@ -46,9 +47,15 @@ static const char *opt_doc(long games, long seed)
              "\"pool\":[{\"card\":\"Chainslicer\",\"count\":3},{\"card\":\"Lead Dozer\","
              "\"count\":2},{\"card\":\"Bloodfang\",\"count\":3},{\"card\":\"Iron Warden\"}],"
              "\"constraints\":{\"deck_size\":{\"min\":6,\"max\":10},\"commander\":\"owned\"},"
-             "\"budget\":{\"games\":%ld},\"eval_games\":2000}}",
-             seed, games < 1000 ? 1000 : games);
+             "\"budget\":{\"games\":%ld},\"eval_games\":%ld}}",
+             seed, games < 1000 ? 1000 : games, eval_games);
     return doc_text;
+}
+
+/* An optimisation of about `games` search games against a weighted pair of decks. */
+static const char *opt_doc(long games, long seed)
+{
+    return opt_doc_eval(games, 2000, seed);
 }
 
 /* An optimisation of about `units` units in all: opt_doc's 8,000 evaluation games (2,000
@@ -413,17 +420,7 @@ static void test_spread_cancel(void)
  * `eval_games` games a deck (static buffer). */
 static const char *eval_doc(long eval_games, long seed)
 {
-    snprintf(doc_text, sizeof(doc_text),
-             "{\"kind\":\"optimize\",\"seed\":%ld,\"params\":{"
-             "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
-             "\"defender\":[{\"deck\":\"Hex Mistress, Grunt#4\",\"weight\":2},"
-             "{\"deck\":\"Iron Warden, Grunt#6, Brute#2\",\"weight\":1}],"
-             "\"pool\":[{\"card\":\"Chainslicer\",\"count\":3},{\"card\":\"Lead Dozer\","
-             "\"count\":2},{\"card\":\"Bloodfang\",\"count\":3},{\"card\":\"Iron Warden\"}],"
-             "\"constraints\":{\"deck_size\":{\"min\":6,\"max\":10},\"commander\":\"owned\"},"
-             "\"budget\":{\"games\":1000},\"eval_games\":%ld}}",
-             seed, eval_games);
-    return doc_text;
+    return opt_doc_eval(1000, eval_games, seed);
 }
 
 /* Lines of worker `i`'s log that hold `needle`. */
