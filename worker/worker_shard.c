@@ -85,7 +85,9 @@ void worker_shard_finish(struct worker *w, const char *parent)
         if (err == SK_EINVAL) {
             status = "failed";
         } else if (err) {
-            goto out; /* memory or the store: the reconciler tries again */
+            /* memory, the store, or this worker lacks the job's card catalog (SK_ENOTFOUND):
+             * the reconciler of any worker tries again */
+            goto out;
         } else {
             err = strcmp(status, "succeeded") == 0 ? job_run_result(run, &res)
                                                    : job_run_partial_result(run, &res);
