@@ -53,7 +53,7 @@ static void init_once(void)
 {
     static int done;
     char err[512];
-    const struct job_catalog *cards, *spells;
+    const struct job_catalog *cards, *spells, *missions, *decks;
     if (done)
         return;
     done = 1;
@@ -62,11 +62,16 @@ static void init_once(void)
         abort();
     cards = job_catalog_named("cards");
     spells = job_catalog_named("spells");
+    missions = job_catalog_named("missions");
+    decks = job_catalog_named("decks");
     ctx.cfg = &cfg;
     ctx.validate = refuse;
     ctx.kind_known = known;
     ctx.cards = cards ? cards->load : NULL;
     ctx.spells = spells ? spells->load : NULL;
+    /* every catalog route as the server sets them (api/main.c): one left NULL answers 500 */
+    ctx.missions = missions ? missions->load : NULL;
+    ctx.decks = decks ? decks->load : NULL;
     /* stores that refuse every connection: store routes must answer 503, never crash */
     if (api_pool_new(1, "postgresql://127.0.0.1:1/fuzz?connect_timeout=1", "redis://127.0.0.1:1",
                      "fuzz", &ctx.pool) != SK_OK)
