@@ -195,34 +195,52 @@ static pid_t spawn(struct it_stack *s, const char *prog, const char *arg, const 
     _exit(127);
 }
 
-int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_KEY_LEN])
+/* Runs `skirmish-api keys ARGS...` (NULL-terminated, at most 5) for stack `s`, its stderr
+ * (and its stdout when `out_fd` < 0) appended to the stack's keys log, its stdout to
+ * `out_fd` otherwise. Returns the child's pid, or -1. */
+static pid_t keys_command(const struct it_stack *s, int out_fd, int close_fd,
+                          const char *const *args)
 {
     char path[1024];
     char log[1024];
-    int fds[2];
     pid_t pid;
-    ssize_t n;
-    size_t got = 0;
 
     snprintf(path, sizeof(path), "%s/skirmish-api", it_env("SKIRMISH_BIN_DIR"));
     snprintf(log, sizeof(log), "%s/%s-keys.log", it_env("SKIRMISH_TEST_DIR"), s->name);
-    if (pipe(fds))
-        return -1;
     pid = fork();
     if (pid == 0) {
         child_env(s, "keys");
         int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (fd >= 0) {
             dup2(fd, STDERR_FILENO);
+            if (out_fd < 0)
+                dup2(fd, STDOUT_FILENO);
             close(fd);
         }
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execl(path, "skirmish-api", "keys", "create", "--tenant", tenant,
-              admin ? "--admin" : (char *)NULL, (char *)NULL);
+        if (out_fd >= 0) {
+            dup2(out_fd, STDOUT_FILENO);
+            close(out_fd);
+        }
+        if (close_fd >= 0)
+            close(close_fd);
+        execl(path, "skirmish-api", "keys", args[0], args[1], args[2], args[3], args[4],
+              (char *)NULL);
         _exit(127);
     }
+    return pid;
+}
+
+int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_KEY_LEN])
+{
+    const char *const args[] = {"create", "--tenant", tenant, admin ? "--admin" : NULL, NULL};
+    int fds[2];
+    pid_t pid;
+    ssize_t n;
+    size_t got = 0;
+
+    if (pipe(fds))
+        return -1;
+    pid = keys_command(s, fds[1], fds[0], args);
     close(fds[1]);
     while (pid > 0 && got + 1 < IT_KEY_LEN &&
            (n = read(fds[0], out + got, IT_KEY_LEN - 1 - got)) > 0)
@@ -236,24 +254,8 @@ int it_key(const struct it_stack *s, const char *tenant, int admin, char out[IT_
 
 int it_key_revoke(const struct it_stack *s, const char *key_id)
 {
-    char path[1024];
-    char log[1024];
-    pid_t pid;
-
-    snprintf(path, sizeof(path), "%s/skirmish-api", it_env("SKIRMISH_BIN_DIR"));
-    snprintf(log, sizeof(log), "%s/%s-keys.log", it_env("SKIRMISH_TEST_DIR"), s->name);
-    pid = fork();
-    if (pid == 0) {
-        child_env(s, "keys");
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) {
-            dup2(fd, STDERR_FILENO);
-            dup2(fd, STDOUT_FILENO);
-            close(fd);
-        }
-        execl(path, "skirmish-api", "keys", "revoke", key_id, (char *)NULL);
-        _exit(127);
-    }
+    const char *const args[] = {"revoke", key_id, NULL, NULL, NULL};
+    pid_t pid = keys_command(s, -1, -1, args);
     return pid > 0 ? it_wait_exit(pid) : -1;
 }
 
