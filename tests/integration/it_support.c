@@ -59,21 +59,40 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int free_port(void)
+/* 1 when nothing on this machine holds TCP port `port` on any address: a bind to the
+ * wildcard address without SO_REUSEADDR fails for a listener or a connection on it. */
+static int port_free(int port)
 {
     struct sockaddr_in a;
-    socklen_t len = sizeof(a);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    int port = -1;
+    int ok;
+    if (fd < 0)
+        return 0;
     memset(&a, 0, sizeof(a));
     a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return port;
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    a.sin_port = htons((uint16_t)port);
+    ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    close(fd);
+    return ok;
+}
+
+/* A port for a server a test starts later. Not one the kernel hands out (32768-60999 on
+ * Linux): the suites run side by side, and their connections to PostgreSQL and Redis take
+ * ephemeral ports, so a port the kernel once chose could be some connection's local port by
+ * the time the server binds it (seen in CI: an API bound to 0.0.0.0 refused to start). A
+ * random port of 20000-32767, seeded per process so that parallel suites draw apart. */
+static int free_port(void)
+{
+    static unsigned seed;
+    if (!seed)
+        seed = (unsigned)getpid() * 2654435761u ^ (unsigned)now_ms();
+    for (int i = 0; i < 1000; i++) {
+        int port = 20000 + (int)(rand_r(&seed) % 12768);
+        if (port_free(port))
+            return port;
+    }
+    return -1;
 }
 
 /* Runs one statement on database `url`; first value into out. */
@@ -275,10 +294,14 @@ int it_api_start(struct it_stack *s)
         }
         if (waitpid(s->api, NULL, WNOHANG) == s->api) {
             s->api = 0;
+            fprintf(stderr, "\nit_api_start: the API exited; see %s/%s-api.log\n",
+                    it_env("SKIRMISH_TEST_DIR"), s->name);
             return -1;
         }
         it_sleep_ms(50);
     }
+    fprintf(stderr, "\nit_api_start: not ready in 30 s; see %s/%s-api.log\n",
+            it_env("SKIRMISH_TEST_DIR"), s->name);
     return -1;
 }
 
@@ -295,7 +318,7 @@ int it_api_stop(struct it_stack *s)
 
 pid_t it_api_command(struct it_stack *s, const char *arg)
 {
-    return spawn(s, "skirmish-api", arg, arg);
+    return spawn(s, "skirmish-api", arg, arg ? arg : "api");
 }
 
 int it_wait_exit(pid_t pid)

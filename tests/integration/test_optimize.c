@@ -440,24 +440,29 @@ static int log_count(const struct it_stack *s, int i, const char *needle)
     return n;
 }
 
-/* A cancel in the middle of a call of units: one worker alone computes the call's 64 units
- * of 2,000 games (seconds of work under the sanitizers); between them it renews its lease,
- * which reads the cancel, so the job ends canceled within about a chunk's time
+/* A cancel in the middle of a call of units: one worker alone computes the call's 100
+ * units (about 6 s of this build's games, up to eval_games' limit: a fixed size ended before the cancel in a
+ * Release build, and the cancel was then read outside the call); between them it renews
+ * its lease, which reads the cancel, so the job ends canceled within about a chunk's time
  * (SKIRMISH_CHUNK_MS), not at the end of the call, with no unit row left. */
 static void test_cancel_inside_units(void)
 {
+    static char unit_env[64];
     struct it_stack s;
     char id[37], sql[160], n[32], path[128];
     struct it_resp r;
     json_t *job = NULL;
     long long t0, waited;
+    long eval = opt_units_for_ms(6000);
     int out = 0;
 
+    eval = eval < 200000 ? 200000 : eval > 1000000 ? 1000000 : eval; /* the field's limits */
     CU_ASSERT_FATAL(it_fast_stack_init(&s, "optunitcancel", 1000000) == 0);
-    s.env[s.n_env++] = "SKIRMISH_OPT_UNIT_GAMES=2000";
+    snprintf(unit_env, sizeof(unit_env), "SKIRMISH_OPT_UNIT_GAMES=%ld", eval / 100);
+    s.env[s.n_env++] = unit_env;
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
     CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
-    CU_ASSERT_FATAL(it_submit(&s, eval_doc(200000, 41), id) == 0);
+    CU_ASSERT_FATAL(it_submit(&s, eval_doc(eval, 41), id) == 0);
     snprintf(sql, sizeof(sql),
              "SELECT count(*) FROM jobs WHERE parent_id = '%s' AND unit_key IS NOT NULL", id);
     for (int t = 0; t < 600 && !out; t++) { /* a call's units are out */
