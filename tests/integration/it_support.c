@@ -589,6 +589,25 @@ int it_wait_progress(const struct it_stack *s, const char *id, long timeout_ms)
     return -1;
 }
 
+int it_wait_workers(const struct it_stack *s, size_t n, long timeout_ms)
+{
+    long long end = now_ms() + timeout_ms;
+    do {
+        struct it_resp r;
+        size_t have = 0;
+        if (it_http(s, "GET", "/v1/stats", NULL, NULL, 0, &r) == 0) {
+            json_t *j = it_resp_json(&r);
+            have = json_array_size(json_object_get(j, "workers"));
+            json_decref(j);
+            it_resp_free(&r);
+        }
+        if (have >= n)
+            return 0;
+        it_sleep_ms(50);
+    } while (now_ms() < end);
+    return -1;
+}
+
 int it_services(const char *cmd)
 {
     char line[1024];

@@ -108,6 +108,10 @@ json_t *it_wait_status(const struct it_stack *s, const char *id, const char *sta
 /** Polls until progress.done > 0 while running; returns 0 when seen within timeout_ms. */
 int it_wait_progress(const struct it_stack *s, const char *id, long timeout_ms);
 
+/** Polls GET /v1/stats until it lists at least `n` live workers (each has sent its first
+ * heartbeat, from its loop over the queue); 0 when seen within timeout_ms. */
+int it_wait_workers(const struct it_stack *s, size_t n, long timeout_ms);
+
 /** Runs `sql` on the stack's database; returns the first column of the first row in
  * `out` (or "" when none). Returns 0 on success. */
 int it_sql(const struct it_stack *s, const char *sql, char *out, size_t len);

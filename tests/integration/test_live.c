@@ -45,6 +45,7 @@ static int post_key(const struct it_stack *s, const char *key, const char *doc, 
 
 struct racer {
     const struct it_stack *s;
+    const char *doc; /* made before the threads start: it_battle_doc's buffer is shared */
     char id[37];
     int status;
 };
@@ -53,7 +54,7 @@ static void *race(void *arg)
 {
     struct racer *x = arg;
     struct it_resp r;
-    if (post_key(x->s, "\"race-1\"", it_battle_doc(10, 5), &r) == 0) {
+    if (post_key(x->s, "\"race-1\"", x->doc, &r) == 0) {
         json_t *j = it_resp_json(&r);
         x->status = r.status;
         snprintf(x->id, sizeof(x->id), "%s", str(j, "id"));
@@ -72,6 +73,7 @@ static void test_idempotency(void)
     char loc[128];
     char rows[32];
     char big[400];
+    char race_doc[1024];
     struct racer racers[8];
     pthread_t th[8];
 
@@ -137,9 +139,11 @@ static void test_idempotency(void)
     CU_ASSERT_STRING_EQUAL(rows, "2");
 
     /* eight concurrent requests with one key make exactly one job */
+    snprintf(race_doc, sizeof(race_doc), "%s", it_battle_doc(10, 5));
     for (int i = 0; i < 8; i++) {
         memset(&racers[i], 0, sizeof(racers[i]));
         racers[i].s = &s;
+        racers[i].doc = race_doc;
         pthread_create(&th[i], NULL, race, &racers[i]);
     }
     for (int i = 0; i < 8; i++)

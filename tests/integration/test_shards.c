@@ -86,7 +86,8 @@ static void test_split_merges_exactly(void)
     struct it_stack s;
     struct it_resp r;
     char id[37];
-    long games = it_games_for_ms(2000);
+    /* shards of about 1 s each: at 0.5 s, one worker took all four under a loaded ctest */
+    long games = it_games_for_ms(4000);
     const char *doc = it_battle_doc(games, 4242);
     long seen_mid = 0;
     json_t *job, *list;
@@ -95,7 +96,7 @@ static void test_split_merges_exactly(void)
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
     CU_ASSERT_FATAL(it_worker_start(&s, 0) == 0);
     CU_ASSERT_FATAL(it_worker_start(&s, 1) == 0);
-    it_sleep_ms(300); /* both workers read the stream */
+    CU_ASSERT_FATAL(it_wait_workers(&s, 2, 60000) == 0); /* both workers read the stream */
     CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
     /* progress: the job itself never runs, its shards' progress is its own */
     for (int i = 0; i < 400; i++) {
