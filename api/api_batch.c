@@ -126,11 +126,13 @@ void api_batch_free(struct api_batch *b)
 }
 
 enum sk_err api_batch_insert(struct api_batch *b, const char *tenant, const char *kind,
-                             const char *request, uint64_t seed, uint64_t total, struct db_job *out)
+                             const char *request, uint64_t seed, uint64_t total, long long cost_ms,
+                             struct db_job *out)
 {
     struct item it;
 
     memset(&it, 0, sizeof(it));
+    it.row.cost_ms = cost_ms;
     it.row.tenant = tenant;
     it.row.kind = kind;
     it.row.request = request;

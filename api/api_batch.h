@@ -25,11 +25,12 @@ enum sk_err api_batch_new(const char *db_url, size_t max_rows, struct api_batch 
 void api_batch_free(struct api_batch *b);
 
 /**
- * Inserts one queued job of `tenant` (NULL = DB_JOBS_TENANT) and waits for its commit. On SK_OK
+ * Inserts one queued job of `tenant` (NULL = DB_JOBS_TENANT), estimated at `cost_ms` CPU
+ * milliseconds (-1 = none), and waits for its commit. On SK_OK
  * *out is the new row (release with db_job_release). Errors as db_jobs_insert_many. Thread-safe.
  */
 enum sk_err api_batch_insert(struct api_batch *b, const char *tenant, const char *kind,
-                             const char *request, uint64_t seed, uint64_t total,
+                             const char *request, uint64_t seed, uint64_t total, long long cost_ms,
                              struct db_job *out);
 
 #endif

@@ -19,10 +19,12 @@
 
 /* What validation learned about a job document. */
 struct api_job_info {
-    const char *kind; /* static string */
-    uint64_t seed;    /* given or drawn */
-    uint64_t total;   /* units of work */
-    char catalog[80]; /* the card catalog's hash the job is pinned to; "" = the kind has none */
+    const char *kind;  /* static string */
+    uint64_t seed;     /* given or drawn */
+    uint64_t total;    /* units of work */
+    char catalog[80];  /* the card catalog's hash the job is pinned to; "" = the kind has none */
+    long long cost_ms; /* estimated CPU milliseconds of the whole job; -1 = no estimate */
+    uint64_t cost_sampled; /* units played for the estimate */
 };
 
 /**

@@ -187,23 +187,23 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
     struct api_slot *slot = api_pool_get(ctx->pool);
     enum sk_err err;
 
-    if (api_quota_admit(ctx, req, slot, info->total, resp))
+    if (api_quota_admit(ctx, req, slot, info->total, info->cost_ms, resp))
         goto out;
     if (key) {
         maybe_prune(ctx, slot, req->req_id);
-        err =
-            db_jobs_insert_keyed(slot->db, req->tenant, key, canonical, ctx->cfg->idempotency_ttl_s,
-                                 info->kind, text, info->seed, info->total, &job, &outcome);
+        err = db_jobs_insert_keyed(slot->db, req->tenant, key, canonical,
+                                   ctx->cfg->idempotency_ttl_s, info->kind, text, info->seed,
+                                   info->total, info->cost_ms, &job, &outcome);
         if (err == SK_ECONFLICT) /* the key expired between the statements: once more */
             err = db_jobs_insert_keyed(slot->db, req->tenant, key, canonical,
                                        ctx->cfg->idempotency_ttl_s, info->kind, text, info->seed,
-                                       info->total, &job, &outcome);
+                                       info->total, info->cost_ms, &job, &outcome);
     } else if (ctx->batch) {
         err = api_batch_insert(ctx->batch, req->tenant, info->kind, text, info->seed, info->total,
-                               &job);
+                               info->cost_ms, &job);
     } else {
-        err =
-            db_jobs_insert(slot->db, req->tenant, info->kind, text, info->seed, info->total, &job);
+        err = db_jobs_insert(slot->db, req->tenant, info->kind, text, info->seed, info->total,
+                             info->cost_ms, &job);
     }
     if (!err && !(json = api_render_job_text(&job)))
         err = SK_ENOMEM;
@@ -235,7 +235,9 @@ static void store_and_answer(const struct api_ctx *ctx, const struct api_request
                     sk_err_str(err));
     else /* the event stream of every job (GET /v1/events) shows the new job */
         (void)queue_publish(slot->queue, id, "status");
-    sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s", req->req_id, id, info->kind);
+    api_quota_estimated(slot, info->cost_ms);
+    sk_log_info("event=job_accepted req_id=%s job_id=%s kind=%s cost_ms=%lld sampled=%llu",
+                req->req_id, id, info->kind, info->cost_ms, (unsigned long long)info->cost_sampled);
     job_body(resp, 202, json);
     if (resp->status == 202)
         snprintf(resp->location, sizeof(resp->location), "/v1/jobs/%s", id);
@@ -752,6 +754,7 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
     const char *new_id = job.id;
     struct api_slot *slot = slot_for(ctx, id, resp);
     uint64_t units = 0;
+    long long cost_ms = -1;
     int taken = 0;
     enum sk_err err;
 
@@ -762,7 +765,8 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
      * for the resubmit to answer (not found, not final). */
     if (db_jobs_get(slot->db, id, &orig) == SK_OK) {
         units = orig.total > 0 ? (uint64_t)orig.total : 0;
-        if (api_quota_admit(ctx, req, slot, units, resp)) {
+        cost_ms = orig.cost_estimate_ms;
+        if (api_quota_admit(ctx, req, slot, units, cost_ms, resp)) {
             api_pool_put(ctx->pool, slot);
             db_job_release(&orig);
             return;
@@ -780,6 +784,8 @@ void api_jobs_retry(const struct api_ctx *ctx, const struct api_request *req,
         sk_log_warn("event=enqueue_deferred req_id=%s job_id=%s", req->req_id, new_id);
     else if (!err)
         (void)queue_publish(slot->queue, new_id, "status");
+    if (!err)
+        api_quota_estimated(slot, cost_ms);
     api_pool_put(ctx->pool, slot);
     if (!answer_error(resp, err, id, req->req_id, "retry", "job-not-final",
                       "the job has not finished; only a final job can be retried")) {

@@ -36,6 +36,24 @@ int api_quota_job_size(const struct api_ctx *ctx, const struct api_request *req,
     return -1;
 }
 
+int api_quota_job_cost(const struct api_ctx *ctx, const struct api_request *req, long long cost_ms,
+                       struct api_response *resp)
+{
+    char detail[200];
+    long max = ctx->cfg->tenant_max_job_cpu_s;
+
+    if (!applies(ctx, req) || cost_ms < 0 || cost_ms <= (long long)max * 1000)
+        return 0;
+    snprintf(detail, sizeof(detail),
+             "the job is estimated to cost %.1f CPU seconds (a sample of its first games on one "
+             "core); a job may cost at most %ld",
+             (double)cost_ms / 1000.0, max);
+    api_http_problem(resp, 422, "job-too-costly", "Unprocessable Content", detail,
+                     json_pack("{s:I, s:f}", "max_cpu_s", (json_int_t)max, "estimated_cpu_s",
+                               (double)cost_ms / 1000.0));
+    return -1;
+}
+
 static void exceeded(struct api_response *resp, const char *quota, long long limit, long long used,
                      long long retry_s, const char *detail)
 {
@@ -93,6 +111,20 @@ int api_quota_take(const struct api_ctx *ctx, const struct api_request *req, str
                     req->req_id, req->tenant, used);
         return -1;
     }
+    /* CPU is charged as workers spend it, so a tenant may pass its day by the jobs it has
+     * running when the day's budget runs out: those were admitted while it had some. */
+    err = queue_limit_cpu_today(slot->queue, req->tenant, &used, &reset);
+    if (!err && used >= (long long)cfg->tenant_cpu_s_day * 1000) {
+        (void)queue_limit_units_undo(slot->queue, req->tenant, (long long)units);
+        snprintf(detail, sizeof(detail),
+                 "the tenant's jobs used %.1f CPU seconds today (UTC), its daily %ld",
+                 (double)used / 1000.0, cfg->tenant_cpu_s_day);
+        exceeded(resp, "cpu_seconds_per_day", cfg->tenant_cpu_s_day, used / 1000, reset, detail);
+        sk_log_info("event=quota_exceeded req_id=%s tenant=%s quota=cpu_seconds_per_day "
+                    "used_ms=%lld",
+                    req->req_id, req->tenant, used);
+        return -1;
+    }
     return 0;
 }
 
@@ -104,9 +136,15 @@ void api_quota_undo(const struct api_ctx *ctx, const struct api_request *req, st
 }
 
 int api_quota_admit(const struct api_ctx *ctx, const struct api_request *req, struct api_slot *slot,
-                    uint64_t units, struct api_response *resp)
+                    uint64_t units, long long cost_ms, struct api_response *resp)
 {
-    if (api_quota_job_size(ctx, req, units, resp))
+    if (api_quota_job_size(ctx, req, units, resp) || api_quota_job_cost(ctx, req, cost_ms, resp))
         return -1;
     return api_quota_take(ctx, req, slot, units, resp);
+}
+
+void api_quota_estimated(struct api_slot *slot, long long cost_ms)
+{
+    if (cost_ms > 0)
+        (void)queue_limit_cpu_estimated(slot->queue, cost_ms);
 }

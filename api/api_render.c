@@ -29,6 +29,16 @@ static json_t *progress(const struct db_job *j)
     return p;
 }
 
+/* {"estimate_cpu_s": the API's estimate at admission (null: none), "cpu_s": what workers
+ * spent so far}, in seconds with millisecond precision (docs/security.md, "CPU cost"). */
+static json_t *cost(const struct db_job *j)
+{
+    return json_pack("{s:o, s:f}", "estimate_cpu_s",
+                     j->cost_estimate_ms >= 0 ? json_real((double)j->cost_estimate_ms / 1000.0)
+                                              : json_null(),
+                     "cpu_s", (double)j->cpu_ms / 1000.0);
+}
+
 json_t *api_render_job(const struct db_job *j)
 {
     char self[64];
@@ -57,16 +67,16 @@ json_t *api_render_job(const struct db_job *j)
     snprintf(document, sizeof(document), "/v1/jobs/%s/document", j->id);
     /* "o" steals every value, NULL included: a failed allocation fails the whole pack */
     return json_pack(
-        "{s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
+        "{s:s, s:s, s:s, s:s, s:I, s:i, s:o, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
         " s:o, s:o, s:{s:s, s:s, s:s, s:s, s:s}}",
         "id", j->id, "kind", j->kind, "status", j->status, "tenant",
         j->tenant[0] ? j->tenant : DB_JOBS_TENANT, "seed", (json_int_t)j->seed, "attempts",
-        j->attempts, "progress", progress(j), "shards", j->shards, "cancel_requested",
-        j->cancel_requested, "created_at", ts(j->created_at), "started_at", ts(j->started_at),
-        "finished_at", ts(j->finished_at), "updated_at", ts(j->updated_at), "error",
-        j->error ? json_string(j->error) : json_null(), "workers", workers, "errors", errors,
-        "retry_of", j->retry_of[0] ? json_string(j->retry_of) : json_null(), "links", "self", self,
-        "result", result, "cancel", cancel, "retry", retry, "document", document);
+        j->attempts, "progress", progress(j), "cost", cost(j), "shards", j->shards,
+        "cancel_requested", j->cancel_requested, "created_at", ts(j->created_at), "started_at",
+        ts(j->started_at), "finished_at", ts(j->finished_at), "updated_at", ts(j->updated_at),
+        "error", j->error ? json_string(j->error) : json_null(), "workers", workers, "errors",
+        errors, "retry_of", j->retry_of[0] ? json_string(j->retry_of) : json_null(), "links",
+        "self", self, "result", result, "cancel", cancel, "retry", retry, "document", document);
 }
 
 char *api_render_job_text(const struct db_job *j)

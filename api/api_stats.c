@@ -11,6 +11,7 @@
 #include "api_watch.h"
 #include "db_jobs.h"
 #include "job.h"
+#include "queue_limit.h"
 #include "queue_telemetry.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -24,8 +25,10 @@ struct figures {
     long long stream_length;
     long long games_window; /* games of the last 60 whole seconds */
     long long games_total;
-    json_t *workers;        /* array of heartbeat objects */
-    struct db_job *running; /* /v1/stats only */
+    long long cpu_ms_total;      /* CPU charged to jobs by every worker */
+    long long estimate_ms_total; /* the estimates of the jobs admitted */
+    json_t *workers;             /* array of heartbeat objects */
+    struct db_job *running;      /* /v1/stats only */
     size_t n_running;
 };
 
@@ -59,6 +62,8 @@ static enum sk_err read_figures(const struct api_ctx *ctx, int with_running, str
     if (!err)
         err = queue_games_read(slot->queue, (long long)time(NULL), 60, &f->games_window,
                                &f->games_total);
+    if (!err)
+        err = queue_limit_cpu_totals(slot->queue, &f->cpu_ms_total, &f->estimate_ms_total);
     api_pool_put(ctx->pool, slot);
     return err;
 }
@@ -210,6 +215,14 @@ void api_stats_metrics(const struct api_ctx *ctx, const struct api_request *req,
                         "worker.\n# TYPE skirmish_games_simulated_total counter\n"
                         "skirmish_games_simulated_total %lld\n",
                         f.games_total);
+    (void)sk_buf_printf(&b,
+                        "# HELP skirmish_cpu_seconds_total CPU seconds workers spent on jobs, "
+                        "charged to their tenants.\n# TYPE skirmish_cpu_seconds_total counter\n"
+                        "skirmish_cpu_seconds_total %.3f\n"
+                        "# HELP skirmish_cpu_estimate_seconds_total The API's CPU estimates of "
+                        "the jobs it admitted.\n# TYPE skirmish_cpu_estimate_seconds_total "
+                        "counter\nskirmish_cpu_estimate_seconds_total %.3f\n",
+                        (double)f.cpu_ms_total / 1000.0, (double)f.estimate_ms_total / 1000.0);
     (void)sk_buf_printf(&b,
                         "# HELP skirmish_waiters_open Long polls and event streams open in this "
                         "process.\n# TYPE skirmish_waiters_open gauge\nskirmish_waiters_open %zu\n",

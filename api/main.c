@@ -61,6 +61,31 @@ static void usage(FILE *f)
                 f);
 }
 
+/* The engine jobs are estimated on (opened without a device: the CPU backend) and the CPU
+ * time an estimate may take; set once before the server starts. */
+static struct engine *cost_engine;
+static long cost_probe_ms;
+
+/* The job's CPU cost by a sample of its first units (job_cost_estimate), or -1 when the
+ * sample failed (logged: the job is admitted on its units, and charged what it spends). */
+static void estimate(const struct job *job, struct api_job_info *info)
+{
+    struct job_cost cost;
+    char err[256] = "";
+
+    info->cost_ms = -1;
+    if (!cost_engine)
+        return;
+    if (job_cost_estimate(cost_engine, job, cost_probe_ms, &cost, err, sizeof(err))) {
+        char q[300];
+        sk_log_warn("event=cost_estimate_failed kind=%s err=%s", job_kind(job),
+                    sk_log_quote(q, sizeof(q), err));
+        return;
+    }
+    info->cost_ms = (long long)(cost.cpu_s * 1000.0 + 0.5);
+    info->cost_sampled = cost.sampled;
+}
+
 /* The engine's codec is the validator: what it accepts is exactly what workers can run. */
 static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct sk_verr_list *errs)
 {
@@ -76,6 +101,7 @@ static enum sk_err validate(const json_t *doc, struct api_job_info *info, struct
     info->seed = job_seed(job);
     info->total = job_total(job);
     snprintf(info->catalog, sizeof(info->catalog), "%s", job_catalog(job) ? job_catalog(job) : "");
+    estimate(job, info);
     job_free(job);
     return SK_OK;
 }
@@ -374,8 +400,9 @@ int main(int argc, char **argv)
     }
     sk_log_info("event=starting version=%s", SK_VERSION);
     sk_config_log(&cfg);
-    /* The API runs no job, but it validates them against the catalogs: a cards or spells
-     * file that does not load stops it here rather than failing every submission. */
+    /* The API runs no job whole, but it validates them against the catalogs and plays a
+     * sample of each to estimate its cost: a cards or spells file that does not load stops
+     * it here rather than failing every submission. */
     {
         struct engine_opts eo = {.no_device = 1};
         if (engine_new(&eo, &eng, err, sizeof(err))) {
@@ -384,6 +411,8 @@ int main(int argc, char **argv)
                          sk_log_quote(q, sizeof(q), err));
             goto out;
         }
+        cost_engine = eng;
+        cost_probe_ms = cfg.cost_probe_ms;
     }
     if (migrate(&cfg))
         goto out;
@@ -428,6 +457,7 @@ int main(int argc, char **argv)
 out:
     api_server_free(srv);
     free_parts(&parts);
+    cost_engine = NULL;
     engine_free(eng);
     sk_config_release(&cfg);
     if (status == 0 && !keys)

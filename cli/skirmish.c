@@ -14,6 +14,7 @@
 #include "cli_cards.h"
 #include "engine.h"
 #include "job.h"
+#include "sk_config.h"
 #include "sk_json.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
@@ -38,7 +39,7 @@ static int cmd_devices(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
-    {"run", "[--games N] [--seed S] [--threads T] [--device D] [--summary] FILE",
+    {"run", "[--games N] [--seed S] [--threads T] [--device D] [--summary] [--cost] FILE",
      "run the job document FILE (- for stdin) and print its result", cmd_run},
     {"cards", "update [--base-url URL] [--dir DIR] [--offline] [--timeout S] | status [--dir DIR]",
      "download or refresh the game's card files in a catalog store; show what it serves",
@@ -63,6 +64,9 @@ static void run_options(FILE *f)
             "               (default: $SKIRMISH_DEVICE, else the first GPU, else the first\n"
             "               device, else the CPU backend)\n"
             "  --summary    print one line of win/stall/loss rates (battle jobs)\n"
+            "  --cost       add \"cost\" to the result: the API's CPU estimate of the job (a\n"
+            "               sample of its games on one core, $SKIRMISH_COST_PROBE_MS of CPU)\n"
+            "               and the CPU seconds this run took (docs/security.md)\n"
             "  --help       print this help\n"
             "\nexit status: 0 success, 1 run or I/O failure, 2 usage error or invalid "
             "document (each problem printed as 'pointer: message')\n",
@@ -137,7 +141,7 @@ static int cmd_version(int argc, char **argv)
 
 struct run_args {
     const char *file;
-    int has_games, has_seed, summary;
+    int has_games, has_seed, summary, cost;
     uint64_t games, seed;
     int threads;
     const char *device;
@@ -207,6 +211,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
             a->device = v;
         } else if (strcmp(arg, "--summary") == 0) {
             a->summary = 1;
+        } else if (strcmp(arg, "--cost") == 0) {
+            a->cost = 1;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "skirmish run: unknown option '%s'\n", arg);
             return -1;
@@ -333,6 +339,43 @@ static enum sk_err step_all(struct job_run *run, const struct job *job, int prog
     return SK_OK;
 }
 
+/* SKIRMISH_COST_PROBE_MS from the environment, else its default in the settings table. */
+static long probe_ms(void)
+{
+    const char *env = getenv("SKIRMISH_COST_PROBE_MS");
+    uint64_t v = 0;
+
+    if (env && sk_parse_u64(env, 1, 10000, &v) == 0)
+        return (long)v;
+    for (const struct sk_config_row *r = sk_config_rows(); r->env; r++)
+        if (strcmp(r->env, "SKIRMISH_COST_PROBE_MS") == 0)
+            return strtol(r->def, NULL, 10);
+    return 20;
+}
+
+/* The job's CPU estimate as the API makes it: on an engine without a device (the CPU
+ * backend, one thread), whatever this run's device. A new object {"estimate_cpu_s",
+ * "sampled"}, or NULL after a message. */
+static json_t *estimate_cost(const struct job *job)
+{
+    struct engine_opts o = {.no_device = 1};
+    struct engine *cpu = NULL;
+    struct job_cost cost;
+    char err[2048] = "";
+    json_t *out = NULL;
+
+    if (engine_new(&o, &cpu, err, sizeof(err)) ||
+        job_cost_estimate(cpu, job, probe_ms(), &cost, err, sizeof(err))) {
+        fprintf(stderr, "skirmish: no cost estimate: %s\n", err);
+        goto out;
+    }
+    out =
+        json_pack("{s:f, s:I}", "estimate_cpu_s", cost.cpu_s, "sampled", (json_int_t)cost.sampled);
+out:
+    engine_free(cpu);
+    return out;
+}
+
 static int run_job(struct engine *eng, const struct job *job, const struct run_args *a)
 {
     struct job_run_opts opts = {.threads = a->threads};
@@ -342,8 +385,13 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
     char err[512] = "";
     int status = EXIT_FAIL;
     int done_status = EXIT_OK; /* EXIT_INTERRUPTED for a partial result */
+    json_t *cost = NULL;
+    int64_t cpu0;
     enum sk_err rc;
 
+    if (a->cost && !(cost = estimate_cost(job)))
+        goto out;
+    cpu0 = sk_time_process_cpu_ns();
     rc = job_run_new(eng, job, &opts, &run, err, sizeof(err));
     if (rc) {
         fprintf(stderr, "skirmish: cannot start the job: %s\n", err[0] ? err : sk_err_str(rc));
@@ -372,6 +420,11 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
             goto out;
         }
     }
+    /* every thread's CPU, as a worker charges it (the run's set-up included) */
+    if (cost && (json_object_set_new(cost, "cpu_s",
+                                     json_real((double)(sk_time_process_cpu_ns() - cpu0) * 1e-9)) ||
+                 json_object_set(res, "cost", cost)))
+        goto out;
     /* --threads is the CPU backend's: a battle that ran on a device ignored it (a job with
      * flexible play runs on CPU threads whatever the device: docs/kernels.md). */
     backend = json_string_value(json_object_get(res, "backend"));
@@ -390,6 +443,7 @@ static int run_job(struct engine *eng, const struct job *job, const struct run_a
     }
     status = fflush(stdout) == 0 ? done_status : EXIT_FAIL;
 out:
+    json_decref(cost);
     json_decref(res);
     job_run_free(run);
     return status;

@@ -199,6 +199,19 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_TENANT_MAX_JOB_UNITS", "100000000",
      "units (games, turns) of one job of a tenant; a larger job gets 422 (admin keys: no limit)", 1,
      LONG_MAX, OFF(tenant_max_units), SK_CONFIG_INT, 0},
+    {"SKIRMISH_TENANT_MAX_JOB_CPU_S", "3600",
+     "CPU seconds one job of a tenant may cost by the API's estimate at admission (a sample of "
+     "its games on one core, docs/security.md); a costlier job gets 422 stating the estimate "
+     "(admin keys: no limit)",
+     1, LONG_MAX, OFF(tenant_max_job_cpu_s), SK_CONFIG_INT, 0},
+    {"SKIRMISH_TENANT_CPU_S_PER_DAY", "100000",
+     "CPU seconds workers may spend on a tenant's jobs per UTC day; once spent, submissions get "
+     "429 until the day ends (admin keys: no limit)",
+     1, LONG_MAX, OFF(tenant_cpu_s_day), SK_CONFIG_INT, 0},
+    {"SKIRMISH_COST_PROBE_MS", "20",
+     "CPU milliseconds the API spends playing a submitted job's first games to estimate its "
+     "cost (at least one game: flexible play's can take longer)",
+     1, 10000, OFF(cost_probe_ms), SK_CONFIG_INT, 0},
     {"SKIRMISH_RETENTION_S", "604800",
      "final jobs (with their results, idempotency keys and progress) are deleted this long after "
      "they finished; 0 = kept forever",

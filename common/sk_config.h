@@ -64,17 +64,20 @@ struct sk_config {
     long cl_per_launch;    /* 0 = the OpenCL backend's choice; read by the engine likewise */
     char *config_file;     /* owned; the file this configuration was read from, "" = none */
     /* keys, quotas and retention (docs/security.md) */
-    char *auth;              /* owned; "auto", "on" or "off" */
-    long rate_per_s;         /* requests per second per key (token bucket refill); 0 = off */
-    long rate_burst;         /* token bucket size per key */
-    long auth_fail_per_s;    /* refused keys per second per client address (api_authfail) */
-    long auth_fail_burst;    /* refused keys an address may send at once */
-    long tenant_max_active;  /* queued + running jobs per tenant */
-    long tenant_games_day;   /* units (games, turns) submitted per tenant per 24 h */
-    long tenant_max_units;   /* units of one job of a tenant */
-    long retention_s;        /* final jobs older than this are deleted; 0 = kept */
-    long retention_batch;    /* rows per DELETE of the retention sweep */
-    long retention_every_ms; /* time between retention sweeps */
+    char *auth;                /* owned; "auto", "on" or "off" */
+    long rate_per_s;           /* requests per second per key (token bucket refill); 0 = off */
+    long rate_burst;           /* token bucket size per key */
+    long auth_fail_per_s;      /* refused keys per second per client address (api_authfail) */
+    long auth_fail_burst;      /* refused keys an address may send at once */
+    long tenant_max_active;    /* queued + running jobs per tenant */
+    long tenant_games_day;     /* units (games, turns) submitted per tenant per 24 h */
+    long tenant_max_units;     /* units of one job of a tenant */
+    long tenant_max_job_cpu_s; /* estimated CPU seconds of one job of a tenant */
+    long tenant_cpu_s_day;     /* CPU seconds charged to a tenant per UTC day */
+    long cost_probe_ms;        /* CPU time the API spends estimating a job's cost */
+    long retention_s;          /* final jobs older than this are deleted; 0 = kept */
+    long retention_batch;      /* rows per DELETE of the retention sweep */
+    long retention_every_ms;   /* time between retention sweeps */
 };
 
 /* One row of the table; exposed so the README table can be generated and checked. */

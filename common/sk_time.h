@@ -23,4 +23,13 @@ double sk_time_mono_s(void);
  * and always 0 for a deadline of 0 or less (none). Cheap enough to call once per game. */
 int sk_time_due(int64_t deadline_ms);
 
+/* CPU time, not wall time: what a job is charged (docs/security.md, "CPU cost"). */
+
+/** CPU time the calling thread has used, in nanoseconds (CLOCK_THREAD_CPUTIME_ID). */
+int64_t sk_time_thread_cpu_ns(void);
+
+/** CPU time every thread of this process has used, in nanoseconds
+ * (CLOCK_PROCESS_CPUTIME_ID). */
+int64_t sk_time_process_cpu_ns(void);
+
 #endif

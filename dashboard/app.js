@@ -568,6 +568,15 @@
     return el('tr', {}, el('th', { text: name }), el('td', {}, value));
   }
 
+  // "0.84 CPU s estimated · 0.92 spent": the API's estimate at admission and the CPU the
+  // workers charged (docs/security.md, "CPU cost").
+  function costText(job) {
+    const c = job.cost;
+    if (!c) return '–';
+    const est = c.estimate_cpu_s == null ? 'no estimate' : `${c.estimate_cpu_s.toFixed(2)} CPU s estimated`;
+    return `${est} · ${c.cpu_s.toFixed(2)} spent`;
+  }
+
   function renderMeta(job) {
     const retryOf = job.retry_of
       ? el('a', { href: `#/jobs/${job.retry_of}`, class: 'mono', text: job.retry_of }) : '–';
@@ -576,6 +585,7 @@
         metaRow('kind', job.kind), metaRow('seed', String(job.seed)),
         metaRow('progress', progressBar(job)),
         metaRow('attempts', attemptsTable(job)),
+        metaRow('cost', el('span', { class: 'cost', text: costText(job) })),
         metaRow('error', job.error ? el('span', { class: 'error', text: job.error }) : '–'),
         metaRow('retry of', retryOf),
         metaRow('created', fmtTime(job.created_at)),

@@ -13,6 +13,7 @@
 #include "engine_int.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
+#include "sk_time.h"
 
 #include "sk_banned.h"
 
@@ -349,6 +350,50 @@ enum sk_err job_run_step_until(struct job_run *run, uint64_t max_units, int64_t 
 {
     return run->job->ops->step(run->data, max_units, deadline_ms, done, run->error,
                                sizeof(run->error));
+}
+
+enum sk_err job_cost_estimate(struct engine *eng, const struct job *job, long budget_ms,
+                              struct job_cost *out, char *err, size_t errlen)
+{
+    /* one thread: the CPU backend then plays in the calling thread, whose CPU clock is the
+     * sample's cost whatever else this process (the API's other requests) does meanwhile */
+    struct job_run_opts opts = {.threads = 1};
+    struct job_run *run = NULL;
+    uint64_t total = job_total(job);
+    uint64_t done = 0;
+    uint64_t step = 1;
+    int64_t t0 = sk_time_thread_cpu_ns();
+    int64_t t1, t2;
+    int64_t budget_ns = (int64_t)(budget_ms > 0 ? budget_ms : 1) * 1000000;
+    enum sk_err rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = job_run_new(eng, job, &opts, &run, err, errlen);
+    if (rc)
+        return rc;
+    t1 = sk_time_thread_cpu_ns();
+    do {
+        uint64_t before = done;
+        rc = job_run_step_until(run, step, sk_time_mono_ms() + budget_ms, &done);
+        if (rc) {
+            snprintf(err, errlen, "%s", job_run_error(run)[0] ? job_run_error(run) : "");
+            goto out;
+        }
+        if (done <= before) { /* no progress: nothing more to learn */
+            rc = SK_EINTERNAL;
+            snprintf(err, errlen, "the engine made no progress");
+            goto out;
+        }
+        step *= 2;
+    } while (done < total && sk_time_thread_cpu_ns() - t1 < budget_ns);
+    t2 = sk_time_thread_cpu_ns();
+    out->setup_s = (double)(t1 - t0) * 1e-9;
+    out->per_unit_s = (double)(t2 - t1) * 1e-9 / (double)done;
+    out->sampled = done;
+    out->cpu_s = out->setup_s + out->per_unit_s * (double)total;
+out:
+    job_run_free(run);
+    return rc;
 }
 
 /* The result document `res` (taken) with "kind" first, and "partial": true when it covers

@@ -142,6 +142,28 @@ enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done
 enum sk_err job_run_step_until(struct job_run *run, uint64_t max_units, int64_t deadline_ms,
                                uint64_t *done);
 
+/* What job_cost_estimate found. */
+struct job_cost {
+    double cpu_s;      /* the estimate: CPU seconds to run the whole job, its setup included */
+    double setup_s;    /* CPU seconds of the run's setup (a plan, its catalogs' lookups) */
+    double per_unit_s; /* CPU seconds a unit (a game, a turn) of the sample took */
+    uint64_t sampled;  /* units played to measure it (all of them for a small job) */
+};
+
+/**
+ * Estimates the CPU cost of `job` (borrowed, as `eng`) on one core of this machine, the way
+ * the API admits a job (docs/security.md, "CPU cost"): sets up a run on one thread and plays
+ * its first units, doubling the step each time, until `budget_ms` of this thread's CPU time
+ * is spent or the job is done; the estimate is the setup's CPU time plus the job's units at
+ * the sample's CPU time a unit. Always at least one step: a job whose single unit is slow
+ * (flexible play's look-ahead) costs that unit, bounded by the games' work bound. The
+ * sample plays exactly the games a worker would play first, so the job's own decks, modes
+ * and turn limits are what is measured. SK_OK fills *out; otherwise the run's error in
+ * `err`.
+ */
+enum sk_err job_cost_estimate(struct engine *eng, const struct job *job, long budget_ms,
+                              struct job_cost *out, char *err, size_t errlen);
+
 /**
  * The result document of a complete run. Returns a new reference in *out (caller
  * decrefs). SK_ECONFLICT if the run is not complete.

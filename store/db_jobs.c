@@ -29,8 +29,10 @@
                                                                    " attempt_errors[1:attempts],"  \
                                                                    " resumed_from::text, "         \
                                                                    "shards::text, tenant, "        \
-                                                                   "progress_detail::text"
-#define JOB_NCOLS 20
+                                                                   "progress_detail::text, "       \
+                                                                   "cost_estimate_ms::text, "      \
+                                                                   "cpu_ms::text"
+#define JOB_NCOLS 22
 
 #define MS(p) "(" p " * interval '1 millisecond')"
 
@@ -135,6 +137,9 @@ static enum sk_err read_job(const struct db_result *r, int row, int col, struct 
     err = db_result_get(r, row, col + 19);
     if (err && !(out->detail = sk_strdup(err)))
         return SK_ENOMEM;
+    err = db_result_get(r, row, col + 20);
+    out->cost_estimate_ms = err ? num(err) : -1;
+    out->cpu_ms = num(db_result_get(r, row, col + 21));
     if (db_text_array(db_result_get(r, row, col + 15), &out->errors, &out->n_errors) == SK_ENOMEM)
         return SK_ENOMEM; /* a malformed array (never seen) reads as none */
     return split_workers(db_result_get(r, row, col + 13), out);
@@ -204,21 +209,37 @@ static enum sk_err one_job(struct db *db, enum db_exec_flags flags, const char *
     return err;
 }
 
+/* `ms` as a parameter's text: NULL (no estimate) when negative. */
+static const char *cost_text(long long ms, char buf[24])
+{
+    if (ms < 0)
+        return NULL;
+    snprintf(buf, 24, "%lld", ms);
+    return buf;
+}
+
 enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
-                           uint64_t seed, uint64_t total, struct db_job *out)
+                           uint64_t seed, uint64_t total, long long cost_ms, struct db_job *out)
 {
     char seed_s[24];
     char total_s[24];
-    const char *p[5] = {kind, request, seed_s, total_s, tenant ? tenant : DB_JOBS_TENANT};
+    char cost_s[24];
+    const char *p[6] = {kind,
+                        request,
+                        seed_s,
+                        total_s,
+                        tenant ? tenant : DB_JOBS_TENANT,
+                        cost_text(cost_ms, cost_s)};
     enum sk_err err;
 
     snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
     snprintf(total_s, sizeof(total_s), "%llu", (unsigned long long)total);
     err = one_job(db, DB_EXEC_PLAIN, "jobs_insert",
-                  "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
-                  " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4, $5)"
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant,"
+                  " cost_estimate_ms)"
+                  " VALUES (gen_random_uuid(), $1, $2::jsonb, $3, $4, $5, $6::bigint)"
                   " RETURNING " JOB_COLS,
-                  5, p, out);
+                  6, p, out);
     /* an INSERT with RETURNING that gave no row is a bug, not a missing job */
     return err == SK_ENOTFOUND ? SK_EINTERNAL : err;
 }
@@ -268,13 +289,13 @@ static void append_elem(struct sk_buf *b, const char *s, int first)
 
 enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t n)
 {
-    struct sk_buf arr[6];
-    const char *params[6];
+    struct sk_buf arr[7];
+    const char *params[7];
     struct db_result *r = NULL;
     enum sk_err err = SK_OK;
     size_t got = 0;
 
-    for (int a = 0; a < 6; a++) {
+    for (int a = 0; a < 7; a++) {
         sk_buf_init(&arr[a], 0);
         (void)sk_buf_adds(&arr[a], "{");
     }
@@ -289,8 +310,15 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
         append_elem(&arr[3], seed, i == 0);
         append_elem(&arr[4], total, i == 0);
         append_elem(&arr[5], rows[i].tenant ? rows[i].tenant : DB_JOBS_TENANT, i == 0);
+        if (rows[i].cost_ms < 0) {
+            (void)sk_buf_adds(&arr[6], i == 0 ? "NULL" : ",NULL");
+        } else {
+            char cost[24];
+            snprintf(cost, sizeof(cost), "%lld", rows[i].cost_ms);
+            append_elem(&arr[6], cost, i == 0);
+        }
     }
-    for (int a = 0; a < 6; a++) {
+    for (int a = 0; a < 7; a++) {
         (void)sk_buf_adds(&arr[a], "}");
         params[a] = arr[a].p;
         if (!err)
@@ -298,11 +326,12 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
     }
     if (!err)
         err = db_exec(db, "jobs_insert_many",
-                      "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
+                      "INSERT INTO jobs (id, kind, request, seed, progress_total, tenant,"
+                      " cost_estimate_ms)"
                       " SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::bigint[],"
-                      " $5::bigint[], $6::text[])"
+                      " $5::bigint[], $6::text[], $7::bigint[])"
                       " RETURNING " JOB_COLS,
-                      6, params, &r);
+                      7, params, &r);
     /* match the returned rows to ours by id: RETURNING promises no order */
     for (int k = 0; !err && k < db_result_rows(r); k++) {
         const char *id = db_result_get(r, k, 0);
@@ -324,7 +353,7 @@ enum sk_err db_jobs_insert_many(struct db *db, struct db_jobs_new *rows, size_t 
         }
     }
     db_result_free(r);
-    for (int a = 0; a < 6; a++)
+    for (int a = 0; a < 7; a++)
         sk_buf_release(&arr[a]);
     return err;
 }
@@ -922,14 +951,16 @@ enum sk_err db_jobs_parents_ready(struct db *db, int limit, db_jobs_id_fn *fn, v
 enum sk_err db_jobs_insert_keyed(struct db *db, const char *tenant, const char *key,
                                  const char *canonical, long ttl_s, const char *kind,
                                  const char *request, uint64_t seed, uint64_t total,
-                                 struct db_job *out, enum db_keyed *outcome)
+                                 long long cost_ms, struct db_job *out, enum db_keyed *outcome)
 {
     char seed_s[24];
     char total_s[24];
     char ttl_s_txt[24];
+    char cost_s[24];
     const char *t = tenant ? tenant : DB_JOBS_TENANT;
     const char *del[3] = {key, ttl_s_txt, t};
-    const char *p[7] = {key, canonical, kind, request, seed_s, total_s, t};
+    const char *p[8] = {key,    canonical, kind, request,
+                        seed_s, total_s,   t,    cost_text(cost_ms, cost_s)};
     const char *lp[3] = {key, canonical, t};
     struct db_result *r = NULL;
     enum sk_err err;
@@ -952,10 +983,11 @@ enum sk_err db_jobs_insert_keyed(struct db *db, const char *tenant, const char *
                        "WITH k AS (INSERT INTO idempotency_keys (tenant, key, request_hash, job_id)"
                        "   VALUES ($7, $1, " KEY_HASH ", gen_random_uuid())"
                        "   ON CONFLICT (tenant, key) DO NOTHING RETURNING job_id),"
-                       " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total, tenant)"
-                       "   SELECT job_id, $3, $4::jsonb, $5, $6, $7 FROM k RETURNING *)"
+                       " j AS (INSERT INTO jobs (id, kind, request, seed, progress_total, tenant,"
+                       "   cost_estimate_ms)"
+                       "   SELECT job_id, $3, $4::jsonb, $5, $6, $7, $8::bigint FROM k RETURNING *)"
                        " SELECT " JOB_COLS " FROM j",
-                       7, p, &r);
+                       8, p, &r);
     if (err)
         return err;
     if (db_result_rows(r) == 1) {
@@ -1076,8 +1108,10 @@ enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out)
     /* The stored document already holds the seed the first run used, so the retry plays
      * the same games (a failed job's retry shows whether the failure was transient). */
     err = one_job(db, DB_EXEC_PLAIN, "jobs_resubmit",
-                  "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of, tenant)"
-                  " SELECT gen_random_uuid(), kind, request, seed, progress_total, id, tenant"
+                  "INSERT INTO jobs (id, kind, request, seed, progress_total, retry_of, tenant,"
+                  " cost_estimate_ms)"
+                  " SELECT gen_random_uuid(), kind, request, seed, progress_total, id, tenant,"
+                  " cost_estimate_ms"
                   " FROM jobs"
                   " WHERE id = $1::uuid AND status IN ('succeeded', 'failed', 'canceled')"
                   " AND parent_id IS NULL"
@@ -1172,6 +1206,36 @@ enum sk_err db_jobs_history(struct db *db, int minutes, char **json)
         err = take_text(r, 0, json);
     else if (err == SK_ENOTFOUND)
         err = SK_EINTERNAL; /* an aggregate always answers one row */
+    db_result_free(r);
+    return err;
+}
+
+enum sk_err db_jobs_charge(struct db *db, const char *id, long long cpu_ms, char *tenant,
+                           size_t tenant_len)
+{
+    char ms[24];
+    const char *p[2] = {id, ms};
+    struct db_result *r = NULL;
+    enum sk_err err;
+
+    if (tenant_len)
+        tenant[0] = '\0';
+    if (!db_jobs_is_id(id))
+        return SK_ENOTFOUND;
+    snprintf(ms, sizeof(ms), "%lld", cpu_ms);
+    /* Not fenced: the CPU was spent whoever holds the lease now. A shard's and a unit's go
+     * to their job (parent_id), which is what its tenant asked for. */
+    err = db_exec(db, "jobs_charge",
+                  "UPDATE jobs SET cpu_ms = cpu_ms + $2::bigint"
+                  " WHERE id = (SELECT coalesce(parent_id, id) FROM jobs WHERE id = $1::uuid)"
+                  " RETURNING tenant",
+                  2, p, &r);
+    if (err)
+        return err;
+    if (db_result_rows(r) != 1)
+        err = SK_ENOTFOUND; /* deleted meanwhile (retention): nothing to charge */
+    else if (tenant_len)
+        text_into(tenant, tenant_len, db_result_get(r, 0, 0));
     db_result_free(r);
     return err;
 }

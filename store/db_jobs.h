@@ -45,6 +45,8 @@ struct db_job {
     size_t n_errors; /* entries of errors: attempts */
     char tenant[64]; /* the tenant of the key that submitted it (docs/security.md) */
     char *detail;    /* owned: the progress detail (JSON object text, 0011); NULL = none */
+    long long cost_estimate_ms; /* the API's CPU estimate at admission (0013); -1 = none */
+    long long cpu_ms;           /* CPU workers spent on it, its shards' and units' included */
 };
 
 /* The tenant of jobs submitted with SKIRMISH_AUTH off, and of rows older than 0009. */
@@ -60,11 +62,12 @@ int db_jobs_is_id(const char *s);
 
 /**
  * Inserts a queued job of `tenant` (NULL = DB_JOBS_TENANT) and commits it. `request` is the
- * JSON text stored (with the seed filled in). On SK_OK *out is the new row (release with
+ * JSON text stored (with the seed filled in), `cost_ms` the API's estimate of its CPU
+ * milliseconds (-1 = none). On SK_OK *out is the new row (release with
  * db_job_release).
  */
 enum sk_err db_jobs_insert(struct db *db, const char *tenant, const char *kind, const char *request,
-                           uint64_t seed, uint64_t total, struct db_job *out);
+                           uint64_t seed, uint64_t total, long long cost_ms, struct db_job *out);
 
 /** Writes a new random (version 4) UUID into `id`. Never fails. */
 void db_jobs_new_id(char id[DB_JOBS_ID_LEN]);
@@ -75,6 +78,7 @@ struct db_jobs_new {
     const char *kind;    /* borrowed */
     const char *request; /* borrowed JSON text */
     uint64_t seed, total;
+    long long cost_ms;       /* the CPU estimate in milliseconds; -1 = none */
     char id[DB_JOBS_ID_LEN]; /* set by the caller (db_jobs_new_id) */
     int got;                 /* OUT: 1 when job is set */
     struct db_job job;       /* OUT: the new row (db_job_release), set on SK_OK only */
@@ -289,7 +293,8 @@ enum db_keyed {
  * Inserts a queued job of `tenant` (NULL = DB_JOBS_TENANT) under that tenant's
  * Idempotency-Key `key`, atomically: when the key is new (or
  * older than `ttl_s` seconds) the key and the job are made together; otherwise nothing is
- * made and the key's job is returned. `canonical` is the request document in a canonical
+ * made and the key's job is returned (`cost_ms` as db_jobs_insert). `canonical` is the
+ * request document in a canonical
  * text form (its SHA-256 is what is compared). On SK_OK *out (the key's job, release with
  * db_job_release) and *outcome are written. SK_ECONFLICT when the key vanished between the
  * two statements (pruned): call again.
@@ -297,7 +302,7 @@ enum db_keyed {
 enum sk_err db_jobs_insert_keyed(struct db *db, const char *tenant, const char *key,
                                  const char *canonical, long ttl_s, const char *kind,
                                  const char *request, uint64_t seed, uint64_t total,
-                                 struct db_job *out, enum db_keyed *outcome);
+                                 long long cost_ms, struct db_job *out, enum db_keyed *outcome);
 
 /** Deletes the idempotency keys older than `ttl_s` seconds; *deleted (may be NULL) counts them.
  */
@@ -329,6 +334,15 @@ enum sk_err db_jobs_document(struct db *db, const char *id, char **json);
  * enqueues it.
  */
 enum sk_err db_jobs_resubmit(struct db *db, const char *id, struct db_job *out);
+
+/**
+ * Charges `cpu_ms` milliseconds of CPU a worker spent on job `id` to that job, or to its
+ * job when `id` is a shard or a unit (docs/security.md, "CPU cost"), whoever holds the
+ * lease. The job's tenant goes into `tenant` (`tenant_len` bytes; "" on failure), for the
+ * tenant's day counter. SK_ENOTFOUND when the job is gone (deleted by retention).
+ */
+enum sk_err db_jobs_charge(struct db *db, const char *id, long long cpu_ms, char *tenant,
+                           size_t tenant_len);
 
 /**
  * Cancels at most `limit` queued jobs, oldest first, of `kind` (NULL: any kind) and

@@ -2,7 +2,9 @@
 /* Token buckets in Redis (see queue_limit.h). */
 #include "queue_limit.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "queue_int.h"
@@ -79,8 +81,10 @@ static const char units_lua[] =
     "redis.call('EXPIRE', key, 172800)\n"
     "return {1, used, rest}\n";
 
-static enum sk_err units_eval(struct queue *q, const char *tenant, long long units, long long limit,
-                              const char *sign, int *allowed, long long *used, long long *reset_s)
+/* units_lua on the tenant's counter `what` ("units" or "cpu"). */
+static enum sk_err day_eval(struct queue *q, const char *what, const char *tenant, long long units,
+                            long long limit, const char *sign, int *allowed, long long *used,
+                            long long *reset_s)
 {
     char key[192];
     char n[24];
@@ -89,7 +93,7 @@ static enum sk_err units_eval(struct queue *q, const char *tenant, long long uni
     redisReply *r;
     enum sk_err err = SK_OK;
 
-    snprintf(key, sizeof(key), "%s:units:%.63s", q->prefix, tenant);
+    snprintf(key, sizeof(key), "%s:%s:%.63s", q->prefix, what, tenant);
     snprintf(n, sizeof(n), "%lld", units);
     snprintf(lim, sizeof(lim), "%lld", limit);
     r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv);
@@ -110,7 +114,7 @@ static enum sk_err units_eval(struct queue *q, const char *tenant, long long uni
 enum sk_err queue_limit_units(struct queue *q, const char *tenant, long long units, long long limit,
                               int *allowed, long long *used, long long *reset_s)
 {
-    return units_eval(q, tenant, units, limit, "1", allowed, used, reset_s);
+    return day_eval(q, "units", tenant, units, limit, "1", allowed, used, reset_s);
 }
 
 enum sk_err queue_limit_units_undo(struct queue *q, const char *tenant, long long units)
@@ -118,5 +122,88 @@ enum sk_err queue_limit_units_undo(struct queue *q, const char *tenant, long lon
     int allowed = 0;
     long long used = 0;
     long long reset = 0;
-    return units_eval(q, tenant, units, 0, "-1", &allowed, &used, &reset);
+    return day_eval(q, "units", tenant, units, 0, "-1", &allowed, &used, &reset);
+}
+
+enum sk_err queue_limit_cpu_today(struct queue *q, const char *tenant, long long *used_ms,
+                                  long long *reset_s)
+{
+    int allowed = 0;
+    /* adding nothing under no limit reads the day's count (and keeps the key two days) */
+    return day_eval(q, "cpu", tenant, 0, LLONG_MAX / 2, "1", &allowed, used_ms, reset_s);
+}
+
+/* KEYS[1] the tenant's CPU prefix (PREFIX:cpu:<tenant>), KEYS[2] the running total; ARGV
+ * milliseconds. The day is Redis's UTC day, as units_lua's. */
+static const char charge_lua[] = "local t = tonumber(redis.call('TIME')[1])\n"
+                                 "local key = KEYS[1] .. ':' .. math.floor(t / 86400)\n"
+                                 "redis.call('INCRBY', key, ARGV[1])\n"
+                                 "redis.call('EXPIRE', key, 172800)\n"
+                                 "return redis.call('INCRBY', KEYS[2], ARGV[1])\n";
+
+/* Runs `argv` and expects an integer (or nil) reply. */
+static enum sk_err integer_command(struct queue *q, int argc, const char **argv, long long *out)
+{
+    redisReply *r = queue_command(q, QUEUE_TIMEOUT_MS, argc, argv);
+    enum sk_err err = SK_OK;
+
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type == REDIS_REPLY_INTEGER) {
+        if (out)
+            *out = r->integer;
+    } else {
+        queue_set_error(q, r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+        err = SK_EINTERNAL;
+    }
+    freeReplyObject(r);
+    return err;
+}
+
+enum sk_err queue_limit_cpu_charge(struct queue *q, const char *tenant, long long ms)
+{
+    char key[192];
+    char total[160];
+    char n[24];
+    const char *argv[] = {"EVAL", charge_lua, "2", key, total, n};
+
+    snprintf(key, sizeof(key), "%s:cpu:%.63s", q->prefix, tenant);
+    snprintf(total, sizeof(total), "%s:cpu_ms_total", q->prefix);
+    snprintf(n, sizeof(n), "%lld", ms);
+    return integer_command(q, QUEUE_ARGC(argv), argv, NULL);
+}
+
+enum sk_err queue_limit_cpu_estimated(struct queue *q, long long ms)
+{
+    char key[160];
+    char n[24];
+    const char *argv[] = {"INCRBY", key, n};
+
+    snprintf(key, sizeof(key), "%s:cpu_estimate_ms_total", q->prefix);
+    snprintf(n, sizeof(n), "%lld", ms);
+    return integer_command(q, QUEUE_ARGC(argv), argv, NULL);
+}
+
+enum sk_err queue_limit_cpu_totals(struct queue *q, long long *charged_ms, long long *estimated_ms)
+{
+    char a[160];
+    char b[160];
+    const char *argv[] = {"MGET", a, b};
+    redisReply *r;
+    enum sk_err err = SK_OK;
+
+    snprintf(a, sizeof(a), "%s:cpu_ms_total", q->prefix);
+    snprintf(b, sizeof(b), "%s:cpu_estimate_ms_total", q->prefix);
+    r = queue_command(q, QUEUE_TIMEOUT_MS, QUEUE_ARGC(argv), argv);
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+        *charged_ms = r->element[0]->type == REDIS_REPLY_STRING ? atoll(r->element[0]->str) : 0;
+        *estimated_ms = r->element[1]->type == REDIS_REPLY_STRING ? atoll(r->element[1]->str) : 0;
+    } else {
+        queue_set_error(q, r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+        err = SK_EINTERNAL;
+    }
+    freeReplyObject(r);
+    return err;
 }

@@ -36,4 +36,25 @@ enum sk_err queue_limit_units(struct queue *q, const char *tenant, long long uni
 /** Gives back `units` counted by queue_limit_units today (the job was not stored). */
 enum sk_err queue_limit_units_undo(struct queue *q, const char *tenant, long long units);
 
+/* ===== CPU cost (docs/security.md, "CPU cost") ===== */
+
+/**
+ * Adds `ms` milliseconds of CPU a worker spent on a job of `tenant` to the tenant's UTC
+ * day (PREFIX:cpu:<tenant>:<day>, kept two days) and to the running total of every tenant
+ * (PREFIX:cpu_ms_total, GET /metrics).
+ */
+enum sk_err queue_limit_cpu_charge(struct queue *q, const char *tenant, long long ms);
+
+/** The CPU milliseconds charged to `tenant` today (UTC) into *used_ms, and the seconds until
+ * the day ends into *reset_s. */
+enum sk_err queue_limit_cpu_today(struct queue *q, const char *tenant, long long *used_ms,
+                                  long long *reset_s);
+
+/** Adds an admitted job's estimate to the running total of estimates
+ * (PREFIX:cpu_estimate_ms_total, GET /metrics). */
+enum sk_err queue_limit_cpu_estimated(struct queue *q, long long ms);
+
+/** The running totals of CPU milliseconds charged and estimated (0 when never written). */
+enum sk_err queue_limit_cpu_totals(struct queue *q, long long *charged_ms, long long *estimated_ms);
+
 #endif

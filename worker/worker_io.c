@@ -2,6 +2,7 @@
 /* The worker's table of store functions (see worker_io.h). */
 #include "worker_io.h"
 
+#include "queue_limit.h"
 #include "queue_notify.h"
 #include "queue_telemetry.h"
 
@@ -31,6 +32,7 @@ const struct worker_io worker_io_stores = {
     .units_drop = db_units_drop,
     .units_claim = db_units_claim,
     .units_done = db_units_done,
+    .charge = db_jobs_charge,
     .read = queue_read,
     .done = queue_done,
     .add = queue_add,
@@ -46,5 +48,6 @@ const struct worker_io worker_io_stores = {
     .heartbeat_drop = queue_heartbeat_drop,
     .workers = queue_workers,
     .games_add = queue_games_add,
+    .cpu_charge = queue_limit_cpu_charge,
     .hist_observe = queue_hist_observe,
 };

@@ -58,6 +58,8 @@ struct worker_io {
                                int *got);
     enum sk_err (*units_done)(struct db *db, const char *id, const char *owner, const void *result,
                               size_t len);
+    enum sk_err (*charge)(struct db *db, const char *id, long long cpu_ms, char *tenant,
+                          size_t tenant_len);
     /* Redis: store/queue.h, queue_notify.h, queue_telemetry.h */
     enum sk_err (*read)(struct queue *q, const char *consumer, long block_ms,
                         struct queue_entry *out, int *got);
@@ -76,6 +78,7 @@ struct worker_io {
     enum sk_err (*heartbeat_drop)(struct queue *q, const char *name);
     enum sk_err (*workers)(struct queue *q, queue_text_fn *fn, void *arg);
     enum sk_err (*games_add)(struct queue *q, uint64_t games, long long now_s);
+    enum sk_err (*cpu_charge)(struct queue *q, const char *tenant, long long ms);
     enum sk_err (*hist_observe)(struct queue *q, const char *name, const double *bounds,
                                 size_t n_bounds, double value);
 };

@@ -319,6 +319,29 @@ static int renew_after_setup(struct worker *w, const char *id, const char *owner
     return 1;
 }
 
+/* Charges the CPU nanoseconds `*pending_ns` this worker spent on job `id` (or its job,
+ * for a shard or a unit) in whole milliseconds, keeping the rest in *pending_ns for the
+ * next charge; `last` charges a rest of half a millisecond or more too. To the job's row,
+ * then to its tenant's day in Redis (docs/security.md, "CPU cost"). Accounting only: a
+ * store that does not answer loses this charge, and the job goes on. */
+static void charge_cpu(struct worker *w, const char *id, int64_t *pending_ns, int last)
+{
+    long long ms = *pending_ns / 1000000;
+    char tenant[64] = "";
+
+    if (last && *pending_ns - ms * 1000000 >= 500000)
+        ms++;
+    if (ms <= 0)
+        return;
+    *pending_ns = last ? 0 : *pending_ns - ms * 1000000;
+    if (w->io->charge(w->db, id, ms, tenant, sizeof(tenant)) != SK_OK) {
+        sk_log_debug("event=charge_failed job_id=%s cpu_ms=%lld", id, ms);
+        return;
+    }
+    if (tenant[0] && w->io->cpu_charge(w->queue, tenant, ms) != SK_OK)
+        sk_log_debug("event=charge_failed job_id=%s tenant=%s cpu_ms=%lld", id, tenant, ms);
+}
+
 /* Runs the chunks of units [from, end) of the job (a shard's range, or all of a job's),
  * writing progress and renewing the lease after each (the games `spread` says other
  * workers played count in their heartbeats, not this one's). A shard's row counts its own units,
@@ -337,6 +360,7 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
     uint64_t done = from;
     uint64_t last_units = 0;
     long long last_ms = 0;
+    int64_t cpu_ns = 0; /* CPU spent on steps, not charged yet */
     /* chunks grow to the configured duration, but stay well inside the lease */
     long target_ms =
         w->cfg->chunk_ms < w->cfg->lease_ms / 4 ? w->cfg->chunk_ms : w->cfg->lease_ms / 4;
@@ -353,7 +377,11 @@ static int run_chunks(struct worker *w, const struct queue_entry *e, const char 
         uint64_t before = done;
         uint64_t units =
             worker_chunk_next((uint64_t)w->cfg->chunk_units, target_ms, last_units, last_ms);
+        int64_t cpu0 = sk_time_process_cpu_ns();
         err = job_run_step_until(run, units < end - done ? units : end - done, t0 + step_ms, &done);
+        /* the process's CPU: the engine's threads play the step while the others idle */
+        cpu_ns += sk_time_process_cpu_ns() - cpu0;
+        charge_cpu(w, id, &cpu_ns, done >= end || err);
         last_units = done - before;
         last_ms = sk_time_mono_ms() - t0;
         if (err == SK_ECANCELED) {
@@ -548,10 +576,14 @@ static enum outcome unit_run(struct worker *w, const char *id, const char *owner
     enum sk_err err;
     int tries = 0;
 
+    int64_t cpu_ns = sk_time_process_cpu_ns();
+
     sk_buf_init(&res, 0);
     err =
         job_unit_run(w->engine, job, &opts, c->unit_spec, c->unit_spec_len, &res, msg, sizeof(msg));
-    if (err == SK_ENOMEM) { /* this worker's trouble: the unit goes back uncounted */
+    cpu_ns = sk_time_process_cpu_ns() - cpu_ns;
+    charge_cpu(w, id, &cpu_ns, 1); /* to the unit's job */
+    if (err == SK_ENOMEM) {        /* this worker's trouble: the unit goes back uncounted */
         out = release(w, id, owner, c->attempts);
         goto out;
     }

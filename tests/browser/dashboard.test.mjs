@@ -208,6 +208,11 @@ describe('dashboard', () => {
     await row.locator('.badge.succeeded').waitFor();
     assert.equal(await bar.locator('.bar-label').textContent(),
                  `100% (${int(job.games)}/${int(job.games)})`);
+    // its cost: the API's estimate and the CPU its worker charged, as the job resource says
+    const res = await (await fetch(`${stack.url}/v1/jobs/${id}`, auth())).json();
+    assert.ok(res.cost.estimate_cpu_s > 0 && res.cost.cpu_s > 0, JSON.stringify(res.cost));
+    await page.waitForFunction((want) => document.querySelector('#job-meta .cost')?.textContent === want,
+      `${res.cost.estimate_cpu_s.toFixed(2)} CPU s estimated · ${res.cost.cpu_s.toFixed(2)} spent`);
 
     // The result panel (the submitted job is selected): rates, intervals and histogram
     // exactly as the engine computes them for the same document.

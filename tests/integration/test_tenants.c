@@ -399,6 +399,124 @@ static void test_quotas(void)
     it_stack_stop(&s);
 }
 
+/* The job resource `id` read with `key` (new reference, NULL when not 200). */
+static json_t *job_as(const struct it_stack *s, const char *key, const char *id)
+{
+    char path[96];
+    struct it_resp r;
+    json_t *j = NULL;
+    snprintf(path, sizeof(path), "/v1/jobs/%.40s", id);
+    if (call(s, key, "GET", path, NULL, &r))
+        return NULL;
+    if (r.status == 200)
+        j = it_resp_json(&r);
+    it_resp_free(&r);
+    return j;
+}
+
+static double cost_of(const json_t *job, const char *member)
+{
+    return json_number_value(json_object_get(json_object_get(job, "cost"), member));
+}
+
+/* CPU cost (docs/security.md, "CPU cost"): the API estimates a job at admission from a
+ * sample of its games and refuses one above the tenant's per-job CPU with a 422 that states
+ * the estimate; workers charge the CPU they spend to the job (its resource shows both) and
+ * to the tenant's day, which, once spent, refuses submissions and retries with a 429. */
+static void test_cpu_cost(void)
+{
+    struct it_stack s;
+    char admin[IT_KEY_LEN], a[IT_KEY_LEN];
+    char id[40], last[40], q[32], path[96];
+    struct it_resp r;
+    json_t *j;
+    double est, spent = 0;
+    long games;
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "cpucost"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_MAX_JOB_CPU_S=2";
+    s.env[s.n_env++] = "SKIRMISH_TENANT_CPU_S_PER_DAY=1";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "acme", 0, a), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+
+    /* fifty million games cost far more than 2 CPU seconds: 422 stating the estimate */
+    CU_ASSERT_EQUAL_FATAL(call(&s, a, "POST", "/v1/jobs", it_battle_doc(50000000, 1), &r), 0);
+    CU_ASSERT_EQUAL(r.status, 422);
+    j = it_resp_json(&r);
+    CU_ASSERT_STRING_EQUAL(str(j, "type"), "/problems/job-too-costly");
+    CU_ASSERT(json_number_value(json_object_get(j, "estimated_cpu_s")) > 2.0);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "max_cpu_s")), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(str(j, "detail"), "CPU seconds"));
+    json_decref(j);
+    it_resp_free(&r);
+    CU_ASSERT_EQUAL(sql_long(&s, "SELECT count(*) FROM jobs"), 0);
+    /* the operator's key has no limit */
+    CU_ASSERT_EQUAL(submit(&s, admin, it_battle_doc(50000000, 1), id), 202);
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    CU_ASSERT_EQUAL(status_of(&s, admin, "POST", path, NULL), 202);
+
+    /* a small job is admitted with its estimate; sized from it, jobs of about 0.9 CPU
+     * seconds by the estimate run until the day's 1 s is spent (a worker on PoCL spends
+     * more or less than the API's CPU backend, under the sanitizers less) */
+    CU_ASSERT_EQUAL_FATAL(submit(&s, a, it_battle_doc(100000, 1), id), 202);
+    j = job_as(&s, a, id);
+    est = cost_of(j, "estimate_cpu_s");
+    CU_ASSERT(est > 0 && est < 2);
+    CU_ASSERT(cost_of(j, "cpu_s") == 0);
+    json_decref(j);
+    games = (long)(100000 * 0.9 / (est > 0 ? est : 1));
+    games = games < 1000 ? 1000 : games > 20000000 ? 20000000 : games;
+    CU_ASSERT_EQUAL_FATAL(it_worker_start(&s, 0), 0);
+    CU_ASSERT_FATAL(wait_status(&s, a, id, "succeeded", 60000));
+    snprintf(last, sizeof(last), "%s", id);
+    j = job_as(&s, a, id);
+    spent = cost_of(j, "cpu_s"); /* the day's so far */
+    json_decref(j);
+    for (int i = 0; i < 10 && spent < 1.0; i++) {
+        CU_ASSERT_EQUAL_FATAL(submit(&s, a, it_battle_doc(games, 10 + i), last), 202);
+        CU_ASSERT_FATAL(wait_status(&s, a, last, "succeeded", 120000));
+        j = job_as(&s, a, last);
+        fprintf(stderr, "\n    %ld games: estimate %.3f CPU s, charged %.3f ", games,
+                cost_of(j, "estimate_cpu_s"), cost_of(j, "cpu_s"));
+        CU_ASSERT(cost_of(j, "estimate_cpu_s") > 0 && cost_of(j, "estimate_cpu_s") <= 2);
+        CU_ASSERT(cost_of(j, "cpu_s") > 0);
+        spent += cost_of(j, "cpu_s");
+        json_decref(j);
+    }
+    CU_ASSERT_FATAL(spent >= 1.0);
+    /* the day's CPU is spent (the worker charges Redis after the row: wait for it) */
+    {
+        int st = 0;
+        for (int t = 0; t < 50 && st != 429; t++) {
+            st = quota_of(&s, a, it_battle_doc(1000, 99), q);
+            if (st != 429)
+                it_sleep_ms(100);
+        }
+        CU_ASSERT_EQUAL(st, 429);
+        CU_ASSERT_STRING_EQUAL(q, "cpu_seconds_per_day");
+        /* a retry is a submission: refused too */
+        snprintf(path, sizeof(path), "/v1/jobs/%s:retry", last);
+        CU_ASSERT_EQUAL(status_of(&s, a, "POST", path, NULL), 429);
+    }
+    /* /metrics shows the charged and estimated totals */
+    CU_ASSERT_EQUAL_FATAL(call(&s, admin, "GET", "/metrics", NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 200);
+    {
+        const char *c = strstr(r.body, "\nskirmish_cpu_seconds_total ");
+        const char *e = strstr(r.body, "\nskirmish_cpu_estimate_seconds_total ");
+        CU_ASSERT_PTR_NOT_NULL(c);
+        CU_ASSERT_PTR_NOT_NULL(e);
+        if (c && e) {
+            CU_ASSERT(strtod(c + 28, NULL) >= spent - 0.01);
+            CU_ASSERT(strtod(e + 37, NULL) > 1.5);
+        }
+    }
+    it_resp_free(&r);
+    it_stack_stop(&s);
+}
+
 /* POST /v1/jobs/{id}:retry with `key`; the new job's id into `out` on 202; the status, and
  * the quota named by a 429 into `q`. */
 static int retry(const struct it_stack *s, const char *key, const char *id, char out[40],
@@ -1121,6 +1239,8 @@ static CU_TestInfo tenant_tests[] = {
     {"rate limit: token bucket shared by two API processes, 429 and RateLimit headers",
      test_rate_limit},
     {"quotas: job size 422, queued+running and units per day 429, admin unlimited", test_quotas},
+    {"CPU cost: estimate at admission, 422 above a job's CPU, charged, the day's CPU 429",
+     test_cpu_cost},
     {"a retry is admitted as a submission: active jobs and units of the day", test_retry_quotas},
     {"refused keys limited per client address: 429 without a lookup", test_refused_keys_limited},
     {"fair share: a small job behind another tenant's 1,000 large ones", test_fair_share},

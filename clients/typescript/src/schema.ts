@@ -459,10 +459,10 @@ export interface components {
             /** @description rate-limited: seconds before a token is back */
             retry_after?: number;
             /**
-             * @description quota-exceeded: which quota (`waiters`: the long polls and event streams the tenant has open on one API process)
+             * @description quota-exceeded: which quota (`cpu_seconds_per_day`: the CPU seconds workers spent on the tenant's jobs today, `limit` and `used` in seconds; `waiters`: the long polls and event streams the tenant has open on one API process)
              * @enum {string}
              */
-            quota?: "active_jobs" | "units_per_day" | "waiters";
+            quota?: "active_jobs" | "units_per_day" | "cpu_seconds_per_day" | "waiters";
             /** @description quota-exceeded: the tenant's limit */
             limit?: number;
             /** @description quota-exceeded: what the tenant has used */
@@ -471,6 +471,10 @@ export interface components {
             max_units?: number;
             /** @description job-too-large: the units the job asked for */
             units?: number;
+            /** @description job-too-costly: the most CPU seconds one job of the tenant may be estimated at */
+            max_cpu_s?: number;
+            /** @description job-too-costly: the job's estimated CPU seconds */
+            estimated_cpu_s?: number;
         };
         /** @description One problem: `pointer` (RFC 6901, into the job document), `parameter` (query), `header`, or `element` (a part of the HTTP message that is not a header field). */
         ProblemItem: {
@@ -507,6 +511,13 @@ export interface components {
             seed: number;
             attempts: number;
             progress: components["schemas"]["Progress"];
+            /** @description What the job costs (docs/security.md, "CPU cost"): the API's estimate at admission and the CPU workers spent on it so far, in CPU seconds. */
+            cost: {
+                /** @description the CPU seconds the API estimated for the whole job when it was admitted (a sample of its first games on one core), which a tenant's SKIRMISH_TENANT_MAX_JOB_CPU_S bounds; null for jobs admitted without one */
+                estimate_cpu_s: number | null;
+                /** @description the CPU seconds workers spent on the job so far (its shards' and its optimisation units' included), charged to the tenant's day (SKIRMISH_TENANT_CPU_S_PER_DAY) */
+                cpu_s: number;
+            };
             /** @description The number of shards the job was split into (a battle job of more games than SKIRMISH_SHARD_UNITS, run by several workers at once; docs/operations.md, "Shards"), else 0. A split job's progress is its shards' sum and its result their merged counts, the same as one run gives. */
             shards: number;
             cancel_requested: boolean;
@@ -2121,6 +2132,10 @@ export interface operations {
                      *             "total": 1000,
                      *             "resumed_from": 0
                      *           },
+                     *           "cost": {
+                     *             "estimate_cpu_s": 0.842,
+                     *             "cpu_s": 0.311
+                     *           },
                      *           "shards": 0,
                      *           "cancel_requested": false,
                      *           "created_at": "2026-11-23T12:00:00.114301Z",
@@ -2154,6 +2169,10 @@ export interface operations {
                      *             "done": 500,
                      *             "total": 500,
                      *             "resumed_from": 0
+                     *           },
+                     *           "cost": {
+                     *             "estimate_cpu_s": 0.842,
+                     *             "cpu_s": 0.915
                      *           },
                      *           "shards": 0,
                      *           "cancel_requested": false,
@@ -2227,6 +2246,10 @@ export interface operations {
                      *         "total": 1000,
                      *         "resumed_from": 0
                      *       },
+                     *       "cost": {
+                     *         "estimate_cpu_s": 0.842,
+                     *         "cpu_s": 0
+                     *       },
                      *       "shards": 0,
                      *       "cancel_requested": false,
                      *       "created_at": "2026-11-23T12:00:00.114301Z",
@@ -2270,6 +2293,10 @@ export interface operations {
                      *         "done": 0,
                      *         "total": 1000,
                      *         "resumed_from": 0
+                     *       },
+                     *       "cost": {
+                     *         "estimate_cpu_s": 0.842,
+                     *         "cpu_s": 0
                      *       },
                      *       "shards": 0,
                      *       "cancel_requested": false,
@@ -2339,7 +2366,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description invalid fields (`errors[].pointer`), or an Idempotency-Key reused with another document, or a job larger than a tenant's job may be */
+            /** @description invalid fields (`errors[].pointer`), or an Idempotency-Key reused with another document, or a job larger or costlier (its CPU estimate) than a tenant's job may be */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2348,7 +2375,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the key's rate limit, or a tenant quota (queued and running jobs, units per UTC day) */
+            /** @description the key's rate limit, or a tenant quota (queued and running jobs, units per UTC day, CPU seconds per UTC day) */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -2576,6 +2603,10 @@ export interface operations {
                      *         "total": 1000,
                      *         "resumed_from": 0
                      *       },
+                     *       "cost": {
+                     *         "estimate_cpu_s": 0.842,
+                     *         "cpu_s": 0.311
+                     *       },
                      *       "shards": 0,
                      *       "cancel_requested": true,
                      *       "created_at": "2026-11-23T12:00:00.114301Z",
@@ -2658,6 +2689,10 @@ export interface operations {
                      *         "total": 1000,
                      *         "resumed_from": 0
                      *       },
+                     *       "cost": {
+                     *         "estimate_cpu_s": 0.842,
+                     *         "cpu_s": 0
+                     *       },
                      *       "shards": 0,
                      *       "cancel_requested": false,
                      *       "created_at": "2026-11-23T12:05:00.412733Z",
@@ -2700,7 +2735,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the job is larger than a tenant's job may be now (SKIRMISH_TENANT_MAX_JOB_UNITS) */
+            /** @description the job is larger than a tenant's job may be now (SKIRMISH_TENANT_MAX_JOB_UNITS), or its CPU estimate is above SKIRMISH_TENANT_MAX_JOB_CPU_S */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2709,7 +2744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the key's rate limit, or a tenant quota (queued and running jobs, units per UTC day): a retry makes a new job and is admitted as a submission is */
+            /** @description the key's rate limit, or a tenant quota (queued and running jobs, units per UTC day, CPU seconds per UTC day): a retry makes a new job and is admitted as a submission is */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -126,9 +126,11 @@ static void test_run_tx_retries(void)
 static void insert(char id[DB_JOBS_ID_LEN])
 {
     struct db_job job = {0};
-    CU_ASSERT_EQUAL_FATAL(db_jobs_insert(db, NULL, "battle", "{\"kind\":\"battle\"}", 7, 100, &job),
-                          SK_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        db_jobs_insert(db, NULL, "battle", "{\"kind\":\"battle\"}", 7, 100, 250, &job), SK_OK);
     CU_ASSERT_STRING_EQUAL(job.status, "queued");
+    CU_ASSERT_EQUAL(job.cost_estimate_ms, 250);
+    CU_ASSERT_EQUAL(job.cpu_ms, 0);
     CU_ASSERT_STRING_EQUAL(job.kind, "battle");
     CU_ASSERT_EQUAL(job.seed, 7);
     CU_ASSERT_EQUAL(job.total, 100);
@@ -329,6 +331,8 @@ static void count_id(const char *id, int attempts, void *arg)
 /* Shards: only the lease holder splits; the split job is never claimed or dispatched
  * again; its progress is its shards' sum; a shard ends with its checkpoint; the job is
  * ready to end when every shard has, and ends once; shards are not listed. */
+static const char missing_id[] = "00000000-0000-4000-8000-000000000000";
+
 static void test_split_into_shards(void)
 {
     static const unsigned char ck[] = {1, 2, 3};
@@ -366,6 +370,23 @@ static void test_split_into_shards(void)
     CU_ASSERT_EQUAL(db_jobs_parent_progress(db, id, &done, &total), SK_OK);
     CU_ASSERT_EQUAL(done, 15);
     CU_ASSERT_EQUAL(total, 100);
+    /* CPU is charged to the job, whether spent on it or on a shard, by anyone */
+    {
+        char tenant[64];
+        struct db_job j = {0};
+        CU_ASSERT_EQUAL(db_jobs_charge(db, ids[1], 30, tenant, sizeof(tenant)), SK_OK);
+        CU_ASSERT_STRING_EQUAL(tenant, DB_JOBS_TENANT);
+        CU_ASSERT_EQUAL(db_jobs_charge(db, ids[2], 12, tenant, sizeof(tenant)), SK_OK);
+        CU_ASSERT_EQUAL(db_jobs_charge(db, id, 1, tenant, sizeof(tenant)), SK_OK);
+        CU_ASSERT_EQUAL(db_jobs_charge(db, missing_id, 1, tenant, sizeof(tenant)), SK_ENOTFOUND);
+        CU_ASSERT_STRING_EQUAL(tenant, "");
+        CU_ASSERT_EQUAL(db_jobs_get(db, id, &j), SK_OK);
+        CU_ASSERT_EQUAL(j.cpu_ms, 43);
+        db_job_release(&j);
+        CU_ASSERT_EQUAL(db_jobs_get(db, ids[1], &j), SK_OK);
+        CU_ASSERT_EQUAL(j.cpu_ms, 0);
+        db_job_release(&j);
+    }
     /* the split job is listed, its shards are not */
     CU_ASSERT_EQUAL(db_jobs_list(db, NULL, NULL, NULL, 100, NULL, NULL, &items, &n_items, &more),
                     SK_OK);
@@ -774,7 +795,7 @@ static void test_dead_connection_reconnects(void)
         } else {
             enum db_keyed outcome = DB_KEYED_MISMATCH;
             CU_ASSERT_EQUAL(db_jobs_insert_keyed(db, NULL, "restart-key", "{}", 60, "battle", "{}",
-                                                 1, 1, &job, &outcome),
+                                                 1, 1, -1, &job, &outcome),
                             SK_OK);
             CU_ASSERT_EQUAL(outcome, DB_KEYED_NEW);
             db_job_release(&job);
@@ -947,6 +968,7 @@ static void test_insert_many(void)
         rows[i].request = requests[i];
         rows[i].seed = (uint64_t)i + 1;
         rows[i].total = 10;
+        rows[i].cost_ms = i == 1 ? -1 : 1000 * i;
         db_jobs_new_id(rows[i].id);
         CU_ASSERT_TRUE(db_jobs_is_id(rows[i].id));
         CU_ASSERT_EQUAL(rows[i].id[14], '4'); /* version 4 */
@@ -958,6 +980,7 @@ static void test_insert_many(void)
         CU_ASSERT_FATAL(rows[i].got);
         CU_ASSERT_STRING_EQUAL(rows[i].job.id, rows[i].id);
         CU_ASSERT_STRING_EQUAL(rows[i].job.kind, rows[i].kind);
+        CU_ASSERT_EQUAL(rows[i].job.cost_estimate_ms, rows[i].cost_ms); /* -1: NULL, none */
         CU_ASSERT_EQUAL_FATAL(
             db_exec(db, NULL, "SELECT request::text, kind, seed FROM jobs WHERE id = $1::uuid", 1,
                     p, &r),
@@ -1017,8 +1040,6 @@ static void test_exec_one(void)
     CU_ASSERT_EQUAL(db_exec_one(db, DB_EXEC_IDEM, NULL, "SELECT 1", 0, NULL, NULL), SK_OK);
 }
 
-static const char missing_id[] = "00000000-0000-4000-8000-000000000000";
-
 /* The single-row job statements that no other test reaches: each one's row, its not-found
  * answer for a missing and a malformed id, and its conflict answer. */
 static void test_single_row_jobs(void)
@@ -1051,6 +1072,8 @@ static void test_single_row_jobs(void)
     CU_ASSERT_STRING_EQUAL(job.status, "queued");
     CU_ASSERT_STRING_EQUAL(job.retry_of, id);
     CU_ASSERT_EQUAL(job.seed, 7);
+    CU_ASSERT_EQUAL(job.cost_estimate_ms, 250); /* the original's estimate */
+    CU_ASSERT_EQUAL(job.cpu_ms, 0);             /* nothing spent on the retry yet */
     db_job_release(&job);
     /* a job that was never split has no shard progress to sum */
     CU_ASSERT_EQUAL(db_jobs_parent_progress(db, id, &done, &total), SK_ECONFLICT);

@@ -223,6 +223,26 @@ static enum sk_err f_hist_observe(struct queue *q, const char *name, const doubl
     return SK_OK;
 }
 
+/* CPU charged to jobs, in milliseconds, by every run of this suite. */
+static long long charged_ms;
+
+static enum sk_err f_charge(struct db *db, const char *id, long long cpu_ms, char *tenant,
+                            size_t tenant_len)
+{
+    (void)db, (void)id;
+    charged_ms += cpu_ms;
+    snprintf(tenant, tenant_len, "t1");
+    return SK_OK;
+}
+
+static enum sk_err f_cpu_charge(struct queue *q, const char *tenant, long long ms)
+{
+    (void)q;
+    CU_ASSERT_STRING_EQUAL(tenant, "t1");
+    CU_ASSERT(ms > 0);
+    return SK_OK;
+}
+
 /* Entry points the tests never reach are left NULL: a call would crash the test. */
 static const struct worker_io fakes = {
     .claim = f_claim,
@@ -244,6 +264,8 @@ static const struct worker_io fakes = {
     .workers = f_workers,
     .games_add = f_games_add,
     .hist_observe = f_hist_observe,
+    .charge = f_charge,
+    .cpu_charge = f_cpu_charge,
 };
 
 static struct sk_config cfg;
