@@ -309,9 +309,9 @@ t0=$(date +%s%N)
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "$auth" "$api/v1/jobs/$id?wait=8")
 log "streams passed; a long poll of a final job answered $code in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 # The proxy drops a client's X-Forwarded-For and writes its own; the API logs that address.
-curl -s -o /dev/null -H 'X-Forwarded-For: 203.0.113.77' "$api/healthz?xff-check"
+curl -s -o /dev/null -H 'X-Forwarded-For: 203.0.113.77' "$api/xff-check"
 sleep 1
-line=$("${compose[@]}" logs --no-color api 2>&1 | grep 'xff-check' | tail -n 1)
+line=$("${compose[@]}" logs --no-color api 2>&1 | grep 'path="/xff-check"' | tail -n 1)
 [[ $line == *client=* ]] || fail "no access log line of the X-Forwarded-For check"
 [[ $line != *client=203.0.113.77* ]] || fail "the API took a client's own X-Forwarded-For: $line"
 log "access log through the proxy: ${line##*client=}"
