@@ -176,8 +176,6 @@ port=$(scripts/services.sh free-port)
 # The proxy's cap per client address is raised for the slowloris, which comes from this one
 # host (as if from many addresses); it is checked at its default later.
 export SK_PROXY_CONN_PER_SRC=1000 SK_PROXY_HEADER_TIMEOUT_S=5
-# a subnet of its own per run (one the host's other networks are unlikely to use)
-export SK_PROXY_SUBNET=10.246.$((RANDOM % 200 + 20)).0/24
 export SK_HTTP_PORT=$port SK_WORKERS=2 SK_PG_PASSWORD="pg-$RANDOM$RANDOM" SK_REDIS_PASSWORD="rd-$RANDOM$RANDOM"
 # The compose file's own settings file, plus a short lease so that a killed worker's job
 # is taken over within seconds, and no splitting (the long job stays one job, run by one
