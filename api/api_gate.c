@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "api_http.h"
+#include "api_proxy.h"
 #include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -446,9 +447,10 @@ struct handed {
 
 struct api_gate {
     struct api_gate_limits lim;
-    struct api_guard *guard; /* borrowed */
-    int lfd, ep, wake;       /* listening socket, epoll, eventfd that stops the thread */
-    char *buf;               /* what a look copies (owned) */
+    struct api_guard *guard;       /* borrowed */
+    const struct api_proxy *proxy; /* borrowed; NULL = no trusted proxies */
+    int lfd, ep, wake;             /* listening socket, epoll, eventfd that stops the thread */
+    char *buf;                     /* what a look copies (owned) */
     size_t buf_len;
     struct held *held; /* touched by the thread only, and by api_gate_stop after it ended */
     api_gate_handoff fn;
@@ -655,6 +657,7 @@ static void accept_some(struct api_gate *g)
         struct sockaddr_in sa;
         socklen_t len = sizeof(sa);
         struct held *h;
+        uint32_t peer;
         int refused = 0;
         int fd = accept(g->lfd, (struct sockaddr *)&sa, &len);
 
@@ -672,7 +675,8 @@ static void accept_some(struct api_gate *g)
         }
         h->fd = fd;
         memcpy(&h->addr, &sa, sizeof(sa));
-        h->guard = api_guard_open(g->guard, fd, ntohl(sa.sin_addr.s_addr), &refused);
+        peer = ntohl(sa.sin_addr.s_addr);
+        h->guard = api_guard_open(g->guard, fd, peer, !api_proxy_trusts(g->proxy, peer), &refused);
         if (!h->guard) {
             close(fd);
             sk_free(h);
@@ -798,6 +802,11 @@ int api_gate_port(const struct api_gate *g)
     if (getsockname(g->lfd, (struct sockaddr *)&sa, &len) != 0)
         return -1;
     return ntohs(sa.sin_port);
+}
+
+void api_gate_trust(struct api_gate *g, const struct api_proxy *proxy)
+{
+    g->proxy = proxy;
 }
 
 enum sk_err api_gate_start(struct api_gate *g, api_gate_handoff fn, void *arg)

@@ -24,6 +24,7 @@
 #include "sk_err.h"
 
 struct api_gate;
+struct api_proxy;
 
 /* Bounds of a head the gate lets through: the server's memory per connection must hold
  * any head within them (api_server.c sizes it from these). */
@@ -91,6 +92,12 @@ enum sk_err api_gate_new(const char *addr, int port, int backlog, const struct a
                          struct api_guard *guard, struct api_gate **out);
 /** The port listened on (the one bound when `port` was 0). */
 int api_gate_port(const struct api_gate *g);
+/**
+ * Connections from a peer in `proxy` (borrowed, must outlive the gate; NULL = none) are
+ * exempt from the guard's cap per address: a trusted reverse proxy carries many clients and
+ * caps each itself. Call before api_gate_start.
+ */
+void api_gate_trust(struct api_gate *g, const struct api_proxy *proxy);
 /** Starts accepting; sockets whose head passed go to `fn`. */
 enum sk_err api_gate_start(struct api_gate *g, api_gate_handoff fn, void *arg);
 /**

@@ -153,10 +153,12 @@ void api_guard_free(struct api_guard *g)
     sk_free(g);
 }
 
-struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr, int *refused)
+struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr, int per_addr,
+                                      int *refused)
 {
     struct api_guard_conn *c = sk_calloc(1, sizeof(*c));
     struct addr_count *a;
+    int over_addr;
 
     *refused = 0;
     if (!c)
@@ -176,8 +178,9 @@ struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr
     if (g->conns)
         g->conns->prev = c;
     g->conns = c;
-    if ((long)g->n_conns > g->lim.max_conns || a->conns > g->lim.max_conns_per_addr) {
-        write_answer(fd, g->answer[a->conns > g->lim.max_conns_per_addr ? 1 : 2]);
+    over_addr = per_addr && a->conns > g->lim.max_conns_per_addr;
+    if ((long)g->n_conns > g->lim.max_conns || over_addr) {
+        write_answer(fd, g->answer[over_addr ? 1 : 2]);
         shutdown(fd, SHUT_WR);
         c->refused = 1;
         c->deadline_ms = sk_time_mono_ms() + API_GUARD_LINGER_MS;

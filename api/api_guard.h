@@ -53,12 +53,16 @@ void api_guard_free(struct api_guard *g);
 
 /**
  * Registers an accepted connection (socket `fd`, IPv4 address `addr` in host order) in
- * phase API_GUARD_HEAD. Over a connection cap it writes the 429 or 503 answer, shuts the
+ * phase API_GUARD_HEAD. `per_addr` 0 exempts it from the cap per address (the peer is a
+ * trusted reverse proxy, which carries many clients' connections and caps each client
+ * itself: docs/deploy.md); the total cap holds for every connection. Over a connection cap
+ * it writes the 429 or 503 answer, shuts the
  * socket for writing and gives the connection a one-second deadline (the client's request is
  * read meanwhile, so closing does not reset the answer away); *refused is then 1. Returns
  * NULL when out of memory (close the connection). Free with api_guard_close.
  */
-struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr, int *refused);
+struct api_guard_conn *api_guard_open(struct api_guard *g, int fd, uint32_t addr, int per_addr,
+                                      int *refused);
 /**
  * Answers a connection the server will not read a request from: unless the guard answered
  * it already (a cap, a deadline), writes the `n` bytes of `text` without blocking, shuts the

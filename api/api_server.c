@@ -21,6 +21,7 @@
 #include "api_guard.h"
 #include "api_jobs.h"
 #include "api_metrics.h"
+#include "api_proxy.h"
 #include "api_watch.h"
 #include "db_jobs.h"
 #include "sk_buf.h"
@@ -37,6 +38,7 @@ struct api_server {
     const struct api_ctx *ctx;
     struct api_guard *guard; /* owned */
     struct api_gate *gate;   /* owned: accepts, and reads each connection's first head */
+    struct api_proxy *proxy; /* owned: SKIRMISH_TRUSTED_PROXIES */
 };
 
 /* conn_state.refuse of a request whose header was refused (no key, a revoked one, no such
@@ -65,8 +67,9 @@ struct conn_state {
     size_t dropped;   /* body bytes dropped so far */
     int64_t start_ns; /* sk_time_mono_ns() when the request began */
     char req_id[40];
-    struct api_guard_conn *gconn; /* the connection's guard entry (borrowed) */
-    uint32_t addr;                /* client IPv4 address, host order */
+    struct api_guard_conn *gconn;      /* the connection's guard entry (borrowed) */
+    uint32_t addr;                     /* client IPv4 address, host order (api_proxy.h) */
+    char client[API_PROXY_ADDRSTRLEN]; /* the client's address as text, for the log */
     /* a long poll: counted as an open waiter; suspended until its job changes */
     struct MHD_Connection *conn;
     int waiting;
@@ -665,6 +668,42 @@ static struct api_guard_conn *guard_of(struct MHD_Connection *conn)
     return ci && ci->socket_context ? ci->socket_context : NULL;
 }
 
+/* MHD_get_connection_values callback: gathers the X-Forwarded-For fields in the order
+ * received, a bounded number (past it the last ones win: they are the trusted proxies'). */
+struct xff_fields {
+    const char *v[8];
+    size_t n;
+};
+
+static enum MHD_Result collect_xff(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    struct xff_fields *f = cls;
+    (void)kind;
+    if (!key || strcasecmp(key, "X-Forwarded-For") != 0)
+        return MHD_YES;
+    if (f->n == sizeof(f->v) / sizeof(f->v[0])) {
+        memmove(f->v, f->v + 1, sizeof(f->v) - sizeof(f->v[0]));
+        f->n--;
+    }
+    f->v[f->n++] = value;
+    return MHD_YES;
+}
+
+/* The client address of a request from TCP peer `peer` (IPv4, host order): the peer's,
+ * or, when the peer is a trusted proxy (SKIRMISH_TRUSTED_PROXIES), the one its
+ * X-Forwarded-For names (api_proxy_client). Read per request, not per connection: a proxy
+ * may send several clients' requests on one kept-alive connection. Writes the address as
+ * text to `text` (API_PROXY_ADDRSTRLEN bytes). */
+static uint32_t client_addr(const struct api_server *srv, struct MHD_Connection *conn,
+                            uint32_t peer, char *text)
+{
+    struct xff_fields f = {{NULL}, 0};
+    if (api_proxy_trusts(srv->proxy, peer))
+        MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_xff, &f);
+    return api_proxy_client(srv->proxy, peer, f.v, f.n, text, API_PROXY_ADDRSTRLEN);
+}
+
 /* The request as plain data for the handlers (strings borrowed from MHD and `st`). */
 static void fill_request(struct MHD_Connection *conn, const struct conn_state *st,
                          const char *method, const char *url, struct api_request *req)
@@ -704,8 +743,8 @@ static void log_request(const struct conn_state *st, const char *method, const c
 {
     char q[600];
     long us = (long)((sk_time_mono_ns() - st->start_ns) / 1000);
-    sk_log_info("event=request req_id=%s method=%s path=%s status=%d dur_us=%ld", st->req_id,
-                method, sk_log_quote(q, 220, url), status, us);
+    sk_log_info("event=request req_id=%s method=%s path=%s status=%d dur_us=%ld client=%s",
+                st->req_id, method, sk_log_quote(q, 220, url), status, us, st->client);
 }
 
 /* Routes and authenticates a request with a body on its header alone (api_router_admit):
@@ -783,7 +822,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn, const c
         st->start_ns = sk_time_mono_ns();
         make_req_id(conn, st);
         st->gconn = guard_of(conn);
-        st->addr = api_guard_addr(st->gconn);
+        st->addr = client_addr(srv, conn, api_guard_addr(st->gconn), st->client);
         *con_cls = st;
         if (api_guard_refused(srv->guard, st->gconn))
             return MHD_NO; /* answered by the guard already (a cap, a deadline) */
@@ -955,16 +994,28 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
     if (!srv)
         return SK_ENOMEM;
     srv->ctx = ctx;
+    err = api_proxy_new(cfg->trusted_proxies, &srv->proxy, NULL, 0);
+    if (err) {
+        sk_free(srv);
+        return err;
+    }
+    /* 0 = none: a trusted proxy's connections all have its address (the guard exempts it
+     * and caps every other peer) */
+    if (api_proxy_count(srv->proxy))
+        ip_limit = 0;
     if (make_guard(cfg, &srv->guard)) {
+        api_proxy_free(srv->proxy);
         sk_free(srv);
         return SK_ENOMEM;
     }
     err = api_gate_new(cfg->http_addr, (int)cfg->http_port, 1024, &lim, srv->guard, &srv->gate);
     if (err) {
         api_guard_free(srv->guard);
+        api_proxy_free(srv->proxy);
         sk_free(srv);
         return err;
     }
+    api_gate_trust(srv->gate, srv->proxy);
     /* No listening socket of its own: the gate accepts and hands sockets over. */
     srv->daemon = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
@@ -982,6 +1033,7 @@ enum sk_err api_server_new(const struct api_ctx *ctx, struct api_server **out)
             MHD_stop_daemon(srv->daemon);
         api_gate_free(srv->gate);
         api_guard_free(srv->guard);
+        api_proxy_free(srv->proxy);
         sk_free(srv);
         return SK_EIO;
     }
@@ -1009,5 +1061,6 @@ void api_server_free(struct api_server *srv)
     }
     api_gate_free(srv->gate);
     api_guard_free(srv->guard);
+    api_proxy_free(srv->proxy);
     sk_free(srv);
 }

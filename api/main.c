@@ -23,6 +23,7 @@
 #include "api_keys.h"
 #include "api_metrics.h"
 #include "api_pool.h"
+#include "api_proxy.h"
 #include "api_retention.h"
 #include "api_router.h"
 #include "api_server.h"
@@ -400,6 +401,21 @@ int main(int argc, char **argv)
     }
     sk_log_info("event=starting version=%s", SK_VERSION);
     sk_config_log(&cfg);
+    /* A list that does not parse stops the API here, with the entry named: read wrongly, it
+     * would trust no proxy (every client one address) or the wrong peers (forged
+     * addresses). */
+    {
+        struct api_proxy *px = NULL;
+        char perr[200];
+        enum sk_err e = api_proxy_new(cfg.trusted_proxies, &px, perr, sizeof(perr));
+        api_proxy_free(px);
+        if (e) {
+            char q[500];
+            sk_log_error("event=start_failed reason=config setting=SKIRMISH_TRUSTED_PROXIES err=%s",
+                         sk_log_quote(q, sizeof(q), e == SK_ENOMEM ? "out of memory" : perr));
+            goto out;
+        }
+    }
     /* The API runs no job whole, but it validates them against the catalogs and plays a
      * sample of each to estimate its cost: a cards or spells file that does not load stops
      * it here rather than failing every submission. */

@@ -42,6 +42,11 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_MAX_CONNECTIONS_PER_ADDR", "64",
      "open HTTP connections per client IP address; more are answered 429 and closed", 1, 1000000,
      OFF(max_connections_per_addr), SK_CONFIG_INT, 0},
+    {"SKIRMISH_TRUSTED_PROXIES", "",
+     "reverse proxies whose X-Forwarded-For gives the client address (per-address caps, "
+     "refused-key limit, logs), comma-separated IPv4/IPv6 addresses or CIDR blocks; empty = "
+     "the TCP peer is the client (docs/deploy.md)",
+     0, 0, OFF(trusted_proxies), SK_CONFIG_STR, 0},
     {"SKIRMISH_HEADER_TIMEOUT_S", "10",
      "seconds to send a request's header (from connect or the previous answer); then 408 and "
      "closed",

@@ -22,6 +22,7 @@ struct sk_config {
     long max_body_bytes;
     long max_connections;          /* HTTP connections per API process (docs/security.md) */
     long max_connections_per_addr; /* per client IPv4 address */
+    char *trusted_proxies;         /* owned; api_proxy.h list; "" = X-Forwarded-For never read */
     long header_timeout_s;         /* a request's header, from connect or the previous answer */
     long body_timeout_s;           /* a request's body, from the end of its header */
     long max_header_bytes;         /* request line + header fields */

@@ -10,10 +10,14 @@
 #      refuses this machine's cgroup layout; ulimits the kernel lets containers have), and
 #      a loop running `podman healthcheck run` (there is no systemd timer to do it) so that
 #      `depends_on: condition: service_healthy` works;
-#   4. builds the five images with podman (the project is compiled once, in the shared
+#   4. builds the six images with podman (the project is compiled once, in the shared
 #      build stage; compose.yml's image names point at them), starts
 #      the stack on a free port, runs a battle job and a board job through the published
-#      port, scales the workers to 3, kills (SIGKILL) the worker container running a long
+#      port (the HAProxy in front of the API), follows a job's event stream and the event
+#      stream of every job through it, sends it a slowloris (200 connections sending a
+#      header slowly: /healthz must stay quick, the proxy must close them after its header
+#      timeout, the API must not see them) and checks its cap of connections per client
+#      address, scales the workers to 3, kills (SIGKILL) the worker container running a long
 #      battle job and checks the job is taken over and succeeds once;
 #   5. on exit, success or not: `compose down` with the volumes, removes every container,
 #      stops the service and the loop, removes the temporary folder with the storage (the
@@ -29,7 +33,7 @@ fail() { echo "test-docker: FAILED: $*" >&2; exit 1; }
 
 # --- 1. packages ---
 need=()
-for p in podman runc debootstrap docker-compose curl jq; do
+for p in podman runc debootstrap docker-compose curl jq python3; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -169,6 +173,9 @@ hc_pid=$!
 
 # --- 4. build, start, use ---
 port=$(scripts/services.sh free-port)
+# The proxy's cap per client address is raised for the slowloris, which comes from this one
+# host (as if from many addresses); it is checked at its default later.
+export SK_PROXY_CONN_PER_SRC=1000 SK_PROXY_HEADER_TIMEOUT_S=5
 export SK_HTTP_PORT=$port SK_WORKERS=2 SK_PG_PASSWORD="pg-$RANDOM$RANDOM" SK_REDIS_PASSWORD="rd-$RANDOM$RANDOM"
 # The compose file's own settings file, plus a short lease so that a killed worker's job
 # is taken over within seconds, and no splitting (the long job stays one job, run by one
@@ -196,6 +203,7 @@ build() {
 }
 build docker/stores docker/stores/Dockerfile postgres
 build docker/stores docker/stores/Dockerfile redis
+build docker/stores docker/stores/Dockerfile proxy
 for t in api worker worker-nvidia; do build . docker/Dockerfile "$t"; done
 builds=$(grep -c 'Built target skirmish-api' "$tmp/build.log" || true)
 log "images built in $(($(date +%s) - t_build)) s:" \
@@ -231,7 +239,7 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/readyz")" = 200 ] || fail "API not ready on $api"
-for s in postgres redis api worker; do
+for s in postgres redis api worker proxy; do
   for _ in $(seq 1 30); do
     h=$(podman inspect -f '{{.State.Health.Status}}' "${project}_${s}_1")
     [ "$h" = healthy ] && break
@@ -280,6 +288,65 @@ st=$(wait_final "$id" 120)
 kind=$(curl -sf -H "$auth" "$api/v1/jobs/$id/result" | jq -r .kind)
 [ "$kind" = board ] || fail "board job's result kind is $kind"
 
+log "through the proxy: event streams, X-Forwarded-For"
+# A job's event stream, followed from its submission to its end (the stream ends with the
+# job): progress and status events must come through as they happen.
+id=$(submit examples/battle_reference_1.json ".seed = 11")
+curl -sN --max-time 120 -H "$auth" "$api/v1/jobs/$id/events" >"$tmp/sse.txt" || true
+grep -q '^event: status' "$tmp/sse.txt" && grep -q '"status": *"succeeded"' "$tmp/sse.txt" \
+  || fail "the job's event stream through the proxy: $(head -c 600 "$tmp/sse.txt")"
+# The stream of every job: its first bytes must arrive at once (nothing buffers them), and
+# it must stay open past the proxy's header timeout (it is no header).
+t0=$(date +%s%N)
+curl -sN --max-time 8 -H "$auth" "$api/v1/events" >"$tmp/events.txt" 2>/dev/null || true
+held=$(( ($(date +%s%N) - t0) / 1000000 ))
+head -n 1 "$tmp/events.txt" | grep -q '^retry: ' || fail "GET /v1/events through the proxy: $(head -c 300 "$tmp/events.txt")"
+[ "$held" -ge 7500 ] || fail "GET /v1/events ended after $held ms"
+# A long poll longer than the proxy's header timeout: answered when it ends, not cut.
+t0=$(date +%s%N)
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "$auth" "$api/v1/jobs/$id?wait=8")
+log "streams passed; a long poll of a final job answered $code in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+# The proxy drops a client's X-Forwarded-For and writes its own; the API logs that address.
+curl -s -o /dev/null -H 'X-Forwarded-For: 203.0.113.77' "$api/xff-check"
+sleep 1
+line=$("${compose[@]}" logs --no-color api 2>&1 | grep 'path="/xff-check"' | tail -n 1)
+[[ $line == *client=* ]] || fail "no access log line of the X-Forwarded-For check"
+[[ $line != *client=203.0.113.77* ]] || fail "the API took a client's own X-Forwarded-For: $line"
+log "access log through the proxy: ${line##*client=}"
+
+# --- the slowloris of issue 46 (row 6): 200 connections that send a header a line a
+# second and never end it. The proxy holds them, not the API; /healthz (on connections of
+# its own) answers at once meanwhile; after the header timeout (5 s) the proxy answers 408
+# and closes them.
+log "slowloris: 200 slow headers through the proxy"
+slow=$(python3 scripts/slowloris.py 127.0.0.1 "$port" 200 20) || fail "slowloris.py failed"
+log "slowloris: $slow"
+[ "$(jq .opened <<<"$slow")" = 200 ] || fail "the proxy did not take the 200 slow connections"
+[ "$(jq .still_open <<<"$slow")" = 0 ] || fail "slow connections still open after 20 s"
+jq -e '.closed_s[2] <= 8 and .closed_s[0] >= 4' <<<"$slow" >/dev/null \
+  || fail "slow connections not closed at the 5 s header timeout: $(jq -c .closed_s <<<"$slow")"
+jq -e '.healthz.count >= 10 and .healthz.non_200 == 0 and .healthz.p99_ms < 100' <<<"$slow" \
+  >/dev/null || fail "/healthz under the slowloris: $(jq -c .healthz <<<"$slow")"
+# The API saw none of them: a slow header that reached it would meet its own header
+# deadline, logged as event=http_timeout.
+n408=$("${compose[@]}" logs --no-color api 2>&1 | grep -c 'event=http_timeout' || true)
+[ "$n408" = 0 ] || fail "the API timed out $n408 connections: slow headers reached it"
+
+# The cap per client address, at its default (64): the proxy is recreated with it, then
+# 100 slow connections from this host: 64 held, the rest closed at once.
+log "the proxy's cap of connections per address"
+SK_PROXY_CONN_PER_SRC=64 "${compose[@]}" up -d --no-deps proxy >>"$tmp/up.log" 2>&1 \
+  || { cat "$tmp/up.log" >&2; fail "compose up proxy"; }
+for _ in $(seq 1 60); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/healthz")" = 200 ] && break
+  sleep 0.5
+done
+cap=$(python3 scripts/slowloris.py 127.0.0.1 "$port" 100 3) || fail "slowloris.py failed"
+log "100 slow connections from one address: $cap"
+[ "$(jq .opened <<<"$cap")" = 64 ] || fail "the proxy held $(jq .opened <<<"$cap") of 100, not 64"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$api/healthz")" = 200 ] \
+  || fail "/healthz after the slow connections ended"
+
 log "scaling the workers to 3"
 "${compose[@]}" up -d --no-recreate --scale worker=3 worker >>"$tmp/up.log" 2>&1 \
   || { cat "$tmp/up.log" >&2; fail "compose up --scale worker=3"; }
@@ -319,8 +386,8 @@ res=$(curl -sf -H "$auth" "$api/v1/jobs/$id/result")
 [ "$(jq -c '[.games, .wins + .stalls + .losses, .partial]' <<<"$res")" = "[$games,$games,null]" ] \
   || fail "the long job's result does not count every game once: $res"
 stats=$(curl -s -H "$auth" "$api/v1/stats")
-[ "$(jq -c '.jobs | [.succeeded, .failed, .queued, .running]' <<<"$stats")" = '[3,0,0,0]' ] \
-  || fail "expected 3 succeeded jobs and no other: $(jq -c .jobs <<<"$stats")"
+[ "$(jq -c '.jobs | [.succeeded, .failed, .queued, .running]' <<<"$stats")" = '[4,0,0,0]' ] \
+  || fail "expected 4 succeeded jobs and no other: $(jq -c .jobs <<<"$stats")"
 log "long job succeeded once after the kill: attempts $(jq .attempts <<<"$job")," \
     "workers $(jq -c .workers <<<"$job")"
 log "all checks passed"

@@ -628,6 +628,104 @@ static void test_refused_keys_limited(void)
     it_stack_stop(&s);
 }
 
+static int connect_from(int port, int host);
+
+/* The status of GET `path` sent with `key` (NULL: none) and X-Forwarded-For `xff` (NULL:
+ * none) from 127.0.0.<host>; -1 when no answer came. */
+static int status_from(const struct it_stack *s, int host, const char *key, const char *xff,
+                       const char *path)
+{
+    char req[512], in[64];
+    size_t got = 0;
+    int status = -1;
+    int fd = connect_from(s->port, host);
+    int n = snprintf(req, sizeof(req),
+                     "GET %s HTTP/1.1\r\nHost: t\r\n%s%s%s%s%s%sConnection: close\r\n\r\n", path,
+                     key ? "Authorization: Bearer " : "", key ? key : "", key ? "\r\n" : "",
+                     xff ? "X-Forwarded-For: " : "", xff ? xff : "", xff ? "\r\n" : "");
+    if (fd < 0)
+        return -1;
+    if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n)
+        goto out;
+    while (got < sizeof(in) - 1) {
+        struct pollfd p = {fd, POLLIN, 0};
+        ssize_t k;
+        if (poll(&p, 1, 5000) <= 0)
+            break;
+        k = recv(fd, in + got, sizeof(in) - 1 - got, 0);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    in[got] = '\0';
+    if (got >= 12 && strncmp(in, "HTTP/1.1 ", 9) == 0)
+        status = (in[9] - '0') * 100 + (in[10] - '0') * 10 + (in[11] - '0');
+out:
+    close(fd);
+    return status;
+}
+
+/* SKIRMISH_TRUSTED_PROXIES: a request from a trusted peer (127.0.0.5) is limited per the
+ * address its X-Forwarded-For names (the right-most it does not trust), one from any other
+ * peer per its own address whatever it sends; a trusted peer is not capped per address
+ * itself (it carries many clients), another one is. */
+static void test_trusted_proxy(void)
+{
+    struct it_stack s;
+    char admin[IT_KEY_LEN];
+    int fds[5];
+    const char *bad = "sk_not_a_key";
+
+    CU_ASSERT_EQUAL_FATAL(it_stack_init(&s, "proxy"), 0);
+    s.env[s.n_env++] = "SKIRMISH_AUTH=on";
+    s.env[s.n_env++] = "SKIRMISH_AUTH_FAIL_BURST=3";
+    s.env[s.n_env++] = "SKIRMISH_AUTH_FAIL_PER_S=1";
+    s.env[s.n_env++] = "SKIRMISH_MAX_CONNECTIONS_PER_ADDR=4";
+    s.env[s.n_env++] = "SKIRMISH_TRUSTED_PROXIES=127.0.0.5, 10.9.0.0/16";
+    CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
+    CU_ASSERT_EQUAL_FATAL(it_api_start(&s), 0);
+
+    /* through the proxy: client 198.51.100.1 spends its refused keys */
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(status_from(&s, 5, bad, "198.51.100.1", "/v1/jobs"), 401);
+    CU_ASSERT_EQUAL(status_from(&s, 5, bad, "198.51.100.1", "/v1/jobs"), 429);
+    /* what it writes left of the proxy's entry changes nothing; trusted hops are skipped */
+    CU_ASSERT_EQUAL(status_from(&s, 5, bad, "6.6.6.6, 198.51.100.1", "/v1/jobs"), 429);
+    CU_ASSERT_EQUAL(status_from(&s, 5, bad, "198.51.100.1, 10.9.3.4", "/v1/jobs"), 429);
+    /* another client of the same proxy, and the proxy's own address, are not held back */
+    CU_ASSERT_EQUAL(status_from(&s, 5, bad, "198.51.100.2", "/v1/jobs"), 401);
+    CU_ASSERT_EQUAL(status_from(&s, 5, admin, "198.51.100.2", "/v1/jobs"), 200);
+    CU_ASSERT_EQUAL(status_from(&s, 5, admin, NULL, "/v1/jobs"), 200);
+    /* a header that cannot be read: the peer's address, its own budget */
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(status_from(&s, 5, bad, "not-an-address", "/v1/jobs"), 401);
+    CU_ASSERT_EQUAL(status_from(&s, 5, bad, "not-an-address", "/v1/jobs"), 429);
+    CU_ASSERT_EQUAL(status_from(&s, 5, admin, NULL, "/v1/jobs"), 429);
+    CU_ASSERT_EQUAL(status_from(&s, 5, admin, "198.51.100.3", "/v1/jobs"), 200);
+
+    /* an untrusted peer: its X-Forwarded-For is ignored */
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(status_from(&s, 6, bad, "198.51.100.9", "/v1/jobs"), 401);
+    CU_ASSERT_EQUAL(status_from(&s, 6, bad, "198.51.100.10", "/v1/jobs"), 429);
+    CU_ASSERT_EQUAL(status_from(&s, 6, admin, "198.51.100.11", "/v1/jobs"), 429);
+    /* and 198.51.100.9 itself, through the proxy, was never counted */
+    CU_ASSERT_EQUAL(status_from(&s, 5, admin, "198.51.100.9", "/v1/jobs"), 200);
+
+    /* connections per address (4): the proxy's pass, another peer's fifth is refused */
+    for (int i = 0; i < 5; i++)
+        fds[i] = connect_from(s.port, 5);
+    CU_ASSERT_EQUAL(status_from(&s, 5, NULL, "198.51.100.4", "/healthz"), 200);
+    for (int i = 0; i < 5; i++)
+        close(fds[i]);
+    for (int i = 0; i < 4; i++)
+        fds[i] = connect_from(s.port, 7);
+    CU_ASSERT_EQUAL(status_from(&s, 7, NULL, NULL, "/healthz"), 429);
+    for (int i = 0; i < 4; i++)
+        close(fds[i]);
+    CU_ASSERT_EQUAL(it_api_stop(&s), 0);
+    it_stack_stop(&s);
+}
+
 /* Games a worker of stack `s` plays in about a second, measured with one job (its
  * result's elapsed_ms), or -1. */
 static long games_per_second(const struct it_stack *s, const char *key)
@@ -1243,6 +1341,8 @@ static CU_TestInfo tenant_tests[] = {
      test_cpu_cost},
     {"a retry is admitted as a submission: active jobs and units of the day", test_retry_quotas},
     {"refused keys limited per client address: 429 without a lookup", test_refused_keys_limited},
+    {"trusted proxies: X-Forwarded-For read from them only, right-most untrusted entry",
+     test_trusted_proxy},
     {"fair share: a small job behind another tenant's 1,000 large ones", test_fair_share},
     {"retention: batched sweep of final jobs, keys and progress; DELETE", test_retention},
     {"an open address without keys is refused at start", test_refuse_open_address},

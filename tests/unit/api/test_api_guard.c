@@ -42,17 +42,17 @@ static void test_caps(void)
     CU_ASSERT_FATAL(api_guard_new(&lim, &answers, &g) == SK_OK);
     for (int i = 0; i < 4; i++)
         CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i]) == 0);
-    c[0] = api_guard_open(g, sv[0][0], 0x7f000001, &refused);
+    c[0] = api_guard_open(g, sv[0][0], 0x7f000001, 1, &refused);
     CU_ASSERT_EQUAL(refused, 0);
-    c[1] = api_guard_open(g, sv[1][0], 0x7f000001, &refused);
+    c[1] = api_guard_open(g, sv[1][0], 0x7f000001, 1, &refused);
     CU_ASSERT_EQUAL(refused, 0);
     /* a third from the same address: 429 */
-    c[2] = api_guard_open(g, sv[2][0], 0x7f000001, &refused);
+    c[2] = api_guard_open(g, sv[2][0], 0x7f000001, 1, &refused);
     CU_ASSERT_EQUAL(refused, 1);
     CU_ASSERT_TRUE(api_guard_refused(g, c[2]));
     CU_ASSERT_STRING_EQUAL(got(sv[2][1], buf, sizeof(buf)), answers.per_addr);
     /* another address, the fourth connection: past the total of 3, 503 */
-    c[3] = api_guard_open(g, sv[3][0], 0x0a000001, &refused);
+    c[3] = api_guard_open(g, sv[3][0], 0x0a000001, 1, &refused);
     CU_ASSERT_EQUAL(refused, 1);
     CU_ASSERT_STRING_EQUAL(got(sv[3][1], buf, sizeof(buf)), answers.too_many);
     CU_ASSERT_EQUAL(api_guard_conns(g), 4);
@@ -60,7 +60,7 @@ static void test_caps(void)
     api_guard_close(g, c[3]);
     api_guard_close(g, c[1]);
     /* counted out: the address may open one more */
-    c[1] = api_guard_open(g, sv[1][0], 0x7f000001, &refused);
+    c[1] = api_guard_open(g, sv[1][0], 0x7f000001, 1, &refused);
     CU_ASSERT_EQUAL(refused, 0);
     CU_ASSERT_STRING_EQUAL(got(sv[0][1], buf, sizeof(buf)), "");
     api_guard_close(g, c[0]);
@@ -71,6 +71,34 @@ static void test_caps(void)
         close(sv[i][0]);
         close(sv[i][1]);
     }
+}
+
+/* A trusted proxy's connections (per_addr 0) pass the cap per address, not the total. */
+static void test_proxy_exempt(void)
+{
+    struct api_guard_limits lim = {3, 1, 60000, 60000, 2, 1000};
+    struct api_guard *g = NULL;
+    struct api_guard_conn *c[4];
+    int sv[4][2];
+    int refused;
+    char buf[64];
+
+    CU_ASSERT_FATAL(api_guard_new(&lim, &answers, &g) == SK_OK);
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i]) == 0);
+    for (int i = 0; i < 3; i++) {
+        c[i] = api_guard_open(g, sv[i][0], 0x0a000002, 0, &refused);
+        CU_ASSERT_EQUAL(refused, 0);
+    }
+    c[3] = api_guard_open(g, sv[3][0], 0x0a000002, 0, &refused);
+    CU_ASSERT_EQUAL(refused, 1);
+    CU_ASSERT_STRING_EQUAL(got(sv[3][1], buf, sizeof(buf)), answers.too_many);
+    for (int i = 0; i < 4; i++) {
+        api_guard_close(g, c[i]);
+        close(sv[i][0]);
+        close(sv[i][1]);
+    }
+    api_guard_free(g);
 }
 
 static void test_deadlines(void)
@@ -86,9 +114,9 @@ static void test_deadlines(void)
     CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, a) == 0);
     CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, b) == 0);
     CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, d) == 0);
-    head = api_guard_open(g, a[0], 1, &refused);
-    idle = api_guard_open(g, b[0], 1, &refused);
-    busy = api_guard_open(g, d[0], 1, &refused);
+    head = api_guard_open(g, a[0], 1, 1, &refused);
+    idle = api_guard_open(g, b[0], 1, 1, &refused);
+    busy = api_guard_open(g, d[0], 1, 1, &refused);
     api_guard_phase(g, idle, API_GUARD_IDLE);
     api_guard_phase(g, busy, API_GUARD_BUSY);
     sleep_ms(600);
@@ -139,6 +167,7 @@ static void test_waiters_and_memory(void)
 
 static CU_TestInfo guard_tests[] = {
     {"caps per address (429) and in total (503)", test_caps},
+    {"a trusted proxy: no cap per address, the total holds", test_proxy_exempt},
     {"header and body deadlines; idle connections shut quietly", test_deadlines},
     {"waiters per address, body memory budget", test_waiters_and_memory},
     CU_TEST_INFO_NULL,
