@@ -362,6 +362,44 @@ static int wait_for_stop(const sigset_t *set, long check_ms)
     }
 }
 
+/* A list of trusted proxies that does not parse stops the API here, with the entry named:
+ * read wrongly, it would trust no proxy (every client one address) or the wrong peers
+ * (forged addresses). Returns 0 when it parses. */
+static int check_proxies(const struct sk_config *cfg)
+{
+    struct api_proxy *px = NULL;
+    char perr[200];
+    enum sk_err e = api_proxy_new(cfg->trusted_proxies, &px, perr, sizeof(perr));
+
+    api_proxy_free(px);
+    if (e) {
+        char q[500];
+        sk_log_error("event=start_failed reason=config setting=SKIRMISH_TRUSTED_PROXIES err=%s",
+                     sk_log_quote(q, sizeof(q), e == SK_ENOMEM ? "out of memory" : perr));
+        return -1;
+    }
+    return 0;
+}
+
+/* The API runs no job whole, but it validates them against the catalogs and plays a sample
+ * of each to estimate its cost: a cards or spells file that does not load stops it here
+ * rather than failing every submission. Returns 0 with *eng open (and the cost estimates
+ * set to use it). */
+static int open_engine(const struct sk_config *cfg, struct engine **eng)
+{
+    struct engine_opts eo = {.no_device = 1};
+    char err[2048];
+
+    if (engine_new(&eo, eng, err, sizeof(err))) {
+        char q[2100];
+        sk_log_error("event=start_failed reason=engine err=%s", sk_log_quote(q, sizeof(q), err));
+        return -1;
+    }
+    cost_engine = *eng;
+    cost_probe_ms = cfg->cost_probe_ms;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct sk_config cfg;
@@ -401,35 +439,8 @@ int main(int argc, char **argv)
     }
     sk_log_info("event=starting version=%s", SK_VERSION);
     sk_config_log(&cfg);
-    /* A list that does not parse stops the API here, with the entry named: read wrongly, it
-     * would trust no proxy (every client one address) or the wrong peers (forged
-     * addresses). */
-    {
-        struct api_proxy *px = NULL;
-        char perr[200];
-        enum sk_err e = api_proxy_new(cfg.trusted_proxies, &px, perr, sizeof(perr));
-        api_proxy_free(px);
-        if (e) {
-            char q[500];
-            sk_log_error("event=start_failed reason=config setting=SKIRMISH_TRUSTED_PROXIES err=%s",
-                         sk_log_quote(q, sizeof(q), e == SK_ENOMEM ? "out of memory" : perr));
-            goto out;
-        }
-    }
-    /* The API runs no job whole, but it validates them against the catalogs and plays a
-     * sample of each to estimate its cost: a cards or spells file that does not load stops
-     * it here rather than failing every submission. */
-    {
-        struct engine_opts eo = {.no_device = 1};
-        if (engine_new(&eo, &eng, err, sizeof(err))) {
-            char q[2100];
-            sk_log_error("event=start_failed reason=engine err=%s",
-                         sk_log_quote(q, sizeof(q), err));
-            goto out;
-        }
-        cost_engine = eng;
-        cost_probe_ms = cfg.cost_probe_ms;
-    }
+    if (check_proxies(&cfg) || open_engine(&cfg, &eng))
+        goto out;
     if (migrate(&cfg))
         goto out;
     if (check_auth(&cfg))
