@@ -441,8 +441,8 @@ static int log_count(const struct it_stack *s, int i, const char *needle)
 }
 
 /* A cancel in the middle of a call of units: one worker alone computes the call's 100
- * units (about 6 s of this build's games, up to eval_games' limit: a fixed size ended before the cancel in a
- * Release build, and the cancel was then read outside the call); between them it renews
+ * units (about 6 s of this build's games, up to eval_games' limit: a fixed size ended before the
+ * cancel in a Release build, and the cancel was then read outside the call); between them it renews
  * its lease, which reads the cancel, so the job ends canceled within about a chunk's time
  * (SKIRMISH_CHUNK_MS), not at the end of the call, with no unit row left. */
 static void test_cancel_inside_units(void)
