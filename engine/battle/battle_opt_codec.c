@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "battle_catalog.h"
+#include "battle_opt_play.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
 #include "sk_mem.h"
@@ -20,7 +21,7 @@ static const char *const opt_keys[] = {"mode",        "scoring",     "turn_limit
                                        "attacker",    "defender",    "pool",       "objective",
                                        "algorithm",   "budget",      "race",       "eval_games",
                                        "temperature", "constraints", "effects",    NULL};
-static const char *const budget_keys[] = {"games", "seconds", NULL};
+static const char *const budget_keys[] = {"games", "seconds", "target", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
 static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
                                               "max_copies", "factions",     NULL};
@@ -513,6 +514,12 @@ static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_jo
             job->budget_games = (uint64_t)n;
         if (sk_jdec_get_int(d, b, "seconds", 1, OPT_BUDGET_SECONDS_MAX, &n) > 0)
             job->budget_seconds = (int)n;
+        /* a score as the result reads it: a fraction of games, or points */
+        job->target = -1;
+        get_positive(d, b, "target", job->objective == OPT_OBJ_POINTS ? BATTLE_POINTS_MAX : 1.0,
+                     &job->target);
+        job->has_target = job->target > 0;
+        job->target = job->has_target ? job->target * battle_opt_score_unit(job) : 0;
         sk_jptr_pop(d->ptr);
     }
     job->race_batch = OPT_RACE_BATCH_DEF;

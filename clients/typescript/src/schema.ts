@@ -1261,6 +1261,8 @@ export interface components {
                 /** @default 100000 */
                 games?: number;
                 seconds?: number;
+                /** @description stop the search once the incumbent deck scores at least this on `race.max_games` games (per defender deck) of its block: a fraction of games (at most 1), or points with the points objective (at most 511); `stopped` is then "target" (docs/optimize.md) */
+                target?: number;
             };
             race?: {
                 /** @default 64 */
@@ -1317,7 +1319,7 @@ export interface components {
                 evaluation_per_deck: number;
             };
             /** @enum {string|null} */
-            stopped: "budget" | "time" | "no_move" | "canceled" | null;
+            stopped: "budget" | "time" | "no_move" | "target" | "canceled" | null;
             /** @enum {string} */
             objective: "win" | "win_stall" | "points";
             /**
@@ -1354,6 +1356,8 @@ export interface components {
             games: number;
             candidates: number;
             accepted: number;
+            /** @description the most games per defender deck a candidate races on now: race.max_games, doubled each time the search goes 128 candidates without accepting one (at most 3 times, at most 100,000) */
+            race_games?: number;
             last_move: null | {
                 /** @enum {string} */
                 move: "swap" | "add" | "remove" | "commander" | "reorder";

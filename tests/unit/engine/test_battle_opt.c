@@ -47,34 +47,56 @@ static void test_race_verdicts(void)
     struct battle_race r = {0};
     double lo, hi;
 
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 100), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 100, 1.0), BATTLE_RACE_GO_ON);
     battle_race_add(&r, 1);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 100), BATTLE_RACE_GO_ON); /* one game: no spread */
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 100, 1.0), BATTLE_RACE_GO_ON); /* one game */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1, 1.0), BATTLE_RACE_DROP);
     /* 1, 0 alternating over 100 games: mean 0.5, variance 25/99, se sqrt(25/99/100) */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 100; i++)
         battle_race_add(&r, i % 2 ? 0.0 : 1.0);
     CU_ASSERT_DOUBLE_EQUAL(battle_race_mean(&r), 0.5, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(battle_race_se(&r), sqrt(25.0 / 99.0 / 100.0), 1e-15);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_BETTER);
-    /* every game the same for both decks: nothing to gain, dropped */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_BETTER);
+    /* every game the same for both decks (64 differences of 0, zero variance): no verdict
+     * on a spread of 0 (se is taken as unit / 64), more games; at the bound, dropped */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 64; i++)
         battle_race_add(&r, 0.0);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1e-9), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64, 1.0), BATTLE_RACE_DROP);
+    /* every difference +1 (zero variance again): mean 1 against the floor's se 1/64 (unit
+     * 1): better; so is +1e-6 in every game with a unit of 1e-9 (the tie-break's scale) */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, 1.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_BETTER);
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, 1e-6);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1e-9), BATTLE_RACE_BETTER);
+    /* ... but not with a floor of a whole game: mean 1e-6 - 2.58 / 64 < 0, mean + 1 / 64 > 0 */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    /* +1 in 2 games of 64, 0 in the rest: se sqrt((2 - 4/64) / 63 / 64) = 0.0219 above the
+     * floor 1/64; mean 0.03125 - 2.58 se < 0 and mean + se > 0: on, until the bound */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, i < 2 ? 1.0 : 0.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64, 1.0), BATTLE_RACE_DROP);
     /* +1 in 5 games, -1 in 4, 0 in 55: mean 1/64, se about 0.035: neither proven better
      * (mean - 2.58 se < 0) nor clearly not (mean + se > 0), until the bound */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 64; i++)
         battle_race_add(&r, i < 5 ? 1.0 : i < 9 ? -1.0 : 0.0);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_GO_ON);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 64), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64, 1.0), BATTLE_RACE_DROP);
     /* clearly worse */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 64; i++)
         battle_race_add(&r, i < 20 ? -1.0 : i < 22 ? 1.0 : 0.0);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_DROP);
     /* the interval: mean 0.5 +- 1.959964 * sqrt(25/99/100), inside the caps */
     battle_race_ci95(100, 50, 50, 0, 1, &lo, &hi);
     CU_ASSERT_DOUBLE_EQUAL(lo, 0.5 - 1.959963984540054 * sqrt(25.0 / 99.0 / 100.0), 1e-12);
@@ -205,6 +227,13 @@ static void test_decode_errors(void)
                "/params/budget/games");
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'seconds': 0}}}",
                "/params/budget/seconds");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'target': 0}}}",
+               "/params/budget/target");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'target': 1.5}}}",
+               "/params/budget/target"); /* a win rate is at most 1 */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'objective': 'points', 'budget': {'target': 600}}}",
+               "/params/budget/target"); /* points are at most 511 */
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
                "'race': {'batch': 100, 'max_games': 50}}}",
                "/params/race/max_games");
@@ -549,6 +578,115 @@ static void test_cancel_keeps_best(void)
     job_free(job);
 }
 
+/* ===== The budget spent: the ceiling, a stuck search, a target ===== */
+
+/* The result of the job `text` (' for "), run on one thread in one step. */
+static json_t *run_text(const char *text)
+{
+    struct job *job = decode_doc(doc_of(text));
+    json_t *res = run_all(job, 1, 0);
+    job_free(job);
+    return res;
+}
+
+static const char *stopped_of(const json_t *res)
+{
+    const char *s = json_string_value(json_object_get(res, "stopped"));
+    return s ? s : "";
+}
+
+/* A deck that wins every game against Hex Mistress and four Grunts: every candidate that
+ * also wins every game differs from it in no game's win, so the races' paired differences
+ * in wins are all 0. They were once dropped at their first batch (no spread: a standard
+ * error of 0), and the search accepted no move on the whole budget; now races compare
+ * such decks on the tie-break (sooner wins), and the search climbs on it, to decks that
+ * still win every game of the evaluation. */
+static void test_ceiling_tie_break(void)
+{
+    json_t *res = run_text(
+        "{'kind':'optimize','seed':5,'params':{"
+        "'attacker': 'Test Commander, Grunt#3, Plated Grunt#3, Barricade#2, Lead Dozer'," ENEMY POOL
+        "'constraints': {'deck_size': {'min': 6, 'max': 10}, 'max_copies': 3},"
+        "'budget': {'games': 20000}, 'eval_games': 1000}}");
+    json_t *moves = json_object_get(res, "moves");
+    size_t i;
+    json_t *m;
+
+    CU_ASSERT_EQUAL(json_real_value(json_object_get(json_object_get(res, "start"), "score")), 1.0);
+    CU_ASSERT_EQUAL(json_real_value(json_object_get(json_object_get(res, "best"), "score")), 1.0);
+    CU_ASSERT(json_integer_value(json_object_get(res, "moves_accepted")) >= 1);
+    json_array_foreach(moves, i, m)
+    {
+        /* improving on the tie-break alone: a difference far below one game's win */
+        CU_ASSERT(json_is_true(json_object_get(m, "improving")));
+        CU_ASSERT(json_real_value(json_object_get(m, "difference")) > 0);
+        CU_ASSERT(json_real_value(json_object_get(m, "difference")) < 1e-6);
+    }
+    CU_ASSERT_STRING_EQUAL(stopped_of(res), "budget");
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) > 19000);
+    json_decref(res);
+}
+
+/* One move only (a one-card deck, one pool card): the search keeps drawing the same
+ * candidate. Each draw races on a fresh block of games, the search goes on until the budget
+ * is spent, and with no move accepted for 128 candidates in a row the race widens, three
+ * times: race_games in the progress goes 2048, 4096, 8192, 16384. */
+static void test_stuck_search_widens(void)
+{
+    json_t *doc =
+        doc_of("{'kind':'optimize','seed':2,'params':{"
+               "'attacker': 'Test Commander, Grunt'," ENEMY "'pool': [{'card': 'Plated Grunt'}],"
+               "'constraints': {'deck_size': {'min': 1, 'max': 1}},"
+               "'budget': {'games': 100000}, 'eval_games': 100}}");
+    struct job *job = decode_doc(doc);
+    struct job_run_opts opts = {.threads = 1};
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    json_int_t widest = 0, first = 0;
+    json_t *res = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    while (done < job_total(job)) {
+        json_t *p;
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, 2000, &done), SK_OK);
+        p = job_run_progress(run);
+        if (strcmp(json_string_value(json_object_get(p, "phase")), "search") == 0) {
+            json_int_t g = json_integer_value(json_object_get(p, "race_games"));
+            first = first ? first : g;
+            widest = g > widest ? g : widest;
+        }
+        json_decref(p);
+    }
+    CU_ASSERT_EQUAL(job_run_result(run, &res), SK_OK);
+    CU_ASSERT_EQUAL(first, 2048);
+    CU_ASSERT_EQUAL(widest, 16384);
+    CU_ASSERT_STRING_EQUAL(stopped_of(res), "budget");
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) > 99000);
+    /* hundreds of candidates: the one move, drawn again and again, never dropped for good */
+    CU_ASSERT(json_integer_value(json_object_get(res, "candidates")) > 500);
+    json_decref(res);
+    job_run_free(run);
+    job_free(job);
+}
+
+/* budget.target: the starting deck wins about 63% against Hex Mistress; with a target of
+ * 0.5 the search stops as soon as the incumbent has 2048 games (race.max_games) of its
+ * block at 0.5 or more: "target", far inside the budget. */
+static void test_target_stops(void)
+{
+    json_t *res = run_text("{'kind':'optimize','seed':3,'params':{" START ENEMY POOL
+                           "'budget': {'games': 50000, 'target': 0.5}, 'eval_games': 1000}}");
+    json_int_t search =
+        json_integer_value(json_object_get(json_object_get(res, "games"), "search"));
+
+    CU_ASSERT_STRING_EQUAL(stopped_of(res), "target");
+    CU_ASSERT(search >= 2048);
+    CU_ASSERT(search < 10000);
+    CU_ASSERT(json_real_value(json_object_get(json_object_get(res, "start"), "score")) > 0.5);
+    json_decref(res);
+}
+
 static void test_reorder_moves_only(void)
 {
     json_t *doc = doc_of("{'kind':'optimize','seed':3,'params':{"
@@ -865,7 +1003,7 @@ static void test_spread_same_result(void)
              * 100 games */
             CU_ASSERT(f.calls >= 3);
             CU_ASSERT(f.units >= 2 * (size_t)f.calls);
-            CU_ASSERT(f.max_len <= 12 + 2 * 100 + 2 * 2);
+            CU_ASSERT(f.max_len <= 12 + 4 * 100 + 4 * 2); /* a result: 4 bytes a game */
             json_decref(got);
             sk_buf_release(&f.first);
         }
@@ -948,6 +1086,9 @@ static CU_TestInfo opt_tests[] = {
     {"another job's or a damaged checkpoint refused", test_checkpoint_refused},
     {"cancel keeps the best deck so far", test_cancel_keeps_best},
     {"reorder only moves cards", test_reorder_moves_only},
+    {"at the ceiling the races climb on the tie-break", test_ceiling_tie_break},
+    {"a stuck search races fresh games, widens, spends its budget", test_stuck_search_widens},
+    {"budget.target ends the search", test_target_stops},
     {"points objective: win scoring is the win objective; brawl points", test_points_objective},
     {"units spread anywhere: the same deck; damaged results computed again",
      test_spread_same_result},
