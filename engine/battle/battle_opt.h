@@ -84,8 +84,9 @@ struct opt_job {
     int size_min, size_max;
     int freeze_first;
     int max_copies;
-    int commander_owned; /* 1: the commander may change to an owned one */
-    unsigned factions;   /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
+    int commander_owned;    /* 1: the commander may change to an owned one */
+    unsigned factions;      /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
+    int allow_unobtainable; /* 1: the pool may hold cards of sets no player owns */
     enum opt_objective objective;
     enum battle_scoring scoring; /* the battle's scoring: what OPT_OBJ_POINTS counts */
     enum opt_algorithm algorithm;

@@ -17,10 +17,12 @@
 
 #include "sk_banned.h"
 
-static const char *const opt_keys[] = {"mode",        "scoring",     "turn_limit", "cards",
-                                       "attacker",    "defender",    "pool",       "objective",
-                                       "algorithm",   "budget",      "race",       "eval_games",
-                                       "temperature", "constraints", "effects",    NULL};
+static const char *const opt_keys[] = {
+    "mode",        "scoring",     "turn_limit", "cards",
+    "attacker",    "defender",    "pool",       "objective",
+    "algorithm",   "budget",      "race",       "eval_games",
+    "temperature", "constraints", "effects",    "allow_unobtainable",
+    NULL};
 static const char *const budget_keys[] = {"games", "seconds", "target", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
 static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
@@ -46,16 +48,25 @@ static json_t *battle_base(const json_t *params)
     return base;
 }
 
+/* The index of the card named `name` in the job's table, or -1. */
+static int table_find(const struct opt_job *job, const char *name)
+{
+    for (int i = 0; i < job->n_cards; i++)
+        if (strcmp(job->cards[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
 /* The index of card `card` in the job's table (by name), adding it (its type and faction,
  * no copies) on first use; -1 on allocation failure. `cap` is the table's allocated size,
  * grown here. */
 static int table_add(struct opt_job *job, int *cap, const struct battle_card_spec *card)
 {
     const char *name = card->name;
+    int i = table_find(job, name);
 
-    for (int i = 0; i < job->n_cards; i++)
-        if (strcmp(job->cards[i].name, name) == 0)
-            return i;
+    if (i >= 0)
+        return i;
     if (job->n_cards == *cap) {
         int ncap = *cap ? *cap * 2 : 64;
         struct opt_card *c = sk_realloc(job->cards, (size_t)ncap * sizeof(*c));
@@ -203,9 +214,18 @@ static int probe_card(struct sk_jdec *d, const json_t *params, const struct batt
         const struct battle_side_spec *s = &spec.sides[0];
         const struct battle_card_spec *c =
             type == BATTLE_COMMANDER ? &spec.cards[s->commander] : &spec.cards[s->deck[0]];
-        idx = table_add(job, cap, c);
-        if (idx < 0)
-            idx = -2;
+        /* a card of the starting deck (in the table before any pool card) is owned anyway */
+        if (c->hidden_set && !job->allow_unobtainable && table_find(job, c->name) < 0) {
+            sk_jdec_bad(d,
+                        "card \"%s\" is of set %d, which the game gives no player: it cannot be "
+                        "owned (set \"allow_unobtainable\": true to search with it anyway)",
+                        c->name, c->set);
+            idx = -1;
+        } else {
+            idx = table_add(job, cap, c);
+            if (idx < 0)
+                idx = -2;
+        }
         battle_codec_spec_release(&spec);
     }
     sk_verr_list_release(&errs);
@@ -214,8 +234,9 @@ static int probe_card(struct sk_jdec *d, const json_t *params, const struct batt
 }
 
 /* The pool: a list of {"card", "count"}, or "catalog" (every catalog card a deck or a
- * commander can use, as many copies as max_copies allows). SK_OK (problems in `d`) or
- * SK_ENOMEM. */
+ * commander can use, as many copies as max_copies allows). Either holds only cards a
+ * player can own (battle_card_spec.hidden_set) unless allow_unobtainable. SK_OK (problems
+ * in `d`) or SK_ENOMEM. */
 static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
                                const struct battle_catalog *cat, struct opt_job *job, int *cap)
 {
@@ -232,7 +253,8 @@ static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
             const struct battle_card_spec *c = battle_catalog_at(cat, k);
             char why[160];
             int idx;
-            if (c->type == BATTLE_FORTRESS || battle_tu_unsupported(c, why, sizeof(why)))
+            if (c->type == BATTLE_FORTRESS || (c->hidden_set && !job->allow_unobtainable) ||
+                battle_tu_unsupported(c, why, sizeof(why)))
                 continue;
             idx = table_add(job, cap, c);
             if (idx < 0) {
@@ -649,6 +671,7 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
         d.n_err++;
     }
     decode_search(&d, params, &job);
+    (void)sk_jdec_get_bool(&d, params, "allow_unobtainable", &job.allow_unobtainable);
     if (job.n_cards > 0) { /* the start decoded: the rest is checked against it */
         err = decode_pool(&d, params, catalog, &job, &cap);
         if (err)

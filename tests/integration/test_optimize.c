@@ -441,8 +441,8 @@ static int log_count(const struct it_stack *s, int i, const char *needle)
 }
 
 /* A cancel in the middle of a call of units: one worker alone computes the call's 100
- * units (about 6 s of this build's games, up to eval_games' limit: a fixed size ended before the cancel in a
- * Release build, and the cancel was then read outside the call); between them it renews
+ * units (about 6 s of this build's games, up to eval_games' limit: a fixed size ended before the
+ * cancel in a Release build, and the cancel was then read outside the call); between them it renews
  * its lease, which reads the cancel, so the job ends canceled within about a chunk's time
  * (SKIRMISH_CHUNK_MS), not at the end of the call, with no unit row left. */
 static void test_cancel_inside_units(void)
@@ -562,7 +562,7 @@ static void test_factions_game_cards(void)
         "\"attacker\":\"Emrys, Messiah, Cerebellum, Aciviper, Sterling Eagle\","
         "\"defender\":\"Zorbo the One, Launcher, Carbine\","
         "\"pool\":[{\"card\":\"Carbine\",\"count\":3},{\"card\":\"Pariah\",\"count\":3},"
-        "{\"card\":\"Launcher\"},{\"card\":\"Mark Hunter\",\"count\":2},{\"card\":\"The Divine\"},"
+        "{\"card\":\"Launcher\"},{\"card\":\"Predator\",\"count\":2},{\"card\":\"The Divine\"},"
         "{\"card\":\"Gravedigger\",\"count\":2},{\"card\":\"Hive Soldier\",\"count\":2},"
         "{\"card\":\"Selfless Soldier\",\"count\":2},{\"card\":\"Ardent Apostle\"}],"
         "\"constraints\":{\"deck_size\":{\"min\":3,\"max\":8},"

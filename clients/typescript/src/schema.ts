@@ -1217,12 +1217,17 @@ export interface components {
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
-            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold, 50 copies each). The starting deck's cards are always owned */
+            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold and a player can own, 50 copies each). A listed card of a set the game gives no player is refused (422 at its `card`) unless `allow_unobtainable`. The starting deck's cards are always owned */
             pool: "catalog" | {
                 card: string;
                 /** @default 1 */
                 count?: number;
             }[];
+            /**
+             * @description true: the pool may hold cards of sets the game gives no player (skills_set.xml's hidden sets: 5000, 6000, 8000, 9500, 9999 in the game's files), listed or with `catalog`; default false: such a listed card is refused, and `catalog` leaves them out (docs/optimize.md)
+             * @default false
+             */
+            allow_unobtainable?: boolean;
             constraints?: {
                 /** @description the deck's size range; default 1 .. the larger of 10 and the starting deck's size */
                 deck_size?: {

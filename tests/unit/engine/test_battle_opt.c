@@ -757,7 +757,7 @@ static int real_teardown(void)
     "Spout'}"
 #define REAL_OUT                                                                                   \
     "{'card': 'Carbine', 'count': 3}, {'card': 'Pariah', 'count': 3}, {'card': 'Launcher'},"       \
-    " {'card': 'Mark Hunter', 'count': 2}, {'card': 'The Divine'}, {'card': 'Anasi', 'count': 2}"
+    " {'card': 'Predator', 'count': 2}, {'card': 'The Divine'}, {'card': 'Anasi', 'count': 2}"
 
 /* Decodes the params `text` against the game's cards into *job; SK_OK, or the first
  * problem's pointer in `pointer`. */
@@ -883,7 +883,7 @@ static void test_factions_moves_stay(void)
     int came_in[256] = {0}, n_out = 0, commanders = 0, drawn = 0;
 
     CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_OUT ", " REAL_IN
-                                      ", {'card': 'Zorbo the One'}, {'card': 'Prime Hexertia'}],"
+                                      ", {'card': 'Terrogor'}, {'card': 'Empress'}],"
                                       "'constraints': {'deck_size': {'min': 1, 'max': 10},"
                                       " 'commander': 'owned',"
                                       " 'factions': ['bloodthirsty', 'righteous']}}",
@@ -1067,11 +1067,66 @@ static void test_spread_errors_and_refusals(void)
     job_free(other);
 }
 
+/* Cards no player can own: Shatterjaw (set 9500, summoned units) in an owned list is
+ * refused at its pointer, unless "allow_unobtainable" (a card of the starting deck is owned
+ * whatever its set); "catalog" holds no card of a hidden
+ * set (none of the five), unless "allow_unobtainable", which brings Shatterjaw in. */
+static void test_unobtainable_cards(void)
+{
+    struct opt_job job;
+    char at[256];
+    int hidden = 0, shatterjaw = 0;
+
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN ", {'card': 'Shatterjaw'}]}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/pool/5/card");
+    CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_IN
+                                      ", {'card': 'Shatterjaw'}], 'allow_unobtainable': true}",
+                                      &job, at, sizeof(at)),
+                          SK_OK);
+    for (int c = 0; c < job.n_cards; c++)
+        shatterjaw += strcmp(job.cards[c].name, "Shatterjaw") == 0;
+    CU_ASSERT_EQUAL(shatterjaw, 1);
+    battle_opt_job_release(&job);
+    /* Sterling Eagle (set 6000) is the starting deck's: owned anyway, listed or not */
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [{'card': 'Sterling Eagle', 'count': 2}]}",
+                                &job, at, sizeof(at)),
+                    SK_OK);
+    battle_opt_job_release(&job);
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN "], 'allow_unobtainable': 1}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/allow_unobtainable");
+
+    for (int allow = 0; allow < 2; allow++) {
+        CU_ASSERT_EQUAL_FATAL(real_decode(allow ? "{" REAL_START "'pool': 'catalog',"
+                                                  " 'allow_unobtainable': true}"
+                                                : "{" REAL_START "'pool': 'catalog'}",
+                                          &job, at, sizeof(at)),
+                              SK_OK);
+        hidden = shatterjaw = 0;
+        /* the starting deck's own cards come first (Emrys and Sterling Eagle are of set
+         * 6000: owned, as the deck holds them); the pool's follow */
+        for (int c = 1 + job.start.n; c < job.n_cards; c++) {
+            const struct battle_card_spec *s = battle_catalog_find(real_cat, job.cards[c].name);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+            hidden += s->hidden_set;
+            shatterjaw += strcmp(job.cards[c].name, "Shatterjaw") == 0;
+        }
+        CU_ASSERT_EQUAL(hidden > 0, allow);
+        CU_ASSERT_EQUAL(shatterjaw, allow);
+        battle_opt_job_release(&job);
+    }
+}
+
 static CU_TestInfo real_tests[] = {
     {"factions: a start outside them or no move within them refused", test_factions_refused},
     {"a mission or raid that draws its cards is no deck to optimise",
      test_drawing_attacker_refused},
     {"factions: no move leaves them", test_factions_moves_stay},
+    {"cards no player can own: refused, or left out of the catalog, unless allowed",
+     test_unobtainable_cards},
     CU_TEST_INFO_NULL,
 };
 
