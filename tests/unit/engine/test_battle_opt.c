@@ -603,11 +603,12 @@ static const char *stopped_of(const json_t *res)
  * still win every game of the evaluation. */
 static void test_ceiling_tie_break(void)
 {
-    json_t *res = run_text(
+    struct job *job = decode_doc(doc_of(
         "{'kind':'optimize','seed':5,'params':{"
         "'attacker': 'Test Commander, Grunt#3, Plated Grunt#3, Barricade#2, Lead Dozer'," ENEMY POOL
         "'constraints': {'deck_size': {'min': 6, 'max': 10}, 'max_copies': 3},"
-        "'budget': {'games': 20000}, 'eval_games': 1000}}");
+        "'budget': {'games': 20000}, 'eval_games': 1000}}"));
+    json_t *res = run_all(job, 1, 0), *three = run_all(job, 3, 0);
     json_t *moves = json_object_get(res, "moves");
     size_t i;
     json_t *m;
@@ -624,7 +625,12 @@ static void test_ceiling_tie_break(void)
     }
     CU_ASSERT_STRING_EQUAL(stopped_of(res), "budget");
     CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) > 19000);
+    /* the tie-break is part of every race's score: the same on three threads, resumed */
+    CU_ASSERT(json_equal(three, res));
+    check_resume(job, 500, 5000, res);
+    json_decref(three);
     json_decref(res);
+    job_free(job);
 }
 
 /* One move only (a one-card deck, one pool card): the search keeps drawing the same
@@ -659,12 +665,21 @@ static void test_stuck_search_widens(void)
         json_decref(p);
     }
     CU_ASSERT_EQUAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
     CU_ASSERT_EQUAL(first, 2048);
     CU_ASSERT_EQUAL(widest, 16384);
     CU_ASSERT_STRING_EQUAL(stopped_of(res), "budget");
     CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) > 99000);
     /* hundreds of candidates: the one move, drawn again and again, never dropped for good */
     CU_ASSERT(json_integer_value(json_object_get(res, "candidates")) > 500);
+    /* the blocks and the widening are the search's state: on three threads (playing ahead
+     * across blocks) and resumed from a checkpoint after widening, the same result */
+    {
+        json_t *three = run_all(job, 3, 0);
+        CU_ASSERT(json_equal(three, res));
+        json_decref(three);
+    }
+    check_resume(job, 2000, 70000, res);
     json_decref(res);
     job_run_free(run);
     job_free(job);
