@@ -63,10 +63,12 @@ static int table_find(const struct opt_job *job, const char *name)
 static int table_add(struct opt_job *job, int *cap, const struct battle_card_spec *card)
 {
     const char *name = card->name;
-    int i = table_find(job, name);
 
-    if (i >= 0)
-        return i;
+    /* table_find's loop, inline: the static analyzer then sees that a table holding the
+     * name is allocated */
+    for (int i = 0; i < job->n_cards; i++)
+        if (strcmp(job->cards[i].name, name) == 0)
+            return i;
     if (job->n_cards == *cap) {
         int ncap = *cap ? *cap * 2 : 64;
         struct opt_card *c = sk_realloc(job->cards, (size_t)ncap * sizeof(*c));
