@@ -2,7 +2,9 @@
 // Deck optimisation against the peer simulator's `climb` (issue 13's acceptance), on real
 // cards: for each of the first PROBLEMS matchups of tests/data/peer/real_cards.json, the
 // attacker's deck is the starting deck, the defender the enemy, and the owned cards are the
-// starting deck's plus the attacker decks of the next two matchups (one copy each). The
+// starting deck's plus the attacker decks of the next two matchups (one copy each), less the
+// cards of sets the game gives no player (the peer ignores them in owned cards, Skirmish
+// refuses them in a pool: docs/optimize.md, "allow_unobtainable"). The
 // peer climbs (`tuo START ENEMY [-s] -o=owned.txt -L 8 10 -t 1 no-db climb ITER`) and
 // reports the simulations it spent; Skirmish then optimises the same problem with that many
 // games as its budget (`skirmish run --device cpu --threads 1`, pool and deck size the
@@ -74,6 +76,26 @@ function skirmishTimed(doc) {
 }
 
 const skirmish = (doc) => skirmishTimed(doc)[0];
+
+// `owned` less the cards Skirmish refuses as of sets the game gives no player: a small
+// optimisation of matchup `m` with them as its pool, whose refusals `skirmish run` prints
+// as "/params/pool/N/card: ... which the game gives no player ..." (exit status 2).
+function obtainable(m, owned) {
+  const f = join(tmp, 'probe.json');
+  writeFileSync(f, JSON.stringify({ kind: 'optimize', seed: 1, params: {
+    mode: m.mode, attacker: m.attacker, defender: m.defender,
+    pool: owned.map((card) => ({ card })), budget: { games: 1000 }, eval_games: 100 } }));
+  try {
+    execFileSync(bin, ['run', '--device', 'cpu', '--threads', '1', f],
+                 { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    return owned;
+  } catch (e) {
+    const out = String(e.stdout) + String(e.stderr);
+    const bad = new Set([...out.matchAll(/\/params\/pool\/(\d+)\/card: [^\n]*gives no player/g)]
+      .map((x) => Number(x[1])));
+    return owned.filter((_, i) => !bad.has(i));
+  }
+}
 
 const wall = process.env.SK_BENCH_WALL === '1';
 const cores = cpus().length;
@@ -159,7 +181,8 @@ if (wall) {
   // one small optimisation first: the worker has loaded its cards and reads the stream
   await serviceRun({ kind: 'optimize', seed: 1, params: { attacker: ms[0].attacker,
     defender: ms[0].defender,
-    pool: [...new Set(names(ms[1].attacker))].map((card) => ({ card })), budget: { games: 1000 }, eval_games: 100 } });
+    pool: obtainable(ms[0], [...new Set(names(ms[1].attacker))]).map((card) => ({ card })),
+    budget: { games: 1000 }, eval_games: 100 } });
   console.log(`machine: ${cores} cores (${cpus()[0].model}), load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 }
 console.log(`peer: ${peer}; climb ${iter}; re-evaluation ${evalGames} games per deck; ` +
@@ -169,8 +192,8 @@ console.log(`| problem | start | peer: games | peer deck | peer ${unit} s | skir
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (let i = 0; i < count && i + 2 < ms.length; i++) {
   const m = ms[i];
-  const owned = [...new Set([...names(m.attacker), ...names(ms[i + 1].attacker),
-                              ...names(ms[i + 2].attacker)])];
+  const owned = obtainable(m, [...new Set([...names(m.attacker), ...names(ms[i + 1].attacker),
+                                         ...names(ms[i + 2].attacker)])]);
   writeFileSync(join(tmp, 'peer', 'owned.txt'), owned.join('\n') + '\n');
   const args = [m.attacker, m.defender, ...(m.mode === 'surge' ? ['-s'] : []), '-o=owned.txt',
                 '-L', '8', '10', '-t', String(wall ? cores : 1), 'no-db', 'climb', String(iter)];

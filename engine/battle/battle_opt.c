@@ -32,10 +32,14 @@
 
 #include "sk_banned.h"
 
-/* Game numbers: the search's races use blocks of OPT_BLOCK games (one block per
- * incumbent: a promoted deck is raced on fresh games), the final evaluation games from
- * OPT_EVAL_FIRST on, which no race reaches. */
+/* Game numbers: the search's races use blocks of OPT_BLOCK games, the final evaluation
+ * games from OPT_EVAL_FIRST on, which no race reaches. A block serves one incumbent and at
+ * most OPT_EPOCH candidates, each a different deck: a promoted deck, and a candidate drawn
+ * again (or the OPT_EPOCH + 1st), start a fresh block, so no candidate races twice on the
+ * same games (the same games gave it the same verdict every time it was drawn) while the
+ * incumbent's games of a block serve many candidates. */
 #define OPT_BLOCK      (1ULL << 20)
+#define OPT_EPOCH      64
 #define OPT_EVAL_FIRST (1ULL << 62)
 /* The random stream of the search's moves: a game number no game uses. */
 #define OPT_MOVE_STREAM (~0ULL)
@@ -51,7 +55,13 @@
 #define OPT_EVAL_SLICE_FIRST 8
 
 enum opt_phase { OPT_SEARCH = 0, OPT_EVAL = 1, OPT_DONE = 2 };
-enum opt_stop { OPT_STOP_NONE = 0, OPT_STOP_BUDGET, OPT_STOP_TIME, OPT_STOP_NO_MOVE };
+enum opt_stop {
+    OPT_STOP_NONE = 0,
+    OPT_STOP_BUDGET,
+    OPT_STOP_TIME,
+    OPT_STOP_NO_MOVE,
+    OPT_STOP_TARGET
+};
 
 /* One accepted move, as the result lists it. */
 struct opt_step {
@@ -80,6 +90,10 @@ struct opt_state {
     uint64_t cand_n, inc_n; /* games per defender deck raced / known for the incumbent */
     uint64_t n_log;
     uint64_t eval_n; /* evaluation games per deck done */
+    uint64_t stale;  /* candidates settled since the last accepted move (or widening) */
+    int widen;       /* the race's bound is race_max doubled this many times */
+    int epoch_n;     /* decks raced on the current block: their hashes in epoch[] */
+    uint64_t epoch[OPT_EPOCH];
     /* sums over the evaluation games of the starting deck's score, the best deck's and
      * their difference (best - start), and of their squares */
     double ev_sum[3], ev_sumsq[3];
@@ -104,7 +118,7 @@ struct opt_run {
     struct opt_ahead ahead[OPT_AHEAD_MAX];
     struct opt_state st;
     uint64_t eval_slice;              /* evaluation games per deck of a slice (a deadline's) */
-    double *inc_scores, *cand_scores; /* race_max each */
+    double *inc_scores, *cand_scores; /* race_cap(job) each */
     struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
     /* prepared decks, one plan per defender deck; NULL until needed */
     struct battle_plan *inc_plans[BATTLE_DEFENDERS_MAX];
@@ -199,6 +213,67 @@ static uint64_t race_first(const struct opt_job *job)
     return job->race_batch < job->race_max ? job->race_batch : job->race_max;
 }
 
+/* The most games per defender deck a race may reach once widened (OPT_WIDEN_MAX): what the
+ * score buffers hold. Never below race_max. */
+static uint64_t race_cap(const struct opt_job *job)
+{
+    uint64_t w = job->race_max << OPT_WIDEN_MAX;
+
+    w = w < OPT_RACE_MAX_MAX ? w : OPT_RACE_MAX_MAX;
+    return w > job->race_max ? w : job->race_max;
+}
+
+/* The most games per defender deck the search's candidates race on now. */
+static uint64_t race_bound(const struct opt_run *run)
+{
+    uint64_t b = run->job->race_max << run->st.widen, cap = race_cap(run->job);
+    return b < cap ? b : cap;
+}
+
+/* The smallest difference one game makes in a race: a turn's in the tie-break
+ * (battle_opt_play.h). The race's spread is never taken below one such game's
+ * (battle_race_decide). */
+static double race_unit(void)
+{
+    return OPT_TIE_STEP;
+}
+
+/* ===== Blocks of games ===== */
+
+/* FNV-1a of a deck's commander and cards (a collision only starts a block early). */
+static uint64_t deck_hash(const struct opt_deck *d)
+{
+    uint64_t h = 14695981039346656037ULL;
+    int v[2 + BATTLE_DECK_MAX];
+
+    v[0] = d->commander;
+    v[1] = d->n;
+    memcpy(v + 2, d->cards, (size_t)d->n * sizeof(d->cards[0]));
+    for (size_t i = 0; i < (size_t)(2 + d->n) * sizeof(int); i++) {
+        h ^= ((const unsigned char *)v)[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Admits deck `d` as a candidate of the block `*block` whose `*n` candidates so far hashed
+ * h[]: a deck raced on it already, or one past OPT_EPOCH, goes to the next block instead
+ * (then 1: the incumbent has no games there yet). */
+static int epoch_admit(uint64_t *block, int *n, uint64_t *h, const struct opt_deck *d)
+{
+    uint64_t x = deck_hash(d);
+    int fresh = *n == OPT_EPOCH;
+
+    for (int i = 0; i < *n && !fresh; i++)
+        fresh = h[i] == x;
+    if (fresh) {
+        ++*block;
+        *n = 0;
+    }
+    h[(*n)++] = x;
+    return fresh;
+}
+
 /* ===== Playing ahead =====
  * Most candidates are dropped after their first batch, and the next candidates are
  * known before that: drawn from the moves' stream, from the same incumbent, as long as
@@ -264,7 +339,11 @@ static enum sk_err ahead_predict(struct opt_run *run)
     struct rng r = st->rng;
     struct plans_task t;
     int slot = 0, free_slots = 0, n = 0;
+    uint64_t block = st->block, epoch[OPT_EPOCH];
+    int epoch_n = st->epoch_n;
     enum sk_err rc = SK_OK;
+
+    memcpy(epoch, st->epoch, sizeof(epoch));
 
     t.run = run;
     for (int i = 0; i < run->ahead_max; i++)
@@ -283,10 +362,12 @@ static enum sk_err ahead_predict(struct opt_run *run)
         battle_opt_apply(&st->inc, &m, &a->deck);
         if (job->algorithm == OPT_ALG_ANNEAL)
             (void)rng_next(&r);
-        if (ahead_find(run, &a->deck, st->block)) /* drawn twice: played once */
+        /* the block next_candidate will race it on */
+        (void)epoch_admit(&block, &epoch_n, epoch, &a->deck);
+        if (ahead_find(run, &a->deck, block)) /* played already */
             continue;
         a->used = 1;
-        a->block = st->block;
+        a->block = block;
         t.slot[n++] = slot;
         free_slots--;
     }
@@ -302,9 +383,9 @@ static enum sk_err ahead_predict(struct opt_run *run)
 
 /* At a candidate's first batch, on several threads: *mine is the entry played ahead for
  * it, or, when none was, NULL and segs[] (*nseg of them) gets the first batch of the
- * candidates predicted to follow it (block base `base`). SK_ENOMEM. */
-static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct opt_segment *segs,
-                                  int *nseg, struct opt_ahead **mine)
+ * candidates predicted to follow it (each on the block it will race on). SK_ENOMEM. */
+static enum sk_err ahead_segments(struct opt_run *run, struct opt_segment *segs, int *nseg,
+                                  struct opt_ahead **mine)
 {
     enum sk_err rc;
 
@@ -315,8 +396,9 @@ static enum sk_err ahead_segments(struct opt_run *run, uint64_t base, struct opt
     rc = ahead_predict(run);
     for (int i = 0; !rc && i < run->ahead_max; i++)
         if (run->ahead[i].used)
-            segs[(*nseg)++] = (struct opt_segment){&run->ahead[i].deck, run->ahead[i].plans, base,
-                                                   race_first(run->job), run->ahead[i].scores};
+            segs[(*nseg)++] = (struct opt_segment){
+                &run->ahead[i].deck,  run->ahead[i].plans,  run->ahead[i].block * OPT_BLOCK,
+                race_first(run->job), run->ahead[i].scores, 1};
     return rc;
 }
 
@@ -352,9 +434,12 @@ static void promote(struct opt_run *run, const struct battle_race *r, int improv
     memcpy(run->inc_plans, run->cand_plans, sizeof(run->inc_plans));
     memset(run->cand_plans, 0, sizeof(run->cand_plans));
     st->block++; /* the new incumbent races on games no decision has seen */
+    st->epoch_n = 0;
     ahead_clear(run);
     st->inc_n = 0;
     st->have_cand = 0;
+    st->stale = 0;
+    st->widen = 0; /* a new neighbourhood: its easy moves first */
 }
 
 /* Draws the next candidate and prepares it. Returns SK_OK with have_cand set, or with the
@@ -372,6 +457,8 @@ static enum sk_err next_candidate(struct opt_run *run)
         return SK_OK;
     }
     battle_opt_apply(&st->inc, &st->cand_move, &st->cand);
+    if (epoch_admit(&st->block, &st->epoch_n, st->epoch, &st->cand))
+        st->inc_n = 0;
     {
         struct opt_ahead *a = ahead_find(run, &st->cand, st->block);
         if (a && a->plans[0]) { /* prepared ahead */
@@ -425,6 +512,63 @@ static void settle(struct opt_run *run, enum battle_race_verdict verdict,
     }
     st->have_cand = 0;
     battle_opt_plans_free(run->cand_plans);
+    /* Stuck: the moves left, if any, are too close to tell on the games a race has had. */
+    if (++st->stale >= OPT_WIDEN_AFTER && race_bound(run) < race_cap(run->job)) {
+        st->widen++;
+        st->stale = 0;
+    }
+}
+
+/* The incumbent's mean score on its games of the block so far (0 with none). */
+static double inc_mean(const struct opt_run *run)
+{
+    double sum = 0;
+
+    for (uint64_t i = 0; i < run->st.inc_n; i++)
+        sum += run->inc_scores[i];
+    return run->st.inc_n ? sum / (double)run->st.inc_n : 0.0;
+}
+
+/* budget.target: with no race running and the incumbent at the target on its games so far,
+ * either it has `race.max_games` of them (the search ends: "target"), or it plays another
+ * batch to make sure. 1 when it did either (or the budget ended the search), else 0. */
+static int target_check(struct opt_run *run, enum sk_err *rc, char *err, size_t errlen)
+{
+    const struct opt_job *job = run->job;
+    struct opt_state *st = &run->st;
+    uint64_t n1, cost;
+
+    *rc = SK_OK;
+    if (!job->has_target || st->have_cand || st->inc_n == 0 || inc_mean(run) < job->target)
+        return 0;
+    if (st->inc_n >= job->race_max) {
+        end_search(run, OPT_STOP_TARGET);
+        return 1;
+    }
+    n1 = st->inc_n + job->race_batch < job->race_max ? st->inc_n + job->race_batch : job->race_max;
+    cost = (n1 - st->inc_n) * (uint64_t)job->n_defenders;
+    if (st->spent + cost > job->budget_games) {
+        end_search(run, OPT_STOP_BUDGET);
+        return 1;
+    }
+    {
+        struct opt_segment seg = {&st->inc,
+                                  run->inc_plans,
+                                  st->block * OPT_BLOCK + st->inc_n,
+                                  n1 - st->inc_n,
+                                  run->inc_scores + st->inc_n,
+                                  1};
+        err[0] = '\0';
+        *rc = battle_opt_play(&run->player, &seg, 1, err, errlen);
+    }
+    if (*rc) {
+        if (!err[0])
+            snprintf(err, errlen, "the search's games could not be played: %s", sk_err_str(*rc));
+        return 1;
+    }
+    st->spent += cost;
+    st->inc_n = n1;
+    return 1;
 }
 
 /* One batch of the current candidate's race (drawing a candidate first when none is
@@ -433,7 +577,7 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
 {
     const struct opt_job *job = run->job;
     struct opt_state *st = &run->st;
-    uint64_t n1, inc_need, cost, base;
+    uint64_t n1, inc_need, cost, base, bound;
     struct opt_segment segs[OPT_SEGMENTS_MAX];
     struct opt_ahead *mine = NULL;
     struct battle_race r = {0};
@@ -449,13 +593,15 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
         if (rc)
             return rc == SK_EINVAL ? SK_EINTERNAL : rc; /* the incumbent decoded before */
     }
+    if (target_check(run, &rc, err, errlen))
+        return rc;
     if (!st->have_cand) {
         rc = next_candidate(run);
         if (rc || !st->have_cand)
             return rc;
     }
-    n1 =
-        st->cand_n + job->race_batch < job->race_max ? st->cand_n + job->race_batch : job->race_max;
+    bound = race_bound(run);
+    n1 = st->cand_n + job->race_batch < bound ? st->cand_n + job->race_batch : bound;
     inc_need = st->inc_n < n1 ? n1 - st->inc_n : 0;
     cost = (n1 - st->cand_n + inc_need) * (uint64_t)job->n_defenders;
     if (st->spent + cost > job->budget_games) {
@@ -464,18 +610,22 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     }
     base = st->block * OPT_BLOCK;
     if (st->cand_n == 0 && run->ahead_max > 0) {
-        rc = ahead_segments(run, base, segs, &nseg, &mine);
+        rc = ahead_segments(run, segs, &nseg, &mine);
         if (rc)
             return rc;
     }
     if (mine) /* its first batch was played ahead */
         memcpy(run->cand_scores, mine->scores, (size_t)n1 * sizeof(double));
     else
-        segs[nseg++] = (struct opt_segment){&st->cand, run->cand_plans, base + st->cand_n,
-                                            n1 - st->cand_n, run->cand_scores + st->cand_n};
+        segs[nseg++] = (struct opt_segment){&st->cand,
+                                            run->cand_plans,
+                                            base + st->cand_n,
+                                            n1 - st->cand_n,
+                                            run->cand_scores + st->cand_n,
+                                            1};
     if (inc_need)
-        segs[nseg++] = (struct opt_segment){&st->inc, run->inc_plans, base + st->inc_n, inc_need,
-                                            run->inc_scores + st->inc_n};
+        segs[nseg++] = (struct opt_segment){
+            &st->inc, run->inc_plans, base + st->inc_n, inc_need, run->inc_scores + st->inc_n, 1};
     err[0] = '\0';
     rc = battle_opt_play(&run->player, segs, nseg, err, errlen);
     if (mine)
@@ -492,7 +642,7 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     for (uint64_t i = 0; i < n1; i++)
         battle_race_add(&r, run->cand_scores[i] - run->inc_scores[i]);
     {
-        enum battle_race_verdict v = battle_race_decide(&r, job->race_max);
+        enum battle_race_verdict v = battle_race_decide(&r, bound, race_unit());
         if (v != BATTLE_RACE_GO_ON)
             settle(run, v, &r);
     }
@@ -568,8 +718,8 @@ static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, siz
     }
     {
         struct opt_segment segs[2] = {
-            {&job->start, run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a},
-            {&st->best, run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b}};
+            {&job->start, run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a, 0},
+            {&st->best, run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b, 0}};
         err[0] = '\0';
         rc = battle_opt_play(&run->player, segs, 2, err, errlen);
     }
@@ -628,8 +778,8 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     if (!run)
         return SK_ENOMEM;
     run->job = job;
-    run->inc_scores = sk_calloc(job->race_max, sizeof(double));
-    run->cand_scores = sk_calloc(job->race_max, sizeof(double));
+    run->inc_scores = sk_calloc(race_cap(job), sizeof(double));
+    run->cand_scores = sk_calloc(race_cap(job), sizeof(double));
     run->log = sk_calloc(OPT_MOVES_LOG_MAX, sizeof(*run->log));
     if (!run->inc_scores || !run->cand_scores || !run->log) {
         run_free(run);
@@ -815,7 +965,7 @@ static json_t *moves_json(const struct opt_run *run)
 
 static const char *stop_name(int stop)
 {
-    static const char *const names[] = {"canceled", "budget", "time", "no_move"};
+    static const char *const names[] = {"canceled", "budget", "time", "no_move", "target"};
     return names[stop];
 }
 
@@ -949,6 +1099,7 @@ static json_t *run_progress(void *data)
               put(o, "games", json_integer((json_int_t)st->spent)) ||
               put(o, "candidates", json_integer((json_int_t)st->tried)) ||
               put(o, "accepted", json_integer((json_int_t)st->accepted)) ||
+              put(o, "race_games", json_integer((json_int_t)race_bound(run))) ||
               put(o, "last_move", last_move_json(run));
 
     if (!bad && st->eval_n > 0)
@@ -982,8 +1133,9 @@ static enum sk_err run_save(void *data, struct sk_buf *out)
 static int state_fits(const struct opt_job *job, const struct opt_state *st)
 {
     return st->phase >= OPT_SEARCH && st->phase <= OPT_DONE && st->stop >= OPT_STOP_NONE &&
-           st->stop <= OPT_STOP_NO_MOVE && st->spent <= job->budget_games &&
-           st->inc_n <= job->race_max && st->cand_n <= job->race_max &&
+           st->stop <= OPT_STOP_TARGET && st->spent <= job->budget_games &&
+           st->inc_n <= race_cap(job) && st->cand_n <= race_cap(job) && st->widen >= 0 &&
+           st->widen <= OPT_WIDEN_MAX && st->epoch_n >= 0 && st->epoch_n <= OPT_EPOCH &&
            st->eval_n <= job->eval_games && (st->have_cand == 0 || st->have_cand == 1) &&
            st->rng.used <= 4 && battle_opt_deck_fits(job, &st->inc) &&
            battle_opt_deck_fits(job, &st->best) &&

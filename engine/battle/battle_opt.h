@@ -31,10 +31,15 @@ struct battle_catalog;
 #define OPT_RACE_BATCH_DEF     64
 #define OPT_RACE_MAX_MAX       100000 /* games per defender deck one candidate may race */
 #define OPT_RACE_MAX_DEF       2048
-#define OPT_TEMPERATURE_DEF    0.02 /* anneal: the starting temperature, in score units */
-#define OPT_TEMPERATURE_MAX    1.0
-#define OPT_MOVES_LOG_MAX      1000 /* accepted moves kept for the result (the rest counted) */
-#define OPT_FACTIONS_MAX       7    /* constraints.factions: "none" and the game's 6 factions */
+/* A search that has settled OPT_WIDEN_AFTER candidates in a row without accepting one
+ * doubles the games a candidate may race on (up to OPT_WIDEN_MAX doublings of `max_games`,
+ * never past OPT_RACE_MAX_MAX): the moves left are those too close to tell on fewer games. */
+#define OPT_WIDEN_AFTER     128
+#define OPT_WIDEN_MAX       3
+#define OPT_TEMPERATURE_DEF 0.02 /* anneal: the starting temperature, in score units */
+#define OPT_TEMPERATURE_MAX 1.0
+#define OPT_MOVES_LOG_MAX   1000 /* accepted moves kept for the result (the rest counted) */
+#define OPT_FACTIONS_MAX    7    /* constraints.factions: "none" and the game's 6 factions */
 
 /* What a game scores in the search: a win (1), a win or a stall (1), or the points of the
  * job's battle `scoring` (docs/rules/battle.md, "Scoring"), played as points / 100 so that
@@ -79,13 +84,16 @@ struct opt_job {
     int size_min, size_max;
     int freeze_first;
     int max_copies;
-    int commander_owned; /* 1: the commander may change to an owned one */
-    unsigned factions;   /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
+    int commander_owned;    /* 1: the commander may change to an owned one */
+    unsigned factions;      /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
+    int allow_unobtainable; /* 1: the pool may hold cards of sets no player owns */
     enum opt_objective objective;
     enum battle_scoring scoring; /* the battle's scoring: what OPT_OBJ_POINTS counts */
     enum opt_algorithm algorithm;
     uint64_t budget_games;
     int budget_seconds; /* 0 = none */
+    int has_target;     /* budget.target given: stop once the incumbent scores it */
+    double target;      /* in search units (battle_opt_score_unit) */
     uint64_t eval_games;
     uint64_t race_batch;
     uint64_t race_max;

@@ -10,17 +10,20 @@
 #include <string.h>
 
 #include "battle_catalog.h"
+#include "battle_opt_play.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
 
-static const char *const opt_keys[] = {"mode",        "scoring",     "turn_limit", "cards",
-                                       "attacker",    "defender",    "pool",       "objective",
-                                       "algorithm",   "budget",      "race",       "eval_games",
-                                       "temperature", "constraints", "effects",    NULL};
-static const char *const budget_keys[] = {"games", "seconds", NULL};
+static const char *const opt_keys[] = {
+    "mode",        "scoring",     "turn_limit", "cards",
+    "attacker",    "defender",    "pool",       "objective",
+    "algorithm",   "budget",      "race",       "eval_games",
+    "temperature", "constraints", "effects",    "allow_unobtainable",
+    NULL};
+static const char *const budget_keys[] = {"games", "seconds", "target", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
 static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
                                               "max_copies", "factions",     NULL};
@@ -45,6 +48,15 @@ static json_t *battle_base(const json_t *params)
     return base;
 }
 
+/* The index of the card named `name` in the job's table, or -1. */
+static int table_find(const struct opt_job *job, const char *name)
+{
+    for (int i = 0; i < job->n_cards; i++)
+        if (strcmp(job->cards[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
 /* The index of card `card` in the job's table (by name), adding it (its type and faction,
  * no copies) on first use; -1 on allocation failure. `cap` is the table's allocated size,
  * grown here. */
@@ -52,6 +64,8 @@ static int table_add(struct opt_job *job, int *cap, const struct battle_card_spe
 {
     const char *name = card->name;
 
+    /* table_find's loop, inline: the static analyzer then sees that a table holding the
+     * name is allocated */
     for (int i = 0; i < job->n_cards; i++)
         if (strcmp(job->cards[i].name, name) == 0)
             return i;
@@ -202,9 +216,18 @@ static int probe_card(struct sk_jdec *d, const json_t *params, const struct batt
         const struct battle_side_spec *s = &spec.sides[0];
         const struct battle_card_spec *c =
             type == BATTLE_COMMANDER ? &spec.cards[s->commander] : &spec.cards[s->deck[0]];
-        idx = table_add(job, cap, c);
-        if (idx < 0)
-            idx = -2;
+        /* a card of the starting deck (in the table before any pool card) is owned anyway */
+        if (c->hidden_set && !job->allow_unobtainable && table_find(job, c->name) < 0) {
+            sk_jdec_bad(d,
+                        "card \"%s\" is of set %d, which the game gives no player: it cannot be "
+                        "owned (set \"allow_unobtainable\": true to search with it anyway)",
+                        c->name, c->set);
+            idx = -1;
+        } else {
+            idx = table_add(job, cap, c);
+            if (idx < 0)
+                idx = -2;
+        }
         battle_codec_spec_release(&spec);
     }
     sk_verr_list_release(&errs);
@@ -213,8 +236,9 @@ static int probe_card(struct sk_jdec *d, const json_t *params, const struct batt
 }
 
 /* The pool: a list of {"card", "count"}, or "catalog" (every catalog card a deck or a
- * commander can use, as many copies as max_copies allows). SK_OK (problems in `d`) or
- * SK_ENOMEM. */
+ * commander can use, as many copies as max_copies allows). Either holds only cards a
+ * player can own (battle_card_spec.hidden_set) unless allow_unobtainable. SK_OK (problems
+ * in `d`) or SK_ENOMEM. */
 static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
                                const struct battle_catalog *cat, struct opt_job *job, int *cap)
 {
@@ -231,7 +255,8 @@ static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
             const struct battle_card_spec *c = battle_catalog_at(cat, k);
             char why[160];
             int idx;
-            if (c->type == BATTLE_FORTRESS || battle_tu_unsupported(c, why, sizeof(why)))
+            if (c->type == BATTLE_FORTRESS || (c->hidden_set && !job->allow_unobtainable) ||
+                battle_tu_unsupported(c, why, sizeof(why)))
                 continue;
             idx = table_add(job, cap, c);
             if (idx < 0) {
@@ -513,6 +538,12 @@ static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_jo
             job->budget_games = (uint64_t)n;
         if (sk_jdec_get_int(d, b, "seconds", 1, OPT_BUDGET_SECONDS_MAX, &n) > 0)
             job->budget_seconds = (int)n;
+        /* a score as the result reads it: a fraction of games, or points */
+        job->target = -1;
+        get_positive(d, b, "target", job->objective == OPT_OBJ_POINTS ? BATTLE_POINTS_MAX : 1.0,
+                     &job->target);
+        job->has_target = job->target > 0;
+        job->target = job->has_target ? job->target * battle_opt_score_unit(job) : 0;
         sk_jptr_pop(d->ptr);
     }
     job->race_batch = OPT_RACE_BATCH_DEF;
@@ -642,6 +673,7 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
         d.n_err++;
     }
     decode_search(&d, params, &job);
+    (void)sk_jdec_get_bool(&d, params, "allow_unobtainable", &job.allow_unobtainable);
     if (job.n_cards > 0) { /* the start decoded: the rest is checked against it */
         err = decode_pool(&d, params, catalog, &job, &cap);
         if (err)

@@ -18,13 +18,14 @@
 
 #include "sk_banned.h"
 
-/* A unit's bytes: "SKU1", the job's seed (u64), its cards and defender decks (u32 each),
+/* A unit's bytes: "SKU2", the job's seed (u64), its cards and defender decks (u32 each),
  * the pieces (u32), then per piece its deck (commander and card count as i32, the cards'
- * indices as i32) and games (first and count, u64): all little-endian. A result's: "SKR1",
- * its items (u64: games times defender decks), then each item's score (u16), game by game,
- * defender deck by defender deck. */
-static const unsigned char unit_magic[4] = {'S', 'K', 'U', '1'};
-static const unsigned char result_magic[4] = {'S', 'K', 'R', '1'};
+ * indices as i32) and games (first and count, u64): all little-endian. A result's: "SKR2",
+ * its items (u64: games times defender decks), then each item's code (u32, game_code),
+ * game by game, defender deck by defender deck. (Version 1 results held the score alone, as
+ * u16: a build of either version refuses the other's bytes, and computes the unit itself.) */
+static const unsigned char unit_magic[4] = {'S', 'K', 'U', '2'};
+static const unsigned char result_magic[4] = {'S', 'K', 'R', '2'};
 #define RESULT_HEAD 12
 
 void battle_opt_plans_free(struct battle_plan **plans)
@@ -87,14 +88,37 @@ double battle_opt_score_unit(const struct opt_job *job)
     return job->objective == OPT_OBJ_POINTS ? 0.01 : 1.0;
 }
 
-/* What game `r` scores under the job's objective, in units of battle_opt_score_unit: 1 or
- * 0 for a win (or stall), the points of the battle's scoring. */
-static uint16_t game_score(const struct opt_job *job, const struct battle_game_result *r)
+/* A game's tie-break (OPT_TIE_WEIGHT), 0 .. TIE_MAX: a loss in [0, TIE_LOSS_TOP] (later
+ * better), a stall TIE_STALL, a win in [TIE_WIN_LOW, TIE_MAX] (sooner better). */
+#define TIE_MAX      65535U
+#define TIE_LOSS_TOP 21845U
+#define TIE_STALL    32768U
+#define TIE_WIN_LOW  43690U
+
+static uint32_t game_tie(const struct battle_game_result *r)
 {
+    uint32_t turn = r->turn; /* at most 255 */
+
+    if (r->outcome == BATTLE_SIM_WIN)
+        return TIE_WIN_LOW + (TIE_MAX - TIE_WIN_LOW) * (255U - turn) / 255U;
+    if (r->outcome == BATTLE_SIM_STALL)
+        return TIE_STALL;
+    return TIE_LOSS_TOP * turn / 255U;
+}
+
+/* What game `r` scores, as a code: under the job's objective, in units of
+ * battle_opt_score_unit (1 or 0 for a win, or stall; the points of the battle's scoring) in
+ * the high 16 bits, its tie-break in the low 16. */
+static uint32_t game_code(const struct opt_job *job, const struct battle_game_result *r)
+{
+    uint32_t score;
+
     if (job->objective == OPT_OBJ_POINTS)
-        return r->points;
-    return r->outcome == BATTLE_SIM_WIN ||
-           (job->objective == OPT_OBJ_WIN_STALL && r->outcome == BATTLE_SIM_STALL);
+        score = r->points;
+    else
+        score = r->outcome == BATTLE_SIM_WIN ||
+                (job->objective == OPT_OBJ_WIN_STALL && r->outcome == BATTLE_SIM_STALL);
+    return score << 16 | game_tie(r);
 }
 
 /* ===== Playing pieces of games here ===== */
@@ -113,7 +137,7 @@ struct play_task {
     const struct piece *pieces;
     int np;
     uint64_t base;
-    uint16_t *s; /* per item of the task */
+    uint32_t *s; /* per item of the task (game_code) */
 };
 
 static void play_item(void *ctx, uint64_t item)
@@ -128,14 +152,14 @@ static void play_item(void *ctx, uint64_t item)
     while (rest >= t->pieces[i].n)
         rest -= t->pieces[i++].n;
     battle_cpu_play_one(t->pieces[i].plans[k], t->pieces[i].first + rest, &r);
-    t->s[item] = game_score(t->job, &r);
+    t->s[item] = game_code(t->job, &r);
 }
 
 /* Plays the pieces on the process's OpenCL device (battle_device.h), one launch per piece
  * and defender deck, scores into s[]. 1 when it did; 0 when there is no device or it
  * failed (the caller plays them on the CPU: the same scores). */
 static int play_on_device(const struct opt_job *job, const struct piece *pieces, int np,
-                          uint16_t *s)
+                          uint32_t *s)
 {
     int nd = job->n_defenders;
     struct battle_game_result *r = NULL;
@@ -156,7 +180,7 @@ static int play_on_device(const struct opt_job *job, const struct piece *pieces,
             }
             for (uint64_t g = 0; !rc && g < pieces[i].n; g++)
                 s[pieces[i].at - pieces[0].at + g * (uint64_t)nd + (uint64_t)k] =
-                    game_score(job, &r[g]);
+                    game_code(job, &r[g]);
         }
     sk_free(r);
     return rc == SK_OK;
@@ -166,7 +190,7 @@ static int play_on_device(const struct opt_job *job, const struct piece *pieces,
  * the process has one and they are OPT_DEVICE_ITEMS or more (a launch costs what thousands
  * of games do on a GPU), else on `pool`. Returns 1 when the device played them. */
 static int play_pieces(const struct opt_job *job, struct battle_pool *pool,
-                       const struct piece *pieces, int np, uint16_t *s)
+                       const struct piece *pieces, int np, uint32_t *s)
 {
     uint64_t items = 0;
     struct play_task t = {job, pieces, np, 0, s};
@@ -204,7 +228,7 @@ static void add_le(struct sk_buf *b, uint64_t v, int bytes)
 }
 
 /* A result of `items` scores s[] into `out`. */
-static enum sk_err result_encode(const uint16_t *s, uint64_t items, struct sk_buf *out)
+static enum sk_err result_encode(const uint32_t *s, uint64_t items, struct sk_buf *out)
 {
     unsigned char chunk[512];
     size_t n = 0;
@@ -212,8 +236,8 @@ static enum sk_err result_encode(const uint16_t *s, uint64_t items, struct sk_bu
     (void)sk_buf_add(out, result_magic, 4);
     add_le(out, items, 8);
     for (uint64_t i = 0; i < items; i++) {
-        put_le(chunk + n, s[i], 2);
-        n += 2;
+        put_le(chunk + n, s[i], 4);
+        n += 4;
         if (n == sizeof(chunk) || i + 1 == items) {
             (void)sk_buf_add(out, chunk, n);
             n = 0;
@@ -223,15 +247,15 @@ static enum sk_err result_encode(const uint16_t *s, uint64_t items, struct sk_bu
 }
 
 /* Reads a result of exactly `items` scores into s[]; 0 when the bytes are not one. */
-static int result_decode(const struct sk_buf *b, uint64_t items, uint16_t *s)
+static int result_decode(const struct sk_buf *b, uint64_t items, uint32_t *s)
 {
     const unsigned char *p = (const unsigned char *)b->p;
 
-    if (b->err || !p || b->len != RESULT_HEAD + 2 * items || memcmp(p, result_magic, 4) != 0 ||
+    if (b->err || !p || b->len != RESULT_HEAD + 4 * items || memcmp(p, result_magic, 4) != 0 ||
         get_le(p + 4, 8) != items)
         return 0;
     for (uint64_t i = 0; i < items; i++)
-        s[i] = (uint16_t)get_le(p + RESULT_HEAD + 2 * i, 2);
+        s[i] = (uint32_t)get_le(p + RESULT_HEAD + 4 * i, 4);
     return 1;
 }
 
@@ -365,7 +389,7 @@ enum sk_err battle_opt_unit_run(const struct opt_job *job, struct battle_pool *p
                                 size_t errlen)
 {
     struct unit_read u;
-    uint16_t *s = NULL;
+    uint32_t *s = NULL;
     enum sk_err rc;
 
     memset(&u, 0, sizeof(u));
@@ -399,7 +423,7 @@ struct spread_call {
     int np;
     int *from; /* n_units + 1 */
     int n_units;
-    uint16_t *s; /* every item of the call */
+    uint32_t *s; /* every item of the call */
 };
 
 /* job_unit_fn: unit `i` played here, on the run's prepared decks. */
@@ -449,7 +473,7 @@ static enum sk_err cut(struct spread_call *c, const struct opt_segment *segs, in
 
 /* The segments' items played as units through the player's spread, into s[]. */
 static enum sk_err play_spread(const struct opt_player *p, const struct opt_segment *segs, int nseg,
-                               uint64_t items, uint16_t *s, char *err, size_t errlen)
+                               uint64_t items, uint32_t *s, char *err, size_t errlen)
 {
     const struct job_spread *sp = p->spread;
     uint64_t nd = (uint64_t)p->job->n_defenders;
@@ -511,7 +535,7 @@ enum sk_err battle_opt_play(const struct opt_player *p, const struct opt_segment
     const struct opt_job *job = p->job;
     int nd = job->n_defenders;
     uint64_t items = 0;
-    uint16_t *s;
+    uint32_t *s;
     enum sk_err rc = SK_OK;
 
     for (int i = 0; i < nseg; i++)
@@ -536,8 +560,12 @@ enum sk_err battle_opt_play(const struct opt_player *p, const struct opt_segment
     for (uint64_t i = 0, at = 0; !rc && i < (uint64_t)nseg; i++)
         for (uint64_t g = 0; g < segs[i].n; g++) {
             double v = 0;
-            for (int k = 0; k < nd; k++)
-                v += job->weights[k] * s[at++] * battle_opt_score_unit(job);
+            for (int k = 0; k < nd; k++, at++) {
+                double x = (double)(s[at] >> 16) * battle_opt_score_unit(job);
+                if (segs[i].tie)
+                    x += OPT_TIE_WEIGHT * (double)(s[at] & 0xffff) / TIE_MAX;
+                v += job->weights[k] * x;
+            }
             segs[i].out[g] = v;
         }
     sk_free(s);

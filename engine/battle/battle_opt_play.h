@@ -35,13 +35,28 @@ struct sk_buf;
  * units. */
 #define OPT_UNITS_MAX 64
 
+/* The weight of a game's tie-break in a race's score. A race compares decks as the peer's
+ * results do, lexicographically: the objective's score, then a win before a stall before a
+ * loss, then a faster win or a later loss (the tie-break, 0 .. 1 a game). Its weight is so
+ * small that all the tie-breaks of the longest race (OPT_RACE_MAX_MAX games: 1e-4 at most)
+ * weigh less than a hundredth of a point of one game: a race's mean is decided by the
+ * objective whenever the objective differs, and by the tie-break when it does not (near a
+ * ceiling, both decks winning every game). A power of two, far above a double's rounding
+ * of a score (2^-52 of it). The final evaluation scores the objective alone. */
+#define OPT_TIE_WEIGHT (1.0 / 1073741824.0)
+/* The least tie-break difference of one game that means something: a turn sooner or later
+ * moves a game's tie-break by 1/765 of its range; this is a little less. */
+#define OPT_TIE_STEP (OPT_TIE_WEIGHT / 1024.0)
+
 /* Games [first, first + n) of `deck` (prepared as `plans`, one per defender deck), each
- * game's score (the weighted sum over the defender decks, in search units) into out[]. */
+ * game's score (the weighted sum over the defender decks, in search units; with `tie`, plus
+ * OPT_TIE_WEIGHT times its tie-break) into out[]. */
 struct opt_segment {
     const struct opt_deck *deck;
     struct battle_plan *const *plans;
     uint64_t first, n;
     double *out;
+    int tie; /* 1: a race's score (with the tie-break); 0: the objective's alone */
 };
 
 /* Where a run's games are played: its threads (borrowed; NULL plays on the caller) and,

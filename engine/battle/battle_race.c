@@ -37,14 +37,19 @@ double battle_race_se(const struct battle_race *r)
     return r->n < 2 ? 0.0 : sqrt(variance(r->n, r->sum, r->sumsq) / (double)r->n);
 }
 
-enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_t max_n)
+enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_t max_n,
+                                            double unit)
 {
-    double mean, se;
+    double mean, se, floor_se;
 
     if (r->n < 2) /* no spread yet: one game proves nothing */
         return r->n >= max_n && max_n > 0 ? BATTLE_RACE_DROP : BATTLE_RACE_GO_ON;
     mean = battle_race_mean(r);
     se = battle_race_se(r);
+    /* A sample with no spread is no proof of none: near a ceiling both decks win every game
+     * of a batch, and a spread of 0 dropped (or promoted) a candidate on nothing. */
+    floor_se = unit / (double)r->n;
+    se = se > floor_se ? se : floor_se;
     if (mean - BATTLE_RACE_Z_BETTER * se > 0)
         return BATTLE_RACE_BETTER;
     if (mean + BATTLE_RACE_Z_DROP * se <= 0 || r->n >= max_n)

@@ -44,12 +44,17 @@ double battle_race_mean(const struct battle_race *r);
 double battle_race_se(const struct battle_race *r);
 
 /**
- * The verdict after the games added so far, with at most `max_n` games per candidate:
- * BETTER when mean - Z_BETTER * se > 0, DROP when mean + Z_DROP * se <= 0 or n has
- * reached max_n, else GO_ON. With fewer than 2 games (no spread to judge by), GO_ON unless
- * max_n is reached.
+ * The verdict after the games added so far, with at most `max_n` games per candidate.
+ * The standard error judged by is at least unit / n, `unit` being the smallest difference
+ * one game can make (> 0): the spread of n differences of which one game went the other
+ * way. So a batch whose differences are all equal (zero variance, say every game the same
+ * for both decks) is never judged on its spread of 0: all zero goes on to more games, and
+ * is dropped only at max_n. BETTER when mean - Z_BETTER * se > 0, DROP when
+ * mean + Z_DROP * se <= 0 or n has reached max_n, else GO_ON. With fewer than 2 games (no
+ * spread to judge by), GO_ON unless max_n is reached.
  */
-enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_t max_n);
+enum battle_race_verdict battle_race_decide(const struct battle_race *r, uint64_t max_n,
+                                            double unit);
 
 /**
  * The two-sided 95% normal interval of the mean of `n` values whose sum is `sum` and sum of

@@ -202,6 +202,8 @@ struct tu_load {
     /* card sets shown to players (skills_set.xml); all of them when the file is absent */
     int *visible_sets;
     size_t n_visible;
+    int *hidden_sets; /* the sets it lists with <visible>0</visible> */
+    size_t n_hidden;
     int have_sets;
     /* skill ids skills_set.xml defines (game skill indices), when present */
     unsigned char game_defines[BATTLE_TU_SKILL__COUNT];
@@ -393,7 +395,7 @@ static int int_cmp(const void *a, const void *b)
 static enum sk_err read_skills_set(struct tu_load *L, xmlDocPtr doc)
 {
     xmlNode *root = xmlDocGetRootElement(doc);
-    size_t cap = 0;
+    size_t cap = 0, cap_hidden = 0;
 
     for (xmlNode *n = root ? root->children : NULL; n; n = n->next) {
         int id = 0, visible = 0, have_id = 0;
@@ -420,14 +422,22 @@ static enum sk_err read_skills_set(struct tu_load *L, xmlDocPtr doc)
                 visible = elem_int(L, c);
             }
         }
-        if (!have_id || !visible)
+        if (!have_id)
             continue;
+        if (!visible) {
+            if (grow(&L->hidden_sets, &cap_hidden, L->n_hidden, sizeof(int), 64))
+                return SK_ENOMEM;
+            L->hidden_sets[L->n_hidden++] = id;
+            continue;
+        }
         if (grow(&L->visible_sets, &cap, L->n_visible, sizeof(int), 64))
             return SK_ENOMEM;
         L->visible_sets[L->n_visible++] = id;
     }
     if (L->n_visible) /* qsort wants an array, even of nothing */
         qsort(L->visible_sets, L->n_visible, sizeof(int), int_cmp);
+    if (L->n_hidden)
+        qsort(L->hidden_sets, L->n_hidden, sizeof(int), int_cmp);
     L->have_sets = 1;
     return SK_OK;
 }
@@ -435,6 +445,24 @@ static enum sk_err read_skills_set(struct tu_load *L, xmlDocPtr doc)
 static int set_visible(const struct tu_load *L, int set)
 {
     return !L->have_sets || bsearch(&set, L->visible_sets, L->n_visible, sizeof(int), int_cmp);
+}
+
+/* 1 when no player can own a card of `set`: a set skills_set.xml lists as not shown to
+ * players (<visible>0</visible>: rewards kept hidden, event missions' cards, fortresses,
+ * summoned units, waitlisted cards), or, with no skills_set.xml, one of the sets it hid
+ * when the project was written (the sets the peer ignores in owned cards). A card of no
+ * set, or of a set the file does not list, is not hidden: the peer owns those too. */
+static int set_hidden(const struct tu_load *L, int set)
+{
+    static const int hidden[] = {5000, 6000, 8000, 9500, 9999};
+
+    if (L->have_sets)
+        return L->n_hidden &&
+               bsearch(&set, L->hidden_sets, L->n_hidden, sizeof(int), int_cmp) != NULL;
+    for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
+        if (set == hidden[i])
+            return 1;
+    return 0;
 }
 
 /* ===== Cards ===== */
@@ -613,7 +641,8 @@ static enum sk_err push_card(struct tu_load *L, const struct battle_card_spec *c
 {
     if (grow(&L->cards, &L->cap, L->n, sizeof(*L->cards), 65536))
         return SK_ENOMEM;
-    L->cards[L->n++] = *c;
+    L->cards[L->n] = *c;
+    L->cards[L->n++].hidden_set = set_hidden(L, c->set);
     return SK_OK;
 }
 
@@ -1208,6 +1237,7 @@ out:
     sk_free(L.recipes);
     sk_free(L.units);
     sk_free(L.visible_sets);
+    sk_free(L.hidden_sets);
     return rc;
 }
 

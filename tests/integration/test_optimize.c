@@ -211,7 +211,13 @@ static void cancel_keeps_best(const struct it_stack *s, const char *id)
     CU_ASSERT_EQUAL(r.status, 200);
     res = it_resp_json(&r);
     CU_ASSERT(json_is_true(json_object_get(res, "partial")));
-    CU_ASSERT(strstr(str(json_object_get(res, "best"), "deck"), "Commander") != NULL);
+    /* a deck string led by one of the job's commanders ("commander": "owned": the search
+     * may have taken the pool's Iron Warden, which wins the same games sooner) */
+    {
+        const char *deck = str(json_object_get(res, "best"), "deck");
+        CU_ASSERT(strncmp(deck, "Test Commander, ", 16) == 0 ||
+                  strncmp(deck, "Iron Warden, ", 13) == 0);
+    }
     CU_ASSERT(json_is_array(json_object_get(res, "moves")));
     json_decref(res);
     it_resp_free(&r);
@@ -562,7 +568,7 @@ static void test_factions_game_cards(void)
         "\"attacker\":\"Emrys, Messiah, Cerebellum, Aciviper, Sterling Eagle\","
         "\"defender\":\"Zorbo the One, Launcher, Carbine\","
         "\"pool\":[{\"card\":\"Carbine\",\"count\":3},{\"card\":\"Pariah\",\"count\":3},"
-        "{\"card\":\"Launcher\"},{\"card\":\"Mark Hunter\",\"count\":2},{\"card\":\"The Divine\"},"
+        "{\"card\":\"Launcher\"},{\"card\":\"Predator\",\"count\":2},{\"card\":\"The Divine\"},"
         "{\"card\":\"Gravedigger\",\"count\":2},{\"card\":\"Hive Soldier\",\"count\":2},"
         "{\"card\":\"Selfless Soldier\",\"count\":2},{\"card\":\"Ardent Apostle\"}],"
         "\"constraints\":{\"deck_size\":{\"min\":3,\"max\":8},"

@@ -1228,12 +1228,17 @@ export interface components {
             /** @default 50 */
             turn_limit?: number;
             cards?: components["schemas"]["Card"][];
-            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold, 50 copies each). The starting deck's cards are always owned */
+            /** @description the cards owned: a list of {card, count}, or `catalog` (every card of the catalog a deck can hold and a player can own, 50 copies each). A listed card of a set the game gives no player is refused (422 at its `card`) unless `allow_unobtainable`. The starting deck's cards are always owned */
             pool: "catalog" | {
                 card: string;
                 /** @default 1 */
                 count?: number;
             }[];
+            /**
+             * @description true: the pool may hold cards of sets the game gives no player (skills_set.xml's hidden sets: 5000, 6000, 8000, 9500, 9999 in the game's files), listed or with `catalog`; default false: such a listed card is refused, and `catalog` leaves them out (docs/optimize.md)
+             * @default false
+             */
+            allow_unobtainable?: boolean;
             constraints?: {
                 /** @description the deck's size range; default 1 .. the larger of 10 and the starting deck's size */
                 deck_size?: {
@@ -1272,6 +1277,8 @@ export interface components {
                 /** @default 100000 */
                 games?: number;
                 seconds?: number;
+                /** @description stop the search once the incumbent deck scores at least this on `race.max_games` games (per defender deck) of its block: a fraction of games (at most 1), or points with the points objective (at most 511); `stopped` is then "target" (docs/optimize.md) */
+                target?: number;
             };
             race?: {
                 /** @default 64 */
@@ -1328,7 +1335,7 @@ export interface components {
                 evaluation_per_deck: number;
             };
             /** @enum {string|null} */
-            stopped: "budget" | "time" | "no_move" | "canceled" | null;
+            stopped: "budget" | "time" | "no_move" | "target" | "canceled" | null;
             /** @enum {string} */
             objective: "win" | "win_stall" | "points";
             /**
@@ -1365,6 +1372,8 @@ export interface components {
             games: number;
             candidates: number;
             accepted: number;
+            /** @description the most games per defender deck a candidate races on now: race.max_games, doubled each time the search goes 128 candidates without accepting one (at most 3 times, at most 100,000) */
+            race_games?: number;
             last_move: null | {
                 /** @enum {string} */
                 move: "swap" | "add" | "remove" | "commander" | "reorder";

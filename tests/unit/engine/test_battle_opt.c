@@ -47,34 +47,56 @@ static void test_race_verdicts(void)
     struct battle_race r = {0};
     double lo, hi;
 
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 100), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 100, 1.0), BATTLE_RACE_GO_ON);
     battle_race_add(&r, 1);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 100), BATTLE_RACE_GO_ON); /* one game: no spread */
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 100, 1.0), BATTLE_RACE_GO_ON); /* one game */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1, 1.0), BATTLE_RACE_DROP);
     /* 1, 0 alternating over 100 games: mean 0.5, variance 25/99, se sqrt(25/99/100) */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 100; i++)
         battle_race_add(&r, i % 2 ? 0.0 : 1.0);
     CU_ASSERT_DOUBLE_EQUAL(battle_race_mean(&r), 0.5, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(battle_race_se(&r), sqrt(25.0 / 99.0 / 100.0), 1e-15);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_BETTER);
-    /* every game the same for both decks: nothing to gain, dropped */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_BETTER);
+    /* every game the same for both decks (64 differences of 0, zero variance): no verdict
+     * on a spread of 0 (se is taken as unit / 64), more games; at the bound, dropped */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 64; i++)
         battle_race_add(&r, 0.0);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1e-9), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64, 1.0), BATTLE_RACE_DROP);
+    /* every difference +1 (zero variance again): mean 1 against the floor's se 1/64 (unit
+     * 1): better; so is +1e-6 in every game with a unit of 1e-9 (the tie-break's scale) */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, 1.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_BETTER);
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, 1e-6);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1e-9), BATTLE_RACE_BETTER);
+    /* ... but not with a floor of a whole game: mean 1e-6 - 2.58 / 64 < 0, mean + 1 / 64 > 0 */
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    /* +1 in 2 games of 64, 0 in the rest: se sqrt((2 - 4/64) / 63 / 64) = 0.0219 above the
+     * floor 1/64; mean 0.03125 - 2.58 se < 0 and mean + se > 0: on, until the bound */
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < 64; i++)
+        battle_race_add(&r, i < 2 ? 1.0 : 0.0);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64, 1.0), BATTLE_RACE_DROP);
     /* +1 in 5 games, -1 in 4, 0 in 55: mean 1/64, se about 0.035: neither proven better
      * (mean - 2.58 se < 0) nor clearly not (mean + se > 0), until the bound */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 64; i++)
         battle_race_add(&r, i < 5 ? 1.0 : i < 9 ? -1.0 : 0.0);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_GO_ON);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 64), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_GO_ON);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 64, 1.0), BATTLE_RACE_DROP);
     /* clearly worse */
     memset(&r, 0, sizeof(r));
     for (int i = 0; i < 64; i++)
         battle_race_add(&r, i < 20 ? -1.0 : i < 22 ? 1.0 : 0.0);
-    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000), BATTLE_RACE_DROP);
+    CU_ASSERT_EQUAL(battle_race_decide(&r, 1000, 1.0), BATTLE_RACE_DROP);
     /* the interval: mean 0.5 +- 1.959964 * sqrt(25/99/100), inside the caps */
     battle_race_ci95(100, 50, 50, 0, 1, &lo, &hi);
     CU_ASSERT_DOUBLE_EQUAL(lo, 0.5 - 1.959963984540054 * sqrt(25.0 / 99.0 / 100.0), 1e-12);
@@ -205,6 +227,13 @@ static void test_decode_errors(void)
                "/params/budget/games");
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'seconds': 0}}}",
                "/params/budget/seconds");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'target': 0}}}",
+               "/params/budget/target");
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL "'budget': {'target': 1.5}}}",
+               "/params/budget/target"); /* a win rate is at most 1 */
+    expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
+               "'objective': 'points', 'budget': {'target': 600}}}",
+               "/params/budget/target"); /* points are at most 511 */
     expect_bad("{'kind':'optimize','params':{" START ENEMY POOL
                "'race': {'batch': 100, 'max_games': 50}}}",
                "/params/race/max_games");
@@ -549,6 +578,130 @@ static void test_cancel_keeps_best(void)
     job_free(job);
 }
 
+/* ===== The budget spent: the ceiling, a stuck search, a target ===== */
+
+/* The result of the job `text` (' for "), run on one thread in one step. */
+static json_t *run_text(const char *text)
+{
+    struct job *job = decode_doc(doc_of(text));
+    json_t *res = run_all(job, 1, 0);
+    job_free(job);
+    return res;
+}
+
+static const char *stopped_of(const json_t *res)
+{
+    const char *s = json_string_value(json_object_get(res, "stopped"));
+    return s ? s : "";
+}
+
+/* A deck that wins every game against Hex Mistress and four Grunts: every candidate that
+ * also wins every game differs from it in no game's win, so the races' paired differences
+ * in wins are all 0. They were once dropped at their first batch (no spread: a standard
+ * error of 0), and the search accepted no move on the whole budget; now races compare
+ * such decks on the tie-break (sooner wins), and the search climbs on it, to decks that
+ * still win every game of the evaluation. */
+static void test_ceiling_tie_break(void)
+{
+    struct job *job = decode_doc(doc_of(
+        "{'kind':'optimize','seed':5,'params':{"
+        "'attacker': 'Test Commander, Grunt#3, Plated Grunt#3, Barricade#2, Lead Dozer'," ENEMY POOL
+        "'constraints': {'deck_size': {'min': 6, 'max': 10}, 'max_copies': 3},"
+        "'budget': {'games': 20000}, 'eval_games': 1000}}"));
+    json_t *res = run_all(job, 1, 0), *three = run_all(job, 3, 0);
+    json_t *moves = json_object_get(res, "moves");
+    size_t i;
+    json_t *m;
+
+    CU_ASSERT_EQUAL(json_real_value(json_object_get(json_object_get(res, "start"), "score")), 1.0);
+    CU_ASSERT_EQUAL(json_real_value(json_object_get(json_object_get(res, "best"), "score")), 1.0);
+    CU_ASSERT(json_integer_value(json_object_get(res, "moves_accepted")) >= 1);
+    json_array_foreach(moves, i, m)
+    {
+        /* improving on the tie-break alone: a difference far below one game's win */
+        CU_ASSERT(json_is_true(json_object_get(m, "improving")));
+        CU_ASSERT(json_real_value(json_object_get(m, "difference")) > 0);
+        CU_ASSERT(json_real_value(json_object_get(m, "difference")) < 1e-6);
+    }
+    CU_ASSERT_STRING_EQUAL(stopped_of(res), "budget");
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) > 19000);
+    /* the tie-break is part of every race's score: the same on three threads, resumed */
+    CU_ASSERT(json_equal(three, res));
+    check_resume(job, 500, 5000, res);
+    json_decref(three);
+    json_decref(res);
+    job_free(job);
+}
+
+/* One move only (a one-card deck, one pool card): the search keeps drawing the same
+ * candidate. Each draw races on a fresh block of games, the search goes on until the budget
+ * is spent, and with no move accepted for 128 candidates in a row the race widens, three
+ * times: race_games in the progress goes 2048, 4096, 8192, 16384. */
+static void test_stuck_search_widens(void)
+{
+    json_t *doc =
+        doc_of("{'kind':'optimize','seed':2,'params':{"
+               "'attacker': 'Test Commander, Grunt'," ENEMY "'pool': [{'card': 'Plated Grunt'}],"
+               "'constraints': {'deck_size': {'min': 1, 'max': 1}},"
+               "'budget': {'games': 100000}, 'eval_games': 100}}");
+    struct job *job = decode_doc(doc);
+    struct job_run_opts opts = {.threads = 1};
+    struct job_run *run = NULL;
+    char err[256];
+    uint64_t done = 0;
+    json_int_t widest = 0, first = 0;
+    json_t *res = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    while (done < job_total(job)) {
+        json_t *p;
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, 2000, &done), SK_OK);
+        p = job_run_progress(run);
+        if (strcmp(json_string_value(json_object_get(p, "phase")), "search") == 0) {
+            json_int_t g = json_integer_value(json_object_get(p, "race_games"));
+            first = first ? first : g;
+            widest = g > widest ? g : widest;
+        }
+        json_decref(p);
+    }
+    CU_ASSERT_EQUAL(job_run_result(run, &res), SK_OK);
+    json_object_del(res, "elapsed_ms");
+    CU_ASSERT_EQUAL(first, 2048);
+    CU_ASSERT_EQUAL(widest, 16384);
+    CU_ASSERT_STRING_EQUAL(stopped_of(res), "budget");
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(res, "games"), "search")) > 99000);
+    /* hundreds of candidates: the one move, drawn again and again, never dropped for good */
+    CU_ASSERT(json_integer_value(json_object_get(res, "candidates")) > 500);
+    /* the blocks and the widening are the search's state: on three threads (playing ahead
+     * across blocks) and resumed from a checkpoint after widening, the same result */
+    {
+        json_t *three = run_all(job, 3, 0);
+        CU_ASSERT(json_equal(three, res));
+        json_decref(three);
+    }
+    check_resume(job, 2000, 70000, res);
+    json_decref(res);
+    job_run_free(run);
+    job_free(job);
+}
+
+/* budget.target: the starting deck wins about 63% against Hex Mistress; with a target of
+ * 0.5 the search stops as soon as the incumbent has 2048 games (race.max_games) of its
+ * block at 0.5 or more: "target", far inside the budget. */
+static void test_target_stops(void)
+{
+    json_t *res = run_text("{'kind':'optimize','seed':3,'params':{" START ENEMY POOL
+                           "'budget': {'games': 50000, 'target': 0.5}, 'eval_games': 1000}}");
+    json_int_t search =
+        json_integer_value(json_object_get(json_object_get(res, "games"), "search"));
+
+    CU_ASSERT_STRING_EQUAL(stopped_of(res), "target");
+    CU_ASSERT(search >= 2048);
+    CU_ASSERT(search < 10000);
+    CU_ASSERT(json_real_value(json_object_get(json_object_get(res, "start"), "score")) > 0.5);
+    json_decref(res);
+}
+
 static void test_reorder_moves_only(void)
 {
     json_t *doc = doc_of("{'kind':'optimize','seed':3,'params':{"
@@ -619,7 +772,7 @@ static int real_teardown(void)
     "Spout'}"
 #define REAL_OUT                                                                                   \
     "{'card': 'Carbine', 'count': 3}, {'card': 'Pariah', 'count': 3}, {'card': 'Launcher'},"       \
-    " {'card': 'Mark Hunter', 'count': 2}, {'card': 'The Divine'}, {'card': 'Anasi', 'count': 2}"
+    " {'card': 'Predator', 'count': 2}, {'card': 'The Divine'}, {'card': 'Anasi', 'count': 2}"
 
 /* Decodes the params `text` against the game's cards into *job; SK_OK, or the first
  * problem's pointer in `pointer`. */
@@ -745,7 +898,7 @@ static void test_factions_moves_stay(void)
     int came_in[256] = {0}, n_out = 0, commanders = 0, drawn = 0;
 
     CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_OUT ", " REAL_IN
-                                      ", {'card': 'Zorbo the One'}, {'card': 'Prime Hexertia'}],"
+                                      ", {'card': 'Terrogor'}, {'card': 'Empress'}],"
                                       "'constraints': {'deck_size': {'min': 1, 'max': 10},"
                                       " 'commander': 'owned',"
                                       " 'factions': ['bloodthirsty', 'righteous']}}",
@@ -865,7 +1018,7 @@ static void test_spread_same_result(void)
              * 100 games */
             CU_ASSERT(f.calls >= 3);
             CU_ASSERT(f.units >= 2 * (size_t)f.calls);
-            CU_ASSERT(f.max_len <= 12 + 2 * 100 + 2 * 2);
+            CU_ASSERT(f.max_len <= 12 + 4 * 100 + 4 * 2); /* a result: 4 bytes a game */
             json_decref(got);
             sk_buf_release(&f.first);
         }
@@ -929,11 +1082,66 @@ static void test_spread_errors_and_refusals(void)
     job_free(other);
 }
 
+/* Cards no player can own: Shatterjaw (set 9500, summoned units) in an owned list is
+ * refused at its pointer, unless "allow_unobtainable" (a card of the starting deck is owned
+ * whatever its set); "catalog" holds no card of a hidden
+ * set (none of the five), unless "allow_unobtainable", which brings Shatterjaw in. */
+static void test_unobtainable_cards(void)
+{
+    struct opt_job job;
+    char at[256];
+    int hidden = 0, shatterjaw = 0;
+
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN ", {'card': 'Shatterjaw'}]}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/pool/5/card");
+    CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_IN
+                                      ", {'card': 'Shatterjaw'}], 'allow_unobtainable': true}",
+                                      &job, at, sizeof(at)),
+                          SK_OK);
+    for (int c = 0; c < job.n_cards; c++)
+        shatterjaw += strcmp(job.cards[c].name, "Shatterjaw") == 0;
+    CU_ASSERT_EQUAL(shatterjaw, 1);
+    battle_opt_job_release(&job);
+    /* Sterling Eagle (set 6000) is the starting deck's: owned anyway, listed or not */
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [{'card': 'Sterling Eagle', 'count': 2}]}",
+                                &job, at, sizeof(at)),
+                    SK_OK);
+    battle_opt_job_release(&job);
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN "], 'allow_unobtainable': 1}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/allow_unobtainable");
+
+    for (int allow = 0; allow < 2; allow++) {
+        CU_ASSERT_EQUAL_FATAL(real_decode(allow ? "{" REAL_START "'pool': 'catalog',"
+                                                  " 'allow_unobtainable': true}"
+                                                : "{" REAL_START "'pool': 'catalog'}",
+                                          &job, at, sizeof(at)),
+                              SK_OK);
+        hidden = shatterjaw = 0;
+        /* the starting deck's own cards come first (Emrys and Sterling Eagle are of set
+         * 6000: owned, as the deck holds them); the pool's follow */
+        for (int c = 1 + job.start.n; c < job.n_cards; c++) {
+            const struct battle_card_spec *s = battle_catalog_find(real_cat, job.cards[c].name);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+            hidden += s->hidden_set;
+            shatterjaw += strcmp(job.cards[c].name, "Shatterjaw") == 0;
+        }
+        CU_ASSERT_EQUAL(hidden > 0, allow);
+        CU_ASSERT_EQUAL(shatterjaw, allow);
+        battle_opt_job_release(&job);
+    }
+}
+
 static CU_TestInfo real_tests[] = {
     {"factions: a start outside them or no move within them refused", test_factions_refused},
     {"a mission or raid that draws its cards is no deck to optimise",
      test_drawing_attacker_refused},
     {"factions: no move leaves them", test_factions_moves_stay},
+    {"cards no player can own: refused, or left out of the catalog, unless allowed",
+     test_unobtainable_cards},
     CU_TEST_INFO_NULL,
 };
 
@@ -948,6 +1156,9 @@ static CU_TestInfo opt_tests[] = {
     {"another job's or a damaged checkpoint refused", test_checkpoint_refused},
     {"cancel keeps the best deck so far", test_cancel_keeps_best},
     {"reorder only moves cards", test_reorder_moves_only},
+    {"at the ceiling the races climb on the tie-break", test_ceiling_tie_break},
+    {"a stuck search races fresh games, widens, spends its budget", test_stuck_search_widens},
+    {"budget.target ends the search", test_target_stops},
     {"points objective: win scoring is the win objective; brawl points", test_points_objective},
     {"units spread anywhere: the same deck; damaged results computed again",
      test_spread_same_result},

@@ -177,6 +177,30 @@ static void test_types(void)
     CU_ASSERT(commanders > 0 && forts > 0 && doms > 0);
 }
 
+/* The sets skills_set.xml hides from players (5000, 6000, 8000, 9500, 9999 in the
+ * snapshot) mark their cards hidden_set: Shatterjaw (set 9500, summoned), Harrigan Sire
+ * (6000, event missions' cards), Tesla Coil (8000, a fortress); a box card (3000) and a
+ * standard one (1000) are not. Every card of those five sets, and only they, are. */
+static void test_hidden_sets(void)
+{
+    static const char *const hidden[] = {"Shatterjaw", "Harrigan Sire", "Tesla Coil"};
+    size_t n_hidden = 0;
+
+    for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
+        const struct battle_card_spec *c = by_name(hidden[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_EQUAL(c->hidden_set, 1);
+    }
+    for (size_t i = 0; i < real.n_cards; i++) {
+        const struct battle_card_spec *c = &real.cards[i];
+        int s = c->set;
+        CU_ASSERT_EQUAL(c->hidden_set,
+                        s == 5000 || s == 6000 || s == 8000 || s == 9500 || s == 9999);
+        n_hidden += (size_t)c->hidden_set;
+    }
+    CU_ASSERT(n_hidden > 1000);
+}
+
 /* Options survive the import: some skill has each of y, n, c, all, s, trigger, card_id. */
 static void test_options_kept(void)
 {
@@ -324,6 +348,46 @@ static void test_malformed_records(void)
     remove_dir();
 }
 
+/* hidden_set follows skills_set.xml when there is one (set 4000 shown, 4100 hidden: the
+ * file's word, whatever the set's number), else the sets it hid in the snapshot (5000,
+ * 6000, 8000, 9500, 9999): A of set 4000, B of 4100, C of 9500. */
+static void test_hidden_sets_files(void)
+{
+    static const char *const cards =
+        "<root>\n"
+        "<unit><id>40001</id><name>A</name><set>4000</set><attack>1</attack>"
+        "<health>1</health><cost>1</cost></unit>\n"
+        "<unit><id>40002</id><name>B</name><set>4100</set><attack>1</attack>"
+        "<health>1</health><cost>1</cost></unit>\n"
+        "<unit><id>40003</id><name>C</name><set>9500</set><attack>1</attack>"
+        "<health>1</health><cost>1</cost></unit>\n"
+        "</root>\n";
+    struct battle_tu_data d;
+    struct sk_verr_list notes;
+    char err[512] = "";
+
+    for (int with_sets = 0; with_sets < 2; with_sets++) {
+        make_dir();
+        write_file("cards_section_1.xml", cards);
+        if (with_sets)
+            write_file("skills_set.xml", "<root>\n"
+                                         "<cardSet><id>4000</id><visible>1</visible></cardSet>\n"
+                                         "<cardSet><id>4100</id><visible>0</visible></cardSet>\n"
+                                         "<cardSet><id>9500</id><visible>1</visible></cardSet>\n"
+                                         "</root>\n");
+        sk_verr_list_init(&notes);
+        memset(&d, 0, sizeof(d));
+        CU_ASSERT_EQUAL_FATAL(battle_tu_load(tmpdir, &d, &notes, err, sizeof(err)), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(d.n_cards, 3);
+        CU_ASSERT_EQUAL(d.cards[0].hidden_set, 0);
+        CU_ASSERT_EQUAL(d.cards[1].hidden_set, with_sets ? 1 : 0);
+        CU_ASSERT_EQUAL(d.cards[2].hidden_set, with_sets ? 0 : 1);
+        battle_tu_data_release(&d);
+        sk_verr_list_release(&notes);
+        remove_dir();
+    }
+}
+
 /* A file that is not well-formed stops the import with its file and line. */
 static void test_not_well_formed(void)
 {
@@ -444,6 +508,7 @@ static CU_TestInfo real_tests[] = {
     {"options kept", test_options_kept},
     {"duplicate names unique", test_duplicate_names_unique},
     {"notes on the real files", test_real_notes},
+    {"cards of the sets hidden from players", test_hidden_sets},
     CU_TEST_INFO_NULL,
 };
 
@@ -452,6 +517,7 @@ static CU_TestInfo file_tests[] = {
     {"not well-formed XML stops the import", test_not_well_formed},
     {"a section past a gap is noted, not read", test_section_gap_noted},
     {"unsupported options refused", test_unsupported_options},
+    {"hidden sets: skills_set.xml's word, else the snapshot's", test_hidden_sets_files},
     CU_TEST_INFO_NULL,
 };
 
