@@ -76,7 +76,8 @@ function selfTest(doc) {
   const check = makeValidator(doc);
   const job = {
     id: '4fdf2267-cff0-4d57-8c57-363ea2dd98c3', kind: 'battle', status: 'queued', tenant: 'acme', seed: 1, attempts: 0,
-    progress: { done: 0, total: 10, resumed_from: 0 }, shards: 0, cancel_requested: false,
+    progress: { done: 0, total: 10, resumed_from: 0 }, cost: { estimate_cpu_s: 0.002, cpu_s: 0 },
+    shards: 0, cancel_requested: false,
     created_at: '2026-01-01T00:00:00.000000Z',
     started_at: null, finished_at: null, updated_at: '2026-01-01T00:00:00.000000Z', error: null, workers: [], errors: [],
     retry_of: null,
