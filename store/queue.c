@@ -210,6 +210,23 @@ int queue_is_error(const redisReply *r, const char *prefix)
     return r->type == REDIS_REPLY_ERROR && strncmp(r->str, prefix, strlen(prefix)) == 0;
 }
 
+enum sk_err queue_command_int(struct queue *q, int argc, const char **argv, long long *out)
+{
+    redisReply *r = queue_command(q, QUEUE_TIMEOUT_MS, argc, argv);
+    enum sk_err err = SK_OK;
+    if (!r)
+        return SK_EUNAVAIL;
+    if (r->type == REDIS_REPLY_INTEGER) {
+        if (out)
+            *out = r->integer;
+    } else {
+        queue_set_error(q, r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+        err = queue_is_error(r, "LOADING") ? SK_EUNAVAIL : SK_EINTERNAL;
+    }
+    freeReplyObject(r);
+    return err;
+}
+
 /* Creates the group (and the stream) if missing. */
 static enum sk_err ensure_group(struct queue *q)
 {

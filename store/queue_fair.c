@@ -68,35 +68,18 @@ static const char add_lua[] =
                "end\n"
                "return refill(KEYS[1], ARGV[1], prefix)\n";
 
-static enum sk_err eval_int(struct queue *q, int argc, const char **argv, long long *out)
-{
-    redisReply *r = queue_command(q, QUEUE_TIMEOUT_MS, argc, argv);
-    enum sk_err err = SK_OK;
-    if (!r)
-        return SK_EUNAVAIL;
-    if (r->type == REDIS_REPLY_INTEGER) {
-        if (out)
-            *out = r->integer;
-    } else {
-        queue_set_error(q, r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
-        err = queue_is_error(r, "LOADING") ? SK_EUNAVAIL : SK_EINTERNAL;
-    }
-    freeReplyObject(r);
-    return err;
-}
-
 enum sk_err queue_fair_add(struct queue *q, const char *tenant, const char *job_id, int attempt)
 {
     char item[96];
     const char *argv[] = {"EVAL", add_lua, "1", q->stream, QUEUE_GROUP, q->prefix, tenant, item};
     snprintf(item, sizeof(item), "%.48s %d", job_id, attempt);
-    return eval_int(q, QUEUE_ARGC(argv), argv, NULL);
+    return queue_command_int(q, QUEUE_ARGC(argv), argv, NULL);
 }
 
 enum sk_err queue_fair_refill(struct queue *q, long long *moved)
 {
     const char *argv[] = {"EVAL", refill_lua, "1", q->stream, QUEUE_GROUP, q->prefix};
-    return eval_int(q, QUEUE_ARGC(argv), argv, moved);
+    return queue_command_int(q, QUEUE_ARGC(argv), argv, moved);
 }
 
 enum sk_err queue_fair_scan(struct queue *q, queue_id_fn *fn, void *arg)

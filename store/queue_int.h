@@ -77,6 +77,13 @@ enum sk_err queue_array(struct queue *q, int group, long timeout_ms, int argc, c
 int queue_is_error(const redisReply *r, const char *prefix);
 
 /**
+ * Runs a command whose reply is an integer (a script's, an INCRBY's) and puts it into *out
+ * (may be NULL). SK_EUNAVAIL when Redis does not answer or is loading its data;
+ * SK_EINTERNAL for any other reply (its error kept for queue_error).
+ */
+enum sk_err queue_command_int(struct queue *q, int argc, const char **argv, long long *out);
+
+/**
  * Reads an integer reply (or NIL as 0) into *out and frees `r`. SK_EUNAVAIL for NULL (no
  * reply), SK_EINTERNAL for any other type.
  */

@@ -141,25 +141,6 @@ static const char charge_lua[] = "local t = tonumber(redis.call('TIME')[1])\n"
                                  "redis.call('EXPIRE', key, 172800)\n"
                                  "return redis.call('INCRBY', KEYS[2], ARGV[1])\n";
 
-/* Runs `argv` and expects an integer (or nil) reply. */
-static enum sk_err integer_command(struct queue *q, int argc, const char **argv, long long *out)
-{
-    redisReply *r = queue_command(q, QUEUE_TIMEOUT_MS, argc, argv);
-    enum sk_err err = SK_OK;
-
-    if (!r)
-        return SK_EUNAVAIL;
-    if (r->type == REDIS_REPLY_INTEGER) {
-        if (out)
-            *out = r->integer;
-    } else {
-        queue_set_error(q, r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
-        err = SK_EINTERNAL;
-    }
-    freeReplyObject(r);
-    return err;
-}
-
 enum sk_err queue_limit_cpu_charge(struct queue *q, const char *tenant, long long ms)
 {
     char key[192];
@@ -170,7 +151,7 @@ enum sk_err queue_limit_cpu_charge(struct queue *q, const char *tenant, long lon
     snprintf(key, sizeof(key), "%s:cpu:%.63s", q->prefix, tenant);
     snprintf(total, sizeof(total), "%s:cpu_ms_total", q->prefix);
     snprintf(n, sizeof(n), "%lld", ms);
-    return integer_command(q, QUEUE_ARGC(argv), argv, NULL);
+    return queue_command_int(q, QUEUE_ARGC(argv), argv, NULL);
 }
 
 enum sk_err queue_limit_cpu_estimated(struct queue *q, long long ms)
@@ -181,7 +162,7 @@ enum sk_err queue_limit_cpu_estimated(struct queue *q, long long ms)
 
     snprintf(key, sizeof(key), "%s:cpu_estimate_ms_total", q->prefix);
     snprintf(n, sizeof(n), "%lld", ms);
-    return integer_command(q, QUEUE_ARGC(argv), argv, NULL);
+    return queue_command_int(q, QUEUE_ARGC(argv), argv, NULL);
 }
 
 enum sk_err queue_limit_cpu_totals(struct queue *q, long long *charged_ms, long long *estimated_ms)
