@@ -42,14 +42,14 @@ contains() {
 # Help, version, usage errors.
 expect 0 help -- --help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
-contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--device D] [--summary] FILE"
+contains "$tmp/out" "run [--games N] [--seed S] [--threads T] [--device D] [--summary] [--cost] FILE"
 contains "$tmp/out" "devices [--check]"
 contains "$tmp/out" "cards update [--base-url URL] [--dir DIR] [--offline] [--timeout S]"
 expect 0 help-command -- help
 contains "$tmp/out" "usage: skirmish COMMAND [ARGS]"
 # One command's help: `help run`, `run --help`, `run -h` (even before a file), the same text.
 expect 0 help-run -- help run
-contains "$tmp/out" "usage: skirmish run [--games N] [--seed S] [--threads T] [--device D] [--summary] FILE"
+contains "$tmp/out" "usage: skirmish run [--games N] [--seed S] [--threads T] [--device D] [--summary] [--cost] FILE"
 contains "$tmp/out" "--summary    print one line of win/stall/loss rates"
 cp "$tmp/out" "$tmp/help-run"
 expect 0 run-help -- run --help
@@ -114,6 +114,11 @@ expect 0 summary-cpu -- run --games 2000 --device cpu --summary "$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs between the default and --device cpu"
 SKIRMISH_DEVICE=cpu expect 0 summary-env-cpu -- run --games 2000 --summary "$ex"
 cmp -s "$tmp/out" "$tmp/summary1" || fail "summary differs with SKIRMISH_DEVICE=cpu"
+# --cost: the API's estimate (a sample of the first games, one CPU thread) and the run's CPU
+expect 0 cost -- run --games 2000 --device cpu --threads 1 --cost "$ex"
+jq -e '.cost.estimate_cpu_s > 0 and .cost.cpu_s > 0 and .cost.sampled >= 1 and
+       .cost.sampled <= 2000 and .games == 2000' "$tmp/out" >/dev/null ||
+  fail "cost: $(jq -c .cost "$tmp/out")"
 expect 0 json-result -- run --games 300 --seed 99 "$ex"
 contains "$tmp/out" '"games": 300,'
 contains "$tmp/out" '"seed": 99,'
