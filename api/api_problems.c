@@ -145,7 +145,9 @@ static const struct problem problems[] = {
     {"quota-exceeded", 429, "Tenant quota exceeded",
      "The tenant already has as many queued and running jobs as it may "
      "(<code>SKIRMISH_TENANT_MAX_ACTIVE</code>), or submitted as many units (games, turns) in "
-     "the last 24 hours as it may (<code>SKIRMISH_TENANT_UNITS_PER_DAY</code>), or holds as "
+     "the last 24 hours as it may (<code>SKIRMISH_TENANT_UNITS_PER_DAY</code>), or its jobs "
+     "used the CPU seconds of its UTC day (<code>SKIRMISH_TENANT_CPU_S_PER_DAY</code>, "
+     "<code>quota: cpu_seconds_per_day</code>), or holds as "
      "many long polls and event streams open on this API process as a tenant may "
      "(<code>SKIRMISH_MAX_WAITERS_PER_TENANT</code>, <code>quota: waiters</code>; admin keys "
      "count against their own tenant); <code>quota</code>, <code>limit</code> and "
@@ -157,6 +159,12 @@ static const struct problem problems[] = {
      "The job asks for more units (games, turns) than one job of a tenant may "
      "(<code>SKIRMISH_TENANT_MAX_JOB_UNITS</code>; <code>max_units</code> says how many).",
      "Split the work into several smaller jobs."},
+    {"job-too-costly", 422, "Job too costly",
+     "The API estimated the job's CPU cost by playing its first games on one core, and the "
+     "estimate (<code>estimated_cpu_s</code>) is above what one job of a tenant may cost "
+     "(<code>SKIRMISH_TENANT_MAX_JOB_CPU_S</code>; <code>max_cpu_s</code>).",
+     "Ask for fewer games, a shorter turn limit or random instead of flexible play, or split "
+     "the work into several jobs."},
     {"key-not-found", 404, "No such key",
      "No active key has this id: it was never made, or it is already revoked.",
      "List the keys with <code>GET /v1/keys</code>."},
