@@ -310,8 +310,10 @@ function toFile(m, name) {
 
 // A one-line description for the table.
 function brief(m) {
-  const side = (s) => `${cardName(s.commander)} +${s.deck.length}${s.fortresses.length ? ` f${s.fortresses.length}` : ''}`;
-  const eff = m.effects.map((e) => `${{ both: '', attacker: 'A:', defender: 'D:' }[e.side]}${effectText(e)}`).join('; ');
+  const side = (s) => `${cardName(s.commander)} +${s.deck.length}` +
+    `${s.fortresses.length ? ` f${s.fortresses.length}` : ''}`;
+  const who = { both: '', attacker: 'A:', defender: 'D:' };
+  const eff = m.effects.map((e) => `${who[e.side]}${effectText(e)}`).join('; ');
   return `${side(m.sides[0])} vs ${side(m.sides[1])}${eff ? ` · ${eff}` : ''}`;
 }
 
@@ -399,6 +401,9 @@ const pTwoSided = (zz) => erfc(Math.abs(zz) / Math.SQRT2);
 const ALPHA = pTwoSided(4);
 const RATE = ['win', 'stall', 'loss'];
 // z of ours against the peer's for win, stall and loss.
+const maxAbs = (zz) => Math.max(...zz.map(Math.abs));
+const zText = (zz) => zz.map((x) => x.toFixed(1)).join(' / ');
+const counts = (x) => ({ games: x.games, wins: x.wins, stalls: x.stalls, losses: x.losses });
 const zs = (o, p) => [z(o.wins, o.games, p.wins, p.games), z(o.stalls, o.games, p.stalls, p.games),
                       z(o.losses, o.games, p.losses, p.games)];
 
@@ -474,7 +479,7 @@ async function shrink(m, index, j, sign, dir) {
     const [o, p] = await both(file, c, doc, games, seed, dir);
     if (o.refused || p.refused) return null;
     const zz = zs(o, p);
-    return { o, p, seed, zz, worst: Math.max(...zz.map(Math.abs)), holds: Math.sign(zz[j]) === sign && Math.abs(zz[j]) >= 4 };
+    return { o, p, zz, holds: Math.sign(zz[j]) === sign && Math.abs(zz[j]) >= 4 };
   };
   const log = (s) => console.error(`peer_fuzz: shrinking #${index}: ${s}`);
   let best = await judge(m);
@@ -517,99 +522,101 @@ const pools = {
 };
 const indexes = opt.only ?? [...Array(opt.matchups).keys()];
 const drawn = indexes.map((i) => ({ i, m: draw(opt.seed, i, pools) }));
-if (opt.list) {
-  console.log(JSON.stringify(drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`)), null, 1));
-  process.exit(0);
-}
+// (process.exit would cut a long listing short on a pipe: stdout is written asynchronously.)
+if (opt.list) console.log(JSON.stringify(drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`)), null, 1));
+else await fuzz();
 
-const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-fuzz-'));
-const peerDir = join(tmp, 'peer');
-mkdirSync(join(peerDir, 'data'), { recursive: true });
-for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(peerDir, 'data', f));
-process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+async function fuzz() {
+  const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-fuzz-'));
+  const peerDir = join(tmp, 'peer');
+  mkdirSync(join(peerDir, 'data'), { recursive: true });
+  for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(peerDir, 'data', f));
+  process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
-const t0 = Date.now();
-const files = drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`));
-const docs = jobDocs(files, opt.games);
-const rows = [];
-let refusedOurs = 0;
-let refusedPeer = 0;
-for (let k = 0; k < drawn.length; k++) {
-  const { i, m } = drawn[k];
-  const seed = mix(opt.seed, i, 0x9a3e) & 0x7fffffff;
-  const [o, p] = await both(files[k], m, docs[k], opt.games, seed, peerDir);
-  const row = { i, m, o, p };
-  if (o.refused) refusedOurs++;
-  else if (p.refused) refusedPeer++;
-  else row.zz = zs(o, p);
-  rows.push(row);
-  if ((k + 1) % 10 === 0) console.error(`peer_fuzz: ${k + 1} of ${drawn.length} (${Math.round((Date.now() - t0) / 1000)} s)`);
-}
-
-// Holm's step-down procedure over every rate of every matchup played.
-const tests = [];
-for (const r of rows) if (r.zz) r.zz.forEach((zz, j) => tests.push({ r, j, zz, p: pTwoSided(zz) }));
-tests.sort((a, b) => a.p - b.p);
-for (let k = 0; k < tests.length && tests[k].p <= ALPHA / (tests.length - k); k++) {
-  tests[k].r.diverges ??= [];
-  tests[k].r.diverges.push(tests[k].j);
-}
-
-const pct = (x, n) => (100 * x / n).toFixed(2);
-const wsl = (x) => `${pct(x.wins, x.games)} / ${pct(x.stalls, x.games)} / ${pct(x.losses, x.games)}`;
-console.log(`peer_fuzz --seed ${opt.seed} --games ${opt.games}: ${drawn.length} matchups; peer ${peer} -t 1; ` +
-            `cards ${cardsDir}`);
-console.log('| # | mode | matchup (commander +cards, fortresses · effects) | peer win / stall / loss % | ours | ' +
-            'z (win / stall / loss) | |');
-console.log('|---:|---|---|---|---|---|---|');
-for (const r of rows) {
-  const head = `| ${r.i} | ${r.m.mode} | ${brief(r.m)} |`;
-  if (r.o.refused) console.log(`${head} | | | skipped: ours refused: ${r.o.refused.replace(/\|/g, '/')} |`);
-  else if (r.p.refused) console.log(`${head} | | | skipped: peer rejected: ${r.p.refused.replace(/\|/g, '/')} |`);
-  else console.log(`${head} ${wsl(r.p)} | ${wsl(r.o)} | ${r.zz.map((x) => x.toFixed(1)).join(' / ')} | ` +
-                   `${r.diverges ? `DIVERGES (${r.diverges.map((j) => RATE[j]).join(', ')})` : ''} |`);
-}
-const played = rows.filter((r) => r.zz);
-const divergent = played.filter((r) => r.diverges);
-const worst = played.reduce((a, r) => (Math.max(...r.zz.map(Math.abs)) > (a ? Math.max(...a.zz.map(Math.abs)) : -1) ? r : a), null);
-const zHolm = tests.length ? Math.abs(-Math.SQRT2 * inverseErfc(ALPHA / tests.length)) : 4;
-console.log(`\nseed ${opt.seed}: ${drawn.length} drawn, ${played.length} played at ${opt.games} games a side, ` +
-            `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}); ` +
-            `${divergent.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
-            `${zHolm.toFixed(2)}); largest |z| ${worst ? Math.max(...worst.zz.map(Math.abs)).toFixed(1) : '—'}` +
-            `${worst ? ` (#${worst.i})` : ''}; ${Math.round((Date.now() - t0) / 1000)} s`);
-
-// erfc⁻¹ by bisection (for the summary's threshold only).
-function inverseErfc(p) {
-  let lo = 0;
-  let hi = 40;
-  for (let k = 0; k < 200; k++) {
-    const mid = (lo + hi) / 2;
-    if (erfc(mid) > p) lo = mid; else hi = mid;
+  const t0 = Date.now();
+  const files = drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`));
+  const docs = jobDocs(files, opt.games);
+  const rows = [];
+  let refusedOurs = 0;
+  let refusedPeer = 0;
+  for (let k = 0; k < drawn.length; k++) {
+    const { i, m } = drawn[k];
+    const seed = mix(opt.seed, i, 0x9a3e) & 0x7fffffff;
+    const [o, p] = await both(files[k], m, docs[k], opt.games, seed, peerDir);
+    const row = { i, m, o, p };
+    if (o.refused) refusedOurs++;
+    else if (p.refused) refusedPeer++;
+    else row.zz = zs(o, p);
+    rows.push(row);
+    if ((k + 1) % 10 === 0)
+      console.error(`peer_fuzz: ${k + 1} of ${drawn.length} (${Math.round((Date.now() - t0) / 1000)} s)`);
   }
-  return (lo + hi) / 2;
-}
 
-// Shrinking, the most significant first.
-divergent.sort((a, b) => Math.max(...b.zz.map(Math.abs)) - Math.max(...a.zz.map(Math.abs)));
-for (const r of divergent) {
-  const f = files[rows.indexOf(r)];
-  console.log(`\n#${r.i} diverges: ${JSON.stringify({ ...f, peer: { games: r.p.games, wins: r.p.wins, stalls: r.p.stalls, losses: r.p.losses } })}`);
-}
-for (const r of divergent.slice(0, opt.shrink)) {
-  const j = r.zz.reduce((a, x, k) => (Math.abs(x) > Math.abs(r.zz[a]) ? k : a), 0);
-  const s = await shrink(r.m, r.i, j, Math.sign(r.zz[j]), peerDir);
-  console.log(`\n#${r.i} (${brief(r.m)}):`);
-  if (!s.confirmed) {
-    console.log(`not confirmed at ${opt['shrink-games']} games a side with fresh seeds` +
-                `${s.first ? `: peer ${wsl(s.first.p)}, ours ${wsl(s.first.o)}, z ${s.first.zz.map((x) => x.toFixed(1)).join(' / ')}` : ''}`);
-    continue;
+  // Holm's step-down procedure over every rate of every matchup played.
+  const tests = [];
+  for (const r of rows) if (r.zz) r.zz.forEach((zz, j) => tests.push({ r, j, zz, p: pTwoSided(zz) }));
+  tests.sort((a, b) => a.p - b.p);
+  for (let k = 0; k < tests.length && tests[k].p <= ALPHA / (tests.length - k); k++) {
+    tests[k].r.diverges ??= [];
+    tests[k].r.diverges.push(tests[k].j);
   }
-  const f = toFile(s.m, `fuzz-s${opt.seed}-${r.i}-shrunk`);
-  f.peer = { games: s.best.p.games, wins: s.best.p.wins, stalls: s.best.p.stalls, losses: s.best.p.losses };
-  console.log(`confirmed at ${opt['shrink-games']} games (z ${s.first.zz.map((x) => x.toFixed(1)).join(' / ')}); ` +
-              `shrunk in ${s.runs} plays${s.done ? '' : ' (stopped by --shrink-runs)'} to ${brief(s.m)}: ` +
-              `peer ${wsl(s.best.p)}, ours ${wsl(s.best.o)}, z ${s.best.zz.map((x) => x.toFixed(1)).join(' / ')}`);
-  console.log(JSON.stringify(f));
+
+  const pct = (x, n) => (100 * x / n).toFixed(2);
+  const wsl = (x) => `${pct(x.wins, x.games)} / ${pct(x.stalls, x.games)} / ${pct(x.losses, x.games)}`;
+  console.log(`peer_fuzz --seed ${opt.seed} --games ${opt.games}: ${drawn.length} matchups; peer ${peer} -t 1; ` +
+              `cards ${cardsDir}`);
+  console.log('| # | mode | matchup (commander +cards, fortresses · effects) | peer win / stall / loss % | ours | ' +
+              'z (win / stall / loss) | |');
+  console.log('|---:|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const head = `| ${r.i} | ${r.m.mode} | ${brief(r.m)} |`;
+    if (r.o.refused) console.log(`${head} | | | skipped: ours refused: ${r.o.refused.replace(/\|/g, '/')} |`);
+    else if (r.p.refused) console.log(`${head} | | | skipped: peer rejected: ${r.p.refused.replace(/\|/g, '/')} |`);
+    else console.log(`${head} ${wsl(r.p)} | ${wsl(r.o)} | ${zText(r.zz)} | ` +
+                     `${r.diverges ? `DIVERGES (${r.diverges.map((j) => RATE[j]).join(', ')})` : ''} |`);
+  }
+  const played = rows.filter((r) => r.zz);
+  const divergent = played.filter((r) => r.diverges);
+  const worst = played.reduce((a, r) => (!a || maxAbs(r.zz) > maxAbs(a.zz) ? r : a), null);
+  const zHolm = tests.length ? Math.SQRT2 * inverseErfc(ALPHA / tests.length) : 4;
+  console.log(`\nseed ${opt.seed}: ${drawn.length} drawn, ${played.length} played at ${opt.games} games a side, ` +
+              `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}); ` +
+              `${divergent.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
+              `${zHolm.toFixed(2)}); largest |z| ${worst ? maxAbs(worst.zz).toFixed(1) : '—'}` +
+              `${worst ? ` (#${worst.i})` : ''}; ${Math.round((Date.now() - t0) / 1000)} s`);
+
+  // erfc⁻¹ by bisection (for the summary's threshold only).
+  function inverseErfc(p) {
+    let lo = 0;
+    let hi = 40;
+    for (let k = 0; k < 200; k++) {
+      const mid = (lo + hi) / 2;
+      if (erfc(mid) > p) lo = mid; else hi = mid;
+    }
+    return (lo + hi) / 2;
+  }
+
+  // Shrinking, the most significant first.
+  divergent.sort((a, b) => maxAbs(b.zz) - maxAbs(a.zz));
+  for (const r of divergent) {
+    const f = files[rows.indexOf(r)];
+    console.log(`\n#${r.i} diverges: ${JSON.stringify({ ...f, peer: counts(r.p) })}`);
+  }
+  for (const r of divergent.slice(0, opt.shrink)) {
+    const j = r.zz.reduce((a, x, k) => (Math.abs(x) > Math.abs(r.zz[a]) ? k : a), 0);
+    const s = await shrink(r.m, r.i, j, Math.sign(r.zz[j]), peerDir);
+    console.log(`\n#${r.i} (${brief(r.m)}):`);
+    if (!s.confirmed) {
+      console.log(`not confirmed at ${opt['shrink-games']} games a side with fresh seeds` +
+                  `${s.first ? `: peer ${wsl(s.first.p)}, ours ${wsl(s.first.o)}, z ${zText(s.first.zz)}` : ''}`);
+      continue;
+    }
+    const f = toFile(s.m, `fuzz-s${opt.seed}-${r.i}-shrunk`);
+    f.peer = counts(s.best.p);
+    console.log(`confirmed at ${opt['shrink-games']} games (z ${zText(s.first.zz)}); ` +
+                `shrunk in ${s.runs} plays${s.done ? '' : ' (stopped by --shrink-runs)'} to ${brief(s.m)}: ` +
+                `peer ${wsl(s.best.p)}, ours ${wsl(s.best.o)}, z ${zText(s.best.zz)}`);
+    console.log(JSON.stringify(f));
+  }
+  process.exitCode = divergent.length ? 1 : 0;
 }
-process.exitCode = divergent.length ? 1 : 0;
