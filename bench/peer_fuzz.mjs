@@ -548,6 +548,9 @@ async function fuzz() {
     else if (p.refused) refusedPeer++;
     else row.zz = zs(o, p);
     rows.push(row);
+    // As it goes (the table waits for the run's end): skips and rates at |z| ≥ 3.
+    if (!row.zz) console.error(`peer_fuzz: #${i} skipped: ${o.refused ? `ours: ${o.refused}` : `peer: ${p.refused}`}`);
+    else if (maxAbs(row.zz) >= 3) console.error(`peer_fuzz: #${i} z ${zText(row.zz)}: ${brief(m)}`);
     if ((k + 1) % 10 === 0)
       console.error(`peer_fuzz: ${k + 1} of ${drawn.length} (${Math.round((Date.now() - t0) / 1000)} s)`);
   }
