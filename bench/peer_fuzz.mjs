@@ -7,7 +7,7 @@
 //
 //   SKIRMISH_PEER=/path/to/tuo node bench/peer_fuzz.mjs [--seed S] [--matchups N]
 //     [--games G] [--jobs J] [--shrink K] [--shrink-games G2] [--shrink-runs R]
-//     [--only I,J,...] [--list] [--cards DIR] [--skirmish BIN]
+//     [--only I,J,...] [--balanced] [--list] [--cards DIR] [--skirmish BIN]
 //
 // --seed S (default 1): the run's seed. Matchup I of seed S is the same on every machine
 //   (its own generator is seeded from S and I), and so are the seeds both simulators play
@@ -15,7 +15,12 @@
 //   its games reproducible too): a run is reproduced exactly by its command line.
 // --matchups N (default 100): how many matchups to draw. --only I,J plays those indexes
 //   of the seed's draw (to replay a row of an earlier run); --list prints the drawn
-//   matchups as JSON and plays nothing.
+//   matchups as JSON and plays nothing (but --balanced's screening).
+// --balanced: a drawn matchup that our side plays more than 98% one way (win, stall or
+//   loss) over 1,000 games is drawn again, up to 4 times (the last draw is kept): a
+//   matchup decided every game tests nothing. This makes the draw depend on our engine's
+//   results (seeded, so still reproducible on one commit); without it the draw depends on
+//   the seed and the card files only.
 // --games G (default 20,000): games a matchup on each side. The test is of the rates'
 //   difference, z = Δ / sqrt(p(1-p)(1/n + 1/n)) as in bench/peer_diff.mjs, for the win,
 //   stall and loss rates of every matchup played; a rate diverges when Holm's step-down
@@ -69,16 +74,16 @@ const root = new URL('..', import.meta.url).pathname;
 function usage(msg) {
   console.error(`peer_fuzz: ${msg}\nusage: SKIRMISH_PEER=tuo node bench/peer_fuzz.mjs [--seed S] ` +
                 '[--matchups N] [--games G] [--jobs J] [--shrink K] [--shrink-games G2] ' +
-                '[--shrink-runs R] [--only I,J] [--list] [--cards DIR] [--skirmish BIN]');
+                '[--shrink-runs R] [--only I,J] [--balanced] [--list] [--cards DIR] [--skirmish BIN]');
   process.exit(2);
 }
 
 const opt = { seed: 1, matchups: 100, games: 20000, jobs: 2, shrink: 3, 'shrink-games': 0,
-              'shrink-runs': 80, only: null, list: false,
+              'shrink-runs': 80, only: null, list: false, balanced: false,
               cards: join(root, '../shared/data/tu'), skirmish: join(root, 'build/skirmish') };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
-  if (a === '--list') { opt.list = true; continue; }
+  if (a === '--list' || a === '--balanced') { opt[a.slice(2)] = true; continue; }
   if (!a.startsWith('--') || !(a.slice(2) in opt) || i + 1 >= process.argv.length) usage(`bad argument ${a}`);
   const k = a.slice(2);
   const v = process.argv[++i];
@@ -259,8 +264,8 @@ function drawEffect(rng, names) {
   return { kind: 'named', side, name: pick(rng, names) };
 }
 
-function draw(seed, index, pools) {
-  const rng = rng32(mix(seed, index, 0x5eed));
+function draw(seed, index, pools, attempt = 0) {
+  const rng = rng32(attempt ? mix(seed, index, 0x5eed, attempt) : mix(seed, index, 0x5eed));
   const side = () => {
     const s = { commander: drawCard(rng, pools.commanders), deck: [], fortresses: [] };
     const n = int(rng, 4, 10);
@@ -521,7 +526,24 @@ const pools = {
   bges: bgeNames(cardsDir),
 };
 const indexes = opt.only ?? [...Array(opt.matchups).keys()];
-const drawn = indexes.map((i) => ({ i, m: draw(opt.seed, i, pools) }));
+let redrawn = 0;
+// --balanced: a draw that our side plays at more than 98% one way over 1,000 games is
+// drawn again (at most 4 times), as real_cards.json's matchups were chosen; --jobs draws
+// at once.
+async function drawOne(i) {
+  let m = draw(opt.seed, i, pools);
+  for (let a = 1; opt.balanced && a <= 4; a++) {
+    const [doc] = jobDocs([toFile(m, 'x')], 1000);
+    const r = await ours(doc, 1);
+    if (!r.refused && Math.max(r.wins, r.stalls, r.losses) <= 0.98 * r.games) break;
+    m = draw(opt.seed, i, pools, a);
+    redrawn++;
+  }
+  return { i, m };
+}
+const drawn = [];
+for (let k = 0; k < indexes.length; k += opt.jobs)
+  drawn.push(...await Promise.all(indexes.slice(k, k + opt.jobs).map(drawOne)));
 // (process.exit would cut a long listing short on a pipe: stdout is written asynchronously.)
 if (opt.list) console.log(JSON.stringify(drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`)), null, 1));
 else await fuzz();
@@ -582,7 +604,8 @@ async function fuzz() {
   const divergent = played.filter((r) => r.diverges);
   const worst = played.reduce((a, r) => (!a || maxAbs(r.zz) > maxAbs(a.zz) ? r : a), null);
   const zHolm = tests.length ? Math.SQRT2 * inverseErfc(ALPHA / tests.length) : 4;
-  console.log(`\nseed ${opt.seed}: ${drawn.length} drawn, ${played.length} played at ${opt.games} games a side, ` +
+  console.log(`\nseed ${opt.seed}: ${drawn.length} drawn${opt.balanced ? ` (${redrawn} redrawn by --balanced)` : ''}, ` +
+              `${played.length} played at ${opt.games} games a side, ` +
               `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}); ` +
               `${divergent.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
               `${zHolm.toFixed(2)}); largest |z| ${worst ? maxAbs(worst.zz).toFixed(1) : '—'}` +
