@@ -509,6 +509,8 @@ async function shrink(m, index, j, sign, dir) {
         best = r;
         changed = true;
         log(`kept (${RATE[j]} z ${r.zz[j].toFixed(1)}): ${brief(c)}`);
+        // the whole matchup too, so that a run stopped while shrinking keeps its progress
+        console.error(JSON.stringify({ ...toFile(c, `fuzz-s${opt.seed}-${index}-shrunk`), peer: counts(r.p) }));
         break;
       }
     }
