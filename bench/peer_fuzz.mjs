@@ -301,8 +301,13 @@ function toFile(m, name) {
     : [s.commander, ...s.deck].map(cardName).join(', '));
   const f = { name, mode: m.mode, attacker: sideOf(m.sides[0]), defender: sideOf(m.sides[1]) };
   if (m.effects.length) {
-    f.effects = m.effects.map(effectDoc);
-    f.peer_effect = m.effects.map((e) => `${{ both: '-e', attacker: 'ye', defender: 'ee' }[e.side]} "${effectText(e)}"`)
+    // Both sides' effects first: the peer casts its `-e` effects before a side's `ye`/`ee`
+    // ones whatever their order on its command line, and a job casts them in its list's
+    // order (seed 48's #70: "Weaken all 20" for both and "Sunder all 2" for the defender
+    // played 100% wins for the peer and 100% stalls for us in the other order).
+    const effects = [...m.effects.filter((e) => e.side === 'both'), ...m.effects.filter((e) => e.side !== 'both')];
+    f.effects = effects.map(effectDoc);
+    f.peer_effect = effects.map((e) => `${{ both: '-e', attacker: 'ye', defender: 'ee' }[e.side]} "${effectText(e)}"`)
       .join(' ');
   }
   const skills = new Set();
