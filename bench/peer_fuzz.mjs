@@ -192,8 +192,10 @@ function loadUnits(dir) {
       units.push({ name, id, type: typeOf(id, num(field(head, 'set'))), levels });
     }
   }
-  // Names the deck syntax carries as they are, and that name one unit only.
-  return units.filter((u) => count.get(key(u.name)) === 1 && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(u.name) &&
+  // Names the deck syntax carries as they are, and that name one unit only, at every level
+  // (the peer warns about "Quartermaster XKR-2": a unit's name and another's level 2).
+  const levelTaken = (u) => u.levels.some((_, n) => count.has(key(`${u.name}-${n + 1}`)));
+  return units.filter((u) => count.get(key(u.name)) === 1 && !levelTaken(u) && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(u.name) &&
                        !/-\d+$/.test(u.name) && u.levels.length <= 10);
 }
 
