@@ -6,11 +6,14 @@ else). bench/real_cards.mjs takes its documents from the `jobs` step, so a GPU f
 peer figure of one matchup are of the same job.
 
     python3 -B bench/gpu_jobs.py jobs GAMES
+    python3 -B bench/gpu_jobs.py docs GAMES < MATCHUPS.json
     python3 -B bench/gpu_jobs.py real_cards SKIRMISH GAMES DEVICE WORK
     python3 -B bench/gpu_jobs.py sizes SKIRMISH GAMES DEVICE WORK
     python3 -B bench/gpu_jobs.py every expect|all BUNDLE GAMES DEVICE WORK
 
-`jobs` prints one JSON object, each matchup's name to its job document of GAMES games. The
+`jobs` prints one JSON object, each matchup's name to its job document of GAMES games. `docs`
+reads a JSON list of matchups in the file's format (bench/peer_fuzz.mjs's random ones) on
+stdin and prints the list of their job documents, with the file's turn limit. The
 others print markdown rows (bench/gpu.sh says what each step is for) and exit 1 when two
 runs that must agree do not."""
 import json
@@ -64,6 +67,15 @@ def jobs(games):
     """Prints every matchup's job document of `games` games, by name, as one JSON object."""
     ref = load()
     json.dump({m["name"]: doc_of(ref, m, games) for m in ref["matchups"]}, sys.stdout)
+    print()
+    return 0
+
+
+def docs(games):
+    """Prints the job documents of `games` games of the matchups listed on stdin (a JSON
+    list in the file's format), in their order, as one JSON list."""
+    ref = load()
+    json.dump([doc_of(ref, m, games) for m in json.load(sys.stdin)], sys.stdout)
     print()
     return 0
 
@@ -218,7 +230,7 @@ def every(mode, bundle, games, device, work):
     return 1 if bad else 0
 
 
-STEPS = {"jobs": (jobs, 1), "real_cards": (real_cards, 4), "sizes": (sizes, 4), "every": (every, 5)}
+STEPS = {"jobs": (jobs, 1), "docs": (docs, 1), "real_cards": (real_cards, 4), "sizes": (sizes, 4), "every": (every, 5)}
 
 if __name__ == "__main__":
     step = STEPS.get(sys.argv[1] if len(sys.argv) > 1 else "")

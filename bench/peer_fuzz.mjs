@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: MIT
+// Differential fuzzing against the peer simulator (issue 48, items 1 and 2): draws random
+// legal matchups from the game's cards, plays each on both simulators, reports the rates
+// that differ beyond 4 standard errors (Holm-corrected across the run) and shrinks each
+// divergence to a small matchup, printed in the format of tests/data/peer/real_cards.json
+// with the peer's figures.
+//
+//   SKIRMISH_PEER=/path/to/tuo node bench/peer_fuzz.mjs [--seed S] [--matchups N]
+//     [--games G] [--jobs J] [--shrink K] [--shrink-games G2] [--shrink-runs R]
+//     [--only I,J,...] [--balanced] [--list] [--cards DIR] [--skirmish BIN]
+//
+// --seed S (default 1): the run's seed. Matchup I of seed S is the same on every machine
+//   (its own generator is seeded from S and I), and so are the seeds both simulators play
+//   it with (`skirmish run --seed`, the peer's `seed`, with the peer at `-t 1`, which makes
+//   its games reproducible too): a run is reproduced exactly by its command line.
+// --matchups N (default 100): how many matchups to draw. --only I,J plays those indexes
+//   of the seed's draw (to replay a row of an earlier run); --list prints the drawn
+//   matchups as JSON and plays nothing (but --balanced's screening).
+// --balanced: a drawn matchup that our side plays more than 98% one way (win, stall or
+//   loss) over 1,000 games is drawn again, up to 4 times (the last draw is kept): a
+//   matchup decided every game tests nothing. This makes the draw depend on our engine's
+//   results (seeded, so still reproducible on one commit); without it the draw depends on
+//   the seed and the card files only.
+// --games G (default 20,000): games a matchup on each side. The test is of the rates'
+//   difference, z = Δ / sqrt(p(1-p)(1/n + 1/n)) as in bench/peer_diff.mjs, for the win,
+//   stall and loss rates of every matchup played; a rate diverges when Holm's step-down
+//   procedure over all of the run's tests rejects it at the family-wise level of one
+//   two-sided 4σ test (p = 6.3e-5). At 20,000 games a side that finds differences of about
+//   2.5 points near 50% (less near 0% or 100%); 0.3 points at 50% takes about 1,500,000
+//   games a side over a few hundred tests.
+// --jobs J (default 2): 2 runs our side and the peer's of one matchup at the same time,
+//   1 one after the other. Both simulators run on one thread each.
+// --shrink K (default 3): how many divergent matchups to shrink (0: none), the most
+//   significant first. Shrinking first plays the matchup again at --shrink-games
+//   (default 5 × G) with fresh seeds (the divergence is confirmed when a rate is at
+//   |z| ≥ 4 there), then tries, one at a time, to drop an effect, a fortress, half of a
+//   deck, a card, to give a both-sides effect to one side, or to lower a card's level to
+//   1 or by one; a change is kept when the rate of the largest |z| still differs in the
+//   same direction at |z| ≥ 4 at --shrink-games (fresh seeds each play), until no change
+//   is kept or --shrink-runs (default 80) plays of both are spent. The shrunk matchup is
+//   printed as one line of JSON in real_cards.json's format, the peer's figures those of
+//   its last play (at --shrink-games: rerun it at 1,000,000 games before committing it).
+//
+// What a matchup is: for each side a commander and 4 to 10 cards (assaults and
+// structures), each at a random level of its unit (`Name-N`, the top level by its plain
+// name), units drawn with weights that grow with their skills and skill options (y, n, c,
+// all, trigger, s, card_id), so that skill-rich cards come up more; sometimes one or two
+// fortresses or dominions (the object form, the peer's `yf`/`ef`); fight or surge; and
+// sometimes battleground effects for both sides, the attacker or the defender: an
+// activation skill ("Weaken all 6"), one of the peer's passive effects ("Bloodlust 2") or
+// a named line of bges.txt ("Inspired"). Cards are those of the game's files whose names
+// are unique in them (a name two units share is a documented deliberate divergence,
+// docs/rules/battle.md), with health at the level drawn (the files' dialogue cards have
+// none) and names the deck syntax can carry. A matchup our side refuses (exit 2: a value
+// or skill form the engine does not play) or the peer rejects (an error, a warning, a
+// resolved deck that is not the one written, no result) is skipped and counted.
+//
+// Our side's job documents are written by bench/gpu_jobs.py (`docs`), the one writer of
+// them; the peer's arguments by bench/real_cards.mjs (peerArgs) with its `seed` added. The
+// peer is a binary the user built (never built, fetched or shipped by this repository),
+// named by SKIRMISH_PEER; it runs in a temporary folder whose data/ links to the game's
+// files, with `no-db`. Exit status 0 when the run found no divergence, 1 when it did, 2
+// for a usage error.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { peerArgs } from './real_cards.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+
+// ---------------------------------------------------------------- options
+
+function usage(msg) {
+  console.error(`peer_fuzz: ${msg}\nusage: SKIRMISH_PEER=tuo node bench/peer_fuzz.mjs [--seed S] ` +
+                '[--matchups N] [--games G] [--jobs J] [--shrink K] [--shrink-games G2] ' +
+                '[--shrink-runs R] [--only I,J] [--balanced] [--list] [--cards DIR] [--skirmish BIN]');
+  process.exit(2);
+}
+
+const opt = { seed: 1, matchups: 100, games: 20000, jobs: 2, shrink: 3, 'shrink-games': 0,
+              'shrink-runs': 80, only: null, list: false, balanced: false,
+              cards: join(root, '../shared/data/tu'), skirmish: join(root, 'build/skirmish') };
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--list' || a === '--balanced') { opt[a.slice(2)] = true; continue; }
+  if (!a.startsWith('--') || !(a.slice(2) in opt) || i + 1 >= process.argv.length) usage(`bad argument ${a}`);
+  const k = a.slice(2);
+  const v = process.argv[++i];
+  if (k === 'cards' || k === 'skirmish') opt[k] = v;
+  else if (k === 'only') {
+    opt.only = v.split(',').map(Number);
+    if (opt.only.some((x) => !Number.isInteger(x) || x < 0)) usage('--only takes indexes from 0');
+  } else {
+    opt[k] = Number(v);
+    if (!Number.isInteger(opt[k]) || opt[k] < 0) usage(`--${k} takes a whole number, not ${v}`);
+  }
+}
+if (!opt['shrink-games']) opt['shrink-games'] = 5 * opt.games;
+if (opt.games < 100 || opt['shrink-games'] < 100) usage('--games and --shrink-games must be at least 100');
+if (opt.jobs < 1) usage('--jobs must be 1 or more');
+const peer = process.env.SKIRMISH_PEER;
+if (!peer && !opt.list) usage('set SKIRMISH_PEER to the peer simulator binary (tuo)');
+const cardsDir = resolve(opt.cards);
+
+// ---------------------------------------------------------------- random numbers
+
+// splitmix32-style mixing of 32-bit words, and mulberry32 as each matchup's generator.
+function mix(...words) {
+  let h = 0x9e3779b9;
+  for (const w of words) {
+    h = Math.imul(h ^ (w >>> 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return h >>> 0;
+}
+function rng32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const int = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
+const pick = (rng, xs) => xs[Math.floor(rng() * xs.length)];
+function pickWeighted(rng, pool) {
+  let r = rng() * pool.total;
+  let lo = 0;
+  let hi = pool.cum.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pool.cum[mid] > r) hi = mid; else lo = mid + 1;
+  }
+  return pool.units[lo];
+}
+
+// ---------------------------------------------------------------- the game's cards
+
+function decode(s) {
+  return s.replace(/&apos;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&').trim();
+}
+const key = (name) => name.toLowerCase().replace(/[\s;:,"'!]/g, '');
+const field = (block, tag) => block.match(new RegExp(`<${tag}>([^<]*)</${tag}>`))?.[1];
+const num = (s) => (s === undefined ? undefined : Number.parseInt(s, 10) || 0);
+function skillsOf(block) {
+  const out = [];
+  for (const m of block.matchAll(/<skill\s([^>]*?)\/?>/g)) {
+    const attrs = {};
+    for (const a of m[1].matchAll(/([a-zA-Z0-9_]+)\s*=\s*["']([^"']*)["']/g)) attrs[a[1]] = a[2];
+    if (attrs.id) out.push(attrs);
+  }
+  return out;
+}
+// The peer's (and the engine's) type ranges of unit ids, docs/cards.md.
+function typeOf(id, set) {
+  if ((id >= 1000 && id <= 1999) || (id >= 25000 && id <= 29999)) return 'commander';
+  if (id >= 50001 && id <= 55000) return 'dominion';
+  if ((id >= 2000 && id <= 2999) || (id >= 8000 && id <= 9999) || (id >= 17000 && id <= 24999))
+    return (id >= 2700 && id <= 2996) || set === 8000 ? 'fortress' : 'structure';
+  return 'assault';
+}
+const skillName = (id) => ({ armored: 'armor', besiege: 'mortar' })[id] ?? id;
+
+/** The units of the game's files: {name, type, levels: [{health, skills}]}, names unique. */
+function loadUnits(dir) {
+  const units = [];
+  const count = new Map();
+  for (const f of readdirSync(dir).filter((x) => /^cards_section_\d+\.xml$/.test(x))) {
+    const text = readFileSync(join(dir, f), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+    for (const m of text.matchAll(/<unit>([\s\S]*?)<\/unit>/g)) {
+      const body = m[1];
+      const cut = body.indexOf('<upgrade>');
+      const head = cut < 0 ? body : body.slice(0, cut);
+      const id = num(field(head, 'id'));
+      const rawName = field(head, 'name');
+      if (!id || rawName === undefined) continue;
+      const name = decode(rawName);
+      count.set(key(name), (count.get(key(name)) ?? 0) + 1);
+      let cur = { health: num(field(head, 'health')) ?? 0, skills: skillsOf(head) };
+      const levels = [cur];
+      for (const u of body.slice(cut < 0 ? body.length : cut).matchAll(/<upgrade>([\s\S]*?)<\/upgrade>/g)) {
+        if (field(u[1], 'card_id') === undefined) break;
+        const sk = skillsOf(u[1]);
+        cur = { health: num(field(u[1], 'health')) ?? cur.health, skills: sk.length ? sk : cur.skills };
+        levels.push(cur);
+      }
+      units.push({ name, id, type: typeOf(id, num(field(head, 'set'))), levels });
+    }
+  }
+  // Names the deck syntax carries as they are, and that name one unit only, at every level
+  // (the peer warns about "Quartermaster XKR-2": a unit's name and another's level 2).
+  const levelTaken = (u) => u.levels.some((_, n) => count.has(key(`${u.name}-${n + 1}`)));
+  return units.filter((u) => count.get(key(u.name)) === 1 && !levelTaken(u) && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(u.name) &&
+                       !/-\d+$/.test(u.name) && u.levels.length <= 10);
+}
+
+// A unit's weight: (1 + its top level's skills and options / 2)^2.
+function weight(u) {
+  let k = 0;
+  for (const s of u.levels.at(-1).skills) {
+    k += 1;
+    for (const o of ['y', 'n', 'c', 'all', 'trigger', 's', 'card_id']) if (o in s) k += 0.5;
+  }
+  return (1 + k / 2) ** 2;
+}
+function pool(units) {
+  const cum = [];
+  let total = 0;
+  for (const u of units) cum.push((total += weight(u)));
+  return { units, cum, total };
+}
+
+// ---------------------------------------------------------------- battleground effects
+
+// Activation skills as effects, in the simple form both sides read: "Skill [all] X".
+const SKILL_EFFECTS = ['strike', 'siege', 'mortar', 'enfeeble', 'weaken', 'sunder', 'heal', 'rally',
+                       'protect', 'enrage', 'entrap', 'rush'];
+// The peer's passive effects, with the range of X drawn (null: none is written).
+const PASSIVES = [['Bloodlust', 1, 5], ['Brigade'], ['Unity'], ['Counterflux', 1, 3], ['EnduringRage', 1, 3],
+                  ['Fortification', 1, 2], ['Heroism'], ['Devour', 1, 5], ['CriticalReach'], ['Revenge', 1, 10],
+                  ['TurningTides'], ['ZealotsPreservation'], ['IronWill'], ['Metamorphosis'], ['Megamorphosis'],
+                  ['SuperHeroism', 1, 5], ['OathOfLoyalty'], ['Devotion', 10, 100], ['Divert'], ['Virulence'],
+                  ['Furiosity'], ['ColdSleep'], ['TemporalBacklash'], ['Crackdown'], ['HaltedOrders'],
+                  ['BloodVengeance']];
+function bgeNames(dir) {
+  let text = '';
+  try { text = readFileSync(join(dir, 'bges.txt'), 'utf8'); } catch { return []; }
+  const names = [];
+  for (const line of text.split('\n')) {
+    const m = line.match(/^\s*([^/:"][^:"]*?)\s*:/);
+    if (m && !names.includes(m[1])) names.push(m[1]);
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------- matchups
+
+// A matchup while drawn and shrunk: {mode, sides: [att, def], effects}, a side {commander,
+// deck, fortresses} of {unit, level} entries, an effect {kind, side, ...}.
+const cardName = (c) => (c.level === c.unit.levels.length ? c.unit.name : `${c.unit.name}-${c.level}`);
+const health = (c) => c.unit.levels[c.level - 1].health > 0;
+
+function drawCard(rng, p) {
+  for (let t = 0; t < 100; t++) {
+    const unit = pickWeighted(rng, p);
+    const c = { unit, level: int(rng, 1, unit.levels.length) };
+    if (health(c)) return c;
+  }
+  throw new Error('no card with health in 100 draws');
+}
+
+function drawEffect(rng, names) {
+  const r = rng();
+  const side = pick(rng, ['both', 'both', 'attacker', 'defender']);
+  if (r < 0.4) return { kind: 'skill', side, name: pick(rng, SKILL_EFFECTS), all: rng() < 0.6,
+                        x: pick(rng, [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20]) };
+  if (r < 0.8 || !names.length) {
+    const [name, lo, hi] = pick(rng, PASSIVES);
+    return { kind: 'passive', side, name, x: lo === undefined ? null : int(rng, lo, hi) };
+  }
+  return { kind: 'named', side, name: pick(rng, names) };
+}
+
+function draw(seed, index, pools, attempt = 0) {
+  const rng = rng32(attempt ? mix(seed, index, 0x5eed, attempt) : mix(seed, index, 0x5eed));
+  const side = () => {
+    const s = { commander: drawCard(rng, pools.commanders), deck: [], fortresses: [] };
+    const n = int(rng, 4, 10);
+    for (let i = 0; i < n; i++) s.deck.push(drawCard(rng, pools.deck));
+    if (rng() < 0.2) {
+      const k = rng() < 0.7 ? 1 : 2;
+      for (let i = 0; i < k; i++) s.fortresses.push(drawCard(rng, pools.fortresses));
+    }
+    return s;
+  };
+  const m = { mode: rng() < 0.5 ? 'fight' : 'surge', sides: [side(), side()], effects: [] };
+  const e = rng();
+  if (e < 0.45) m.effects.push(drawEffect(rng, pools.bges));
+  if (e < 0.12) m.effects.push(drawEffect(rng, pools.bges));
+  return m;
+}
+
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const effectText = (e) => (e.kind === 'skill' ? `${cap(e.name)} ${e.all ? 'all ' : ''}${e.x}`
+  : e.kind === 'passive' ? `${e.name}${e.x === null ? '' : ` ${e.x}`}` : e.name);
+function effectDoc(e) {
+  const d = e.kind === 'skill' ? { skill: { name: e.name, x: e.x, ...(e.all ? { all: true } : {}) } }
+    : e.kind === 'passive' ? { passive: e.name, ...(e.x === null ? {} : { x: e.x }) } : { name: e.name };
+  if (e.side !== 'both') d.side = e.side;
+  return d;
+}
+
+/** The matchup in the format of tests/data/peer/real_cards.json (no peer figures). */
+function toFile(m, name) {
+  const sideOf = (s) => (s.fortresses.length
+    ? { commander: cardName(s.commander), fortresses: s.fortresses.map(cardName),
+        deck: s.deck.map((c) => ({ card: cardName(c) })) }
+    : [s.commander, ...s.deck].map(cardName).join(', '));
+  const f = { name, mode: m.mode, attacker: sideOf(m.sides[0]), defender: sideOf(m.sides[1]) };
+  if (m.effects.length) {
+    // Both sides' effects first: the peer casts its `-e` effects before a side's `ye`/`ee`
+    // ones whatever their order on its command line, and a job casts them in its list's
+    // order (seed 48's #70: "Weaken all 20" for both and "Sunder all 2" for the defender
+    // played 100% wins for the peer and 100% stalls for us in the other order).
+    const effects = [...m.effects.filter((e) => e.side === 'both'), ...m.effects.filter((e) => e.side !== 'both')];
+    f.effects = effects.map(effectDoc);
+    f.peer_effect = effects.map((e) => `${{ both: '-e', attacker: 'ye', defender: 'ee' }[e.side]} "${effectText(e)}"`)
+      .join(' ');
+  }
+  const skills = new Set();
+  for (const s of m.sides)
+    for (const c of [s.commander, ...s.deck, ...s.fortresses])
+      for (const k of c.unit.levels[c.level - 1].skills) skills.add(skillName(k.id));
+  f.skills = [...skills].sort();
+  return f;
+}
+
+// A one-line description for the table.
+function brief(m) {
+  const side = (s) => `${cardName(s.commander)} +${s.deck.length}` +
+    `${s.fortresses.length ? ` f${s.fortresses.length}` : ''}`;
+  const who = { both: '', attacker: 'A:', defender: 'D:' };
+  const eff = m.effects.map((e) => `${who[e.side]}${effectText(e)}`).join('; ');
+  return `${side(m.sides[0])} vs ${side(m.sides[1])}${eff ? ` · ${eff}` : ''}`;
+}
+
+// ---------------------------------------------------------------- the two simulators
+
+function jobDocs(files, games) {
+  return JSON.parse(execFileSync('python3', ['-B', join(root, 'bench/gpu_jobs.py'), 'docs', String(games)],
+                                 { input: JSON.stringify(files), encoding: 'utf8', maxBuffer: 1 << 26 }));
+}
+
+function spawnText(cmd, args, opts, input) {
+  return new Promise((res, rej) => {
+    const p = spawn(cmd, args, { ...opts, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('error', rej);
+    p.on('close', (code) => res({ code, out, err }));
+    p.stdin.end(input ?? '');
+  });
+}
+
+// Our side: {games, wins, stalls, losses} or {refused: reason}.
+async function ours(doc, seed) {
+  const r = await spawnText(opt.skirmish, ['run', '--device', 'cpu', '--threads', '1', '--seed', String(seed), '-'],
+                            { env: { ...process.env, SKIRMISH_CARDS_DIR: cardsDir } }, JSON.stringify(doc));
+  if (r.code !== 0) {
+    const lines = r.err.split('\n').filter((l) => l && !l.includes('event=cards_note'));
+    const why = (lines.at(-1) ?? `exit ${r.code}`).slice(0, 120);
+    if (r.code === 2) return { refused: why };
+    throw new Error(`skirmish failed (exit ${r.code}): ${why}`);
+  }
+  const j = JSON.parse(r.out);
+  return { games: j.games, wins: j.wins, stalls: j.stalls, losses: j.losses };
+}
+
+// The peer: {games, wins, stalls, losses} or {refused: reason}. Besides an error or no
+// result, a warning (the peer drops a card it does not know and plays on) or a resolved
+// deck of another length than the one written rejects the matchup.
+async function theirs(file, m, games, seed, dir) {
+  const args = peerArgs(file, games, 1);
+  args.splice(args.length - 2, 0, 'seed', String(seed));
+  const r = await spawnText(peer, args, { cwd: dir });
+  const text = `${r.out}\n${r.err}`;
+  const bad = text.split('\n').find((l) => /^\s*(warning|error|unrecognized|unknown)\b|\b(warning|error):/i.test(l));
+  if (r.code !== 0 || bad) return { refused: (bad ?? `exit ${r.code}`).trim().slice(0, 120) };
+  const lines = r.out.split('\n');
+  for (const [label, s] of [['Your Deck:', m.sides[0]], ["Enemy's Deck:", m.sides[1]]]) {
+    const at = lines.findIndex((l) => l.startsWith(label));
+    const n = at < 0 ? -1 : lines[at + 1].split(',').length;
+    const want = 1 + s.deck.length + s.fortresses.length;
+    if (n !== want) return { refused: `${label} resolved to ${n} cards, not ${want}` };
+  }
+  const rate = (w) => r.out.match(new RegExp(`^${w}%: \\S+ \\((\\d+) / (\\d+)\\)`, 'm'));
+  const [wn, st, ls] = ['win', 'stall', 'loss'].map(rate);
+  if (!wn || !st || !ls) return { refused: 'no result printed' };
+  return { games: Number(wn[2]), wins: Number(wn[1]), stalls: Number(st[1]), losses: Number(ls[1]) };
+}
+
+async function both(file, m, doc, games, seed, dir) {
+  const a = () => ours(doc, seed);
+  const b = () => theirs(file, m, games, seed, dir);
+  if (opt.jobs >= 2) return Promise.all([a(), b()]);
+  const x = await a();
+  return [x, x.refused ? { refused: 'not run' } : await b()];
+}
+
+// ---------------------------------------------------------------- statistics
+
+function z(k1, n1, k2, n2) {
+  const p = (k1 + k2) / (n1 + n2);
+  const se = Math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2));
+  return se > 0 ? (k1 / n1 - k2 / n2) / se : 0;
+}
+// erfc with relative error under 1.2e-7 everywhere (Numerical Recipes' erfcc).
+function erfc(x) {
+  const t = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t * Math.exp(-x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 +
+    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 +
+    t * 0.17087277)))))))));
+  return x >= 0 ? y : 2 - y;
+}
+const pTwoSided = (zz) => erfc(Math.abs(zz) / Math.SQRT2);
+const ALPHA = pTwoSided(4);
+const RATE = ['win', 'stall', 'loss'];
+// z of ours against the peer's for win, stall and loss.
+const maxAbs = (zz) => Math.max(...zz.map(Math.abs));
+const zText = (zz) => zz.map((x) => x.toFixed(1)).join(' / ');
+const counts = (x) => ({ games: x.games, wins: x.wins, stalls: x.stalls, losses: x.losses });
+const zs = (o, p) => [z(o.wins, o.games, p.wins, p.games), z(o.stalls, o.games, p.stalls, p.games),
+                      z(o.losses, o.games, p.losses, p.games)];
+
+// ---------------------------------------------------------------- shrinking
+
+function clone(m) {
+  return { mode: m.mode, effects: m.effects.map((e) => ({ ...e })),
+           sides: m.sides.map((s) => ({ commander: { ...s.commander }, deck: s.deck.map((c) => ({ ...c })),
+                                        fortresses: s.fortresses.map((c) => ({ ...c })) })) };
+}
+const sig = (m) => JSON.stringify([m.mode, m.effects, m.sides.map((s) => [s.commander, ...s.deck, null, ...s.fortresses]
+  .map((c) => (c ? [c.unit.id, c.level] : null)))]);
+
+// The simpler matchups one step from m, the largest steps first.
+function* candidates(m) {
+  for (let i = 0; i < m.effects.length; i++) {
+    const c = clone(m);
+    c.effects.splice(i, 1);
+    yield c;
+  }
+  for (let s = 0; s < 2; s++)
+    for (let i = 0; i < m.sides[s].fortresses.length; i++) {
+      const c = clone(m);
+      c.sides[s].fortresses.splice(i, 1);
+      yield c;
+    }
+  for (let s = 0; s < 2; s++) {
+    const n = m.sides[s].deck.length;
+    if (n >= 4) {
+      const h = n >> 1;
+      for (const [from, len] of [[0, h], [h, n - h]]) {
+        const c = clone(m);
+        c.sides[s].deck.splice(from, len);
+        yield c;
+      }
+    }
+  }
+  for (let s = 0; s < 2; s++)
+    for (let i = 0; m.sides[s].deck.length > 1 && i < m.sides[s].deck.length; i++) {
+      const c = clone(m);
+      c.sides[s].deck.splice(i, 1);
+      yield c;
+    }
+  for (let i = 0; i < m.effects.length; i++)
+    if (m.effects[i].side === 'both')
+      for (const side of ['attacker', 'defender']) {
+        const c = clone(m);
+        c.effects[i].side = side;
+        yield c;
+      }
+  for (let s = 0; s < 2; s++) {
+    const all = [m.sides[s].commander, ...m.sides[s].deck, ...m.sides[s].fortresses];
+    for (let i = 0; i < all.length; i++)
+      for (const level of all[i].level > 2 ? [1, all[i].level - 1] : all[i].level > 1 ? [1] : []) {
+        const c = clone(m);
+        const cs = [c.sides[s].commander, ...c.sides[s].deck, ...c.sides[s].fortresses];
+        cs[i].level = level;
+        if (health(cs[i])) yield c;
+      }
+  }
+}
+
+// The divergence that shrinking keeps is the one found: the rate `j` of the largest |z| in
+// the fuzz run, in the same direction (`sign`), still at |z| ≥ 4.
+async function shrink(m, index, j, sign, dir) {
+  const games = opt['shrink-games'];
+  let runs = 0;
+  const judge = async (c) => {
+    runs++;
+    const file = toFile(c, 'x');
+    const [doc] = jobDocs([file], games);
+    const seed = mix(opt.seed, index, 0x5a1, runs) & 0x7fffffff;
+    const [o, p] = await both(file, c, doc, games, seed, dir);
+    if (o.refused || p.refused) return null;
+    const zz = zs(o, p);
+    return { o, p, zz, holds: Math.sign(zz[j]) === sign && Math.abs(zz[j]) >= 4 };
+  };
+  const log = (s) => console.error(`peer_fuzz: shrinking #${index}: ${s}`);
+  let best = await judge(m);
+  if (!best?.holds) {
+    log(`not confirmed at ${games} games (${RATE[j]} z ${best ? best.zz[j].toFixed(1) : 'refused'})`);
+    return { confirmed: false, first: best };
+  }
+  log(`confirmed at ${games} games, ${RATE[j]} z ${best.zz[j].toFixed(1)}`);
+  const first = best;
+  let cur = m;
+  const tried = new Set([sig(m)]);
+  for (let changed = true; changed && runs < opt['shrink-runs'];) {
+    changed = false;
+    for (const c of candidates(cur)) {
+      if (runs >= opt['shrink-runs']) break;
+      const s = sig(c);
+      if (tried.has(s)) continue;
+      tried.add(s);
+      const r = await judge(c);
+      if (r?.holds) {
+        cur = c;
+        best = r;
+        changed = true;
+        log(`kept (${RATE[j]} z ${r.zz[j].toFixed(1)}): ${brief(c)}`);
+        // the whole matchup too, so that a run stopped while shrinking keeps its progress
+        console.error(JSON.stringify({ ...toFile(c, `fuzz-s${opt.seed}-${index}-shrunk`), peer: counts(r.p) }));
+        break;
+      }
+    }
+  }
+  return { confirmed: true, first, m: cur, best, runs, done: runs < opt['shrink-runs'] };
+}
+
+// ---------------------------------------------------------------- the run
+
+const units = loadUnits(cardsDir);
+const pools = {
+  commanders: pool(units.filter((u) => u.type === 'commander')),
+  deck: pool(units.filter((u) => u.type === 'assault' || u.type === 'structure')),
+  fortresses: pool(units.filter((u) => u.type === 'fortress' || u.type === 'dominion')),
+  bges: bgeNames(cardsDir),
+};
+const indexes = opt.only ?? [...Array(opt.matchups).keys()];
+let redrawn = 0;
+// --balanced: a draw that our side plays at more than 98% one way over 1,000 games is
+// drawn again (at most 4 times), as real_cards.json's matchups were chosen; --jobs draws
+// at once.
+async function drawOne(i) {
+  let m = draw(opt.seed, i, pools);
+  for (let a = 1; opt.balanced && a <= 4; a++) {
+    const [doc] = jobDocs([toFile(m, 'x')], 1000);
+    const r = await ours(doc, 1);
+    if (!r.refused && Math.max(r.wins, r.stalls, r.losses) <= 0.98 * r.games) break;
+    m = draw(opt.seed, i, pools, a);
+    redrawn++;
+  }
+  return { i, m };
+}
+const drawn = [];
+for (let k = 0; k < indexes.length; k += opt.jobs)
+  drawn.push(...await Promise.all(indexes.slice(k, k + opt.jobs).map(drawOne)));
+// (process.exit would cut a long listing short on a pipe: stdout is written asynchronously.)
+if (opt.list) console.log(JSON.stringify(drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`)), null, 1));
+else await fuzz();
+
+async function fuzz() {
+  const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-fuzz-'));
+  const peerDir = join(tmp, 'peer');
+  mkdirSync(join(peerDir, 'data'), { recursive: true });
+  for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(peerDir, 'data', f));
+  process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+  const t0 = Date.now();
+  const files = drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`));
+  const docs = jobDocs(files, opt.games);
+  const rows = [];
+  let refusedOurs = 0;
+  let refusedPeer = 0;
+  for (let k = 0; k < drawn.length; k++) {
+    const { i, m } = drawn[k];
+    const seed = mix(opt.seed, i, 0x9a3e) & 0x7fffffff;
+    const [o, p] = await both(files[k], m, docs[k], opt.games, seed, peerDir);
+    const row = { i, m, o, p };
+    if (o.refused) refusedOurs++;
+    else if (p.refused) refusedPeer++;
+    else row.zz = zs(o, p);
+    rows.push(row);
+    // As it goes (the table waits for the run's end): skips and rates at |z| ≥ 3.
+    if (!row.zz) console.error(`peer_fuzz: #${i} skipped: ${o.refused ? `ours: ${o.refused}` : `peer: ${p.refused}`}`);
+    else if (maxAbs(row.zz) >= 3) console.error(`peer_fuzz: #${i} z ${zText(row.zz)}: ${brief(m)}`);
+    if ((k + 1) % 10 === 0)
+      console.error(`peer_fuzz: ${k + 1} of ${drawn.length} (${Math.round((Date.now() - t0) / 1000)} s)`);
+  }
+
+  // Holm's step-down procedure over every rate of every matchup played.
+  const tests = [];
+  for (const r of rows) if (r.zz) r.zz.forEach((zz, j) => tests.push({ r, j, zz, p: pTwoSided(zz) }));
+  tests.sort((a, b) => a.p - b.p);
+  for (let k = 0; k < tests.length && tests[k].p <= ALPHA / (tests.length - k); k++) {
+    tests[k].r.diverges ??= [];
+    tests[k].r.diverges.push(tests[k].j);
+  }
+
+  const pct = (x, n) => (100 * x / n).toFixed(2);
+  const wsl = (x) => `${pct(x.wins, x.games)} / ${pct(x.stalls, x.games)} / ${pct(x.losses, x.games)}`;
+  console.log(`peer_fuzz --seed ${opt.seed} --games ${opt.games}: ${drawn.length} matchups; peer ${peer} -t 1; ` +
+              `cards ${cardsDir}`);
+  console.log('| # | mode | matchup (commander +cards, fortresses · effects) | peer win / stall / loss % | ours | ' +
+              'z (win / stall / loss) | |');
+  console.log('|---:|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const head = `| ${r.i} | ${r.m.mode} | ${brief(r.m)} |`;
+    if (r.o.refused) console.log(`${head} | | | skipped: ours refused: ${r.o.refused.replace(/\|/g, '/')} |`);
+    else if (r.p.refused) console.log(`${head} | | | skipped: peer rejected: ${r.p.refused.replace(/\|/g, '/')} |`);
+    else console.log(`${head} ${wsl(r.p)} | ${wsl(r.o)} | ${zText(r.zz)} | ` +
+                     `${r.diverges ? `DIVERGES (${r.diverges.map((j) => RATE[j]).join(', ')})` : ''} |`);
+  }
+  const played = rows.filter((r) => r.zz);
+  const divergent = played.filter((r) => r.diverges);
+  const worst = played.reduce((a, r) => (!a || maxAbs(r.zz) > maxAbs(a.zz) ? r : a), null);
+  const zHolm = tests.length ? Math.SQRT2 * inverseErfc(ALPHA / tests.length) : 4;
+  console.log(`\nseed ${opt.seed}: ${drawn.length} drawn${opt.balanced ? ` (${redrawn} redrawn by --balanced)` : ''}, ` +
+              `${played.length} played at ${opt.games} games a side, ` +
+              `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}); ` +
+              `${divergent.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
+              `${zHolm.toFixed(2)}); largest |z| ${worst ? maxAbs(worst.zz).toFixed(1) : '—'}` +
+              `${worst ? ` (#${worst.i})` : ''}; ${Math.round((Date.now() - t0) / 1000)} s`);
+
+  // erfc⁻¹ by bisection (for the summary's threshold only).
+  function inverseErfc(p) {
+    let lo = 0;
+    let hi = 40;
+    for (let k = 0; k < 200; k++) {
+      const mid = (lo + hi) / 2;
+      if (erfc(mid) > p) lo = mid; else hi = mid;
+    }
+    return (lo + hi) / 2;
+  }
+
+  // Shrinking, the most significant first.
+  divergent.sort((a, b) => maxAbs(b.zz) - maxAbs(a.zz));
+  for (const r of divergent) {
+    const f = files[rows.indexOf(r)];
+    console.log(`\n#${r.i} diverges: ${JSON.stringify({ ...f, peer: counts(r.p) })}`);
+  }
+  for (const r of divergent.slice(0, opt.shrink)) {
+    const j = r.zz.reduce((a, x, k) => (Math.abs(x) > Math.abs(r.zz[a]) ? k : a), 0);
+    const s = await shrink(r.m, r.i, j, Math.sign(r.zz[j]), peerDir);
+    console.log(`\n#${r.i} (${brief(r.m)}):`);
+    if (!s.confirmed) {
+      console.log(`not confirmed at ${opt['shrink-games']} games a side with fresh seeds` +
+                  `${s.first ? `: peer ${wsl(s.first.p)}, ours ${wsl(s.first.o)}, z ${zText(s.first.zz)}` : ''}`);
+      continue;
+    }
+    const f = toFile(s.m, `fuzz-s${opt.seed}-${r.i}-shrunk`);
+    f.peer = counts(s.best.p);
+    console.log(`confirmed at ${opt['shrink-games']} games (z ${zText(s.first.zz)}); ` +
+                `shrunk in ${s.runs} plays${s.done ? '' : ' (stopped by --shrink-runs)'} to ${brief(s.m)}: ` +
+                `peer ${wsl(s.best.p)}, ours ${wsl(s.best.o)}, z ${zText(s.best.zz)}`);
+    console.log(JSON.stringify(f));
+  }
+  process.exitCode = divergent.length ? 1 : 0;
+}
