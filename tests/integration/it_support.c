@@ -589,6 +589,30 @@ int it_wait_progress(const struct it_stack *s, const char *id, long timeout_ms)
     return -1;
 }
 
+json_t *it_cancel_wait(const struct it_stack *s, const char *id, long timeout_ms,
+                       long long *waited_ms)
+{
+    char path[128];
+    struct it_resp r;
+    long long t0 = now_ms();
+    json_t *job;
+
+    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
+    *waited_ms = -1;
+    if (it_http(s, "POST", path, NULL, NULL, 0, &r) != 0)
+        return NULL;
+    if (r.status != 202) {
+        fprintf(stderr, "\nit_cancel_wait: POST %s answered %d\n", path, r.status);
+        it_resp_free(&r);
+        return NULL;
+    }
+    it_resp_free(&r);
+    job = it_wait_status(s, id, "canceled", timeout_ms);
+    *waited_ms = now_ms() - t0;
+    fprintf(stderr, "\n    canceled after %lld ms ", *waited_ms);
+    return job;
+}
+
 int it_wait_workers(const struct it_stack *s, size_t n, long timeout_ms)
 {
     long long end = now_ms() + timeout_ms;

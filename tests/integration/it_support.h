@@ -108,6 +108,13 @@ json_t *it_wait_status(const struct it_stack *s, const char *id, const char *sta
 /** Polls until progress.done > 0 while running; returns 0 when seen within timeout_ms. */
 int it_wait_progress(const struct it_stack *s, const char *id, long timeout_ms);
 
+/** Cancels job `id` (POST :cancel) and waits up to `timeout_ms` for it to be canceled;
+ * *waited_ms is the time from the request to the status seen (printed too). The job (new
+ * reference), or NULL when the cancel was not accepted (202) or the job did not end
+ * canceled in time. */
+json_t *it_cancel_wait(const struct it_stack *s, const char *id, long timeout_ms,
+                       long long *waited_ms);
+
 /** Polls GET /v1/stats until it lists at least `n` live workers (each has sent its first
  * heartbeat, from its loop over the queue); 0 when seen within timeout_ms. */
 int it_wait_workers(const struct it_stack *s, size_t n, long timeout_ms);

@@ -362,7 +362,7 @@ static void test_cancel_slow_games(void)
     char id[37], next[37], path[128];
     struct it_resp r;
     json_t *job = NULL, *res;
-    long long t0, waited = -1;
+    long long waited = -1;
     int ok;
 
     CU_ASSERT_FATAL(it_fast_stack_init(&s, "slowcancel", 1000000) == 0);
@@ -377,14 +377,7 @@ static void test_cancel_slow_games(void)
     if (!ok)
         goto out;
     it_sleep_ms(3000); /* past the lease */
-    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
-    t0 = sk_time_mono_ms();
-    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
-    CU_ASSERT_EQUAL(r.status, 202);
-    it_resp_free(&r);
-    job = it_wait_status(&s, id, "canceled", 10000);
-    waited = sk_time_mono_ms() - t0;
-    fprintf(stderr, "\n    canceled after %lld ms ", waited);
+    job = it_cancel_wait(&s, id, 10000, &waited);
     CU_ASSERT_PTR_NOT_NULL(job);
     if (!job)
         goto out;

@@ -457,10 +457,9 @@ static void test_cancel_inside_units(void)
 {
     static char unit_env[64];
     struct it_stack s;
-    char id[37], sql[160], n[32], path[128];
-    struct it_resp r;
+    char id[37], sql[160], n[32];
     json_t *job = NULL;
-    long long t0, waited;
+    long long waited;
     long eval = opt_units_for_ms(6000);
     int out = 0;
 
@@ -482,14 +481,7 @@ static void test_cancel_inside_units(void)
     if (!out)
         goto done;
     it_sleep_ms(300);
-    snprintf(path, sizeof(path), "/v1/jobs/%s:cancel", id);
-    t0 = sk_time_mono_ms();
-    CU_ASSERT_FATAL(it_http(&s, "POST", path, NULL, NULL, 0, &r) == 0);
-    CU_ASSERT_EQUAL(r.status, 202);
-    it_resp_free(&r);
-    job = it_wait_status(&s, id, "canceled", 30000);
-    waited = sk_time_mono_ms() - t0;
-    fprintf(stderr, "\n    canceled after %lld ms ", waited);
+    job = it_cancel_wait(&s, id, 30000, &waited);
     CU_ASSERT_PTR_NOT_NULL(job);
     CU_ASSERT(waited < 2000);
     snprintf(sql, sizeof(sql), "event=units_canceled job_id=%s", id);
