@@ -10,7 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "battle_int.h"
+#include "battle.h"
+#include "battle_cards.h"
+#include "battle_cl.h"
+#include "battle_cpu.h"
+#include "battle_plan.h"
+#include "battle_sim.h"
+#include "battle_spec.h"
 #include "bench_matchup.h"
 #include "sk_mem.h"
 #include "sk_parse.h"

@@ -9,23 +9,8 @@
 
 #include <stddef.h>
 
+#include "job_kind.h"
 #include "sk_err.h"
-
-/* How to set up; zeroed means defaults. */
-struct engine_opts {
-    /* SKIRMISH_DEVICE syntax (index, name substring, or "cpu"); NULL or "" = the environment
-     * variable, else the first GPU, else the first OpenCL device, else the CPU backend
-     * (a device named explicitly must open; the default falls back with a warning). */
-    const char *device;
-    int no_device; /* 1: open no device (a process that only validates jobs: the API) */
-};
-
-/* What the engine runs jobs on. */
-struct engine_info {
-    char backend[16];   /* "cpu" or "opencl" */
-    char device[128];   /* the device's name, or "cpu" */
-    char platform[128]; /* the OpenCL platform's name, or "" */
-};
 
 struct engine;
 

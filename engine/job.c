@@ -11,6 +11,7 @@
 #include "battle.h"
 #include "board.h"
 #include "engine_int.h"
+#include "optimize.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
 #include "sk_time.h"

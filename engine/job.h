@@ -23,35 +23,6 @@ struct sk_buf;
 
 struct job;
 
-/* Computes unit `i` of a job_spread call in this process, its result's bytes into `out`
- * (the caller's, sk_buf_init'ed). */
-typedef enum sk_err (*job_unit_fn)(void *ctx, size_t i, struct sk_buf *out);
-
-/* A run's work handed out as units (docs/optimize.md, "Spread across workers"): a kind
- * whose runs play pieces any process can compute from the job's document alone (an
- * optimisation's games) gives those pieces, as units of about `unit_games` games each, to
- * `units`, which fills results[i] (sk_buf_init'ed and released by the caller) with the
- * result of unit specs[i] (games[i] games, counting each defender deck's) for every i < n:
- * computing some with `local` (the run's own threads), the others by whatever means it has (the
- * worker: other workers, through the queue, each computing it with job_unit_run). A unit's result
- * depends only on the job and the unit, so where it was computed never changes the run's result. An
- * error fails the step, with a message in `err` (SK_ELEASE: the caller no longer holds the job;
- * SK_ECANCELED: the job was canceled meanwhile), and leaves the run as it was after its last
- * whole piece, so its partial result and checkpoint stay valid. */
-struct job_spread {
-    uint64_t unit_games; /* work of at least two units is spread; 0 = never */
-    void *arg;
-    enum sk_err (*units)(void *arg, const struct sk_buf *specs, const uint64_t *games, size_t n,
-                         struct sk_buf *results, job_unit_fn local, void *ctx, char *err,
-                         size_t errlen);
-};
-
-/* How to run a job; zeroed means defaults. The device is the engine's (engine_opts). */
-struct job_run_opts {
-    int threads; /* CPU backend threads; 0 = one per core; the OpenCL backend ignores it */
-    const struct job_spread *spread; /* borrowed, outlives the run; NULL = never spread */
-};
-
 /* The longest catalog hash a job document may name (job_decode). */
 #define JOB_CATALOG_HASH_MAX 64
 

@@ -8,8 +8,8 @@ A module is a file's name without its extension (battle_plan.c and battle_plan.h
 module); module A depends on module B when a file of A includes B's header ("b.h"), and
 folder X on folder Y when a module of X depends on a module of Y. Either graph having a
 cycle is an error that names the cycle: a newcomer must be able to read the tree bottom up
-(docs/engine.md, "The tree"). A module's private header (x_int.h) is part of it, and a library's public
-include/ folder part of the library's folder.
+(docs/engine.md, "The tree"). A module's private header (x_int.h) is part of it; a library's include/ folder
+(its public header) is a folder of its own, below the library's rooms.
 With STAMP, writes it when the check passes (the build's custom command)."""
 import os
 import re
@@ -25,11 +25,6 @@ def module_of(name):
     return mod[:-4] if mod.endswith("_int") else mod
 
 
-def folder_of(rel):
-    """A library's include/ folder (its public header) belongs to the library's folder."""
-    return os.path.dirname(rel) if os.path.basename(rel) == "include" else rel
-
-
 def scan(root):
     files = {}  # path -> (module, folder, [included header names])
     for top in FOLDERS:
@@ -39,7 +34,7 @@ def scan(root):
                     p = os.path.join(d, n)
                     with open(p, encoding="utf-8", errors="replace") as f:
                         incs = [os.path.basename(i) for i in INCLUDE.findall(f.read())]
-                    files[p] = (module_of(n), folder_of(os.path.relpath(d, root)), incs)
+                    files[p] = (module_of(n), os.path.relpath(d, root), incs)
     return files
 
 

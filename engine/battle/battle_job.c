@@ -25,9 +25,9 @@
 #include "battle_device.h"
 #include "battle_missions.h"
 #include "battle_plan.h"
+#include "battle_rules.h"
 #include "battle_tu.h"
-#include "engine.h"
-#include "job.h"
+#include "job_kind.h"
 #include "sk_buf.h"
 #include "sk_log.h"
 #include "sk_mem.h"
@@ -792,7 +792,7 @@ static int catalog_match(const void *snap, size_t i, const struct job_filter *f,
     if (strcmp(f->param, "skill") == 0) {
         for (int k = 0; k < c->n_skills; k++) {
             const struct battle_skill_spec *s = &c->skills[k];
-            const char *name = s->id < BATTLE_SKILL__COUNT ? battle_cards_skill_name(s->id)
+            const char *name = s->id < BATTLE_SKILL__COUNT ? battle_rules_skill_name(s->id)
                                                            : battle_tu_skill_name(s->game);
             if (strcasecmp(name, value) == 0)
                 return 1;

@@ -14,10 +14,6 @@
 /* The `battle` job kind: Monte-Carlo deck-vs-deck battles (docs/jobs.md). */
 extern const struct job_kind_ops battle_kind;
 
-/* The `optimize` job kind: a search for a better deck over owned cards, each candidate
- * raced against the incumbent on the same games (docs/optimize.md). */
-extern const struct job_kind_ops optimize_kind;
-
 /* The environment variables the OpenCL backend reads. */
 #define BATTLE_CL_ENV_DEVICE "SKIRMISH_DEVICE"   /* index, name substring, or "cpu" */
 #define BATTLE_CL_ENV_CACHE  "SKIRMISH_CL_CACHE" /* program-binary cache folder */

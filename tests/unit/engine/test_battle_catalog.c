@@ -12,6 +12,7 @@
 #include "battle_cards.h"
 #include "battle_catalog.h"
 #include "battle_codec.h"
+#include "battle_rules.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -52,12 +53,12 @@ static void test_size_and_skill_coverage(void)
         if (s == BATTLE_SKILL_SUMMON)
             continue;
         if (!plain[s])
-            fprintf(stderr, "no card has skill '%s'\n", battle_cards_skill_name(s));
+            fprintf(stderr, "no card has skill '%s'\n", battle_rules_skill_name(s));
         CU_ASSERT(plain[s] > 0);
     }
     for (size_t k = 0; k < sizeof(takes_all) / sizeof(takes_all[0]); k++) {
         if (!all[takes_all[k]])
-            fprintf(stderr, "no card has skill '%s' all\n", battle_cards_skill_name(takes_all[k]));
+            fprintf(stderr, "no card has skill '%s' all\n", battle_rules_skill_name(takes_all[k]));
         CU_ASSERT(all[takes_all[k]] > 0);
     }
     CU_ASSERT_PTR_NULL(battle_catalog_at(cat, battle_catalog_count(cat)));

@@ -17,6 +17,7 @@
 #include "battle_bge.h"
 #include "battle_cl.h"
 #include "battle_cpu.h"
+#include "battle_rules.h"
 #include "battle_testlib.h"
 #include "sk_mem.h"
 
@@ -421,8 +422,8 @@ static void scale_up(struct tb *b)
             if (ss->id == BATTLE_SKILL_ENHANCE || ss->id == BATTLE_SKILL_EVOLVE ||
                 ss->id == BATTLE_SKILL_SUMMON || ss->id == BATTLE_SKILL_FLURRY)
                 continue;
-            ss->x = ss->x * 40 > battle_plan_skill_x_max(ss->id) ? battle_plan_skill_x_max(ss->id)
-                                                                 : ss->x * 40;
+            ss->x = ss->x * 40 > battle_rules_skill_x_max(ss->id) ? battle_rules_skill_x_max(ss->id)
+                                                                  : ss->x * 40;
         }
     }
 }

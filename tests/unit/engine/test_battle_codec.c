@@ -11,6 +11,7 @@
 #include "battle_catalog.h"
 #include "battle_codec.h"
 #include "battle_plan.h"
+#include "battle_rules.h"
 #include "battle_sim.h"
 #include "sk_mem.h"
 
@@ -682,10 +683,10 @@ static void test_names_and_card_json(void)
                           "{'name':'heal','x':2}]}");
     json_t *enc = NULL;
 
-    CU_ASSERT_EQUAL(battle_cards_skill_parse("flurry"), BATTLE_SKILL_FLURRY);
-    CU_ASSERT_EQUAL(battle_cards_skill_parse("Flurry"), -1);
-    CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL_ENFEEBLE), "enfeeble");
-    CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL__COUNT), "unknown");
+    CU_ASSERT_EQUAL(battle_rules_skill_parse("flurry"), BATTLE_SKILL_FLURRY);
+    CU_ASSERT_EQUAL(battle_rules_skill_parse("Flurry"), -1);
+    CU_ASSERT_STRING_EQUAL(battle_rules_skill_name(BATTLE_SKILL_ENFEEBLE), "enfeeble");
+    CU_ASSERT_STRING_EQUAL(battle_rules_skill_name(BATTLE_SKILL__COUNT), "unknown");
     CU_ASSERT_EQUAL(battle_cards_type_parse("fortress"), BATTLE_FORTRESS);
     CU_ASSERT_STRING_EQUAL(battle_cards_type_name(BATTLE_STRUCTURE), "structure");
     sk_verr_list_init(&errs);

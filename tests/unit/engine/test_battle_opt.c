@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "battle_catalog.h"
-#include "battle_opt.h"
+#include "battle_opt_codec.h"
 #include "battle_opt_moves.h"
 #include "battle_race.h"
 #include "battle_tu.h"

@@ -7,8 +7,14 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "battle_int.h"
+#include "battle.h"
+#include "battle_cpu.h"
+#include "battle_plan.h"
+#include "battle_rules.h"
+#include "battle_sim.h"
+#include "battle_spec.h"
 #include "battle_testlib.h"
+#include "battle_tu.h"
 #include "job.h"
 #include "sk_mem.h"
 
@@ -32,8 +38,8 @@ static const struct row rows[BATTLE_SKILL__COUNT] = {
 static void test_names(void)
 {
     for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
-        CU_ASSERT_STRING_EQUAL(battle_cards_skill_name((enum battle_skill)s), rows[s].name);
-        CU_ASSERT_EQUAL(battle_cards_skill_parse(rows[s].name), s);
+        CU_ASSERT_STRING_EQUAL(battle_rules_skill_name((enum battle_skill)s), rows[s].name);
+        CU_ASSERT_EQUAL(battle_rules_skill_parse(rows[s].name), s);
         /* Only Enhance and Evolve take skill arguments; a passive takes no target options or
          * trigger; only Summon brings a card. */
         CU_ASSERT_EQUAL((rows[s].opts & BATTLE_OPT_SKILL) != 0,
@@ -45,7 +51,7 @@ static void test_names(void)
         CU_ASSERT_EQUAL((rows[s].opts & BATTLE_OPT_CARD) != 0, s == BATTLE_SKILL_SUMMON);
         CU_ASSERT(rows[s].types != 0 && (rows[s].types & ~(unsigned)BATTLE_T_ANY) == 0);
     }
-    CU_ASSERT_STRING_EQUAL(battle_cards_skill_name(BATTLE_SKILL__COUNT), "unknown");
+    CU_ASSERT_STRING_EQUAL(battle_rules_skill_name(BATTLE_SKILL__COUNT), "unknown");
 }
 
 /* One card with skill `s` (x = 2 when it takes x) folds as its row says: an activation
@@ -261,7 +267,7 @@ static void skill_enums(const json_t *v, json_t *found)
         if (json_is_array(e)) {
             json_array_foreach(e, i,
                                child) if (json_is_string(child) &&
-                                          battle_cards_skill_parse(json_string_value(child)) >= 0)
+                                          battle_rules_skill_parse(json_string_value(child)) >= 0)
             {
                 json_array_append(found, (json_t *)e);
                 break;

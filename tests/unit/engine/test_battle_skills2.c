@@ -6,6 +6,7 @@
 #include <CUnit/CUnit.h>
 
 #include "battle_cards.h"
+#include "battle_rules.h"
 #include "battle_testlib.h"
 
 static void duel(struct tb *b)
@@ -518,7 +519,7 @@ static void test_mimic_evolved(void)
  * that Mimic takes, Rush apart (battle_sim_rush casts it). */
 static int mimic_cast_case(unsigned id)
 {
-    return battle_cards_skill_kind((enum battle_skill)id) == BATTLE_SK_ACTIVATION &&
+    return battle_rules_skill_kind((enum battle_skill)id) == BATTLE_SK_ACTIVATION &&
            battle_sim_mimic_takes(id) && id != BATTLE_SKILL_RUSH;
 }
 
@@ -592,7 +593,7 @@ static void test_mimic_cast_each_skill(void)
             continue;
         if (differ[id] || !changed[id])
             printf("\n  %s: the two casts differ %d times, change the game %d times\n",
-                   battle_cards_skill_name((enum battle_skill)id), differ[id], changed[id]);
+                   battle_rules_skill_name((enum battle_skill)id), differ[id], changed[id]);
         CU_ASSERT_EQUAL(differ[id], 0);
         CU_ASSERT(changed[id] > 0);
     }

@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "battle_cards.h"
 #include "battle_mods.h"
+#include "battle_rules.h"
 #include "battle_sim.h"
+#include "battle_tu.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -97,29 +98,6 @@ static clc_u16 add_u16(clc_u16 a, int b)
     return (clc_u16)(v > BATTLE_STAT_MAX ? BATTLE_STAT_MAX : v);
 }
 
-int battle_plan_skill_x_max(enum battle_skill id)
-{
-    /* The plan field a skill folds into says how large its X can be: an activation
-     * skill's is act_x, 16 bits. */
-    _Static_assert(sizeof(((struct battle_card_data *)0)->act_x[0]) == 2, "16-bit act_x");
-    switch (id) {
-#define XM_ADD(field)                                                                              \
-    return sizeof(((struct battle_card_data *)0)->field) > 1 ? BATTLE_STAT_MAX : BATTLE_SKILL_X_MAX;
-#define XM_FLAG(field) return BATTLE_SKILL_X_MAX;
-#define XM_ACT(field)  return BATTLE_STAT_MAX;
-#define XM_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                    \
-    case BATTLE_SKILL_##ID:                                                                        \
-        XM_##FOLD(FIELD)
-        BATTLE_SKILL_TABLE(XM_)
-#undef XM_
-#undef XM_ACT
-#undef XM_FLAG
-#undef XM_ADD
-    default:
-        return BATTLE_SKILL_X_MAX;
-    }
-}
-
 /* An activation skill joins the card's actions with its options; Summon's X is the card it
  * brings, and an activation Summon (cast when the unit's delay reaches 0) is also noted
  * apart. Enhance's and Evolve's X is, until battle_mods_build gives them their change, the
@@ -170,18 +148,18 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
     for (int k = 0; k < cs->n_skills; k++) {
         const struct battle_skill_spec *ss = &cs->skills[k];
         if (ss->id < 0 || ss->id >= BATTLE_SKILL__COUNT || ss->x < 0 ||
-            ss->x > battle_plan_skill_x_max(ss->id) || ss->y < 0 || ss->y > 6 || ss->n < 0 ||
+            ss->x > battle_rules_skill_x_max(ss->id) || ss->y < 0 || ss->y > 6 || ss->n < 0 ||
             ss->n > BATTLE_SKILL_N_MAX || ss->c < 0 || ss->c > BATTLE_SKILL_C_MAX ||
             ss->trigger < 0 || ss->trigger > BATTLE_SIM_TRIG_DEATH ||
             (ss->id == BATTLE_SKILL_SUMMON && (ss->card < 0 || ss->card >= n_cards)) ||
-            battle_cards_skill_args(ss->id, ss->s, ss->s2)) {
+            battle_tu_skill_args(ss->id, ss->s, ss->s2)) {
             snprintf(err, errlen, "card %d \"%s\": skill %d out of range", idx, cs->name, k);
             return SK_EINVAL;
         }
         /* An activation skill that takes X but has none (the game's files have a few)
          * does nothing in the game: it is left out. */
-        if (!ss->x && battle_cards_skill_kind(ss->id) == BATTLE_SK_ACTIVATION &&
-            (battle_cards_skill_opts(ss->id) & BATTLE_OPT_X))
+        if (!ss->x && battle_rules_skill_kind(ss->id) == BATTLE_SK_ACTIVATION &&
+            (battle_rules_skill_opts(ss->id) & BATTLE_OPT_X))
             continue;
         /* Repeated passives add up; activation skills keep card order. */
         switch (ss->id) {
@@ -552,16 +530,6 @@ static enum sk_err build_side(const struct battle_spec *spec, int s, struct batt
     return SK_OK;
 }
 
-/* In a plan with Inhibit: marks the card's allied targeted actions (Summon aims at no one)
- * BATTLE_SIM_ACT_REFUSABLE, so that they run the copy of their loop that lets a target
- * refuse them; the plans without Inhibit keep the copy without the check. */
-static void mark_refusable(struct battle_card_data *c)
-{
-    for (int k = 0; k < c->n_act; k++)
-        if (!battle_sim_hostile(c->act_id[k]) && c->act_id[k] != BATTLE_SKILL_SUMMON)
-            c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
-}
-
 /* Whether the card has Mark, Corrosive, Sabotage, Tribute, Payback, Revenge or Subdue, or
  * Sunder, Enrage, Entrap or Overload among its actions: a plan with them runs the attack's and the
  * skills' copies with the rarer rules (battle_plan_data.passive), where marks add to the
@@ -625,36 +593,6 @@ static void fold_card_flags(struct battle_plan_data *d, const struct battle_card
         d->rare = (clc_u8)(d->rare | BATTLE_SIM_RARE_STASIS);
 }
 
-/* Marks a card that casts Enhance at its turn start (battle_sim_enhance's test, on the final
- * table: an Enhance's X is its change's index by now). */
-static void mark_enhancer(const struct battle_plan_data *d, struct battle_card_data *c)
-{
-    for (int k = 0; k < c->n_act; k++)
-        if ((c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE) == BATTLE_SKILL_ENHANCE &&
-            c->act_trig[k] == BATTLE_SIM_TRIG_ACTIVATE && c->act_x[k] < d->n_mods)
-            c->trig = (clc_u8)(c->trig | BATTLE_SIM_CARD_ENHANCES);
-}
-
-void battle_plan_mark_card(const struct battle_plan_data *d, struct battle_card_data *c)
-{
-    mark_enhancer(d, c);
-    /* Mimic scans every enemy assault's skills at each cast: one byte per card instead */
-    c->mimic = 0;
-    for (int k = 0; k < c->n_act; k++)
-        if (battle_sim_mimicable(c, (clc_u32)k, 1))
-            c->mimic = (clc_u8)(c->mimic | 1u << k);
-    if (d->fx & BATTLE_SIM_FX_INHIBIT)
-        mark_refusable(c);
-}
-
-void battle_plan_unmark_card(struct battle_card_data *c)
-{
-    for (int k = 0; k < c->n_act; k++)
-        c->act_id[k] = (clc_u8)(c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
-    c->trig = (clc_u8)(c->trig & ~BATTLE_SIM_CARD_ENHANCES);
-    c->mimic = 0;
-}
-
 /* The plan-wide flags of every card of the table (in a plan that makes its variants during
  * play, of every skill an Evolve can give too: the variants it will make), then the marks. */
 static void fold_table(struct battle_plan_data *d)
@@ -667,7 +605,7 @@ static void fold_table(struct battle_plan_data *d)
             fold_card_flags(d, &c);
         }
     for (int i = 0; i < d->n_cards; i++)
-        battle_plan_mark_card(d, &d->cards[i]);
+        battle_rules_mark_card(d, &d->cards[i]);
 }
 
 /* Folds what passive battleground effect `k`, set on a side, needs of the plan-wide flags

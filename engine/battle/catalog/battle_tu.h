@@ -36,6 +36,12 @@ enum battle_skill battle_tu_skill_engine(int skill);
 /** The game skill an engine skill is (every engine skill is one of the game's). */
 int battle_tu_skill_of_engine(enum battle_skill skill);
 
+/** Returns NULL when skill `id` may take the skill arguments `s` and `s2` (each 1 + the
+ * game's skill, battle_tu_skill_name; 0 for none): Enhance needs s, Evolve s and s2 (the
+ * combinations the engine plays), the others none; else why not, a phrase that follows the
+ * skill's name (static). The one place these rules live: the job codec, the game's cards
+ * (battle_tu_unsupported) and the battleground effects read them. */
+const char *battle_tu_skill_args(enum battle_skill id, int s, int s2);
 /** "imperial", "raider", "bloodthirsty", "xeno", "righteous", "progenitor" for factions
  * 1..6; "none" for 0 (static). */
 const char *battle_tu_faction_name(int faction);

@@ -13,6 +13,7 @@
 #include "battle_catalog.h"
 #include "battle_deck.h"
 #include "battle_plan.h"
+#include "battle_rules.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
 #include "sk_mem.h"
@@ -1152,11 +1153,11 @@ static int effect_skills(struct job_dec *j, const json_t *e, struct battle_skill
     }
     sk_jptr_push_key(j->d.ptr, "skill");
     ok = battle_cards_decode_skill(&j->d, json_object_get(e, "skill"), BATTLE_COMMANDER, sk);
-    if (ok && battle_cards_skill_kind(sk->id) != BATTLE_SK_ACTIVATION) {
+    if (ok && battle_rules_skill_kind(sk->id) != BATTLE_SK_ACTIVATION) {
         sk_jdec_bad_at(&j->d, "name",
                        "skill '%s' is not cast: an effect casts an activation skill (strike, "
                        "rally, heal...)",
-                       battle_cards_skill_name(sk->id));
+                       battle_rules_skill_name(sk->id));
         ok = 0;
     }
     if (ok && (sk->c || sk->trigger)) {

@@ -16,8 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "battle_cards.h"
-#include "battle_plan.h"
+#include "battle_rules.h"
 #include "battle_xml.h"
 #include "sk_mem.h"
 #include "sk_parse.h"
@@ -57,6 +56,34 @@ static const char *const trigger_names[] = {"activate", "play", "attacked", "dea
 #define N_RARITIES 6
 #define N_TRIGGERS 4
 
+const char *battle_tu_skill_args(enum battle_skill id, int s, int s2)
+{
+    enum battle_skill es = s ? battle_tu_skill_engine(s - 1) : BATTLE_SKILL__COUNT;
+    enum battle_skill es2 = s2 ? battle_tu_skill_engine(s2 - 1) : BATTLE_SKILL__COUNT;
+
+    if (!(battle_rules_skill_opts(id) & BATTLE_OPT_SKILL))
+        return s || s2 ? "takes no skill arguments ('s', 's2')" : NULL;
+    if (!s)
+        return "needs the skill it changes, 's'";
+    if (es >= BATTLE_SKILL__COUNT || (s2 && es2 >= BATTLE_SKILL__COUNT))
+        return "names a skill the engine does not simulate in 's' or 's2'";
+    if (id != BATTLE_SKILL_EVOLVE)
+        return s2 ? "takes no 's2'" : NULL;
+    if (!s2)
+        return "needs the skill 's' becomes, 's2'";
+    if (es == es2)
+        return "needs 's2' other than 's'";
+    /* What no card of the game does, and the variants could not play as tuo would. */
+    if (es == BATTLE_SKILL_SUMMON || es == BATTLE_SKILL_EVOLVE || es == BATTLE_SKILL_FLURRY ||
+        es2 == BATTLE_SKILL_SUMMON || es2 == BATTLE_SKILL_EVOLVE || es2 == BATTLE_SKILL_FLURRY ||
+        es2 == BATTLE_SKILL_ENHANCE)
+        return "of or into Summon, Evolve or Flurry, or into Enhance, is not simulated";
+    if (es != BATTLE_SKILL_ENHANCE && battle_rules_skill_kind(es) == BATTLE_SK_ACTIVATION &&
+        battle_rules_skill_kind(es2) == BATTLE_SK_PASSIVE)
+        return "of an activation skill into a passive one is not simulated";
+    return NULL;
+}
+
 const char *battle_tu_skill_name(int skill)
 {
     return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT ? tu_skills[skill].name : "unknown";
@@ -81,7 +108,7 @@ static int skill_key_cmp(const void *a, const void *b)
 static void build_skill_keys(void)
 {
     for (int i = 0; i < BATTLE_TU_SKILL__COUNT; i++) {
-        int e = battle_cards_skill_parse(tu_skills[i].name);
+        int e = battle_rules_skill_parse(tu_skills[i].name);
         skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].name, i};
         if (tu_skills[i].xml)
             skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].xml, i};
@@ -108,7 +135,7 @@ enum battle_skill battle_tu_skill_engine(int skill)
 
 int battle_tu_skill_of_engine(enum battle_skill skill)
 {
-    return battle_tu_skill_parse(battle_cards_skill_name(skill));
+    return battle_tu_skill_parse(battle_rules_skill_name(skill));
 }
 
 const char *battle_tu_faction_name(int faction)
@@ -146,7 +173,7 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
     }
     for (int i = 0; i < c->n_skills; i++) {
         const struct battle_skill_spec *s = &c->skills[i];
-        const char *name = s->id < BATTLE_SKILL__COUNT ? battle_cards_skill_name(s->id)
+        const char *name = s->id < BATTLE_SKILL__COUNT ? battle_rules_skill_name(s->id)
                                                        : battle_tu_skill_name(s->game);
         unsigned opts;
         const char *opt, *arg;
@@ -154,7 +181,7 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
             snprintf(why, whylen, "skill '%s' is not simulated yet", name);
             return 1;
         }
-        opts = battle_cards_skill_opts(s->id);
+        opts = battle_rules_skill_opts(s->id);
         opt = s->y && !(opts & BATTLE_OPT_Y)            ? "y"
               : s->n && !(opts & BATTLE_OPT_N)          ? "n"
               : s->c && !(opts & BATTLE_OPT_C)          ? "c"
@@ -169,7 +196,7 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
             snprintf(why, whylen, "option '%s' of skill '%s' is not simulated yet", opt, name);
             return 1;
         }
-        if ((arg = battle_cards_skill_args(s->id, s->s, s->s2)) != NULL) {
+        if ((arg = battle_tu_skill_args(s->id, s->s, s->s2)) != NULL) {
             snprintf(why, whylen, "skill '%s' %s", name, arg);
             return 1;
         }
@@ -182,9 +209,9 @@ int battle_tu_unsupported(const struct battle_card_spec *c, char *why, size_t wh
                      name, s->n, s->c, BATTLE_SKILL_N_MAX, BATTLE_SKILL_C_MAX);
             return 1;
         }
-        if (s->x > battle_plan_skill_x_max(s->id)) {
+        if (s->x > battle_rules_skill_x_max(s->id)) {
             snprintf(why, whylen, "skill '%s' %d: values above %d are not simulated yet", name,
-                     s->x, battle_plan_skill_x_max(s->id));
+                     s->x, battle_rules_skill_x_max(s->id));
             return 1;
         }
     }
@@ -588,8 +615,8 @@ static void keep_skill(struct tu_load *L, int line, struct battle_card_spec *c)
     struct battle_skill_spec s = c->skills[c->n_skills];
     int i;
 
-    if (s.id < BATTLE_SKILL__COUNT && !s.x && (battle_cards_skill_opts(s.id) & BATTLE_OPT_X) &&
-        battle_cards_skill_kind(s.id) == BATTLE_SK_PASSIVE)
+    if (s.id < BATTLE_SKILL__COUNT && !s.x && (battle_rules_skill_opts(s.id) & BATTLE_OPT_X) &&
+        battle_rules_skill_kind(s.id) == BATTLE_SK_PASSIVE)
         s.x = s.n ? s.n : 1;
     for (i = 0; i < c->n_skills && c->skills[i].game != s.game; i++)
         ;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "battle_opt.h"
+#include "battle_opt_job.h"
 #include "sk_err.h"
 
 struct battle_plan;
@@ -84,10 +84,6 @@ enum sk_err battle_opt_plans(const struct opt_job *job, const struct opt_deck *d
 /** 1 when `d` is a deck of the job's cards (a commander, then up to BATTLE_DECK_MAX other
  * cards). */
 int battle_opt_deck_fits(const struct opt_job *job, const struct opt_deck *d);
-
-/** The search's score of one unit of a game's score: points count as hundredths, so that
- * races and anneal's temperature see the scale of a win rate. */
-double battle_opt_score_unit(const struct opt_job *job);
 
 /**
  * Plays the segments (at most OPT_SEGMENTS_MAX): here, or, when the player spreads and the games

@@ -7,7 +7,7 @@
 #ifndef BATTLE_OPT_MOVES_H
 #define BATTLE_OPT_MOVES_H
 
-#include "battle_opt.h"
+#include "battle_opt_job.h"
 #include "rng.h"
 
 enum opt_move_type {
@@ -43,5 +43,8 @@ int battle_opt_draw(const struct opt_job *job, const struct opt_deck *d, struct 
 
 /** Writes into `out` deck `d` after move `m` (one battle_opt_draw gave for `d`). */
 void battle_opt_apply(const struct opt_deck *d, const struct opt_move *m, struct opt_deck *out);
+
+/** 1 when some move of the job's algorithm applies to `d`, else 0. */
+int battle_opt_any_move(const struct opt_job *job, const struct opt_deck *d);
 
 #endif

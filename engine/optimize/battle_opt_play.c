@@ -12,7 +12,7 @@
 #include "battle_plan.h"
 #include "battle_pool.h"
 #include "battle_sim.h"
-#include "job.h"
+#include "job_kind.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
 
@@ -81,11 +81,6 @@ int battle_opt_deck_fits(const struct opt_job *job, const struct opt_deck *d)
             job->cards[d->cards[i]].type == BATTLE_COMMANDER)
             return 0;
     return 1;
-}
-
-double battle_opt_score_unit(const struct opt_job *job)
-{
-    return job->objective == OPT_OBJ_POINTS ? 0.01 : 1.0;
 }
 
 /* A game's tie-break (OPT_TIE_WEIGHT), 0 .. TIE_MAX: a loss in [0, TIE_LOSS_TOP] (later

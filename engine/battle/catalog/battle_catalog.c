@@ -17,6 +17,7 @@
 #include "battle.h"
 #include "battle_bge.h"
 #include "battle_cards.h"
+#include "battle_rules.h"
 #include "battle_store.h"
 #include "sk_buf.h"
 #include "sk_log.h"
@@ -1291,7 +1292,7 @@ int battle_catalog_enemy_effect(const struct battle_enemy_effect *f, int level,
     memset(out, 0, sizeof(*out));
     out->id = g >= 0 ? battle_tu_skill_engine(g) : BATTLE_SKILL__COUNT;
     if (out->id >= BATTLE_SKILL__COUNT ||
-        battle_cards_skill_kind(out->id) != BATTLE_SK_ACTIVATION || f->c) {
+        battle_rules_skill_kind(out->id) != BATTLE_SK_ACTIVATION || f->c) {
         snprintf(why, whylen,
                  "battleground effect '%s' is not an activation skill the engine casts as an "
                  "effect",
@@ -1309,7 +1310,7 @@ int battle_catalog_enemy_effect(const struct battle_enemy_effect *f, int level,
     out->n = f->n;
     out->s = f->s[0] ? battle_tu_skill_parse(f->s) + 1 : 0;
     out->s2 = f->s2[0] ? battle_tu_skill_parse(f->s2) + 1 : 0;
-    args = battle_cards_skill_args(out->id, out->s, out->s2);
+    args = battle_tu_skill_args(out->id, out->s, out->s2);
     if (args) {
         snprintf(why, whylen, "battleground effect '%s' %s", f->skill, args);
         return 0;

@@ -73,25 +73,6 @@ int battle_plan_lazy(const struct battle_plan *plan);
  */
 const struct battle_plan_data *battle_plan_game_data(const struct battle_plan *plan);
 
-struct battle_card_data; /* battle_sim.h */
-
-/** Makes card `c` of plan data `d` as the plan's table holds it: the marks battle_plan puts
- * on every card once the plan's flags are known (which of its allied skills a target may
- * refuse under Inhibit, whether it casts Enhance at its turn start, which of its skills
- * Mimic can take). */
-void battle_plan_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
-
-/** Takes battle_plan_mark_card's marks off card `c`: the card as built. */
-void battle_plan_unmark_card(struct battle_card_data *c);
-
-/**
- * The largest X skill `id` can have on a card: BATTLE_STAT_MAX where the plan holds it in
- * 16 bits (the activation skills, Absorb, Refresh and Mark, whose values reach 300 to 999 on
- * the game's cards), else BATTLE_SKILL_X_MAX (an 8-bit field). The codecs and the card
- * files' checks read it.
- */
-int battle_plan_skill_x_max(enum battle_skill id);
-
 /** sizeof(struct battle_plan_data): the bytes a device buffer needs. */
 size_t battle_plan_data_size(void);
 

@@ -8,7 +8,7 @@
  * played on the CPU backend's single-game entry (battle_cpu_play_one) on the run's threads,
  * or, for calls big enough to pay for a launch, on the OpenCL device game by game
  * (battle_opt_play), and spread as units across workers when the worker hands them out. */
-#include "battle.h"
+#include "optimize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,14 +17,14 @@
 
 #include "battle_catalog.h"
 #include "battle_cpu.h"
-#include "battle_opt.h"
+#include "battle_opt_codec.h"
 #include "battle_opt_moves.h"
 #include "battle_opt_play.h"
 #include "battle_plan.h"
 #include "battle_pool.h"
 #include "battle_race.h"
 #include "battle_sim.h"
-#include "job.h"
+#include "job_kind.h"
 #include "sk_buf.h"
 #include "sk_mem.h"
 #include "sk_time.h"

@@ -14,27 +14,12 @@
 
 struct sk_jdec;
 
-/** Returns the lowercase name of `skill` ("armor"), or "unknown" (static string). */
-const char *battle_cards_skill_name(enum battle_skill skill);
-/** Returns the skill named `name`, or -1. `name` is borrowed. */
-int battle_cards_skill_parse(const char *name);
-/** Returns the BATTLE_OPT_* bits skill `skill` takes (the skill table's OPTS), 0 when
- * unknown. */
-unsigned battle_cards_skill_opts(enum battle_skill skill);
-/** Returns the skill's kind (enum battle_skill_kind), BATTLE_SK_PASSIVE when unknown. */
-int battle_cards_skill_kind(enum battle_skill skill);
 /** Returns the faction 1..6 named `name` ("imperial" .. "progenitor"), or -1. */
 int battle_cards_faction_parse(const char *name);
 /** Returns the trigger 1..3 named `name` ("play", "attacked", "death"), or -1. */
 int battle_cards_trigger_parse(const char *name);
 /** Returns "commander", "fortress", "assault" or "structure", or "unknown" (static). */
 const char *battle_cards_type_name(enum battle_card_type type);
-/** Returns NULL when skill `id` may take the skill arguments `s` and `s2` (each 1 + the
- * game's skill, battle_tu_skill_name; 0 for none): Enhance needs s, Evolve s and s2 (the
- * combinations the engine plays), the others none; else why not, a phrase that follows the
- * skill's name (static). The one place these rules live: the job codec, the game's cards
- * (battle_tu_unsupported) and the battleground effects read them. */
-const char *battle_cards_skill_args(enum battle_skill id, int s, int s2);
 /** Returns the card type named `name`, or -1. `name` is borrowed. */
 int battle_cards_type_parse(const char *name);
 /** "an assault", "a commander", ...: messages read better with the article (static). */

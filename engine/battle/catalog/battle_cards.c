@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "battle_plan.h"
+#include "battle_rules.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
 
@@ -14,53 +14,12 @@
 
 /* ===== Names and skill rules ===== */
 
-/* What a skill may carry and which cards may have it, from the skill table. */
-struct skill_rule {
-    const char *name;
-    int kind;               /* enum battle_skill_kind */
-    unsigned opts;          /* BATTLE_OPT_* */
-    unsigned types;         /* BATTLE_T_* */
-    const char *types_text; /* for the error message */
-};
-
-static const struct skill_rule skill_rules[BATTLE_SKILL__COUNT] = {
-#define RULE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
-    [BATTLE_SKILL_##ID] = {NAME, BATTLE_SK_##KIND, OPTS, TYPES, TEXT},
-    BATTLE_SKILL_TABLE(RULE_)
-#undef RULE_
-};
-
 static const char *const type_names[BATTLE_CARD_TYPE__COUNT] = {
     [BATTLE_COMMANDER] = "commander",
     [BATTLE_FORTRESS] = "fortress",
     [BATTLE_ASSAULT] = "assault",
     [BATTLE_STRUCTURE] = "structure",
 };
-
-const char *battle_cards_skill_name(enum battle_skill skill)
-{
-    if ((unsigned)skill >= BATTLE_SKILL__COUNT)
-        return "unknown";
-    return skill_rules[skill].name;
-}
-
-int battle_cards_skill_parse(const char *name)
-{
-    for (int s = 0; s < BATTLE_SKILL__COUNT; s++)
-        if (strcmp(name, skill_rules[s].name) == 0)
-            return s;
-    return -1;
-}
-
-unsigned battle_cards_skill_opts(enum battle_skill skill)
-{
-    return (unsigned)skill < BATTLE_SKILL__COUNT ? skill_rules[skill].opts : 0;
-}
-
-int battle_cards_skill_kind(enum battle_skill skill)
-{
-    return (unsigned)skill < BATTLE_SKILL__COUNT ? skill_rules[skill].kind : BATTLE_SK_PASSIVE;
-}
 
 int battle_cards_faction_parse(const char *name)
 {
@@ -102,34 +61,6 @@ const char *battle_cards_a_type(enum battle_card_type type)
                                       : "a structure";
 }
 
-const char *battle_cards_skill_args(enum battle_skill id, int s, int s2)
-{
-    enum battle_skill es = s ? battle_tu_skill_engine(s - 1) : BATTLE_SKILL__COUNT;
-    enum battle_skill es2 = s2 ? battle_tu_skill_engine(s2 - 1) : BATTLE_SKILL__COUNT;
-
-    if (!(battle_cards_skill_opts(id) & BATTLE_OPT_SKILL))
-        return s || s2 ? "takes no skill arguments ('s', 's2')" : NULL;
-    if (!s)
-        return "needs the skill it changes, 's'";
-    if (es >= BATTLE_SKILL__COUNT || (s2 && es2 >= BATTLE_SKILL__COUNT))
-        return "names a skill the engine does not simulate in 's' or 's2'";
-    if (id != BATTLE_SKILL_EVOLVE)
-        return s2 ? "takes no 's2'" : NULL;
-    if (!s2)
-        return "needs the skill 's' becomes, 's2'";
-    if (es == es2)
-        return "needs 's2' other than 's'";
-    /* What no card of the game does, and the variants could not play as tuo would. */
-    if (es == BATTLE_SKILL_SUMMON || es == BATTLE_SKILL_EVOLVE || es == BATTLE_SKILL_FLURRY ||
-        es2 == BATTLE_SKILL_SUMMON || es2 == BATTLE_SKILL_EVOLVE || es2 == BATTLE_SKILL_FLURRY ||
-        es2 == BATTLE_SKILL_ENHANCE)
-        return "of or into Summon, Evolve or Flurry, or into Enhance, is not simulated";
-    if (es != BATTLE_SKILL_ENHANCE && battle_cards_skill_kind(es) == BATTLE_SK_ACTIVATION &&
-        battle_cards_skill_kind(es2) == BATTLE_SK_PASSIVE)
-        return "of an activation skill into a passive one is not simulated";
-    return NULL;
-}
-
 /* ===== Cards ===== */
 
 static const char *const skill_keys[] = {"name", "x", "all", "y",       "n",
@@ -139,8 +70,8 @@ static const char *const card_keys[] = {"name",  "type",   "attack", "health",
 
 /* Decodes the options "y" (a faction), "n", "c" and "trigger" of skill `v` into *out,
  * each refused where the skill's rule does not take it. */
-static void decode_options(struct sk_jdec *d, const json_t *v, const struct skill_rule *rule,
-                           struct battle_skill_spec *out)
+static void decode_options(struct sk_jdec *d, const json_t *v,
+                           const struct battle_rules_skill_row *rule, struct battle_skill_spec *out)
 {
     static const struct {
         const char *key;
@@ -178,7 +109,7 @@ static void decode_options(struct sk_jdec *d, const json_t *v, const struct skil
 }
 
 /* Decodes the skill arguments "s" and "s2" (Enhance, Evolve) of skill `id` into *out as the
- * game's skills (1 + the game skill), and judges them (battle_cards_skill_args). */
+ * game's skills (1 + the game skill), and judges them (battle_tu_skill_args). */
 static void decode_args(struct sk_jdec *d, const json_t *v, enum battle_skill id,
                         struct battle_skill_spec *out)
 {
@@ -199,18 +130,18 @@ static void decode_args(struct sk_jdec *d, const json_t *v, enum battle_skill id
         }
         *dst[i] = g + 1;
     }
-    if (bad || (why = battle_cards_skill_args(id, out->s, out->s2)) == NULL)
+    if (bad || (why = battle_tu_skill_args(id, out->s, out->s2)) == NULL)
         return;
     /* The argument at fault: "s" when missing or taken by no rule, else "s2". */
     sk_jdec_bad_at(d, !out->s || (id != BATTLE_SKILL_EVOLVE && !out->s2) ? "s" : "s2",
-                   "skill '%s' %s", battle_cards_skill_name(id), why);
+                   "skill '%s' %s", battle_rules_skill_name(id), why);
 }
 
 /* Decodes skill `v` into *out for a card of `type` (-1 when the type is unknown). Returns
  * 1 when valid. */
 static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct battle_skill_spec *out)
 {
-    const struct skill_rule *rule;
+    const struct battle_rules_skill_row *rule;
     const json_t *name;
     int errs_before = d->n_err;
     int id;
@@ -227,7 +158,7 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
         sk_jdec_bad_at(d, "name", "'name' is required");
         return 0;
     }
-    if (!json_is_string(name) || (id = battle_cards_skill_parse(json_string_value(name))) < 0) {
+    if (!json_is_string(name) || (id = battle_rules_skill_parse(json_string_value(name))) < 0) {
         if (json_is_string(name))
             sk_jdec_bad_at(d, "name", "unknown skill '%s'", json_string_value(name));
         else
@@ -237,9 +168,9 @@ static int decode_skill(struct sk_jdec *d, const json_t *v, int type, struct bat
         sk_jdec_get_bool(d, v, "all", &all);
         return 0;
     }
-    rule = &skill_rules[id];
+    rule = battle_rules_skill(id);
     if ((rule->opts & BATTLE_OPT_X)) {
-        if (sk_jdec_get_int(d, v, "x", 1, battle_plan_skill_x_max(id), &x) == 0)
+        if (sk_jdec_get_int(d, v, "x", 1, battle_rules_skill_x_max(id), &x) == 0)
             sk_jdec_bad_at(d, "x", "'x' is required for skill '%s'", rule->name);
     } else if (json_object_get(v, "x")) {
         sk_jdec_bad_at(d, "x", "skill '%s' takes no 'x'", rule->name);
@@ -303,7 +234,7 @@ static void decode_skills(struct sk_jdec *d, const json_t *skills, int type,
                 dup |= card->skills[j].id == sk.id;
             if (dup)
                 sk_jdec_bad_at(d, "name", "skill '%s' appears twice on the card",
-                               battle_cards_skill_name(sk.id));
+                               battle_rules_skill_name(sk.id));
             else
                 card->skills[card->n_skills++] = sk;
         }
@@ -442,8 +373,8 @@ json_t *battle_cards_to_json(const struct battle_card_spec *card)
             /* A game skill the engine does not simulate: named as players name it. */
             if (sk_jdec_put(sk, "name", json_string(battle_tu_skill_name(s->game))))
                 goto out;
-        } else if (sk_jdec_put(sk, "name", json_string(battle_cards_skill_name(s->id))) ||
-                   ((skill_rules[s->id].opts & BATTLE_OPT_X) &&
+        } else if (sk_jdec_put(sk, "name", json_string(battle_rules_skill_name(s->id))) ||
+                   ((battle_rules_skill_opts(s->id) & BATTLE_OPT_X) &&
                     sk_jdec_put(sk, "x", json_integer(s->x)))) {
             goto out;
         }

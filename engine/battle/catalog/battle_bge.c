@@ -9,6 +9,7 @@
 
 #include "battle_cards.h"
 #include "battle_named.h"
+#include "battle_rules.h"
 #include "battle_tu.h"
 #include "sk_mem.h"
 
@@ -168,13 +169,13 @@ static int one_skill(const char *word, char **tok, int nt, struct battle_skill_s
         return one_passive(word, id, tok, nt, passive, why, whylen);
     }
     battle_tu_simplify(word, simple);
-    id = battle_cards_skill_parse(simple);
-    if (id < 0 || battle_cards_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
+    id = battle_rules_skill_parse(simple);
+    if (id < 0 || battle_rules_skill_kind((enum battle_skill)id) != BATTLE_SK_ACTIVATION ||
         id == BATTLE_SKILL_SUMMON) {
         snprintf(why, whylen, "'%s' is not a skill the engine casts as an effect (yet)", word);
         return 0;
     }
-    opts = battle_cards_skill_opts((enum battle_skill)id);
+    opts = battle_rules_skill_opts((enum battle_skill)id);
     memset(sk, 0, sizeof(*sk));
     sk->id = (enum battle_skill)id;
     sk->game = battle_tu_skill_of_engine(sk->id);
@@ -200,7 +201,7 @@ static int one_skill(const char *word, char **tok, int nt, struct battle_skill_s
             i++;
         }
     }
-    if ((arg = battle_cards_skill_args(sk->id, sk->s, sk->s2)) != NULL) {
+    if ((arg = battle_tu_skill_args(sk->id, sk->s, sk->s2)) != NULL) {
         snprintf(why, whylen, "'%s' %s", word, arg);
         return 0;
     }

@@ -3,9 +3,11 @@
  * the search may use, the constraints, the enemy (kept as the battle params every
  * candidate is played with), objective, algorithm and budget. battle_opt_codec fills it
  * and checks every field, limit and that the constraints leave the search a move;
- * battle_opt runs the search. Every limit of an optimisation is defined here, once. */
-#ifndef BATTLE_OPT_H
-#define BATTLE_OPT_H
+ * battle_opt runs the search; this module holds the job's types and what every part of the
+ * search asks of a job (copies, limits, factions, the score's unit, a deck as JSON). Every limit of
+ * an optimisation is defined here, once. */
+#ifndef BATTLE_OPT_JOB_H
+#define BATTLE_OPT_JOB_H
 
 #include <jansson.h>
 #include <stdint.h>
@@ -100,16 +102,6 @@ struct opt_job {
     double temperature;
 };
 
-/**
- * Decodes the "params" of an optimize job (borrowed) against `catalog` (borrowed). `ptr`
- * points at "/params" on entry and is restored; every problem goes to `errs` with its
- * pointer. SK_OK with *out filled (release with battle_opt_job_release), SK_EINVAL, or
- * SK_ENOMEM.
- */
-enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
-                              const struct battle_catalog *catalog, struct sk_jptr *ptr,
-                              struct sk_verr_list *errs, struct opt_job *out);
-
 /** Frees what battle_opt_decode filled and zeroes it; NULL-safe. */
 void battle_opt_job_release(struct opt_job *job);
 
@@ -130,7 +122,8 @@ int battle_opt_limit(const struct opt_job *job, int c);
  */
 json_t *battle_opt_side_json(const struct opt_job *job, const struct opt_deck *d);
 
-/** 1 when some move of the job's algorithm applies to `d`, else 0. */
-int battle_opt_any_move(const struct opt_job *job, const struct opt_deck *d);
+/** The search's score of one unit of a game's score: points count as hundredths, so that
+ * races and anneal's temperature see the scale of a win rate. */
+double battle_opt_score_unit(const struct opt_job *job);
 
 #endif

@@ -265,7 +265,7 @@ int battle_catalog_enemy_upgrades(const struct battle_catalog *cat, const struct
  * Battleground effect `f` of a record played at `level`, as a skill into *out: X is
  * ceil(f->x * level), as the peer computes it. Returns 0 with `why` when the engine cannot
  * cast it as an effect (not an activation skill, a cooldown, X above BATTLE_SKILL_X_MAX,
- * skill arguments battle_cards_skill_args refuses).
+ * skill arguments battle_tu_skill_args refuses).
  */
 int battle_catalog_enemy_effect(const struct battle_enemy_effect *f, int level,
                                 struct battle_skill_spec *out, char *why, size_t whylen);

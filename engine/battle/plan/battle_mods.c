@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "battle_cards.h"
-#include "battle_plan.h"
+#include "battle_rules.h"
 #include "battle_sim.h"
 #include "battle_tu.h"
 #include "sk_mem.h"
@@ -108,11 +107,11 @@ static size_t passive_offset(enum battle_skill id)
 }
 
 /* The value of passive skill `s` on card `c` (its field at offset `off`): 8 bits, or 16
- * where the plan holds more (battle_plan_skill_x_max: Absorb, Refresh, Mark). */
+ * where the plan holds more (battle_rules_skill_x_max: Absorb, Refresh, Mark). */
 static int passive_get(const struct battle_card_data *c, enum battle_skill s, size_t off)
 {
     clc_u16 v16;
-    if (battle_plan_skill_x_max(s) <= BATTLE_SKILL_X_MAX)
+    if (battle_rules_skill_x_max(s) <= BATTLE_SKILL_X_MAX)
         return ((const clc_u8 *)c)[off];
     memcpy(&v16, (const clc_u8 *)c + off, sizeof(v16));
     return v16;
@@ -121,7 +120,7 @@ static int passive_get(const struct battle_card_data *c, enum battle_skill s, si
 static void passive_set(struct battle_card_data *c, enum battle_skill s, size_t off, int v)
 {
     clc_u16 v16 = (clc_u16)v;
-    if (battle_plan_skill_x_max(s) <= BATTLE_SKILL_X_MAX)
+    if (battle_rules_skill_x_max(s) <= BATTLE_SKILL_X_MAX)
         ((clc_u8 *)c)[off] = (clc_u8)v;
     else
         memcpy((clc_u8 *)c + off, &v16, sizeof(v16));
@@ -149,9 +148,9 @@ static int add_x(int a, int b, int max)
 /* Makes change `m` to card `c`. Returns -1 when it does not apply (the card lacks s, or has
  * s2 already), 0 when it applies and changes nothing (Enhance of Absorb, of a flag such as
  * Wall: below), 1 when it changed the card, -2 when an Enhance would take a value past
- * what its field holds (battle_plan_skill_x_max) or an Evolve would give s2 a value past
+ * what its field holds (battle_rules_skill_x_max) or an Evolve would give s2 a value past
  * its field's. The codec
- * refuses the changes this does not know (battle_cards_skill_args). */
+ * refuses the changes this does not know (battle_tu_skill_args). */
 static int apply(struct battle_card_data *c, const struct mod *m)
 {
     size_t f = passive_offset(m->s), f2;
@@ -168,7 +167,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             m->s == BATTLE_SKILL_EVOLVE)
             return 0;
         if (f) {
-            int v = add_x(passive_get(c, m->s, f), m->x, battle_plan_skill_x_max(m->s));
+            int v = add_x(passive_get(c, m->s, f), m->x, battle_rules_skill_x_max(m->s));
             if (v < 0)
                 return -2;
             passive_set(c, m->s, f, v);
@@ -178,7 +177,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             int v;
             if (c->act_id[k] != (clc_u8)m->s)
                 continue;
-            v = add_x(c->act_x[k], m->x, battle_plan_skill_x_max(m->s));
+            v = add_x(c->act_x[k], m->x, battle_rules_skill_x_max(m->s));
             if (v < 0)
                 return -2;
             c->act_x[k] = (clc_u16)v;
@@ -194,7 +193,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
          * value above BATTLE_SKILL_X_MAX (Absorb, Refresh, Mark) cannot become an 8-bit skill's:
          * -2, as an Enhance past it. */
         int v = passive_get(c, m->s, f);
-        if (f2 && v > battle_plan_skill_x_max(m->s2))
+        if (f2 && v > battle_rules_skill_x_max(m->s2))
             return -2;
         if (f2)
             passive_set(c, m->s2, f2, v);
@@ -762,18 +761,18 @@ static enum sk_err build_variants(const struct battle_spec *spec, struct battle_
                 snprintf(err, errlen,
                          "the job's Evolve of '%s' into '%s' can give card \"%s\" '%s' above "
                          "%d, the most the engine holds",
-                         battle_cards_skill_name(w->mods[m].s),
-                         battle_cards_skill_name(w->mods[m].s2), spec->cards[d->card_base[v]].name,
-                         battle_cards_skill_name(w->mods[m].s2),
-                         battle_plan_skill_x_max(w->mods[m].s2));
+                         battle_rules_skill_name(w->mods[m].s),
+                         battle_rules_skill_name(w->mods[m].s2), spec->cards[d->card_base[v]].name,
+                         battle_rules_skill_name(w->mods[m].s2),
+                         battle_rules_skill_x_max(w->mods[m].s2));
                 return SK_EINVAL;
             }
             if (r == -2) {
                 snprintf(err, errlen,
                          "the job's Enhance of '%s' by %d can raise card \"%s\"'s past %d, the "
                          "most the engine holds",
-                         battle_cards_skill_name(w->mods[m].s), w->mods[m].x,
-                         spec->cards[d->card_base[v]].name, battle_plan_skill_x_max(w->mods[m].s));
+                         battle_rules_skill_name(w->mods[m].s), w->mods[m].x,
+                         spec->cards[d->card_base[v]].name, battle_rules_skill_x_max(w->mods[m].s));
                 return SK_EINVAL;
             }
             if (r < 0)
@@ -801,7 +800,7 @@ static struct mod plan_mod(const struct battle_plan_data *d, int m)
     return md;
 }
 
-/* What change m makes of a card whose content is `plain` (unmarked: battle_plan_mark_card)
+/* What change m makes of a card whose content is `plain` (unmarked: battle_rules_mark_card)
  * and whose base can take it (`reach`): BATTLE_SIM_CARD_NONE when it does not apply,
  * `self` when it applies and changes nothing (or would pass a field's most: the unit keeps
  * its card, as past K_m), BATTLE_SIM_CARD_LAZY when it makes a variant. */
@@ -868,7 +867,7 @@ clc_u16 battle_mods_lazy(const struct battle_plan_data *p, clc_u32 *work, clc_u1
     int r;
 
     memcpy(&plain, &d->cards[card], sizeof(plain));
-    battle_plan_unmark_card(&plain);
+    battle_rules_unmark_card(&plain);
     r = apply(&plain, &md);
     if (r != 1) { /* lazy_entry said it would change the card: no game gets here */
         d->mod_to[card][m] = card;
@@ -877,7 +876,7 @@ clc_u16 battle_mods_lazy(const struct battle_plan_data *p, clc_u32 *work, clc_u1
     {
         struct battle_card_data marked;
         memcpy(&marked, &plain, sizeof(marked));
-        battle_plan_mark_card(d, &marked);
+        battle_rules_mark_card(d, &marked);
         /* The same card reached another way (Enhance then Evolve, or the other way round)
          * is the same variant. Cards come from zeroed structs and are copied whole, so
          * their padding compares equal too. */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* The rules' host-side facts (see battle_rules.h): the skill table's rows as data, the
+ * largest X a plan field holds, and the marks the rules code reads on a card. */
+#include "battle_rules.h"
+
+#include <string.h>
+
+#include "battle_sim.h"
+#include "battle_spec.h"
+
+#include "sk_banned.h"
+
+static const struct battle_rules_skill_row skill_rules[BATTLE_SKILL__COUNT] = {
+#define RULE_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                  \
+    [BATTLE_SKILL_##ID] = {NAME, BATTLE_SK_##KIND, OPTS, TYPES, TEXT},
+    BATTLE_SKILL_TABLE(RULE_)
+#undef RULE_
+};
+
+const struct battle_rules_skill_row *battle_rules_skill(enum battle_skill skill)
+{
+    return (unsigned)skill < BATTLE_SKILL__COUNT ? &skill_rules[skill] : NULL;
+}
+
+const char *battle_rules_skill_name(enum battle_skill skill)
+{
+    if ((unsigned)skill >= BATTLE_SKILL__COUNT)
+        return "unknown";
+    return skill_rules[skill].name;
+}
+
+int battle_rules_skill_parse(const char *name)
+{
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++)
+        if (strcmp(name, skill_rules[s].name) == 0)
+            return s;
+    return -1;
+}
+
+unsigned battle_rules_skill_opts(enum battle_skill skill)
+{
+    return (unsigned)skill < BATTLE_SKILL__COUNT ? skill_rules[skill].opts : 0;
+}
+
+int battle_rules_skill_kind(enum battle_skill skill)
+{
+    return (unsigned)skill < BATTLE_SKILL__COUNT ? skill_rules[skill].kind : BATTLE_SK_PASSIVE;
+}
+
+int battle_rules_skill_x_max(enum battle_skill id)
+{
+    /* The plan field a skill folds into says how large its X can be: an activation
+     * skill's is act_x, 16 bits. */
+    _Static_assert(sizeof(((struct battle_card_data *)0)->act_x[0]) == 2, "16-bit act_x");
+    switch (id) {
+#define XM_ADD(field)                                                                              \
+    return sizeof(((struct battle_card_data *)0)->field) > 1 ? BATTLE_STAT_MAX : BATTLE_SKILL_X_MAX;
+#define XM_FLAG(field) return BATTLE_SKILL_X_MAX;
+#define XM_ACT(field)  return BATTLE_STAT_MAX;
+#define XM_(ID, NAME, KIND, FOLD, FIELD, HOSTILE, ROW, WHEN, OPTS, TYPES, TEXT)                    \
+    case BATTLE_SKILL_##ID:                                                                        \
+        XM_##FOLD(FIELD)
+        BATTLE_SKILL_TABLE(XM_)
+#undef XM_
+#undef XM_ACT
+#undef XM_FLAG
+#undef XM_ADD
+    default:
+        return BATTLE_SKILL_X_MAX;
+    }
+}
+
+/* In a plan with Inhibit: marks the card's allied targeted actions (Summon aims at no one)
+ * BATTLE_SIM_ACT_REFUSABLE, so that they run the copy of their loop that lets a target
+ * refuse them; the plans without Inhibit keep the copy without the check. */
+static void mark_refusable(struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        if (!battle_sim_hostile(c->act_id[k]) && c->act_id[k] != BATTLE_SKILL_SUMMON)
+            c->act_id[k] = (clc_u8)(c->act_id[k] | BATTLE_SIM_ACT_REFUSABLE);
+}
+
+/* Marks a card that casts Enhance at its turn start (battle_sim_enhance's test, on the final
+ * table: an Enhance's X is its change's index by now). */
+static void mark_enhancer(const struct battle_plan_data *d, struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        if ((c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE) == BATTLE_SKILL_ENHANCE &&
+            c->act_trig[k] == BATTLE_SIM_TRIG_ACTIVATE && c->act_x[k] < d->n_mods)
+            c->trig = (clc_u8)(c->trig | BATTLE_SIM_CARD_ENHANCES);
+}
+
+void battle_rules_mark_card(const struct battle_plan_data *d, struct battle_card_data *c)
+{
+    mark_enhancer(d, c);
+    /* Mimic scans every enemy assault's skills at each cast: one byte per card instead */
+    c->mimic = 0;
+    for (int k = 0; k < c->n_act; k++)
+        if (battle_sim_mimicable(c, (clc_u32)k, 1))
+            c->mimic = (clc_u8)(c->mimic | 1u << k);
+    if (d->fx & BATTLE_SIM_FX_INHIBIT)
+        mark_refusable(c);
+}
+
+void battle_rules_unmark_card(struct battle_card_data *c)
+{
+    for (int k = 0; k < c->n_act; k++)
+        c->act_id[k] = (clc_u8)(c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
+    c->trig = (clc_u8)(c->trig & ~BATTLE_SIM_CARD_ENHANCES);
+    c->mimic = 0;
+}
