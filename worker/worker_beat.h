@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "worker_loop.h"
+#include "worker.h"
 
 /** Fills the worker's identity (host, pid, start time) and resolves its device. */
 void worker_beat_init(struct worker *w);

@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "board_damage.h"
 #include "board_events.h"
 #include "board_move.h"
 #include "sk_mem.h"
@@ -23,7 +22,7 @@ static int wise(const struct board_state *st, const struct board_minion *a, int 
 {
     const struct board_group *e = &st->groups[eg];
     int best = -1, bkey[3] = {0, 0, 0};
-    int q = board_damage_base(a, round);
+    int q = board_events_attack_base(a, round);
 
     for (int i = 0; i < e->n; i++) {
         const struct board_minion *v = &e->m[i];
@@ -146,7 +145,7 @@ static void round_attacks(struct board_state *st, const int side[2],
                     continue;
                 }
                 m->attacks_left--;
-                board_damage_attack(st, me, i, en, v, round);
+                board_events_attack(st, me, i, en, v, round);
                 progress = 1;
             }
         }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Combat under the defaults of rules/board.md: which hostile neighbours fight, in what
  * order, and a fight's rounds (armor and attack resets, basher pairing, wise and random
- * targeting, retaliation, alternation by precedence). Each attack runs board_damage's
- * A1-A7. Levels and misses are not modelled. */
+ * targeting, retaliation, alternation by precedence). Each attack runs A1-A7
+ * (board_events_attack). Levels and misses are not modelled. */
 #ifndef BOARD_COMBAT_H
 #define BOARD_COMBAT_H
 

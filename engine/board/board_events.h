@@ -1,16 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* The event model of seed 002: an event applied to a minion checks the spells on it (its
- * group's and its own, oldest to youngest), then bubbles to its square (square, structure
- * and terrain spells), then to the globe; an event on a group goes to each minion. Runs
- * the answering effects' actions and answers the static queries (maximum armor, entering,
- * joining, enchantments). Player-applied events and cast-time effects live in board_turn. */
+/* Events and what they set off: the event model of seed 002 and the damage and death
+ * pipelines of seed 003 (rules/board.md). An event applied to a minion checks the spells on
+ * it (its group's and its own, oldest to youngest), then bubbles to its square (square,
+ * structure and terrain spells), then to the globe; an event on a group goes to each
+ * minion. Runs the answering effects' actions and answers the static queries (maximum
+ * armor, entering, joining, enchantments). Apply Damage (G1-G3), Takes Damage (D1-D4), one
+ * attack (A1-A7) and minion death (E1-E4) are sequences of such events.
+ *
+ * Why one module: the two are one recursion. The pipelines fire events at each step, and
+ * the actions that answer them deal damage and kill (Vengeance, Deflection, a damage
+ * effect, "kill victim"), which enters the pipelines again. As two modules each needed the
+ * other; there is no part both need that could sit below them, and passing the pipelines
+ * into the event code as function pointers would only hide the same recursion behind a
+ * parameter that every caller of an event (movement, combat, turns) would have to supply.
+ *
+ * Player-applied events and cast-time effects live in board_turn; choosing who attacks whom
+ * is board_combat's business. */
 #ifndef BOARD_EVENTS_H
 #define BOARD_EVENTS_H
 
 #include "board_model.h"
 #include "board_spells.h"
 
-/* Ownership: every function borrows `st` and `ctx`; nothing is allocated here. */
+/* Ownership: every function borrows `st` and `ctx`; nothing is allocated here. Minions are
+ * named by group and minion index. */
+
+/* ===== Events (seed 002) ===== */
 
 /* One event in flight. Group/minion indices are -1 when absent. */
 struct board_ctx {
@@ -58,5 +73,36 @@ int board_events_can_join(struct board_state *st, int a, int b);
 /** Logs an "effect" event for spell instance `sp` doing `action` at a minion/group. */
 void board_events_log_effect(struct board_state *st, const struct board_spell *sp, int action,
                              const char *at, int value);
+
+/* ===== Damage and death (seed 003) ===== */
+
+/**
+ * Apply Damage: `quantity` magical damage from spell definition `def` to minion (gi, mi),
+ * no attacker. Returns the Takes Damage result, or -1 when G1 halted (dead or removed).
+ */
+int board_events_apply_damage(struct board_state *st, int gi, int mi, int quantity, int def);
+
+/**
+ * Takes Damage for victim (vg, vm) with optional attacker (ag, am; -1 for none).
+ * `ignores_armor`/`magical` are the damage modifiers. Returns an enum board_result; the
+ * caller handles a killed result (G3/A6) unless the victim is already buried.
+ */
+int board_events_take_damage(struct board_state *st, int vg, int vm, int ag, int am, int quantity,
+                             int ignores_armor, int magical);
+
+/**
+ * Minion death (E1-E4) of (gi, mi); `kg, km` the killer for a "kills" death, -1 for
+ * "dies". No-op if the minion is already buried.
+ */
+void board_events_death(struct board_state *st, int gi, int mi, int kg, int km);
+
+/**
+ * One attack (A1-A7) by (ag, am) on (vg, vm) in combat round `round`. Returns the Takes
+ * Damage result, or -1 when A1 skipped it.
+ */
+int board_events_attack(struct board_state *st, int ag, int am, int vg, int vm, int round);
+
+/** The attack's damage quantity before spell effects (A2 round and nation modifiers). */
+int board_events_attack_base(const struct board_minion *m, int round);
 
 #endif

@@ -9,7 +9,6 @@
 #include "board.h"
 #include "board_codec.h"
 #include "board_combat.h"
-#include "board_damage.h"
 #include "board_events.h"
 #include "board_model.h"
 #include "board_move.h"

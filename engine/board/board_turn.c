@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "board_combat.h"
-#include "board_damage.h"
 #include "board_events.h"
 #include "board_move.h"
 #include "board_spells.h"
@@ -55,7 +54,7 @@ static void damage_targets(struct board_state *st, const struct board_spell *sp,
             if (!whole && !(sp->kind == BOARD_T_INDIVIDUAL && strcmp(g->m[i].id, sp->target) == 0))
                 continue;
             board_events_log_effect(st, sp, BOARD_A_DAMAGE, g->m[i].id, amount);
-            board_damage_apply(st, gi, i, amount, sp->def);
+            board_events_apply_damage(st, gi, i, amount, sp->def);
         }
     }
 }
@@ -225,7 +224,7 @@ static void cast_effects(struct board_state *st, const struct board_spell *sp, i
                     if (!hit || !g->m[i].alive)
                         continue;
                     board_events_log_effect(st, sp, e->action, g->m[i].id, 0);
-                    board_damage_death(st, gi, i, -1, -1);
+                    board_events_death(st, gi, i, -1, -1);
                 }
             }
             break;
