@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The OpenAPI document's skill lists and layout (see skills_doc.h). */
+/* What the skill table writes: the OpenAPI document's skill lists and layout, and the skill
+ * table of docs/jobs.md (see skills_doc.h). */
 #include "skills_doc.h"
 
 #include <math.h>
@@ -75,8 +76,6 @@ static void push(struct walk *w, const char *token)
     }
     w->ptr[w->len] = '\0';
 }
-
-static enum sk_err walk_value(struct walk *w, json_t *v);
 
 /* A schema with "x-skills": its enum becomes the list named. */
 static enum sk_err mark(struct walk *w, json_t *obj, const json_t *which)
