@@ -1,5 +1,5 @@
 # The two README commands (`make run`, `make test`) and developer shortcuts.
-.PHONY: run test test-all test-gate test-docker build asan deps format tidy bench clean
+.PHONY: run test test-all test-gate test-docker build asan deps format gen-skills tidy bench clean
 
 run:
 	scripts/run.sh
@@ -36,6 +36,16 @@ asan: deps
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+
+# What the skill table (engine/battle/rules/battle_skills.h) writes: the skill lists of
+# openapi/openapi.json and the skill table of docs/jobs.md, then the TypeScript client's types
+# from the document (docs/kernels.md, "Adding a skill"). test_battle_skills fails while
+# either file differs from what the table makes.
+gen-skills:
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build -j $$(nproc) --target gen_skills
+	build/tools/gen_skills openapi/openapi.json docs/jobs.md
+	npm run --silent gen:client
 
 tidy: build
 	scripts/tidy.sh build

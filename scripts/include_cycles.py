@@ -3,7 +3,7 @@
 """The include check of the build: include_cycles.py ROOT [STAMP]
 
 Reads every .c and .h under ROOT's source folders (api, cli, common, engine, kernels,
-queue, store, worker) and fails when modules or folders depend on each other in a circle.
+queue, store, tools, worker) and fails when modules or folders depend on each other in a circle.
 A module is a file's name without its extension (battle_plan.c and battle_plan.h are one
 module); module A depends on module B when a file of A includes B's header ("b.h"), and
 folder X on folder Y when a module of X depends on a module of Y. Either graph having a
@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-FOLDERS = ("api", "cli", "common", "engine", "kernels", "queue", "store", "worker")
+FOLDERS = ("api", "cli", "common", "engine", "kernels", "queue", "store", "tools", "worker")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bdir=${1:-build}
 scope=${2:-all}
-dirs='^(common|engine|store|api|worker|cli)/'
+dirs='^(common|engine|store|api|worker|cli|tools)/'
 # The commit of the last run without findings: what was committed since is checked too.
 mark=$bdir/tidy-clean
 if [ "$scope" = --changed ]; then

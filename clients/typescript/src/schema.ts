@@ -1770,7 +1770,7 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "commander" | "fortress" | "assault" | "structure" | "dominion";
-                /** @description cards having this skill (any of the game's 55; the engine simulates those the Skill schema lists) */
+                /** @description cards having this skill (any of the game's; the engine simulates those the Skill schema lists) */
                 skill?: "enfeeble" | "jam" | "mortar" | "siege" | "strike" | "sunder" | "weaken" | "evolve" | "heal" | "mend" | "overload" | "protect" | "rally" | "fortify" | "enrage" | "entrap" | "rush" | "mimic" | "armor" | "avenge" | "scavenge" | "corrosive" | "counter" | "evade" | "subdue" | "absorb" | "flying" | "payback" | "revenge" | "tribute" | "refresh" | "wall" | "barrier" | "coalition" | "legion" | "pierce" | "rupture" | "swipe" | "drain" | "venom" | "hunt" | "mark" | "berserk" | "leech" | "poison" | "inhibit" | "sabotage" | "disease" | "allegiance" | "flurry" | "valor" | "stasis" | "summon" | "bravery" | "enhance";
                 /** @description the game's cards of this faction */
                 faction?: "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor";

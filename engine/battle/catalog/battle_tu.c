@@ -25,27 +25,19 @@
 
 /* ===== Vocabulary ===== */
 
-/* The game's skills: (name players write, name in the card files when it differs). The
- * order is the peer's (tyrant.h), so a list in its order reads the same here. */
+/* The game's skills (BATTLE_SKILL_GAME_TABLE): the row each is, and the id the card files
+ * write when it is not the row's name. The order is the peer's (tyrant.h), so a list in its
+ * order reads the same here. */
 static const struct {
-    const char *name;
-    const char *xml;
-} tu_skills[BATTLE_TU_SKILL__COUNT] = {
-    {"enfeeble", NULL},   {"jam", NULL},       {"mortar", "besiege"}, {"siege", NULL},
-    {"strike", NULL},     {"sunder", NULL},    {"weaken", NULL},      {"evolve", NULL},
-    {"heal", NULL},       {"mend", NULL},      {"overload", NULL},    {"protect", NULL},
-    {"rally", NULL},      {"fortify", NULL},   {"enrage", NULL},      {"entrap", NULL},
-    {"rush", NULL},       {"mimic", NULL},     {"armor", "armored"},  {"avenge", NULL},
-    {"scavenge", NULL},   {"corrosive", NULL}, {"counter", NULL},     {"evade", NULL},
-    {"subdue", NULL},     {"absorb", NULL},    {"flying", NULL},      {"payback", NULL},
-    {"revenge", NULL},    {"tribute", NULL},   {"refresh", NULL},     {"wall", NULL},
-    {"barrier", NULL},    {"coalition", NULL}, {"legion", NULL},      {"pierce", NULL},
-    {"rupture", NULL},    {"swipe", NULL},     {"drain", NULL},       {"venom", NULL},
-    {"hunt", NULL},       {"mark", NULL},      {"berserk", NULL},     {"leech", NULL},
-    {"poison", NULL},     {"inhibit", NULL},   {"sabotage", NULL},    {"disease", NULL},
-    {"allegiance", NULL}, {"flurry", NULL},    {"valor", NULL},       {"stasis", NULL},
-    {"summon", NULL},     {"bravery", NULL},   {"enhance", NULL},
+    enum battle_skill id;
+    const char *file; /* NULL: the files write the row's name */
+} tu_skills[] = {
+#define TU_SKILL_(ID, FILE) {BATTLE_SKILL_##ID, FILE},
+    BATTLE_SKILL_GAME_TABLE(TU_SKILL_)
+#undef TU_SKILL_
 };
+_Static_assert(sizeof(tu_skills) / sizeof(tu_skills[0]) == BATTLE_TU_SKILL__COUNT,
+               "one entry per game skill");
 
 static const char *const faction_names[] = {"none", "imperial",  "raider",    "bloodthirsty",
                                             "xeno", "righteous", "progenitor"};
@@ -86,18 +78,19 @@ const char *battle_tu_skill_args(enum battle_skill id, int s, int s2)
 
 const char *battle_tu_skill_name(int skill)
 {
-    return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT ? tu_skills[skill].name : "unknown";
+    return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT
+               ? battle_rules_skill_name(tu_skills[skill].id)
+               : "unknown";
 }
 
-/* Every name a skill is written by (players' and the files'), sorted, and each game
- * skill's engine skill: built once, since a load looks up about 100,000 skills. */
+/* Every name a skill is written by (players' and the files'), sorted: built once, since a
+ * load looks up about 100,000 skills. */
 struct skill_key {
     const char *name;
     int skill;
 };
 static struct skill_key skill_keys[BATTLE_TU_SKILL__COUNT * 2];
 static int n_skill_keys;
-static enum battle_skill engine_of[BATTLE_TU_SKILL__COUNT];
 static pthread_once_t skill_once = PTHREAD_ONCE_INIT;
 
 static int skill_key_cmp(const void *a, const void *b)
@@ -108,11 +101,10 @@ static int skill_key_cmp(const void *a, const void *b)
 static void build_skill_keys(void)
 {
     for (int i = 0; i < BATTLE_TU_SKILL__COUNT; i++) {
-        int e = battle_rules_skill_parse(tu_skills[i].name);
-        skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].name, i};
-        if (tu_skills[i].xml)
-            skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].xml, i};
-        engine_of[i] = e < 0 ? BATTLE_SKILL__COUNT : (enum battle_skill)e;
+        skill_keys[n_skill_keys++] =
+            (struct skill_key){battle_rules_skill_name(tu_skills[i].id), i};
+        if (tu_skills[i].file)
+            skill_keys[n_skill_keys++] = (struct skill_key){tu_skills[i].file, i};
     }
     qsort(skill_keys, (size_t)n_skill_keys, sizeof(skill_keys[0]), skill_key_cmp);
 }
@@ -129,13 +121,15 @@ int battle_tu_skill_parse(const char *name)
 
 enum battle_skill battle_tu_skill_engine(int skill)
 {
-    pthread_once(&skill_once, build_skill_keys);
-    return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT ? engine_of[skill] : BATTLE_SKILL__COUNT;
+    return skill >= 0 && skill < BATTLE_TU_SKILL__COUNT ? tu_skills[skill].id : BATTLE_SKILL__COUNT;
 }
 
 int battle_tu_skill_of_engine(enum battle_skill skill)
 {
-    return battle_tu_skill_parse(battle_rules_skill_name(skill));
+    for (int i = 0; i < BATTLE_TU_SKILL__COUNT; i++)
+        if (tu_skills[i].id == skill)
+            return i;
+    return -1;
 }
 
 const char *battle_tu_faction_name(int faction)

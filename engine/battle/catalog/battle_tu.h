@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tyrant Unleashed, the game whose cards Skirmish reads: its vocabulary (the 55 skills as
+/* Tyrant Unleashed, the game whose cards Skirmish reads: its vocabulary (the skills as
  * players and the peer simulator name them, factions, rarities, triggers) and the importer
  * of its own data files (cards_section_*.xml, fusion_recipes_cj2.xml, skills_set.xml,
  * levels.xml) through libxml2. The importer only turns files into card specs and reports;
@@ -23,17 +23,22 @@
  * in battle.h, as `skirmish cards update` fetches as many. */
 #define BATTLE_TU_SECTIONS_MAX BATTLE_FOLDER_SECTIONS_MAX
 
-/* Game skills: index 0..BATTLE_TU_SKILL__COUNT-1, in the peer's order. */
-#define BATTLE_TU_SKILL__COUNT 55
+/* Game skills: index 0..BATTLE_TU_SKILL__COUNT-1, in the peer's order, as
+ * BATTLE_SKILL_GAME_TABLE (battle_skills.h) lists them. The enum is there for the count, and
+ * so that a skill listed twice fails to compile (its BATTLE_TU_SKILL_<ID> twice). */
+#define BATTLE_TU_SKILL_ENUM_(ID, FILE) BATTLE_TU_SKILL_##ID,
+enum battle_tu_skill { BATTLE_SKILL_GAME_TABLE(BATTLE_TU_SKILL_ENUM_) BATTLE_TU_SKILL__COUNT };
+#undef BATTLE_TU_SKILL_ENUM_
 
 /** The skill's name as players write it ("mortar"), or "unknown" (static string). */
 const char *battle_tu_skill_name(int skill);
 /** The game skill written `name` in a card file ("besiege", "armored") or by players
  * ("mortar", "armor"); -1 when the game has no such skill. `name` is borrowed. */
 int battle_tu_skill_parse(const char *name);
-/** The engine skill that simulates game skill `skill`, or BATTLE_SKILL__COUNT for none. */
+/** The engine skill that simulates game skill `skill`, or BATTLE_SKILL__COUNT when `skill` is
+ * out of range (every game skill is a row of the table). */
 enum battle_skill battle_tu_skill_engine(int skill);
-/** The game skill an engine skill is (every engine skill is one of the game's). */
+/** The game skill an engine skill is, or -1 for a row the game does not have (none today). */
 int battle_tu_skill_of_engine(enum battle_skill skill);
 
 /** Returns NULL when skill `id` may take the skill arguments `s` and `s2` (each 1 + the

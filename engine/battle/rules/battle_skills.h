@@ -2,11 +2,15 @@
 /* Battle card types and the skill table: the one place a skill's facts live. This header
  * compiles both as C11 and as OpenCL C 1.2 (no includes, no C-only constructs), so the
  * host and the kernels agree on the numbering. From BATTLE_SKILL_TABLE come the skill
- * enum (here), the names and option rules of the codec (battle_cards.c), the folding of
+ * enum (here), the names and option rules (battle_rules.c), the folding of
  * the plan (battle_plan.c), whom a skill aims at and when a unit is a valid target
- * (battle_sim.h), and the catalog filter's words (the API); tests check the OpenAPI
- * document's skill enums and that every row has an effect (test_battle_skills.c).
- * Adding a skill: one row, its effect in battle_sim.h, its tests (docs/kernels.md). */
+ * (battle_sim_target.h); from BATTLE_SKILL_GAME_TABLE the game's vocabulary (battle_tu.c) and the
+ * catalog filter's words (the API). `make gen-skills` (tools/gen_skills) writes both into
+ * the OpenAPI document's skill lists and docs/jobs.md's skill table, and the TypeScript
+ * client follows the document; test_battle_skills.c fails while those files differ from
+ * the tables, and for a row without an effect. Adding a skill: one row (and its place in
+ * the game's order), its effect in battle_sim_skills.h, its tests, `make gen-skills`
+ * (docs/kernels.md). */
 #ifndef BATTLE_SKILLS_H
 #define BATTLE_SKILLS_H
 
@@ -210,6 +214,72 @@ enum battle_skill_when {
     BATTLE_SKILL_##ID,
 enum battle_skill { BATTLE_SKILL_TABLE(BATTLE_SKILL_ENUM_) BATTLE_SKILL__COUNT };
 #undef BATTLE_SKILL_ENUM_
+
+/* The game's skills (Tyrant Unleashed's), in the peer simulator's order (its tyrant.h), each
+ * as the row that simulates it. Players and the peer write a skill by its row's NAME
+ * (case aside); FILE is the id the game's card files use when it is another ("besiege" for
+ * Mortar), else 0. From this list come the game's vocabulary (battle_tu.c: the importer's
+ * names, BATTLE_TU_SKILL__COUNT), the catalog filter's words, the "s" and "s2" of Enhance
+ * and Evolve, and the OpenAPI lists marked "x-skills": "game" (tools/gen_skills). A new
+ * skill of the game goes here too, at its place in the peer's order; a row the game does
+ * not have (none today) is left out. An ID named twice or naming no row fails to compile
+ * (battle_tu.h). The order is part of no file format (documents use names). */
+#define BATTLE_SKILL_GAME_TABLE(X)                                                                 \
+    X(ENFEEBLE, 0)                                                                                 \
+    X(JAM, 0)                                                                                      \
+    X(MORTAR, "besiege")                                                                           \
+    X(SIEGE, 0)                                                                                    \
+    X(STRIKE, 0)                                                                                   \
+    X(SUNDER, 0)                                                                                   \
+    X(WEAKEN, 0)                                                                                   \
+    X(EVOLVE, 0)                                                                                   \
+    X(HEAL, 0)                                                                                     \
+    X(MEND, 0)                                                                                     \
+    X(OVERLOAD, 0)                                                                                 \
+    X(PROTECT, 0)                                                                                  \
+    X(RALLY, 0)                                                                                    \
+    X(FORTIFY, 0)                                                                                  \
+    X(ENRAGE, 0)                                                                                   \
+    X(ENTRAP, 0)                                                                                   \
+    X(RUSH, 0)                                                                                     \
+    X(MIMIC, 0)                                                                                    \
+    X(ARMOR, "armored")                                                                            \
+    X(AVENGE, 0)                                                                                   \
+    X(SCAVENGE, 0)                                                                                 \
+    X(CORROSIVE, 0)                                                                                \
+    X(COUNTER, 0)                                                                                  \
+    X(EVADE, 0)                                                                                    \
+    X(SUBDUE, 0)                                                                                   \
+    X(ABSORB, 0)                                                                                   \
+    X(FLYING, 0)                                                                                   \
+    X(PAYBACK, 0)                                                                                  \
+    X(REVENGE, 0)                                                                                  \
+    X(TRIBUTE, 0)                                                                                  \
+    X(REFRESH, 0)                                                                                  \
+    X(WALL, 0)                                                                                     \
+    X(BARRIER, 0)                                                                                  \
+    X(COALITION, 0)                                                                                \
+    X(LEGION, 0)                                                                                   \
+    X(PIERCE, 0)                                                                                   \
+    X(RUPTURE, 0)                                                                                  \
+    X(SWIPE, 0)                                                                                    \
+    X(DRAIN, 0)                                                                                    \
+    X(VENOM, 0)                                                                                    \
+    X(HUNT, 0)                                                                                     \
+    X(MARK, 0)                                                                                     \
+    X(BERSERK, 0)                                                                                  \
+    X(LEECH, 0)                                                                                    \
+    X(POISON, 0)                                                                                   \
+    X(INHIBIT, 0)                                                                                  \
+    X(SABOTAGE, 0)                                                                                 \
+    X(DISEASE, 0)                                                                                  \
+    X(ALLEGIANCE, 0)                                                                               \
+    X(FLURRY, 0)                                                                                   \
+    X(VALOR, 0)                                                                                    \
+    X(STASIS, 0)                                                                                   \
+    X(SUMMON, 0)                                                                                   \
+    X(BRAVERY, 0)                                                                                  \
+    X(ENHANCE, 0)
 
 /* The peer's passive battleground effects (its PassiveBGE names, in its order): rules of a
  * battle that no card carries, set per side with a value (1 when a text names none). A

@@ -2,9 +2,12 @@
 /* The skill table (battle_skills.h) against everything that must follow it: every row
  * folds into the plan as its kind says, every row has an effect on the games (a skill
  * added to the table without its rule fails here), the catalog filter offers every skill,
- * and every skill enum of openapi/openapi.json lists exactly the table's names. */
+ * the game's skills map to rows, and openapi/openapi.json's skill lists and docs/jobs.md's
+ * skill table are what the generator (tools/gen_skills, `make gen-skills`) makes of the
+ * table. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "battle.h"
@@ -16,7 +19,9 @@
 #include "battle_testlib.h"
 #include "battle_tu.h"
 #include "job.h"
+#include "sk_buf.h"
 #include "sk_mem.h"
+#include "skills_doc.h"
 
 #include "sk_banned.h"
 
@@ -238,7 +243,8 @@ static void test_every_skill_has_an_effect(void)
     battle_plan_free(plan);
 }
 
-/* The catalog route filters by every skill of the game, the table's among them. */
+/* The catalog route filters by every skill of the game, and the game's skills and the
+ * table's rows map to each other (BATTLE_SKILL_GAME_TABLE). */
 static void test_catalog_filter(void)
 {
     const struct job_catalog *cat = job_catalog_named("cards");
@@ -249,67 +255,168 @@ static void test_catalog_filter(void)
         ;
     CU_ASSERT_PTR_NOT_NULL_FATAL(f->param);
     CU_ASSERT_EQUAL_FATAL(f->n_words, BATTLE_TU_SKILL__COUNT);
-    for (int w = 0; w < BATTLE_TU_SKILL__COUNT; w++)
+    for (int w = 0; w < BATTLE_TU_SKILL__COUNT; w++) {
+        enum battle_skill e = battle_tu_skill_engine(w);
         CU_ASSERT_STRING_EQUAL(f->word(w), battle_tu_skill_name(w));
-    for (int s = 0; s < BATTLE_SKILL__COUNT; s++)
-        CU_ASSERT(battle_tu_skill_parse(rows[s].name) >= 0);
-}
-
-/* Collects into `found` every "enum" array of `v` (walked whole) that names a skill. */
-static void skill_enums(const json_t *v, json_t *found)
-{
-    const char *key;
-    json_t *child;
-    size_t i;
-
-    if (json_is_object(v)) {
-        const json_t *e = json_object_get(v, "enum");
-        if (json_is_array(e)) {
-            json_array_foreach(e, i,
-                               child) if (json_is_string(child) &&
-                                          battle_rules_skill_parse(json_string_value(child)) >= 0)
-            {
-                json_array_append(found, (json_t *)e);
-                break;
-            }
-        }
-        json_object_foreach((json_t *)v, key, child) skill_enums(child, found);
-    } else if (json_is_array(v)) {
-        json_array_foreach(v, i, child) skill_enums(child, found);
+        CU_ASSERT_FATAL(e < BATTLE_SKILL__COUNT);
+        CU_ASSERT_STRING_EQUAL(battle_tu_skill_name(w), rows[e].name);
+        CU_ASSERT_EQUAL(battle_tu_skill_of_engine(e), w);
+        CU_ASSERT_EQUAL(battle_tu_skill_parse(rows[e].name), w);
+    }
+    for (int s = 0; s < BATTLE_SKILL__COUNT; s++) {
+        int g = battle_tu_skill_of_engine((enum battle_skill)s);
+        CU_ASSERT(g == -1 || battle_tu_skill_engine(g) == (enum battle_skill)s);
     }
 }
 
-/* Every skill enum of the OpenAPI document lists the table's names exactly, in table order
- * (the card schema's: what a job may define), or the game's 55 in the game's order (the
- * catalog filter's and the catalog card's): a row added without its entry fails. */
+/* Reads the source tree's file `rel` whole into a new string (sk_free) of *len bytes. */
+static char *read_source(const char *rel, size_t *len)
+{
+    char path[4096];
+    FILE *f;
+    struct sk_buf b;
+    char chunk[65536];
+    size_t n;
+
+    snprintf(path, sizeof(path), "%s/%s", SK_SOURCE_DIR, rel);
+    f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    sk_buf_init(&b, 0);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        sk_buf_add(&b, chunk, n);
+    (void)fclose(f); /* read only */
+    *len = b.len;
+    return sk_buf_take(&b);
+}
+
+/* The document's skill lists are the generator's (tools/skills_doc.c, the code `make
+ * gen-skills` runs), and it is laid out as the generator writes it, so regenerating changes
+ * only lists: a row added without regenerating fails here, saying the command. */
 static void test_openapi_enums(void)
 {
-    json_error_t jerr;
-    json_t *doc = json_load_file(SK_SOURCE_DIR "/openapi/openapi.json", 0, &jerr);
-    json_t *found = json_array();
-    size_t i;
-    json_t *e;
+    size_t len = 0;
+    char *text = read_source("openapi/openapi.json", &len);
+    json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
+    json_t *fresh = json_deep_copy(doc);
+    struct sk_buf out;
+    char err[1200] = "";
+    int marked = -1, changed = -1;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    skill_enums(doc, found);
-    CU_ASSERT(json_array_size(found) >= 2);
-    json_array_foreach(found, i, e)
-    {
-        /* The engine plays all 55 since Enhance and Evolve: the sizes agree, the orders
-         * tell the lists apart. */
-        if (json_array_size(e) == BATTLE_TU_SKILL__COUNT &&
-            strcmp(json_string_value(json_array_get(e, 0)), rows[0].name) != 0) {
-            for (int s = 0; s < BATTLE_TU_SKILL__COUNT; s++)
-                CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(e, (size_t)s)),
-                                       battle_tu_skill_name(s));
-            continue;
-        }
-        CU_ASSERT_EQUAL(json_array_size(e), BATTLE_SKILL__COUNT);
-        for (int s = 0; s < BATTLE_SKILL__COUNT && (size_t)s < json_array_size(e); s++)
-            CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(e, (size_t)s)), rows[s].name);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
+    sk_buf_init(&out, 0);
+    CU_ASSERT_EQUAL(skills_doc_dump(doc, &out), SK_OK);
+    if (out.len != len || memcmp(out.p, text, len) != 0) {
+        fprintf(stderr, "openapi/openapi.json is not laid out as json.dumps(indent=1): run `%s`\n",
+                SKILLS_DOC_REGEN);
+        CU_FAIL("openapi/openapi.json's layout");
     }
-    json_decref(found);
+    CU_ASSERT_EQUAL(skills_doc_update(fresh, &marked, &changed, err, sizeof(err)), SK_OK);
+    if (err[0])
+        fprintf(stderr, "openapi/openapi.json: %s\n", err);
+    /* The card schema's names, its "s" and "s2", the catalog card's three and the filter. */
+    CU_ASSERT_EQUAL(marked, 7);
+    if (changed)
+        fprintf(stderr, "openapi/openapi.json: %d skill lists differ from the table: run `%s`\n",
+                changed, SKILLS_DOC_REGEN);
+    CU_ASSERT_EQUAL(changed, 0);
+    CU_ASSERT_TRUE(json_equal(doc, fresh));
+    sk_buf_release(&out);
+    json_decref(fresh);
     json_decref(doc);
+    sk_free(text);
+}
+
+/* docs/jobs.md's skill table is the generator's. */
+static void test_jobs_table(void)
+{
+    size_t len = 0;
+    char *text = read_source("docs/jobs.md", &len);
+    struct sk_buf out;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    sk_buf_init(&out, 0);
+    CU_ASSERT_EQUAL(skills_doc_markdown(text, &out), SK_OK);
+    if (!out.p || strcmp(out.p, text) != 0) {
+        fprintf(stderr, "docs/jobs.md: the skill table differs from the table: run `%s`\n",
+                SKILLS_DOC_REGEN);
+        CU_FAIL("docs/jobs.md's skill table");
+    }
+    /* One line a row, between the header's two and the blank lines around it. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| `mortar` | activation | 1 .. 999, required | yes | "
+                                        "y, n, c, trigger | any |\n"));
+    CU_ASSERT_EQUAL(skills_doc_markdown("no markers\n", &out), SK_EINVAL);
+    sk_buf_release(&out);
+    sk_free(text);
+}
+
+/* The generator's rules on small documents: a marked enum becomes its list where it was, an
+ * enum of skills without a mark or a mark naming no list is refused with its pointer. */
+static void test_openapi_generator(void)
+{
+    json_t *doc =
+        json_pack("{s:{s:s, s:s, s:[s], s:s}, s:{s:s, s:[]}}", "a/b", "type", "string", "x-skills",
+                  "engine", "enum", "stale", "description", "d", "g", "x-skills", "game", "enum");
+    json_t *bad = json_pack("{s:[{s:[s, s]}]}", "p", "enum", "x", "mortar");
+    json_t *wrong = json_pack("{s:{s:s}}", "q", "x-skills", "table");
+    char err[200] = "";
+    int marked = 0, changed = 0;
+    const char *key;
+    json_t *v;
+    int k = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_EQUAL(skills_doc_update(doc, &marked, &changed, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(marked, 2);
+    CU_ASSERT_EQUAL(changed, 2);
+    v = json_object_get(json_object_get(doc, "a/b"), "enum");
+    CU_ASSERT_EQUAL(json_array_size(v), BATTLE_SKILL__COUNT);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(v, BATTLE_SKILL_MORTAR)), "mortar");
+    v = json_object_get(json_object_get(doc, "g"), "enum");
+    CU_ASSERT_EQUAL(json_array_size(v), BATTLE_TU_SKILL__COUNT);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(v, 2)), "mortar");
+    json_object_foreach(json_object_get(doc, "a/b"), key, v)
+    {
+        /* "enum" kept its place, third of four */
+        if (strcmp(key, "enum") == 0)
+            CU_ASSERT_EQUAL(k, 2);
+        k++;
+    }
+    CU_ASSERT_EQUAL(skills_doc_update(doc, &marked, &changed, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(changed, 0);
+    CU_ASSERT_EQUAL(skills_doc_update(bad, &marked, &changed, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err,
+                           "/p/0: an enum of skills without \"x-skills\": \"engine\" or \"game\"");
+    CU_ASSERT_EQUAL(skills_doc_update(wrong, &marked, &changed, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err, "/q: 'x-skills' must be \"engine\" or \"game\"");
+    json_decref(doc);
+    json_decref(bad);
+    json_decref(wrong);
+}
+
+/* The generator writes what json.dumps(v, indent=1) writes (Python's outputs, pasted). */
+static void test_openapi_layout(void)
+{
+    json_t *v = json_pack("{s:[f,f,f,f,f,f,f,f,f,f,f,f], s:{}, s:[], s:[i, b, n], s:s}", "r", 0.842,
+                          5124.7, 50.0, 1e-05, 1e16, 0.0001, 1e15, -0.0, 0.060993754559283325,
+                          123456789012345680.0, 1.5e-300, 0.1, "o", "a", "m", -7, 1, "s",
+                          "q\"\\\n\t\x01\x7f\xc3\xa9\xf0\x9f\x98\x80/");
+    struct sk_buf out;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    sk_buf_init(&out, 0);
+    CU_ASSERT_EQUAL(skills_doc_dump(v, &out), SK_OK);
+    CU_ASSERT_STRING_EQUAL(out.p,
+                           "{\n \"r\": [\n  0.842,\n  5124.7,\n  50.0,\n  1e-05,\n  1e+16,\n"
+                           "  0.0001,\n  1000000000000000.0,\n  -0.0,\n"
+                           "  0.060993754559283325,\n  1.2345678901234568e+17,\n"
+                           "  1.5e-300,\n  0.1\n ],\n \"o\": {},\n \"a\": [],\n"
+                           " \"m\": [\n  -7,\n  true,\n  null\n ],\n"
+                           " \"s\": \"q\\\"\\\\\\n\\t\\u0001\\u007f\\u00e9\\ud83d\\ude00/\"\n"
+                           "}\n");
+    sk_buf_release(&out);
+    json_decref(v);
 }
 
 static int setup(void)
@@ -323,7 +430,10 @@ static CU_TestInfo skill_tests[] = {
     {"the plan folds each row as its kind says", test_folding},
     {"every skill changes the games", test_every_skill_has_an_effect},
     {"the catalog filter offers every skill", test_catalog_filter},
-    {"the OpenAPI skill enums list the table", test_openapi_enums},
+    {"the OpenAPI skill lists are the generator's", test_openapi_enums},
+    {"docs/jobs.md's skill table is the generator's", test_jobs_table},
+    {"the generator rewrites marked lists, refuses unmarked ones", test_openapi_generator},
+    {"the generator lays out JSON as json.dumps(indent=1)", test_openapi_layout},
     CU_TEST_INFO_NULL,
 };
 
