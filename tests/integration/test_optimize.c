@@ -627,6 +627,14 @@ static CU_TestInfo optimize_tests[] = {
     {"three workers: the same deck as one run in-process, whichever runs it",
      test_three_workers_same_deck},
     {"cancel while running keeps the best deck so far", test_cancel_keeps_best},
+    {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
+    {"factions on the game's cards: a start outside refused, the search stays within",
+     test_factions_game_cards},
+    CU_TEST_INFO_NULL,
+};
+
+/* Units spread across workers: a suite of their own, run beside the one above. */
+static CU_TestInfo unit_tests[] = {
     {"units spread: three workers compute them, the same deck, no unit row left",
      test_spread_three_workers},
     {"units spread: a unit worker and then the coordinator killed, the same deck",
@@ -634,13 +642,11 @@ static CU_TestInfo optimize_tests[] = {
     {"units spread: a cancel keeps the best deck, leaves no unit running", test_spread_cancel},
     {"units: a cancel in the middle of a call ends the job within a chunk's time",
      test_cancel_inside_units},
-    {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
-    {"factions on the game's cards: a start outside refused, the search stays within",
-     test_factions_game_cards},
     CU_TEST_INFO_NULL,
 };
 
 CU_SuiteInfo test_optimize_suites[] = {
     {"optimize", setup, NULL, NULL, NULL, optimize_tests},
+    {"optimize_units", setup, NULL, NULL, NULL, unit_tests},
     CU_SUITE_INFO_NULL,
 };

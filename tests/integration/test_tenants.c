@@ -1340,6 +1340,12 @@ static CU_TestInfo tenant_tests[] = {
     {"CPU cost: estimate at admission, 422 above a job's CPU, charged, the day's CPU 429",
      test_cpu_cost},
     {"a retry is admitted as a submission: active jobs and units of the day", test_retry_quotas},
+    CU_TEST_INFO_NULL,
+};
+
+/* Apart from the tests above so that ctest runs the two halves side by side (make test's
+ * longest suite otherwise). */
+static CU_TestInfo edge_tests[] = {
     {"refused keys limited per client address: 429 without a lookup", test_refused_keys_limited},
     {"trusted proxies: X-Forwarded-For read from them only, right-most untrusted entry",
      test_trusted_proxy},
@@ -1351,6 +1357,7 @@ static CU_TestInfo tenant_tests[] = {
 
 CU_SuiteInfo test_tenants_suites[] = {
     {"tenants", setup, NULL, NULL, NULL, tenant_tests},
+    {"tenants_edges", setup, NULL, NULL, NULL, edge_tests},
     {"tenants_waiters", setup, NULL, NULL, NULL, waiter_tests},
     CU_SUITE_INFO_NULL,
 };
