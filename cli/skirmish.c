@@ -58,11 +58,11 @@ static void run_options(FILE *f)
             "\nrun options:\n"
             "  --games N    override params.games (battle jobs)\n"
             "  --seed S     override the job's seed (0..%llu)\n"
-            "  --threads T  CPU backend threads, 0 = one per core (default 0); the OpenCL\n"
+            "  --threads T  CPU backend threads, 0 = the idle cores (default 0); the OpenCL\n"
             "               backend ignores it and says so\n"
             "  --device D   OpenCL device: index, name substring, or cpu for the CPU backend\n"
-            "               (default: $SKIRMISH_DEVICE, else the first GPU, else the first\n"
-            "               device, else the CPU backend)\n"
+            "               (default: $SKIRMISH_DEVICE, else the first GPU, else the CPU\n"
+            "               backend)\n"
             "  --summary    print one line of win/stall/loss rates (battle jobs)\n"
             "  --cost       add \"cost\" to the result: the API's CPU estimate of the job (a\n"
             "               sample of its games on one core, $SKIRMISH_COST_PROBE_MS of CPU)\n"
@@ -557,8 +557,6 @@ static int cmd_devices(int argc, char **argv)
         fprintf(stderr, "skirmish devices: %s\n", err);
         return EXIT_FAIL;
     }
-    if (n == 0)
-        printf("no OpenCL device found: jobs run on the cpu backend\n");
     for (size_t i = 0; i < n; i++) {
         printf("%d: %s | %s | %s, %u compute units, %llu MiB, %s, driver %s\n", devs[i].index,
                devs[i].platform, devs[i].name, devs[i].is_gpu ? "gpu" : "not a gpu",
@@ -582,7 +580,7 @@ static int cmd_devices(int argc, char **argv)
         printf("jobs fail: %s=%s: %s\n", BATTLE_CL_ENV_DEVICE, spec, err);
         status = EXIT_FAIL;
     } else {
-        printf("jobs use: the cpu backend\n");
+        printf("jobs use: the cpu backend (%s)\n", err);
     }
     sk_free(devs);
     return status;

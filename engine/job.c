@@ -306,7 +306,7 @@ enum sk_err job_run_new(struct engine *eng, const struct job *job, const struct 
     if (!opts)
         opts = &defaults;
     if (opts->threads < 0) {
-        snprintf(err, errlen, "threads must be 0 (one per core) or more, not %d", opts->threads);
+        snprintf(err, errlen, "threads must be 0 (the idle cores) or more, not %d", opts->threads);
         return SK_EINVAL;
     }
     /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): ops is a row */

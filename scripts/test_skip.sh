@@ -6,9 +6,10 @@
 #       saying how many on stderr
 #   scripts/test_skip.sh record BUILD JUNIT                 records the inputs of every test
 #       that passed in the ctest JUnit file JUNIT, forgets those that failed
-# A test's inputs are conservative: the programs it runs (its CUnit program, and for the
-# integration suites and every other test the three programs as well, test_cli's the
-# `skirmish` program, byte for byte), every
+# A test's inputs are conservative: the programs it runs, byte for byte (its CUnit program;
+# for the integration suites the three programs as well, test_cli's the `skirmish` program;
+# for every other test the programs its ctest command names, e.g. `cli` only `skirmish`, the
+# three when it names the build folder or none), every
 # file the tests, examples, scripts, catalogs, documents and the OpenAPI document hold
 # (tracked or not, content hashed), the game's card files next to the checkout (names, sizes
 # and times), and the knobs SK_TEST_SCALE. A change to any C file of a program changes the
@@ -41,6 +42,26 @@ common_hash() {
 
 prog_hash() { sha256sum "$1" 2>/dev/null | cut -c1-64 || echo missing; }
 
+# The programs of the tests that are not CUnit suites: those their ctest command names as
+# files of the build folder; the three programs when it names the build folder itself (the
+# test finds them there) or nothing of it (node tests find them through SKIRMISH_BIN_DIR).
+declare -A cmd_progs
+command_programs() {
+  local abs name args a progs
+  abs=$(cd "$b" && pwd)
+  while IFS=$'\t' read -r name args; do
+    progs=""
+    for a in $args; do
+      case $a in
+      "$abs") progs="$progs skirmish-api skirmish-worker skirmish" ;;
+      "$abs"/*) progs="$progs ${a#"$abs"/}" ;;
+      esac
+    done
+    cmd_progs[$name]=${progs:-tests/test_engine skirmish-api skirmish-worker skirmish}
+  done < <(ctest --test-dir "$b" --show-only=json-v1 |
+    jq -r '.tests[] | select(.name | test("^test_") | not) | [.name, (.command | join(" "))] | @tsv')
+}
+
 # The fingerprint of test $1 (common hash in $common, program hashes cached in `ph`).
 declare -A ph
 fingerprint() {
@@ -49,7 +70,7 @@ fingerprint() {
   test_integration.*) progs=(tests/test_integration skirmish-api skirmish-worker skirmish) ;;
   test_cli.*) progs=(tests/test_cli skirmish) ;; # runs `skirmish cards update`
   test_*.*) progs=("tests/${t%%.*}") ;;
-  *) progs=(tests/test_engine skirmish-api skirmish-worker skirmish) ;;
+  *) read -r -a progs <<<"${cmd_progs[$t]:-tests/test_engine skirmish-api skirmish-worker skirmish}" ;;
   esac
   for p in "${progs[@]}"; do
     [ -n "${ph[$p]:-}" ] || ph[$p]=$(prog_hash "$b/$p")
@@ -65,6 +86,7 @@ plan)
     exit 0
   fi
   common=$(common_hash)
+  command_programs
   skip=()
   n=0
   while read -r t; do
@@ -85,6 +107,7 @@ record)
   junit=${1:?JUnit file}
   mkdir -p "$store"
   common=$(common_hash)
+  command_programs
   { grep -o '<testcase name="[^"]*" classname="[^"]*" time="[^"]*" status="[^"]*"' "$junit" ||
     true; } |
     sed 's/^<testcase name="\([^"]*\)".* status="\([^"]*\)"$/\1 \2/' |

@@ -29,6 +29,7 @@
 #include "battle_tu.h"
 #include "job_kind.h"
 #include "sk_buf.h"
+#include "sk_cores.h"
 #include "sk_log.h"
 #include "sk_mem.h"
 #include "sk_time.h"
@@ -55,9 +56,10 @@ struct battle_job_run {
     const struct battle_job *job;                    /* borrowed */
     struct battle_engine *eng;                       /* borrowed */
     struct battle_plan *plans[BATTLE_DEFENDERS_MAX]; /* owned; one per defender deck */
-    int threads;                                     /* as asked: 0 = one per online core */
-    uint64_t first;                                  /* the run plays units [first, ...) */
-    uint64_t done;                                   /* units played so far: [first, done) */
+    int threads;     /* as asked: 0 = the cores idle at each step (sk_cores_idle) */
+    int threads_max; /* the most CPU threads a step used (the result's "threads") */
+    uint64_t first;  /* the run plays units [first, ...) */
+    uint64_t done;   /* units played so far: [first, done) */
     struct battle_counts counts[BATTLE_DEFENDERS_MAX];
     double elapsed_s;     /* wall time spent inside run_step */
     struct battle_cl *cl; /* the engine's device, or NULL: the CPU backend (run_device) */
@@ -143,9 +145,11 @@ static void engine_close(void *state)
 /*
  * Chooses the backend once per process: opts->device, else $SKIRMISH_DEVICE, in
  * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the
- * engine fails with battle_cl's error. With nothing named, the default OpenCL device is
- * used when one opens; otherwise the CPU backend, with a warning saying why, since a host
- * without OpenCL (or with a broken driver) can still run every job.
+ * engine fails with battle_cl's error. With nothing named, the first GPU is used when one
+ * opens. A host without a GPU (no OpenCL, or only a CPU device such as PoCL, which plays
+ * slower than the CPU backend) uses the CPU backend, said at debug level only (the worker
+ * logs its backend at start, and every result names it); a GPU or driver that fails to
+ * open falls back to it with a warning, since every job still runs.
  */
 static enum sk_err open_device(struct battle_engine *be, const char *device, char *err,
                                size_t errlen)
@@ -165,8 +169,12 @@ static enum sk_err open_device(struct battle_engine *be, const char *device, cha
         return rc;
     }
     /* The reason may hold a multi-line build log: sk_log_quote keeps the event on one line. */
-    sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
-                sk_log_quote(quoted, sizeof(quoted), why));
+    if (rc == SK_ENOTFOUND)
+        sk_log_debug("event=backend_default backend=cpu reason=%s",
+                     sk_log_quote(quoted, sizeof(quoted), why));
+    else
+        sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
+                    sk_log_quote(quoted, sizeof(quoted), why));
     return SK_OK;
 }
 
@@ -252,6 +260,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     run->job = job;
     run->eng = state;
     run->threads = opts->threads;
+    run->threads_max = opts->threads > 0 ? opts->threads : 1;
     for (int k = 0; k < job->mix.n; k++) {
         rc = battle_plan_new(&job->mix.specs[k], &run->plans[k], err, errlen);
         if (rc)
@@ -273,6 +282,7 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
     struct battle_cl *cl = run->cl;
     double t0 = sk_time_mono_s();
     enum sk_err rc;
+    int threads;
 
     if (cl) {
         char why[512] = "";
@@ -286,7 +296,11 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
                      (unsigned long long)first, (unsigned long long)(first + n - 1), why);
         return rc;
     }
-    rc = battle_cpu_run_until(run->plans[k], first, n, run->threads, deadline_ms, &run->counts[k],
+    /* Sized at each step: an idle host gives the job every core, a busy one what is left. */
+    threads = run->threads > 0 ? run->threads : sk_cores_idle();
+    if (threads > run->threads_max)
+        run->threads_max = threads;
+    rc = battle_cpu_run_until(run->plans[k], first, n, threads, deadline_ms, &run->counts[k],
                               played);
     run->elapsed_s += sk_time_mono_s() - t0;
     if (rc)
@@ -345,16 +359,6 @@ static int put_rate(json_t *obj, const char *name, uint64_t k, uint64_t n)
            put(obj, key, json_pack("[f, f]", lo, hi));
 }
 
-/* The number of threads a request for `threads` uses (0 = one per online core). */
-static int effective_threads(int threads)
-{
-    long n;
-    if (threads > 0)
-        return threads;
-    n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* "backend" and what it ran on: the CPU threads, or the OpenCL platform, device and launch
  * geometry. */
 static int put_backend(json_t *res, const struct battle_job_run *run)
@@ -363,7 +367,7 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
 
     if (!run->cl)
         return put(res, "backend", json_string("cpu")) ||
-               put(res, "threads", json_integer(effective_threads(run->threads)));
+               put(res, "threads", json_integer(run->threads_max));
     battle_cl_describe(run->cl, &info);
     return put(res, "backend", json_string("opencl")) ||
            put(res, "platform", json_string(info.platform)) ||

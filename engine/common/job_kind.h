@@ -59,7 +59,8 @@ struct job_spread {
 
 /* How to run a job; zeroed means defaults. The device is the engine's (engine_opts). */
 struct job_run_opts {
-    int threads; /* CPU backend threads; 0 = one per core; the OpenCL backend ignores it */
+    int threads; /* CPU backend threads; 0 = the cores idle at each step (sk_cores_idle:
+                    every core on an idle host); the OpenCL backend ignores it */
     const struct job_spread *spread; /* borrowed, outlives the run; NULL = never spread */
 };
 

@@ -26,6 +26,7 @@
 #include "battle_sim.h"
 #include "job_kind.h"
 #include "sk_buf.h"
+#include "sk_cores.h"
 #include "sk_mem.h"
 #include "sk_time.h"
 #include "stats.h"
@@ -185,13 +186,11 @@ static uint64_t job_units(const void *data)
 
 /* ===== Playing ===== */
 
+/* The run's threads: as asked, else the cores idle when it starts (its pool is made once;
+ * an idle host gives a search every core, a busy one what is left). */
 static int thread_count(int threads)
 {
-    long n;
-    if (threads > 0)
-        return threads;
-    n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return threads > 0 ? threads : sk_cores_idle();
 }
 
 /* What a search score (or difference) reads as in the result: a fraction of games, or

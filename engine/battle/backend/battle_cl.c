@@ -345,8 +345,11 @@ enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const 
                 return SK_OK;
             }
         }
-        *idx = 0;
-        return SK_OK;
+        /* An OpenCL CPU device (PoCL) played real-card jobs 1.5x slower than the CPU
+         * backend in 16 of 18 pairs (bench/RESULTS.md): it is used only when named. */
+        set_err(err, errlen, "no GPU among the %zu OpenCL device%s (name one to use it)", n,
+                n == 1 ? "" : "s");
+        return SK_ENOTFOUND;
     }
     for (const char *c = spec; *c; c++)
         digits &= isdigit((unsigned char)*c) != 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "battle_sim.h"
+#include "sk_cores.h"
 #include "sk_mem.h"
 #include "sk_time.h"
 
@@ -129,10 +130,8 @@ enum sk_err battle_cpu_run_until(const struct battle_plan *plan, uint64_t first_
     enum sk_err rc = SK_OK;
     uint64_t next;
 
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    if (threads <= 0)
+        threads = sk_cores_online();
     if ((uint64_t)threads > n_games)
         threads = n_games > 0 ? (int)n_games : 1;
     r.plan = plan;

@@ -46,10 +46,10 @@ enum sk_err battle_cl_devices(struct battle_cl_device **out, size_t *n, char *er
 int battle_cl_spec_is_cpu(const char *spec);
 
 /**
- * Picks a device of `devs` (borrowed, `n` entries) by `spec`: NULL or "" = the first GPU,
- * else the first device; all digits = that index; anything else = the first device whose
- * name or platform name contains `spec`, ignoring case. On SK_OK *idx is a position in
- * `devs`. SK_ENOTFOUND with a message in `err` when nothing matches (or n is 0);
+ * Picks a device of `devs` (borrowed, `n` entries) by `spec`: NULL or "" = the first GPU
+ * (none is SK_ENOTFOUND: jobs then use the CPU backend); all digits = that index; anything else =
+ * the first device whose name or platform name contains `spec`, ignoring case. On SK_OK *idx is a
+ * position in `devs`. SK_ENOTFOUND with a message in `err` when nothing matches (or n is 0);
  * SK_EINVAL for "cpu", which names no device.
  */
 enum sk_err battle_cl_pick(const struct battle_cl_device *devs, size_t n, const char *spec,

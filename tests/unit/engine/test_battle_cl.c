@@ -58,9 +58,13 @@ static void test_pick_default_prefers_gpu(void)
     idx = 99;
     CU_ASSERT_EQUAL(battle_cl_pick(devs, 3, "", &idx, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(idx, 1);
-    /* Without a GPU the first device is the default. */
+    /* Without a GPU there is no default device (jobs use the CPU backend): a CPU device
+     * such as PoCL plays slower than it and is used only when named. */
     idx = 99;
-    CU_ASSERT_EQUAL(battle_cl_pick(devs, 1, NULL, &idx, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(battle_cl_pick(devs, 1, NULL, &idx, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_STRING_EQUAL(err, "no GPU among the 1 OpenCL device (name one to use it)");
+    CU_ASSERT_EQUAL(idx, 99);
+    CU_ASSERT_EQUAL(battle_cl_pick(devs, 1, "0", &idx, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(idx, 0);
 }
 
@@ -266,6 +270,10 @@ static void test_open_errors(void)
     unsetenv(BATTLE_CL_ENV_DEVICE);
     CU_ASSERT_PTR_NULL(cl);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "no OpenCL device with index 99"));
+    /* Nothing named on this GPU-less host (PoCL only): no default device. */
+    CU_ASSERT_EQUAL(battle_cl_new(NULL, &cl, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NULL(cl);
+    CU_ASSERT_STRING_EQUAL(err, "no GPU among the 1 OpenCL device (name one to use it)");
 }
 
 /* The work-group size and games per launch: the backend's own choice, the environment's

@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "job.h"
+#include "sk_cores.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -432,7 +433,23 @@ static void test_run_options(void)
     opts.threads = -1;
     CU_ASSERT_EQUAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_EINVAL);
     CU_ASSERT_PTR_NULL(run);
-    CU_ASSERT_STRING_EQUAL(err, "threads must be 0 (one per core) or more, not -1");
+    CU_ASSERT_STRING_EQUAL(err, "threads must be 0 (the idle cores) or more, not -1");
+    /* 0: the cores idle at each step, at least one, at most the process's cores; the
+     * result says the most a step used. */
+    opts.threads = 0;
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &opts, &run, err, sizeof(err)), SK_OK);
+    {
+        uint64_t done = 0;
+        json_t *res = NULL;
+        json_int_t t;
+        while (done < job_total(job))
+            CU_ASSERT_EQUAL_FATAL(job_run_step(run, 0, &done), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(job_run_result(run, &res), SK_OK);
+        t = json_integer_value(json_object_get(res, "threads"));
+        CU_ASSERT_TRUE(t >= 1 && t <= sk_cores_online());
+        json_decref(res);
+    }
+    job_run_free(run);
     engine_free(eng);
     job_free(job);
     json_decref(doc);

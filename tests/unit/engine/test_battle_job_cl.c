@@ -108,12 +108,20 @@ static const char *str(const json_t *obj, const char *key)
     return s ? s : "";
 }
 
-static void test_opencl_is_default_and_agrees_with_cpu(void)
+/* Without a GPU (this host has PoCL, a CPU device) nothing named means the CPU backend;
+ * PoCL named plays the same games. */
+static void test_cpu_by_default_opencl_when_named_agrees(void)
 {
     struct job *job = decode();
-    json_t *dev = run(job, NULL); /* no option, SKIRMISH_DEVICE unset: the default device */
+    json_t *dflt = run(job, NULL); /* no option, SKIRMISH_DEVICE unset: the default */
+    json_t *dev = run(job, "portable");
     json_t *cpu = run(job, "cpu");
     const char *keys[] = {"games", "wins", "stalls", "losses", "seed"};
+
+    CU_ASSERT_STRING_EQUAL(str(dflt, "backend"), "cpu");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(dflt, "threads")), 2);
+    CU_ASSERT_TRUE(json_equal(json_object_get(dflt, "turns"), json_object_get(cpu, "turns")));
+    json_decref(dflt);
 
     CU_ASSERT_STRING_EQUAL(str(dev, "backend"), "opencl");
     CU_ASSERT_PTR_NOT_NULL(strstr(str(dev, "platform"), "Portable Computing Language"));
@@ -139,7 +147,7 @@ static void test_opencl_is_default_and_agrees_with_cpu(void)
 static void test_flexible_plays_on_cpu(void)
 {
     struct job *job = decode_params(FLEX_PARAMS);
-    json_t *dev = run_games(job, NULL, 200); /* the default device: PoCL's here */
+    json_t *dev = run_games(job, "portable", 200); /* PoCL named */
     json_t *cpu = run_games(job, "cpu", 200);
     const char *keys[] = {"games", "wins", "stalls", "losses", "turns"};
 
@@ -220,7 +228,7 @@ static void test_optimize_on_the_device(void)
         "\"budget\":{\"games\":5000},\"eval_games\":3000}}";
     json_t *results[2];
     for (int i = 0; i < 2; i++) {
-        struct engine_opts eo = {.device = i ? "cpu" : NULL};
+        struct engine_opts eo = {.device = i ? "cpu" : "portable"};
         struct job_run_opts o = {.threads = 2};
         struct engine *eng = NULL;
         struct job *job = NULL;
@@ -255,7 +263,8 @@ static void test_optimize_on_the_device(void)
 }
 
 static CU_TestInfo job_tests[] = {
-    {"opencl by default, same counts as cpu", test_opencl_is_default_and_agrees_with_cpu},
+    {"cpu by default without a GPU, opencl when named, same counts",
+     test_cpu_by_default_opencl_when_named_agrees},
     {"flexible play on the CPU backend whatever the device", test_flexible_plays_on_cpu},
     {"SKIRMISH_DEVICE and the engine option", test_environment_selects},
     {"a named device must exist", test_named_device_must_exist},
