@@ -272,8 +272,8 @@ st=$(wait_final "$id" 180)
 [ "$st" = succeeded ] || fail "battle job $id ended $st"
 res=$(curl -sf -H "$auth" "$api/v1/jobs/$id/result")
 got=$(jq -c '[.games, .wins, .stalls, .losses]' <<<"$res")
-# The same document run in-process by the CLI of the API image (CPU backend) gives the
-# same counts as the worker (PoCL): results depend on the seed only.
+# The same document run in-process by the CLI of the API image gives the same counts as
+# the worker: results depend on the seed only.
 # (a container of its own: an exec session through the API socket leaves its conmon behind)
 want=$(podman run --rm --network none "$SK_IMAGE_PREFIX/api:latest" skirmish run \
          /opt/skirmish/share/doc/skirmish/examples/battle_reference_1.json 2>/dev/null \
