@@ -383,7 +383,7 @@ void api_jobs_get(const struct api_ctx *ctx, const struct api_request *req,
             return;
         }
     if (wait_s && sk_parse_i64(wait_s, 0, API_JOBS_WAIT_MAX, &wait)) {
-        bad_query(resp, "wait", "'wait' must be an integer number of seconds in 0..60");
+        bad_query(resp, "wait", "'wait' must be a whole number of seconds in 0..60");
         return;
     }
     if (load_job(ctx, req, resp, id, "get", &json, status))

@@ -224,8 +224,10 @@ static void engine_describe_state(const void *state, struct engine_info *info)
 static void run_free(void *data);
 
 /* The device a run plays on (`plans`: its plans, built): the engine's, except for a job
- * whose Enhance and Evolve variants are made during play (battle_plan_lazy: the host makes
- * them) and a job with flexible play on either side, which play on the CPU backend. A flexible game
+ * of fewer than BATTLE_DEVICE_MIN_GAMES games (quicker on the CPU threads than a launch's
+ * set-up), a job whose Enhance and Evolve variants are made during play (battle_plan_lazy:
+ * the host makes them) and a job with flexible play on either side, which play on the CPU
+ * backend. A flexible game
  * plays hundreds of look-ahead games on one work-item: on an NVIDIA H200 a launch of a few hundred
  * such games took over 20 s, where a CPU core plays one in tens of milliseconds
  * (bench/history/2026-11-27.md), so on a GPU the first step alone could outlast the job's lease;
@@ -234,7 +236,7 @@ static void run_free(void *data);
 static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng,
                                     struct battle_plan *const *plans)
 {
-    if (!eng || !eng->cl)
+    if (!eng || !eng->cl || job_units(job) < BATTLE_DEVICE_MIN_GAMES)
         return NULL;
     for (int k = 0; k < job->mix.n; k++) {
         for (int s = 0; s < 2; s++)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "battle_device.h"
 #include "battle_opt_job.h"
 #include "sk_err.h"
 
@@ -24,8 +25,8 @@ struct sk_buf;
  * bound a unit's bytes are checked against before anything is allocated for it. */
 #define OPT_UNIT_ITEMS_MAX (1ULL << 22)
 /* The least games (times defender decks) of one call played on the OpenCL device when the
- * process has one (battle_device.h); smaller calls stay on the CPU threads. */
-#define OPT_DEVICE_ITEMS 4096
+ * process has one; smaller calls stay on the CPU threads (battle_device.h says why). */
+#define OPT_DEVICE_ITEMS BATTLE_DEVICE_MIN_GAMES
 /* Candidates whose first race batch is played ahead, together, on a run of several
  * threads (battle_opt, "Playing ahead"), and so the most segments of one call: theirs,
  * the current candidate's and the incumbent's. */

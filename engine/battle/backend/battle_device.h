@@ -16,6 +16,13 @@
 struct battle_plan;
 struct battle_game_result;
 
+/* The fewest games a call (a battle job, in all; an optimisation's call for games, times
+ * its defender decks) must have to be played on the OpenCL device when the process has
+ * one; smaller ones stay on the CPU threads. A launch costs its set-up, transfers and a
+ * wait (about a millisecond on a GPU), which 16 cores spend on some 4,000 games: below
+ * that the device only adds latency. Both backends play the same games. */
+#define BATTLE_DEVICE_MIN_GAMES 4096
+
 /**
  * Plays games [first, first + n) of `plan` (borrowed) on the process's OpenCL device, game
  * first + i's outcome into out[i]. Returns 0 when the process has no device (nothing

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "battle_cl.h"
+#include "battle_device.h"
 #include "cl_testlib.h"
 #include "engine.h"
 #include "job.h"
@@ -71,6 +72,23 @@ static struct job *decode_params(const char *text)
 static struct job *decode(void)
 {
     return decode_params(PARAMS);
+}
+
+/* PARAMS with `games` games. */
+static struct job *decode_games(json_int_t games)
+{
+    json_t *params = json_loads(PARAMS, 0, NULL);
+    struct job *job;
+    char *text;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
+    json_object_set_new(params, "games", json_integer(games));
+    text = json_dumps(params, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    job = decode_params(text);
+    sk_free(text);
+    json_decref(params);
+    return job;
 }
 
 /* Runs the job's `games` games on an engine opened with `device` in steps of 7,000 games;
@@ -160,6 +178,31 @@ static void test_flexible_plays_on_cpu(void)
     json_decref(dev);
     json_decref(cpu);
     job_free(job);
+}
+
+/* A job of fewer than BATTLE_DEVICE_MIN_GAMES games plays on the CPU threads even on a
+ * named device (a launch's set-up costs more than its games), with the same games; one of
+ * that many plays on the device. */
+static void test_small_job_plays_on_cpu(void)
+{
+    struct job *job = decode_games(BATTLE_DEVICE_MIN_GAMES - 1);
+    struct job *job_big = decode_games(BATTLE_DEVICE_MIN_GAMES);
+    json_t *small = run_games(job, "portable", BATTLE_DEVICE_MIN_GAMES - 1);
+    json_t *cpu = run_games(job, "cpu", BATTLE_DEVICE_MIN_GAMES - 1);
+    json_t *big = run_games(job_big, "portable", BATTLE_DEVICE_MIN_GAMES);
+    const char *keys[] = {"games", "wins", "stalls", "losses", "turns"};
+
+    CU_ASSERT_STRING_EQUAL(str(small, "backend"), "cpu");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(small, "threads")), 2);
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        CU_ASSERT_TRUE(json_equal(json_object_get(small, keys[i]), json_object_get(cpu, keys[i])));
+    CU_ASSERT_STRING_EQUAL(str(big, "backend"), "opencl");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(big, "games")), BATTLE_DEVICE_MIN_GAMES);
+    json_decref(small);
+    json_decref(cpu);
+    json_decref(big);
+    job_free(job);
+    job_free(job_big);
 }
 
 static void test_environment_selects(void)
@@ -266,6 +309,7 @@ static CU_TestInfo job_tests[] = {
     {"cpu by default without a GPU, opencl when named, same counts",
      test_cpu_by_default_opencl_when_named_agrees},
     {"flexible play on the CPU backend whatever the device", test_flexible_plays_on_cpu},
+    {"a job under BATTLE_DEVICE_MIN_GAMES on the CPU threads", test_small_job_plays_on_cpu},
     {"SKIRMISH_DEVICE and the engine option", test_environment_selects},
     {"a named device must exist", test_named_device_must_exist},
     {"an optimisation's bigger calls on the device: the CPU's deck", test_optimize_on_the_device},
