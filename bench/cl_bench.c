@@ -120,6 +120,10 @@ static void bench_open(const char *device)
         battle_cl_describe(cl, &info);
         printf("open + build (%s): %.3f s%s\n", info.from_cache ? "binary cache" : "from source",
                now_s() - t0, info.from_cache ? "" : " (PoCL may also reuse its own kernel cache)");
+        if (pass == 0)
+            printf("battle kernel: %llu bytes of private memory a work-item, %llu of local "
+                   "memory a group (as the driver says)\n",
+                   (unsigned long long)info.private_mem, (unsigned long long)info.local_mem);
         if (*info.cache_file)
             snprintf(file, sizeof(file), "%s", info.cache_file);
         battle_cl_free(cl);
@@ -133,7 +137,9 @@ static void bench_open(const char *device)
 int main(int argc, char **argv)
 {
     uint64_t games = 400000;
-    const char *device = argc > 2 ? argv[2] : NULL;
+    /* Without a GPU jobs use the CPU backend (no default device), so the bench then
+     * measures the first OpenCL device (PoCL here): naming one still picks it. */
+    const char *device = argc > 2 ? argv[2] : getenv(BATTLE_CL_ENV_DEVICE);
     static struct battle_card_spec cards[BATTLE_CARDS_MAX];
     struct battle_spec spec;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -144,6 +150,15 @@ int main(int argc, char **argv)
         return 2;
     }
     sk_mem_init_json();
+    if (!device || !*device) {
+        struct battle_cl_device *devs = NULL;
+        size_t n = 0, idx = 0;
+        char why[256];
+        if (battle_cl_devices(&devs, &n, why, sizeof(why)) == SK_OK &&
+            battle_cl_pick(devs, n, NULL, &idx, why, sizeof(why)) != SK_OK)
+            device = "0";
+        sk_free(devs);
+    }
     printf("cl_bench: %llu games per row, %ld online cores; * = chosen by the backend\n\n",
            (unsigned long long)games, cores);
     bench_open(device);

@@ -375,7 +375,9 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "platform", json_string(info.platform)) ||
            put(res, "device", json_string(info.device)) ||
            put(res, "work_group", json_integer((json_int_t)info.work_group)) ||
-           put(res, "games_per_launch", json_integer((json_int_t)info.per_launch));
+           put(res, "games_per_launch", json_integer((json_int_t)info.per_launch)) ||
+           put(res, "private_mem_bytes", json_integer((json_int_t)info.private_mem)) ||
+           put(res, "local_mem_bytes", json_integer((json_int_t)info.local_mem));
 }
 
 /* "catalog": which cards the job's names meant ({"name", "hash"}): the same job on another

@@ -856,7 +856,7 @@ export interface components {
             scoring: "win" | "defense" | "raid" | "brawl" | "brawl-defense" | "war" | "war-defense" | "campaign";
             seed: components["schemas"]["Seed"];
             /**
-             * @description where the games ran: the OpenCL device by default when one exists; the CPU backend with SKIRMISH_DEVICE=cpu, without a device, and for a job with flexible play on either side whatever the device
+             * @description where the games ran: the first GPU by default when one exists (an OpenCL CPU device such as PoCL only when named); the CPU backend with SKIRMISH_DEVICE=cpu, without a GPU, for a job of fewer than 4,096 games and for a job with flexible play on either side whatever the device
              * @enum {string}
              */
             backend: "opencl" | "cpu";
@@ -864,6 +864,10 @@ export interface components {
             device?: string;
             work_group?: number;
             games_per_launch?: number;
+            /** @description OpenCL runs: the battle kernel's private memory a work-item, as the driver reports it (CL_KERNEL_PRIVATE_MEM_SIZE); what sets a GPU's occupancy (docs/kernels.md) */
+            private_mem_bytes?: number;
+            /** @description OpenCL runs: the battle kernel's local memory a work-group (CL_KERNEL_LOCAL_MEM_SIZE) */
+            local_mem_bytes?: number;
             threads?: number;
             elapsed_ms: number;
             games_per_second: number | null;

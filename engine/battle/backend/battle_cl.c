@@ -70,6 +70,8 @@ struct battle_cl {
     size_t work_group;
     uint64_t per_launch;
     int from_cache;
+    uint64_t private_mem; /* CL_KERNEL_PRIVATE_MEM_SIZE of the counting kernel, bytes */
+    uint64_t local_mem;   /* CL_KERNEL_LOCAL_MEM_SIZE of the counting kernel, bytes */
     char cache_file[PATH_MAX];
 };
 
@@ -702,6 +704,27 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     return SK_OK;
 }
 
+/* The private and local memory the driver gives one work-item of kernel `k` (issue 49:
+ * occupancy, not arithmetic, sets a GPU's speed, and a game's private state spills past
+ * the registers), for battle_cl_describe and so the result and cl_bench. */
+static enum sk_err kernel_memory(struct battle_cl *cl, cl_kernel k, char *err, size_t errlen)
+{
+    cl_ulong priv = 0, local = 0;
+    cl_int st;
+
+    st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv,
+                                  NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(CL_KERNEL_PRIVATE_MEM_SIZE)", st);
+    st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local,
+                                  NULL);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", st);
+    cl->private_mem = priv;
+    cl->local_mem = local;
+    return SK_OK;
+}
+
 /* Enumerates the devices and copies the one `spec` selects (SKIRMISH_DEVICE syntax) into
  * cl->dev, cl->platform and cl->device. */
 static enum sk_err select_device(struct battle_cl *cl, const char *spec, char *err, size_t errlen)
@@ -815,6 +838,9 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
     e = choose_sizes(cl, cl->k_count ? cl->k_count : cl->k_rng, opts, err, errlen);
     if (e)
         goto out;
+    e = kernel_memory(cl, cl->k_count ? cl->k_count : cl->k_rng, err, errlen);
+    if (e)
+        goto out;
 
     *out = cl;
     cl = NULL;
@@ -856,6 +882,8 @@ void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info)
     info->per_launch = cl->per_launch;
     info->from_cache = cl->from_cache;
     info->cache_file = cl->cache_file;
+    info->private_mem = cl->private_mem;
+    info->local_mem = cl->local_mem;
 }
 
 /* ===== Random-stream self-check ===== */

@@ -53,6 +53,9 @@ struct battle_cl_info {
     uint64_t per_launch;    /* games per launch (a multiple of work_group) */
     int from_cache;         /* 1 when the program came from the binary cache */
     const char *cache_file; /* the cache entry used or written; "" when none */
+    uint64_t private_mem;   /* the battle kernel's private memory a work-item, as the
+                               driver says (CL_KERNEL_PRIVATE_MEM_SIZE), bytes */
+    uint64_t local_mem;     /* its local memory a work-group (CL_KERNEL_LOCAL_MEM_SIZE) */
 };
 
 /** Describes `cl` into *info; the strings stay valid until battle_cl_free. */
