@@ -45,7 +45,11 @@
 // structures), each at a random level of its unit (`Name-N`, the top level by its plain
 // name), units drawn with weights that grow with their skills and skill options (y, n, c,
 // all, trigger, s, card_id), so that skill-rich cards come up more; sometimes one or two
-// fortresses or dominions (the object form, the peer's `yf`/`ef`); fight or surge; and
+// fortresses or dominions (the object form, the peer's `yf`/`ef`); sometimes ordered or
+// exact play on a side (the peer's `ordered`/`exact-ordered`, `enemy:` for the defender);
+// sometimes, for the defender, one of the game's missions or raids at a random level
+// (`{"mission": ..., "level": N}`, the peer's "Name-N"; names unique in their file); fight
+// or surge; and
 // sometimes battleground effects for both sides, the attacker or the defender: an
 // activation skill ("Weaken all 6"), one of the peer's passive effects ("Bloodlust 2") or
 // a named line of bges.txt ("Inspired"). Cards are those of the game's files whose names
@@ -238,11 +242,36 @@ function bgeNames(dir) {
   return names;
 }
 
+// Missions and raids the defender may be: names unique in their file that the deck syntax
+// carries, with their number of levels (missions 10, the peer's default; raids their
+// <levels>).
+function records(dir) {
+  const out = [];
+  for (const [file, kind, tag] of [['missions.xml', 'mission', 'mission'], ['raids.xml', 'raid', 'raid']]) {
+    let text = '';
+    try { text = readFileSync(join(dir, file), 'utf8'); } catch { continue; }
+    const seen = new Map();
+    for (const r of text.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))) {
+      const name = r[1].match(/<name>([^<]*)<\/name>/)?.[1]?.trim();
+      if (!name || !/<deck>/.test(r[1])) continue;
+      const levels = kind === 'raid' ? Number(r[1].match(/<levels>(\d+)<\/levels>/)?.[1] ?? 1) : 10;
+      seen.set(name, seen.has(name) ? null : { kind, name, levels });
+    }
+    for (const rec of seen.values())
+      if (rec && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(rec.name) && !/-\d+$/.test(rec.name)) out.push(rec);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- matchups
 
 // A matchup while drawn and shrunk: {mode, sides: [att, def], effects}, a side {commander,
-// deck, fortresses} of {unit, level} entries, an effect {kind, side, ...}.
+// deck, fortresses, play} of {unit, level} entries (play 'random', 'ordered' or 'exact'),
+// or for the defender a record side {record: {kind, name, levels, level}, play} (commander
+// null, no cards), an effect {kind, side, ...}.
 const cardName = (c) => (c.level === c.unit.levels.length ? c.unit.name : `${c.unit.name}-${c.level}`);
+// A side's cards: none for a record side (its cards are the file's).
+const cardsOf = (s) => (s.record ? [] : [s.commander, ...s.deck, ...s.fortresses]);
 const health = (c) => c.unit.levels[c.level - 1].health > 0;
 
 function drawCard(rng, p) {
@@ -269,7 +298,7 @@ function drawEffect(rng, names) {
 function draw(seed, index, pools, attempt = 0) {
   const rng = rng32(attempt ? mix(seed, index, 0x5eed, attempt) : mix(seed, index, 0x5eed));
   const side = () => {
-    const s = { commander: drawCard(rng, pools.commanders), deck: [], fortresses: [] };
+    const s = { commander: drawCard(rng, pools.commanders), deck: [], fortresses: [], play: 'random' };
     const n = int(rng, 4, 10);
     for (let i = 0; i < n; i++) s.deck.push(drawCard(rng, pools.deck));
     if (rng() < 0.2) {
@@ -278,7 +307,21 @@ function draw(seed, index, pools, attempt = 0) {
     }
     return s;
   };
-  const m = { mode: rng() < 0.5 ? 'fight' : 'surge', sides: [side(), side()], effects: [] };
+  // Play and records from a generator of their own, so that the cards and effects of a
+  // seed's matchups are those drawn before these were (seed 48's #30 is drawn again).
+  const rng2 = rng32(mix(seed, index, 0x0dd5, attempt));
+  const play = () => { const r = rng2(); return r < 0.12 ? 'ordered' : r < 0.18 ? 'exact' : 'random'; };
+  const mode = rng() < 0.5 ? 'fight' : 'surge'; // drawn before the sides, as it always was
+  const sides = [side(), side()];
+  if (pools.records.length && rng2() < 0.15) {
+    // a raid a third of the time: there are 47 raids to 1,200 missions
+    const want = rng2() < 1 / 3 ? 'raid' : 'mission';
+    const of = pools.records.filter((r) => r.kind === want);
+    const rec = pick(rng2, of.length ? of : pools.records);
+    sides[1] = { record: { ...rec, level: int(rng2, 1, rec.levels) }, commander: null, deck: [], fortresses: [] };
+  }
+  for (const s of sides) s.play = play();
+  const m = { mode, sides, effects: [] };
   const e = rng();
   if (e < 0.45) m.effects.push(drawEffect(rng, pools.bges));
   if (e < 0.12) m.effects.push(drawEffect(rng, pools.bges));
@@ -297,10 +340,14 @@ function effectDoc(e) {
 
 /** The matchup in the format of tests/data/peer/real_cards.json (no peer figures). */
 function toFile(m, name) {
-  const sideOf = (s) => (s.fortresses.length
-    ? { commander: cardName(s.commander), fortresses: s.fortresses.map(cardName),
-        deck: s.deck.map((c) => ({ card: cardName(c) })) }
-    : [s.commander, ...s.deck].map(cardName).join(', '));
+  const play = (s) => (s.play && s.play !== 'random' ? { play: s.play } : {});
+  const sideOf = (s) => (s.record
+    ? { [s.record.kind]: s.record.name, ...(s.record.level < s.record.levels ? { level: s.record.level } : {}),
+        ...play(s) }
+    : s.fortresses.length || (s.play && s.play !== 'random')
+      ? { commander: cardName(s.commander), ...(s.fortresses.length ? { fortresses: s.fortresses.map(cardName) } : {}),
+          deck: s.deck.map((c) => ({ card: cardName(c) })), ...play(s) }
+      : [s.commander, ...s.deck].map(cardName).join(', '));
   const f = { name, mode: m.mode, attacker: sideOf(m.sides[0]), defender: sideOf(m.sides[1]) };
   if (m.effects.length) {
     // Both sides' effects first: the peer casts its `-e` effects before a side's `ye`/`ee`
@@ -314,7 +361,7 @@ function toFile(m, name) {
   }
   const skills = new Set();
   for (const s of m.sides)
-    for (const c of [s.commander, ...s.deck, ...s.fortresses])
+    for (const c of cardsOf(s))
       for (const k of c.unit.levels[c.level - 1].skills) skills.add(skillName(k.id));
   f.skills = [...skills].sort();
   return f;
@@ -322,8 +369,9 @@ function toFile(m, name) {
 
 // A one-line description for the table.
 function brief(m) {
-  const side = (s) => `${cardName(s.commander)} +${s.deck.length}` +
-    `${s.fortresses.length ? ` f${s.fortresses.length}` : ''}`;
+  const side = (s) => (s.record ? `${s.record.kind} ${s.record.name}-${s.record.level}`
+    : `${cardName(s.commander)} +${s.deck.length}${s.fortresses.length ? ` f${s.fortresses.length}` : ''}`) +
+    (s.play && s.play !== 'random' ? ` (${s.play})` : '');
   const who = { both: '', attacker: 'A:', defender: 'D:' };
   const eff = m.effects.map((e) => `${who[e.side]}${effectText(e)}`).join('; ');
   return `${side(m.sides[0])} vs ${side(m.sides[1])}${eff ? ` · ${eff}` : ''}`;
@@ -378,7 +426,8 @@ async function theirs(file, m, games, seed, dir) {
     const at = lines.findIndex((l) => l.startsWith(label));
     const n = at < 0 ? -1 : lines[at + 1].split(',').length;
     const want = 1 + s.deck.length + s.fortresses.length;
-    if (n !== want) return { refused: `${label} resolved to ${n} cards, not ${want}` };
+    if (!s.record && n !== want) return { refused: `${label} resolved to ${n} cards, not ${want}` };
+    if (s.record && n < 1) return { refused: `${label} resolved to no cards` };
   }
   const rate = (w) => r.out.match(new RegExp(`^${w}%: \\S+ \\((\\d+) / (\\d+)\\)`, 'm'));
   const [wn, st, ls] = ['win', 'stall', 'loss'].map(rate);
@@ -423,11 +472,12 @@ const zs = (o, p) => [z(o.wins, o.games, p.wins, p.games), z(o.stalls, o.games, 
 
 function clone(m) {
   return { mode: m.mode, effects: m.effects.map((e) => ({ ...e })),
-           sides: m.sides.map((s) => ({ commander: { ...s.commander }, deck: s.deck.map((c) => ({ ...c })),
-                                        fortresses: s.fortresses.map((c) => ({ ...c })) })) };
+           sides: m.sides.map((s) => ({ commander: s.commander && { ...s.commander }, deck: s.deck.map((c) => ({ ...c })),
+                                        fortresses: s.fortresses.map((c) => ({ ...c })), play: s.play,
+                                        record: s.record && { ...s.record } })) };
 }
-const sig = (m) => JSON.stringify([m.mode, m.effects, m.sides.map((s) => [s.commander, ...s.deck, null, ...s.fortresses]
-  .map((c) => (c ? [c.unit.id, c.level] : null)))]);
+const sig = (m) => JSON.stringify([m.mode, m.effects, m.sides.map((s) => [s.play, s.record,
+  ...[s.commander, ...s.deck, null, ...s.fortresses].map((c) => (c ? [c.unit.id, c.level] : null))])]);
 
 // The simpler matchups one step from m, the largest steps first.
 function* candidates(m) {
@@ -466,12 +516,26 @@ function* candidates(m) {
         c.effects[i].side = side;
         yield c;
       }
+  for (let s = 0; s < 2; s++)
+    if (m.sides[s].play && m.sides[s].play !== 'random') {
+      const c = clone(m);
+      c.sides[s].play = 'random';
+      yield c;
+    }
   for (let s = 0; s < 2; s++) {
-    const all = [m.sides[s].commander, ...m.sides[s].deck, ...m.sides[s].fortresses];
+    const r = m.sides[s].record;
+    for (const level of r && r.level > 2 ? [1, r.level - 1] : r && r.level > 1 ? [1] : []) {
+      const c = clone(m);
+      c.sides[s].record.level = level;
+      yield c;
+    }
+  }
+  for (let s = 0; s < 2; s++) {
+    const all = cardsOf(m.sides[s]);
     for (let i = 0; i < all.length; i++)
       for (const level of all[i].level > 2 ? [1, all[i].level - 1] : all[i].level > 1 ? [1] : []) {
         const c = clone(m);
-        const cs = [c.sides[s].commander, ...c.sides[s].deck, ...c.sides[s].fortresses];
+        const cs = cardsOf(c.sides[s]);
         cs[i].level = level;
         if (health(cs[i])) yield c;
       }
@@ -533,6 +597,7 @@ const pools = {
   deck: pool(units.filter((u) => u.type === 'assault' || u.type === 'structure')),
   fortresses: pool(units.filter((u) => u.type === 'fortress' || u.type === 'dominion')),
   bges: bgeNames(cardsDir),
+  records: records(cardsDir),
 };
 const indexes = opt.only ?? [...Array(opt.matchups).keys()];
 let redrawn = 0;

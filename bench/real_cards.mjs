@@ -5,8 +5,8 @@
 // that run them (peer_diff.mjs compares results, peer_speed.mjs times both). The
 // peer's words are those its figures were made with (the file's `about`): `-s` for surge;
 // a matchup's `peer_effect` (`-e`, `ye` or `ee` and the effect's text) or scoring name (gw
-// for war, gw-defense for war-defense) followed by the mode's word; `flexible` and
-// `enemy:flexible`.
+// for war, gw-defense for war-defense) followed by the mode's word; a side's play as
+// `flexible`, `ordered` or `exact-ordered`, with `enemy:` for the defender.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,8 +63,10 @@ export function peerArgs(m, games, threads) {
   if (m.scoring && m.scoring !== 'win') args.push(peerScoring[m.scoring] || m.scoring, m.mode);
   else if (m.peer_effect) args.push(m.mode);
   else if (m.mode === 'surge') args.push('-s');
-  if (typeof m.attacker === 'object' && m.attacker.play === 'flexible') args.push('flexible');
-  if (typeof m.defender === 'object' && m.defender.play === 'flexible') args.push('enemy:flexible');
+  // A side's play: the peer's words (`ordered` is its `-r`; our `exact` its `exact-ordered`).
+  const playWord = { flexible: 'flexible', ordered: 'ordered', exact: 'exact-ordered' };
+  for (const [side, prefix] of [[m.attacker, ''], [m.defender, 'enemy:']])
+    if (typeof side === 'object' && playWord[side.play]) args.push(prefix + playWord[side.play]);
   args.push('sim', String(games));
   return args;
 }

@@ -106,6 +106,9 @@ int main(int argc, char **argv)
      * refuses to start and says why, instead of taking jobs and failing each of them. */
     memset(&eo, 0, sizeof(eo));
     eo.device = cfg.device;
+    /* A GPU driver's first build of the program takes minutes: jobs play on the CPU
+     * threads meanwhile, and on the device from the step after it is ready. */
+    eo.device_async = 1;
     if (engine_new(&eo, &eng, err, sizeof(err))) {
         char q[2200];
         sk_log_error("event=start_failed reason=engine err=%s", sk_log_quote(q, sizeof(q), err));

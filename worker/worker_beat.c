@@ -37,7 +37,8 @@ void worker_beat_init(struct worker *w)
     engine_describe(w->engine, &info);
     snprintf(w->backend, sizeof(w->backend), "%s", info.backend);
     snprintf(w->device, sizeof(w->device), "%s", info.device);
-    sk_log_info("event=device backend=%s device=\"%s\"", w->backend, w->device);
+    sk_log_info("event=device backend=%s device=\"%s\"%s", w->backend, w->device,
+                info.building ? " building=yes" : "");
 }
 
 void worker_beat(struct worker *w, int force)

@@ -40,8 +40,13 @@
 /* The kind's engine state: what every run of the process shares. */
 struct battle_engine {
     struct battle_cl *cl; /* owned; NULL = the CPU backend */
-    /* A battle_cl handle serves one thread at a time: runs take turns on it. */
+    /* A battle_cl handle serves one thread at a time: runs take turns on it. Also guards
+     * `cl` while a builder runs, `building` and `abandoned`. */
     pthread_mutex_t lock;
+    int building;      /* 1 while `builder` builds cl's program: runs play on the CPU */
+    int abandoned;     /* engine_close came during the build: the builder frees the engine */
+    int has_builder;   /* `builder` was started (engine_close joins or detaches it) */
+    pthread_t builder; /* device_async's build (build_device) */
 };
 
 /* A job: one defender deck, or a weighted list of them (each its own spec, the attacker
@@ -62,7 +67,8 @@ struct battle_job_run {
     uint64_t done;   /* units played so far: [first, done) */
     struct battle_counts counts[BATTLE_DEFENDERS_MAX];
     double elapsed_s;     /* wall time spent inside run_step */
-    struct battle_cl *cl; /* the engine's device, or NULL: the CPU backend (run_device) */
+    int device_ok;        /* the job may play on the engine's device (run_device) */
+    struct battle_cl *cl; /* the device some of its games played on, or NULL: the CPU's */
 };
 
 static void job_free_data(void *data);
@@ -122,12 +128,24 @@ int battle_device_each(const struct battle_plan *plan, uint64_t first, uint32_t 
     struct battle_engine *be = device_engine;
 
     /* A plan that makes its variants during play is the CPU backend's (run_device). */
-    if (!be || !be->cl || battle_plan_lazy(plan))
+    if (!be || battle_plan_lazy(plan))
         return 0;
     pthread_mutex_lock(&be->lock);
+    if (!be->cl || be->building) { /* no device, or its program still builds */
+        pthread_mutex_unlock(&be->lock);
+        return 0;
+    }
     *rc = battle_cl_play_each(be->cl, plan, first, n, out, err, errlen);
     pthread_mutex_unlock(&be->lock);
     return 1;
+}
+
+/* Frees the engine and its device; the builder is done or was never started. */
+static void engine_destroy(struct battle_engine *be)
+{
+    battle_cl_free(be->cl);
+    pthread_mutex_destroy(&be->lock);
+    sk_free(be);
 }
 
 static void engine_close(void *state)
@@ -137,9 +155,64 @@ static void engine_close(void *state)
         return;
     if (device_engine == be)
         device_engine = NULL;
-    battle_cl_free(be->cl);
-    pthread_mutex_destroy(&be->lock);
-    sk_free(be);
+    pthread_mutex_lock(&be->lock);
+    if (be->building) {
+        /* A build cannot be cut short (a GPU driver's takes minutes): the builder frees the
+         * engine when it ends, or the process's exit ends it. */
+        be->abandoned = 1;
+        pthread_mutex_unlock(&be->lock);
+        pthread_detach(be->builder);
+        return;
+    }
+    pthread_mutex_unlock(&be->lock);
+    if (be->has_builder)
+        pthread_join(be->builder, NULL);
+    engine_destroy(be);
+}
+
+/* Logs a device that fell back to the CPU backend: at debug level when there is no GPU (the
+ * normal case of a host without one), else as a warning. The reason may hold a multi-line
+ * build log: sk_log_quote keeps the event on one line. */
+static void log_fallback(enum sk_err rc, const char *why)
+{
+    char quoted[1100];
+
+    if (rc == SK_ENOTFOUND)
+        sk_log_debug("event=backend_default backend=cpu reason=%s",
+                     sk_log_quote(quoted, sizeof(quoted), why));
+    else
+        sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
+                    sk_log_quote(quoted, sizeof(quoted), why));
+}
+
+/* The background build of device_async: runs play on the CPU until it ends. A failed build
+ * leaves the engine on the CPU backend for good, with a warning. */
+static void *build_device(void *arg)
+{
+    struct battle_engine *be = arg;
+    struct battle_cl *failed = NULL;
+    double t0 = sk_time_mono_s();
+    char why[1024] = "";
+    enum sk_err rc;
+    int abandoned;
+
+    rc = battle_cl_build(be->cl, NULL, why, sizeof(why));
+    pthread_mutex_lock(&be->lock);
+    if (rc) {
+        failed = be->cl;
+        be->cl = NULL;
+    }
+    be->building = 0;
+    abandoned = be->abandoned;
+    pthread_mutex_unlock(&be->lock);
+    battle_cl_free(failed);
+    if (rc)
+        log_fallback(SK_EIO, why);
+    else
+        sk_log_info("event=device_ready seconds=%.1f", sk_time_mono_s() - t0);
+    if (abandoned)
+        engine_destroy(be);
+    return NULL;
 }
 
 /*
@@ -149,32 +222,43 @@ static void engine_close(void *state)
  * opens. A host without a GPU (no OpenCL, or only a CPU device such as PoCL, which plays
  * slower than the CPU backend) uses the CPU backend, said at debug level only (the worker
  * logs its backend at start, and every result names it); a GPU or driver that fails to
- * open falls back to it with a warning, since every job still runs.
+ * open falls back to it with a warning, since every job still runs. With `async`, the
+ * program builds in the background (build_device) once the device is open, and a build
+ * that fails, named device or not, falls back with a warning: the process is running.
  */
-static enum sk_err open_device(struct battle_engine *be, const char *device, char *err,
+static enum sk_err open_device(struct battle_engine *be, const char *device, int async, char *err,
                                size_t errlen)
 {
     const char *spec = device && *device ? device : getenv(BATTLE_CL_ENV_DEVICE);
     struct battle_cl_opts o = {.device = spec ? spec : ""};
-    char why[1024] = "", quoted[1100];
+    char why[1024] = "";
     enum sk_err rc;
 
     if (battle_cl_spec_is_cpu(spec))
         return SK_OK;
-    rc = battle_cl_new(&o, &be->cl, why, sizeof(why));
+    rc = battle_cl_open(&o, &be->cl, why, sizeof(why));
+    if (rc == SK_OK && async) {
+        be->building = 1;
+        if (pthread_create(&be->builder, NULL, build_device, be) == 0) {
+            be->has_builder = 1;
+            return SK_OK;
+        }
+        be->building = 0; /* no thread: build here */
+    }
+    if (rc == SK_OK) {
+        rc = battle_cl_build(be->cl, NULL, why, sizeof(why));
+        if (rc) {
+            battle_cl_free(be->cl);
+            be->cl = NULL;
+        }
+    }
     if (rc == SK_OK || rc == SK_ENOMEM)
         return rc;
     if (spec && *spec) {
         snprintf(err, errlen, "device \"%s\": %s", spec, why);
         return rc;
     }
-    /* The reason may hold a multi-line build log: sk_log_quote keeps the event on one line. */
-    if (rc == SK_ENOTFOUND)
-        sk_log_debug("event=backend_default backend=cpu reason=%s",
-                     sk_log_quote(quoted, sizeof(quoted), why));
-    else
-        sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
-                    sk_log_quote(quoted, sizeof(quoted), why));
+    log_fallback(rc, why);
     return SK_OK;
 }
 
@@ -197,7 +281,7 @@ static enum sk_err engine_open(const struct engine_opts *opts, void **state, cha
         sk_free(be);
         return SK_ENOMEM;
     }
-    rc = opts->no_device ? SK_OK : open_device(be, opts->device, err, errlen);
+    rc = opts->no_device ? SK_OK : open_device(be, opts->device, opts->device_async, err, errlen);
     if (rc) {
         engine_close(be);
         return rc;
@@ -213,40 +297,44 @@ static void engine_describe_state(const void *state, struct engine_info *info)
     const struct battle_engine *be = state;
     struct battle_cl_info ci;
 
-    if (!be || !be->cl)
+    if (!be)
         return;
-    battle_cl_describe(be->cl, &ci);
-    snprintf(info->backend, sizeof(info->backend), "opencl");
-    snprintf(info->device, sizeof(info->device), "%s", ci.device);
-    snprintf(info->platform, sizeof(info->platform), "%s", ci.platform);
+    /* The device from its opening on, while its program builds too (`building`). */
+    pthread_mutex_lock((pthread_mutex_t *)&be->lock);
+    if (be->cl) {
+        battle_cl_describe(be->cl, &ci);
+        snprintf(info->backend, sizeof(info->backend), "opencl");
+        snprintf(info->device, sizeof(info->device), "%s", ci.device);
+        snprintf(info->platform, sizeof(info->platform), "%s", ci.platform);
+        info->building = be->building;
+    }
+    pthread_mutex_unlock((pthread_mutex_t *)&be->lock);
 }
 
 static void run_free(void *data);
 
-/* The device a run plays on (`plans`: its plans, built): the engine's, except for a job
- * of fewer than BATTLE_DEVICE_MIN_GAMES games (quicker on the CPU threads than a launch's
- * set-up), a job whose Enhance and Evolve variants are made during play (battle_plan_lazy:
- * the host makes them) and a job with flexible play on either side, which play on the CPU
- * backend. A flexible game
- * plays hundreds of look-ahead games on one work-item: on an NVIDIA H200 a launch of a few hundred
- * such games took over 20 s, where a CPU core plays one in tens of milliseconds
- * (bench/history/2026-11-27.md), so on a GPU the first step alone could outlast the job's lease;
- * on PoCL the CPU backend is as fast. Both backends give the same games, so the result is the
- * same either way. */
-static struct battle_cl *run_device(const struct battle_job *job, struct battle_engine *eng,
-                                    struct battle_plan *const *plans)
+/* Whether a run may play on the engine's device (`plans`: its plans, built): not a job of
+ * fewer than BATTLE_DEVICE_MIN_GAMES games (quicker on the CPU threads than a launch's
+ * set-up), nor a job whose Enhance and Evolve variants are made during play
+ * (battle_plan_lazy: the host makes them), nor a job with flexible play on either side,
+ * which play on the CPU backend. A flexible game plays hundreds of look-ahead games on one
+ * work-item: on an NVIDIA H200 a launch of a few hundred such games took over 20 s, where a
+ * CPU core plays one in tens of milliseconds (bench/history/2026-11-27.md), so on a GPU the
+ * first step alone could outlast the job's lease; on PoCL the CPU backend is as fast. Both
+ * backends give the same games, so the result is the same either way. */
+static int run_device(const struct battle_job *job, struct battle_plan *const *plans)
 {
-    if (!eng || !eng->cl || job_units(job) < BATTLE_DEVICE_MIN_GAMES)
-        return NULL;
+    if (job_units(job) < BATTLE_DEVICE_MIN_GAMES)
+        return 0;
     for (int k = 0; k < job->mix.n; k++) {
         for (int s = 0; s < 2; s++)
             if (job->mix.specs[k].sides[s].play == BATTLE_PLAY_FLEX)
-                return NULL;
+                return 0;
         /* Variants made during play: the host makes them (battle_mods_lazy). */
         if (battle_plan_lazy(plans[k]))
-            return NULL;
+            return 0;
     }
-    return eng->cl;
+    return 1;
 }
 
 static enum sk_err run_new(void *state, const void *data, const struct job_run_opts *opts,
@@ -268,7 +356,7 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
         if (rc)
             goto out;
     }
-    run->cl = run_device(job, run->eng, run->plans);
+    run->device_ok = run->eng && run_device(job, run->plans);
     *out = run;
     run = NULL;
 out:
@@ -281,22 +369,28 @@ out:
 static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first, uint64_t n,
                               int64_t deadline_ms, uint64_t *played, char *err, size_t errlen)
 {
-    struct battle_cl *cl = run->cl;
     double t0 = sk_time_mono_s();
     enum sk_err rc;
     int threads;
 
-    if (cl) {
-        char why[512] = "";
-        pthread_mutex_lock(&run->eng->lock);
-        rc = battle_cl_run_until(cl, run->plans[k], first, n, deadline_ms, &run->counts[k], played,
-                                 why, sizeof(why));
-        pthread_mutex_unlock(&run->eng->lock);
-        run->elapsed_s += sk_time_mono_s() - t0;
-        if (rc)
-            snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
-                     (unsigned long long)first, (unsigned long long)(first + n - 1), why);
-        return rc;
+    /* On the device when the job may and its program is built: a step while it still
+     * builds (device_async) plays on the CPU threads, the next ones there once it is. */
+    if (run->device_ok) {
+        struct battle_engine *eng = run->eng;
+        pthread_mutex_lock(&eng->lock);
+        if (eng->cl && !eng->building) {
+            char why[512] = "";
+            run->cl = eng->cl;
+            rc = battle_cl_run_until(eng->cl, run->plans[k], first, n, deadline_ms, &run->counts[k],
+                                     played, why, sizeof(why));
+            pthread_mutex_unlock(&eng->lock);
+            run->elapsed_s += sk_time_mono_s() - t0;
+            if (rc)
+                snprintf(err, errlen, "opencl backend failed on games %llu..%llu: %s",
+                         (unsigned long long)first, (unsigned long long)(first + n - 1), why);
+            return rc;
+        }
+        pthread_mutex_unlock(&eng->lock);
     }
     /* Sized at each step: an idle host gives the job every core, a busy one what is left. */
     threads = run->threads > 0 ? run->threads : sk_cores_idle();

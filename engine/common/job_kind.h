@@ -21,10 +21,13 @@ struct sk_buf;
 /* How to set up; zeroed means defaults. */
 struct engine_opts {
     /* SKIRMISH_DEVICE syntax (index, name substring, or "cpu"); NULL or "" = the environment
-     * variable, else the first GPU, else the first OpenCL device, else the CPU backend
-     * (a device named explicitly must open; the default falls back with a warning). */
+     * variable, else the first GPU, else the CPU backend (a device named explicitly must
+     * open; a GPU that does not falls back with a warning). */
     const char *device;
-    int no_device; /* 1: open no device (a process that only validates jobs: the API) */
+    int no_device;    /* 1: open no device (a process that only validates jobs: the API) */
+    int device_async; /* 1: build the device's program in the background, jobs playing on the
+                         CPU threads until it is ready (the worker: a GPU driver's first
+                         build takes minutes); 0: engine_new waits for it */
 };
 
 /* What the engine runs jobs on. */
@@ -32,6 +35,8 @@ struct engine_info {
     char backend[16];   /* "cpu" or "opencl" */
     char device[128];   /* the device's name, or "cpu" */
     char platform[128]; /* the OpenCL platform's name, or "" */
+    int building;       /* 1 while the device's program builds (device_async): jobs meanwhile
+                           play on the CPU threads */
 };
 
 /* Computes unit `i` of a job_spread call in this process, its result's bytes into `out`

@@ -796,8 +796,8 @@ static enum sk_err load_program(struct battle_cl *cl, const struct battle_cl_opt
     return make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
 }
 
-enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
-                          size_t errlen)
+enum sk_err battle_cl_open(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                           size_t errlen)
 {
     static const struct battle_cl_opts defaults;
     struct battle_cl *cl = NULL;
@@ -827,26 +827,51 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
         e = cl_fail(err, errlen, "clCreateCommandQueue", st);
         goto out;
     }
-    e = load_program(cl, opts, err, errlen);
-    if (e)
-        goto out;
-    cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
-    if (st != CL_SUCCESS) {
-        e = cl_fail(err, errlen, "clCreateBuffer(counts)", st);
-        goto out;
-    }
-    e = choose_sizes(cl, cl->k_count ? cl->k_count : cl->k_rng, opts, err, errlen);
-    if (e)
-        goto out;
-    e = kernel_memory(cl, cl->k_count ? cl->k_count : cl->k_rng, err, errlen);
-    if (e)
-        goto out;
 
     *out = cl;
     cl = NULL;
 out:
     battle_cl_free(cl);
     return e;
+}
+
+enum sk_err battle_cl_build(struct battle_cl *cl, const struct battle_cl_opts *opts, char *err,
+                            size_t errlen)
+{
+    static const struct battle_cl_opts defaults;
+    cl_int st;
+    enum sk_err e;
+
+    if (!opts)
+        opts = &defaults;
+    e = load_program(cl, opts, err, errlen);
+    if (e)
+        return e;
+    cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clCreateBuffer(counts)", st);
+    e = choose_sizes(cl, cl->k_count ? cl->k_count : cl->k_rng, opts, err, errlen);
+    if (e)
+        return e;
+    return kernel_memory(cl, cl->k_count ? cl->k_count : cl->k_rng, err, errlen);
+}
+
+enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                          size_t errlen)
+{
+    struct battle_cl *cl = NULL;
+    enum sk_err e;
+
+    e = battle_cl_open(opts, &cl, err, errlen);
+    if (e)
+        return e;
+    e = battle_cl_build(cl, opts, err, errlen);
+    if (e) {
+        battle_cl_free(cl);
+        return e;
+    }
+    *out = cl;
+    return SK_OK;
 }
 
 void battle_cl_free(struct battle_cl *cl)

@@ -41,6 +41,20 @@ struct battle_cl;
 enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
                           size_t errlen);
 
+/**
+ * The two halves of battle_cl_new, for a caller that builds in the background
+ * (battle_job's engine): battle_cl_open selects the device and creates its context and
+ * queue (quick; the device errors of battle_cl_new); battle_cl_build builds the program
+ * (through the cache) and sets the sizes, which takes minutes on a GPU driver's first build.
+ * A handle is used for nothing but battle_cl_describe (its device) and battle_cl_free until
+ * battle_cl_build returned SK_OK; one that failed to build is only freed. `opts` may be
+ * NULL; its strings are read during the call only.
+ */
+enum sk_err battle_cl_open(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
+                           size_t errlen);
+enum sk_err battle_cl_build(struct battle_cl *cl, const struct battle_cl_opts *opts, char *err,
+                            size_t errlen);
+
 /** Releases every OpenCL object of `cl` and frees it; NULL-safe. */
 void battle_cl_free(struct battle_cl *cl);
 

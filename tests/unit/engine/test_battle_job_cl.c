@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "battle_cl.h"
@@ -93,25 +94,36 @@ static struct job *decode_games(json_int_t games)
 
 /* Runs the job's `games` games on an engine opened with `device` in steps of 7,000 games;
  * returns the result (caller decrefs). */
-static json_t *run_games(const struct job *job, const char *device, uint64_t games)
+/* Runs the job's `games` games on `eng` in steps of 7,000 games, on 2 CPU threads where
+ * it plays on the CPU; returns the result (caller decrefs). */
+static json_t *run_on(struct engine *eng, const struct job *job, uint64_t games)
 {
-    struct engine_opts eo = {.device = device};
     struct job_run_opts o = {.threads = 2};
-    struct engine *eng = NULL;
     struct job_run *r = NULL;
     char err[1024] = "";
     uint64_t done = 0;
     json_t *res = NULL;
 
-    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &o, &r, err, sizeof(err)), SK_OK);
     while (done < games)
         CU_ASSERT_EQUAL_FATAL(job_run_step(r, 7000, &done), SK_OK);
     CU_ASSERT_EQUAL(done, games);
     CU_ASSERT_EQUAL(job_run_result(r, &res), SK_OK);
     job_run_free(r);
-    engine_free(eng);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    return res;
+}
+
+static json_t *run_games(const struct job *job, const char *device, uint64_t games)
+{
+    struct engine_opts eo = {.device = device};
+    struct engine *eng = NULL;
+    char err[1024] = "";
+    json_t *res;
+
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
+    res = run_on(eng, job, games);
+    engine_free(eng);
     return res;
 }
 
@@ -326,8 +338,73 @@ static CU_TestInfo no_platform_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
+/* ===== device_async: the program builds while jobs play on the CPU ===== */
+
+static struct cl_test_cache async_cache;
+
+/* An empty program cache and PoCL's own kernel cache off (read when its platform starts,
+ * which in this suite's process is after this), so that the build takes seconds, about 30
+ * here, and the first job surely plays while it does. */
+static int async_init(void)
+{
+    suite_init();
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+    return cl_test_cache_enter(&async_cache, "/tmp/skirmish-cl-async.XXXXXX");
+}
+
+static int async_clean(void)
+{
+    unsetenv("POCL_KERNEL_CACHE");
+    return cl_test_cache_leave(&async_cache);
+}
+
+/* The worker's engine (device_async): engine_new returns with the device open and its
+ * program building; a job meanwhile plays on the CPU threads, and once the build is done
+ * on the device, with the same counts. */
+static void test_async_build(void)
+{
+    struct engine_opts eo = {.device = "portable", .device_async = 1};
+    struct job *job = decode_games(BATTLE_DEVICE_MIN_GAMES + 1000);
+    const char *keys[] = {"games", "wins", "stalls", "losses", "turns"};
+    struct engine *eng = NULL;
+    struct engine_info info;
+    json_t *during, *after;
+    const struct timespec tenth = {0, 100000000};
+    char err[1024] = "";
+    int waited = 0;
+
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
+    engine_describe(eng, &info);
+    CU_ASSERT_STRING_EQUAL(info.backend, "opencl");
+    CU_ASSERT_EQUAL(info.building, 1);
+    during = run_on(eng, job, BATTLE_DEVICE_MIN_GAMES + 1000);
+    CU_ASSERT_STRING_EQUAL(str(during, "backend"), "cpu");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(during, "threads")), 2);
+    /* A build from source on PoCL takes about 30 s here; 10 minutes is the suite's bound. */
+    for (engine_describe(eng, &info); info.building && waited < 6000; waited++) {
+        nanosleep(&tenth, NULL);
+        engine_describe(eng, &info);
+    }
+    CU_ASSERT_EQUAL_FATAL(info.building, 0);
+    after = run_on(eng, job, BATTLE_DEVICE_MIN_GAMES + 1000);
+    CU_ASSERT_STRING_EQUAL(str(after, "backend"), "opencl");
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        CU_ASSERT_TRUE(
+            json_equal(json_object_get(during, keys[i]), json_object_get(after, keys[i])));
+    json_decref(during);
+    json_decref(after);
+    engine_free(eng);
+    job_free(job);
+}
+
+static CU_TestInfo async_tests[] = {
+    {"device_async: CPU while the program builds, then the device", test_async_build},
+    CU_TEST_INFO_NULL,
+};
+
 CU_SuiteInfo test_battle_job_cl_suites[] = {
     {"battle_job_cl", suite_init, NULL, NULL, NULL, job_tests},
+    {"battle_job_cl_async", async_init, async_clean, NULL, NULL, async_tests},
     {"battle_job_cl_no_platform", suite_init, NULL, NULL, NULL, no_platform_tests},
     CU_SUITE_INFO_NULL,
 };
