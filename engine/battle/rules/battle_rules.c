@@ -93,6 +93,10 @@ static void mark_enhancer(const struct battle_plan_data *d, struct battle_card_d
 void battle_rules_mark_card(const struct battle_plan_data *d, struct battle_card_data *c)
 {
     mark_enhancer(d, c);
+    /* The turn start's tick reads a card's turn-start skills only where this says so. */
+    c->trig = (clc_u8)(c->trig & ~BATTLE_SIM_CARD_TICKS);
+    if (c->barrier || c->absorb || c->bravery || c->valor || c->summon_act)
+        c->trig = (clc_u8)(c->trig | BATTLE_SIM_CARD_TICKS);
     /* Mimic scans every enemy assault's skills at each cast: one byte per card instead */
     c->mimic = 0;
     for (int k = 0; k < c->n_act; k++)
@@ -106,6 +110,6 @@ void battle_rules_unmark_card(struct battle_card_data *c)
 {
     for (int k = 0; k < c->n_act; k++)
         c->act_id[k] = (clc_u8)(c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
-    c->trig = (clc_u8)(c->trig & ~BATTLE_SIM_CARD_ENHANCES);
+    c->trig = (clc_u8)(c->trig & ~(BATTLE_SIM_CARD_ENHANCES | BATTLE_SIM_CARD_TICKS));
     c->mimic = 0;
 }

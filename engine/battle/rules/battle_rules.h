@@ -44,8 +44,8 @@ int battle_rules_skill_x_max(enum battle_skill id);
 
 /** Makes card `c` of plan data `d` as the plan's table holds it: the marks battle_plan puts
  * on every card once the plan's flags are known (which of its allied skills a target may
- * refuse under Inhibit, whether it casts Enhance at its turn start, which of its skills
- * Mimic can take). */
+ * refuse under Inhibit, whether it casts Enhance at its turn start, whether it has any
+ * other turn-start skill, which of its skills Mimic can take). */
 void battle_rules_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
 
 /** Takes battle_rules_mark_card's marks off card `c`: the card as built. */

@@ -51,6 +51,16 @@ CLC_FN clc_i32 battle_sim_power(CLC_PRIVATE const struct battle_unit *u)
     return v > 0 ? v : 0;
 }
 
+/* The index of the lowest set bit of m (not 0). */
+CLC_FN clc_u32 battle_sim_low_bit(clc_u32 m)
+{
+#ifdef __OPENCL_VERSION__
+    return 31u - clz(m & (0u - m));
+#else
+    return (clc_u32)__builtin_ctz(m);
+#endif
+}
+
 /* Cooldown of action slot k, set, and one own turn passing for all slots. */
 CLC_FN clc_u32 battle_sim_cd(clc_u32 cd, clc_u32 k)
 {

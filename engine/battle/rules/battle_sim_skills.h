@@ -1349,9 +1349,17 @@ CLC_INLINE void battle_sim_skills_pv(CLC_GLOBAL const struct battle_plan_data *p
      * its own activation skills casts the old one until its next action (tuo: the new one
      * from the next skill; docs/rules/battle.md). Reading the card again after each skill
      * cost plain games 2-4% of their instructions. */
-    clc_u32 m = c->act_turn; /* Summon waits for the delay; triggered skills their event */
-    for (clc_u32 k = 0; m; k++, m >>= 1) {
-        if (!(m & 1u) || (*cd && battle_sim_cd(*cd, k)))
+    /* Summon waits for the delay; triggered skills their event. The copies with the rarer
+     * rules or the passive effects (`pv`) visit the set bits of the mask only, lowest first:
+     * their test per slot was a branch on the card's layout (callgrind, 2026-12-06: -1% to
+     * -1.6% instructions a game on such plans). The plain copy keeps the walk slot by slot,
+     * which GCC compiles to fewer instructions there and which ran faster on plain games. */
+    for (clc_u32 m = c->act_turn, k = 0; m; pv ? (void)(m &= m - 1u) : (void)(k++, m >>= 1)) {
+        if (pv)
+            k = battle_sim_low_bit(m);
+        else if (!(m & 1u))
+            continue;
+        if (*cd && battle_sim_cd(*cd, k))
             continue;
         if (battle_sim_skill(p, g, s, lane, c, k, pv) && c->act_c[k])
             *cd = battle_sim_cd_set(*cd, k, c->act_c[k]);

@@ -122,6 +122,10 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 /* In battle_card_data.trig, above the trigger bits: the card casts Enhance at its unit's turn
  * start (battle_sim_enhance), so that the turn looks for it only on the cards that do. */
 #define BATTLE_SIM_CARD_ENHANCES 0x10u
+/* In battle_card_data.trig: the card does something at its unit's turn start besides the
+ * delay's and the cooldowns' tick (Barrier, Absorb, Bravery, Valor, an activation Summon),
+ * so that battle_sim_tick reads those fields for such cards only (battle_rules_mark_card). */
+#define BATTLE_SIM_CARD_TICKS 0x20u
 
 /* Cooldowns: 4 bits per action slot (slot k in bits 4k..4k+3), Flurry's in slot 7 (a card
  * with Flurry has at most 7 activation skills, as a card has at most 8 skills). */
@@ -149,7 +153,7 @@ struct battle_card_data {
     clc_u8 faction;     /* 1..6, 0 for the project's own cards (no faction) */
     clc_u8 flurry_c;    /* Flurry's cooldown in own turns, at least 1 */
     clc_u8 trig;        /* bit t set: an action has trigger t (BATTLE_SIM_TRIG_*); and
-                           BATTLE_SIM_CARD_ENHANCES */
+                           BATTLE_SIM_CARD_ENHANCES, BATTLE_SIM_CARD_TICKS */
     clc_u8 mimic;       /* bit k: Mimic can take action k from the card, for an assault
                            caster (battle_sim_mimicable; a mark: battle_rules_mark_card) */
     clc_u16 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */

@@ -421,7 +421,10 @@ CLC_FN void battle_sim_debuffs(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
-    for (clc_u32 i = 0; i < me->n_assaults && i < en->n_assaults; i++) {
+    /* No unit joins a row here: the counts are read once (the stores below could alias
+     * them for the compiler). */
+    clc_u32 n = me->n_assaults < en->n_assaults ? me->n_assaults : en->n_assaults;
+    for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *t = &en->assaults[i];
         CLC_GLOBAL const struct battle_card_data *c = &p->cards[me->assaults[i].card];
         if (!battle_sim_alive(&me->assaults[i]) || !battle_sim_alive(t))
@@ -527,6 +530,16 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
     if (!battle_sim_alive(u))
         return;
+    /* A card with nothing to do at its turn start (most of them): the delay's or the
+     * cooldowns' tick alone, without a branch on which (a predictor's guess, as in
+     * battle_sim_tick_plain), instead of a test per turn-start skill. */
+    if (!(c->trig & (BATTLE_SIM_CARD_TICKS | BATTLE_SIM_CARD_ENHANCES))) {
+        clc_u32 d = u->delay, w = d != 0u;
+        clc_u32 cd = u->cd;
+        u->delay = (clc_u8)(d - w);
+        u->cd = w ? cd : battle_sim_cd_tick(cd);
+        return;
+    }
     if (mods && (c->trig & BATTLE_SIM_CARD_ENHANCES) && !u->delay &&
         !(u->flags & BATTLE_SIM_JAMMED)) {
         battle_sim_enhance(p, g, s, assault ? (clc_i32)lane : -1, c);

@@ -399,6 +399,54 @@ static void test_mod_variants(void)
     battle_plan_free(plan);
 }
 
+/* The turn start reads a card's turn-start skills only where the plan marks it
+ * (BATTLE_SIM_CARD_TICKS): a card with Barrier, Valor or an activation Summon has the mark,
+ * one without them not, and a variant has it by its own skills: the commander's Evolve of
+ * Armor into Valor gives the Plated's variant the mark its base lacks. */
+static void test_mark_ticks(void)
+{
+    struct tb b;
+    struct battle_plan *plan;
+    const struct battle_plan_data *d;
+    int cmd, plated, wall, hero, gate, plain, v;
+
+    tb_init(&b);
+    cmd = tb_card(&b, "Shaper", BATTLE_COMMANDER, 0, 40, 0);
+    tb_skill(&b, cmd, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, cmd, BATTLE_SKILL_ARMOR, BATTLE_SKILL_VALOR);
+    plated = tb_card(&b, "Plated", BATTLE_ASSAULT, 1, 10, 1);
+    tb_skill(&b, plated, BATTLE_SKILL_ARMOR, 2, 0);
+    wall = tb_card(&b, "Bastion", BATTLE_STRUCTURE, 0, 10, 1);
+    tb_skill(&b, wall, BATTLE_SKILL_BARRIER, 2, 0);
+    hero = tb_card(&b, "Hero", BATTLE_ASSAULT, 2, 10, 1);
+    tb_skill(&b, hero, BATTLE_SKILL_VALOR, 1, 0);
+    gate = tb_card(&b, "Gate", BATTLE_STRUCTURE, 0, 10, 2);
+    tb_skill(&b, gate, BATTLE_SKILL_SUMMON, 0, 0);
+    b.cards[gate].skills[0].card = hero;
+    plain = tb_card(&b, "Grunt", BATTLE_ASSAULT, 2, 10, 1);
+    tb_skill(&b, plain, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_side(&b, 0, cmd, BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 0, plated, 1);
+    tb_deck(&b, 0, wall, 1);
+    tb_deck(&b, 0, gate, 1);
+    tb_deck(&b, 0, plain, 1);
+    tb_side(&b, 1, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
+    tb_deck(&b, 1, plain, 1);
+    plan = tb_plan(&b);
+    d = battle_plan_data(plan);
+    CU_ASSERT_TRUE(d->cards[wall].trig & BATTLE_SIM_CARD_TICKS);
+    CU_ASSERT_TRUE(d->cards[hero].trig & BATTLE_SIM_CARD_TICKS);
+    CU_ASSERT_TRUE(d->cards[gate].trig & BATTLE_SIM_CARD_TICKS);
+    CU_ASSERT_FALSE(d->cards[plated].trig & BATTLE_SIM_CARD_TICKS);
+    CU_ASSERT_FALSE(d->cards[plain].trig & BATTLE_SIM_CARD_TICKS);
+    CU_ASSERT_FALSE(d->cards[cmd].trig & BATTLE_SIM_CARD_TICKS);
+    v = d->mod_to[plated][0];
+    CU_ASSERT_FATAL(v != plated && v < d->n_cards);
+    CU_ASSERT_EQUAL(d->cards[v].valor, 2);
+    CU_ASSERT_TRUE(d->cards[v].trig & BATTLE_SIM_CARD_TICKS);
+    battle_plan_free(plan);
+}
+
 /* Enhance and Evolve aim at the caster's own side (battle_mods.h): side 0's Enhance Armor
  * makes variants of side 0's Plated, none of side 1's Bulwark (Armor too, but never side
  * 0's); an Evolve of side 0 reaches side 1 only when side 1 holds a Mimic. */
@@ -908,6 +956,7 @@ static CU_TestInfo plan_tests[] = {
     {"Enhance and Evolve make card variants", test_mod_variants},
     {"a chain of levels casts its changes as one card", test_mod_chain},
     {"Enhance and Evolve reach their own side, Evolve a Mimic's", test_mod_sides},
+    {"the turn start's mark: cards and variants with turn-start skills", test_mark_ticks},
     {"the skills Mimic can take are marked on each card", test_mimic_marks},
     {"Enhance and Evolve past a field or the changes' limit are refused", test_mod_limits},
     {"Enhance and Evolve past the table are made during play", test_mod_lazy},
