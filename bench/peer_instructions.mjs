@@ -3,7 +3,7 @@
 // tests/data/peer/real_cards.json, counted by valgrind's callgrind: the measure of speed
 // that a noisy machine does not move (peer_speed.mjs's times of one row moved from 0.45× to
 // 2.28× of themselves between two runs on the sessions' VMs; a count is the same on any
-// machine). Skirmish: its instructions inside `battle_cpu_run` (callgrind's
+// machine). Skirmish: its instructions inside `battle_cpu_run*` (callgrind's
 // --toggle-collect), `skirmish run --device cpu --threads 1`, divided by the games. The
 // peer (a binary the user built, named by SKIRMISH_PEER, as for peer_speed.mjs): its whole
 // process at GAMES + GAMES / 10 games less its whole process at GAMES / 10, divided by
@@ -74,7 +74,7 @@ function ours(m, n) {
   writeFileSync(file, JSON.stringify(ourJob(ref, m, n)));
   return instructions(bin, ['run', '--device', 'cpu', '--threads', '1', file],
                       { env: { ...process.env, SKIRMISH_CARDS_DIR: cardsDir, SKIRMISH_LOG_LEVEL: 'error' } },
-                      'battle_cpu_run') / n;
+                      'battle_cpu_run*') / n;
 }
 
 function theirs(m, n) {
@@ -99,7 +99,7 @@ for (const m of chosen) {
   }
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log(`instructions a game (callgrind): Skirmish inside battle_cpu_run, ${bin}; the peer's ` +
+console.log(`instructions a game (callgrind): Skirmish inside battle_cpu_run*, ${bin}; the peer's ` +
             `whole process less a run of a tenth of the games, ${peer}`);
 console.log('| matchup | mode | games | skirmish | peer | ratio |');
 console.log('|---|---|---:|---:|---:|---:|');
