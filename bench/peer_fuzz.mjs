@@ -51,8 +51,20 @@
 // (`{"mission": ..., "level": N}`, the peer's "Name-N"; names unique in their file); fight
 // or surge; and
 // sometimes battleground effects for both sides, the attacker or the defender: an
-// activation skill ("Weaken all 6"), one of the peer's passive effects ("Bloodlust 2") or
-// a named line of bges.txt ("Inspired"). Cards are those of the game's files whose names
+// activation skill ("Weaken all 6"; since 2026-12-06 also Jam and Overload with a target
+// count, Mimic, Enhance of a skill and Evolve of one skill into another: "Jam 2",
+// "Enhance all Rally 3", "Evolve 2 Pierce Rupture"), one of the peer's passive effects
+// ("Bloodlust 2") or a named line of bges.txt ("Inspired"); sometimes (since 2026-12-06) a
+// weighted list of two or three decks for the defender (the peer's "deckA:2;deckB:1", a
+// job's list of {deck, weight}: compared on the weighted rates, each side's sample taken as
+// n / Σ ŵ² games, ŵ the normalised weights, n the games a deck); and with --decks FILE,
+// half the attackers are decks given (an optimiser's accepted decks, say: issue 48 item 4),
+// with their defenders where the file gives them (a JSON list of deck strings, of
+// {"attacker", "defender"} or of optimize results' `best.deck`, or one deck a line). The
+// skill effects beyond "Skill [all] X", the lists and the given decks come from generators
+// of their own, but a skill effect is one of the richer ones 3 times in 10: the matchups
+// of earlier runs' seeds that drew a skill effect or a list may differ since (replay those
+// rows at their commit). Cards are those of the game's files whose names
 // are unique in them (a name two units share is a documented deliberate divergence,
 // docs/rules/battle.md), with health at the level drawn (the files' dialogue cards have
 // none) and names the deck syntax can carry. A matchup our side refuses (exit 2: a value
@@ -78,20 +90,21 @@ const root = new URL('..', import.meta.url).pathname;
 function usage(msg) {
   console.error(`peer_fuzz: ${msg}\nusage: SKIRMISH_PEER=tuo node bench/peer_fuzz.mjs [--seed S] ` +
                 '[--matchups N] [--games G] [--jobs J] [--shrink K] [--shrink-games G2] ' +
-                '[--shrink-runs R] [--only I,J] [--balanced] [--list] [--cards DIR] [--skirmish BIN]');
+                '[--shrink-runs R] [--only I,J] [--balanced] [--list] [--decks FILE] [--cards DIR] ' +
+                '[--skirmish BIN]');
   process.exit(2);
 }
 
 const opt = { seed: 1, matchups: 100, games: 20000, jobs: 2, shrink: 3, 'shrink-games': 0,
               'shrink-runs': 80, only: null, list: false, balanced: false,
-              cards: join(root, '../shared/data/tu'), skirmish: join(root, 'build/skirmish') };
+              cards: join(root, '../shared/data/tu'), skirmish: join(root, 'build/skirmish'), decks: null };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === '--list' || a === '--balanced') { opt[a.slice(2)] = true; continue; }
   if (!a.startsWith('--') || !(a.slice(2) in opt) || i + 1 >= process.argv.length) usage(`bad argument ${a}`);
   const k = a.slice(2);
   const v = process.argv[++i];
-  if (k === 'cards' || k === 'skirmish') opt[k] = v;
+  if (k === 'cards' || k === 'skirmish' || k === 'decks') opt[k] = v;
   else if (k === 'only') {
     opt.only = v.split(',').map(Number);
     if (opt.only.some((x) => !Number.isInteger(x) || x < 0)) usage('--only takes indexes from 0');
@@ -283,11 +296,33 @@ function drawCard(rng, p) {
   throw new Error('no card with health in 100 draws');
 }
 
-function drawEffect(rng, names) {
+// The skills whose effect text has more than "Skill [all] X" (drawn from a generator of
+// their own, rng3, so that the effects of earlier runs' seeds are drawn as they were): Jam
+// and Overload take a target count ("Jam 2", "Overload all"), Mimic an X, Enhance a skill
+// ("Enhance all Rally 3"), Evolve two ("Evolve 2 Pierce Rupture": the pairs the game's own
+// effects and cards evolve).
+const ENHANCED = ['armor', 'berserk', 'counter', 'enfeeble', 'evade', 'heal', 'leech', 'pierce', 'poison',
+                  'protect', 'rally', 'siege', 'strike', 'weaken'];
+const EVOLVED = [['pierce', 'rupture'], ['poison', 'venom'], ['weaken', 'sunder']];
+function drawRichSkill(rng3, side) {
+  const name = pick(rng3, ['jam', 'overload', 'mimic', 'enhance', 'evolve']);
+  const all = rng3() < 0.5;
+  const n = all ? 1 : int(rng3, 1, 3);
+  if (name === 'jam' || name === 'overload') return { kind: 'skill', side, name, all, n, x: 0 };
+  if (name === 'mimic') return { kind: 'skill', side, name, all: false, n: 1, x: pick(rng3, [5, 10, 15, 20, 30]) };
+  if (name === 'enhance') return { kind: 'skill', side, name, all, n, s: pick(rng3, ENHANCED), x: int(rng3, 1, 6) };
+  const [s, s2] = pick(rng3, EVOLVED);
+  return { kind: 'skill', side, name, all, n, s, s2, x: 0 };
+}
+
+function drawEffect(rng, names, rng3) {
   const r = rng();
   const side = pick(rng, ['both', 'both', 'attacker', 'defender']);
-  if (r < 0.4) return { kind: 'skill', side, name: pick(rng, SKILL_EFFECTS), all: rng() < 0.6,
-                        x: pick(rng, [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20]) };
+  if (r < 0.4) {
+    const e = { kind: 'skill', side, name: pick(rng, SKILL_EFFECTS), all: rng() < 0.6,
+                x: pick(rng, [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20]) };
+    return rng3 && rng3() < 0.3 ? drawRichSkill(rng3, side) : e;
+  }
   if (r < 0.8 || !names.length) {
     const [name, lo, hi] = pick(rng, PASSIVES);
     return { kind: 'passive', side, name, x: lo === undefined ? null : int(rng, lo, hi) };
@@ -295,15 +330,63 @@ function drawEffect(rng, names) {
   return { kind: 'named', side, name: pick(rng, names) };
 }
 
+// Decks given with --decks: a JSON list whose items are deck strings ("Commander, Card-3,
+// Card#2"), objects with `attacker` (or `deck`) and optionally `defender` deck strings, or
+// optimize results (`best.deck`, the deck the optimiser accepted); or a text file of one
+// deck string a line. Returns [{attacker, defender}] of sides; a deck naming a card the
+// fuzzer does not draw (a name two units share, no health at that level) is left out, said
+// on stderr.
+function loadDecks(file, units) {
+  const byKey = new Map(units.map((u) => [key(u.name), u]));
+  const text = readFileSync(file, 'utf8');
+  let items;
+  try { items = JSON.parse(text); } catch { items = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')); }
+  if (!Array.isArray(items)) items = [items];
+  const parse = (str) => {
+    const cards = [];
+    for (const part of str.split(',').map((x) => x.trim()).filter(Boolean)) {
+      const [, name, count] = part.match(/^(.*?)(?:#(\d+))?$/);
+      let unit = byKey.get(key(name));
+      let level;
+      const lv = name.match(/^(.*)-(\d+)$/);
+      if (!unit && lv) {
+        unit = byKey.get(key(lv[1]));
+        level = Number(lv[2]);
+      }
+      if (!unit) throw new Error(`unknown card "${name}"`);
+      level ??= unit.levels.length;
+      const c = { unit, level };
+      if (level > unit.levels.length || !health(c)) throw new Error(`no card "${name}"`);
+      for (let i = 0; i < Number(count ?? 1); i++) cards.push({ ...c });
+    }
+    const [commander, ...rest] = cards;
+    if (!commander || commander.unit.type !== 'commander') throw new Error('no commander first');
+    return { commander, fortresses: rest.filter((c) => c.unit.type === 'fortress' || c.unit.type === 'dominion'),
+             deck: rest.filter((c) => c.unit.type === 'assault' || c.unit.type === 'structure'), play: 'random' };
+  };
+  const out = [];
+  for (const it of items) {
+    const a = typeof it === 'string' ? it : it.attacker ?? it.deck ?? it.best?.deck ?? it.result?.best?.deck;
+    const d = typeof it === 'string' ? undefined : it.defender;
+    try {
+      if (typeof a !== 'string') throw new Error('no deck string');
+      out.push({ attacker: parse(a), defender: typeof d === 'string' ? parse(d) : null });
+    } catch (e) {
+      console.error(`peer_fuzz: --decks: left out ${JSON.stringify(a ?? it).slice(0, 80)}: ${e.message}`);
+    }
+  }
+  return out;
+}
+
 function draw(seed, index, pools, attempt = 0) {
   const rng = rng32(attempt ? mix(seed, index, 0x5eed, attempt) : mix(seed, index, 0x5eed));
-  const side = () => {
-    const s = { commander: drawCard(rng, pools.commanders), deck: [], fortresses: [], play: 'random' };
-    const n = int(rng, 4, 10);
-    for (let i = 0; i < n; i++) s.deck.push(drawCard(rng, pools.deck));
-    if (rng() < 0.2) {
-      const k = rng() < 0.7 ? 1 : 2;
-      for (let i = 0; i < k; i++) s.fortresses.push(drawCard(rng, pools.fortresses));
+  const side = (r = rng) => {
+    const s = { commander: drawCard(r, pools.commanders), deck: [], fortresses: [], play: 'random' };
+    const n = int(r, 4, 10);
+    for (let i = 0; i < n; i++) s.deck.push(drawCard(r, pools.deck));
+    if (r() < 0.2) {
+      const k = r() < 0.7 ? 1 : 2;
+      for (let i = 0; i < k; i++) s.fortresses.push(drawCard(r, pools.fortresses));
     }
     return s;
   };
@@ -321,18 +404,65 @@ function draw(seed, index, pools, attempt = 0) {
     sides[1] = { record: { ...rec, level: int(rng2, 1, rec.levels) }, commander: null, deck: [], fortresses: [] };
   }
   for (const s of sides) s.play = play();
+  // Sometimes a weighted list of two or three decks for the defender (the peer's
+  // "deckA:2;deckB:1"), from a generator of its own (rng4): the drawn deck and one or two
+  // more, decks only (random play, no fortresses: the peer's `ef` would give them to all).
+  const rng4 = rng32(mix(seed, index, 0x3e1d, attempt));
+  if (!sides[1].record && rng4() < 0.1) {
+    const d = sides[1];
+    d.fortresses = [];
+    d.play = 'random';
+    d.weight = int(rng4, 1, 4);
+    d.others = [];
+    for (let k = rng4() < 0.7 ? 1 : 2; k > 0; k--) {
+      const o = side(rng4);
+      o.fortresses = [];
+      d.others.push({ side: o, weight: int(rng4, 1, 4) });
+    }
+  }
+  // With --decks, half the attackers are a given deck (its defender with it, if given), from
+  // a generator of their own (rng5).
+  const rng5 = rng32(mix(seed, index, 0x0dec, attempt));
+  if (pools.decks.length && rng5() < 0.5) {
+    const g = pick(rng5, pools.decks);
+    sides[0] = cloneSide(g.attacker);
+    if (g.defender) sides[1] = cloneSide(g.defender);
+  }
   const m = { mode, sides, effects: [] };
   const e = rng();
-  if (e < 0.45) m.effects.push(drawEffect(rng, pools.bges));
-  if (e < 0.12) m.effects.push(drawEffect(rng, pools.bges));
+  const rng3 = rng32(mix(seed, index, 0x3ff3, attempt));
+  if (e < 0.45) m.effects.push(drawEffect(rng, pools.bges, rng3));
+  if (e < 0.12) m.effects.push(drawEffect(rng, pools.bges, rng3));
   return m;
 }
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
-const effectText = (e) => (e.kind === 'skill' ? `${cap(e.name)} ${e.all ? 'all ' : ''}${e.x}`
+// A skill effect as the peer's text reads it: "Skill [all | N] [s [s2]] [X]" (no X for Jam,
+// Overload and Evolve, a count N only when above 1).
+function skillText(e) {
+  const words = [cap(e.name)];
+  if (e.all) words.push('all');
+  else if ((e.n ?? 1) > 1) words.push(String(e.n));
+  if (e.s) words.push(cap(e.s));
+  if (e.s2) words.push(cap(e.s2));
+  if (e.x) words.push(String(e.x));
+  return words.join(' ');
+}
+const effectText = (e) => (e.kind === 'skill' ? skillText(e)
   : e.kind === 'passive' ? `${e.name}${e.x === null ? '' : ` ${e.x}`}` : e.name);
+// The game's name of a skill argument (`armored` for Armor).
+const gameSkill = (k) => ({ armor: 'armored' })[k] ?? k;
+function skillDoc(e) {
+  const k = { name: e.name };
+  if (e.x) k.x = e.x;
+  if (e.all) k.all = true;
+  else if ((e.n ?? 1) > 1) k.n = e.n;
+  if (e.s) k.s = gameSkill(e.s);
+  if (e.s2) k.s2 = gameSkill(e.s2);
+  return k;
+}
 function effectDoc(e) {
-  const d = e.kind === 'skill' ? { skill: { name: e.name, x: e.x, ...(e.all ? { all: true } : {}) } }
+  const d = e.kind === 'skill' ? { skill: skillDoc(e) }
     : e.kind === 'passive' ? { passive: e.name, ...(e.x === null ? {} : { x: e.x }) } : { name: e.name };
   if (e.side !== 'both') d.side = e.side;
   return d;
@@ -348,7 +478,11 @@ function toFile(m, name) {
       ? { commander: cardName(s.commander), ...(s.fortresses.length ? { fortresses: s.fortresses.map(cardName) } : {}),
           deck: s.deck.map((c) => ({ card: cardName(c) })), ...play(s) }
       : [s.commander, ...s.deck].map(cardName).join(', '));
-  const f = { name, mode: m.mode, attacker: sideOf(m.sides[0]), defender: sideOf(m.sides[1]) };
+  const d = m.sides[1];
+  const f = { name, mode: m.mode, attacker: sideOf(m.sides[0]),
+              defender: d.others?.length
+                ? [{ deck: sideOf(d), weight: d.weight }, ...d.others.map((o) => ({ deck: sideOf(o.side), weight: o.weight }))]
+                : sideOf(d) };
   if (m.effects.length) {
     // Both sides' effects first: the peer casts its `-e` effects before a side's `ye`/`ee`
     // ones whatever their order on its command line, and a job casts them in its list's
@@ -360,7 +494,7 @@ function toFile(m, name) {
       .join(' ');
   }
   const skills = new Set();
-  for (const s of m.sides)
+  for (const s of [...m.sides, ...(m.sides[1].others ?? []).map((o) => o.side)])
     for (const c of cardsOf(s))
       for (const k of c.unit.levels[c.level - 1].skills) skills.add(skillName(k.id));
   f.skills = [...skills].sort();
@@ -374,7 +508,9 @@ function brief(m) {
     (s.play && s.play !== 'random' ? ` (${s.play})` : '');
   const who = { both: '', attacker: 'A:', defender: 'D:' };
   const eff = m.effects.map((e) => `${who[e.side]}${effectText(e)}`).join('; ');
-  return `${side(m.sides[0])} vs ${side(m.sides[1])}${eff ? ` · ${eff}` : ''}`;
+  const list = (m.sides[1].others ?? []).map((o) => `; ${side(o.side)} ×${o.weight}`).join('');
+  const w = list ? ` ×${m.sides[1].weight}` : '';
+  return `${side(m.sides[0])} vs ${side(m.sides[1])}${w}${list}${eff ? ` · ${eff}` : ''}`;
 }
 
 // ---------------------------------------------------------------- the two simulators
@@ -408,7 +544,19 @@ async function ours(doc, seed) {
     throw new Error(`skirmish failed (exit ${r.code}): ${why}`);
   }
   const j = JSON.parse(r.out);
+  if (j.defenders) return mixture(j.defenders.map((d) => d.weight), j.defenders[0].games,
+                                  [j.win_rate, j.stall_rate, j.loss_rate]);
   return { games: j.games, wins: j.wins, stalls: j.stalls, losses: j.losses };
+}
+
+// A weighted list's rates (Σ wᵢ·rateᵢ over decks of n games each) as counts of the one
+// sample that has their variance for the z-test: n / Σ ŵᵢ² games (ŵ the normalised
+// weights), each count its rate times that (not integers; the test needs none).
+function mixture(weights, n, rates) {
+  const total = weights.reduce((a, b) => a + b, 0);
+  const games = n / weights.reduce((a, w) => a + (w / total) ** 2, 0);
+  const [wins, stalls, losses] = rates.map((x) => x * games);
+  return { games, wins, stalls, losses };
 }
 
 // The peer: {games, wins, stalls, losses} or {refused: reason}. Besides an error or no
@@ -422,17 +570,24 @@ async function theirs(file, m, games, seed, dir) {
   const bad = text.split('\n').find((l) => /^\s*(warning|error|unrecognized|unknown)\b|\b(warning|error):/i.test(l));
   if (r.code !== 0 || bad) return { refused: (bad ?? `exit ${r.code}`).trim().slice(0, 120) };
   const lines = r.out.split('\n');
-  for (const [label, s] of [['Your Deck:', m.sides[0]], ["Enemy's Deck:", m.sides[1]]]) {
-    const at = lines.findIndex((l) => l.startsWith(label));
-    const n = at < 0 ? -1 : lines[at + 1].split(',').length;
-    const want = 1 + s.deck.length + s.fortresses.length;
-    if (!s.record && n !== want) return { refused: `${label} resolved to ${n} cards, not ${want}` };
-    if (s.record && n < 1) return { refused: `${label} resolved to no cards` };
+  // Each deck's card count, as resolved (a weighted list's decks in any order).
+  const resolved = (label) => lines.flatMap((l, i) => (l.startsWith(label) && i + 1 < lines.length
+    ? [lines[i + 1].split(',').length] : [])).sort((a, b) => a - b).join(',');
+  const written = (ss) => ss.map((s) => 1 + s.deck.length + s.fortresses.length).sort((a, b) => a - b).join(',');
+  const list = [m.sides[1], ...(m.sides[1].others ?? []).map((o) => o.side)];
+  for (const [label, ss] of [['Your Deck:', [m.sides[0]]], ["Enemy's Deck:", list]]) {
+    const n = resolved(label);
+    if (!ss[0].record && n !== written(ss)) return { refused: `${label} resolved to ${n} cards, not ${written(ss)}` };
+    if (ss[0].record && !n) return { refused: `${label} resolved to no cards` };
   }
-  const rate = (w) => r.out.match(new RegExp(`^${w}%: \\S+ \\((\\d+) / (\\d+)\\)`, 'm'));
+  // "win%: 49.7337 (9932 9991 / 20000)": the weighted rate, each deck's count, its games.
+  const rate = (w) => r.out.match(new RegExp(`^${w}%: (\\S+) \\(([\\d ]+) / (\\d+)\\)`, 'm'));
   const [wn, st, ls] = ['win', 'stall', 'loss'].map(rate);
   if (!wn || !st || !ls) return { refused: 'no result printed' };
-  return { games: Number(wn[2]), wins: Number(wn[1]), stalls: Number(st[1]), losses: Number(ls[1]) };
+  if (list.length > 1)
+    return mixture([m.sides[1].weight, ...m.sides[1].others.map((o) => o.weight)], Number(wn[3]),
+                   [wn, st, ls].map((x) => Number(x[1]) / 100));
+  return { games: Number(wn[3]), wins: Number(wn[2]), stalls: Number(st[2]), losses: Number(ls[2]) };
 }
 
 async function both(file, m, doc, games, seed, dir) {
@@ -470,17 +625,42 @@ const zs = (o, p) => [z(o.wins, o.games, p.wins, p.games), z(o.stalls, o.games, 
 
 // ---------------------------------------------------------------- shrinking
 
-function clone(m) {
-  return { mode: m.mode, effects: m.effects.map((e) => ({ ...e })),
-           sides: m.sides.map((s) => ({ commander: s.commander && { ...s.commander }, deck: s.deck.map((c) => ({ ...c })),
-                                        fortresses: s.fortresses.map((c) => ({ ...c })), play: s.play,
-                                        record: s.record && { ...s.record } })) };
+function cloneSide(s) {
+  const c = { commander: s.commander && { ...s.commander }, deck: s.deck.map((x) => ({ ...x })),
+              fortresses: s.fortresses.map((x) => ({ ...x })), play: s.play, record: s.record && { ...s.record } };
+  if (s.others) {
+    c.weight = s.weight;
+    c.others = s.others.map((o) => ({ side: cloneSide(o.side), weight: o.weight }));
+  }
+  return c;
 }
-const sig = (m) => JSON.stringify([m.mode, m.effects, m.sides.map((s) => [s.play, s.record,
-  ...[s.commander, ...s.deck, null, ...s.fortresses].map((c) => (c ? [c.unit.id, c.level] : null))])]);
+function clone(m) {
+  return { mode: m.mode, effects: m.effects.map((e) => ({ ...e })), sides: m.sides.map(cloneSide) };
+}
+const sideSig = (s) => [s.play, s.record, s.weight ?? null,
+  ...[s.commander, ...s.deck, null, ...s.fortresses].map((c) => (c ? [c.unit.id, c.level] : null)),
+  ...(s.others ?? []).map((o) => [o.weight, sideSig(o.side)])];
+const sig = (m) => JSON.stringify([m.mode, m.effects, m.sides.map(sideSig)]);
 
 // The simpler matchups one step from m, the largest steps first.
 function* candidates(m) {
+  // A weighted list less one deck (the listed first deck gives way to the next one).
+  const others = m.sides[1].others ?? [];
+  for (let i = -1; i < others.length; i++) {
+    if (!others.length) break;
+    const c = clone(m);
+    const d = c.sides[1];
+    if (i >= 0) d.others.splice(i, 1);
+    else {
+      const [next] = d.others.splice(0, 1);
+      Object.assign(d, { ...next.side, weight: next.weight, others: d.others });
+    }
+    if (!d.others.length) {
+      delete d.others;
+      delete d.weight;
+    }
+    yield c;
+  }
   for (let i = 0; i < m.effects.length; i++) {
     const c = clone(m);
     c.effects.splice(i, 1);
@@ -599,6 +779,8 @@ const pools = {
   bges: bgeNames(cardsDir),
   records: records(cardsDir),
 };
+pools.decks = opt.decks ? loadDecks(opt.decks, units) : [];
+if (opt.decks && !pools.decks.length) usage(`--decks ${opt.decks}: no deck the fuzzer can play`);
 const indexes = opt.only ?? [...Array(opt.matchups).keys()];
 let redrawn = 0;
 // --balanced: a draw that our side plays at more than 98% one way over 1,000 games is

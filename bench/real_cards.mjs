@@ -53,7 +53,9 @@ export function peerArgs(m, games, threads) {
   // `yf`/`ef` (which take any card, a structure too, as Skirmish's `fortresses` do).
   const listed = (side) => [side.commander,
     ...side.deck.map((e) => ((e.count ?? 1) > 1 ? `${e.card}#${e.count}` : e.card))].join(', ');
+  // A weighted list: the peer's "deckA:2;deckB:1".
   const deck = (side) => (typeof side === 'string' ? side
+    : Array.isArray(side) ? side.map((d) => `${deck(d.deck)}:${d.weight}`).join(';')
     : Array.isArray(side.deck) ? listed(side)
       : side.deck ?? (side.level ? `${record(side)}-${side.level}` : record(side)));
   const args = [deck(m.attacker), deck(m.defender), '-t', String(threads), 'no-db'];

@@ -147,6 +147,7 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->owed_att = 0;
     u->owed_hp = 0;
     u->stasis = 0;
+    u->subdued = 0;
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -207,6 +208,13 @@ CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
     u->hp = battle_sim_sat((clc_i32)u->hp + x);
 }
 
+/* Subdue took `d` more of the unit's attack gains (battle_unit.subdued). */
+CLC_FN void battle_sim_subdued(CLC_PRIVATE struct battle_unit *u, clc_i32 d)
+{
+    clc_i32 v = (clc_i32)u->subdued + d;
+    u->subdued = (clc_u8)(v < 255 ? v : 255);
+}
+
 /* A permanent attack gain of X (Berserk, Valor, Bravery, Avenge, Allegiance, the passive
  * effects'): what Subdue still has owed is paid off first. */
 CLC_FN void battle_sim_gain_attack(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
@@ -214,6 +222,7 @@ CLC_FN void battle_sim_gain_attack(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
     if (u->owed_att) {
         clc_i32 d = u->owed_att < x ? u->owed_att : x;
         u->owed_att = (clc_i16)(u->owed_att - d);
+        battle_sim_subdued(u, d);
         x -= d;
     }
     u->attack = battle_sim_sat((clc_i32)u->attack + x);
@@ -231,6 +240,7 @@ CLC_NOINLINE void battle_sim_subdue(CLC_GLOBAL const struct battle_card_data *c,
     clc_i32 gain = (clc_i32)u->attack + u->corroded - c->attack;
     clc_i32 t = gain > 0 ? (gain < x ? gain : x) : 0;
     u->attack = (clc_i16)(u->attack - t);
+    battle_sim_subdued(u, t);
     u->owed_att = battle_sim_sat((clc_i32)u->owed_att + x - t);
     gain = (clc_i32)u->max_hp - c->health;
     t = gain > 0 ? (gain < x ? gain : x) : 0;
@@ -290,7 +300,7 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
     g->refused[1] = 0;
     g->bloodlust = 0;
     g->lusted = 0;
-    g->pad = 0;
+    g->bge = 0;
     for (int s = 0; s < 2; s++) {
         CLC_GLOBAL const struct battle_side_data *sd = &p->sides[s];
         CLC_PRIVATE struct battle_side *side = &g->sides[s];

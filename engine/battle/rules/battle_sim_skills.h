@@ -1246,6 +1246,26 @@ CLC_NOINLINE void battle_sim_virulence_hit(CLC_GLOBAL const struct battle_plan_d
     g->sides[s].assaults[lane].poison = -1;
 }
 
+/* A death or a summon (flags `f` of a unit of side `s` with card `c`) while the side to
+ * move casts its battleground effects (battle_game.bge), as tuo's Fix::death_from_bge (on
+ * by default) has it: a unit that dies sets off the passive Revenge effect and its
+ * on-death Summon, nothing else (no Scavenge, Avenge, Virulence or other on-death skill);
+ * a unit summoned casts no on-play skill. Out of line: rare. */
+CLC_NOINLINE void battle_sim_bge_trigger(CLC_GLOBAL const struct battle_plan_data *p,
+                                         CLC_PRIVATE struct battle_game *g, int s,
+                                         CLC_GLOBAL const struct battle_card_data *c, clc_u32 f)
+{
+    if (!(f & BATTLE_SIM_DYING))
+        return;
+    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
+        battle_sim_revenge(p, g, s);
+    if (!(c->trig & (1u << BATTLE_SIM_TRIG_DEATH)))
+        return;
+    for (clc_u32 k = 0; k < c->n_act; k++)
+        if (c->act_trig[k] == BATTLE_SIM_TRIG_DEATH && c->act_id[k] == BATTLE_SKILL_SUMMON)
+            battle_sim_summon(p, g, s, c->act_x[k], 0);
+}
+
 /* Resolves what is pending: the effects and on-death skills of units that died and the
  * on-play skills of units summoned since the last call, and those of the units these kill
  * or summon, until none is left. Each unit dies once and a full row summons nothing, so it
@@ -1280,7 +1300,9 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     battle_sim_pend(g, s,
                                     -((f & BATTLE_SIM_DYING) != 0) - ((f & BATTLE_SIM_FRESH) != 0));
                     g->work++;
-                    if (f & BATTLE_SIM_DYING) {
+                    if (g->bge) {
+                        battle_sim_bge_trigger(p, g, s, &p->cards[u->card], f);
+                    } else if (f & BATTLE_SIM_DYING) {
                         if (p->death_fx)
                             battle_sim_death_fx(p, g, s, i, (int)r);
                         if (p->passive && r && battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))

@@ -235,6 +235,10 @@ struct battle_unit {
     clc_i16 owed_hp;  /* Subdue: permanent health gains still owed (battle_sim_gain_hp) */
     clc_i16 stasis;   /* Stasis: the part of `protect` that lasts until it acts */
     clc_u8 evaded;    /* hostile skills negated by Evade during the current enemy turn */
+    /* Subdue: the attack gains it took so far, the owed part paid included (tuo's
+     * min(m_perm_attack_buff, m_subdued)), saturating at 255: corrosion may take that much
+     * more than `attack` holds (battle_sim_corrosion). The unit's last padding byte. */
+    clc_u8 subdued;
 };
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
@@ -389,7 +393,10 @@ struct battle_game {
      * assault phase, and whether the acting assault has added to it yet. */
     clc_i16 bloodlust;
     clc_u8 lusted;
-    clc_u8 pad;
+    /* 1 while the side to move casts its battleground effects: a unit that dies meanwhile
+     * sets off its on-death Summon only, and a unit summoned meanwhile casts no on-play
+     * skill (battle_sim_triggers; tuo's Fix::death_from_bge, on by default). */
+    clc_u8 bge;
     struct battle_side sides[2]; /* last: battle_sim_copy */
 };
 

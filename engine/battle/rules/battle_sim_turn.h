@@ -317,13 +317,17 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
 
 /* Corrosion of assault `u` after its action's attack step (tuo's apply_corrosion and
  * remove_corrosion): when it attacked (`attacked`: it had attack power), it loses attack by
- * the X it was corroded by, at most its attack power and its attack, for as long as it
- * stays corroded; when it did not, its corrosion ends and its attack comes back. */
+ * the X it was corroded by, at most its attack power and its attack with the gains Subdue
+ * took (tuo's card attack plus permanent gains, which Subdue does not lower), for as long
+ * as it stays corroded; when it did not, its corrosion ends and its attack comes back. So
+ * after Subdue `attack` may fall below 0: Rally then only makes up for it, and once the
+ * unit has no attack power left its corrosion ends (bench/peer_fuzz.mjs seed 48, #30). */
 CLC_FN void battle_sim_corrosion(CLC_PRIVATE struct battle_unit *u, int attacked)
 {
     if (attacked) {
         clc_i32 v = u->corrode < battle_sim_power(u) ? u->corrode : battle_sim_power(u);
-        v = v < u->attack ? v : u->attack;
+        clc_i32 cap = (clc_i32)u->attack + u->subdued;
+        v = v < cap ? v : cap;
         u->attack = (clc_i16)(u->attack - v);
         u->corroded = (clc_i16)(u->corroded + v);
     } else {
@@ -734,11 +738,14 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
 
-    /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills. */
+    /* 2b. Battleground effects: the commander casts them, as tuo's bg_skills; what they
+     * kill sets off less (battle_game.bge). */
     if (p->sides[s].effects) {
         clc_u32 none = 0; /* effects have no cooldowns */
+        g->bge = 1;
         battle_sim_skills_as(p, g, s, -1, &p->cards[p->sides[s].effects - 1u], &none, pv);
         battle_sim_action_end(p, g, 1);
+        g->bge = 0;
     }
 
     /* 3. Commander: its skills, then Flurry's extra rounds. */

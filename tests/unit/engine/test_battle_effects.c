@@ -69,6 +69,69 @@ static void test_strike_for_one_side(void)
     tb_run_end(&x);
 }
 
+/* What a kill sets off, by a battleground effect or by a card. The defender's fortresses:
+ * Husk (5 health) whose death casts Siege all 3 and summons Spawn (an assault, 1/4, delay
+ * 0, on play Siege all 2), and Scrap Heap (10 health, Scavenge 2: +2 max health at each
+ * death). The attacker plays one structure of 10 health on turn 1: Block (no skill) with
+ * the effect Siege all 5 (`by_effect`), or Tower (Siege all 5) without effects. */
+static void husk_game(struct tb *b, int by_effect)
+{
+    int c0, c1, husk, heap, spawn, own, k;
+    tb_init(b);
+    c0 = tb_card(b, "Own Commander", BATTLE_COMMANDER, 0, 40, 0);
+    c1 = tb_card(b, "Enemy Commander", BATTLE_COMMANDER, 0, 40, 0);
+    spawn = tb_card(b, "Spawn", BATTLE_ASSAULT, 1, 4, 0);
+    tb_skill(b, spawn, BATTLE_SKILL_SIEGE, 2, 1);
+    b->cards[spawn].skills[0].trigger = BATTLE_SIM_TRIG_PLAY;
+    husk = tb_card(b, "Husk", BATTLE_STRUCTURE, 0, 5, 0);
+    tb_skill(b, husk, BATTLE_SKILL_SIEGE, 3, 1);
+    tb_skill(b, husk, BATTLE_SKILL_SUMMON, 0, 0);
+    for (k = 0; k < 2; k++)
+        b->cards[husk].skills[k].trigger = BATTLE_SIM_TRIG_DEATH;
+    b->cards[husk].skills[1].card = spawn;
+    heap = tb_card(b, "Scrap Heap", BATTLE_STRUCTURE, 0, 10, 0);
+    tb_skill(b, heap, BATTLE_SKILL_SCAVENGE, 2, 0);
+    own = tb_card(b, by_effect ? "Block" : "Tower", BATTLE_STRUCTURE, 0, 10, 0);
+    if (!by_effect)
+        tb_skill(b, own, BATTLE_SKILL_SIEGE, 5, 1);
+    tb_side(b, 0, c0, BATTLE_PLAY_EXACT);
+    tb_side(b, 1, c1, BATTLE_PLAY_EXACT);
+    tb_deck(b, 0, own, 1);
+    tb_fort(b, 1, husk);
+    tb_fort(b, 1, heap);
+    if (by_effect) {
+        int fx = tb_card(b, "(battleground effects of the attacker)", BATTLE_COMMANDER, 0, 1, 0);
+        tb_skill(b, fx, BATTLE_SKILL_SIEGE, 5, 1);
+        b->spec.sides[0].effects = fx + 1;
+    }
+}
+
+/* A unit that a battleground effect kills sets off its on-death Summon only, and what it
+ * summons casts no on-play skill (the peer's default, Fix::death_from_bge; bench/peer_fuzz
+ * seed 1206 #35, shrunk: "Mortar 10" killing Time Anomaly): after turn 1 the attacker's
+ * Block is whole, Scrap Heap took the 5 without Scavenge's +2, and Spawn stands at 4. The
+ * same kill by Tower's own Siege: Scavenge (+2: 7 of 12), Husk's Siege all 3 and Spawn's
+ * on-play Siege all 2 on Tower (10 -> 5). */
+static void test_bge_kill(void)
+{
+    struct tb b;
+    struct tb_run x;
+    for (int by_effect = 1; by_effect >= 0; by_effect--) {
+        husk_game(&b, by_effect);
+        tb_run_start(&x, &b);
+        tb_run_turns(&x, 1);
+        /* Husk dead and gone at the turn's end: Scrap Heap moved to its slot */
+        CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_structures, 1);
+        CU_ASSERT_EQUAL(TB_STR(&x, 1, 0).hp, by_effect ? 5 : 7);
+        CU_ASSERT_EQUAL(TB_STR(&x, 1, 0).max_hp, by_effect ? 10 : 12);
+        CU_ASSERT_EQUAL(TB_STR(&x, 0, 0).hp, by_effect ? 10 : 5);
+        CU_ASSERT_EQUAL(x.g.sides[1].n_assaults, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 4);
+        CU_ASSERT_EQUAL(x.g.bge, 0);
+        tb_run_end(&x);
+    }
+}
+
 static void expect_bad(const char *text, const char *pointer, const char *what)
 {
     struct battle_spec spec;
@@ -150,6 +213,7 @@ static void test_codec(void)
 static CU_TestInfo effects_tests[] = {
     {"an effect is cast after the card played", test_rally_after_play},
     {"an effect for one side", test_strike_for_one_side},
+    {"a kill by an effect sets off its Summon only", test_bge_kill},
     {"codec: effects, sides and errors", test_codec},
     CU_TEST_INFO_NULL,
 };

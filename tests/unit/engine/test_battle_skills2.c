@@ -1061,6 +1061,53 @@ static void test_subdue(void)
     }
 }
 
+/* Corrosive after Subdue (the peer's attack power: card attack + gains Subdue left + Rally -
+ * corrosion, at least 0; corrosion takes at most the card attack + every gain): the Biter
+ * (attack 2, Berserk 1) under its commander's Rally 3 hits side 1's commander on turn 1
+ * (attack 3). On turn 3 the Warden (Subdue 5, Corrosive 3, attack 0) takes that gain and
+ * owes 4; the Biter hits it for 5, pays 1 off with Berserk (2 gains taken) and is corroded
+ * by 3, below its card's attack: attack -1 (power 2 with the Rally). On turn 5 it hits for
+ * 2 and is corroded by 2 more (attack -3): on turn 7 the Rally leaves it no power, so it
+ * does not attack and its corrosion ends (attack 2). Before the rule, corrosion stopped at
+ * attack 0 and the Rally kept it hitting for 3 for good, a stall the peer never plays
+ * (bench/peer_fuzz.mjs seed 48, #30). */
+static void test_corrosive_subdued(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int biter, warden;
+    duel_with(&b, 0, "Rallier", BATTLE_SKILL_RALLY, 3);
+    biter = unit(&b, "Biter", 2, 100, 0);
+    tb_skill(&b, biter, BATTLE_SKILL_BERSERK, 1, 0);
+    warden = unit(&b, "Warden", 0, 200, 0);
+    tb_skill(&b, warden, BATTLE_SKILL_SUBDUE, 5, 0);
+    tb_skill(&b, warden, BATTLE_SKILL_CORROSIVE, 3, 0);
+    tb_deck(&b, 0, biter, 1);
+    tb_deck(&b, 1, warden, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 45);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 3);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 195);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, -1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).subdued, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_att, 3);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 193);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, -3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 5);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 193);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 0);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 188); /* turn 9: power 5 again */
+    tb_run_end(&x);
+}
+
 /* Stasis. The Keeper (side 0's commander, faction 1, Stasis 1) and the Anchor (faction 1,
  * Stasis 2, no delay: no Stasis of its own) protect the Sleeper (faction 1, delay 2) by 3
  * from its entry until it acts: the Biter's 5 does 2 on turns 4 and 6 (the protection
@@ -1360,6 +1407,7 @@ static CU_TestInfo skills2_tests[] = {
     {"payback", test_payback},
     {"revenge, and death by it", test_revenge},
     {"subdue, and crackdown", test_subdue},
+    {"corrosive after subdue", test_corrosive_subdued},
     {"stasis, cold sleep and temporal backlash", test_stasis},
     {"overload", test_overload},
     {"enhance", test_enhance},
