@@ -310,6 +310,37 @@ static int own_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Links each of the game's cards of the table to the same unit's nearest levels above and
+ * below it that the table holds (opt_card.up, .down): the moves take a card in at the
+ * highest level the fund pays for (battle_opt_moves.c). SK_OK or SK_ENOMEM. */
+static enum sk_err link_levels(const struct battle_catalog *cat, struct opt_job *job)
+{
+    struct opt_own *by_id = sk_calloc((size_t)job->n_cards + 1, sizeof(*by_id));
+    int n = 0;
+
+    if (!by_id)
+        return SK_ENOMEM;
+    for (int c = 0; c < job->n_cards; c++) /* (id, table index) pairs */
+        if (job->cards[c].id > 0)
+            by_id[n++] = (struct opt_own){job->cards[c].id, c};
+    qsort(by_id, (size_t)n, sizeof(*by_id), own_cmp);
+    for (int c = 0; c < job->n_cards; c++) {
+        const struct battle_card_spec *s =
+            job->cards[c].id > 0 ? battle_catalog_find_id(cat, job->cards[c].id) : NULL;
+        for (int l = 1; s && l <= s->n_levels && l <= BATTLE_LEVELS_MAX; l++) {
+            struct opt_own key = {s->level_ids[l - 1], 0};
+            const struct opt_own *o =
+                l == s->level ? NULL : bsearch(&key, by_id, (size_t)n, sizeof(key), own_cmp);
+            if (o && l < s->level)
+                job->cards[c].down = o->count + 1; /* the last below is the nearest */
+            else if (o && !job->cards[c].up)
+                job->cards[c].up = o->count + 1; /* the first above is the nearest */
+        }
+    }
+    sk_free(by_id);
+    return SK_OK;
+}
+
 /* "fund": SP to level up and fuse owned cards (battle_opt_fund.h). Absent or 0 is no fund.
  * With one, the catalog must hold the costs (the game's cards and fusion recipes): without
  * them a fund could buy nothing, and the job says so rather than searching as if it had
@@ -354,6 +385,8 @@ static enum sk_err decode_fund(struct sk_jdec *d, const struct battle_catalog *c
             err = SK_ENOMEM;
     }
     sk_free(ids);
+    if (!err)
+        err = link_levels(cat, job);
     return err;
 }
 

@@ -336,7 +336,7 @@ static json_t *upgrade_json(const struct opt_job *job, const struct node *nd)
         return NULL;
     o = json_pack("{s:s, s:I, s:s, s:o, s:I, s:I}", "card", name_of(job, nd->id), "count",
                   (json_int_t)nd->made, "action", nd->r.fuse ? "fuse" : "level_up", "from", from,
-                  "sp", (json_int_t)each, "sp_total", (json_int_t)(each * nd->made));
+                  "sp", (json_int_t)each, "sp_total", (json_int_t)each * (json_int_t)nd->made);
     return o;
 }
 

@@ -58,6 +58,9 @@ struct opt_card {
     int owned;   /* copies available (1 for a commander); 0 for a card only a fund makes */
     int keep;    /* copies the deck must keep (constraints.keep) */
     int id;      /* the game's card id; 0 for the project's and inline cards */
+    /* With a fund: 1 + the table index of the same unit's card at the nearest level above
+     * (up) and below (down) this one that the table holds; 0 for none. */
+    int up, down;
 };
 
 /* Owned copies of one of the game's cards, by id (the fund's inventory). */

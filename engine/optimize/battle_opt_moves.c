@@ -56,6 +56,21 @@ static int fund_after(const struct opt_job *job, const struct opt_deck *d, int p
     return battle_opt_fund_fits(job, &next);
 }
 
+/* With a fund, the card a move brings in for the drawn card `c` (the peer's adjust_deck):
+ * its unit's highest level the table holds, taken down a level at a time while the deck
+ * the move makes (fund_after's arguments) is not built within the fund. So the search tries
+ * each card at the best level it can pay for, as the peer does; without a fund, `c`. */
+static int lift(const struct opt_job *job, const struct opt_deck *d, int pos, int c, int commander)
+{
+    if (job->fund <= 0 || c < 0 || job->cards[c].id <= 0)
+        return c;
+    while (job->cards[c].up)
+        c = job->cards[c].up - 1;
+    while (job->cards[c].down && !fund_after(job, d, pos, commander ? -1 : c, commander ? c : -1))
+        c = job->cards[c].down - 1;
+    return c;
+}
+
 /* The move types the job's algorithm and play allow, into types[]; returns how many. */
 static int move_types(const struct opt_job *job, enum opt_move_type types[OPT_MOVE__COUNT])
 {
@@ -178,14 +193,14 @@ static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct 
             return 0;
         m->pos = draw_pos(r, job->freeze_first, d->n);
         m->old = d->cards[m->pos];
-        m->card = draw_pos(r, 0, job->n_cards);
+        m->card = lift(job, d, m->pos, draw_pos(r, 0, job->n_cards), 0);
         return m->card != m->old && removable(job, d, m->pos) && addable(job, d, m->card) &&
                fund_after(job, d, m->pos, m->card, -1);
     case OPT_MOVE_ADD:
         if (d->n >= job->size_max)
             return 0;
         m->pos = job->play == BATTLE_PLAY_RANDOM ? d->n : draw_pos(r, job->freeze_first, d->n + 1);
-        m->card = draw_pos(r, 0, job->n_cards);
+        m->card = lift(job, d, -1, draw_pos(r, 0, job->n_cards), 0);
         m->old = -1;
         return addable(job, d, m->card) && fund_after(job, d, -1, m->card, -1);
     case OPT_MOVE_REMOVE:
@@ -197,7 +212,7 @@ static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct 
         return removable(job, d, m->pos);
     case OPT_MOVE_COMMANDER:
         m->old = d->commander;
-        m->card = draw_pos(r, 0, job->n_cards);
+        m->card = lift(job, d, -1, draw_pos(r, 0, job->n_cards), 1);
         return m->card != d->commander && job->cards[m->card].type == BATTLE_COMMANDER &&
                fund_after(job, d, -1, -1, m->card);
     case OPT_MOVE_REORDER:
