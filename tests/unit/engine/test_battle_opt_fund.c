@@ -84,7 +84,9 @@ static void make_job(struct opt_job *job, struct opt_deck *d, const char *comman
     CU_ASSERT_FATAL(job->cards && job->own);
     for (int i = 0; i <= n; i++) {
         const struct battle_card_spec *c = find(i == 0 ? commander : cards[i - 1]);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_PTR_NOT_NULL(c);
+        if (!c)
+            continue;
         snprintf(job->cards[i].name, sizeof(job->cards[i].name), "%s", c->name);
         job->cards[i].type = c->type;
         job->cards[i].id = c->id;
@@ -94,7 +96,9 @@ static void make_job(struct opt_job *job, struct opt_deck *d, const char *comman
     job->n_cards = n + 1;
     for (int i = 0; i < n_own; i++) {
         const struct battle_card_spec *c = find(own[i].name);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_PTR_NOT_NULL(c);
+        if (!c)
+            continue;
         job->own[job->n_own++] = (struct opt_own){c->id, own[i].count};
     }
     qsort(job->own, (size_t)job->n_own, sizeof(*job->own), own_cmp);
@@ -238,7 +242,8 @@ static void test_upgrades_json(void)
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(u, "card")), order[i]);
         CU_ASSERT_EQUAL(json_integer_value(json_object_get(u, "count")), copies);
         CU_ASSERT_EQUAL(json_integer_value(json_object_get(u, "sp")), sp[i]);
-        CU_ASSERT_EQUAL(json_integer_value(json_object_get(u, "sp_total")), sp[i] * copies);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(u, "sp_total")),
+                        (json_int_t)sp[i] * copies);
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(u, "action")),
                                i == 5 ? "fuse" : "level_up");
     }
