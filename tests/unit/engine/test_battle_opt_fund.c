@@ -364,6 +364,38 @@ static void test_codec(void)
     battle_catalog_free(builtin);
 }
 
+/* Out of memory at every allocation of a decode with a fund (the inventory, the cards it
+ * makes, their levels' links): SK_ENOMEM and nothing leaked, until the decode succeeds
+ * (docs/style.md, rule 26). */
+static void test_codec_out_of_memory(void)
+{
+    json_t *params = doc_of("{" START "'fund': 600}");
+    struct opt_job job;
+    enum sk_err rc = SK_ENOMEM;
+    long n;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(params);
+    for (n = 0; rc == SK_ENOMEM && n < 100000; n++) {
+        struct sk_verr_list errs;
+        struct sk_jptr ptr;
+        sk_verr_list_init(&errs);
+        sk_jptr_init(&ptr);
+        sk_jptr_push_key(&ptr, "params");
+        sk_mem_fail_after(n);
+        rc = battle_opt_decode(params, 7, cat, &ptr, &errs, &job);
+        sk_mem_fail_after(-1);
+        CU_ASSERT(rc == SK_OK || rc == SK_ENOMEM);
+        sk_verr_list_release(&errs);
+    }
+    CU_ASSERT_EQUAL(rc, SK_OK);
+    CU_ASSERT(n > 10);
+    if (rc == SK_OK) {
+        CU_ASSERT(job.n_cards > 4);
+        battle_opt_job_release(&job);
+    }
+    json_decref(params);
+}
+
 /* Every move a search draws with a fund keeps the deck within it. */
 static void test_moves_within_fund(void)
 {
@@ -494,6 +526,7 @@ static CU_TestInfo fund_tests[] = {
     {"a deck's upgrades, materials first, add up to the SP spent", test_upgrades_json},
     {"the cards a fund makes from owned ones", test_makeable},
     {"'fund' checked; refused on a catalog without costs", test_codec},
+    {"a decode with a fund out of memory at every allocation", test_codec_out_of_memory},
     {"every move drawn stays within the fund", test_moves_within_fund},
     {"a fund lets the search reach a deck owned cards cannot build", test_fund_reaches_deck},
     CU_TEST_INFO_NULL,
