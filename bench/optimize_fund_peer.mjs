@@ -17,6 +17,9 @@
 // repository), named by SKIRMISH_PEER; its data folder is linked to the game's files.
 //   SKIRMISH_PEER=/path/to/tuo node bench/optimize_fund_peer.mjs [PROBLEMS=3] [ITER=1000]
 //   [EVAL=20000] [FUNDS=500,3000] [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
+// With SK_SEEDS=1,2,3 Skirmish optimises each problem once per seed (the peer's climb is
+// seeded from the clock: one run); its columns are then the mean over the seeds, each
+// seed's figures listed below the table.
 // Prints a table; asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -109,12 +112,15 @@ function peerCost(deck, m, fund) {
   return c ? Number(c[1]) : NaN;
 }
 
+const seeds = (process.env.SK_SEEDS || '1').split(',').map(Number);
+const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
 const ms = ref.matchups.filter((m) => !m.state).slice(0, count + 2);
 const pc = (x) => (100 * x).toFixed(2) + '%';
 console.log(`machine: ${cpus().length} cores (${cpus()[0].model}), load ` +
             `${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
 console.log(`peer: ${peer}; climb ${iter}; every deck evaluated on ${evalGames} games by each ` +
             'simulator; one thread each\n');
+console.log(`Skirmish seeds: ${seeds.join(', ')}\n`);
 console.log('| problem | fund | start (sk / peer) | peer SP | peer deck (sk / peer) | skirmish SP ' +
             '(peer\'s count) | skirmish deck (sk / peer) | games |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -134,23 +140,35 @@ for (let i = 0; i < count && i + 2 < ms.length; i++) {
     const od = /Optimized Deck: \d+ units: (?:\$(\d+) )?[^:]*: (.*)$/m.exec(out);
     const peerSp = Number(od[1] || 0);
     const peerDeck = od[2].trim();
-    const res = skirmish({ kind: 'optimize', seed: 1, params: {
-      mode: m.mode, attacker: m.attacker, defender: m.defender, pool,
-      constraints: { deck_size: { min: 8, max: 10 }, commander: 'owned' }, fund,
-      budget: { games: Math.max(1000, sims) }, eval_games: 1000 } });
-    const skSp = res.fund.spent;
-    const skCheck = peerCost(res.best.deck, m, fund);
+    const runs = seeds.map((seed) => {
+      const res = skirmish({ kind: 'optimize', seed, params: {
+        mode: m.mode, attacker: m.attacker, defender: m.defender, pool,
+        constraints: { deck_size: { min: 8, max: 10 }, commander: 'owned' }, fund,
+        budget: { games: Math.max(1000, sims) }, eval_games: 1000 } });
+      return { seed, deck: res.best.deck, sp: res.fund.spent, check: peerCost(res.best.deck, m, fund),
+               upgrades: res.fund.upgrades.length,
+               win: [winSkirmish(res.best.deck, m), winPeer(res.best.deck, m)] };
+    });
     const p = [winSkirmish(peerDeck, m), winPeer(peerDeck, m)];
-    const s = [winSkirmish(res.best.deck, m), winPeer(res.best.deck, m)];
-    decks.push({ problem: m.name, fund, peerDeck, skDeck: res.best.deck,
-                 upgrades: res.fund.upgrades.length });
+    decks.push({ problem: m.name, fund, peerDeck, peerSp, p, runs });
+    const sp = runs.length > 1 ? `${mean(runs.map((r) => r.sp)).toFixed(0)}` : `${runs[0].sp}`;
+    const check = runs.every((r) => r.check === r.sp) ? 'same' : runs.map((r) => r.check).join('/');
     console.log(`| ${m.name} | ${fund} | ${pc(start[0])} / ${pc(start[1])} | ${peerSp} | ` +
-                `${pc(p[0])} / ${pc(p[1])} | ${skSp} (${skCheck}) | ${pc(s[0])} / ${pc(s[1])} | ${sims} |`);
+                `${pc(p[0])} / ${pc(p[1])} | ${sp} (${check}) | ` +
+                `${pc(mean(runs.map((r) => r.win[0])))} / ${pc(mean(runs.map((r) => r.win[1])))} | ${sims} |`);
   }
+}
+const all = (f) => decks.filter((d) => d.fund === f);
+for (const f of funds) {
+  console.log(`\nfund ${f}: mean win rate (Skirmish's evaluation) peer ${pc(mean(all(f).map((d) => d.p[0])))}, ` +
+              `skirmish ${pc(mean(all(f).flatMap((d) => d.runs.map((r) => r.win[0]))))}`);
 }
 console.log('\nfinal decks:');
 for (const d of decks) {
-  console.log(`- ${d.problem}, fund ${d.fund}: peer "${d.peerDeck}"; skirmish "${d.skDeck}" ` +
-              `(${d.upgrades} upgrade steps)`);
+  console.log(`- ${d.problem}, fund ${d.fund}: peer "${d.peerDeck}" ($${d.peerSp}, ${pc(d.p[0])} / ${pc(d.p[1])})`);
+  for (const r of d.runs) {
+    console.log(`  - skirmish seed ${r.seed}: "${r.deck}" ($${r.sp}, the peer counts $${r.check}; ` +
+                `${r.upgrades} upgrade steps; ${pc(r.win[0])} / ${pc(r.win[1])})`);
+  }
 }
 rmSync(tmp, { recursive: true, force: true });
