@@ -715,6 +715,7 @@
         `[${signed(r.improvement_ci95[0])}, ${signed(r.improvement_ci95[1])}]` +
         (r.kept_start ? ' — the search found nothing better: the starting deck is kept' : '') }));
     box.append(scoreChart(r), movesTable(r));
+    if (r.fund) box.append(...fundTable(r.fund));
     box.append(el('p', { class: 'muted', text: [`${fmtInt(r.games.search)} search games`,
       `${fmtInt(r.games.evaluation)} evaluation games`, `${fmtInt(r.candidates)} candidates`,
       `${fmtInt(r.moves_accepted)} accepted`, `stopped: ${r.stopped ?? 'canceled'}`,
@@ -766,6 +767,20 @@
     return el('table', { class: 'rates', id: 'opt-moves' },
       el('thead', {}, el('tr', {}, ...['#', 'move', 'card in', 'card out', 'games', 'difference']
         .map((t) => el('th', { text: t })))), tb);
+  }
+
+  // With a fund: the SP spent on the best deck and each card made, materials first.
+  function fundTable(f) {
+    const tb = el('tbody');
+    f.upgrades.forEach((u) => tb.append(el('tr', {}, el('td', { text: u.card }),
+      el('td', { text: String(u.count) }), el('td', { text: u.action === 'fuse' ? 'fusion' : 'level-up' }),
+      el('td', { text: u.from.map((m) => (m.count > 1 ? `${m.count} × ` : '') + m.card).join(', ') }),
+      el('td', { text: fmtInt(u.sp_total) }))));
+    return [el('p', { id: 'opt-fund', text: `fund: ${fmtInt(f.spent ?? 0)} of ${fmtInt(f.fund)} SP ` +
+                       `spent on ${f.upgrades.length} upgrade${f.upgrades.length === 1 ? '' : 's'}` }),
+            el('table', { class: 'rates', id: 'opt-upgrades' },
+              el('thead', {}, el('tr', {}, ...['card made', 'copies', 'how', 'from', 'SP']
+                .map((t) => el('th', { text: t })))), tb)];
   }
 
   function otherResult(result) {

@@ -18,6 +18,7 @@
 #include "battle_catalog.h"
 #include "battle_cpu.h"
 #include "battle_opt_codec.h"
+#include "battle_opt_fund.h"
 #include "battle_opt_moves.h"
 #include "battle_opt_play.h"
 #include "battle_plan.h"
@@ -1024,6 +1025,7 @@ static enum sk_err result_of(struct opt_run *run, int partial, json_t **out)
           put(res, "catalog",
               json_pack("{s:s, s:s}", "name", battle_catalog_source(cat), "hash",
                         battle_catalog_hash(cat))) ||
+          (job->fund > 0 && put(res, "fund", battle_opt_fund_json(job, best))) ||
           put(res, "backend", json_string(run->device ? "opencl" : "cpu")) ||
           put(res, "elapsed_ms", json_real(round(st->elapsed_s * 1e6) / 1e3));
     if (bad) {
@@ -1138,7 +1140,9 @@ static int state_fits(const struct opt_job *job, const struct opt_state *st)
            st->eval_n <= job->eval_games && (st->have_cand == 0 || st->have_cand == 1) &&
            st->rng.used <= 4 && battle_opt_deck_fits(job, &st->inc) &&
            battle_opt_deck_fits(job, &st->best) &&
-           (!st->have_cand || battle_opt_deck_fits(job, &st->cand)) && st->elapsed_s >= 0;
+           (!st->have_cand || battle_opt_deck_fits(job, &st->cand)) && st->elapsed_s >= 0 &&
+           battle_opt_fund_fits(job, &st->inc) && battle_opt_fund_fits(job, &st->best) &&
+           (!st->have_cand || battle_opt_fund_fits(job, &st->cand));
 }
 
 static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, uint64_t *done)

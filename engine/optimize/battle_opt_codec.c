@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "battle_catalog.h"
+#include "battle_opt_fund.h"
 #include "battle_opt_moves.h"
 #include "battle_tu.h"
 #include "sk_jdec.h"
@@ -22,7 +23,7 @@ static const char *const opt_keys[] = {
     "attacker",    "defender",    "pool",       "objective",
     "algorithm",   "budget",      "race",       "eval_games",
     "temperature", "constraints", "effects",    "allow_unobtainable",
-    NULL};
+    "fund",        NULL};
 static const char *const budget_keys[] = {"games", "seconds", "target", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
 static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
@@ -81,6 +82,7 @@ static int table_add(struct opt_job *job, int *cap, const struct battle_card_spe
     snprintf(job->cards[job->n_cards].name, sizeof(job->cards[0].name), "%s", name);
     job->cards[job->n_cards].type = card->type;
     job->cards[job->n_cards].faction = card->faction;
+    job->cards[job->n_cards].id = card->id;
     return job->n_cards++;
 }
 
@@ -297,6 +299,94 @@ static enum sk_err decode_pool(struct sk_jdec *d, const json_t *params,
         }
     }
     sk_jptr_pop(d->ptr);
+    return err;
+}
+
+/* ===== The fund ===== */
+
+static int own_cmp(const void *a, const void *b)
+{
+    int x = ((const struct opt_own *)a)->id, y = ((const struct opt_own *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* Links each of the game's cards of the table to the same unit's nearest levels above and
+ * below it that the table holds (opt_card.up, .down): the moves take a card in at the
+ * highest level the fund pays for (battle_opt_moves.c). SK_OK or SK_ENOMEM. */
+static enum sk_err link_levels(const struct battle_catalog *cat, struct opt_job *job)
+{
+    struct opt_own *by_id = sk_calloc((size_t)job->n_cards + 1, sizeof(*by_id));
+    int n = 0;
+
+    if (!by_id)
+        return SK_ENOMEM;
+    for (int c = 0; c < job->n_cards; c++) /* (id, table index) pairs */
+        if (job->cards[c].id > 0)
+            by_id[n++] = (struct opt_own){job->cards[c].id, c};
+    qsort(by_id, (size_t)n, sizeof(*by_id), own_cmp);
+    for (int c = 0; c < job->n_cards; c++) {
+        const struct battle_card_spec *s =
+            job->cards[c].id > 0 ? battle_catalog_find_id(cat, job->cards[c].id) : NULL;
+        for (int l = 1; s && l <= s->n_levels && l <= BATTLE_LEVELS_MAX; l++) {
+            struct opt_own key = {s->level_ids[l - 1], 0};
+            const struct opt_own *o =
+                l == s->level ? NULL : bsearch(&key, by_id, (size_t)n, sizeof(key), own_cmp);
+            if (o && l < s->level)
+                job->cards[c].down = o->count + 1; /* the last below is the nearest */
+            else if (o && !job->cards[c].up)
+                job->cards[c].up = o->count + 1; /* the first above is the nearest */
+        }
+    }
+    sk_free(by_id);
+    return SK_OK;
+}
+
+/* "fund": SP to level up and fuse owned cards (battle_opt_fund.h). Absent or 0 is no fund.
+ * With one, the catalog must hold the costs (the game's cards and fusion recipes): without
+ * them a fund could buy nothing, and the job says so rather than searching as if it had
+ * none. The owned cards become the inventory, and the cards the fund can make, one copy
+ * alone, join the table (no copies owned) when a search may use them: not a fortress, of a
+ * set players are given (or allow_unobtainable), simulated by the engine. SK_OK (problems
+ * in `d`) or SK_ENOMEM. */
+static enum sk_err decode_fund(struct sk_jdec *d, const struct battle_catalog *cat,
+                               struct opt_job *job, int *cap)
+{
+    int *ids = NULL, n_ids = 0;
+    enum sk_err err;
+
+    if (job->fund == 0)
+        return SK_OK;
+    if (!cat || !battle_catalog_has_costs(cat)) {
+        sk_jdec_bad_at(d, "fund",
+                       "'fund' needs the game's cards and fusion recipes to count upgrade costs "
+                       "(a folder of the game's files with fusion_recipes_cj2.xml, "
+                       "SKIRMISH_CARDS_DIR), and catalog \"%s\" has none",
+                       cat ? battle_catalog_source(cat) : "none");
+        return SK_OK;
+    }
+    if (d->n_err) /* the pool's cards are not all known: nothing to build from yet */
+        return SK_OK;
+    job->fund_cat = cat;
+    job->own = sk_calloc((size_t)job->n_cards + 1, sizeof(*job->own));
+    if (!job->own)
+        return SK_ENOMEM;
+    for (int c = 0; c < job->n_cards; c++)
+        if (job->cards[c].id > 0 && job->cards[c].owned > 0)
+            job->own[job->n_own++] = (struct opt_own){job->cards[c].id, job->cards[c].owned};
+    qsort(job->own, (size_t)job->n_own, sizeof(*job->own), own_cmp);
+    err = battle_opt_fund_makeable(job, &ids, &n_ids);
+    for (int i = 0; !err && i < n_ids; i++) {
+        const struct battle_card_spec *c = battle_catalog_find_id(cat, ids[i]);
+        char why[160];
+        if (!c || c->type == BATTLE_FORTRESS || (c->hidden_set && !job->allow_unobtainable) ||
+            battle_tu_unsupported(c, why, sizeof(why)))
+            continue;
+        if (table_add(job, cap, c) < 0)
+            err = SK_ENOMEM;
+    }
+    sk_free(ids);
+    if (!err)
+        err = link_levels(cat, job);
     return err;
 }
 
@@ -564,6 +654,8 @@ static void decode_search(struct sk_jdec *d, const json_t *params, struct opt_jo
         job->eval_games = (uint64_t)n;
     job->temperature = OPT_TEMPERATURE_DEF;
     get_positive(d, params, "temperature", OPT_TEMPERATURE_MAX, &job->temperature);
+    if (sk_jdec_get_int(d, params, "fund", 0, OPT_FUND_MAX, &n) > 0)
+        job->fund = (int)n;
 }
 
 /* 1 when the factions constraint leaves the search no deck card at all, or no move where
@@ -676,6 +768,8 @@ enum sk_err battle_opt_decode(const json_t *params, uint64_t seed,
     (void)sk_jdec_get_bool(&d, params, "allow_unobtainable", &job.allow_unobtainable);
     if (job.n_cards > 0) { /* the start decoded: the rest is checked against it */
         err = decode_pool(&d, params, catalog, &job, &cap);
+        if (!err)
+            err = decode_fund(&d, catalog, &job, &cap);
         if (err)
             goto out;
         decode_constraints(&d, params, catalog, &job);

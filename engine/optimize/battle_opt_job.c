@@ -16,6 +16,7 @@ void battle_opt_job_release(struct opt_job *job)
         return;
     json_decref(job->base);
     sk_free(job->cards);
+    sk_free(job->own);
     battle_catalog_put(job->cat);
     memset(job, 0, sizeof(*job));
 }
@@ -40,6 +41,8 @@ int battle_opt_limit(const struct opt_job *job, int c)
 {
     if (!battle_opt_faction_ok(job, c))
         return 0;
+    if (job->fund > 0 && job->cards[c].id > 0)
+        return job->max_copies;
     return job->cards[c].owned < job->max_copies ? job->cards[c].owned : job->max_copies;
 }
 

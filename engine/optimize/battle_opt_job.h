@@ -40,8 +40,9 @@ struct battle_catalog;
 #define OPT_WIDEN_MAX       3
 #define OPT_TEMPERATURE_DEF 0.02 /* anneal: the starting temperature, in score units */
 #define OPT_TEMPERATURE_MAX 1.0
-#define OPT_MOVES_LOG_MAX   1000 /* accepted moves kept for the result (the rest counted) */
-#define OPT_FACTIONS_MAX    7    /* constraints.factions: "none" and the game's 6 factions */
+#define OPT_MOVES_LOG_MAX   1000    /* accepted moves kept for the result (the rest counted) */
+#define OPT_FACTIONS_MAX    7       /* constraints.factions: "none" and the game's 6 factions */
+#define OPT_FUND_MAX        1000000 /* "fund": SP to level up and fuse owned cards */
 
 /* What a game scores in the search: a win (1), a win or a stall (1), or the points of the
  * job's battle `scoring` (docs/rules/battle.md, "Scoring"), played as points / 100 so that
@@ -54,8 +55,18 @@ struct opt_card {
     char name[BATTLE_NAME_MAX + 1]; /* the name that resolves to it (exact) */
     enum battle_card_type type;
     int faction; /* 0 (none: the project's and inline cards) or the game's 1..6 */
-    int owned;   /* copies available (1 for a commander) */
+    int owned;   /* copies available (1 for a commander); 0 for a card only a fund makes */
     int keep;    /* copies the deck must keep (constraints.keep) */
+    int id;      /* the game's card id; 0 for the project's and inline cards */
+    /* With a fund: 1 + the table index of the same unit's card at the nearest level above
+     * (up) and below (down) this one that the table holds; 0 for none. */
+    int up, down;
+};
+
+/* Owned copies of one of the game's cards, by id (the fund's inventory). */
+struct opt_own {
+    int id;
+    int count;
 };
 
 /* A deck as the search moves it: indices into opt_job.cards. Fortresses stay the starting
@@ -100,6 +111,12 @@ struct opt_job {
     uint64_t race_batch;
     uint64_t race_max;
     double temperature;
+    /* The fund (battle_opt_fund.h): 0 = none, the decks hold owned copies only. */
+    int fund;
+    struct opt_own *own; /* owned; n_own entries sorted by id: the owned cards' copies */
+    int n_own;
+    const struct battle_catalog *fund_cat; /* borrowed: the catalog the job was decoded
+                                              against (job->cat's, while the job lives) */
 };
 
 /** Frees what battle_opt_decode filled and zeroes it; NULL-safe. */
@@ -113,7 +130,8 @@ int battle_opt_copies(const struct opt_deck *d, int c);
 int battle_opt_faction_ok(const struct opt_job *job, int c);
 
 /** The most copies of card `c` a deck may hold: its owned copies within max_copies, 0 for
- * a card outside constraints.factions. */
+ * a card outside constraints.factions. With a fund, a card of the game's may hold
+ * max_copies: whether the owned cards and the fund build them is battle_opt_fund_fits'. */
 int battle_opt_limit(const struct opt_job *job, int c);
 
 /**

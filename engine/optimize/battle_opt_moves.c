@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "battle_opt_fund.h"
+
 #include "sk_banned.h"
 
 /* Tries to draw one applicable move before giving up on this draw. */
@@ -32,6 +34,43 @@ static int addable(const struct opt_job *job, const struct opt_deck *d, int c)
            battle_opt_copies(d, c) < battle_opt_limit(job, c);
 }
 
+/* 1 when the deck `d` becomes after swapping position `pos` for card `c` (pos < 0: adding
+ * `c`; c < 0 with pos < 0: no deck card, the commander `cmd` instead) is one the job's fund
+ * builds from the owned cards; always 1 without a fund. Removing and moving cards never
+ * costs more, so only the moves that bring a card in ask. */
+static int fund_after(const struct opt_job *job, const struct opt_deck *d, int pos, int c, int cmd)
+{
+    struct opt_deck next;
+
+    if (job->fund <= 0)
+        return 1;
+    next = *d;
+    if (cmd >= 0)
+        next.commander = cmd;
+    else if (pos >= 0)
+        next.cards[pos] = c;
+    else if (next.n < BATTLE_DECK_MAX)
+        next.cards[next.n++] = c;
+    else
+        return 0;
+    return battle_opt_fund_fits(job, &next);
+}
+
+/* With a fund, the card a move brings in for the drawn card `c` (the peer's adjust_deck):
+ * its unit's highest level the table holds, taken down a level at a time while the deck
+ * the move makes (fund_after's arguments) is not built within the fund. So the search tries
+ * each card at the best level it can pay for, as the peer does; without a fund, `c`. */
+static int lift(const struct opt_job *job, const struct opt_deck *d, int pos, int c, int commander)
+{
+    if (job->fund <= 0 || c < 0 || job->cards[c].id <= 0)
+        return c;
+    while (job->cards[c].up)
+        c = job->cards[c].up - 1;
+    while (job->cards[c].down && !fund_after(job, d, pos, commander ? -1 : c, commander ? c : -1))
+        c = job->cards[c].down - 1;
+    return c;
+}
+
 /* The move types the job's algorithm and play allow, into types[]; returns how many. */
 static int move_types(const struct opt_job *job, enum opt_move_type types[OPT_MOVE__COUNT])
 {
@@ -55,7 +94,7 @@ static int type_applies(const struct opt_job *job, const struct opt_deck *d, enu
     int any_add = 0, any_remove = 0;
 
     for (int c = 0; c < job->n_cards && !any_add; c++)
-        any_add = addable(job, d, c);
+        any_add = addable(job, d, c) && fund_after(job, d, -1, c, -1);
     for (int p = 0; p < d->n && !any_remove; p++)
         any_remove = removable(job, d, p);
     switch (t) {
@@ -63,7 +102,7 @@ static int type_applies(const struct opt_job *job, const struct opt_deck *d, enu
         /* a card out and another in: the one going out is not counted against the limit */
         for (int p = 0; p < d->n; p++)
             for (int c = 0; removable(job, d, p) && c < job->n_cards; c++)
-                if (c != d->cards[p] && addable(job, d, c))
+                if (c != d->cards[p] && addable(job, d, c) && fund_after(job, d, p, c, -1))
                     return 1;
         return 0;
     case OPT_MOVE_ADD:
@@ -72,7 +111,8 @@ static int type_applies(const struct opt_job *job, const struct opt_deck *d, enu
         return d->n > job->size_min && any_remove;
     case OPT_MOVE_COMMANDER:
         for (int c = 0; c < job->n_cards; c++)
-            if (c != d->commander && job->cards[c].type == BATTLE_COMMANDER)
+            if (c != d->commander && job->cards[c].type == BATTLE_COMMANDER &&
+                fund_after(job, d, -1, -1, c))
                 return 1;
         return 0;
     case OPT_MOVE_REORDER:
@@ -153,15 +193,16 @@ static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct 
             return 0;
         m->pos = draw_pos(r, job->freeze_first, d->n);
         m->old = d->cards[m->pos];
-        m->card = draw_pos(r, 0, job->n_cards);
-        return m->card != m->old && removable(job, d, m->pos) && addable(job, d, m->card);
+        m->card = lift(job, d, m->pos, draw_pos(r, 0, job->n_cards), 0);
+        return m->card != m->old && removable(job, d, m->pos) && addable(job, d, m->card) &&
+               fund_after(job, d, m->pos, m->card, -1);
     case OPT_MOVE_ADD:
         if (d->n >= job->size_max)
             return 0;
         m->pos = job->play == BATTLE_PLAY_RANDOM ? d->n : draw_pos(r, job->freeze_first, d->n + 1);
-        m->card = draw_pos(r, 0, job->n_cards);
+        m->card = lift(job, d, -1, draw_pos(r, 0, job->n_cards), 0);
         m->old = -1;
-        return addable(job, d, m->card);
+        return addable(job, d, m->card) && fund_after(job, d, -1, m->card, -1);
     case OPT_MOVE_REMOVE:
         if (d->n <= job->size_min || free_n < 1)
             return 0;
@@ -171,8 +212,9 @@ static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct 
         return removable(job, d, m->pos);
     case OPT_MOVE_COMMANDER:
         m->old = d->commander;
-        m->card = draw_pos(r, 0, job->n_cards);
-        return m->card != d->commander && job->cards[m->card].type == BATTLE_COMMANDER;
+        m->card = lift(job, d, -1, draw_pos(r, 0, job->n_cards), 1);
+        return m->card != d->commander && job->cards[m->card].type == BATTLE_COMMANDER &&
+               fund_after(job, d, -1, -1, m->card);
     case OPT_MOVE_REORDER:
         if (free_n < 2)
             return 0;

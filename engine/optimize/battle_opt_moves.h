@@ -3,7 +3,9 @@
  * pool holds, add one, remove one, change the commander for an owned one, and for decks
  * played in order move a card to another position. A move is drawn at random (from the
  * search's own random stream, so the same seed draws the same moves) among those the
- * job's constraints allow. Plain data and pure functions. */
+ * job's constraints allow. With a fund (battle_opt_fund.h), a move that brings a card in
+ * takes it at the highest level the fund pays for, and is drawn only when the deck it makes
+ * is built from the owned cards within the fund. Plain data and pure functions. */
 #ifndef BATTLE_OPT_MOVES_H
 #define BATTLE_OPT_MOVES_H
 

@@ -7,12 +7,14 @@
 // submitted and its result shown; the page's defaults run as they are; a deck string with a
 // typo shows the API's did-you-mean next to the box and makes no job. Screenshots:
 // dashboard-real-search.png, dashboard-real-result.png, dashboard-real-typo.png,
-// deckbuilder-real-result.png, deckbuilder-real-typo.png.
+// deckbuilder-real-result.png, deckbuilder-real-typo.png. An optimisation with a fund shows
+// the SP spent and each card made (dashboard-real-fund.png).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { gameCards, harness, launchBrowser, serveExample, Stack, stopClean } from './stack.mjs';
+import { gameCards, harness, launchBrowser, root, serveExample, Stack, stopClean } from './stack.mjs';
 
 const h = harness();
 let stack, browser, example, key, commanders, cardTotal;
@@ -217,6 +219,35 @@ describe('the dashboard on the game catalog', () => {
         document.querySelector('#submit-status').textContent));
     const id = (await page.textContent('#submit-status')).replace('submitted ', '');
     assert.equal((await waitFinal(id)).status, 'succeeded');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('an optimisation with a fund: the SP spent and each card made', async () => {
+    const doc = JSON.parse(readFileSync(path.join(root, 'examples/tu/optimize_fund.json'), 'utf8'));
+    doc.params.budget = { games: 5000 };
+    doc.params.eval_games = 500;
+    const r = await fetch(`${stack.url}/v1/jobs`, {
+      method: 'POST', body: JSON.stringify(doc),
+      headers: { ...auth().headers, 'Content-Type': 'application/json' },
+    });
+    assert.equal(r.status, 202);
+    const { id } = await r.json();
+    assert.equal((await waitFinal(id)).status, 'succeeded');
+    const res = await get(`/v1/jobs/${id}/result`);
+    assert.ok(res.fund.spent > 0 && res.fund.spent <= 600, JSON.stringify(res.fund));
+    const page = await newPage();
+    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
+    await page.waitForSelector('#jobs tbody tr');
+    await page.goto(`${stack.url}/#/jobs/${id}`);
+    await page.waitForSelector('#opt-upgrades', { timeout: 60000 });
+    const n = res.fund.upgrades.length;
+    assert.equal(await page.textContent('#opt-fund'),
+                 `fund: ${res.fund.spent} of 600 SP spent on ${n} upgrade${n === 1 ? '' : 's'}`);
+    const made = await page.locator('#opt-upgrades tbody tr').evaluateAll(
+        (rows) => rows.map((tr) => tr.querySelectorAll('td')[0].textContent));
+    assert.deepEqual(made, res.fund.upgrades.map((u) => u.card));
+    await shot(page, 'dashboard-real-fund.png');
     assert.deepEqual(page.problems, []);
     await page.close();
   });

@@ -3,13 +3,14 @@
  * (the next attempt resumes from the last checkpoint and finds the very deck an
  * uninterrupted run of the engine finds); three workers find the same deck as one run; a cancel
  * while running keeps the best deck so far as a partial result; an infeasible constraint set is
- * refused with a 422 naming the field, leaving no row; on the game's cards, a search limited
- * to two factions ends with a deck and moves of theirs only, and a starting deck outside
- * them is a 422 at the constraint. With units spread across workers: three workers share
- * them and the deck is the in-process run's, with no unit row left; a worker computing
- * units and then the coordinator killed, and the job resumed from its checkpoint ends with
- * that same deck; a cancel keeps the best deck and leaves no unit running, and one made in
- * the middle of a call of units ends the job within a chunk's time. */
+ * refused with a 422 naming the field, leaving no row, and so is a fund on the built-in cards
+ * or out of range; on the game's cards, a search limited to two factions ends with a deck and
+ * moves of theirs only, a starting deck outside them is a 422 at the constraint, and a search
+ * with a fund ends within it, its upgrades listed. With units spread across workers: three workers
+ * share them and the deck is the in-process run's, with no unit row left; a worker computing units
+ * and then the coordinator killed, and the job resumed from its checkpoint ends with that same
+ * deck; a cancel keeps the best deck and leaves no unit running, and one made in the middle of a
+ * call of units ends the job within a chunk's time. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 #include <signal.h>
@@ -520,6 +521,29 @@ static void test_infeasible_422(void)
                            "/params/constraints/deck_size");
     json_decref(p);
     it_resp_free(&r);
+    /* a fund on the built-in cards would buy nothing: refused, not ignored; and a fund is a
+     * whole number of SP */
+    for (int k = 0; k < 2; k++) {
+        static const char *const funds[] = {
+            "{\"kind\":\"optimize\",\"params\":{"
+            "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
+            "\"defender\":\"Hex Mistress, Grunt#4\",\"pool\":[{\"card\":\"Chainslicer\"}],"
+            "\"fund\":500}}",
+            "{\"kind\":\"optimize\",\"params\":{"
+            "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","
+            "\"defender\":\"Hex Mistress, Grunt#4\",\"pool\":[{\"card\":\"Chainslicer\"}],"
+            "\"fund\":-5}}"};
+        CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", funds[k],
+                                strlen(funds[k]), &r) == 0);
+        CU_ASSERT_EQUAL(r.status, 422);
+        it_resp_header(&r, "Content-Type", ct, sizeof(ct));
+        CU_ASSERT_STRING_EQUAL(ct, "application/problem+json");
+        p = it_resp_json(&r);
+        CU_ASSERT_STRING_EQUAL(str(json_array_get(json_object_get(p, "errors"), 0), "pointer"),
+                               "/params/fund");
+        json_decref(p);
+        it_resp_free(&r);
+    }
     CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM jobs", rows, sizeof(rows)), 0);
     CU_ASSERT_STRING_EQUAL(rows, "0");
     it_stack_stop(&s);
@@ -576,6 +600,12 @@ static void test_factions_game_cards(void)
         "\"attacker\":\"Emrys, Messiah, Cerebellum, Carbine\","
         "\"defender\":\"Zorbo the One, Launcher, Carbine\",\"pool\":[{\"card\":\"Gravedigger\"}],"
         "\"constraints\":{\"factions\":[\"bloodthirsty\",\"righteous\"]}}}";
+    static const char fund[] =
+        "{\"kind\":\"optimize\",\"seed\":3,\"params\":{"
+        "\"attacker\":\"Octane-1, Hive Soldier-1, Hive Soldier-1, Wings of Fear-1, "
+        "Wings of Fear-1\",\"defender\":\"Octane, Hive Soldier-3#2, Wings of Fear-3#2\","
+        "\"pool\":[{\"card\":\"Gravedigger-1\"}],\"constraints\":{\"commander\":\"owned\"},"
+        "\"fund\":600,\"budget\":{\"games\":5000},\"eval_games\":500}}";
     static char dir_env[4200];
     struct it_stack s;
     char id[37], path[128], rows[16];
@@ -618,6 +648,23 @@ static void test_factions_game_cards(void)
                        e) if (json_is_string(json_object_get(e, "card")))
         CU_ASSERT(in_factions(&s, str(e, "card")));
     json_decref(res);
+    /* a fund: the deck found is built from level-1 cards within 600 SP, its upgrades listed
+     * (the response is recorded and checked against the OpenAPI document) */
+    CU_ASSERT_FATAL(it_submit(&s, fund, id) == 0);
+    job = it_wait_status(&s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
+    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
+    res = it_resp_json(&r);
+    it_resp_free(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    e = json_object_get(res, "fund");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "fund")), 600);
+    CU_ASSERT(json_integer_value(json_object_get(e, "spent")) <= 600);
+    CU_ASSERT(json_is_array(json_object_get(e, "upgrades")));
+    json_decref(res);
     it_stack_stop(&s);
 }
 
@@ -628,7 +675,7 @@ static CU_TestInfo optimize_tests[] = {
      test_three_workers_same_deck},
     {"cancel while running keeps the best deck so far", test_cancel_keeps_best},
     {"infeasible constraints: 422 naming the field, nothing stored", test_infeasible_422},
-    {"factions on the game's cards: a start outside refused, the search stays within",
+    {"factions on the game's cards: a start outside refused, the search stays within; a fund",
      test_factions_game_cards},
     CU_TEST_INFO_NULL,
 };

@@ -1243,6 +1243,11 @@ export interface components {
              * @default false
              */
             allow_unobtainable?: boolean;
+            /**
+             * @description SP (the game's skill points) the search may spend to level up and fuse the cards owned, as the peer simulator's `fund` counts them: a level-up from level 1, 2, 3, 4, 5 costs 5, 15, 30, 75, 150 (twice for a commander), a fusion (fusion_recipes_cj2.xml) none. With a fund the search also tries the cards the owned ones make within it, and keeps every deck within it; the result lists the best deck's upgrades (`fund`). 0: none. Needs the game's cards and their fusion recipes (a catalog of the built-in cards is refused, 422 at /params/fund); docs/optimize.md, "Fund"
+             * @default 0
+             */
+            fund?: number;
             constraints?: {
                 /** @description the deck's size range; default 1 .. the larger of 10 and the starting deck's size */
                 deck_size?: {
@@ -1303,6 +1308,33 @@ export interface components {
             score: number | null;
             score_ci95: components["schemas"]["PointsInterval"] | null;
         };
+        /** @description what building the best deck from the cards owned costs (present with a `fund`): the SP spent, at most `fund`, and every card made on the way, the cards it is made of first */
+        OptimizeFund: {
+            /** @description the job's fund */
+            fund: number;
+            /** @description the SP the upgrades cost, at most `fund` */
+            spent: number | null;
+            upgrades: {
+                /** @description the card made */
+                card: string;
+                /** @description copies made */
+                count: number;
+                /**
+                 * @description `level_up`: from the level below; `fuse`: from its fusion recipe
+                 * @enum {string}
+                 */
+                action: "level_up" | "fuse";
+                /** @description the cards one copy is made of */
+                from: {
+                    card: string;
+                    count: number;
+                }[];
+                /** @description SP per copy */
+                sp: number;
+                /** @description SP for every copy made: `count` x `sp` */
+                sp_total: number;
+            }[];
+        };
         OptimizeResult: {
             /**
              * @description the job kind this result is of (the discriminator of `Result`) (enum property replaced by openapi-typescript)
@@ -1357,6 +1389,7 @@ export interface components {
                 /** @description FNV-1a 64 of the files read */
                 hash: string;
             };
+            fund?: components["schemas"]["OptimizeFund"];
             /**
              * @description opencl when the worker that ran the search played some of its games (calls of 4,096 games or more) on its OpenCL device; cpu otherwise (docs/optimize.md)
              * @enum {string}

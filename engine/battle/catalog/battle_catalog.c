@@ -56,6 +56,7 @@ struct battle_catalog {
     struct loose_key *by_key;         /* owned; n entries sorted by key, then index */
     struct battle_tu_recipe *recipes; /* owned; sorted by card id */
     size_t n_recipes;
+    int has_recipes; /* the game's fusion_recipes_cj2.xml was read */
     char source[256];
     char hash[32];
     struct battle_enemy *enemies; /* owned; sorted by kind, then id */
@@ -249,6 +250,7 @@ enum sk_err battle_catalog_from_tu(struct battle_tu_data *data, const char *sour
     cat->n = data->n_cards;
     cat->recipes = data->recipes;
     cat->n_recipes = data->n_recipes;
+    cat->has_recipes = data->has_recipes;
     set_hash(cat, data->hash);
     snprintf(cat->source, sizeof(cat->source), "%s", source);
     memset(data, 0, sizeof(*data));
@@ -491,6 +493,16 @@ static const struct battle_tu_recipe *find_recipe(const struct battle_catalog *c
     struct battle_tu_recipe key;
     key.card_id = id;
     return bsearch(&key, cat->recipes, cat->n_recipes, sizeof(key), recipe_id_cmp);
+}
+
+const struct battle_tu_recipe *battle_catalog_recipe(const struct battle_catalog *cat, int id)
+{
+    return find_recipe(cat, id);
+}
+
+int battle_catalog_has_costs(const struct battle_catalog *cat)
+{
+    return cat->n_ids > 0 && cat->has_recipes;
 }
 
 /* Adds the game's facts of card `c` to its JSON object `obj`: levels and fusion recipe. */

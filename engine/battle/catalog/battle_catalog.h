@@ -141,6 +141,15 @@ const struct battle_card_spec *battle_catalog_find_loose(const struct battle_cat
 /** The game's card `id` (borrowed), or NULL (also for the project's cards, which have none). */
 const struct battle_card_spec *battle_catalog_find_id(const struct battle_catalog *cat, int id);
 
+/** The fusion recipe of the game's card `id` (fusion_recipes_cj2.xml; borrowed, valid while
+ * `cat` lives), or NULL when the card has none (and always for the project's cards). */
+const struct battle_tu_recipe *battle_catalog_recipe(const struct battle_catalog *cat, int id);
+
+/** 1 when `cat` holds what upgrade costs are computed from (the deck optimiser's `fund`):
+ * the game's cards, with their levels, and its fusion recipes file; 0 for the project's own
+ * catalogs and a game folder read without fusion_recipes_cj2.xml. */
+int battle_catalog_has_costs(const struct battle_catalog *cat);
+
 /**
  * Writes into `out` (at most `outlen` bytes) the catalog name closest to `name` when one is
  * close enough to be a likely typo, else "". For "did you mean" in messages.

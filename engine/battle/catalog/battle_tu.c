@@ -1174,6 +1174,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     enum sk_err rc = SK_OK;
     int missing = 0;
     int sections = 0;
+    int has_recipes = 0;
 
     memset(&L, 0, sizeof(L));
     L.dir = dir;
@@ -1220,6 +1221,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
                       &missing);
     if (rc)
         goto out;
+    has_recipes = !missing;
     check_levels(&L);
     if (L.n == 0) {
         snprintf(err, errlen, "cards folder '%s': the card files hold no <unit>", dir);
@@ -1248,6 +1250,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     out->n_cards = L.n;
     out->recipes = L.recipes;
     out->n_recipes = L.n_recipes;
+    out->has_recipes = has_recipes;
     out->hash = L.hash;
     out->n_sections = sections;
     L.cards = NULL;

@@ -71,7 +71,8 @@ struct battle_tu_data {
     size_t n_cards;
     struct battle_tu_recipe *recipes; /* owned; sorted by card_id */
     size_t n_recipes;
-    uint64_t hash; /* FNV-1a 64 of every file read, in the order read */
+    int has_recipes; /* 1: fusion_recipes_cj2.xml was read (it may hold none) */
+    uint64_t hash;   /* FNV-1a 64 of every file read, in the order read */
     int n_sections;
 };
 
