@@ -5,7 +5,8 @@
 #   scripts/tidy.sh [BUILD]             every C file of the project (make test-all, CI)
 #   scripts/tidy.sh BUILD --changed     only the C files changed since the last commit this
 #                                       build's tidy passed on (BUILD/tidy-clean; else the
-#                                       merge base with the branch's upstream, else HEAD),
+#                                       merge base with the branch's upstream, else with
+#                                       origin/main or main, else HEAD),
 #                                       committed or not, untracked ones too, and the C files
 #                                       that include a changed header (make test)
 set -euo pipefail
@@ -19,7 +20,9 @@ if [ "$scope" = --changed ]; then
   if [ -f "$mark" ] && git merge-base --is-ancestor "$(cat "$mark")" HEAD 2>/dev/null; then
     base=$(cat "$mark")
   else
-    base=$(git merge-base HEAD '@{upstream}' 2>/dev/null || git rev-parse HEAD)
+    # A branch without upstream (a worktree's, say) is checked from where it left main.
+    base=$(git merge-base HEAD '@{upstream}' 2>/dev/null || git merge-base HEAD origin/main 2>/dev/null ||
+      git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)
   fi
   mapfile -t changed < <({
     git diff --name-only "$base" -- '*.c' '*.h'
