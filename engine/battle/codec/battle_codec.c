@@ -695,6 +695,7 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         } else {
             size_t i;
             json_t *name;
+            int dominions = 0;
             json_array_foreach(f, i, name)
             {
                 int idx;
@@ -703,6 +704,14 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
                  * put one and the peer's `yf`/`ef` take it: it starts in play. */
                 idx = resolve_typed(j, name, BATTLE_T_FORTRESS | BATTLE_T_STRUCTURE,
                                     "a fortress or structure");
+                /* The game holds one dominion per deck (as a deck string's `place`); the
+                 * peer's `ef` takes two and plays another game (bench/peer_fuzz.mjs seed
+                 * 1207, #38). */
+                if (idx >= 0 && j->spec->cards[idx].dominion && dominions++) {
+                    sk_jdec_bad(&j->d, "\"%s\" is a second dominion: a side has one",
+                                j->spec->cards[idx].name);
+                    idx = -1;
+                }
                 if (idx >= 0)
                     side->fortresses[side->n_fortresses++] = idx;
                 sk_jptr_pop(j->d.ptr);

@@ -361,6 +361,11 @@ static void test_bad_decks(void)
         {"{\"attacker\": {\"deck\": \"Octane-1, Grunt\", \"commander\": \"Octane-1\"},"
          " \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker/commander", "unknown field 'commander'"},
+        /* one dominion a side, in the object form's fortresses too */
+        {"{\"attacker\": {\"commander\": \"Octane-1\", \"fortresses\": [\"Alpha Artillery-1\","
+         " \"Alpha Uniter-5\"], \"deck\": [{\"card\": \"Grunt\"}]}, \"defender\": \"" REAL_DEF
+         "\"}",
+         "/params/attacker/fortresses/1", "\"Alpha Uniter"},
     };
 
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
