@@ -386,7 +386,12 @@ function draw(seed, index, pools, attempt = 0) {
     for (let i = 0; i < n; i++) s.deck.push(drawCard(r, pools.deck));
     if (r() < 0.2) {
       const k = r() < 0.7 ? 1 : 2;
-      for (let i = 0; i < k; i++) s.fortresses.push(drawCard(r, pools.fortresses));
+      // one dominion a side, as the game and the codec have it (a second is left out)
+      const dominion = (c) => c.unit.type === 'dominion';
+      for (let i = 0; i < k; i++) {
+        const c = drawCard(r, pools.fortresses);
+        if (!(dominion(c) && s.fortresses.some(dominion))) s.fortresses.push(c);
+      }
     }
     return s;
   };
