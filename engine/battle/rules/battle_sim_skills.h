@@ -725,6 +725,14 @@ CLC_NOINLINE void battle_sim_stasis(CLC_GLOBAL const struct battle_plan_data *p,
     u->protect = battle_sim_sat((clc_i32)u->protect + x);
 }
 
+/* Whether a card of type `type` stands in the structure row: a structure, or a fortress
+ * (or dominion) card, which only Summon brings into play mid-game (Medical Center's
+ * Medical Drones: bench/peer_fuzz.mjs seed 1207, #92); the peer has both as structures. */
+CLC_FN int battle_sim_structure_row(clc_u32 type)
+{
+    return type == BATTLE_STRUCTURE || type == BATTLE_FORTRESS;
+}
+
 /* Card `card` enters side `s`'s row, at its right-hand end: fresh, with Barrier's Protect,
  * Bravery and Valor when it is active at once, and (unless `summoned`) the Allegiance of
  * the own assaults of its faction. Returns its lane, or -1 when the row is full (only
@@ -737,7 +745,7 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[card];
-    int structure = c->type == BATTLE_STRUCTURE;
+    int structure = battle_sim_structure_row(c->type);
     clc_u32 lane = structure ? me->n_structures : me->n_assaults;
     CLC_PRIVATE struct battle_unit *u;
     if (lane >= BATTLE_SIM_ROW)
@@ -791,8 +799,8 @@ CLC_FN void battle_sim_summon(CLC_GLOBAL const struct battle_plan_data *p,
     g->summoned[s] = (clc_u8)(g->summoned[s] + (g->summoned[s] < 255));
     if (!(p->cards[card].trig & (1u << BATTLE_SIM_TRIG_PLAY)))
         return;
-    u = p->cards[card].type == BATTLE_STRUCTURE ? &g->sides[s].structures[lane]
-                                                : &g->sides[s].assaults[lane];
+    u = battle_sim_structure_row(p->cards[card].type) ? &g->sides[s].structures[lane]
+                                                      : &g->sides[s].assaults[lane];
     u->flags = (clc_u8)(u->flags | BATTLE_SIM_FRESH);
     battle_sim_pend(g, s, 1);
 }

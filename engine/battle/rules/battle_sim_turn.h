@@ -560,7 +560,7 @@ CLC_FN void battle_sim_tick(CLC_GLOBAL const struct battle_plan_data *p,
         if (!u->delay && assault && c->valor)
             battle_sim_brave(p, g, s, lane, c->valor);
         if (!u->delay && c->summon_act)
-            battle_sim_summon(p, g, s, c->summon_act - 1u, c->type == BATTLE_STRUCTURE);
+            battle_sim_summon(p, g, s, c->summon_act - 1u, battle_sim_structure_row(c->type));
     } else if (u->cd) {
         u->cd = battle_sim_cd_tick(u->cd);
     }

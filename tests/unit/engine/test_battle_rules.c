@@ -341,6 +341,49 @@ static void test_fortress_delay(void)
     (void)cb;
 }
 
+/* Fortress cards as the peer plays them, a kind of structure. The defender's Post (a
+ * fortress, 3 health) summons the Drones (a fortress card, 9 health, delay 1) on death,
+ * and the attacker's Grunt kills it on turn 1 (no assault in its lane: the Grunt hits the
+ * Post, a Wall): the Drones stand in the structure row, not the assault row (bench/
+ * peer_fuzz.mjs seed 1207, #92: Medical Center's Medical Drones). The attacker's Nest (a
+ * fortress, delay 1, activation Summon of the Larva, delay 2) summons at the start of turn
+ * 1, when its delay reaches 0, and the Larva starts one turn nearer (delay 1), as a
+ * structure's; the Grunt, played after it, takes lane 1. */
+static void test_fortress_cards_are_structures(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ca, cb, post, drones, nest, larva;
+    duel(&b, &ca, &cb);
+    drones = tb_card(&b, "Drones", BATTLE_FORTRESS, 0, 9, 1);
+    post = tb_card(&b, "Post", BATTLE_FORTRESS, 0, 3, 0);
+    tb_skill(&b, post, BATTLE_SKILL_WALL, 0, 0);
+    tb_skill(&b, post, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, post)->trigger = BATTLE_SIM_TRIG_DEATH;
+    last_skill(&b, post)->card = drones;
+    tb_fort(&b, 1, post);
+    larva = tb_card(&b, "Larva", BATTLE_ASSAULT, 1, 5, 2);
+    nest = tb_card(&b, "Nest", BATTLE_FORTRESS, 0, 20, 1);
+    tb_skill(&b, nest, BATTLE_SKILL_SUMMON, 0, 0);
+    last_skill(&b, nest)->card = larva;
+    tb_fort(&b, 0, nest);
+    tb_deck(&b, 0, tb_card(&b, "Grunt", BATTLE_ASSAULT, 4, 20, 0), 1);
+    tb_deck(&b, 1, tb_card(&b, "Block", BATTLE_STRUCTURE, 0, 50, 5), 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[0].n_assaults, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, larva);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 1);
+    CU_ASSERT_EQUAL(x.g.sides[1].n_assaults, 0);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[1].n_structures, 1); /* the Post gone at the turn's end */
+    CU_ASSERT_EQUAL(TB_STR(&x, 1, 0).card, drones);
+    CU_ASSERT_EQUAL(TB_STR(&x, 1, 0).hp, 9);
+    CU_ASSERT_EQUAL(TB_STR(&x, 1, 0).delay, 1);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 50);
+    tb_run_end(&x);
+    (void)ca;
+}
+
 /* A fortress's on-play Summon is cast before the first turn, as the peer resolves each
  * side's fortresses before the game starts: in surge the defender moves first, and the
  * Huskarl its Hall summons (delay 2) ticks on that first turn, attacks on turn 3 (the
@@ -691,6 +734,7 @@ static CU_TestInfo rules_tests[] = {
     {"on attacked, even at 0 damage", test_on_attacked},
     {"on death summon", test_on_death_summon},
     {"activation summon by a structure", test_activation_summon},
+    {"fortress cards are structures: summoned, and summoning", test_fortress_cards_are_structures},
     {"a card summoning itself is bounded", test_self_summon_is_bounded},
     {"work bound: trigger resolutions", test_work_bound_triggers},
     {"a unit summoned and killed before its on-play skills", test_summoned_and_killed},
