@@ -629,6 +629,45 @@ static void decode_enemy_side(struct job_dec *j, const json_t *v, int s,
     add_draw(j, e, (int)level, s, side);
 }
 
+/* The object form's `fortresses` (`f`, may be NULL) onto `side`: fortress cards, or
+ * structure cards (as 18 of the game's raids put one and the peer's `yf`/`ef` take it: it
+ * starts in play), at most one dominion. Problems are reported under the current pointer. */
+static void decode_fortresses(struct job_dec *j, const json_t *f, struct battle_side_spec *side)
+{
+    size_t i;
+    json_t *name;
+    int dominions = 0;
+
+    if (!f || json_is_null(f))
+        return;
+    if (!json_is_array(f)) {
+        sk_jdec_bad(&j->d, "'fortresses' must be an array of card names");
+        return;
+    }
+    if (json_array_size(f) > BATTLE_FORTRESS_MAX) {
+        sk_jdec_bad(&j->d, "a side has at most %d fortresses, not %zu", BATTLE_FORTRESS_MAX,
+                    json_array_size(f));
+        return;
+    }
+    json_array_foreach(f, i, name)
+    {
+        int idx;
+        sk_jptr_push_index(j->d.ptr, i);
+        idx = resolve_typed(j, name, BATTLE_T_FORTRESS | BATTLE_T_STRUCTURE,
+                            "a fortress or structure");
+        /* The game holds one dominion per deck (as a deck string's `place`); the peer's
+         * `ef` takes two and plays another game (bench/peer_fuzz.mjs seed 1207, #38). */
+        if (idx >= 0 && j->spec->cards[idx].dominion && dominions++) {
+            sk_jdec_bad(&j->d, "\"%s\" is a second dominion: a side has one",
+                        j->spec->cards[idx].name);
+            idx = -1;
+        }
+        if (idx >= 0)
+            side->fortresses[side->n_fortresses++] = idx;
+        sk_jptr_pop(j->d.ptr);
+    }
+}
+
 /* Decodes one side; returns 1 when it is valid (the state is checked against it then). A
  * side is an object with a deck list, a deck string or hash, or {"deck": string, "play"}. */
 static int decode_side(struct job_dec *j, const json_t *params, const char *key,
@@ -636,7 +675,6 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
 {
     static const char *const plays[] = {"random", "ordered", "exact", "flexible"};
     const json_t *v = json_object_get(params, key);
-    const json_t *f;
     int errs_before = j->d.n_err;
     int play = BATTLE_PLAY_RANDOM;
 
@@ -684,40 +722,8 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
             resolve_typed(j, json_object_get(v, "commander"), BATTLE_T_COMMANDER, "a commander");
     sk_jptr_pop(j->d.ptr);
 
-    f = json_object_get(v, "fortresses");
     sk_jptr_push_key(j->d.ptr, "fortresses");
-    if (f && !json_is_null(f)) {
-        if (!json_is_array(f)) {
-            sk_jdec_bad(&j->d, "'fortresses' must be an array of card names");
-        } else if (json_array_size(f) > BATTLE_FORTRESS_MAX) {
-            sk_jdec_bad(&j->d, "a side has at most %d fortresses, not %zu", BATTLE_FORTRESS_MAX,
-                        json_array_size(f));
-        } else {
-            size_t i;
-            json_t *name;
-            int dominions = 0;
-            json_array_foreach(f, i, name)
-            {
-                int idx;
-                sk_jptr_push_index(j->d.ptr, i);
-                /* A structure card may stand in a fortress slot, as 18 of the game's raids
-                 * put one and the peer's `yf`/`ef` take it: it starts in play. */
-                idx = resolve_typed(j, name, BATTLE_T_FORTRESS | BATTLE_T_STRUCTURE,
-                                    "a fortress or structure");
-                /* The game holds one dominion per deck (as a deck string's `place`); the
-                 * peer's `ef` takes two and plays another game (bench/peer_fuzz.mjs seed
-                 * 1207, #38). */
-                if (idx >= 0 && j->spec->cards[idx].dominion && dominions++) {
-                    sk_jdec_bad(&j->d, "\"%s\" is a second dominion: a side has one",
-                                j->spec->cards[idx].name);
-                    idx = -1;
-                }
-                if (idx >= 0)
-                    side->fortresses[side->n_fortresses++] = idx;
-                sk_jptr_pop(j->d.ptr);
-            }
-        }
-    }
+    decode_fortresses(j, json_object_get(v, "fortresses"), side);
     sk_jptr_pop(j->d.ptr);
 
     sk_jptr_push_key(j->d.ptr, "deck");
