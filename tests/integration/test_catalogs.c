@@ -77,6 +77,13 @@ static void test_worker_without_the_catalog(void)
     int without = 0;
 
     CU_ASSERT_FATAL(it_stack_init(&s, "catalog_workers") == 0);
+    /* A job left by a worker without its catalog waits a second, then the reconciler offers
+     * it again: every 300 ms here, not every 2 s (the default), or the four jobs took 11 s
+     * to reach the worker with the cards. Workers stopped with SIGTERM leave their
+     * XREADGROUP within 200 ms. */
+    s.env[s.n_env++] = "SKIRMISH_RECONCILE_MS=300";
+    s.env[s.n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
+    s.env[s.n_env++] = "SKIRMISH_BLOCK_MS=200";
     s.env[s.n_env++] = dir_env; /* the API has the game's cards */
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
     s.n_env--; /* worker 0 does not */
