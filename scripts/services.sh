@@ -37,8 +37,11 @@ port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 cmd=${1:-}
 case "$cmd" in
 free-port)
+  # Below the kernel's ephemeral ports (32768-60999 on Linux): a port drawn from them could
+  # be some process's outgoing connection by the time the server binds it (seen: Redis
+  # refused to start, "Address already in use", while another test run connected away).
   for _ in $(seq 1 200); do
-    p=$(( 20000 + RANDOM % 30000 ))
+    p=$(( 20000 + RANDOM % 12768 ))
     if port_free "$p"; then echo "$p"; exit 0; fi
   done
   echo "services: no free port found" >&2; exit 1 ;;
