@@ -171,9 +171,10 @@ static void test_retry_after_refresh(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(ra);
     CU_ASSERT_STRING_EQUAL(str(json_object_get(ra, "catalog"), "hash"), ha);
 
-    /* a refresh in which Bazooka Marine hits twice as hard; the API serves it soon */
+    /* a refresh in which Bazooka Marine hits twice as hard; the API serves it soon (it
+     * reads the new files first: 10 s were too few once, at a load average of 13) */
     sk_test_cards_install(store, "b", '6', hb);
-    for (int t = 0; t < 100; t++) {
+    for (int t = 0; t < 600; t++) {
         json_decref(page);
         page = get_json(&s, "/v1/cards?limit=1");
         if (strcmp(str(page, "catalog"), hb) == 0)
