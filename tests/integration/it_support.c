@@ -97,9 +97,9 @@ static int free_port(void)
 }
 
 /* The connections of sql_on, one per database URL, kept open between statements: a
- * PostgreSQL connection costs its server tens of ms of CPU on the test machine, and
- * polling loops and the hostile suite's checks ran hundreds (the hostile suite alone spent
- * 20 s of the server's CPU on them). Closed before their database is dropped
+ * PostgreSQL connection costs its server about 30 ms of CPU on the 2-core test VM, and
+ * polling loops and the hostile suite's checks ran hundreds (the hostile suite's 508 took
+ * most of its 20-29 s). Closed before their database is dropped
  * (it_stack_init, it_stack_stop). `conns_lock` protects `conns` (a test's threads may run
  * statements); nothing else is taken while it is held. */
 #define IT_MAX_CONNS 4
