@@ -19,12 +19,16 @@ command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 read -r -a EXTRA <<<"${SK_EXTRA_PKGS:-}"
 PKGS+=("${EXTRA[@]}")
 
+# One dpkg-query for every package (one a package took 2.5 s of each `make test` on the
+# test VM): the names of those installed, then the ones not among them.
+declare -A have=()
+while read -r name status; do
+  [ "$status" = "install ok installed" ] && have[$name]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${PKGS[@]}" 2>/dev/null || true)
 missing=()
 for p in "${PKGS[@]}"; do
   [ -n "$p" ] || continue
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$p")
-  fi
+  [ -n "${have[$p]:-}" ] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

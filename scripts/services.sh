@@ -6,6 +6,7 @@
 #   services.sh redis-stop DIR         stop it
 #   services.sh free-port              print a free TCP port on 127.0.0.1
 # PostgreSQL refuses to run as root, so as root it runs as Debian's `postgres` user.
+# SK_PG_TEMPLATE=DIR keeps a fresh cluster in DIR to copy instead of running initdb again.
 # Both listen on 127.0.0.1 only. Databases: `skirmish`, superuser `postgres`, trust auth
 # on loopback (a local development and test set-up, never exposed).
 set -euo pipefail
@@ -36,8 +37,11 @@ port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 cmd=${1:-}
 case "$cmd" in
 free-port)
+  # Below the kernel's ephemeral ports (32768-60999 on Linux): a port drawn from them could
+  # be some process's outgoing connection by the time the server binds it (seen: Redis
+  # refused to start, "Address already in use", while another test run connected away).
   for _ in $(seq 1 200); do
-    p=$(( 20000 + RANDOM % 30000 ))
+    p=$(( 20000 + RANDOM % 12768 ))
     if port_free "$p"; then echo "$p"; exit 0; fi
   done
   echo "services: no free port found" >&2; exit 1 ;;
@@ -48,8 +52,26 @@ pg-start)
   chmod 700 "$dir/pg"
   grant_traverse "$dir/pg"
   if [ ! -f "$dir/pg/data/PG_VERSION" ]; then
-    as_pg "$PGBIN/initdb" -D "$dir/pg/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
-      >"$dir/pg/initdb.log" 2>&1 || { cat "$dir/pg/initdb.log" >&2; exit 1; }
+    # SK_PG_TEMPLATE=DIR: a copy of a fresh cluster is kept in DIR and copied instead of
+    # running initdb again (4.5 s of each `make test` on the test VM, the copy 0.2 s); the
+    # copy is made again when the server's version or these initdb options change.
+    opts=(-U postgres --auth=trust -E UTF8 --locale=C.UTF-8)
+    tpl=${SK_PG_TEMPLATE:-}
+    key="$("$PGBIN/postgres" -V) ${opts[*]}"
+    if [ -n "$tpl" ] && [ -f "$tpl/data/PG_VERSION" ] && [ "$(cat "$tpl/key" 2>/dev/null)" = "$key" ]; then
+      cp -a "$tpl/data" "$dir/pg/data"
+    else
+      as_pg "$PGBIN/initdb" -D "$dir/pg/data" "${opts[@]}" \
+        >"$dir/pg/initdb.log" 2>&1 || { cat "$dir/pg/initdb.log" >&2; exit 1; }
+      if [ -n "$tpl" ]; then
+        rm -rf "$tpl.new"
+        mkdir -p "$tpl.new"
+        cp -a "$dir/pg/data" "$tpl.new/data"
+        echo "$key" >"$tpl.new/key"
+        rm -rf "$tpl"
+        mv "$tpl.new" "$tpl"
+      fi
+    fi
   fi
   if as_pg "$PGBIN/pg_ctl" -D "$dir/pg/data" status >/dev/null 2>&1; then
     echo "services: PostgreSQL already running in $dir/pg"; exit 0

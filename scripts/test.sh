@@ -40,7 +40,9 @@ case "${1:-}" in
 esac
 
 scripts/deps.sh
-scripts/format-check.sh
+# The everyday loop checks only the files that changed since they last passed
+# (build-asan/format-passed); the gate checks every file.
+if [ $mode = quick ]; then scripts/format-check.sh build-asan/format-passed; else scripts/format-check.sh; fi
 
 # The Node.js tools of the tests (Redocly and ajv for the OpenAPI checks, playwright-core for
 # the browser tests), exactly as the root package-lock.json pins them; skipped when
@@ -68,6 +70,35 @@ if command -v ccache >/dev/null; then
   # then names the first checkout's folder), so that another clone hits the same entries.
   export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
 fi
+
+# Throw-away PostgreSQL and Redis, started in the background while the build runs (a few
+# seconds of waiting for the servers otherwise added to every run) and always stopped again.
+# Suites run side by side: each integration test makes its own database and Redis key
+# prefix (tests/integration/it_support.c), so room for connections is what they share.
+# A fresh cluster is copied from the build folder's (SK_PG_TEMPLATE), not made by initdb.
+tmp=$(mktemp -d /tmp/skirmish-test.XXXXXX)
+chmod 755 "$tmp"
+pg_port=$(scripts/services.sh free-port)
+redis_port=$(scripts/services.sh free-port)
+while [ "$redis_port" = "$pg_port" ]; do redis_port=$(scripts/services.sh free-port); done
+svc_pid=""
+tidy_pid=""
+cleanup() {
+  # a server still starting is let finish, then stopped with the other
+  if [ -n "$svc_pid" ]; then wait "$svc_pid" || true; fi
+  if [ -n "$tidy_pid" ]; then wait "$tidy_pid" || true; fi
+  scripts/services.sh redis-stop "$tmp" || true
+  scripts/services.sh pg-stop "$tmp" || true
+  if [ -z "${SK_KEEP_TMP:-}" ]; then rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+{
+  SK_PG_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+    SK_PG_TEMPLATE="$root/${builds%% *}/pg-template" scripts/services.sh pg-start "$tmp" "$pg_port" &&
+    SK_REDIS_AOF=no scripts/services.sh redis-start "$tmp" "$redis_port"
+} >"$tmp/services.log" 2>&1 &
+svc_pid=$!
+
 for b in $builds; do
   targets=()
   case $b in
@@ -90,34 +121,26 @@ for b in $builds; do
   fi
 done
 
-# clang-tidy, zero findings: on the files changed since upstream in the everyday loop, on
-# every file in the gate.
+# clang-tidy, zero findings: on every file in the gate, here; on the files changed since
+# upstream in the everyday loop, in the background while the tests run (its output and
+# verdict come after theirs).
 if [ -z "${SK_TEST_NO_TIDY:-}" ]; then
   if [ $mode = quick ]; then
-    scripts/tidy.sh build-asan --changed
+    scripts/tidy.sh build-asan --changed >"$tmp/tidy.log" 2>&1 &
+    tidy_pid=$!
   else
     scripts/tidy.sh build
   fi
 fi
 
-tmp=$(mktemp -d /tmp/skirmish-test.XXXXXX)
-chmod 755 "$tmp"
-pg_port=$(scripts/services.sh free-port)
-redis_port=$(scripts/services.sh free-port)
-while [ "$redis_port" = "$pg_port" ]; do redis_port=$(scripts/services.sh free-port); done
-
-cleanup() {
-  scripts/services.sh redis-stop "$tmp" || true
-  scripts/services.sh pg-stop "$tmp" || true
-  if [ -z "${SK_KEEP_TMP:-}" ]; then rm -rf "$tmp"; fi
-}
-trap cleanup EXIT
-
-# Suites run side by side: each integration test makes its own database and Redis key
-# prefix (tests/integration/it_support.c), so room for connections is what they share.
-SK_PG_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
-  scripts/services.sh pg-start "$tmp" "$pg_port"
-SK_REDIS_AOF=no scripts/services.sh redis-start "$tmp" "$redis_port"
+# Wait for the servers started beside the build (their output is printed here).
+if ! wait "$svc_pid"; then
+  cat "$tmp/services.log" >&2
+  echo "make test: PostgreSQL or Redis did not start (above)" >&2
+  exit 1
+fi
+svc_pid=""
+cat "$tmp/services.log"
 
 # The integration tests read these to reach the servers and to stop/start them.
 export SKIRMISH_TEST_DIR=$tmp
@@ -187,6 +210,17 @@ for b in $builds; do
     echo "browser test screenshots and logs: $SKIRMISH_TEST_ARTIFACTS/browser"
   fi
 done
+if [ -n "$tidy_pid" ]; then
+  echo "== tidy =="
+  tidy_ok=1
+  wait "$tidy_pid" || tidy_ok=0
+  tidy_pid=""
+  cat "$tmp/tidy.log"
+  if [ $tidy_ok = 0 ]; then
+    echo "make test: clang-tidy has findings (above)" >&2
+    status=1
+  fi
+fi
 # The OpenAPI document: in the gate, lint (Redocly) and its examples (one for every request
 # and response, each valid against its schema); in both, every response the integration
 # tests recorded (responses-*.jsonl) validated against it. Each checker first proves it

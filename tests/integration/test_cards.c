@@ -49,25 +49,44 @@ static json_t *get_json(const struct it_stack *s, const char *path, int want_sta
     return doc;
 }
 
-static int start(struct it_stack *s, const char *name, int worker)
+/* The suite's API and worker on the game's files, started by the first test that asks and
+ * shared by the tests that read the game's cards: each process loads the game's files at
+ * start (a second and more of CPU under ASan), which a stack per test paid seven times. The
+ * tests submit jobs and read routes only, nothing another test counts. NULL when it did not
+ * start. */
+static struct it_stack shared;
+static int shared_state; /* 0 not started, 1 running, -1 failed to start */
+
+static struct it_stack *game_stack(void)
 {
-    if (it_stack_init(s, name))
-        return -1;
-    s->env[s->n_env++] = dir_env;
-    if (it_api_start(s))
-        return -1;
-    return worker ? it_worker_start(s, 0) : 0;
+    if (shared_state == 0) {
+        shared_state = -1;
+        if (it_stack_init(&shared, "cards") == 0) {
+            shared.env[shared.n_env++] = dir_env;
+            if (it_api_start(&shared) == 0 && it_worker_start(&shared, 0) == 0)
+                shared_state = 1;
+        }
+    }
+    return shared_state == 1 ? &shared : NULL;
+}
+
+static int cleanup(void)
+{
+    if (shared_state != 0)
+        it_stack_stop(&shared);
+    shared_state = 0;
+    return 0;
 }
 
 static void test_catalog_route(void)
 {
-    struct it_stack s;
+    struct it_stack *s = game_stack();
     json_t *page, *next, *items;
     char path[256];
     const json_t *card;
 
-    CU_ASSERT_FATAL(start(&s, "cards_route", 0) == 0);
-    page = get_json(&s, "/v1/cards?name=bazooka%20marine&level=3", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    page = get_json(s, "/v1/cards?name=bazooka%20marine&level=3", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     items = json_object_get(page, "items");
     CU_ASSERT(json_array_size(items) >= 1);
@@ -78,14 +97,14 @@ static void test_catalog_route(void)
     json_decref(page);
 
     /* pages: five imperial commanders, then the next five, none twice */
-    page = get_json(&s, "/v1/cards?faction=imperial&type=commander&limit=5", 200);
+    page = get_json(s, "/v1/cards?faction=imperial&type=commander&limit=5", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 5);
     CU_ASSERT(json_integer_value(json_object_get(page, "total")) > 10);
     CU_ASSERT_FATAL(json_is_string(json_object_get(page, "next_cursor")));
     snprintf(path, sizeof(path), "/v1/cards?faction=imperial&type=commander&limit=5&cursor=%s",
              str(page, "next_cursor"));
-    next = get_json(&s, path, 200);
+    next = get_json(s, path, 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(next);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(next, "items")), 5);
     CU_ASSERT_STRING_NOT_EQUAL(str(json_array_get(json_object_get(page, "items"), 4), "name"),
@@ -95,16 +114,15 @@ static void test_catalog_route(void)
     json_decref(page);
     json_decref(next);
 
-    page = get_json(&s, "/v1/cards?skill=mortar&rarity=legendary&limit=1", 200);
+    page = get_json(s, "/v1/cards?skill=mortar&rarity=legendary&limit=1", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 1);
     json_decref(page);
 
-    json_decref(get_json(&s, "/v1/cards?level=11", 400));
-    json_decref(get_json(&s, "/v1/cards?cursor=x", 400));
-    json_decref(get_json(&s, "/v1/cards?limit=0", 400));
-    json_decref(get_json(&s, "/v1/cards?faction=orc", 400));
-    it_stack_stop(&s);
+    json_decref(get_json(s, "/v1/cards?level=11", 400));
+    json_decref(get_json(s, "/v1/cards?cursor=x", 400));
+    json_decref(get_json(s, "/v1/cards?limit=0", 400));
+    json_decref(get_json(s, "/v1/cards?faction=orc", 400));
 }
 
 #define REAL_DEF "Malika-1, Dread Panzer#2, Trap Setter, Invasion Blockade, Combat Specialist#3"
@@ -132,15 +150,15 @@ static void test_real_deck_job(void)
         "{\"kind\": \"battle\", \"seed\": 11, \"params\": {\"games\": 3000,"
         " \"attacker\": \"Octane-1, Bazooka Marine#3, Rally Infantry, Grunt\","
         " \"defender\": {\"deck\": \"" REAL_DEF "\", \"play\": \"ordered\"}}}";
-    struct it_stack s;
+    struct it_stack *s = game_stack();
     json_t *a, *b, *cat;
     struct it_resp r;
     const char *bad = "{\"kind\": \"battle\", \"params\": {\"attacker\": \"Octane-1, "
                       "Teiffa\", \"defender\": \"" REAL_DEF "\"}}";
 
-    CU_ASSERT_FATAL(start(&s, "cards_job", 1) == 0);
-    a = run_job(&s, doc);
-    b = run_job(&s, doc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    a = run_job(s, doc);
+    b = run_job(s, doc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(a, "games")), 3000);
@@ -151,14 +169,13 @@ static void test_real_deck_job(void)
     json_decref(a);
     json_decref(b);
 
-    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
+    CU_ASSERT_FATAL(it_http(s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/attacker\""));
     CU_ASSERT_PTR_NOT_NULL(
         r.body && strstr(r.body, "Teiffa") &&
         strstr(r.body, "health 0, attack 0: the engine plays health 1 to 999 and attack 0 to 999"));
     it_resp_free(&r);
-    it_stack_stop(&s);
 }
 
 /* GET /v1/decks lists customdecks.txt with what each stands for; a job whose attacker is
@@ -168,12 +185,12 @@ static void test_named_decks(void)
     static const char doc[] = "{\"kind\": \"battle\", \"seed\": 3, \"params\": {\"games\": 2000,"
                               " \"attacker\": \"halcyon++, CS, Bazooka Marine#3\","
                               " \"defender\": \"Bug62\"}}";
-    struct it_stack s;
+    struct it_stack *s = game_stack();
     json_t *page, *res;
     const json_t *d;
 
-    CU_ASSERT_FATAL(start(&s, "cards_named", 1) == 0);
-    page = get_json(&s, "/v1/decks?name=bug62", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    page = get_json(s, "/v1/decks?name=bug62", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(page, "total")), 6); /* Bug62, _1.._5 */
     d = json_array_get(json_object_get(page, "items"), 0);
@@ -181,17 +198,16 @@ static void test_named_decks(void)
     CU_ASSERT_TRUE(json_is_true(json_object_get(d, "list")));
     CU_ASSERT_EQUAL(json_array_size(json_object_get(d, "decks")), 5);
     json_decref(page);
-    page = get_json(&s, "/v1/decks?name=Bug66_02", 200);
+    page = get_json(s, "/v1/decks?name=Bug66_02", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(page, "items")), 1);
     json_decref(page);
 
-    res = run_job(&s, doc);
+    res = run_job(s, doc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 10000);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(res, "defenders")), 5);
     json_decref(res);
-    it_stack_stop(&s);
 }
 
 /* GET /v1/missions: filters, pages; a job between two missions; a raid it cannot play. */
@@ -221,14 +237,14 @@ static void test_missions(void)
         " \"level\": 1}, \"defender\": [{\"deck\": {\"raid\": \"Gilians Raid\", \"level\": 13},"
         " \"weight\": 1}, {\"deck\": {\"raid\": \"Orbocalypse Raid\", \"level\": 10},"
         " \"weight\": 1}]}}";
-    struct it_stack s;
+    struct it_stack *s = game_stack();
     json_t *page, *next, *res;
     const json_t *m;
     char path[256];
     struct it_resp r;
 
-    CU_ASSERT_FATAL(start(&s, "cards_missions", 1) == 0);
-    page = get_json(&s, "/v1/missions?kind=raid&name=jotun", 200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    page = get_json(s, "/v1/missions?kind=raid&name=jotun", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(page, "total")), 1);
     m = json_array_get(json_object_get(page, "items"), 0);
@@ -240,7 +256,7 @@ static void test_missions(void)
     json_decref(page);
     /* Talos: its middle levels' Enhance variants need more than 255 cards, which the plan's
      * 16-bit card indexes hold: every one of its 26 levels plays */
-    page = get_json(&s, "/v1/missions?kind=raid&name=talos", 200);
+    page = get_json(s, "/v1/missions?kind=raid&name=talos", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_STRING_EQUAL(str(m, "name"), "Talos");
@@ -250,13 +266,13 @@ static void test_missions(void)
     json_decref(page);
 
     /* 1,279 missions, in pages of 500; the second page starts where the first ended */
-    page = get_json(&s, "/v1/missions?kind=MISSION&limit=500", 200);
+    page = get_json(s, "/v1/missions?kind=MISSION&limit=500", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(page, "total")), 1279);
     CU_ASSERT_FATAL(json_is_string(json_object_get(page, "next_cursor")));
     snprintf(path, sizeof(path), "/v1/missions?kind=mission&limit=500&cursor=%s",
              str(page, "next_cursor"));
-    next = get_json(&s, path, 200);
+    next = get_json(s, path, 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(next);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(next, "items")), 500);
     CU_ASSERT(json_integer_value(
@@ -268,13 +284,13 @@ static void test_missions(void)
     /* the largest raid (a deck of 50) plays at each of its 50 levels, and so does each level of
      * Gilians Raid, whose middle levels' Enhance variants pass the plan's table (made during
      * play) */
-    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=synapse", 200);
+    page = get_json(s, "/v1/missions?kind=raid&playable=true&name=synapse", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 50);
     CU_ASSERT(json_is_null(json_object_get(m, "levels_why")));
     json_decref(page);
-    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=gilians", 200);
+    page = get_json(s, "/v1/missions?kind=raid&playable=true&name=gilians", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 16);
@@ -288,7 +304,7 @@ static void test_missions(void)
             size_t n;
             snprintf(path, sizeof(path), "/v1/missions?kind=%s&limit=1000%s%s",
                      kind ? "raid" : "mission", *cursor ? "&cursor=" : "", cursor);
-            page = get_json(&s, path, 200);
+            page = get_json(s, path, 200);
             CU_ASSERT_PTR_NOT_NULL_FATAL(page);
             n = json_array_size(json_object_get(page, "items"));
             for (size_t i = 0; i < n; i++) {
@@ -308,54 +324,53 @@ static void test_missions(void)
         CU_ASSERT_EQUAL(refused, 0);
     }
     /* Orbocalypse Raid's middle levels hold more than 32 distinct changes: all 26 play */
-    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=orbocalypse", 200);
+    page = get_json(s, "/v1/missions?kind=raid&playable=true&name=orbocalypse", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
     CU_ASSERT(json_is_null(json_object_get(m, "levels_why")));
     json_decref(page);
     /* Lithid Raid's Refresh 100 plays (values up to 255), at every level */
-    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=lithid", 200);
+    page = get_json(s, "/v1/missions?kind=raid&playable=true&name=lithid", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
     json_decref(page);
     /* the raid with a pool plays: its card_pools count is listed */
-    page = get_json(&s, "/v1/missions?kind=raid&playable=true&name=apocalypse", 200);
+    page = get_json(s, "/v1/missions?kind=raid&playable=true&name=apocalypse", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
     CU_ASSERT_STRING_EQUAL(str(m, "name"), "Apocalypse");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "card_pools")), 1);
     json_decref(page);
-    json_decref(get_json(&s, "/v1/missions?kind=campaign", 400));
-    json_decref(get_json(&s, "/v1/missions?playable=maybe", 400));
-    json_decref(get_json(&s, "/v1/missions?level=1", 400));
+    json_decref(get_json(s, "/v1/missions?kind=campaign", 400));
+    json_decref(get_json(s, "/v1/missions?playable=maybe", 400));
+    json_decref(get_json(s, "/v1/missions?level=1", 400));
 
-    res = run_job(&s, doc);
+    res = run_job(s, doc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 2000);
     json_decref(res);
     /* against the raid at level 13: raid points by default, each game its own draw */
-    res = run_job(&s, pool);
+    res = run_job(s, pool);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 2000);
     CU_ASSERT_TRUE(json_real_value(json_object_get(res, "points")) >= 5.0);
     json_decref(res);
 
-    CU_ASSERT_FATAL(it_http(&s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
+    CU_ASSERT_FATAL(it_http(s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/1/deck\""));
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "can raise card \\\"Colossus\\\"'s past 255"));
     it_resp_free(&r);
 
     /* run by a worker, on the CPU backend (the host makes the variants) */
-    res = run_job(&s, gilians);
+    res = run_job(s, gilians);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games")), 4000);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "games_bounded")), 0);
     CU_ASSERT_STRING_EQUAL(str(res, "backend"), "cpu");
     json_decref(res);
-    it_stack_stop(&s);
 }
 
 /* A worker pointed at a folder that is not there exits at start. */
@@ -393,6 +408,6 @@ static CU_TestInfo cards_tests[] = {
 };
 
 CU_SuiteInfo test_cards_suites[] = {
-    {"cards", setup, NULL, NULL, NULL, cards_tests},
+    {"cards", setup, cleanup, NULL, NULL, cards_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -77,6 +77,13 @@ static void test_worker_without_the_catalog(void)
     int without = 0;
 
     CU_ASSERT_FATAL(it_stack_init(&s, "catalog_workers") == 0);
+    /* A job left by a worker without its catalog waits a second, then the reconciler offers
+     * it again: every 300 ms here, not every 2 s (the default), or the four jobs took 11 s
+     * to reach the worker with the cards. Workers stopped with SIGTERM leave their
+     * XREADGROUP within 200 ms. */
+    s.env[s.n_env++] = "SKIRMISH_RECONCILE_MS=300";
+    s.env[s.n_env++] = "SKIRMISH_RECONCILE_AGE_MS=500";
+    s.env[s.n_env++] = "SKIRMISH_BLOCK_MS=200";
     s.env[s.n_env++] = dir_env; /* the API has the game's cards */
     CU_ASSERT_FATAL(it_api_start(&s) == 0);
     s.n_env--; /* worker 0 does not */
@@ -164,9 +171,10 @@ static void test_retry_after_refresh(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(ra);
     CU_ASSERT_STRING_EQUAL(str(json_object_get(ra, "catalog"), "hash"), ha);
 
-    /* a refresh in which Bazooka Marine hits twice as hard; the API serves it soon */
+    /* a refresh in which Bazooka Marine hits twice as hard; the API serves it soon (it
+     * reads the new files first: 10 s were too few once, at a load average of 13) */
     sk_test_cards_install(store, "b", '6', hb);
-    for (int t = 0; t < 100; t++) {
+    for (int t = 0; t < 600; t++) {
         json_decref(page);
         page = get_json(&s, "/v1/cards?limit=1");
         if (strcmp(str(page, "catalog"), hb) == 0)
