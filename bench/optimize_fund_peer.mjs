@@ -22,9 +22,10 @@
 // seed's figures listed below the table.
 // Prints a table; asserts nothing.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { names, peerWorkdir } from './peer_lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const peer = process.env.SKIRMISH_PEER;
@@ -39,21 +40,8 @@ const funds = (process.argv[5] || '500,3000').split(',').map(Number);
 const cardsDir = resolve(process.argv[6] || join(root, '../shared/data/tu'));
 const bin = process.argv[7] || join(root, 'build/skirmish');
 const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
-const tmp = mkdtempSync(join(tmpdir(), 'skirmish-fund-peer-'));
-const peerDir = join(tmp, 'peer');
-mkdirSync(join(peerDir, 'data'), { recursive: true });
-for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(peerDir, 'data', f));
+const { tmp, peerDir } = peerWorkdir(cardsDir, 'skirmish-fund-peer-');
 const env = { ...process.env, SKIRMISH_CARDS_DIR: cardsDir };
-
-// The names of a deck string, counts expanded ("Card#2" twice).
-function names(deck) {
-  const out = [];
-  for (const raw of deck.split(',')) {
-    const m = /^\s*(.*?)\s*(?:#(\d+))?\s*$/.exec(raw);
-    for (let i = 0; i < Number(m[2] || 1); i++) out.push(m[1]);
-  }
-  return out;
-}
 
 // A card's level-1 name, as both simulators read it ("Name-N" or "Name" → "Name-1").
 const level1 = (name) => name.replace(/-\d+$/, '') + '-1';

@@ -24,9 +24,10 @@
 // is the run least disturbed by others), the peer's deck and games being those of that run.
 // Prints a table and the means; asserts nothing.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { names, peerWorkdir } from './peer_lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const peer = process.env.SKIRMISH_PEER;
@@ -40,20 +41,8 @@ const evalGames = Number(process.argv[4] || 1000000);
 const cardsDir = resolve(process.argv[5] || join(root, '../shared/data/tu'));
 const bin = process.argv[6] || join(root, 'build/skirmish');
 const ref = JSON.parse(readFileSync(join(root, 'tests/data/peer/real_cards.json'), 'utf8'));
-const tmp = mkdtempSync(join(tmpdir(), 'skirmish-optimize-peer-'));
-mkdirSync(join(tmp, 'peer', 'data'), { recursive: true });
-for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(tmp, 'peer', 'data', f));
+const { tmp } = peerWorkdir(cardsDir, 'skirmish-optimize-peer-');
 const env = { ...process.env, SKIRMISH_CARDS_DIR: cardsDir };
-
-// The names of a deck string, counts expanded ("Card#2" twice).
-function names(deck) {
-  const out = [];
-  for (const raw of deck.split(',')) {
-    const m = /^\s*(.*?)\s*(?:#(\d+))?\s*$/.exec(raw);
-    for (let i = 0; i < Number(m[2] || 1); i++) out.push(m[1]);
-  }
-  return out;
-}
 
 // Runs `cmd args` in `cwd` and returns [its stdout, its CPU time (user + system) in s]:
 // on a shared machine the wall clock also counts the time other processes held the cores,
