@@ -21,6 +21,7 @@
 #include "sk_banned.h"
 
 const char *tu_test_dir(void); /* test_battle_tu.c */
+enum sk_err tu_test_catalog(struct battle_catalog **out);
 
 static struct battle_catalog *cat;
 
@@ -29,15 +30,7 @@ static struct battle_catalog *cat;
  * the built-in catalog. */
 static int setup(void)
 {
-    char err[512] = "";
-    enum sk_err rc;
-
-    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
-    rc = battle_catalog_load(&cat, err, sizeof(err));
-    unsetenv(BATTLE_TU_ENV_DIR);
-    if (rc)
-        fprintf(stderr, "game catalog: %s\n", err);
-    return rc != SK_OK;
+    return tu_test_catalog(&cat) != SK_OK;
 }
 
 static int teardown(void)

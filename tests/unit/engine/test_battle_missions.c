@@ -28,6 +28,7 @@
 #include "sk_banned.h"
 
 const char *tu_test_dir(void); /* test_battle_tu.c */
+enum sk_err tu_test_catalog(struct battle_catalog **out);
 
 static struct battle_missions_data real;
 static struct sk_verr_list real_notes;
@@ -39,22 +40,13 @@ static int setup(void)
 {
     char err[512] = "";
     uint64_t hash = BATTLE_TU_FNV_SEED;
-    enum sk_err rc;
 
     sk_verr_list_init(&real_notes);
     if (battle_missions_load(tu_test_dir(), &real, &hash, &real_notes, err, sizeof(err))) {
         fprintf(stderr, "battle_missions_load(%s): %s\n", tu_test_dir(), err);
         return 1;
     }
-    /* The variable is set for this load only: other suites use the built-in catalog. */
-    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
-    rc = battle_catalog_load(&real_cat, err, sizeof(err));
-    unsetenv(BATTLE_TU_ENV_DIR);
-    if (rc) {
-        fprintf(stderr, "battle_catalog_load(%s): %s\n", tu_test_dir(), err);
-        return 1;
-    }
-    return 0;
+    return tu_test_catalog(&real_cat) != SK_OK;
 }
 
 static int teardown(void)

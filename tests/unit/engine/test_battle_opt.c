@@ -735,24 +735,15 @@ static void test_reorder_moves_only(void)
 
 /* ===== Factions, on the game's cards ===== */
 
-const char *tu_test_dir(void); /* test_battle_tu.c */
+enum sk_err tu_test_catalog(struct battle_catalog **out); /* test_battle_tu.c */
 
 static struct battle_catalog *real_cat;
 
-/* The game's cards, loaded as the services load them (the variable set for this load only:
- * the other suites use the built-in catalog). */
+/* The game's cards, loaded as the services load them. */
 static int real_setup(void)
 {
-    char err[512] = "";
-    enum sk_err rc;
-
     sk_mem_init_json();
-    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
-    rc = battle_catalog_load(&real_cat, err, sizeof(err));
-    unsetenv(BATTLE_TU_ENV_DIR);
-    if (rc)
-        fprintf(stderr, "battle_catalog_load(%s): %s\n", tu_test_dir(), err);
-    return rc != SK_OK;
+    return tu_test_catalog(&real_cat) != SK_OK;
 }
 
 static int real_teardown(void)

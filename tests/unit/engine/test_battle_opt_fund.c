@@ -23,22 +23,14 @@
 
 #include "sk_banned.h"
 
-const char *tu_test_dir(void); /* test_battle_tu.c */
+enum sk_err tu_test_catalog(struct battle_catalog **out); /* test_battle_tu.c */
 
 static struct battle_catalog *cat;
 
 static int setup(void)
 {
-    char err[512] = "";
-    enum sk_err rc;
-
     sk_mem_init_json();
-    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
-    rc = battle_catalog_load(&cat, err, sizeof(err));
-    unsetenv(BATTLE_TU_ENV_DIR);
-    if (rc)
-        fprintf(stderr, "battle_catalog_load(%s): %s\n", tu_test_dir(), err);
-    return rc != SK_OK;
+    return tu_test_catalog(&cat) != SK_OK;
 }
 
 static int teardown(void)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "battle_cards.h"
+#include "battle_catalog.h"
 #include "battle_tu.h"
 #include "sk_mem.h"
 #include "sk_test_main.h"
@@ -19,6 +20,7 @@
 #include "sk_banned.h"
 
 const char *tu_test_dir(void);
+enum sk_err tu_test_catalog(struct battle_catalog **out);
 
 /* The snapshot of the game's files: $SKIRMISH_TEST_TU_DIR, else ../shared/data/tu next to
  * the source tree (where CI has it). */
@@ -30,6 +32,21 @@ const char *tu_test_dir(void)
         return env;
     snprintf(path, sizeof(path), "%s/../shared/data/tu", SK_SOURCE_DIR);
     return path;
+}
+
+/* The catalog of tu_test_dir(), loaded as the services load it: the variable is set for
+ * this load only, as other suites use the built-in catalog. Prints why it failed. */
+enum sk_err tu_test_catalog(struct battle_catalog **out)
+{
+    char err[512] = "";
+    enum sk_err rc;
+
+    setenv(BATTLE_TU_ENV_DIR, tu_test_dir(), 1);
+    rc = battle_catalog_load(out, err, sizeof(err));
+    unsetenv(BATTLE_TU_ENV_DIR);
+    if (rc)
+        fprintf(stderr, "battle_catalog_load(%s): %s\n", tu_test_dir(), err);
+    return rc;
 }
 
 static struct battle_tu_data real;
