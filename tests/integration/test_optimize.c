@@ -432,6 +432,32 @@ static const char *eval_doc(long eval_games, long seed)
     return opt_doc_eval(1000, eval_games, seed);
 }
 
+/* Submits `doc` on `s` (its id into `id`), waits for it to succeed and returns its result
+ * (the caller frees it), or NULL after a failed assertion. */
+static json_t *succeeded_result(const struct it_stack *s, const char *doc, char *id)
+{
+    char path[96];
+    struct it_resp r;
+    json_t *job, *res;
+
+    if (it_submit(s, doc, id) != 0) {
+        CU_FAIL("submit");
+        return NULL;
+    }
+    job = it_wait_status(s, id, NULL, 120000);
+    CU_ASSERT_PTR_NOT_NULL(job);
+    CU_ASSERT_STRING_EQUAL(job ? str(job, "status") : "", "succeeded");
+    json_decref(job);
+    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
+    if (it_http(s, "GET", path, NULL, NULL, 0, &r) != 0) {
+        CU_FAIL("GET result");
+        return NULL;
+    }
+    res = it_resp_json(&r);
+    it_resp_free(&r);
+    return res;
+}
+
 /* Lines of worker `i`'s log that hold `needle`. */
 static int log_count(const struct it_stack *s, int i, const char *needle)
 {
@@ -621,9 +647,9 @@ static void test_factions_game_cards(void)
         "\"fund\":600,\"budget\":{\"games\":5000},\"eval_games\":500}}";
     static char dir_env[4200];
     struct it_stack s;
-    char id[37], path[128], rows[16];
+    char id[37], rows[16];
     struct it_resp r;
-    json_t *job, *res, *e, *p;
+    json_t *res, *e, *p;
     size_t i;
 
     snprintf(dir_env, sizeof(dir_env), "SKIRMISH_CARDS_DIR=%s/../shared/data/tu", SK_SOURCE_DIR);
@@ -642,15 +668,7 @@ static void test_factions_game_cards(void)
     CU_ASSERT_EQUAL(it_sql(&s, "SELECT count(*) FROM jobs", rows, sizeof(rows)), 0);
     CU_ASSERT_STRING_EQUAL(rows, "0");
     /* the search: half its pool is of other factions, none of which may come in */
-    CU_ASSERT_FATAL(it_submit(&s, doc, id) == 0);
-    job = it_wait_status(&s, id, NULL, 120000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
-    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
-    json_decref(job);
-    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
-    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
-    res = it_resp_json(&r);
-    it_resp_free(&r);
+    res = succeeded_result(&s, doc, id);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     /* this seed's search takes four swaps (the engine's own run says so) */
     CU_ASSERT(json_integer_value(json_object_get(res, "moves_accepted")) >= 1);
@@ -663,15 +681,7 @@ static void test_factions_game_cards(void)
     json_decref(res);
     /* a fund: the deck found is built from level-1 cards within 600 SP, its upgrades listed
      * (the response is recorded and checked against the OpenAPI document) */
-    CU_ASSERT_FATAL(it_submit(&s, fund, id) == 0);
-    job = it_wait_status(&s, id, NULL, 120000);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(job);
-    CU_ASSERT_STRING_EQUAL(str(job, "status"), "succeeded");
-    json_decref(job);
-    snprintf(path, sizeof(path), "/v1/jobs/%s/result", id);
-    CU_ASSERT_FATAL(it_http(&s, "GET", path, NULL, NULL, 0, &r) == 0);
-    res = it_resp_json(&r);
-    it_resp_free(&r);
+    res = succeeded_result(&s, fund, id);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     e = json_object_get(res, "fund");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "fund")), 600);
