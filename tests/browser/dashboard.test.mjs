@@ -330,19 +330,36 @@ describe('dashboard', () => {
         pool: [{ card: 'Chainslicer', count: 3 }, { card: 'Lead Dozer', count: 2 },
                { card: 'Bloodfang', count: 3 }, { card: 'Iron Warden' }],
         constraints: { deck_size: { min: 6, max: 10 }, commander: 'owned' },
-        budget: { games: Math.max(1000, job.games) }, eval_games: 1000,
+        // three times the games of the 4-second battle: the search runs about 10 s here
+        budget: { games: Math.max(1000, 3 * job.games) }, eval_games: 1000,
       },
     };
-    const r = await fetch(`${stack.url}/v1/jobs`, {
-      method: 'POST', body: JSON.stringify(doc),
-      headers: { ...auth().headers, 'Content-Type': 'application/json' },
-    });
-    assert.equal(r.status, 202);
-    const { id } = await r.json();
+    // The job is submitted while the worker stands still and the page opens it queued: a
+    // search of a few seconds was over before a loaded machine opened the page (CI,
+    // 2026-12-06), and a finished job shows no progress.
+    stack.pauseWorkers();
+    let id;
+    try {
+      const r = await fetch(`${stack.url}/v1/jobs`, {
+        method: 'POST', body: JSON.stringify(doc),
+        headers: { ...auth().headers, 'Content-Type': 'application/json' },
+      });
+      assert.equal(r.status, 202);
+      id = (await r.json()).id;
+    } catch (e) {
+      stack.pauseWorkers(false);
+      throw e;
+    }
     const page = await newPage();
-    await page.goto(`${stack.url}/#key=${stack.adminKey}`);
-    await page.waitForSelector('#jobs tbody tr');
-    await page.goto(`${stack.url}/#/jobs/${id}`);
+    try {
+      await page.goto(`${stack.url}/#key=${stack.adminKey}`);
+      await page.waitForSelector('#jobs tbody tr');
+      await page.goto(`${stack.url}/#/jobs/${id}`);
+      await page.waitForFunction(() => /^queued: /.test(
+          document.querySelector('#result-body')?.textContent || ''));
+    } finally {
+      stack.pauseWorkers(false);
+    }
     // while it runs: what the worker reported (the detail of its progress)
     await page.waitForSelector('#opt-progress', { timeout: 60000 });
     // led by a commander of the job: with "commander": "owned" the search may already have

@@ -103,9 +103,20 @@ export class Stack {
     const p = spawn(path.join(this.h.bin, prog), [], { env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     p.logFile = log;
+    p.logName = logName;
     p.exited = new Promise((resolve) => p.on('exit', (code, sig) => resolve({ code, sig })));
     this.procs.push(p);
     return p;
+  }
+
+  /** Stops (SIGSTOP) or resumes (SIGCONT) every worker process: a test that must see a job
+   * before it runs submits it while its workers stand still, so however fast the machine
+   * plays it the job is still queued when the page opens it. */
+  pauseWorkers(paused = true) {
+    for (const p of this.procs) {
+      if (p.logName.startsWith('worker') && p.exitCode === null && p.signalCode === null)
+        p.kill(paused ? 'SIGSTOP' : 'SIGCONT');
+    }
   }
 
   async waitReady(ms = 30000) {
