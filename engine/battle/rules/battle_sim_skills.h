@@ -275,6 +275,68 @@ struct battle_sim_ov {
     clc_u32 y, all, n, flip;
 };
 
+/* What the death of unit `lane` of side `s` (row `assault` or structures) sets off besides
+ * its on-death skills: every living unit with Scavenge X gains X max health; when an
+ * assault died, every other living own assault with Avenge X gains X attack and X max
+ * health (half, rounded up, beyond the next lane). */
+CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
+                                CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
+{
+    /* Each scan only in the plans with its skill: a death scans every row for Scavenge. */
+    if (p->death_fx & BATTLE_SIM_DEATH_SCAVENGE)
+        for (int k = 0; k < 2; k++)
+            for (clc_u32 r = 0; r < 2; r++) {
+                CLC_PRIVATE struct battle_side *side = &g->sides[k];
+                CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+                clc_u32 n = r ? side->n_assaults : side->n_structures;
+                for (clc_u32 i = 0; i < n; i++)
+                    if (p->cards[row[i].card].scavenge && battle_sim_alive(&row[i]))
+                        battle_sim_gain_hp(&row[i], p->cards[row[i].card].scavenge);
+            }
+    if (!assault || !(p->death_fx & BATTLE_SIM_DEATH_AVENGE))
+        return;
+    for (clc_u32 i = 0; i < g->sides[s].n_assaults; i++) {
+        CLC_PRIVATE struct battle_unit *a = &g->sides[s].assaults[i];
+        clc_i32 x = p->cards[a->card].avenge;
+        if (!x || i == lane || !battle_sim_alive(a))
+            continue;
+        if (i + 1 < lane || i > lane + 1)
+            x = (x + 1) / 2;
+        if (!(a->flags & BATTLE_SIM_SUNDERED))
+            battle_sim_gain_attack(a, x);
+        battle_sim_gain_hp(a, x);
+    }
+}
+
+/* The death effects (Scavenge, Avenge) of the units a hostile skill has just killed, before
+ * any of its targets casts it back: tuo applies them as soon as the skill has hit all its
+ * targets (prepend_on_death, then Payback and Revenge), so a unit with Scavenge that a
+ * Revenge hits has already gained from the deaths the skill caused, and may live. Marked
+ * BATTLE_SIM_FX_DONE so that battle_sim_triggers does not apply them again; their on-death
+ * skills come there, after the cast back, as tuo queues them (and Virulence, whose run of
+ * neighbours is one pass's, is left there: a poisoned unit killed by a cast-back skill
+ * under Virulence is rare). While the side to move casts its battleground effects no
+ * death has these effects (battle_sim_bge_trigger). */
+CLC_NOINLINE void battle_sim_death_fx_now(CLC_GLOBAL const struct battle_plan_data *p,
+                                          CLC_PRIVATE struct battle_game *g)
+{
+    if (g->bge || !(p->death_fx & (BATTLE_SIM_DEATH_SCAVENGE | BATTLE_SIM_DEATH_AVENGE)))
+        return;
+    for (int s = 0; s < 2; s++) {
+        CLC_PRIVATE struct battle_side *side = &g->sides[s];
+        for (clc_u32 r = 0; r < 2 && side->pending; r++) {
+            CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
+            for (clc_u32 i = 0; i < (r ? side->n_assaults : side->n_structures); i++) {
+                CLC_PRIVATE struct battle_unit *u = &row[i];
+                if (!(u->flags & BATTLE_SIM_DYING) || (u->state & BATTLE_SIM_FX_DONE))
+                    continue;
+                u->state = (clc_u8)(u->state | BATTLE_SIM_FX_DONE);
+                battle_sim_death_fx(p, g, s, i, (int)r);
+            }
+        }
+    }
+}
+
 /* Payback X and Revenge X (tuo's perform_targetted_hostile_fast, after the targets): hostile
  * skill `id` X, cast by the own assault at `lane` of side `s`, took effect on the assaults
  * `pb` (npb lanes of side ts's row) that have either and have not used them up this enemy
@@ -282,7 +344,8 @@ struct battle_sim_ov {
  * caster and its living neighbours; each needs its target alive and valid for the skill
  * as a target on its own side (tuo's skill_predicate from the target itself: Weaken and
  * Jam take a unit that acts next turn), and Evade does not negate it. One use each, when
- * it took effect anywhere. Units it kills are marked (BATTLE_SIM_PB_DEATH). A unit killed
+ * it took effect anywhere. First the death effects of the units the skill killed
+ * (battle_sim_death_fx_now). Units it kills are marked (BATTLE_SIM_PB_DEATH). A unit killed
  * by the skill itself still casts it back (the peer checks no life). Mimic is never cast
  * back, Mimic's skills are. Turning Tides answers a Weaken cast back as any. */
 CLC_NOINLINE void battle_sim_payback(CLC_GLOBAL const struct battle_plan_data *p,
@@ -294,6 +357,8 @@ CLC_NOINLINE void battle_sim_payback(CLC_GLOBAL const struct battle_plan_data *p
     int tap = battle_sim_active(p->mode, g->turn);
     int iron = (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
                battle_sim_passive(p, tap, BATTLE_PASSIVE_IRONWILL);
+    if (p->death_fx)
+        battle_sim_death_fx_now(p, g);
     for (clc_u32 k = 0; k < npb; k++) {
         CLC_PRIVATE struct battle_unit *u = &g->sides[ts].assaults[pb[k]];
         int revenge = p->cards[u->card].revenge != 0;
@@ -1137,39 +1202,6 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
     }
 }
 
-/* What the death of unit `lane` of side `s` (row `assault` or structures) sets off besides
- * its on-death skills: every living unit with Scavenge X gains X max health; when an
- * assault died, every other living own assault with Avenge X gains X attack and X max
- * health (half, rounded up, beyond the next lane). */
-CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
-                                CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
-{
-    /* Each scan only in the plans with its skill: a death scans every row for Scavenge. */
-    if (p->death_fx & BATTLE_SIM_DEATH_SCAVENGE)
-        for (int k = 0; k < 2; k++)
-            for (clc_u32 r = 0; r < 2; r++) {
-                CLC_PRIVATE struct battle_side *side = &g->sides[k];
-                CLC_PRIVATE struct battle_unit *row = r ? side->assaults : side->structures;
-                clc_u32 n = r ? side->n_assaults : side->n_structures;
-                for (clc_u32 i = 0; i < n; i++)
-                    if (p->cards[row[i].card].scavenge && battle_sim_alive(&row[i]))
-                        battle_sim_gain_hp(&row[i], p->cards[row[i].card].scavenge);
-            }
-    if (!assault || !(p->death_fx & BATTLE_SIM_DEATH_AVENGE))
-        return;
-    for (clc_u32 i = 0; i < g->sides[s].n_assaults; i++) {
-        CLC_PRIVATE struct battle_unit *a = &g->sides[s].assaults[i];
-        clc_i32 x = p->cards[a->card].avenge;
-        if (!x || i == lane || !battle_sim_alive(a))
-            continue;
-        if (i + 1 < lane || i > lane + 1)
-            x = (x + 1) / 2;
-        if (!(a->flags & BATTLE_SIM_SUNDERED))
-            battle_sim_gain_attack(a, x);
-        battle_sim_gain_hp(a, x);
-    }
-}
-
 /* Revenge X (a passive battleground effect of the side whose turn it is): when a unit of
  * side `s` dies, side `s`'s commander casts Heal all X, then Rally all X (as tuo queues
  * them: before the unit's on-death skills; Inhibit refuses them). A plan with Revenge sends
@@ -1311,7 +1343,7 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     if (g->bge) {
                         battle_sim_bge_trigger(p, g, s, &p->cards[u->card], f);
                     } else if (f & BATTLE_SIM_DYING) {
-                        if (p->death_fx)
+                        if (p->death_fx && !(u->state & BATTLE_SIM_FX_DONE))
                             battle_sim_death_fx(p, g, s, i, (int)r);
                         if (p->passive && r && battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
                             battle_sim_virulence(p, g, s, i, run);

@@ -67,11 +67,13 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
  * assault casts it once in its life). RUSH_DUE: Rush brought its delay to 0, Valor and
  * Summon are due. PB_DEATH: killed by Payback or Revenge, its on-death hostile skills aim
  * at its own side (battle_sim_triggers). OVERLOADED: until its own turn ends, its skills
- * ignore Evade, Protect and Inhibit (battle_sim_skill_as). */
+ * ignore Evade, Protect and Inhibit (battle_sim_skill_as). FX_DONE: died, and its death's
+ * Scavenge and Avenge are applied already (battle_sim_death_fx_now). */
 #define BATTLE_SIM_RUSHED     1u
 #define BATTLE_SIM_RUSH_DUE   2u
 #define BATTLE_SIM_PB_DEATH   4u
 #define BATTLE_SIM_OVERLOADED 8u
+#define BATTLE_SIM_FX_DONE    16u
 
 /* Plan-wide facts (battle_plan_data.fx): whether any card of the table has these skills,
  * so that games without them skip their checks on every unit, hit and turn. */

@@ -1021,6 +1021,35 @@ static void test_revenge(void)
     tb_run_end(&x);
 }
 
+/* A Revenge after the deaths' Scavenge: the Striker's Strike 5 kills the Revenger (5
+ * health) on turn 3, and the Striker's Scavenge 10 (4 health, 4 max) is applied before the
+ * dead Revenger casts the Strike back, as the peer applies a skill's deaths' Scavenge and
+ * Avenge once it has hit its targets and before any Payback or Revenge: the Striker goes
+ * to 14 and lives on 9 (before, the Strike back killed it at 4). Its max health counts
+ * the Scavenge once. bench/peer_fuzz.mjs seed 1207 #115: Orobomber's Revenge against
+ * Lucidous's Strike all and Scavenge. */
+static void test_revenge_after_scavenge(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int striker, revenger;
+    duel(&b);
+    striker = unit(&b, "Striker", 0, 4, 0);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 5, 0);
+    tb_skill(&b, striker, BATTLE_SKILL_SCAVENGE, 10, 0);
+    revenger = unit(&b, "Revenger", 0, 5, 0);
+    tb_skill(&b, revenger, BATTLE_SKILL_REVENGE, 1, 0);
+    tb_deck(&b, 0, striker, 1);
+    tb_deck(&b, 1, revenger, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(x.g.sides[1].n_assaults, 0);
+    CU_ASSERT_EQUAL_FATAL(x.g.sides[0].n_assaults, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 9);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 14);
+    tb_run_end(&x);
+}
+
 /* Subdue 3: the Biter (attack 2, Berserk 2) has 2 attack of gains when it first hits the
  * Warden on turn 3: Subdue takes them and 1 more is owed, as 3 of max health (it has no
  * health gains); its Berserk then pays the 1 off and adds 1 (attack 3). On turn 5 Subdue
@@ -1406,6 +1435,7 @@ static CU_TestInfo skills2_tests[] = {
     {"tribute", test_tribute},
     {"payback", test_payback},
     {"revenge, and death by it", test_revenge},
+    {"revenge after the deaths' scavenge", test_revenge_after_scavenge},
     {"subdue, and crackdown", test_subdue},
     {"corrosive after subdue", test_corrosive_subdued},
     {"stasis, cold sleep and temporal backlash", test_stasis},
