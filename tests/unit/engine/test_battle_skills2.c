@@ -1326,6 +1326,48 @@ static void test_evolve(void)
     tb_run_end(&x);
 }
 
+/* Evolve Payback into Revenge (Syndicate Raid's Darius), cast by side 1's commander on
+ * turns 2 and 4: it takes the caster's own Payer (Payback 1), never side 0's Left, which has
+ * Payback too (the peer picks side 0's units here, a deliberate divergence: docs/rules/
+ * battle.md, "Deliberate divergences"; bench/peer_fuzz.mjs seed 1207, #392). On turn 5 the
+ * Striker's Strike 3 on the Payer comes back as Revenge on the Striker and both its
+ * neighbours: 3 each, where Payback would hit the Striker alone. */
+static void test_evolve_into_revenge(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd1, left, striker, payer;
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    cmd1 = tb_card(&b, "Darius", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd1, BATTLE_SKILL_EVOLVE, 0, 0);
+    tb_args(&b, cmd1, BATTLE_SKILL_PAYBACK, BATTLE_SKILL_REVENGE);
+    tb_side(&b, 1, cmd1, BATTLE_PLAY_EXACT);
+    left = unit(&b, "Left", 0, 20, 0);
+    tb_skill(&b, left, BATTLE_SKILL_PAYBACK, 1, 0);
+    striker = tb_card(&b, "Striker", BATTLE_ASSAULT, 0, 20, 1);
+    tb_skill(&b, striker, BATTLE_SKILL_STRIKE, 3, 0);
+    payer = unit(&b, "Payer", 0, 30, 0);
+    tb_skill(&b, payer, BATTLE_SKILL_PAYBACK, 1, 0);
+    tb_deck(&b, 0, left, 1);
+    tb_deck(&b, 0, striker, 1);
+    tb_deck(&b, 0, unit(&b, "Right", 0, 20, 0), 1);
+    tb_deck(&b, 1, payer, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(x.d->card_base[TB_ASL(&x, 1, 0).card], payer);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 1, 0).card].revenge, 1);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 1, 0).card].payback, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, left);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, left);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 17);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 17);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).hp, 17);
+    tb_run_end(&x);
+}
+
 /* Values above 99, as the game's newer cards have them (up to 255, 8-bit fields): Smasher
  * (attack 250) casts Strike 200 on Giant (health 600, Armor 200), then attacks it: 200 +
  * (250 - 200) = 250 a turn. Giant (attack 1) hits the commander, then Smasher. */
@@ -1442,6 +1484,7 @@ static CU_TestInfo skills2_tests[] = {
     {"overload", test_overload},
     {"enhance", test_enhance},
     {"evolve", test_evolve},
+    {"evolve into revenge takes the own side's units", test_evolve_into_revenge},
     CU_TEST_INFO_NULL,
 };
 
