@@ -28,6 +28,10 @@
 //   two-sided 4σ test (p = 6.3e-5). At 20,000 games a side that finds differences of about
 //   2.5 points near 50% (less near 0% or 100%); 0.3 points at 50% takes about 1,500,000
 //   games a side over a few hundred tests.
+//   A matchup beyond 4σ that meets one of docs/rules/battle.md's deliberate divergences
+//   (where the peer is wrong and the engine keeps the game's rule: today Evolve into
+//   Revenge, by any unit, mission's or raid's unit or effect that carries it) is listed as
+//   "documented", counted apart in the summary, not shrunk, and does not fail the run.
 // --jobs J (default 2): 2 runs our side and the peer's of one matchup at the same time,
 //   1 one after the other. Both simulators run on one thread each.
 // --shrink K (default 3): how many divergent matchups to shrink (0: none), the most
@@ -268,12 +272,46 @@ function records(dir) {
       const name = r[1].match(/<name>([^<]*)<\/name>/)?.[1]?.trim();
       if (!name || !/<deck>/.test(r[1])) continue;
       const levels = kind === 'raid' ? Number(r[1].match(/<levels>(\d+)<\/levels>/)?.[1] ?? 1) : 10;
-      seen.set(name, seen.has(name) ? null : { kind, name, levels });
+      // its units' ids (commander, cards), for the documented divergences (DELIBERATE)
+      const ids = [...r[1].matchAll(/<(?:commander|card)>\s*(\d+)\s*</g)].map((x) => Number(x[1]));
+      seen.set(name, seen.has(name) ? null : { kind, name, levels, ids });
     }
     for (const rec of seen.values())
       if (rec && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(rec.name) && !/-\d+$/.test(rec.name)) out.push(rec);
   }
   return out;
+}
+
+// The deliberate divergences of docs/rules/battle.md ("Deliberate divergences") that a
+// drawn matchup can meet: a matchup beyond 4σ that meets one is listed as documented, not
+// as diverging, and is not shrunk (the draw is not changed: a seed's matchups stay those
+// recorded). `ids`: the game's unit ids (any name, any level) that carry the rule's skill.
+function deliberate(dir) {
+  const evolveRevenge = new Set();
+  for (const f of readdirSync(dir).filter((x) => /^cards_section_\d+\.xml$/.test(x))) {
+    const text = readFileSync(join(dir, f), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+    for (const m of text.matchAll(/<unit>([\s\S]*?)<\/unit>/g))
+      if (skillsOf(m[1]).some((k) => k.id === 'evolve' && k.s === 'payback' && k.s2 === 'revenge'))
+        evolveRevenge.add(num(field(m[1], 'id')));
+  }
+  return [{
+    // the peer's Evolve into Revenge takes the enemy's assaults (its revenge_on_death
+    // mark); the game's, and ours, the caster's own (bench/peer_fuzz.mjs seed 1207 #392)
+    name: 'Evolve into Revenge', ids: evolveRevenge,
+    effect: (e) => e.name === 'evolve' && e.s === 'payback' && e.s2 === 'revenge',
+  }];
+}
+// The deliberate divergence matchup `m` meets (its name), or null.
+function documented(m, rules) {
+  const sides = [...m.sides, ...(m.sides[1].others ?? []).map((o) => o.side)];
+  for (const rule of rules) {
+    if (m.effects.some((e) => e.kind === 'skill' && rule.effect(e))) return rule.name;
+    for (const s of sides) {
+      if (s.record?.ids?.some((id) => rule.ids.has(id))) return rule.name;
+      if (cardsOf(s).some((c) => rule.ids.has(c.unit.id))) return rule.name;
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------- matchups
@@ -777,6 +815,7 @@ async function shrink(m, index, j, sign, dir) {
 // ---------------------------------------------------------------- the run
 
 const units = loadUnits(cardsDir);
+const rules = deliberate(cardsDir);
 const pools = {
   commanders: pool(units.filter((u) => u.type === 'commander')),
   deck: pool(units.filter((u) => u.type === 'assault' || u.type === 'structure')),
@@ -846,6 +885,7 @@ async function fuzz() {
     tests[k].r.diverges ??= [];
     tests[k].r.diverges.push(tests[k].j);
   }
+  for (const r of rows) if (r.diverges) r.documented = documented(r.m, rules);
 
   const pct = (x, n) => (100 * x / n).toFixed(2);
   const wsl = (x) => `${pct(x.wins, x.games)} / ${pct(x.stalls, x.games)} / ${pct(x.losses, x.games)}`;
@@ -859,18 +899,22 @@ async function fuzz() {
     if (r.o.refused) console.log(`${head} | | | skipped: ours refused: ${r.o.refused.replace(/\|/g, '/')} |`);
     else if (r.p.refused) console.log(`${head} | | | skipped: peer rejected: ${r.p.refused.replace(/\|/g, '/')} |`);
     else console.log(`${head} ${wsl(r.p)} | ${wsl(r.o)} | ${zText(r.zz)} | ` +
-                     `${r.diverges ? `DIVERGES (${r.diverges.map((j) => RATE[j]).join(', ')})` : ''} |`);
+                     `${r.diverges ? `${r.documented ? `documented (${r.documented}):` : 'DIVERGES'} ` +
+                                     `(${r.diverges.map((j) => RATE[j]).join(', ')})` : ''} |`);
   }
   const played = rows.filter((r) => r.zz);
-  const divergent = played.filter((r) => r.diverges);
+  const divergent = played.filter((r) => r.diverges && !r.documented);
+  const known = played.filter((r) => r.diverges && r.documented);
   const worst = played.reduce((a, r) => (!a || maxAbs(r.zz) > maxAbs(a.zz) ? r : a), null);
   const zHolm = tests.length ? Math.SQRT2 * inverseErfc(ALPHA / tests.length) : 4;
   console.log(`\nseed ${opt.seed}: ${drawn.length} drawn${opt.balanced ? ` (${redrawn} redrawn by --balanced)` : ''}, ` +
               `${played.length} played at ${opt.games} games a side, ` +
               `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}); ` +
-              `${divergent.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
+              `${divergent.length + known.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
               `${zHolm.toFixed(2)}); largest |z| ${worst ? maxAbs(worst.zz).toFixed(1) : '—'}` +
-              `${worst ? ` (#${worst.i})` : ''}; ${Math.round((Date.now() - t0) / 1000)} s`);
+              `${worst ? ` (#${worst.i})` : ''}; ${Math.round((Date.now() - t0) / 1000)} s` +
+              `${known.length ? `; of those beyond, ${known.length} documented deliberate divergences (` +
+                 `${known.map((r) => `#${r.i}: ${r.documented}`).join(', ')}), ${divergent.length} not` : ''}`);
 
   // erfc⁻¹ by bisection (for the summary's threshold only).
   function inverseErfc(p) {
