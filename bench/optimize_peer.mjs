@@ -14,8 +14,8 @@
 // "time ratio" is Skirmish's whole process over the peer's. Both load the game's cards
 // (a few tenths of a second of CPU each) before they optimise anything, so the searches
 // are also compared with each side's start-up taken out: "net ratio" is (Skirmish's CPU -
-// its start-up) / (the peer's CPU - its start-up), a side's start-up being the CPU of its
-// smallest run of the same problem, once per problem: the peer's `climb 1` (one game),
+// its start-up) / (the peer's CPU - its start-up), a side's start-up being the median CPU
+// of three of its smallest runs of the same problem: the peer's `climb 1` (one game),
 // Skirmish's job with budget.games 1,000 and eval_games 100, the least it takes (about
 // 1,200 games, some 4 ms at its speed, which its net time then leaves out as well). The
 // peer is a binary the user built (never built, fetched or shipped by this repository),
@@ -213,12 +213,14 @@ for (let i = 0; i < count && i + 2 < ms.length; i++) {
     const [o, t] = await (wall ? serviceRun : skirmishTimed)(doc);
     if (t < skS) [res, skS] = [o, t];
   }
-  // each side's start-up: the smallest run of this problem (see the top of this file)
+  // each side's start-up: the median of three smallest runs of this problem (see the top
+  // of this file; one run's noise on this shared machine was as large as a small search)
   let [peerUp, skUp] = [0, 0];
   if (!wall) {
-    peerUp = timed(peer, [...args.slice(0, -1), '1'], join(tmp, 'peer'))[1];
-    skUp = skirmishTimed({ ...doc, params: { ...doc.params, budget: { games: 1000 },
-                                             eval_games: 100 } })[1];
+    const median3 = (f) => [f(), f(), f()].sort((a, b) => a - b)[1];
+    peerUp = median3(() => timed(peer, [...args.slice(0, -1), '1'], join(tmp, 'peer'))[1]);
+    skUp = median3(() => skirmishTimed({ ...doc, params: { ...doc.params,
+                                          budget: { games: 1000 }, eval_games: 100 } })[1]);
   }
   const start = winRate(m.attacker, m);
   const p = winRate(peerDeck, m);
