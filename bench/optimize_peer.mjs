@@ -10,9 +10,17 @@
 // games as its budget (`skirmish run --device cpu --threads 1`, pool and deck size the
 // same, commander from the owned ones as the peer's climb does). Both final decks are then
 // re-evaluated by Skirmish on EVAL fresh games each (seed 99, the same games for both),
-// and the CPU times (user + system, both single-threaded, card loading included) compared. The peer is a binary the user built (never built, fetched
-// or shipped by this repository), named by SKIRMISH_PEER; it runs with its data folder
-// linked to the game's files and its result database off (as bench/peer_speed.mjs).
+// and the CPU times (user + system, both single-threaded, card loading included) compared:
+// "time ratio" is Skirmish's whole process over the peer's. Both load the game's cards
+// (a few tenths of a second of CPU each) before they optimise anything, so the searches
+// are also compared with each side's start-up taken out: "net ratio" is (Skirmish's CPU -
+// its start-up) / (the peer's CPU - its start-up), a side's start-up being the median CPU
+// of three of its smallest runs of the same problem: the peer's `climb 1` (one game),
+// Skirmish's job with budget.games 1,000 and eval_games 100, the least it takes (about
+// 1,200 games, some 4 ms at its speed, which its net time then leaves out as well). The
+// peer is a binary the user built (never built, fetched or shipped by this repository),
+// named by SKIRMISH_PEER; it runs with its data folder linked to the game's files and its
+// result database off (as bench/peer_speed.mjs).
 //   SKIRMISH_PEER=/path/to/tuo node bench/optimize_peer.mjs [PROBLEMS=10] [ITER=1000]
 //   [EVAL=1000000] [CARDS_DIR=../shared/data/tu] [SKIRMISH=build/skirmish]
 // With SK_BENCH_WALL=1 it compares wall times with every core busy instead (the issue's
@@ -22,6 +30,7 @@
 // are) and each optimisation is timed from its POST to its final status; each side runs
 // SK_BENCH_RUNS times (3) and its least wall time counts (the machine is shared: the least
 // is the run least disturbed by others), the peer's deck and games being those of that run.
+// The net ratio is of CPU time only (SK_BENCH_WALL's service has loaded its cards before).
 // Prints a table and the means; asserts nothing.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -177,8 +186,9 @@ if (wall) {
 console.log(`peer: ${peer}; climb ${iter}; re-evaluation ${evalGames} games per deck; ` +
             (wall ? `${cores} threads (peer), one worker of ${cores} threads (Skirmish), wall time\n`
                   : '1 thread each\n'));
-console.log(`| problem | start | peer: games | peer deck | peer ${unit} s | skirmish deck | skirmish ${unit} s | time ratio |`);
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log(`| problem | start | peer: games | peer deck | peer ${unit} s | skirmish deck | skirmish ${unit} s | time ratio |` +
+            (wall ? '' : ' peer start s | skirmish start s | net ratio |'));
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|' + (wall ? '' : '---:|---:|---:|'));
 for (let i = 0; i < count && i + 2 < ms.length; i++) {
   const m = ms[i];
   const owned = obtainable(m, [...new Set([...names(m.attacker), ...names(ms[i + 1].attacker),
@@ -203,19 +213,32 @@ for (let i = 0; i < count && i + 2 < ms.length; i++) {
     const [o, t] = await (wall ? serviceRun : skirmishTimed)(doc);
     if (t < skS) [res, skS] = [o, t];
   }
+  // each side's start-up: the median of three smallest runs of this problem (see the top
+  // of this file; one run's noise on this shared machine was as large as a small search)
+  let [peerUp, skUp] = [0, 0];
+  if (!wall) {
+    const median3 = (f) => [f(), f(), f()].sort((a, b) => a - b)[1];
+    peerUp = median3(() => timed(peer, [...args.slice(0, -1), '1'], join(tmp, 'peer'))[1]);
+    skUp = median3(() => skirmishTimed({ ...doc, params: { ...doc.params,
+                                          budget: { games: 1000 }, eval_games: 100 } })[1]);
+  }
   const start = winRate(m.attacker, m);
   const p = winRate(peerDeck, m);
   const s = winRate(res.best.deck, m);
-  rows.push({ start, p, s, peerS, skS });
+  const net = (skS - skUp) / (peerS - peerUp);
+  rows.push({ start, p, s, peerS, skS, peerUp, skUp, net });
   const pc = (x) => (100 * x).toFixed(2) + '%';
   console.log(`| ${m.name} | ${pc(start)} | ${sims} | ${pc(p)} | ${peerS.toFixed(2)} | ${pc(s)} | ` +
-              `${skS.toFixed(2)} | ${(skS / peerS).toFixed(3)} |`);
+              `${skS.toFixed(2)} | ${(skS / peerS).toFixed(3)} |` +
+              (wall ? '' : ` ${peerUp.toFixed(2)} | ${skUp.toFixed(2)} | ${net.toFixed(3)} |`));
 }
 const mean = (k) => rows.reduce((a, r) => a + r[k], 0) / rows.length;
 console.log(`\nmean win rate: start ${(100 * mean('start')).toFixed(2)}%, peer ${(100 * mean('p')).toFixed(2)}%, ` +
             `skirmish ${(100 * mean('s')).toFixed(2)}%; ${unit} time: peer ${mean('peerS').toFixed(2)} s, ` +
             `skirmish ${mean('skS').toFixed(2)} s; mean ratio ` +
-            `${(rows.reduce((a, r) => a + r.skS / r.peerS, 0) / rows.length).toFixed(3)}`);
+            `${(rows.reduce((a, r) => a + r.skS / r.peerS, 0) / rows.length).toFixed(3)}` +
+            (wall ? '' : `; start-up: peer ${mean('peerUp').toFixed(2)} s, skirmish ` +
+                         `${mean('skUp').toFixed(2)} s; mean net ratio ${mean('net').toFixed(3)}`));
 if (wall) svc.stop();
 svc.stop = null;
 rmSync(tmp, { recursive: true, force: true });

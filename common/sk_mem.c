@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Allocation wrappers with a test failure hook (see sk_mem.h). */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "sk_mem.h"
 
 #include <jansson.h>
@@ -7,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sk_banned.h"
 
@@ -66,6 +68,21 @@ char *sk_strndup(const char *s, size_t n)
 char *sk_strdup(const char *s)
 {
     return sk_strndup(s, strlen(s));
+}
+
+void sk_mem_advise_huge(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)p + size) & ~(huge - 1);
+
+    if (p && hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+#else
+    (void)p;
+    (void)size;
+#endif
 }
 
 void sk_mem_init_json(void)

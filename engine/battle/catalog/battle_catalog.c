@@ -10,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,33 +206,71 @@ out:
     return err;
 }
 
-static int card_ptr_cmp(const void *a, const void *b)
+/* A card's place in the name order: the first 8 bytes of its name as a big-endian number
+ * (compared as strcmp compares them, a name's end as 0) decide most comparisons without
+ * reading the card, which is what the sort's time went to: 54k cards of 544 bytes are
+ * 30 MB, and each strcmp read two of them. */
+struct name_order {
+    uint64_t prefix;
+    struct battle_card_spec *card; /* NULL once moved (sort_cards) */
+};
+
+static uint64_t name_prefix(const char *name)
 {
-    return strcmp((*(const struct battle_card_spec *const *)a)->name,
-                  (*(const struct battle_card_spec *const *)b)->name);
+    uint64_t v = 0;
+
+    for (int i = 0; i < 8; i++) {
+        unsigned char c = (unsigned char)*name;
+        v = v << 8 | c;
+        name += c != 0; /* past the end, zeros */
+    }
+    return v;
+}
+
+/* By name (strcmp), then by place in the array: the order a stable sort of the names
+ * gives, whatever the C library's qsort (cards of one name are renamed in that order). */
+static int name_order_cmp(const void *a, const void *b)
+{
+    const struct name_order *x = a, *y = b;
+    int d;
+
+    if (x->prefix != y->prefix)
+        return x->prefix < y->prefix ? -1 : 1;
+    d = (x->prefix & 0xff) ? strcmp(x->card->name + 8, y->card->name + 8) : 0;
+    return d ? d : (x->card > y->card) - (x->card < y->card);
 }
 
 /* Sorts the cards by name. A card is about 500 bytes: qsort would move each many times, so
- * pointers are sorted and the cards moved once. */
+ * their places are sorted, then the cards are moved once each, in place, cycle by cycle of
+ * the permutation. In place because a second array of the game's 54k cards (30 MB) cost
+ * more than the sort: on a VM every first touch of a page is a costly fault, and the
+ * copy's faults were a third of a catalog's load (bench/RESULTS.md, "Card loading"). */
 static enum sk_err sort_cards(struct battle_catalog *cat)
 {
-    /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, on purpose */
-    struct battle_card_spec **order = sk_malloc((cat->n ? cat->n : 1) * sizeof(*order));
-    struct battle_card_spec *sorted = sk_malloc((cat->n ? cat->n : 1) * sizeof(*sorted));
+    struct name_order *order = sk_malloc((cat->n ? cat->n : 1) * sizeof(*order));
+    struct battle_card_spec *cards = cat->cards, tmp;
 
-    if (!order || !sorted) {
-        sk_free(order);
-        sk_free(sorted);
+    if (!order)
         return SK_ENOMEM;
+    for (size_t i = 0; i < cat->n; i++)
+        order[i] = (struct name_order){name_prefix(cards[i].name), &cards[i]};
+    qsort(order, cat->n, sizeof(*order), name_order_cmp);
+    /* order[i].card goes to place i */
+    for (size_t i = 0; i < cat->n; i++) {
+        size_t j = i;
+        if (!order[i].card || order[i].card == &cards[i])
+            continue;
+        tmp = cards[i];
+        while (order[j].card != &cards[i]) {
+            size_t from = (size_t)(order[j].card - cards);
+            cards[j] = *order[j].card;
+            order[j].card = NULL;
+            j = from;
+        }
+        cards[j] = tmp;
+        order[j].card = NULL;
     }
-    for (size_t i = 0; i < cat->n; i++)
-        order[i] = &cat->cards[i];
-    qsort(order, cat->n, sizeof(*order), card_ptr_cmp); /* NOLINT(bugprone-sizeof-expression) */
-    for (size_t i = 0; i < cat->n; i++)
-        sorted[i] = *order[i];
     sk_free(order);
-    sk_free(cat->cards);
-    cat->cards = sorted;
     return SK_OK;
 }
 

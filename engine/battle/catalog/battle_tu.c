@@ -247,6 +247,9 @@ struct tu_unit {
     size_t order;                   /* load order */
 };
 
+/* A growing array of at least this many bytes asks for huge pages (sk_mem_advise_huge). */
+#define GROW_HUGE ((size_t)8 << 20)
+
 /* Makes room for one more element in the growing array *arr of *cap elements of `size`
  * bytes holding `n` (starting at `first` elements). Returns SK_OK or SK_ENOMEM. */
 static enum sk_err grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
@@ -261,6 +264,10 @@ static enum sk_err grow(void *arr, size_t *cap, size_t n, size_t size, size_t fi
     nb = sk_realloc(*p, want * size);
     if (!nb)
         return SK_ENOMEM;
+    /* The cards of the game's catalog fill about 30 MB: in 4 KiB pages their first touches
+     * were a fifth of a load's CPU on a VM, where a page fault is dear. */
+    if (want * size >= GROW_HUGE)
+        sk_mem_advise_huge(nb, want * size);
     *p = nb;
     *cap = want;
     return SK_OK;
@@ -370,8 +377,11 @@ static enum sk_err parse_xml(struct tu_load *L, const char *name, const char *te
 
     /* The handler is libxml2's per-thread state: set for this parse only. */
     xmlSetStructuredErrorFunc(&fe, keep_first);
-    /* NONET: a card file never fetches anything; BIG_LINES: line numbers past 65535. */
-    doc = xmlReadMemory(text, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+    /* NONET: a card file never fetches anything; BIG_LINES: line numbers past 65535;
+     * NOBLANKS: no text nodes for the blanks between elements, which no reader here looks
+     * at (an element's own text, blank or not, stays), so fewer nodes to allocate. */
+    doc = xmlReadMemory(text, (int)len, name, NULL,
+                        XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS);
     xmlSetStructuredErrorFunc(NULL, NULL);
     if (!doc || fe.seen) {
         snprintf(L->err, L->errlen, "%s/%s:%d: %s", L->dir, name, fe.line, fe.msg);
