@@ -49,7 +49,8 @@
 // structures), each at a random level of its unit (`Name-N`, the top level by its plain
 // name), units drawn with weights that grow with their skills and skill options (y, n, c,
 // all, trigger, s, card_id), so that skill-rich cards come up more; sometimes one or two
-// fortresses or dominions (the object form, the peer's `yf`/`ef`); sometimes ordered or
+// fortresses or dominions (the object form, the peer's `yf`/`ef`, a dominion in its deck
+// string: bench/real_cards.mjs peerArgs); sometimes ordered or
 // exact play on a side (the peer's `ordered`/`exact-ordered`, `enemy:` for the defender);
 // sometimes, for the defender, one of the game's missions or raids at a random level
 // (`{"mission": ..., "level": N}`, the peer's "Name-N"; names unique in their file); fight
@@ -606,7 +607,7 @@ function mixture(weights, n, rates) {
 // result, a warning (the peer drops a card it does not know and plays on) or a resolved
 // deck of another length than the one written rejects the matchup.
 async function theirs(file, m, games, seed, dir) {
-  const args = peerArgs(file, games, 1);
+  const args = peerArgs(file, games, 1, isDominion);
   args.splice(args.length - 2, 0, 'seed', String(seed));
   const r = await spawnText(peer, args, { cwd: dir });
   const text = `${r.out}\n${r.err}`;
@@ -816,6 +817,9 @@ async function shrink(m, index, j, sign, dir) {
 
 const units = loadUnits(cardsDir);
 const rules = deliberate(cardsDir);
+// A side's dominion goes to the peer in its deck string, not `yf`/`ef` (peerArgs).
+const dominions = new Set(units.filter((u) => u.type === 'dominion').map((u) => key(u.name)));
+const isDominion = (name) => dominions.has(key(name.replace(/-\d+$/, '')));
 const pools = {
   commanders: pool(units.filter((u) => u.type === 'commander')),
   deck: pool(units.filter((u) => u.type === 'assault' || u.type === 'structure')),

@@ -45,13 +45,19 @@ function effectArgs(text) {
   return args;
 }
 
-/** The peer's arguments for matchup `m` with `threads` threads and `games` games. */
-export function peerArgs(m, games, threads) {
+/** The peer's arguments for matchup `m` with `threads` threads and `games` games.
+ * `isDominion(name)`, where given, says which of a side's `fortresses` is a dominion: the
+ * peer plays a dominion first only from its deck string (its alpha dominion) and shuffles
+ * one given with `yf`/`ef` among the fortresses, where Skirmish puts a side's dominion
+ * first (docs/jobs.md, `fortresses`), so a dominion goes after the commander in the deck
+ * string (bench/peer_fuzz.mjs seed 1208 #257: Bloodthirsty Nexus with `yf` played second
+ * half of the games, peer 41.14% wins against ours 46.73%; from the deck string 47.63%). */
+export function peerArgs(m, games, threads, isDominion = () => false) {
   // A mission or raid by name: the peer's "Name-N" for level N, the plain name for the top.
   const record = (side) => side.mission ?? side.raid;
   // The object form: its commander and deck as a deck string, its fortresses as the peer's
   // `yf`/`ef` (which take any card, a structure too, as Skirmish's `fortresses` do).
-  const listed = (side) => [side.commander,
+  const listed = (side) => [side.commander, ...(side.fortresses ?? []).filter(isDominion),
     ...side.deck.map((e) => ((e.count ?? 1) > 1 ? `${e.card}#${e.count}` : e.card))].join(', ');
   // A weighted list: the peer's "deckA:2;deckB:1".
   const deck = (side) => (typeof side === 'string' ? side
@@ -59,8 +65,10 @@ export function peerArgs(m, games, threads) {
     : Array.isArray(side.deck) ? listed(side)
       : side.deck ?? (side.level ? `${record(side)}-${side.level}` : record(side)));
   const args = [deck(m.attacker), deck(m.defender), '-t', String(threads), 'no-db'];
-  for (const [side, flag] of [[m.attacker, 'yf'], [m.defender, 'ef']])
-    if (side.fortresses?.length) args.push(flag, side.fortresses.join(', '));
+  for (const [side, flag] of [[m.attacker, 'yf'], [m.defender, 'ef']]) {
+    const forts = (side.fortresses ?? []).filter((f) => !isDominion(f));
+    if (forts.length) args.push(flag, forts.join(', '));
+  }
   if (m.peer_effect) args.push(...effectArgs(m.peer_effect));
   if (m.scoring && m.scoring !== 'win') args.push(peerScoring[m.scoring] || m.scoring, m.mode);
   else if (m.peer_effect) args.push(m.mode);
