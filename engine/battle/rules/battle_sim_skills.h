@@ -649,11 +649,13 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
             cand[npb++] = (clc_u8)at;
         done = 1;
     }
-    if ((pv & BATTLE_SIM_PV_RARE) && npb)
-        battle_sim_payback(p, g, s, lane, id, x, ts, cand, npb);
+    /* Turning Tides before the cast back, as tuo: a Weaken cast back on a caster its Rally
+     * raised takes more (a Weaken takes no more than the unit's attack). */
     if ((pv & BATTLE_SIM_PV_EFFECTS) && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
         tides > 0)
         battle_sim_tides(p, g, s, tides, ov ? ov->all : c->act_all[k]);
+    if ((pv & BATTLE_SIM_PV_RARE) && npb)
+        battle_sim_payback(p, g, s, lane, id, x, ts, cand, npb);
     if ((pv & BATTLE_SIM_PV_EFFECTS) && refused)
         battle_sim_divert(p, g, id, x, c, refused);
     return done;

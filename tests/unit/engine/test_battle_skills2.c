@@ -1050,6 +1050,32 @@ static void test_revenge_after_scavenge(void)
     tb_run_end(&x);
 }
 
+/* Turning Tides before a cast back: on turn 3 the Weakener (attack 1) casts Weaken 3 on the
+ * Payer (attack 5 to 2); Turning Tides (both sides' effect) rallies the Weakener by the 3
+ * first (4), and only then does the Payer's Payback cast the Weaken back (4 to 1), as the
+ * peer orders them (perform_targetted_hostile_fast: Turning Tides, then the cast back).
+ * The other order took the Weakener's 1 attack, then rallied it to 3. It hits the Payer
+ * (20 health) for 1. bench/peer_fuzz.mjs seed 1208 #764 and #338. */
+static void test_turning_tides_before_payback(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int weakener, payer;
+    duel(&b);
+    weakener = unit(&b, "Weakener", 1, 20, 0);
+    tb_skill(&b, weakener, BATTLE_SKILL_WEAKEN, 3, 0);
+    payer = unit(&b, "Payer", 5, 20, 0);
+    tb_skill(&b, payer, BATTLE_SKILL_PAYBACK, 1, 0);
+    tb_deck(&b, 0, weakener, 1);
+    tb_deck(&b, 1, payer, 1);
+    b.spec.sides[0].passive[BATTLE_PASSIVE_TURNINGTIDES] = 1;
+    b.spec.sides[1].passive[BATTLE_PASSIVE_TURNINGTIDES] = 1;
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 19);
+    tb_run_end(&x);
+}
+
 /* Subdue 3: the Biter (attack 2, Berserk 2) has 2 attack of gains when it first hits the
  * Warden on turn 3: Subdue takes them and 1 more is owed, as 3 of max health (it has no
  * health gains); its Berserk then pays the 1 off and adds 1 (attack 3). On turn 5 Subdue
@@ -1478,6 +1504,7 @@ static CU_TestInfo skills2_tests[] = {
     {"payback", test_payback},
     {"revenge, and death by it", test_revenge},
     {"revenge after the deaths' scavenge", test_revenge_after_scavenge},
+    {"turning tides before payback", test_turning_tides_before_payback},
     {"subdue, and crackdown", test_subdue},
     {"corrosive after subdue", test_corrosive_subdued},
     {"stasis, cold sleep and temporal backlash", test_stasis},
