@@ -608,6 +608,14 @@ static enum sk_err fenced(struct db *db, const char *name, const char *sql, int 
 }
 
 #define FENCE " WHERE id = $1::uuid AND lease_owner = $2 AND status = 'running' RETURNING 1"
+/* An optimisation's unit rows (db_units.h) live only while one of its calls runs; the
+ * call deletes them, but a delete that failed (a deadlock with a cancel flagging them, the
+ * store gone for a moment) must not outlive the job: its end deletes what is left, fenced
+ * like the end itself. A job without units deletes nothing. */
+#define UNITS_SWEPT                                                                                \
+    "WITH u AS (DELETE FROM jobs WHERE parent_id = $1::uuid AND unit_key IS NOT NULL"              \
+    " AND EXISTS (SELECT 1 FROM jobs f WHERE f.id = $1::uuid AND f.lease_owner = $2"               \
+    " AND f.status = 'running')) "
 #define ENDED                                                                                      \
     " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,"                           \
     " checkpoint = CASE WHEN parent_id IS NULL THEN NULL ELSE checkpoint END,"                     \
@@ -660,6 +668,7 @@ enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, co
 {
     const char *p[3] = {id, owner, result};
     return fenced(db, "jobs_succeed",
+                  UNITS_SWEPT
                   "UPDATE jobs SET status = 'succeeded', result = $3::json, error = NULL,"
                   " progress_done = progress_total," ENDED FENCE,
                   3, p);
@@ -669,7 +678,8 @@ enum sk_err db_jobs_cancelled(struct db *db, const char *id, const char *owner, 
 {
     const char *p[3] = {id, owner, partial};
     return fenced(db, "jobs_cancelled",
-                  "UPDATE jobs SET status = 'canceled', result = $3::json," ENDED FENCE, 3, p);
+                  UNITS_SWEPT "UPDATE jobs SET status = 'canceled', result = $3::json," ENDED FENCE,
+                  3, p);
 }
 
 /* The end of the attempt in progress (attempts), written with `p` as its error */
@@ -680,6 +690,7 @@ enum sk_err db_jobs_fail(struct db *db, const char *id, const char *owner, const
 {
     const char *p[4] = {id, owner, error, attempt_error};
     return fenced(db, "jobs_fail",
+                  UNITS_SWEPT
                   "UPDATE jobs SET status = 'failed', error = $3," ATTEMPT_ERROR("$4::text")
                       ENDED FENCE,
                   4, p);

@@ -186,6 +186,10 @@ struct db_progress {
 enum sk_err db_jobs_progress(struct db *db, const char *id, const char *owner, uint64_t done,
                              const struct db_progress *p, long lease_ms, int *cancel);
 
+/*
+ * The three ends below also delete the job's unit rows left behind (db_units.h), in the
+ * same fenced statement.
+ */
 /** Ends the job as succeeded with `result` (JSON text). SK_ELEASE if the lease is lost. */
 enum sk_err db_jobs_succeed(struct db *db, const char *id, const char *owner, const char *result);
 /** Ends the job as canceled. SK_ELEASE if the lease is lost. */

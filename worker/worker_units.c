@@ -16,6 +16,8 @@
 
 /* The longest wait between two looks at the units others compute. */
 #define POLL_MAX_MS 32
+/* Tries of the delete of a call's rows (drop_rows). */
+#define DROP_TRIES 4
 
 /* One call: its units' keys, their rows as last read, which are done, and for a unit
  * whose bytes repeat an earlier one's, that one (same[i] < i). */
@@ -232,6 +234,27 @@ static enum sk_err wait_others(struct call *c, const uint64_t *games, size_t *wh
     return rc;
 }
 
+/* Deletes the call's rows, tried again after a conflict (a cancel flagging them at the same
+ * moment can make this delete the victim of a deadlock) or a lost connection. What still
+ * fails is logged and left to the job's end, which deletes every unit row it has left. */
+static void drop_rows(struct call *c)
+{
+    struct worker *w = c->u->w;
+    enum sk_err rc;
+
+    for (size_t i = 0; i < c->n; i++)
+        c->key_ptrs[i] = c->keys[i];
+    for (int tries = 1;; tries++) {
+        rc = w->io->units_drop(w->db, c->u->job_id, c->key_ptrs, c->n);
+        if ((rc != SK_ERETRY && rc != SK_EUNAVAIL) || tries == DROP_TRIES)
+            break;
+        sleep_ms(10L * tries);
+    }
+    if (rc)
+        sk_log_warn("event=units_drop_failed job_id=%s units=%zu err=%s", c->u->job_id, c->n,
+                    sk_err_str(rc));
+}
+
 /* Sets up the call's keys and repeats; SK_ENOMEM. */
 static enum sk_err call_init(struct call *c)
 {
@@ -300,11 +323,8 @@ static enum sk_err spread_units(void *arg, const struct sk_buf *specs, const uin
     for (size_t i = 0; !rc && i < n; i++)
         if (c.same[i] != i && sk_buf_add(&results[i], results[c.same[i]].p, results[c.same[i]].len))
             rc = SK_ENOMEM;
-    if (c.keys) {
-        for (size_t i = 0; i < n; i++)
-            c.key_ptrs[i] = c.keys[i];
-        (void)u->w->io->units_drop(u->w->db, u->job_id, c.key_ptrs, n);
-    }
+    if (c.keys && c.key_ptrs)
+        drop_rows(&c);
     call_free(&c);
     sk_free(which);
     return rc;

@@ -513,6 +513,48 @@ static void test_units(void)
     db_units_release(got, 2);
 }
 
+/* A job's end deletes the unit rows its calls left behind (a call's own delete failed), in
+ * its fenced statement: not a writer without the lease, and each of the three ends. */
+static void test_units_swept_at_end(void)
+{
+    static const unsigned char spec[] = {'S', 'K', 'U', '1', 1};
+    char id[DB_JOBS_ID_LEN], key[DB_UNITS_KEY_LEN];
+    const char *keys[1] = {key};
+    struct db_unit_new u;
+    struct db_unit got[1];
+    struct db_claim c = {0};
+    char **ids = NULL;
+    int mine = 0;
+
+    db_units_key(spec, sizeof(spec), key);
+    u = (struct db_unit_new){key, spec, sizeof(spec), 16};
+    for (int end = 0; end < 3; end++) {
+        insert(id);
+        CU_ASSERT_EQUAL_FATAL(db_jobs_claim(db, id, "w1", "w1/1", 60000, 5, &c), SK_OK);
+        db_jobs_claim_release(&c);
+        CU_ASSERT_EQUAL_FATAL(db_units_add(db, id, "w1/1", &u, 1, &ids), SK_OK);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ids[0]);
+        /* the coordinator holds it, as when it computes a unit itself */
+        CU_ASSERT_EQUAL(db_units_claim(db, ids[0], "w1/1/u0", 60000, &mine), SK_OK);
+        CU_ASSERT_EQUAL(mine, 1);
+        db_jobs_free_ids(ids);
+        /* a writer without the lease ends nothing and deletes nothing */
+        CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w9/1", NULL), SK_ELEASE);
+        CU_ASSERT_EQUAL_FATAL(db_units_get(db, id, keys, 1, got), SK_OK);
+        CU_ASSERT_STRING_EQUAL(got[0].status, "running");
+        db_units_release(got, 1);
+        if (end == 0)
+            CU_ASSERT_EQUAL(db_jobs_cancelled(db, id, "w1/1", NULL), SK_OK);
+        if (end == 1)
+            CU_ASSERT_EQUAL(db_jobs_succeed(db, id, "w1/1", "{}"), SK_OK);
+        if (end == 2)
+            CU_ASSERT_EQUAL(db_jobs_fail(db, id, "w1/1", "boom", "boom"), SK_OK);
+        CU_ASSERT_EQUAL_FATAL(db_units_get(db, id, keys, 1, got), SK_OK);
+        CU_ASSERT_EQUAL(got[0].id[0], '\0');
+        db_units_release(got, 1);
+    }
+}
+
 static void test_exhausted_and_retry(void)
 {
     char status[16];
@@ -1151,6 +1193,7 @@ static CU_TestInfo store_tests[] = {
     {"keys no longer active among a list: revoked, unknown, malformed", test_keys_revoked_among},
     {"a job is split into shards that are claimed, summed and ended once", test_split_into_shards},
     {"units: inserted by the lease holder once per key, claimed, ended, read, dropped", test_units},
+    {"units: a job's end deletes the unit rows its calls left", test_units_swept_at_end},
     {"a checkpoint is stored under the lease and handed to the next attempt",
      test_checkpoint_under_lease},
     {"progress detail stored with a report, kept without one, read with the job",

@@ -43,6 +43,9 @@ static struct {
     unsigned char *kept;
     size_t kept_len;
     uint64_t kept_done, first_done, from;
+    /* an optimisation's units: calls (inserts), and the deletes of their rows, the first
+     * drop_conflicts of which meet a deadlock */
+    int unit_calls, drops, drops_ok, drop_conflicts;
 } fake;
 
 static unsigned char *copy(const void *p, size_t n)
@@ -63,7 +66,8 @@ static enum sk_err f_claim(struct db *db, const char *id, const char *worker, co
     out->state = DB_CLAIM_RUNNING;
     out->attempts = 1;
     out->age_s = fake.age_s;
-    snprintf(out->kind, sizeof(out->kind), "battle");
+    snprintf(out->kind, sizeof(out->kind), "%s",
+             strstr(fake.request, "\"kind\":\"optimize\"") ? "optimize" : "battle");
     out->request = sk_strdup(fake.request);
     if (out->request && fake.give) {
         out->checkpoint = copy(fake.give, fake.give_len);
@@ -243,6 +247,35 @@ static enum sk_err f_cpu_charge(struct queue *q, const char *tenant, long long m
     return SK_OK;
 }
 
+/* An optimisation's units (worker_units): every call's rows inserted, none held by another
+ * worker (no row read back: the coordinator computes each unit itself). */
+static enum sk_err f_units_add(struct db *db, const char *parent, const char *owner,
+                               const struct db_unit_new *u, size_t n, char ***ids)
+{
+    (void)db, (void)parent, (void)owner, (void)u, (void)n;
+    fake.unit_calls++;
+    *ids = sk_calloc(1, sizeof(**ids)); /* nothing new to enqueue */
+    return *ids ? SK_OK : SK_ENOMEM;
+}
+
+static enum sk_err f_units_get(struct db *db, const char *parent, const char *const *keys, size_t n,
+                               struct db_unit *out)
+{
+    (void)db, (void)parent, (void)keys;
+    memset(out, 0, n * sizeof(*out));
+    return SK_OK;
+}
+
+static enum sk_err f_units_drop(struct db *db, const char *parent, const char *const *keys,
+                                size_t n)
+{
+    (void)db, (void)parent, (void)keys, (void)n;
+    if (fake.drops++ < fake.drop_conflicts)
+        return SK_ERETRY;
+    fake.drops_ok++;
+    return SK_OK;
+}
+
 /* Entry points the tests never reach are left NULL: a call would crash the test. */
 static const struct worker_io fakes = {
     .claim = f_claim,
@@ -306,19 +339,57 @@ static void reset(const char *request)
     fake.request = request;
 }
 
-/* Runs one stream entry through the loop with the fakes as scripted. */
-static void run_entry(void)
+/* Runs one stream entry through the loop with the stores `io`. */
+static void run_entry_with(const struct worker_io *io)
 {
     struct worker w;
     struct queue_entry e = {.id = "1-0", .job_id = "0b6f7c1e-54d6-4b51-9d0e-7e0f5b3b1c11"};
 
     memset(&w, 0, sizeof(w));
     w.cfg = &cfg;
-    w.io = &fakes;
+    w.io = io;
     w.engine = eng;
     w.stop = &stop;
     snprintf(w.name, sizeof(w.name), "test-worker");
     worker_loop_entry(&w, &e);
+}
+
+/* Runs one stream entry through the loop with the fakes as scripted. */
+static void run_entry(void)
+{
+    run_entry_with(&fakes);
+}
+
+#define OPT_JOB                                                                                    \
+    "{\"kind\":\"optimize\",\"seed\":4,\"params\":{"                                               \
+    "\"attacker\":\"Test Commander, Grunt#3, Plated Grunt#3, Barricade#2\","                       \
+    "\"defender\":\"Iron Warden, Grunt#6, Brute#2\","                                              \
+    "\"pool\":[{\"card\":\"Chainslicer\",\"count\":3},{\"card\":\"Bloodfang\",\"count\":3}],"      \
+    "\"budget\":{\"games\":1000},\"eval_games\":4000}}"
+
+/* An optimisation's units: a call whose rows' delete meets a deadlock (a cancel flagging
+ * the same rows) deletes them on a later try; the job ends as without the conflicts. */
+static void test_units_drop_conflict_is_retried(void)
+{
+    struct worker_io io = fakes;
+    long saved = cfg.opt_unit_games;
+
+    io.units_add = f_units_add;
+    io.units_get = f_units_get;
+    io.units_drop = f_units_drop;
+    cfg.opt_unit_games = 100;
+    reset(OPT_JOB);
+    fake.drop_conflicts = 2;
+    run_entry_with(&io);
+    cfg.opt_unit_games = saved;
+    CU_ASSERT(fake.unit_calls >= 2);
+    CU_ASSERT_EQUAL(fake.drop_conflicts, 2);
+    CU_ASSERT_EQUAL(fake.drops, fake.unit_calls + 2);
+    CU_ASSERT_EQUAL(fake.drops_ok, fake.unit_calls); /* every call's rows, in the end */
+    CU_ASSERT_EQUAL(fake.succeeds, 1);
+    CU_ASSERT_EQUAL(fake.acks, 1);
+    CU_ASSERT_EQUAL(fake.fails + fake.retries + fake.releases, 0);
+    reset(NULL);
 }
 
 static void test_runs_and_acknowledges(void)
@@ -551,6 +622,8 @@ static CU_TestInfo loop_tests[] = {
      test_missing_catalog_is_left_to_others},
     {"a job resumes from the checkpoint of an earlier attempt", test_resumes_from_checkpoint},
     {"a job runs, its result is stored, the entry acknowledged", test_runs_and_acknowledges},
+    {"an optimisation's unit rows whose delete meets a deadlock are deleted on a later try",
+     test_units_drop_conflict_is_retried},
     {"a deadlock at the result write is retried, not a lost lease",
      test_deadlock_at_result_is_retried},
     {"a lost lease leaves the entry alone", test_lost_lease_leaves_the_entry},
