@@ -215,7 +215,9 @@ static int apply(struct battle_card_data *c, const struct mod *m)
 
 /* tuo's skill_predicate<enhance> and <evolve>: a unit takes the change even when it will not
  * act this turn if the skill works without acting: defensive skills, the instant debuffs,
- * the triggered ones but Valor (Enhance); a defensive new skill (Evolve). */
+ * the triggered ones but Valor (Enhance); a defensive new skill (Evolve). "Defensive" is
+ * tuo's is_defensive_skill, which leaves Barrier out: an Enhance or Evolve of Barrier takes
+ * only a unit that acts this turn (bench/peer_fuzz.mjs seed 1208 #385, Rhuthok Raid). */
 static int works_idle(enum battle_skill s)
 {
     switch (s) {
@@ -233,7 +235,6 @@ static int works_idle(enum battle_skill s)
     case BATTLE_SKILL_TRIBUTE:
     case BATTLE_SKILL_REFRESH:
     case BATTLE_SKILL_WALL:
-    case BATTLE_SKILL_BARRIER:
         return 1; /* defensive */
     default:
         return 0;
@@ -250,8 +251,8 @@ static clc_u8 mod_flags(const struct mod *m)
     case BATTLE_SKILL_SABOTAGE:
     case BATTLE_SKILL_DISEASE: /* instant debuffs */
     case BATTLE_SKILL_FLURRY:
-    case BATTLE_SKILL_SUMMON:
-    case BATTLE_SKILL_ENHANCE: /* triggered, as Allegiance, Stasis and Bravery below */
+    case BATTLE_SKILL_SUMMON: /* triggered (tuo's is_triggered_skill, which has no Enhance),
+                                 as Allegiance, Stasis and Bravery below */
         f |= BATTLE_SIM_MOD_ALWAYS;
         break;
     case BATTLE_SKILL_ALLEGIANCE:

@@ -1320,6 +1320,74 @@ static void test_enhance(void)
     tb_run_end(&x);
 }
 
+/* Enhance of Barrier takes only a unit that acts this turn: tuo's is_defensive_skill leaves
+ * Barrier out (bench/peer_fuzz.mjs seed 1208 #385: Rhuthok the Ancient's Enhance Barrier on delayed
+ * Rhuthokian Gorgers, 77.97% against the peer's 79.73%). The Keeper's Enhance Barrier 3 passes
+ * over the Slow Guard (Barrier 1, delay 2) at turns 3
+ * and 5, when its delay is 2 and then 1 at the turn start (Enhance comes before the tick),
+ * so Barrier gives it 1 Protect; at turn 7 it acts and Barrier gives 1 + 3. */
+static void test_enhance_barrier_needs_acting(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, slow;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Keeper", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_ENHANCE, 3, 0);
+    tb_args(&b, cmd0, BATTLE_SKILL_BARRIER, -1);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    slow = tb_card(&b, "Slow Guard", BATTLE_ASSAULT, 0, 20, 2);
+    tb_skill(&b, slow, BATTLE_SKILL_BARRIER, 1, 0);
+    tb_deck(&b, 0, slow, 1);
+    tb_deck(&b, 1, unit(&b, "Dummy", 0, 40, 0), 1);
+    tb_run_start(&x, &b);
+    for (int turn = 3; turn <= 5; turn += 2) {
+        tb_run_turns(&x, turn == 3 ? 3 : 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).card, slow);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 1);
+    }
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 0);
+    CU_ASSERT_EQUAL(x.d->card_base[TB_ASL(&x, 0, 0).card], slow);
+    CU_ASSERT_EQUAL(x.d->cards[TB_ASL(&x, 0, 0).card].barrier, 4);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 4);
+    tb_run_end(&x);
+}
+
+/* Enhance of Enhance, too, takes only a unit that acts this turn (tuo's is_triggered_skill
+ * has no Enhance). It changes nothing, but a unit it takes spends its Inhibit on it: the
+ * Idle Booster (Enhance Armor 1, delay 2) gets the Inhibiter's count of 1 at turn 2; at
+ * turn 3 the Keeper's Enhance Enhance passes over it, so its Protect 2 is the skill the
+ * count refuses and the Booster ends turn 3 without Protect (with 2 when the Enhance took it). */
+static void test_enhance_enhance_needs_acting(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int cmd0, booster, inhibiter;
+    tb_init(&b);
+    cmd0 = tb_card(&b, "Keeper", BATTLE_COMMANDER, 0, 50, 0);
+    tb_skill(&b, cmd0, BATTLE_SKILL_ENHANCE, 1, 0);
+    tb_args(&b, cmd0, BATTLE_SKILL_ENHANCE, -1);
+    tb_skill(&b, cmd0, BATTLE_SKILL_PROTECT, 2, 0);
+    tb_side(&b, 0, cmd0, BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Plain", BATTLE_COMMANDER, 0, 50, 0), BATTLE_PLAY_EXACT);
+    booster = tb_card(&b, "Idle Booster", BATTLE_ASSAULT, 0, 20, 2);
+    tb_skill(&b, booster, BATTLE_SKILL_ENHANCE, 1, 0);
+    tb_args(&b, booster, BATTLE_SKILL_ARMOR, -1);
+    inhibiter = unit(&b, "Inhibiter", 0, 40, 0);
+    tb_skill(&b, inhibiter, BATTLE_SKILL_INHIBIT, 1, 0);
+    tb_deck(&b, 0, booster, 1);
+    tb_deck(&b, 1, inhibiter, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 2);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 0);
+    tb_run_end(&x);
+}
+
 /* Evolve Pierce into Rupture, cast by the commander after the card played: the Piercer
  * (attack 2, Pierce 2) plays with Rupture 2 until the end of the enemy turn, and against the
  * Wall's Armor 3 does 2 + 2 - (3 - 2) = 3 where its Pierce would do 1. */
@@ -1510,6 +1578,8 @@ static CU_TestInfo skills2_tests[] = {
     {"stasis, cold sleep and temporal backlash", test_stasis},
     {"overload", test_overload},
     {"enhance", test_enhance},
+    {"enhance of barrier takes only a unit that acts", test_enhance_barrier_needs_acting},
+    {"enhance of enhance takes only a unit that acts", test_enhance_enhance_needs_acting},
     {"evolve", test_evolve},
     {"evolve into revenge takes the own side's units", test_evolve_into_revenge},
     CU_TEST_INFO_NULL,
