@@ -74,7 +74,13 @@
 // docs/rules/battle.md), with health at the level drawn (the files' dialogue cards have
 // none) and names the deck syntax can carry. A matchup our side refuses (exit 2: a value
 // or skill form the engine does not play) or the peer rejects (an error, a warning, a
-// resolved deck that is not the one written, no result) is skipped and counted.
+// resolved deck that is not the one written, no result) is skipped and counted; but since
+// 2026-12-07 two refusals of what the draw chose are made playable first and both sides
+// play it again (counted as "made playable"; the draw's numbers are unchanged): ordered or
+// exact play for a mission or raid that draws its cards anew each game (card pools,
+// level-ups), which the codec refuses, becomes random play for both; and a named line of
+// bges.txt that holds no playable skill ("Asphodel Nexus:", "Blitzkrieg: Rush" with no X)
+// is left out.
 //
 // Our side's job documents are written by bench/gpu_jobs.py (`docs`), the one writer of
 // them; the peer's arguments by bench/real_cards.mjs (peerArgs) with its `seed` added. The
@@ -852,6 +858,22 @@ for (let k = 0; k < indexes.length; k += opt.jobs)
 if (opt.list) console.log(JSON.stringify(drawn.map(({ i, m }) => toFile(m, `fuzz-s${opt.seed}-${i}`)), null, 1));
 else await fuzz();
 
+// Makes drawn matchup `m` playable after our side refused it for `why` (fuzz, above): returns
+// what was changed, or null when the refusal is not one of these.
+function legalise(m, why) {
+  if (/^\/params\/defender\/play: this (mission|raid) draws its cards anew/.test(why) &&
+      m.sides[1].record && m.sides[1].play !== 'random') {
+    const was = m.sides[1].play;
+    m.sides[1].play = 'random';
+    return `made playable: its ${m.sides[1].record.kind} draws its cards anew each game, played at random (was ${was})`;
+  }
+  const e = why.match(/^\/params\/effects\/\d+\/name: effect "([^"]+)" (names no skill|.*cannot be played)/);
+  const at = e ? m.effects.findIndex((x) => x.kind === 'named' && x.name === e[1]) : -1;
+  if (at < 0) return null;
+  m.effects.splice(at, 1);
+  return `made playable: the effect "${e[1]}" holds no playable skill, left out`;
+}
+
 async function fuzz() {
   const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-fuzz-'));
   const peerDir = join(tmp, 'peer');
@@ -865,10 +887,24 @@ async function fuzz() {
   const rows = [];
   let refusedOurs = 0;
   let refusedPeer = 0;
+  let adjusted = 0;
   for (let k = 0; k < drawn.length; k++) {
     const { i, m } = drawn[k];
     const seed = mix(opt.seed, i, 0x9a3e) & 0x7fffffff;
-    const [o, p] = await both(files[k], m, docs[k], opt.games, seed, peerDir);
+    let [o, p] = await both(files[k], m, docs[k], opt.games, seed, peerDir);
+    // A draw our side refuses for what the draw itself chose, not the cards, is made playable
+    // and played again by both (the draw's numbers unchanged: the seed's other matchups stay
+    // the same): a mission or raid that draws its cards anew each game plays at random (the
+    // codec refuses another play for it), and a named effect of bges.txt that holds no
+    // playable skill ("Asphodel Nexus:", "Blitzkrieg: Rush" without its X) is left out.
+    const fix = o.refused && legalise(m, o.refused);
+    if (fix) {
+      files[k] = toFile(m, `fuzz-s${opt.seed}-${i}`);
+      [docs[k]] = jobDocs([files[k]], opt.games);
+      [o, p] = await both(files[k], m, docs[k], opt.games, seed, peerDir);
+      adjusted++;
+      console.error(`peer_fuzz: #${i} ${fix}`);
+    }
     const row = { i, m, o, p };
     if (o.refused) refusedOurs++;
     else if (p.refused) refusedPeer++;
@@ -913,7 +949,8 @@ async function fuzz() {
   const zHolm = tests.length ? Math.SQRT2 * inverseErfc(ALPHA / tests.length) : 4;
   console.log(`\nseed ${opt.seed}: ${drawn.length} drawn${opt.balanced ? ` (${redrawn} redrawn by --balanced)` : ''}, ` +
               `${played.length} played at ${opt.games} games a side, ` +
-              `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}); ` +
+              `${refusedOurs + refusedPeer} skipped (ours refused ${refusedOurs}, peer rejected ${refusedPeer}), ` +
+              `${adjusted} made playable; ` +
               `${divergent.length + known.length} beyond 4σ after Holm over ${tests.length} tests (the first needs |z| ≥ ` +
               `${zHolm.toFixed(2)}); largest |z| ${worst ? maxAbs(worst.zz).toFixed(1) : '—'}` +
               `${worst ? ` (#${worst.i})` : ''}; ${Math.round((Date.now() - t0) / 1000)} s` +
