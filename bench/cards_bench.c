@@ -3,7 +3,8 @@
  * libxml2, build every unit and level) and battle_catalog_from_tu (sort, index by name, by
  * name as players write it and by id) take for a folder such as ../shared/data/tu, i.e. the
  * start-up cost of SKIRMISH_CARDS_DIR, and then the missions and raids (battle_missions_load,
- * battle_catalog_set_enemies). Prints the best and median of N loads, wall and CPU
+ * battle_catalog_set_enemies: what a catalog does on first use since 2026-12-07, not at
+ * start-up; docs/cards.md). Prints the best and median of N loads, wall and CPU
  * time; asserts
  * nothing (the goal, under 300 ms, is in bench/RESULTS.md).
  * Usage: cards_bench DIR [RUNS] (default 5). */

@@ -1130,6 +1130,11 @@ static json_t *missions_load(char *err, size_t errlen)
 
     if (battle_catalog_current(&cat, err, errlen))
         return NULL;
+    /* a catalog whose missions.xml does not parse lists none: a 500 that says why, not [] */
+    if (battle_catalog_enemies_load(cat, err, errlen)) {
+        battle_catalog_put(cat);
+        return NULL;
+    }
     arr = json_array();
     for (size_t i = 0; arr && i < battle_catalog_enemy_count(cat); i++) {
         if (json_array_append_new(arr, enemy_json(cat, i))) {

@@ -49,6 +49,14 @@ struct enemy_key {
     size_t i;     /* index into enemies */
 };
 
+/* Where a catalog's missions and raids stand. READY is 0, what sk_calloc gives: a catalog
+ * not of the game's folder has none to parse. */
+enum enemies_state { ENEMIES_READY = 0, ENEMIES_PENDING, ENEMIES_FAILED };
+
+/* Held while a catalog's missions and raids are parsed: one lock for all catalogs, as a
+ * parse happens at most once per catalog. */
+static pthread_mutex_t enemies_lock = PTHREAD_MUTEX_INITIALIZER;
+
 struct battle_catalog {
     size_t n;
     struct battle_card_spec *cards; /* owned; sorted by name (strcmp) */
@@ -60,7 +68,14 @@ struct battle_catalog {
     int has_recipes; /* the game's fusion_recipes_cj2.xml was read */
     char source[256];
     char hash[32];
-    struct battle_enemy *enemies; /* owned; sorted by kind, then id */
+    /* The missions and raids: a catalog of the game's folder reads (and hashes) their files
+     * at load and parses them on first use (enemies_ready), as few jobs name one and the
+     * parse was about a quarter of the load's CPU. Until enemies_state is ENEMIES_READY,
+     * only enemies_ready, under enemies_lock, touches the fields below. */
+    atomic_int enemies_state;                 /* enum enemies_state */
+    struct battle_missions_files enemy_files; /* owned; ENEMIES_PENDING: still to parse */
+    char enemies_err[300];                    /* ENEMIES_FAILED: why */
+    struct battle_enemy *enemies;             /* owned; sorted by kind, then id */
     size_t n_enemies;
     struct enemy_key *enemy_keys; /* owned; n_enemies entries sorted by kind, key, order */
     struct battle_bges bges;      /* owned; the folder's named battleground effects */
@@ -329,6 +344,7 @@ void battle_catalog_free(struct battle_catalog *cat)
     sk_free(cat->by_id);
     sk_free(cat->by_key);
     sk_free(cat->recipes);
+    battle_missions_files_release(&cat->enemy_files);
     sk_free(cat->enemies);
     sk_free(cat->enemy_keys);
     battle_bge_release(&cat->bges);
@@ -671,14 +687,14 @@ static int is_card(const void *arg, const char *name)
     return find_key(cat, key) != NULL;
 }
 
-/* Loads the game's files in the folder `dir`: its cards, then its missions and raids (their
- * notes in a list of their own, so that the cards' cannot crowd them out); the notes go to
- * the log. */
+/* Loads the game's files in the folder `dir`: its cards, then its missions and raids (read
+ * and hashed, parsed on first use: enemies_ready), named effects and decks (their notes in a
+ * list of their own, so that the cards' cannot crowd them out); the notes go to the log. */
 static enum sk_err load_files(const char *dir, struct battle_catalog **out, char *err,
                               size_t errlen)
 {
     struct battle_tu_data data;
-    struct battle_missions_data enemies;
+    struct battle_missions_files enemies;
     struct battle_bges bges;
     struct battle_named named;
     struct sk_verr_list notes, enemy_notes;
@@ -692,9 +708,10 @@ static enum sk_err load_files(const char *dir, struct battle_catalog **out, char
     sk_verr_list_init(&enemy_notes);
     rc = battle_tu_load(dir, &data, &notes, err, errlen);
     /* The catalog's hash covers the enemy files and the named battleground effects too: a
-     * job naming a mission or an effect reads them. */
+     * job naming a mission or an effect reads them. The enemy files are only read here, and
+     * kept: enemies_ready parses these bytes, the ones hashed, when a job first needs them. */
     if (!rc)
-        rc = battle_missions_load(dir, &enemies, &data.hash, &enemy_notes, err, errlen);
+        rc = battle_missions_read(dir, &enemies, &data.hash, err, errlen);
     if (!rc)
         rc = battle_bge_load(dir, &bges, &data.hash, &enemy_notes, err, errlen);
     /* named decks and abbreviations change what a job's names mean: in the hash too */
@@ -706,27 +723,26 @@ static enum sk_err load_files(const char *dir, struct battle_catalog **out, char
     sk_verr_list_release(&enemy_notes);
     if (rc) {
         battle_tu_data_release(&data);
+        battle_missions_files_release(&enemies);
         return rc;
     }
     rc = battle_catalog_from_tu(&data, dir, out);
     if (!rc) {
-        rc = battle_catalog_set_enemies(*out, &enemies);
-        if (rc) {
-            battle_catalog_free(*out);
-            *out = NULL;
-        } else {
-            struct sk_verr_list abbr_notes;
-            (*out)->bges = bges;
-            memset(&bges, 0, sizeof(bges));
-            (*out)->named = named;
-            memset(&named, 0, sizeof(named));
-            sk_verr_list_init(&abbr_notes);
-            battle_named_drop_abbrs(&(*out)->named, is_card, *out, &abbr_notes);
-            log_notes(dir, &abbr_notes);
-            sk_verr_list_release(&abbr_notes);
-        }
+        struct sk_verr_list abbr_notes;
+        /* not shared yet: the thread that hands the catalog out publishes these too */
+        (*out)->enemy_files = enemies;
+        memset(&enemies, 0, sizeof(enemies));
+        atomic_store_explicit(&(*out)->enemies_state, ENEMIES_PENDING, memory_order_relaxed);
+        (*out)->bges = bges;
+        memset(&bges, 0, sizeof(bges));
+        (*out)->named = named;
+        memset(&named, 0, sizeof(named));
+        sk_verr_list_init(&abbr_notes);
+        battle_named_drop_abbrs(&(*out)->named, is_card, *out, &abbr_notes);
+        log_notes(dir, &abbr_notes);
+        sk_verr_list_release(&abbr_notes);
     }
-    battle_missions_release(&enemies);
+    battle_missions_files_release(&enemies);
     battle_bge_release(&bges);
     battle_named_release(&named);
     if (rc == SK_ENOMEM)
@@ -1113,8 +1129,9 @@ static int enemy_key_cmp(const void *a, const void *b)
     return d ? d : (x->order > y->order) - (x->order < y->order);
 }
 
-enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
-                                       struct battle_missions_data *data)
+/* Indexes the records of `data` into `cat` (the array is taken over and `data` zeroed, also
+ * on failure), replacing any it had. SK_OK or SK_ENOMEM. */
+static enum sk_err install_enemies(struct battle_catalog *cat, struct battle_missions_data *data)
 {
     struct enemy_key *keys = NULL;
     size_t n = data->n;
@@ -1144,23 +1161,95 @@ enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
     return SK_OK;
 }
 
+enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
+                                       struct battle_missions_data *data)
+{
+    enum sk_err rc = install_enemies(cat, data);
+
+    /* what the folder held, were it still to parse, is replaced */
+    battle_missions_files_release(&cat->enemy_files);
+    cat->enemies_err[0] = '\0';
+    atomic_store_explicit(&cat->enemies_state, ENEMIES_READY, memory_order_release);
+    return rc;
+}
+
+/* Parses the missions and raids of `cat` the first time they are asked for (the files' bytes
+ * were read and hashed with the catalog, so what is parsed is what its hash names), and logs
+ * the parse's notes as the load logs the others. Returns ENEMIES_READY or ENEMIES_FAILED
+ * (enemies_err says why; nothing is left to parse: the bytes will not change), or
+ * ENEMIES_PENDING after running out of memory (tried again by the next caller). */
+static int enemies_ready(const struct battle_catalog *ccat)
+{
+    /* A catalog is const to those it is handed to; its missions and raids are filled in once,
+     * under enemies_lock, and seen by others only through enemies_state (release, acquire). */
+    struct battle_catalog *cat = (struct battle_catalog *)ccat;
+    struct battle_missions_data data;
+    struct sk_verr_list notes;
+    char err[sizeof(cat->enemies_err)] = "";
+    enum sk_err rc;
+    int state = atomic_load_explicit(&cat->enemies_state, memory_order_acquire);
+
+    if (state != ENEMIES_PENDING)
+        return state;
+    pthread_mutex_lock(&enemies_lock);
+    state = atomic_load_explicit(&cat->enemies_state, memory_order_acquire);
+    if (state != ENEMIES_PENDING)
+        goto out;
+    sk_verr_list_init(&notes);
+    rc = battle_missions_parse(cat->source, &cat->enemy_files, &data, &notes, err, sizeof(err));
+    log_notes(cat->source, &notes);
+    sk_verr_list_release(&notes);
+    if (!rc)
+        rc = install_enemies(cat, &data);
+    if (rc == SK_ENOMEM) {
+        sk_log_warn("event=missions_failed dir=%s err=\"out of memory\"", cat->source);
+        goto out;
+    }
+    battle_missions_files_release(&cat->enemy_files);
+    state = rc ? ENEMIES_FAILED : ENEMIES_READY;
+    if (rc) {
+        char q[400];
+        /* a warning, as the notes are: whoever asked gets the reason itself (a job's 422,
+         * the listing's 500, `skirmish cards update` refusing the files) */
+        snprintf(cat->enemies_err, sizeof(cat->enemies_err), "%s", err);
+        sk_log_warn("event=missions_failed dir=%s err=%s", cat->source,
+                    sk_log_quote(q, sizeof(q), err));
+    }
+    atomic_store_explicit(&cat->enemies_state, state, memory_order_release);
+out:
+    pthread_mutex_unlock(&enemies_lock);
+    return state;
+}
+
+enum sk_err battle_catalog_enemies_load(const struct battle_catalog *cat, char *err, size_t errlen)
+{
+    switch (enemies_ready(cat)) {
+    case ENEMIES_READY:
+        return SK_OK;
+    case ENEMIES_FAILED:
+        snprintf(err, errlen, "%s", cat->enemies_err);
+        return SK_EINVAL;
+    default:
+        snprintf(err, errlen, "out of memory reading the missions and raids of '%s'", cat->source);
+        return SK_ENOMEM;
+    }
+}
+
 size_t battle_catalog_enemy_count(const struct battle_catalog *cat)
 {
-    return cat->n_enemies;
+    return enemies_ready(cat) == ENEMIES_READY ? cat->n_enemies : 0;
 }
 
 const struct battle_enemy *battle_catalog_enemy_at(const struct battle_catalog *cat, size_t i)
 {
-    return i < cat->n_enemies ? &cat->enemies[i] : NULL;
+    return enemies_ready(cat) == ENEMIES_READY && i < cat->n_enemies ? &cat->enemies[i] : NULL;
 }
 
 const struct battle_enemy *battle_catalog_find_enemy_id(const struct battle_catalog *cat,
                                                         enum battle_enemy_kind kind, int id)
 {
-    struct battle_enemy key;
-    memset(&key, 0, sizeof(key));
-    key.kind = kind;
-    key.id = id;
+    if (enemies_ready(cat) != ENEMIES_READY)
+        return NULL;
     for (size_t lo = 0, hi = cat->n_enemies; lo < hi;) {
         size_t mid = lo + (hi - lo) / 2;
         const struct battle_enemy *e = &cat->enemies[mid];
@@ -1208,7 +1297,7 @@ const struct battle_enemy *battle_catalog_find_enemy(const struct battle_catalog
     int64_t lv = 0;
 
     *level = 0;
-    if (len > BATTLE_NAME_MAX)
+    if (len > BATTLE_NAME_MAX || enemies_ready(cat) != ENEMIES_READY)
         return NULL;
     battle_tu_simplify(name, key);
     e = find_enemy_key(cat, kind, key);
@@ -1239,6 +1328,8 @@ void battle_catalog_suggest_enemy(const struct battle_catalog *cat, enum battle_
 
     if (outlen)
         out[0] = '\0';
+    if (enemies_ready(cat) != ENEMIES_READY)
+        return;
     sk_suggest_init(&s, name);
     for (size_t i = 0; i < cat->n_enemies; i++)
         if (cat->enemies[i].kind == kind)
@@ -1592,6 +1683,10 @@ enum sk_err battle_folder_read(const char *dir, struct battle_folder *out, char 
     qsort(out->names, out->n_names, sizeof(*out->names), name_cmp);
     snprintf(out->hash, sizeof(out->hash), "%s", cat->hash);
     out->n_cards = cat->n;
+    /* a folder `skirmish cards update` accepts is one whose missions a job can name */
+    rc = battle_catalog_enemies_load(cat, err, errlen);
+    if (rc)
+        goto out;
     out->n_enemies = cat->n_enemies;
 out:
     if (rc == SK_ENOMEM)

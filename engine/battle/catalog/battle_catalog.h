@@ -191,9 +191,24 @@ struct battle_bges;
  * catalogs): borrowed, valid while `cat` is. */
 const struct battle_bges *battle_catalog_bges(const struct battle_catalog *cat);
 
+/* A catalog of the game's folder reads missions.xml and raids.xml when it loads (their bytes
+ * are in its hash) and parses them the first time one of the functions below is called on
+ * it (tens of milliseconds, once; thread-safe), as most jobs name no mission or raid. Their
+ * notes are logged then. When the parse fails (XML libxml2 cannot recover), the catalog
+ * has none and battle_catalog_enemies_load says why. */
+
+/**
+ * Parses the missions and raids of `cat` if that is still to do. SK_OK when they are
+ * there (also for a catalog that has none); else the functions below find none: SK_EINVAL
+ * with `err` naming the file (XML libxml2 cannot recover), SK_ENOMEM (tried again on the
+ * next call).
+ */
+enum sk_err battle_catalog_enemies_load(const struct battle_catalog *cat, char *err, size_t errlen);
+
 /**
  * Gives `cat` the missions and raids of `data` (its array is taken over and `data` is
- * zeroed, also on failure), replacing any it had. SK_OK or SK_ENOMEM.
+ * zeroed, also on failure), replacing any it had or had still to parse. Not thread-safe:
+ * for a catalog not yet handed out. SK_OK or SK_ENOMEM.
  */
 enum sk_err battle_catalog_set_enemies(struct battle_catalog *cat,
                                        struct battle_missions_data *data);

@@ -35,7 +35,6 @@ struct ms_load {
     struct battle_xml_notes notes; /* `file` is the file being parsed */
     char *err;
     size_t errlen;
-    uint64_t *hash;
     struct battle_enemy *items;
     size_t n, cap;
     int xml_errors; /* in the file being parsed */
@@ -363,23 +362,20 @@ static int read_record(struct ms_load *L, const xmlNode *r, enum battle_enemy_ki
     return ok;
 }
 
-static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_enemy_kind kind)
+/* Parses file `name` (its bytes `text`, `len` of them; NULL: the file is missing) for its
+ * records of `kind`, appended to L->items. */
+static enum sk_err parse_file(struct ms_load *L, const char *name, const char *text, size_t len,
+                              enum battle_enemy_kind kind)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int missing = 0, campaigns = 0;
+    int campaigns = 0;
     xmlDocPtr doc = NULL;
     const xmlNode *root;
-    enum sk_err rc;
+    enum sk_err rc = SK_OK;
 
-    rc = battle_tu_read(L->dir, name, L->hash, &text, &len, &missing, L->err, L->errlen);
-    if (rc && missing) {
-        L->err[0] = '\0';
+    if (!text) {
         sk_verr_add(L->notes.list, name, "no %s: no %s can be named", name, kind_names[kind]);
         return SK_OK;
     }
-    if (rc)
-        return rc;
     L->notes.file = name;
     L->xml_errors = 0;
     /* The handler is libxml2's per-thread state: set for this parse only. RECOVER: the
@@ -427,16 +423,40 @@ static enum sk_err read_file(struct ms_load *L, const char *name, enum battle_en
                     campaigns);
 out:
     xmlFreeDoc(doc);
-    sk_free(text);
     return rc;
 }
 
-enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out, uint64_t *hash,
-                                 struct sk_verr_list *notes, char *err, size_t errlen)
+/* The files of each kind, in the order they are read, hashed and parsed. */
+static const char *const file_names[] = {"missions.xml", "raids.xml"};
+
+enum sk_err battle_missions_read(const char *dir, struct battle_missions_files *out, uint64_t *hash,
+                                 char *err, size_t errlen)
+{
+    enum sk_err rc = SK_OK;
+
+    memset(out, 0, sizeof(*out));
+    for (int k = 0; k < BATTLE_ENEMY__COUNT && !rc; k++) {
+        int missing = 0;
+        rc = battle_tu_read(dir, file_names[k], hash, &out->text[k], &out->len[k], &missing, err,
+                            errlen);
+        if (rc && missing) {
+            /* noted by battle_missions_parse, where the file's records would be */
+            out->text[k] = NULL;
+            rc = SK_OK;
+        }
+    }
+    if (rc)
+        battle_missions_files_release(out);
+    return rc;
+}
+
+enum sk_err battle_missions_parse(const char *dir, const struct battle_missions_files *files,
+                                  struct battle_missions_data *out, struct sk_verr_list *notes,
+                                  char *err, size_t errlen)
 {
     struct ms_load L;
-    size_t missions;
-    enum sk_err rc;
+    size_t missions = 0;
+    enum sk_err rc = SK_OK;
 
     memset(&L, 0, sizeof(L));
     memset(out, 0, sizeof(*out));
@@ -444,12 +464,13 @@ enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *o
     L.notes.list = notes;
     L.err = err;
     L.errlen = errlen;
-    L.hash = hash;
     xmlInitParser();
-    rc = read_file(&L, "missions.xml", BATTLE_ENEMY_MISSION);
-    missions = L.n;
-    if (!rc)
-        rc = read_file(&L, "raids.xml", BATTLE_ENEMY_RAID);
+    for (int k = 0; k < BATTLE_ENEMY__COUNT && !rc; k++) {
+        rc =
+            parse_file(&L, file_names[k], files->text[k], files->len[k], (enum battle_enemy_kind)k);
+        if (k == BATTLE_ENEMY_MISSION)
+            missions = L.n;
+    }
     if (rc) {
         sk_free(L.items);
         return rc;
@@ -459,6 +480,29 @@ enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *o
     out->n_missions = missions;
     out->n_raids = L.n - missions;
     return SK_OK;
+}
+
+void battle_missions_files_release(struct battle_missions_files *files)
+{
+    if (!files)
+        return;
+    for (int k = 0; k < BATTLE_ENEMY__COUNT; k++)
+        sk_free(files->text[k]);
+    memset(files, 0, sizeof(*files));
+}
+
+enum sk_err battle_missions_load(const char *dir, struct battle_missions_data *out, uint64_t *hash,
+                                 struct sk_verr_list *notes, char *err, size_t errlen)
+{
+    struct battle_missions_files files;
+    enum sk_err rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = battle_missions_read(dir, &files, hash, err, errlen);
+    if (!rc)
+        rc = battle_missions_parse(dir, &files, out, notes, err, errlen);
+    battle_missions_files_release(&files);
+    return rc;
 }
 
 void battle_missions_release(struct battle_missions_data *data)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The game's enemy decks: the missions (missions.xml) and raids (raids.xml) of a folder of
- * Tyrant Unleashed files, read through libxml2 into plain records. It only reads and
- * reports: the catalog (battle_catalog) indexes the records by name and id, and the codec
- * (battle_codec) turns one into a side of a job or refuses it. docs/cards.md ("Missions and
- * raids") is the user-facing description. */
+ * Tyrant Unleashed files, read through libxml2 into plain records; the bytes are read (and
+ * hashed) apart from their parse, which a catalog puts off until a job needs them. It only
+ * reads and reports: the catalog (battle_catalog) indexes the records by name and id, and
+ * the codec (battle_codec) turns one into a side of a job or refuses it. docs/cards.md
+ * ("Missions and raids") is the user-facing description. */
 #ifndef BATTLE_MISSIONS_H
 #define BATTLE_MISSIONS_H
 
@@ -86,13 +87,45 @@ struct battle_missions_data {
 /** "mission" or "raid" (static); "unknown" otherwise. */
 const char *battle_enemy_kind_name(int kind);
 
+/* missions.xml and raids.xml as read from a folder, not yet parsed: what a catalog keeps
+ * until a job first names a mission or a raid (battle_catalog.h, "missions and raids"). */
+struct battle_missions_files {
+    char *text[BATTLE_ENEMY__COUNT]; /* owned (sk_malloc), NUL-terminated, by kind; NULL: the
+                                      * file is missing */
+    size_t len[BATTLE_ENEMY__COUNT];
+};
+
 /**
  * Reads missions.xml and raids.xml in folder `dir` (borrowed), each when present (a missing
- * one is noted). `*hash` is extended by FNV-1a 64 with each file read (name, then bytes),
- * as battle_tu hashes the card files. Problems that do not stop the read (XML that libxml2
- * must recover, a record without an id, a name or a commander, a number that is not one, an
- * unknown element) are added to `notes` at "FILE:LINE" with what was done; a record that
- * cannot be played as written is left out with a note, never half-read. On SK_OK *out is
+ * one is left NULL), and extends `*hash` by FNV-1a 64 with each file read (name, then
+ * bytes), as battle_tu hashes the card files: the hash battle_missions_load gives. Nothing
+ * is parsed. On SK_OK *out is filled (release with battle_missions_files_release). SK_EIO
+ * (a file that cannot be read) and SK_EINVAL (not a regular file, too large) come with
+ * `err` naming the file; SK_ENOMEM.
+ */
+enum sk_err battle_missions_read(const char *dir, struct battle_missions_files *out, uint64_t *hash,
+                                 char *err, size_t errlen);
+
+/**
+ * Parses `files` (borrowed; read from folder `dir`, which errors name) into records.
+ * Problems that do not stop the read (a missing file, XML that libxml2 must recover, a
+ * record without an id, a name or a commander, a number that is not one, an unknown
+ * element) are added to `notes` at "FILE:LINE" with what was done; a record that cannot be
+ * played as written is left out with a note, never half-read. On SK_OK *out is filled
+ * (release with battle_missions_release). SK_EINVAL (XML libxml2 cannot recover) comes with
+ * `err` naming the file; SK_ENOMEM.
+ */
+enum sk_err battle_missions_parse(const char *dir, const struct battle_missions_files *files,
+                                  struct battle_missions_data *out, struct sk_verr_list *notes,
+                                  char *err, size_t errlen);
+
+/** Frees what battle_missions_read filled and zeroes `files`; NULL-safe. */
+void battle_missions_files_release(struct battle_missions_files *files);
+
+/**
+ * battle_missions_read, then battle_missions_parse: reads and parses missions.xml and
+ * raids.xml in folder `dir` (borrowed), each when present (a missing one is noted), `*hash`
+ * extended as battle_missions_read does. Notes as battle_missions_parse. On SK_OK *out is
  * filled (release with battle_missions_release). SK_EIO (a file that cannot be read) and
  * SK_EINVAL (XML libxml2 cannot recover) come with `err` naming the file and line; SK_ENOMEM.
  */

@@ -450,7 +450,14 @@ static const struct battle_enemy *find_enemy(struct job_dec *j, const json_t *wh
                                              enum battle_enemy_kind kind, int *name_level)
 {
     const char *key = battle_enemy_kind_name(kind);
+    char why[300];
 
+    /* The catalog parses its missions and raids now if no job has named one before: a file
+     * that does not parse refuses the job with the reason, not as an unknown name. */
+    if (j->catalog && battle_catalog_enemies_load(j->catalog, why, sizeof(why))) {
+        sk_jdec_bad(&j->d, "the game's missions and raids cannot be read: %s", why);
+        return NULL;
+    }
     if (json_is_integer(who)) {
         json_int_t id = json_integer_value(who);
         const struct battle_enemy *e = j->catalog && id > 0 && id <= 1000000000

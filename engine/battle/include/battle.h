@@ -80,7 +80,8 @@ struct battle_folder {
 /**
  * Loads the game's files in `dir` (a folder of them, or a catalog store's current one)
  * with the importer every process uses, so that a folder it accepts is one the API and
- * the workers load. On SK_OK *out is filled (release with battle_folder_release). On
+ * the workers load (its missions and raids parsed too, which a process otherwise puts off
+ * until a job names one). On SK_OK *out is filled (release with battle_folder_release). On
  * failure `err` names the file and why (SK_EIO: unreadable or missing; SK_EINVAL: not
  * the game's format); SK_ENOMEM.
  */

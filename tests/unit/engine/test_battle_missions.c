@@ -8,12 +8,15 @@
  * notes on malformed records. */
 #include <CUnit/CUnit.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "battle.h"
+#include "battle_bge.h"
 #include "battle_catalog.h"
 #include "battle_codec.h"
 #include "battle_cpu.h"
@@ -710,6 +713,76 @@ static void test_named_effects(void)
     }
 }
 
+/* A fresh catalog's lookups from several threads at once (its first use: the parse). */
+struct lazy_lookup {
+    const struct battle_catalog *cat;
+    const struct battle_enemy *by_name, *by_id;
+    size_t n;
+};
+
+static void *lazy_lookup_run(void *arg)
+{
+    struct lazy_lookup *a = arg;
+    int level = 0;
+
+    a->by_name = battle_catalog_find_enemy(a->cat, BATTLE_ENEMY_RAID, "Jotun Max", &level);
+    a->by_id = battle_catalog_find_enemy_id(a->cat, BATTLE_ENEMY_MISSION, 1);
+    a->n = battle_catalog_enemy_count(a->cat);
+    return NULL;
+}
+
+/* The catalog's order of records: kind, id, then file order (battle_catalog_enemy_at). */
+static int enemy_order(const void *a, const void *b)
+{
+    const struct battle_enemy *x = a, *y = b;
+    if (x->kind != y->kind)
+        return (x->kind > y->kind) - (x->kind < y->kind);
+    if (x->id != y->id)
+        return (x->id > y->id) - (x->id < y->id);
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* A catalog of the game's folder parses its missions and raids when they are first asked
+ * for: four threads asking at once all get the same records, and they are the eager load's
+ * (battle_missions_load, `real`) byte for byte, in the catalog's order. */
+static void test_real_parsed_on_first_use(void)
+{
+    struct battle_catalog *cat = NULL;
+    struct lazy_lookup look[4];
+    pthread_t th[4];
+    struct battle_enemy *want = NULL;
+    char err[512] = "";
+    size_t differ = 0;
+
+    CU_ASSERT_EQUAL_FATAL(tu_test_catalog(&cat), SK_OK);
+    CU_ASSERT_STRING_EQUAL(battle_catalog_hash(cat), battle_catalog_hash(real_cat));
+    for (int i = 0; i < 4; i++) {
+        memset(&look[i], 0, sizeof(look[i]));
+        look[i].cat = cat;
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, lazy_lookup_run, &look[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_PTR_NOT_NULL(look[i].by_name);
+        CU_ASSERT_PTR_NOT_NULL(look[i].by_id);
+        CU_ASSERT_PTR_EQUAL(look[i].by_name, look[0].by_name);
+        CU_ASSERT_PTR_EQUAL(look[i].by_id, look[0].by_id);
+        CU_ASSERT_EQUAL(look[i].n, real.n);
+    }
+    CU_ASSERT_EQUAL(battle_catalog_enemies_load(cat, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(battle_catalog_enemy_count(cat), real.n);
+    want = sk_malloc(real.n * sizeof(*want));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    memcpy(want, real.items, real.n * sizeof(*want));
+    qsort(want, real.n, sizeof(*want), enemy_order);
+    for (size_t i = 0; i < real.n; i++)
+        differ += memcmp(battle_catalog_enemy_at(cat, i), &want[i], sizeof(*want)) != 0;
+    CU_ASSERT_EQUAL(differ, 0);
+    sk_free(want);
+    battle_catalog_free(cat);
+}
+
 /* The README's mission example (examples/tu/battle_missions.json) decodes against the
  * game's files: a real deck against a weighted list of two missions. */
 static void test_readme_example(void)
@@ -786,6 +859,35 @@ static void make_dir(void)
     snprintf(tmpdir, sizeof(tmpdir), "/tmp/sk_missions_test_%d", (int)getpid());
     remove_dir();
     CU_ASSERT_EQUAL_FATAL(mkdir(tmpdir, 0700), 0);
+}
+
+/* The hash of folder `dir` with every file read and parsed at once, in the order
+ * battle_catalog_load reads them (cards, missions and raids, named effects, named decks):
+ * what a catalog's hash was before its missions and raids were parsed on first use. */
+static void eager_hash(const char *dir, char *out, size_t outlen)
+{
+    struct battle_tu_data td;
+    struct battle_missions_data md;
+    struct battle_bges bges;
+    struct battle_named named;
+    struct sk_verr_list notes;
+    char err[512] = "";
+    uint64_t h;
+
+    out[0] = '\0';
+    sk_verr_list_init(&notes);
+    CU_ASSERT_EQUAL_FATAL(battle_tu_load(dir, &td, &notes, err, sizeof(err)), SK_OK);
+    h = td.hash;
+    battle_tu_data_release(&td);
+    /* a missions.xml that does not parse (SK_EINVAL) has extended the hash by its bytes */
+    if (battle_missions_load(dir, &md, &h, &notes, err, sizeof(err)) == SK_OK)
+        battle_missions_release(&md);
+    CU_ASSERT_EQUAL_FATAL(battle_bge_load(dir, &bges, &h, &notes, err, sizeof(err)), SK_OK);
+    battle_bge_release(&bges);
+    CU_ASSERT_EQUAL_FATAL(battle_named_load(dir, &named, &h, &notes, err, sizeof(err)), SK_OK);
+    battle_named_release(&named);
+    sk_verr_list_release(&notes);
+    snprintf(out, outlen, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
 /* A commander (ids 1000..1002, levels 1..3), an assault (1..3) and a fortress (2700, 2701),
@@ -893,6 +995,9 @@ static void test_small_folder(void)
             char want[32];
             snprintf(want, sizeof(want), "fnv1a64:%016llx", (unsigned long long)h2);
             CU_ASSERT_STRING_NOT_EQUAL(battle_catalog_hash(cat), want);
+            /* read at load, parsed later: the hash is the one of an eager load */
+            eager_hash(tmpdir, want, sizeof(want));
+            CU_ASSERT_STRING_EQUAL(battle_catalog_hash(cat), want);
         }
     }
 
@@ -965,6 +1070,64 @@ static void test_small_folder(void)
         json_decref(j);
     }
     battle_catalog_free(cat);
+    remove_dir();
+}
+
+/* A missions.xml libxml2 cannot read at all: the catalog still loads (a job naming no
+ * mission runs), with the hash of the files' bytes as before; a job naming a mission or a
+ * raid is refused with the reason, the listing's load says it, and `skirmish cards update`
+ * (battle_folder_read) refuses the folder as it did when the parse was part of the load. */
+static void test_unparsable_missions(void)
+{
+    struct battle_catalog *cat = NULL;
+    struct battle_folder folder;
+    struct battle_mix mix;
+    struct sk_verr_list errs;
+    char err[512] = "", want[32];
+    int level = 0;
+    enum sk_err rc;
+
+    make_dir();
+    write_file("cards_section_1.xml", cards_xml);
+    write_file("missions.xml", "not xml at all\n");
+    write_file("raids.xml", raids_xml);
+    setenv(BATTLE_TU_ENV_DIR, tmpdir, 1);
+    rc = battle_catalog_load(&cat, err, sizeof(err));
+    unsetenv(BATTLE_TU_ENV_DIR);
+    CU_ASSERT_EQUAL_FATAL(rc, SK_OK);
+    eager_hash(tmpdir, want, sizeof(want));
+    CU_ASSERT_STRING_EQUAL(battle_catalog_hash(cat), want);
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL(decode(cat,
+                           "{'attacker':{'commander':'Boss','deck':[{'card':'Trooper'}]},"
+                           "'defender':{'commander':'Boss','deck':[{'card':'Trooper'}]}}",
+                           &mix, &errs),
+                    SK_OK);
+    if (errs.n == 0)
+        battle_codec_mix_release(&mix);
+    else
+        fprintf(stderr, "\n  %s: %s\n", errs.items[0].pointer, errs.items[0].message);
+    sk_verr_list_release(&errs);
+    expect_refused(cat,
+                   "{'attacker':{'commander':'Boss','deck':[{'card':'Trooper'}]},"
+                   "'defender':{'raid':'Pool Party'}}",
+                   "/params/defender/raid", "the game's missions and raids cannot be read: ");
+    expect_refused(cat,
+                   "{'attacker':{'commander':'Boss','deck':[{'card':'Trooper'}]},"
+                   "'defender':{'mission':1}}",
+                   "/params/defender/mission", "missions.xml: not XML libxml2 can read");
+    err[0] = '\0';
+    CU_ASSERT_EQUAL(battle_catalog_enemies_load(cat, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "missions.xml: not XML libxml2 can read (no root element)"));
+    CU_ASSERT_EQUAL(battle_catalog_enemy_count(cat), 0);
+    CU_ASSERT_PTR_NULL(battle_catalog_enemy_at(cat, 0));
+    CU_ASSERT_PTR_NULL(battle_catalog_find_enemy(cat, BATTLE_ENEMY_RAID, "Pool Party", &level));
+    battle_catalog_free(cat);
+
+    err[0] = '\0';
+    CU_ASSERT_EQUAL(battle_folder_read(tmpdir, &folder, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "missions.xml: not XML libxml2 can read (no root element)"));
     remove_dir();
 }
 
@@ -1114,6 +1277,7 @@ static CU_TestInfo real_tests[] = {
     {"a raid's default scoring", test_raid_scoring},
     {"effects named as in bges.txt", test_named_effects},
     {"the README's example", test_readme_example},
+    {"parsed on first use, once, as the eager load", test_real_parsed_on_first_use},
     CU_TEST_INFO_NULL,
 };
 
@@ -1121,6 +1285,7 @@ static CU_TestInfo file_tests[] = {
     {"built-in catalog has none", test_builtin_has_none},
     {"small folder: levels, notes, refusals", test_small_folder},
     {"missing and unreadable files", test_missing_and_unreadable},
+    {"a missions.xml that does not parse, found on first use", test_unparsable_missions},
     {"pools and effects read exactly, and fuzzed", test_pools_effects_fuzz},
     CU_TEST_INFO_NULL,
 };
