@@ -698,7 +698,7 @@ static int decode_side(struct job_dec *j, const json_t *params, const char *key,
         if ((side->n_pools || side->upgrades) && play != BATTLE_PLAY_RANDOM)
             sk_jdec_bad_at(&j->d, "play",
                            "this %s draws its cards anew each game (card pools or level-ups): "
-                           "it plays them at random, as the peer does",
+                           "it plays them at random",
                            json_object_get(v, "mission") ? "mission" : "raid");
         goto out;
     }
