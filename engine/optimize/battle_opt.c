@@ -45,9 +45,6 @@
 #define OPT_EVAL_FIRST (1ULL << 62)
 /* The random stream of the search's moves: a game number no game uses. */
 #define OPT_MOVE_STREAM (~0ULL)
-/* Draws that found no move, or candidates that did not decode, in a row before the search
- * ends ("no_move"): the deck is stuck. */
-#define OPT_STUCK_MAX 256
 /* Evaluation games per chunk of work (per deck), so a chunk's buffers stay small. */
 #define OPT_EVAL_CHUNK 4096
 /* In a step with a deadline, an evaluation chunk is a slice of about OPT_EVAL_SLICE_S at
@@ -83,7 +80,7 @@ struct opt_state {
     int stop;       /* enum opt_stop: why the search ended */
     uint64_t spent; /* search games played */
     uint64_t block; /* the incumbent's block of race games */
-    uint64_t tried, accepted, stuck;
+    uint64_t tried, accepted;
     double elapsed_s;
     double inc_est, best_est; /* estimated score above the starting deck */
     struct opt_deck inc, best, cand;
@@ -92,9 +89,12 @@ struct opt_state {
     uint64_t cand_n, inc_n; /* games per defender deck raced / known for the incumbent */
     uint64_t n_log;
     uint64_t eval_n; /* evaluation games per deck done */
-    uint64_t stale;  /* candidates settled since the last accepted move (or widening) */
     int widen;       /* the race's bound is race_max doubled this many times */
-    int epoch_n;     /* decks raced on the current block: their hashes in epoch[] */
+    /* the incumbent's moves, each tried once a sweep (battle_opt_moves.h); raced: the
+     * candidates of this sweep that raced (the others did not decode) */
+    struct opt_sweep sweep;
+    uint64_t raced;
+    int epoch_n; /* decks raced on the current block: their hashes in epoch[] */
     uint64_t epoch[OPT_EPOCH];
     /* sums over the evaluation games of the starting deck's score, the best deck's and
      * their difference (best - start), and of their squares */
@@ -109,6 +109,7 @@ struct opt_ahead {
     uint64_t block;
     struct battle_plan *plans[BATTLE_DEFENDERS_MAX]; /* NULL once taken by the candidate */
     double *scores;                                  /* its first batch: race_first() games */
+    double *obj;                                     /* the same games' objective alone */
 };
 
 struct opt_run {
@@ -121,6 +122,7 @@ struct opt_run {
     struct opt_state st;
     uint64_t eval_slice;              /* evaluation games per deck of a slice (a deadline's) */
     double *inc_scores, *cand_scores; /* race_cap(job) each */
+    double *inc_obj, *cand_obj;       /* the same games' objective scores alone */
     struct opt_step *log;             /* OPT_MOVES_LOG_MAX */
     /* prepared decks, one plan per defender deck; NULL until needed */
     struct battle_plan *inc_plans[BATTLE_DEFENDERS_MAX];
@@ -337,6 +339,7 @@ static enum sk_err ahead_predict(struct opt_run *run)
     const struct opt_job *job = run->job;
     struct opt_state *st = &run->st;
     struct rng r = st->rng;
+    struct opt_sweep sweep = st->sweep;
     struct plans_task t;
     int slot = 0, free_slots = 0, n = 0;
     uint64_t block = st->block, epoch[OPT_EPOCH];
@@ -354,8 +357,8 @@ static enum sk_err ahead_predict(struct opt_run *run)
         struct opt_move m;
         struct opt_ahead *a;
 
-        if (!battle_opt_draw(job, &st->inc, &r, &m))
-            continue;
+        if (!battle_opt_sweep_next(job, &st->inc, &sweep, &m))
+            break; /* the sweep's end: what follows is the next sweep's */
         while (run->ahead[slot].used)
             slot++;
         a = &run->ahead[slot];
@@ -398,7 +401,8 @@ static enum sk_err ahead_segments(struct opt_run *run, struct opt_segment *segs,
         if (run->ahead[i].used)
             segs[(*nseg)++] = (struct opt_segment){
                 &run->ahead[i].deck,  run->ahead[i].plans,  run->ahead[i].block * OPT_BLOCK,
-                race_first(run->job), run->ahead[i].scores, 1};
+                race_first(run->job), run->ahead[i].scores, 1,
+                run->ahead[i].obj};
     return rc;
 }
 
@@ -438,23 +442,34 @@ static void promote(struct opt_run *run, const struct battle_race *r, int improv
     ahead_clear(run);
     st->inc_n = 0;
     st->have_cand = 0;
-    st->stale = 0;
-    st->widen = 0; /* a new neighbourhood: its easy moves first */
+    st->sweep.live = 0; /* a new deck: a sweep of its moves */
+    st->widen = 0;      /* a new neighbourhood: its easy moves first */
 }
 
-/* Draws the next candidate and prepares it. Returns SK_OK with have_cand set, or with the
- * search ended (stuck), or with neither (a candidate that did not decode: counted, the
- * next call draws again); SK_ENOMEM. */
+/* Takes the sweep's next move and prepares its deck as the candidate. A sweep that ends
+ * starts the next one: with its races widened (one more doubling, up to OPT_WIDEN_MAX),
+ * since no move of the deck was shown better on the games the races had; a sweep that found
+ * no move, or whose moves all failed to decode, ends the search ("no_move"). Returns SK_OK
+ * with have_cand set, or with the search ended, or with neither (a candidate that did not
+ * decode: counted, the next call takes the next move); SK_ENOMEM. */
 static enum sk_err next_candidate(struct opt_run *run)
 {
     struct opt_state *st = &run->st;
     char why[256];
     enum sk_err rc;
 
-    if (!battle_opt_draw(run->job, &st->inc, &st->rng, &st->cand_move)) {
-        if (++st->stuck >= OPT_STUCK_MAX)
+    if (!st->sweep.live) {
+        battle_opt_sweep_start(run->job, &st->inc, &st->rng, &st->sweep);
+        st->raced = 0;
+    }
+    if (!battle_opt_sweep_next(run->job, &st->inc, &st->sweep, &st->cand_move)) {
+        if (st->sweep.found == 0 || st->raced == 0) {
             end_search(run, OPT_STOP_NO_MOVE);
-        return SK_OK;
+            return SK_OK;
+        }
+        if (race_bound(run) < race_cap(run->job))
+            st->widen++;
+        return SK_OK; /* the next call starts the next sweep */
     }
     battle_opt_apply(&st->inc, &st->cand_move, &st->cand);
     if (epoch_admit(&st->block, &st->epoch_n, st->epoch, &st->cand))
@@ -471,13 +486,11 @@ static enum sk_err next_candidate(struct opt_run *run)
     }
     if (rc == SK_EINVAL) { /* a pool card no battle can play with this deck */
         st->tried++;
-        if (++st->stuck >= OPT_STUCK_MAX)
-            end_search(run, OPT_STOP_NO_MOVE);
         return SK_OK;
     }
     if (rc)
         return rc;
-    st->stuck = 0;
+    st->raced++;
     st->have_cand = 1;
     st->cand_n = 0;
     return SK_OK;
@@ -512,11 +525,6 @@ static void settle(struct opt_run *run, enum battle_race_verdict verdict,
     }
     st->have_cand = 0;
     battle_opt_plans_free(run->cand_plans);
-    /* Stuck: the moves left, if any, are too close to tell on the games a race has had. */
-    if (++st->stale >= OPT_WIDEN_AFTER && race_bound(run) < race_cap(run->job)) {
-        st->widen++;
-        st->stale = 0;
-    }
 }
 
 /* The incumbent's mean score on its games of the block so far (0 with none). */
@@ -557,7 +565,8 @@ static int target_check(struct opt_run *run, enum sk_err *rc, char *err, size_t 
                                   st->block * OPT_BLOCK + st->inc_n,
                                   n1 - st->inc_n,
                                   run->inc_scores + st->inc_n,
-                                  1};
+                                  1,
+                                  run->inc_obj + st->inc_n};
         err[0] = '\0';
         *rc = battle_opt_play(&run->player, &seg, 1, err, errlen);
     }
@@ -614,18 +623,26 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
         if (rc)
             return rc;
     }
-    if (mine) /* its first batch was played ahead */
+    if (mine) { /* its first batch was played ahead */
         memcpy(run->cand_scores, mine->scores, (size_t)n1 * sizeof(double));
-    else
+        memcpy(run->cand_obj, mine->obj, (size_t)n1 * sizeof(double));
+    } else {
         segs[nseg++] = (struct opt_segment){&st->cand,
                                             run->cand_plans,
                                             base + st->cand_n,
                                             n1 - st->cand_n,
                                             run->cand_scores + st->cand_n,
-                                            1};
+                                            1,
+                                            run->cand_obj + st->cand_n};
+    }
     if (inc_need)
-        segs[nseg++] = (struct opt_segment){
-            &st->inc, run->inc_plans, base + st->inc_n, inc_need, run->inc_scores + st->inc_n, 1};
+        segs[nseg++] = (struct opt_segment){&st->inc,
+                                            run->inc_plans,
+                                            base + st->inc_n,
+                                            inc_need,
+                                            run->inc_scores + st->inc_n,
+                                            1,
+                                            run->inc_obj + st->inc_n};
     err[0] = '\0';
     rc = battle_opt_play(&run->player, segs, nseg, err, errlen);
     if (mine)
@@ -640,7 +657,8 @@ static enum sk_err search_batch(struct opt_run *run, char *err, size_t errlen)
     st->cand_n = n1;
     st->inc_n = st->inc_n > n1 ? st->inc_n : n1;
     for (uint64_t i = 0; i < n1; i++)
-        battle_race_add(&r, run->cand_scores[i] - run->inc_scores[i]);
+        battle_race_add(&r, run->cand_scores[i] - run->inc_scores[i],
+                        run->cand_obj[i] - run->inc_obj[i]);
     {
         enum battle_race_verdict v = battle_race_decide(&r, bound, race_unit());
         if (v != BATTLE_RACE_GO_ON)
@@ -718,8 +736,8 @@ static enum sk_err eval_chunk(struct opt_run *run, uint64_t want, char *err, siz
     }
     {
         struct opt_segment segs[2] = {
-            {&job->start, run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a, 0},
-            {&st->best, run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b, 0}};
+            {&job->start, run->start_plans, OPT_EVAL_FIRST + st->eval_n, n, a, 0, NULL},
+            {&st->best, run->best_plans, OPT_EVAL_FIRST + st->eval_n, n, b, 0, NULL}};
         err[0] = '\0';
         rc = battle_opt_play(&run->player, segs, 2, err, errlen);
     }
@@ -758,10 +776,13 @@ static void run_free(void *data)
     for (int i = 0; i < OPT_AHEAD_MAX; i++) {
         battle_opt_plans_free(run->ahead[i].plans);
         sk_free(run->ahead[i].scores);
+        sk_free(run->ahead[i].obj);
     }
     battle_pool_free(run->pool);
     sk_free(run->inc_scores);
     sk_free(run->cand_scores);
+    sk_free(run->inc_obj);
+    sk_free(run->cand_obj);
     sk_free(run->log);
     sk_free(run);
 }
@@ -780,8 +801,10 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     run->job = job;
     run->inc_scores = sk_calloc(race_cap(job), sizeof(double));
     run->cand_scores = sk_calloc(race_cap(job), sizeof(double));
+    run->inc_obj = sk_calloc(race_cap(job), sizeof(double));
+    run->cand_obj = sk_calloc(race_cap(job), sizeof(double));
     run->log = sk_calloc(OPT_MOVES_LOG_MAX, sizeof(*run->log));
-    if (!run->inc_scores || !run->cand_scores || !run->log) {
+    if (!run->inc_scores || !run->cand_scores || !run->inc_obj || !run->cand_obj || !run->log) {
         run_free(run);
         return SK_ENOMEM;
     }
@@ -796,7 +819,8 @@ static enum sk_err run_new(void *state, const void *data, const struct job_run_o
     run->ahead_max = threads > 1 ? (4 * threads < OPT_AHEAD_MAX ? 4 * threads : OPT_AHEAD_MAX) : 0;
     for (int i = 0; i < run->ahead_max; i++) {
         run->ahead[i].scores = sk_calloc(race_first(job), sizeof(double));
-        if (!run->ahead[i].scores) {
+        run->ahead[i].obj = sk_calloc(race_first(job), sizeof(double));
+        if (!run->ahead[i].scores || !run->ahead[i].obj) {
             run_free(run);
             return SK_ENOMEM;
         }
@@ -1126,6 +1150,8 @@ static enum sk_err run_save(void *data, struct sk_buf *out)
     (void)sk_buf_add(out, &run->st, sizeof(run->st));
     (void)sk_buf_add(out, run->inc_scores, run->st.inc_n * sizeof(double));
     (void)sk_buf_add(out, run->cand_scores, run->st.cand_n * sizeof(double));
+    (void)sk_buf_add(out, run->inc_obj, run->st.inc_n * sizeof(double));
+    (void)sk_buf_add(out, run->cand_obj, run->st.cand_n * sizeof(double));
     (void)sk_buf_add(out, run->log, n_log * sizeof(*run->log));
     return out->err;
 }
@@ -1136,10 +1162,11 @@ static int state_fits(const struct opt_job *job, const struct opt_state *st)
     return st->phase >= OPT_SEARCH && st->phase <= OPT_DONE && st->stop >= OPT_STOP_NONE &&
            st->stop <= OPT_STOP_TARGET && st->spent <= job->budget_games &&
            st->inc_n <= race_cap(job) && st->cand_n <= race_cap(job) && st->widen >= 0 &&
-           st->widen <= OPT_WIDEN_MAX && st->epoch_n >= 0 && st->epoch_n <= OPT_EPOCH &&
-           st->eval_n <= job->eval_games && (st->have_cand == 0 || st->have_cand == 1) &&
-           st->rng.used <= 4 && battle_opt_deck_fits(job, &st->inc) &&
-           battle_opt_deck_fits(job, &st->best) &&
+           st->widen <= OPT_WIDEN_MAX && st->sweep.bits >= 0 && st->sweep.bits <= 62 &&
+           st->sweep.next <= (1ULL << st->sweep.bits) && st->epoch_n >= 0 &&
+           st->epoch_n <= OPT_EPOCH && st->eval_n <= job->eval_games &&
+           (st->have_cand == 0 || st->have_cand == 1) && st->rng.used <= 4 &&
+           battle_opt_deck_fits(job, &st->inc) && battle_opt_deck_fits(job, &st->best) &&
            (!st->have_cand || battle_opt_deck_fits(job, &st->cand)) && st->elapsed_s >= 0 &&
            battle_opt_fund_fits(job, &st->inc) && battle_opt_fund_fits(job, &st->best) &&
            (!st->have_cand || battle_opt_fund_fits(job, &st->cand));
@@ -1158,7 +1185,7 @@ static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, u
     if (!state_fits(run->job, &st))
         return SK_EINVAL;
     n_log = st.n_log < OPT_MOVES_LOG_MAX ? st.n_log : OPT_MOVES_LOG_MAX;
-    need = sizeof(st) + (st.inc_n + st.cand_n) * sizeof(double) + n_log * sizeof(*run->log);
+    need = sizeof(st) + 2 * (st.inc_n + st.cand_n) * sizeof(double) + n_log * sizeof(*run->log);
     if (len != need)
         return SK_EINVAL;
     if (st.have_cand) { /* the candidate's plans, as next_candidate made them */
@@ -1172,6 +1199,10 @@ static enum sk_err run_restore(void *data, const unsigned char *p, size_t len, u
     memcpy(run->inc_scores, p, st.inc_n * sizeof(double));
     p += st.inc_n * sizeof(double);
     memcpy(run->cand_scores, p, st.cand_n * sizeof(double));
+    p += st.cand_n * sizeof(double);
+    memcpy(run->inc_obj, p, st.inc_n * sizeof(double));
+    p += st.inc_n * sizeof(double);
+    memcpy(run->cand_obj, p, st.cand_n * sizeof(double));
     p += st.cand_n * sizeof(double);
     memcpy(run->log, p, n_log * sizeof(*run->log));
     *done = units_done(run);

@@ -33,10 +33,10 @@ struct battle_catalog;
 #define OPT_RACE_BATCH_DEF     64
 #define OPT_RACE_MAX_MAX       100000 /* games per defender deck one candidate may race */
 #define OPT_RACE_MAX_DEF       2048
-/* A search that has settled OPT_WIDEN_AFTER candidates in a row without accepting one
- * doubles the games a candidate may race on (up to OPT_WIDEN_MAX doublings of `max_games`,
- * never past OPT_RACE_MAX_MAX): the moves left are those too close to tell on fewer games. */
-#define OPT_WIDEN_AFTER     128
+/* A search that has raced every move of its deck (a sweep, battle_opt_moves.h) without
+ * accepting one doubles the games a candidate may race on (up to OPT_WIDEN_MAX doublings of
+ * `max_games`, never past OPT_RACE_MAX_MAX): the moves left are too close to tell on fewer
+ * games. */
 #define OPT_WIDEN_MAX       3
 #define OPT_TEMPERATURE_DEF 0.02 /* anneal: the starting temperature, in score units */
 #define OPT_TEMPERATURE_MAX 1.0

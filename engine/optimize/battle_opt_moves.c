@@ -9,9 +9,6 @@
 
 #include "sk_banned.h"
 
-/* Tries to draw one applicable move before giving up on this draw. */
-#define DRAW_TRIES 64
-
 const char *battle_opt_move_name(enum opt_move_type t)
 {
     static const char *const names[OPT_MOVE__COUNT] = {"swap", "add", "remove", "commander",
@@ -173,53 +170,116 @@ void battle_opt_apply(const struct opt_deck *d, const struct opt_move *m, struct
     }
 }
 
-/* A position in [lo, hi) drawn from `r` (hi > lo). */
-static int draw_pos(struct rng *r, int lo, int hi)
+/* ===== Sweeps ===== */
+
+/* 1 when drawn card `c` is the one number of its card in a sweep: with a fund a move takes
+ * a card at the highest level the fund pays for (lift), so every level of a unit names the
+ * same move, and only the top one counts; without a fund every card counts. */
+static int level_named(const struct opt_job *job, int c)
 {
-    return lo + (int)rng_below(r, (clc_u32)(hi - lo));
+    return job->fund <= 0 || job->cards[c].id <= 0 || !job->cards[c].up;
 }
 
-/* Fills `m` as one draw of type `t`; 1 when it is a move the constraints allow. */
-static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
-                    enum opt_move_type t, struct opt_move *m)
+/* 1 when position `pos` of a deck played at random holds a card an earlier free position
+ * holds too: the deck a swap or removal there makes, the earlier one makes already. */
+static int copy_before(const struct opt_job *job, const struct opt_deck *d, int pos)
 {
-    int free_n = d->n - job->freeze_first;
+    if (job->play != BATTLE_PLAY_RANDOM)
+        return 0;
+    for (int q = job->freeze_first; q < pos; q++)
+        if (d->cards[q] == d->cards[pos])
+            return 1;
+    return 0;
+}
 
+/* The move numbers of `d`, by type: swaps (free positions x cards), adds (places x cards:
+ * the end alone for a deck played at random), removes (free positions), commanders (cards),
+ * reorders (free positions x free positions); a type the job's algorithm and play do not
+ * have, none. */
+static void layout_of(const struct opt_job *job, const struct opt_deck *d,
+                      uint64_t len[OPT_MOVE__COUNT])
+{
+    enum opt_move_type types[OPT_MOVE__COUNT];
+    int nt = move_types(job, types);
+    uint64_t free_n = d->n > job->freeze_first ? (uint64_t)(d->n - job->freeze_first) : 0;
+    uint64_t cards = (uint64_t)job->n_cards;
+    uint64_t places = job->play == BATTLE_PLAY_RANDOM ? 1 : free_n + 1;
+
+    memset(len, 0, OPT_MOVE__COUNT * sizeof(len[0]));
+    for (int i = 0; i < nt; i++)
+        switch (types[i]) {
+        case OPT_MOVE_SWAP:
+            len[OPT_MOVE_SWAP] = free_n * cards;
+            break;
+        case OPT_MOVE_ADD:
+            len[OPT_MOVE_ADD] = places * cards;
+            break;
+        case OPT_MOVE_REMOVE:
+            len[OPT_MOVE_REMOVE] = free_n;
+            break;
+        case OPT_MOVE_COMMANDER:
+            len[OPT_MOVE_COMMANDER] = cards;
+            break;
+        case OPT_MOVE_REORDER:
+            len[OPT_MOVE_REORDER] = free_n * free_n;
+            break;
+        default:
+            break;
+        }
+}
+
+static uint64_t layout_total(const uint64_t len[OPT_MOVE__COUNT])
+{
+    uint64_t n = 0;
+
+    for (int t = 0; t < OPT_MOVE__COUNT; t++)
+        n += len[t];
+    return n;
+}
+
+/* Fills `m` with the move numbered `x` (< the layout's total) of `d`; 1 when it is a move
+ * the constraints allow and the first number of its deck (level_named, copy_before). */
+static int move_at(const struct opt_job *job, const struct opt_deck *d,
+                   const uint64_t len[OPT_MOVE__COUNT], uint64_t x, struct opt_move *m)
+{
+    uint64_t cards = (uint64_t)job->n_cards, free_n = (uint64_t)(d->n - job->freeze_first);
+    int t = 0;
+
+    while (x >= len[t])
+        x -= len[t++];
     memset(m, 0, sizeof(*m));
     m->type = t;
     switch (t) {
     case OPT_MOVE_SWAP:
-        if (free_n < 1)
-            return 0;
-        m->pos = draw_pos(r, job->freeze_first, d->n);
+        m->pos = job->freeze_first + (int)(x / cards);
         m->old = d->cards[m->pos];
-        m->card = lift(job, d, m->pos, draw_pos(r, 0, job->n_cards), 0);
+        if (!level_named(job, (int)(x % cards)) || copy_before(job, d, m->pos))
+            return 0;
+        m->card = lift(job, d, m->pos, (int)(x % cards), 0);
         return m->card != m->old && removable(job, d, m->pos) && addable(job, d, m->card) &&
                fund_after(job, d, m->pos, m->card, -1);
     case OPT_MOVE_ADD:
-        if (d->n >= job->size_max)
+        if (d->n >= job->size_max || !level_named(job, (int)(x % cards)))
             return 0;
-        m->pos = job->play == BATTLE_PLAY_RANDOM ? d->n : draw_pos(r, job->freeze_first, d->n + 1);
-        m->card = lift(job, d, -1, draw_pos(r, 0, job->n_cards), 0);
+        m->pos = job->play == BATTLE_PLAY_RANDOM ? d->n : job->freeze_first + (int)(x / cards);
+        m->card = lift(job, d, -1, (int)(x % cards), 0);
         m->old = -1;
         return addable(job, d, m->card) && fund_after(job, d, -1, m->card, -1);
     case OPT_MOVE_REMOVE:
-        if (d->n <= job->size_min || free_n < 1)
-            return 0;
-        m->pos = draw_pos(r, job->freeze_first, d->n);
+        m->pos = job->freeze_first + (int)x;
         m->old = d->cards[m->pos];
         m->card = -1;
-        return removable(job, d, m->pos);
+        return d->n > job->size_min && !copy_before(job, d, m->pos) && removable(job, d, m->pos);
     case OPT_MOVE_COMMANDER:
         m->old = d->commander;
-        m->card = lift(job, d, -1, draw_pos(r, 0, job->n_cards), 1);
+        if (!level_named(job, (int)x))
+            return 0;
+        m->card = lift(job, d, -1, (int)x, 1);
         return m->card != d->commander && job->cards[m->card].type == BATTLE_COMMANDER &&
                fund_after(job, d, -1, -1, m->card);
     case OPT_MOVE_REORDER:
-        if (free_n < 2)
-            return 0;
-        m->pos = draw_pos(r, job->freeze_first, d->n);
-        m->to = draw_pos(r, job->freeze_first, d->n);
+        m->pos = job->freeze_first + (int)(x / free_n);
+        m->to = job->freeze_first + (int)(x % free_n);
         m->card = d->cards[m->pos];
         m->old = d->cards[m->to];
         /* moving a card past copies of itself only leaves the deck as it was */
@@ -229,14 +289,63 @@ static int draw_one(const struct opt_job *job, const struct opt_deck *d, struct 
     }
 }
 
-int battle_opt_draw(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
-                    struct opt_move *m)
+/* A 32-bit mixing function (a round of the network). */
+static uint32_t mix32(uint32_t x)
 {
-    enum opt_move_type types[OPT_MOVE__COUNT];
-    int n = move_types(job, types);
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
 
-    for (int i = 0; n > 0 && i < DRAW_TRIES; i++)
-        if (draw_one(job, d, r, types[rng_below(r, (clc_u32)n)], m))
+/* The sweep's permutation of 0 .. 2^bits - 1: four Feistel rounds on two halves of
+ * bits / 2 bits each (a bijection whatever the round function). */
+static uint64_t permute(const struct opt_sweep *s, uint64_t x)
+{
+    int h = s->bits / 2;
+    uint64_t mask = (1ULL << h) - 1, l = x >> h, r = x & mask;
+
+    for (int i = 0; i < 4; i++) {
+        uint64_t t = l ^ ((uint64_t)mix32((uint32_t)r ^ s->key[i]) & mask);
+        l = r;
+        r = t;
+    }
+    return (l << h) | r;
+}
+
+void battle_opt_sweep_start(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
+                            struct opt_sweep *s)
+{
+    uint64_t len[OPT_MOVE__COUNT];
+
+    layout_of(job, d, len);
+    memset(s, 0, sizeof(*s));
+    s->n = layout_total(len);
+    s->bits = 2;
+    while (s->bits < 62 && (1ULL << s->bits) < s->n)
+        s->bits += 2;
+    for (int i = 0; i < 4; i++)
+        s->key[i] = rng_next(r);
+    s->live = s->n > 0;
+}
+
+int battle_opt_sweep_next(const struct opt_job *job, const struct opt_deck *d, struct opt_sweep *s,
+                          struct opt_move *m)
+{
+    uint64_t len[OPT_MOVE__COUNT];
+
+    layout_of(job, d, len);
+    if (layout_total(len) != s->n) /* not the deck the sweep was started on */
+        s->live = 0;
+    while (s->live && s->next < (1ULL << s->bits)) {
+        uint64_t x = permute(s, s->next++);
+        if (x < s->n && move_at(job, d, len, x, m)) {
+            s->found++;
             return 1;
+        }
+    }
+    s->live = 0;
     return 0;
 }

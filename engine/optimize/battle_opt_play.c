@@ -554,14 +554,17 @@ enum sk_err battle_opt_play(const struct opt_player *p, const struct opt_segment
     }
     for (uint64_t i = 0, at = 0; !rc && i < (uint64_t)nseg; i++)
         for (uint64_t g = 0; g < segs[i].n; g++) {
-            double v = 0;
+            double v = 0, o = 0;
             for (int k = 0; k < nd; k++, at++) {
                 double x = (double)(s[at] >> 16) * battle_opt_score_unit(job);
+                o += job->weights[k] * x;
                 if (segs[i].tie)
                     x += OPT_TIE_WEIGHT * (double)(s[at] & 0xffff) / TIE_MAX;
                 v += job->weights[k] * x;
             }
             segs[i].out[g] = v;
+            if (segs[i].obj)
+                segs[i].obj[g] = o;
         }
     sk_free(s);
     return rc;

@@ -51,13 +51,15 @@ struct sk_buf;
 
 /* Games [first, first + n) of `deck` (prepared as `plans`, one per defender deck), each
  * game's score (the weighted sum over the defender decks, in search units; with `tie`, plus
- * OPT_TIE_WEIGHT times its tie-break) into out[]. */
+ * OPT_TIE_WEIGHT times its tie-break) into out[], and, when `obj` is not NULL, the
+ * objective's score alone into obj[]. */
 struct opt_segment {
     const struct opt_deck *deck;
     struct battle_plan *const *plans;
     uint64_t first, n;
     double *out;
-    int tie; /* 1: a race's score (with the tie-break); 0: the objective's alone */
+    int tie;     /* 1: a race's score (with the tie-break); 0: the objective's alone */
+    double *obj; /* NULL, or n entries */
 };
 
 /* Where a run's games are played: its threads (borrowed; NULL plays on the caller) and,

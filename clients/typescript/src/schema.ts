@@ -1409,7 +1409,7 @@ export interface components {
             games: number;
             candidates: number;
             accepted: number;
-            /** @description the most games per defender deck a candidate races on now: race.max_games, doubled each time the search goes 128 candidates without accepting one (at most 3 times, at most 100,000) */
+            /** @description the most games per defender deck a candidate races on now: race.max_games, doubled each time a sweep of the incumbent's moves accepts none (at most 3 times, at most 100,000) */
             race_games?: number;
             last_move: null | {
                 /** @enum {string} */
