@@ -8,9 +8,11 @@
 // peer climbs (`tuo START ENEMY [-s] -o=owned.txt -L 8 10 -t 1 no-db climb ITER`) and
 // reports the simulations it spent; Skirmish then optimises the same problem with that many
 // games as its budget (`skirmish run --device cpu --threads 1`, pool and deck size the
-// same, commander from the owned ones as the peer's climb does). Both final decks are then
-// re-evaluated by Skirmish on EVAL fresh games each (seed 99, the same games for both),
-// and the CPU times (user + system, both single-threaded, card loading included) compared:
+// same, commander from the owned ones as the peer's climb does). Both sides run each seed
+// of SK_SEEDS (a comma list, default 1: the peer's `seed S`, Skirmish's job seed S). Both
+// final decks are then re-evaluated by Skirmish on EVAL fresh games each (seed 99, the same
+// games for both), and with SK_PEER_EVAL=1 by the peer too (`sim EVAL`, one thread), and
+// the CPU times (user + system, both single-threaded, card loading included) compared:
 // "time ratio" is Skirmish's whole process over the peer's. Both load the game's cards
 // (a few tenths of a second of CPU each) before they optimise anything, so the searches
 // are also compared with each side's start-up taken out: "net ratio" is (Skirmish's CPU -
@@ -31,7 +33,10 @@
 // SK_BENCH_RUNS times (3) and its least wall time counts (the machine is shared: the least
 // is the run least disturbed by others), the peer's deck and games being those of that run.
 // The net ratio is of CPU time only (SK_BENCH_WALL's service has loaded its cards before).
-// Prints a table and the means; asserts nothing.
+// Prints a row per problem and seed, then per problem the mean over the seeds of both sides'
+// decks (a problem where the peer's mean is ahead by more than 0.2 point is marked), the
+// runs each side won (by more than 0.1 point; closer is a tie) and the means; asserts
+// nothing.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -162,6 +167,17 @@ async function serviceRun(doc) {
   return [await fetchJson(`${svc.url}/v1/jobs/${id}/result`), s];
 }
 
+const pc = (x) => (100 * x).toFixed(2) + '%';
+
+// The win rate of `deck` against the problem's enemy by the peer's own simulation.
+function winPeer(deck, m) {
+  const out = execFileSync(peer, [deck, m.defender, ...(m.mode === 'surge' ? ['-s'] : []), '-t', '1',
+                                  'no-db', 'sim', String(evalGames)],
+                           { cwd: join(tmp, 'peer'), env, maxBuffer: 64 << 20 }).toString();
+  const w = /win%: ([\d.]+)/.exec(out);
+  return w ? Number(w[1]) / 100 : NaN;
+}
+
 function winRate(deck, m) {
   const r = skirmish({ kind: 'battle', seed: 99, params: {
     games: evalGames, mode: m.mode, turn_limit: ref.turn_limit || 50,
@@ -186,16 +202,21 @@ if (wall) {
 console.log(`peer: ${peer}; climb ${iter}; re-evaluation ${evalGames} games per deck; ` +
             (wall ? `${cores} threads (peer), one worker of ${cores} threads (Skirmish), wall time\n`
                   : '1 thread each\n'));
-console.log(`| problem | start | peer: games | peer deck | peer ${unit} s | skirmish deck | skirmish ${unit} s | time ratio |` +
-            (wall ? '' : ' peer start s | skirmish start s | net ratio |'));
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|' + (wall ? '' : '---:|---:|---:|'));
-for (let i = 0; i < count && i + 2 < ms.length; i++) {
+const seeds = (process.env.SK_SEEDS || '1').split(',').map(Number);
+const peerEval = process.env.SK_PEER_EVAL === '1';
+console.log(`| problem | seed | start | peer: games | peer deck | peer ${unit} s | skirmish deck | skirmish ${unit} s | time ratio |` +
+            (wall ? '' : ' peer start s | skirmish start s | net ratio |') +
+            (peerEval ? ' peer deck (peer\'s sim) | skirmish deck (peer\'s sim) |' : ''));
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|' + (wall ? '' : '---:|---:|---:|') +
+            (peerEval ? '---:|---:|' : ''));
+for (let i = 0; i < count && i + 2 < ms.length; i++) for (const seed of seeds) {
   const m = ms[i];
   const owned = obtainable(m, [...new Set([...names(m.attacker), ...names(ms[i + 1].attacker),
                                          ...names(ms[i + 2].attacker)])]);
   writeFileSync(join(tmp, 'peer', 'owned.txt'), owned.join('\n') + '\n');
   const args = [m.attacker, m.defender, ...(m.mode === 'surge' ? ['-s'] : []), '-o=owned.txt',
-                '-L', '8', '10', '-t', String(wall ? cores : 1), 'no-db', 'climb', String(iter)];
+                '-L', '8', '10', '-t', String(wall ? cores : 1), 'seed', String(seed), 'no-db',
+                'climb', String(iter)];
   let [out, peerS] = [null, Infinity];
   for (let r = 0; r < runs; r++) {
     const [o, t] = wall ? walled(peer, args, join(tmp, 'peer')) : timed(peer, args, join(tmp, 'peer'));
@@ -203,7 +224,7 @@ for (let i = 0; i < count && i + 2 < ms.length; i++) {
   }
   const sims = Number(/Evaluated \d+ decks \((\d+) \+/.exec(out)[1]);
   const peerDeck = /Optimized Deck: .*?units: [^:]*: (.*)$/m.exec(out)[1].trim();
-  const doc = { kind: 'optimize', seed: 1, params: {
+  const doc = { kind: 'optimize', seed, params: {
     mode: m.mode, attacker: m.attacker, defender: m.defender,
     pool: owned.map((card) => ({ card })),
     constraints: { deck_size: { min: 8, max: 10 }, commander: 'owned' },
@@ -216,7 +237,9 @@ for (let i = 0; i < count && i + 2 < ms.length; i++) {
   // each side's start-up: the median of three smallest runs of this problem (see the top
   // of this file; one run's noise on this shared machine was as large as a small search)
   let [peerUp, skUp] = [0, 0];
-  if (!wall) {
+  if (!wall && seed !== seeds[0]) {
+    ({ peerUp, skUp } = rows[rows.length - 1]);
+  } else if (!wall) {
     const median3 = (f) => [f(), f(), f()].sort((a, b) => a - b)[1];
     peerUp = median3(() => timed(peer, [...args.slice(0, -1), '1'], join(tmp, 'peer'))[1]);
     skUp = median3(() => skirmishTimed({ ...doc, params: { ...doc.params,
@@ -225,16 +248,36 @@ for (let i = 0; i < count && i + 2 < ms.length; i++) {
   const start = winRate(m.attacker, m);
   const p = winRate(peerDeck, m);
   const s = winRate(res.best.deck, m);
+  const [pp, sp] = peerEval ? [winPeer(peerDeck, m), winPeer(res.best.deck, m)] : [NaN, NaN];
   const net = (skS - skUp) / (peerS - peerUp);
-  rows.push({ start, p, s, peerS, skS, peerUp, skUp, net });
-  const pc = (x) => (100 * x).toFixed(2) + '%';
-  console.log(`| ${m.name} | ${pc(start)} | ${sims} | ${pc(p)} | ${peerS.toFixed(2)} | ${pc(s)} | ` +
+  rows.push({ name: m.name, start, p, s, pp, sp, peerS, skS, peerUp, skUp, net });
+  console.log(`| ${m.name} | ${seed} | ${pc(start)} | ${sims} | ${pc(p)} | ${peerS.toFixed(2)} | ${pc(s)} | ` +
               `${skS.toFixed(2)} | ${(skS / peerS).toFixed(3)} |` +
-              (wall ? '' : ` ${peerUp.toFixed(2)} | ${skUp.toFixed(2)} | ${net.toFixed(3)} |`));
+              (wall ? '' : ` ${peerUp.toFixed(2)} | ${skUp.toFixed(2)} | ${net.toFixed(3)} |`) +
+              (peerEval ? ` ${pc(pp)} | ${pc(sp)} |` : ''));
 }
-const mean = (k) => rows.reduce((a, r) => a + r[k], 0) / rows.length;
-console.log(`\nmean win rate: start ${(100 * mean('start')).toFixed(2)}%, peer ${(100 * mean('p')).toFixed(2)}%, ` +
-            `skirmish ${(100 * mean('s')).toFixed(2)}%; ${unit} time: peer ${mean('peerS').toFixed(2)} s, ` +
+const mean = (k, rs = rows) => rs.reduce((a, r) => a + r[k], 0) / rs.length;
+const won = [0, 0, 0];
+for (const r of rows) won[Math.abs(r.s - r.p) <= 0.001 ? 2 : r.s > r.p ? 1 : 0]++;
+console.log(`\nper problem, mean of seeds ${seeds.join(', ')} (re-evaluated by Skirmish` +
+            (peerEval ? '; and by the peer' : '') + '):\n');
+console.log('| problem | peer deck | skirmish deck | difference |' + (peerEval ? ' peer deck (peer\'s sim) | skirmish deck (peer\'s sim) | difference |' : ''));
+console.log('|---|---:|---:|---:|' + (peerEval ? '---:|---:|---:|' : ''));
+let behind = 0;
+for (const name of [...new Set(rows.map((r) => r.name))]) {
+  const rs = rows.filter((r) => r.name === name);
+  const d = mean('s', rs) - mean('p', rs);
+  const dp = mean('sp', rs) - mean('pp', rs);
+  const far = d < -0.002 || dp < -0.002;
+  behind += far;
+  console.log(`| ${name} | ${pc(mean('p', rs))} | ${pc(mean('s', rs))} | ${(100 * d).toFixed(2)}${far ? ' **peer ahead by more than 0.2**' : ''} |` +
+              (peerEval ? ` ${pc(mean('pp', rs))} | ${pc(mean('sp', rs))} | ${(100 * dp).toFixed(2)} |` : ''));
+}
+console.log(`\nruns won peer / skirmish / tie (within 0.1 point): ${won.join(' / ')}; problems where the peer is ahead by more than 0.2 point: ${behind}`);
+console.log(`mean win rate: start ${(100 * mean('start')).toFixed(2)}%, peer ${(100 * mean('p')).toFixed(2)}%, ` +
+            `skirmish ${(100 * mean('s')).toFixed(2)}%` +
+            (peerEval ? ` (by the peer's sim: peer ${(100 * mean('pp')).toFixed(2)}%, skirmish ${(100 * mean('sp')).toFixed(2)}%)` : '') +
+            `; ${unit} time: peer ${mean('peerS').toFixed(2)} s, ` +
             `skirmish ${mean('skS').toFixed(2)} s; mean ratio ` +
             `${(rows.reduce((a, r) => a + r.skS / r.peerS, 0) / rows.length).toFixed(3)}` +
             (wall ? '' : `; start-up: peer ${mean('peerUp').toFixed(2)} s, skirmish ` +
