@@ -185,7 +185,10 @@ function winRate(deck, m) {
   return r.win_rate;
 }
 
-const ms = ref.matchups.filter((m) => !m.state).slice(0, count + 2);
+// SK_PROBLEMS_FROM (default 0) skips that many matchups first: another set of problems than
+// the one a change was tuned on.
+const from = Number(process.env.SK_PROBLEMS_FROM || 0);
+const ms = ref.matchups.filter((m) => !m.state).slice(from, from + count + 2);
 const rows = [];
 const unit = wall ? 'wall' : 'CPU';
 const runs = wall ? Number(process.env.SK_BENCH_RUNS || 3) : 1;
