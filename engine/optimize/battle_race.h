@@ -66,7 +66,7 @@ double battle_race_se(const struct battle_race *r);
  * is never taken on the tie-break from a few games that say nothing of the objective (near
  * a ceiling, both decks winning every game of a batch, the one that wins sooner cleared
  * the test in 64 games, and the search walked to decks that won sooner and lost more: on
- * the issue-47 problems that ended 0.2 to 0.9 points lower on the decks near 100%), only
+ * two issue-47 problems near 100% that ended 0.3 and 0.9 point lower), only
  * from a whole race whose objective is not worse. With fewer than 2 games (no spread to
  * judge by), GO_ON unless max_n is reached.
  */
