@@ -26,8 +26,9 @@ static const char *const opt_keys[] = {
     "fund",        NULL};
 static const char *const budget_keys[] = {"games", "seconds", "target", NULL};
 static const char *const race_keys[] = {"batch", "max_games", NULL};
-static const char *const constraint_keys[] = {"deck_size",  "freeze_first", "keep", "commander",
-                                              "max_copies", "factions",     NULL};
+static const char *const constraint_keys[] = {
+    "deck_size", "freeze_first",     "keep", "commander", "max_copies",
+    "factions",  "min_fusion_level", NULL};
 static const char *const size_keys[] = {"min", "max", NULL};
 static const char *const pool_entry_keys[] = {"card", "count", NULL};
 
@@ -83,6 +84,7 @@ static int table_add(struct opt_job *job, int *cap, const struct battle_card_spe
     job->cards[job->n_cards].type = card->type;
     job->cards[job->n_cards].faction = card->faction;
     job->cards[job->n_cards].id = card->id;
+    job->cards[job->n_cards].fusion = card->fusion_level;
     return job->n_cards++;
 }
 
@@ -567,6 +569,8 @@ static void decode_constraints(struct sk_jdec *d, const json_t *params,
     (void)sk_jdec_get_enum(d, c, "commander", commanders, 2, &job->commander_owned);
     decode_keep(d, c, cat, job);
     decode_factions(d, c, job);
+    if (sk_jdec_get_int(d, c, "min_fusion_level", 0, OPT_FUSION_MAX, &n) > 0)
+        job->min_fusion = (int)n;
     sk_jptr_pop(d->ptr);
 }
 
@@ -695,6 +699,21 @@ static void check_feasible(struct sk_jdec *d, struct opt_job *job)
                        "'reorder' needs a deck played in order (\"play\": \"ordered\" or "
                        "\"exact\"): a random deck's order does not matter");
         return;
+    }
+    if (job->min_fusion > 0) {
+        int any = 0;
+        for (int c = 0; c < job->n_cards && !any; c++)
+            any = job->cards[c].type != BATTLE_COMMANDER && job->cards[c].fusion >= job->min_fusion;
+        if (!any) {
+            sk_jptr_push_key(d->ptr, "constraints");
+            sk_jdec_bad_at(d, "min_fusion_level",
+                           "no card of the pool or the starting deck is a fusion of level %d or "
+                           "above (the game's <fusion_level>: 1 a dual, 2 a quad; the built-in and "
+                           "inline cards are 0): the search could bring no card in",
+                           job->min_fusion);
+            sk_jptr_pop(d->ptr);
+            return;
+        }
     }
     if (factions_infeasible(job)) {
         sk_jptr_push_key(d->ptr, "constraints");

@@ -39,7 +39,7 @@ int battle_opt_faction_ok(const struct opt_job *job, int c)
 
 int battle_opt_limit(const struct opt_job *job, int c)
 {
-    if (!battle_opt_faction_ok(job, c))
+    if (!battle_opt_faction_ok(job, c) || job->cards[c].fusion < job->min_fusion)
         return 0;
     if (job->fund > 0 && job->cards[c].id > 0)
         return job->max_copies;

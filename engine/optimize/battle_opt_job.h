@@ -58,6 +58,7 @@ struct opt_card {
     int owned;   /* copies available (1 for a commander); 0 for a card only a fund makes */
     int keep;    /* copies the deck must keep (constraints.keep) */
     int id;      /* the game's card id; 0 for the project's and inline cards */
+    int fusion;  /* the game's fusion level: 0 base (the project's and inline cards), 1, 2 */
     /* With a fund: 1 + the table index of the same unit's card at the nearest level above
      * (up) and below (down) this one that the table holds; 0 for none. */
     int up, down;
@@ -99,6 +100,7 @@ struct opt_job {
     int max_copies;
     int commander_owned;    /* 1: the commander may change to an owned one */
     unsigned factions;      /* bit f: deck cards of faction f (0..6) allowed; 0 = any faction */
+    int min_fusion;         /* constraints.min_fusion_level: no card below it comes in */
     int allow_unobtainable; /* 1: the pool may hold cards of sets no player owns */
     enum opt_objective objective;
     enum battle_scoring scoring; /* the battle's scoring: what OPT_OBJ_POINTS counts */
@@ -125,13 +127,16 @@ void battle_opt_job_release(struct opt_job *job);
 /** Copies of card `c` in `d`. */
 int battle_opt_copies(const struct opt_deck *d, int c);
 
+#define OPT_FUSION_MAX 2 /* the game's fusion levels: 0 base, 1 dual, 2 quad */
+
 /** 1 when deck card `c` belongs to a faction constraints.factions allows (or no such
  * constraint); the commander is not subject to it. */
 int battle_opt_faction_ok(const struct opt_job *job, int c);
 
 /** The most copies of card `c` a deck may hold: its owned copies within max_copies, 0 for
- * a card outside constraints.factions. With a fund, a card of the game's may hold
- * max_copies: whether the owned cards and the fund build them is battle_opt_fund_fits'. */
+ * a card outside constraints.factions or below constraints.min_fusion_level (the starting
+ * deck's copies of one stay until a move takes them out). With a fund, a card of the game's may
+ * hold max_copies: whether the owned cards and the fund build them is battle_opt_fund_fits'. */
 int battle_opt_limit(const struct opt_job *job, int c);
 
 /**

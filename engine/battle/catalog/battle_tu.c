@@ -637,10 +637,10 @@ static void keep_skill(struct tu_load *L, int line, struct battle_card_spec *c)
 
 /* Elements of a <unit> or <upgrade> the game uses for its shop, art or economy; known and
  * not needed to play a card. */
-static const char *const ignored_elems[] = {
-    "picture",     "asset_bundle",       "fusion_level", "base_commander_id", "card_type",
-    "cap_exclude", "base_dominion_card", "gp_cost",      "fortress_type",     "no_salvage",
-    NULL};
+static const char *const ignored_elems[] = {"picture",   "asset_bundle",  "base_commander_id",
+                                            "card_type", "cap_exclude",   "base_dominion_card",
+                                            "gp_cost",   "fortress_type", "no_salvage",
+                                            NULL};
 
 /* The fields of a record, as bits of struct tu_rec.have. */
 enum tu_field {
@@ -653,12 +653,13 @@ enum tu_field {
     F_TYPE,
     F_SET,
     F_LEVEL,
+    F_FUSION,
     F__COUNT,
     F_SKIP = -1
 };
 
-static const char *const field_names[F__COUNT] = {"id",     "name", "attack", "health", "cost",
-                                                  "rarity", "type", "set",    "level"};
+static const char *const field_names[F__COUNT] = {
+    "id", "name", "attack", "health", "cost", "rarity", "type", "set", "level", "fusion_level"};
 
 /* One <unit> or <upgrade> as written: the fields it has and its own skills. */
 struct tu_rec {
@@ -700,6 +701,8 @@ static int apply(struct tu_load *L, const struct tu_rec *r, struct battle_card_s
         c->faction = w->faction;
     if ((r->have >> F_SET) & 1)
         c->set = w->set;
+    if ((r->have >> F_FUSION) & 1) /* an upgrade keeps its unit's, as the peer reads it */
+        c->fusion_level = w->fusion_level;
     c->level = (r->have >> F_LEVEL) & 1 ? w->level : 0;
     if (r->skills) {
         /* A level with skills lists all of them: the ones before are replaced. */
@@ -925,7 +928,7 @@ static void set_field(struct tu_sax *x, struct tu_rec *r, int f)
     int *ints[F__COUNT] = {
         [F_ID] = &r->c.id,      [F_ATTACK] = &r->c.attack, [F_HEALTH] = &r->c.health,
         [F_COST] = &r->c.delay, [F_RARITY] = &r->c.rarity, [F_TYPE] = &r->c.faction,
-        [F_SET] = &r->c.set,    [F_LEVEL] = &r->c.level};
+        [F_SET] = &r->c.set,    [F_LEVEL] = &r->c.level,   [F_FUSION] = &r->c.fusion_level};
 
     x->text[x->text_len] = '\0';
     r->have |= 1u << f;

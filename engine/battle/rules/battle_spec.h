@@ -81,14 +81,15 @@ struct battle_card_spec {
     int n_skills;
     struct battle_skill_spec skills[BATTLE_CARD_SKILLS_MAX];
     /* The game's facts (battle_tu); all 0 for the project's own and inline cards. */
-    int id;         /* the game's card id */
-    int level;      /* 1..n_levels */
-    int faction;    /* 1..6 (battle_tu_faction_name) */
-    int rarity;     /* 1..6 (battle_tu_rarity_name) */
-    int set;        /* the game's card set (1000 standard, 2000 fusion, ...) */
-    int hidden_set; /* 1: a set the game gives no player (battle_tu: its cards are not
-                       obtainable, so never owned) */
-    int dominion;   /* 1 for an alpha dominion (type BATTLE_FORTRESS) */
+    int id;           /* the game's card id */
+    int level;        /* 1..n_levels */
+    int faction;      /* 1..6 (battle_tu_faction_name) */
+    int rarity;       /* 1..6 (battle_tu_rarity_name) */
+    int set;          /* the game's card set (1000 standard, 2000 fusion, ...) */
+    int fusion_level; /* the game's <fusion_level>: 0 a base card, 1 a dual fusion, 2 a quad */
+    int hidden_set;   /* 1: a set the game gives no player (battle_tu: its cards are not
+                         obtainable, so never owned) */
+    int dominion;     /* 1 for an alpha dominion (type BATTLE_FORTRESS) */
     int n_levels;
     int level_ids[BATTLE_LEVELS_MAX]; /* ids of the unit's levels 1..n_levels */
 };

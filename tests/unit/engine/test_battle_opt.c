@@ -845,6 +845,89 @@ static void test_factions_refused(void)
     battle_opt_job_release(&job);
 }
 
+/* A random walk's step: the first move of a fresh sweep of `d`. */
+static int walk_move(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
+                     struct opt_move *m)
+{
+    struct opt_sweep s;
+
+    battle_opt_sweep_start(job, d, r, &s);
+    return battle_opt_sweep_next(job, d, &s, m);
+}
+
+/* Four base cards (fusion level 0) and a commander. */
+#define BASE_START                                                                                 \
+    "'attacker': {'commander': 'Emrys', 'deck': [{'card': 'Sterling Eagle'}, {'card': 'Carbine'}," \
+    " {'card': 'Launcher'}, {'card': 'Gravedigger'}]}, 'defender': 'Zorbo the One, Launcher',"
+
+/* constraints.min_fusion_level (the peer's `endgame N`): on a random walk of a search's
+ * moves, no card below the level ever comes in, while every pool card at or above it does;
+ * the starting deck's base cards stay until a move takes them out. A level no pool card
+ * reaches, or one out of 0 .. 2, is refused at its pointer. */
+static void test_min_fusion_level(void)
+{
+    struct opt_job job;
+    struct opt_deck d, next;
+    struct opt_move m;
+    struct rng r;
+    char at[256];
+    int came_in[256] = {0}, fused = 0, below_left = 0;
+
+    CU_ASSERT_EQUAL_FATAL(
+        real_decode("{" BASE_START "'pool': [{'card': 'Xeno Overlord'}, {'card': 'Demi "
+                    "Constrictor'}, {'card': 'Carbine', 'count': 3}, {'card': 'Selfless Soldier'}],"
+                    "'constraints': {'deck_size': {'min': 1, 'max': 10}, 'min_fusion_level': 1}}",
+                    &job, at, sizeof(at)),
+        SK_OK);
+    CU_ASSERT_EQUAL(job.min_fusion, 1);
+    CU_ASSERT_FATAL(job.n_cards <= 256);
+    for (int c = 0; c < job.n_cards; c++)
+        fused += job.cards[c].type != BATTLE_COMMANDER && job.cards[c].fusion >= 1;
+    CU_ASSERT_EQUAL(fused, 2); /* Xeno Overlord (1) and Demi Constrictor (2) */
+    rng_init(&r, 3, 0);
+    d = job.start;
+    for (int i = 0; i < 5000; i++) {
+        if (!walk_move(&job, &d, &r, &m))
+            continue;
+        battle_opt_apply(&d, &m, &next);
+        if (m.type == OPT_MOVE_SWAP || m.type == OPT_MOVE_ADD) {
+            CU_ASSERT_FATAL(job.cards[m.card].fusion >= 1);
+            came_in[m.card]++;
+        }
+        d = next;
+        if (i == 0) /* one move cannot take out all four base cards of the start */
+            for (int p = 0; p < d.n; p++)
+                below_left += job.cards[d.cards[p]].fusion < 1;
+    }
+    CU_ASSERT(below_left >= 3);
+    for (int c = 0; c < job.n_cards; c++)
+        if (job.cards[c].type != BATTLE_COMMANDER && job.cards[c].fusion >= 1)
+            CU_ASSERT(came_in[c] > 0);
+    battle_opt_job_release(&job);
+    /* quads only: Demi Constrictor is the pool's one */
+    CU_ASSERT_EQUAL_FATAL(real_decode("{" BASE_START
+                                      "'pool': [{'card': 'Xeno Overlord'}, {'card': 'Demi "
+                                      "Constrictor'}], 'constraints': {'min_fusion_level': 2}}",
+                                      &job, at, sizeof(at)),
+                          SK_OK);
+    for (int c = 0; c < job.n_cards; c++)
+        CU_ASSERT_EQUAL(battle_opt_limit(&job, c) > 0,
+                        job.cards[c].type != BATTLE_COMMANDER &&
+                            strcmp(job.cards[c].name, "Demi Constrictor") == 0);
+    battle_opt_job_release(&job);
+    /* no fusion in the pool or the start */
+    CU_ASSERT_EQUAL(real_decode("{" BASE_START "'pool': [{'card': 'Predator'}, {'card': 'Anasi'}],"
+                                "'constraints': {'min_fusion_level': 1}}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/min_fusion_level");
+    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN "],"
+                                "'constraints': {'min_fusion_level': 3}}",
+                                &job, at, sizeof(at)),
+                    SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/min_fusion_level");
+}
+
 /* The deck to optimise is a list of cards: a mission or raid that draws its cards each
  * game has none to change; as a defender it plays as in a battle job. */
 static void test_drawing_attacker_refused(void)
@@ -902,15 +985,6 @@ static int in_factions(const char *name)
  * the search applies those it accepts, so the walk visits many decks and sizes): no deck
  * ever holds a card outside the factions, while every card of theirs comes in, and the
  * commander still changes (it is not subject to the factions). */
-/* A random walk's step: the first move of a fresh sweep of `d`. */
-static int walk_move(const struct opt_job *job, const struct opt_deck *d, struct rng *r,
-                     struct opt_move *m)
-{
-    struct opt_sweep s;
-
-    battle_opt_sweep_start(job, d, r, &s);
-    return battle_opt_sweep_next(job, d, &s, m);
-}
 
 static void test_factions_moves_stay(void)
 {
@@ -1286,6 +1360,8 @@ static void test_unobtainable_cards(void)
 
 static CU_TestInfo real_tests[] = {
     {"factions: a start outside them or no move within them refused", test_factions_refused},
+    {"min_fusion_level: no card below it comes in; a level no card reaches refused",
+     test_min_fusion_level},
     {"a mission or raid that draws its cards is no deck to optimise",
      test_drawing_attacker_refused},
     {"factions: no move leaves them", test_factions_moves_stay},

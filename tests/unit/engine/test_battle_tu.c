@@ -138,6 +138,16 @@ static void test_levels_exact(void)
     CU_ASSERT_EQUAL(top->attack, 6);
     CU_ASSERT_EQUAL(top->health, 18);
     CU_ASSERT_EQUAL(top->skills[0].x, 10);
+    CU_ASSERT_EQUAL(top->fusion_level, 0); /* a base card: the unit has no <fusion_level> */
+    /* the game's <fusion_level>, on every level of a unit: Xeno Overlord (id 462) a dual
+     * fusion, Demi Constrictor (5938) a quad */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(by_name("Xeno Overlord"));
+    CU_ASSERT_EQUAL(by_name("Xeno Overlord")->fusion_level, 1);
+    CU_ASSERT_EQUAL(by_name("Xeno Overlord-1")->fusion_level, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(by_name("Demi Constrictor"));
+    CU_ASSERT_EQUAL(by_name("Demi Constrictor")->fusion_level, 2);
+    CU_ASSERT_EQUAL(by_name("Demi Constrictor-1")->fusion_level, 2);
+    CU_ASSERT_EQUAL(by_name("Carbine")->fusion_level, 0);
     CU_ASSERT_EQUAL(top->level_ids[0], 4);
     CU_ASSERT_EQUAL(top->level_ids[1], 350);
     CU_ASSERT_EQUAL(top->level_ids[2], 351);
