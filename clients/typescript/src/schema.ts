@@ -1270,6 +1270,11 @@ export interface components {
                 max_copies?: number;
                 /** @description every deck card (not the commander) belongs to one of these factions; a card belongs to its own faction only (progenitor cards need "progenitor"); the project's own and inline cards are "none"; the starting deck must already comply (docs/optimize.md) */
                 factions?: ("none" | "imperial" | "raider" | "bloodthirsty" | "xeno" | "righteous" | "progenitor")[];
+                /**
+                 * @description the peer's `endgame N`: a move brings in only deck cards of the game's fusion level N or above (0 a base card, 1 a dual fusion, 2 a quad; the project's own and inline cards are 0); not the commander; the starting deck's cards below it stay until a move takes them out
+                 * @default 0
+                 */
+                min_fusion_level?: number;
             };
             /**
              * @description what a game scores: a win; a win or a stall; or `points`, the battle's `scoring` (docs/rules/battle.md, "Scoring"), with scores reported in points
