@@ -810,33 +810,36 @@ static enum sk_err real_decode(const char *text, struct opt_job *job, char *poin
     return rc;
 }
 
+/* Expects the params `text` refused against the game's cards with a problem at `pointer`. */
+static void expect_real_bad(const char *text, const char *pointer)
+{
+    struct opt_job job;
+    char at[256];
+
+    CU_ASSERT_EQUAL(real_decode(text, &job, at, sizeof(at)), SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(at, pointer);
+}
+
 static void test_factions_refused(void)
 {
     struct opt_job job;
     char at[256];
 
     /* the starting deck holds a bloodthirsty card: righteous alone refuses it */
-    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN "],"
-                                "'constraints': {'factions': ['righteous', 'xeno']}}",
-                                &job, at, sizeof(at)),
-                    SK_EINVAL);
-    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
+    expect_real_bad("{" REAL_START "'pool': [" REAL_IN "],"
+                    "'constraints': {'factions': ['righteous', 'xeno']}}",
+                    "/params/constraints/factions");
     /* a pool of other factions only, the size fixed: without the factions the search would
      * swap, with them it has no move */
-    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_OUT "],"
-                                "'constraints': {'deck_size': {'min': 4, 'max': 4},"
-                                " 'factions': ['bloodthirsty', 'righteous']}}",
-                                &job, at, sizeof(at)),
-                    SK_EINVAL);
-    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
+    expect_real_bad("{" REAL_START "'pool': [" REAL_OUT "],"
+                    "'constraints': {'deck_size': {'min': 4, 'max': 4},"
+                    " 'factions': ['bloodthirsty', 'righteous']}}",
+                    "/params/constraints/factions");
     /* an empty start and no pool card of the factions: no card to build a deck from */
-    CU_ASSERT_EQUAL(real_decode("{'attacker': {'commander': 'Emrys', 'deck': []},"
-                                "'defender': 'Zorbo the One, Launcher, Carbine',"
-                                "'pool': [" REAL_OUT
-                                "], 'constraints': {'factions': ['righteous']}}",
-                                &job, at, sizeof(at)),
-                    SK_EINVAL);
-    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/factions");
+    expect_real_bad("{'attacker': {'commander': 'Emrys', 'deck': []},"
+                    "'defender': 'Zorbo the One, Launcher, Carbine',"
+                    "'pool': [" REAL_OUT "], 'constraints': {'factions': ['righteous']}}",
+                    "/params/constraints/factions");
     /* the same job without the factions is a search */
     CU_ASSERT_EQUAL_FATAL(real_decode("{" REAL_START "'pool': [" REAL_OUT "],"
                                       "'constraints': {'deck_size': {'min': 4, 'max': 4}}}",
@@ -916,16 +919,11 @@ static void test_min_fusion_level(void)
                             strcmp(job.cards[c].name, "Demi Constrictor") == 0);
     battle_opt_job_release(&job);
     /* no fusion in the pool or the start */
-    CU_ASSERT_EQUAL(real_decode("{" BASE_START "'pool': [{'card': 'Predator'}, {'card': 'Anasi'}],"
-                                "'constraints': {'min_fusion_level': 1}}",
-                                &job, at, sizeof(at)),
-                    SK_EINVAL);
-    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/min_fusion_level");
-    CU_ASSERT_EQUAL(real_decode("{" REAL_START "'pool': [" REAL_IN "],"
-                                "'constraints': {'min_fusion_level': 3}}",
-                                &job, at, sizeof(at)),
-                    SK_EINVAL);
-    CU_ASSERT_STRING_EQUAL(at, "/params/constraints/min_fusion_level");
+    expect_real_bad("{" BASE_START "'pool': [{'card': 'Predator'}, {'card': 'Anasi'}],"
+                    "'constraints': {'min_fusion_level': 1}}",
+                    "/params/constraints/min_fusion_level");
+    expect_real_bad("{" REAL_START "'pool': [" REAL_IN "], 'constraints': {'min_fusion_level': 3}}",
+                    "/params/constraints/min_fusion_level");
 }
 
 /* The deck to optimise is a list of cards: a mission or raid that draws its cards each
