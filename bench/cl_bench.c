@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Games per second of the battle backends on the two reference matchups of
  * rules/battle.md: the CPU backend on 1 thread and on every core, and the OpenCL backend
- * on a device (PoCL by default; SKIRMISH_DEVICE syntax), with the work-group size and
- * games per launch it chose and a few alternatives. Prints a table; asserts nothing.
+ * on a device (PoCL by default; SKIRMISH_DEVICE syntax) on the general program and on each
+ * plan's own (cl-gen, cl-spec), with the work-group size and games per launch it chose and
+ * a few alternatives; before them each program's build and cached-load seconds and its
+ * memory figures (CL_BENCH_GENERAL=0: not the general program). Prints tables; asserts
+ * nothing.
  *   cl_bench [games] [device]        defaults: 400000 games, SKIRMISH_DEVICE or the default */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +61,10 @@ static int bench_cpu(const char *name, const struct battle_plan *plan, uint64_t 
 }
 
 static int bench_cl(const char *name, const struct battle_plan *plan, uint64_t games,
-                    const char *device, size_t wg, uint64_t per)
+                    const char *device, int general, size_t wg, uint64_t per)
 {
-    struct battle_cl_opts o = {.device = device, .work_group = wg, .per_launch = per};
+    struct battle_cl_opts o = {
+        .device = device, .work_group = wg, .per_launch = per, .general = general};
     struct battle_cl *cl = NULL;
     struct battle_counts *c = sk_calloc(1, sizeof(*c));
     struct battle_cl_info info;
@@ -70,17 +74,17 @@ static int bench_cl(const char *name, const struct battle_plan *plan, uint64_t g
 
     if (!c)
         return 1;
-    if (battle_cl_new(&o, &cl, err, sizeof(err)) != SK_OK) {
+    if (battle_cl_open(&o, &cl, err, sizeof(err)) != SK_OK) {
+        fprintf(stderr, "cl_bench: %s\n", err);
+        goto out;
+    }
+    /* A short warm-up launch, which builds the plan's program: PoCL also specialises the
+     * kernel for a work-group size on first use, a one-time cost, not throughput. */
+    if (battle_cl_run(cl, plan, 0, 64, c, err, sizeof(err)) != SK_OK) {
         fprintf(stderr, "cl_bench: %s\n", err);
         goto out;
     }
     battle_cl_describe(cl, &info);
-    /* A short warm-up launch: PoCL specialises the kernel for a work-group size on first
-     * use, which is a one-time cost, not throughput. */
-    if (battle_cl_run(cl, plan, 0, info.work_group, c, err, sizeof(err)) != SK_OK) {
-        fprintf(stderr, "cl_bench: %s\n", err);
-        goto out;
-    }
     memset(c, 0, sizeof(*c));
     t0 = now_s();
     if (battle_cl_run(cl, plan, 0, games, c, err, sizeof(err)) != SK_OK) {
@@ -90,7 +94,7 @@ static int bench_cl(const char *name, const struct battle_plan *plan, uint64_t g
     secs = now_s() - t0;
     snprintf(swg, sizeof(swg), "%zu%s", info.work_group, wg ? "" : "*");
     snprintf(sper, sizeof(sper), "%llu%s", (unsigned long long)info.per_launch, per ? "" : "*");
-    row(name, "opencl", info.device, swg, sper, c, secs);
+    row(name, general ? "cl-gen" : "cl-spec", info.device, swg, sper, c, secs);
     rc = 0;
 out:
     battle_cl_free(cl);
@@ -98,40 +102,51 @@ out:
     return rc;
 }
 
-/* Times opening the device: building from source into an empty cache, then from the cache. */
-static void bench_open(const char *device)
+/* Times a program's build into an empty cache, then its load from the cache (a new handle
+ * each time, as a new process), and prints its memory figures: the general program
+ * (plan NULL) or the one specialised for `plan`. */
+static void bench_build(const char *device, const char *name, const struct battle_plan *plan)
 {
     char dir[] = "/tmp/skirmish-cl-bench.XXXXXX";
-    struct battle_cl_opts o = {.device = device};
+    struct battle_cl_opts o = {.device = device, .general = plan == NULL};
     struct battle_cl *cl = NULL;
     struct battle_cl_info info;
+    struct battle_counts *c = sk_calloc(1, sizeof(*c));
     char err[4096] = "", file[4096] = "";
-    double t0;
+    double t0, secs[2] = {0, 0};
+    enum sk_err e;
 
-    if (!mkdtemp(dir))
+    if (!c || !mkdtemp(dir)) {
+        sk_free(c);
         return;
+    }
     o.cache_dir = dir;
     for (int pass = 0; pass < 2; pass++) {
         t0 = now_s();
-        if (battle_cl_new(&o, &cl, err, sizeof(err)) != SK_OK) {
+        e = battle_cl_open(&o, &cl, err, sizeof(err));
+        /* The general program is built as such; a plan's at its first run (one game). */
+        if (!e)
+            e = plan ? battle_cl_run(cl, plan, 0, 1, c, err, sizeof(err))
+                     : battle_cl_build(cl, &o, err, sizeof(err));
+        if (e) {
             fprintf(stderr, "cl_bench: %s\n", err);
             break;
         }
+        secs[pass] = now_s() - t0;
         battle_cl_describe(cl, &info);
-        printf("open + build (%s): %.3f s%s\n", info.from_cache ? "binary cache" : "from source",
-               now_s() - t0, info.from_cache ? "" : " (PoCL may also reuse its own kernel cache)");
-        if (pass == 0)
-            printf("battle kernel: %llu bytes of private memory a work-item, %llu of local "
-                   "memory a group (as the driver says)\n",
-                   (unsigned long long)info.private_mem, (unsigned long long)info.local_mem);
-        if (*info.cache_file)
+        if (pass == 0 && *info.cache_file)
             snprintf(file, sizeof(file), "%s", info.cache_file);
+        if (pass == 1)
+            printf("%-20s %12.3f %12.3f %10s %12llu %10llu\n", name, secs[0], secs[1],
+                   info.from_cache ? "yes" : "no", (unsigned long long)info.private_mem,
+                   (unsigned long long)info.local_mem);
         battle_cl_free(cl);
         cl = NULL;
     }
     if (*file)
         unlink(file);
     rmdir(dir);
+    sk_free(c);
 }
 
 int main(int argc, char **argv)
@@ -142,7 +157,12 @@ int main(int argc, char **argv)
     const char *device = argc > 2 ? argv[2] : getenv(BATTLE_CL_ENV_DEVICE);
     static struct battle_card_spec cards[BATTLE_CARDS_MAX];
     struct battle_spec spec;
+    struct battle_plan *plans[2] = {NULL, NULL};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* CL_BENCH_GENERAL=0 leaves out the general program (its build took six minutes on an
+     * H200's driver: bench/gpu.sh does so unless told otherwise). */
+    const char *gen = getenv("CL_BENCH_GENERAL");
+    int general = !gen || strcmp(gen, "0") != 0;
     int rc = 0;
 
     if (argc > 1 && sk_parse_u64(argv[1], 1, BATTLE_GAMES_MAX, &games) != SK_OK) {
@@ -150,6 +170,11 @@ int main(int argc, char **argv)
         return 2;
     }
     sk_mem_init_json();
+    /* The build figures are first builds: the drivers' own caches of compiled kernels off
+     * (PoCL's, NVIDIA's), read when their platform starts, which is after this. The binary
+     * cache of battle_cl is a folder of the bench's own, empty at first. */
+    setenv("POCL_KERNEL_CACHE", "0", 0);
+    setenv("CUDA_CACHE_DISABLE", "1", 0);
     if (!device || !*device) {
         struct battle_cl_device *devs = NULL;
         size_t n = 0, idx = 0;
@@ -161,25 +186,36 @@ int main(int argc, char **argv)
     }
     printf("cl_bench: %llu games per row, %ld online cores; * = chosen by the backend\n\n",
            (unsigned long long)games, cores);
-    bench_open(device);
-    printf("\n%-9s %-7s %-34s %5s %9s %9s %8s %11s   %s\n", "matchup", "backend", "threads/device",
-           "wg", "launch", "games", "seconds", "games/s", "win/stall/loss %");
     for (int m = 0; m < 2; m++) {
-        struct battle_plan *plan = NULL;
         char err[256];
-        const char *name = m == 0 ? "ref-1" : "ref-2";
         bench_matchup(&spec, cards, m + 1, 1, games);
-        if (battle_plan_new(&spec, &plan, err, sizeof(err)) != SK_OK) {
+        if (battle_plan_new(&spec, &plans[m], err, sizeof(err)) != SK_OK) {
             fprintf(stderr, "cl_bench: %s\n", err);
             return 1;
         }
+    }
+    /* Builds from source (PoCL may also reuse its own kernel cache) and from the binary
+     * cache; memory as the driver says, per work-item (private) and per group (local). */
+    printf("%-20s %12s %12s %10s %12s %10s\n", "program", "build s", "cached s", "from cache",
+           "private B", "local B");
+    if (general)
+        bench_build(device, "general", NULL);
+    bench_build(device, "specialised ref-1", plans[0]);
+    bench_build(device, "specialised ref-2", plans[1]);
+    printf("\n%-9s %-7s %-34s %5s %9s %9s %8s %11s   %s\n", "matchup", "backend", "threads/device",
+           "wg", "launch", "games", "seconds", "games/s", "win/stall/loss %");
+    for (int m = 0; m < 2; m++) {
+        const char *name = m == 0 ? "ref-1" : "ref-2";
+        struct battle_plan *plan = plans[m];
         rc |= bench_cpu(name, plan, games, 1);
         if (cores > 1)
             rc |= bench_cpu(name, plan, games, (int)cores);
-        rc |= bench_cl(name, plan, games, device, 0, 0);
-        rc |= bench_cl(name, plan, games, device, 16, 0);
-        rc |= bench_cl(name, plan, games, device, 256, 0);
-        rc |= bench_cl(name, plan, games, device, 0, 4096);
+        if (general)
+            rc |= bench_cl(name, plan, games, device, 1, 0, 0);
+        rc |= bench_cl(name, plan, games, device, 0, 0, 0);
+        rc |= bench_cl(name, plan, games, device, 0, 16, 0);
+        rc |= bench_cl(name, plan, games, device, 0, 256, 0);
+        rc |= bench_cl(name, plan, games, device, 0, 0, 4096);
         battle_plan_free(plan);
     }
     return rc;

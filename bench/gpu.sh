@@ -9,15 +9,19 @@
 #
 #   bench/gpu.sh prepare [BUILD]      (here; BUILD defaults to build, a Release build)
 #       bundles into .gpu/ (git-ignored): the binaries skirmish, cl_bench and test_engine,
-#       the shared libraries they load other than the C library's own, the game's card
-#       files (SKIRMISH_CARDS_DIR, default ../shared/data/tu; only carried, never
-#       committed) and the real-card matchups of tests/data/peer/real_cards.json.
+#       the shared libraries they load other than the C library's own (packed, lib.tar.gz),
+#       the game's card files (SKIRMISH_CARDS_DIR, default ../shared/data/tu; only carried,
+#       never committed) and the real-card matchups of tests/data/peer/real_cards.json.
 #   bench/gpu.sh run [GAMES]          (on the GPU machine, repository root, .gpu carried)
 #       points the OpenCL ICD loader at the NVIDIA driver, lists the devices, checks the
-#       device's random streams, runs cl_bench, plays the first 12 plain real-card matchups
-#       (GAMES each, default 4,000,000) on the GPU and on the CPU backend, and runs the
-#       differential suite on the GPU (flexible play left out unless
-#       SKIRMISH_CL_DIFF_SKIP_FLEX=0; SKIRMISH_GPU_DIFF_SECONDS bounds it, default 240).
+#       device's random streams, runs cl_bench, builds the programs of the first 12 plain
+#       real-card matchups (each plan's own, all at once: their build seconds), plays those
+#       matchups (GAMES each, default 4,000,000) on the GPU and on the CPU backend, and runs
+#       the differential suites on the GPU side by side (flexible play left out unless
+#       SKIRMISH_CL_DIFF_SKIP_FLEX=0; SKIRMISH_GPU_DIFF_SECONDS bounds each, default 240).
+#       The general program, whose build took six minutes on an H200's driver, only with
+#       SKIRMISH_GPU_GENERAL=1 (cl_bench's rows, a column of the real cards, the suites'
+#       small launches).
 #       Prints markdown (also to $OUT/gpu.md when OUT is set) to paste into
 #       bench/history/<date>.md (its figures into bench/RESULTS.md). Exits 1 when a step
 #       fails or the two backends disagree on any count.
@@ -71,6 +75,9 @@ prepare() {
     ldd "${bins[@]}" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
         grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
         while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+    # Packed: libxml2's ICU data alone is 31 MB, and the device tool carries 64 MiB.
+    tar -C "$bundle" -czf "$bundle/lib.tar.gz" lib
+    rm -rf "$bundle/lib"
     cp "$cards"/*.xml "$cards"/*.txt "$bundle/data/" 2>/dev/null || true
     git -C "$root" rev-parse --short HEAD >"$bundle/commit"
     du -sh "$bundle" | awk '{print "gpu.sh: " $2 " holds " $1 " (the device tool carries 64 MiB at most)"}'
@@ -98,14 +105,14 @@ nvidia_icd() {
     export OCL_ICD_VENDORS=$work/vendors
 }
 
-# The device's self-check, timed: the first opening on a machine builds the kernels from
-# source (into SKIRMISH_CL_CACHE, here $work/cache), which the jobs after it then load.
+# The device's self-check, timed: it builds the program of the random streams' kernel alone
+# (into SKIRMISH_CL_CACHE, here $work/cache); each job builds its plan's program there.
 open_device() {
     local t0 t1 st=0
     t0=$(date +%s.%N)
     "$bundle/bin/skirmish" devices --check || st=1
     t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "devices --check, the first build included: %.1f s\n", b - a}'
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "devices --check, its build included: %.1f s\n", b - a}'
     return $st
 }
 
@@ -137,7 +144,8 @@ real_cards() {
 bundle_env() {
     [ -x "$bundle/bin/skirmish" ] || die "no bundle in $bundle: run 'bench/gpu.sh prepare' first, here"
     work=$(mktemp -d /tmp/skirmish-gpu.XXXXXX)
-    export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    tar -C "$work" -xzf "$bundle/lib.tar.gz"
+    export LD_LIBRARY_PATH=$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export SKIRMISH_CARDS_DIR=$bundle/data SKIRMISH_CL_CACHE=$work/cache SKIRMISH_LOG_LEVEL=error
     mkdir -p "$work/cache"
     [ "${1:-}" = cpu ] || nvidia_icd
@@ -202,7 +210,7 @@ run_all() {
     echo "### cl_bench ($games games per row; reference matchups, built-in cards)"
     echo
     echo '```'
-    "$bundle/bin/cl_bench" "$games" "$device" || rc=1
+    CL_BENCH_GENERAL=${SKIRMISH_GPU_GENERAL:-0} "$bundle/bin/cl_bench" "$games" "$device" || rc=1
     echo '```'
     echo
     echo "### Real cards: the same jobs on both backends (seed 1)"
@@ -216,12 +224,22 @@ run_all() {
     # there, and the suite's 2,000 of them did not finish in 200 s on an H200
     # (bench/history/2026-11-27.md). Streamed, under a time bound, so that a slow device
     # still shows which tests passed.
-    # The set is five suites (test_battle_cl_diff.c), each under the bound.
-    for suite in battle_cl_diff battle_cl_diff_skills battle_cl_diff_scoring battle_cl_diff_flex \
-                 battle_cl_diff_flex_surge; do
-        if ! SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \
-            timeout "${SKIRMISH_GPU_DIFF_SECONDS:-240}" "$bundle/bin/test_engine" "$suite" 2>&1 |
-            grep -v -e '^ *$' -e 'CUnit - A unit' -e 'cunit.sourceforge'; then
+    # The set is six suites (test_battle_cl_diff.c), each under the bound, run side by side
+    # (each builds its plans' programs: CPU-bound work of the driver, and the machine has
+    # 16 cores), their outputs printed in order. The general program only with
+    # SKIRMISH_GPU_GENERAL=1 (SKIRMISH_CL_DIFF_GENERAL).
+    local suites=(battle_cl_diff battle_cl_diff_skills battle_cl_diff_scoring battle_cl_diff_flex
+                  battle_cl_diff_flex_surge battle_cl_programs)
+    for suite in "${suites[@]}"; do
+        (SKIRMISH_CL_DIFF_DEVICE=$device SKIRMISH_CL_DIFF_SKIP_FLEX=${SKIRMISH_CL_DIFF_SKIP_FLEX-1} \
+            SKIRMISH_CL_DIFF_GENERAL=${SKIRMISH_GPU_GENERAL:-0} \
+            timeout "${SKIRMISH_GPU_DIFF_SECONDS:-240}" "$bundle/bin/test_engine" "$suite" \
+            >"$work/$suite.out" 2>&1; echo $? >"$work/$suite.rc") &
+    done
+    wait
+    for suite in "${suites[@]}"; do
+        grep -v -e '^ *$' -e 'CUnit - A unit' -e 'cunit.sourceforge' "$work/$suite.out" || true
+        if [ "$(cat "$work/$suite.rc")" != 0 ]; then
             echo "gpu.sh: the differential suite $suite failed or ran past its bound"
             rc=1
         fi

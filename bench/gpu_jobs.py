@@ -100,28 +100,62 @@ def failed(e):
     return f"exit {e.returncode}: {lines[-1] if lines else 'no message'}"
 
 
+def rate(r):
+    """Games per second of result r without its program's build or load (program_ms)."""
+    secs = (r["elapsed_ms"] - r.get("program_ms", 0)) / 1000
+    return r["games"] / secs if secs > 0 else float("nan")
+
+
 def real_cards(skirmish, games, device, work):
-    """The first 12 plain matchups on the CPU backend and on `device`: a row each, "DIFFER"
-    where the counts differ."""
+    """The first 12 plain matchups on the CPU backend and on `device`, each on the program
+    of its own plan (the device's default): first the 12 programs' builds, all at once into
+    the empty binary cache (as many processes, each playing its matchup once, which also
+    warms a driver's own compiling at the first launch), then each matchup on both
+    backends, its program loaded from that cache; games/s leave out the program's load. A row each, "DIFFER" where the
+    counts differ; SKIRMISH_GPU_GENERAL=1 adds the general program's games/s (its build takes
+    minutes on a GPU driver: bench/RESULTS.md)."""
+    from concurrent.futures import ThreadPoolExecutor
     ref = load()
     matchups = [m for m in ref["matchups"] if plain(m)][:12]
-    print("| matchup | games | CPU backend, all cores (games/s) | OpenCL on the GPU (games/s) "
-          "| GPU / CPU | wins/stalls/losses (both) |")
-    print("|---|---:|---:|---:|---:|---|")
+    general = os.environ.get("SKIRMISH_GPU_GENERAL", "0") == "1"
+
+    def build(m):
+        t0 = time.monotonic()
+        r = run(skirmish, job_of(ref, m, games, f"{work}/b-"), device)
+        return r.get("program_ms", 0) / 1000, time.monotonic() - t0
+
+    os.makedirs(f"{work}/b-", exist_ok=True)
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(max_workers=len(matchups)) as pool:
+        built = list(pool.map(build, matchups))
+    print(f"{len(matchups)} specialised programs built at once in {time.monotonic() - t0:.1f} s "
+          f"(the slowest build {max(b[0] for b in built):.1f} s).\n")
+    print("| matchup | games | CPU backend, all cores (games/s) | OpenCL, the plan's program (games/s) "
+          "| GPU / CPU |" + (" general program (games/s) | own / general |" if general else "")
+          + " build s (12 at once) | cached load s | private B | local B | wins/stalls/losses (both) |")
+    print("|---|---:|---:|---:|---:|" + ("---:|---:|" if general else "") + "---:|---:|---:|---:|---|",
+          flush=True)
     bad = 0
     ratios = []
-    for m in matchups:
+    for m, b in zip(matchups, built):
         job = job_of(ref, m, games, work)
         c, g = run(skirmish, job, "cpu"), run(skirmish, job, device)
         ok = same(c, g)
+        extra = ""
+        if general:
+            G = run(skirmish, job, device, env=dict(os.environ, SKIRMISH_CL_SPECIALISE="0"))
+            ok = ok and same(c, G)
+            extra = f" {rate(G):,.0f} | {rate(g) / rate(G):.2f} |"
         bad += not ok
-        ratio = g["games_per_second"] / c["games_per_second"]
+        ratio = rate(g) / c["games_per_second"]
         ratios.append(ratio)
         counts = f"{g['wins']}/{g['stalls']}/{g['losses']}"
         if not ok:
             counts = f"DIFFER: cpu {c['wins']}/{c['stalls']}/{c['losses']}, gpu {counts}"
         print(f"| {m['name']} | {int(games):,} | {c['games_per_second']:,.0f} ({c['threads']} threads) "
-              f"| {g['games_per_second']:,.0f} | {ratio:.2f} | {counts} |")
+              f"| {rate(g):,.0f} | {ratio:.2f} |{extra} {b[0]:.1f} | {g.get('program_ms', 0) / 1000:.2f} "
+              f"| {g.get('private_mem_bytes', '')} | {g.get('local_mem_bytes', '')} | {counts} |",
+              flush=True)
     prod = 1.0
     for r in ratios:
         prod *= r

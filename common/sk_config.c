@@ -174,6 +174,11 @@ static const struct sk_config_row rows[] = {
      "games per OpenCL kernel launch, rounded up to whole work-groups; 0 = the backend's "
      "choice, from the device's compute units",
      0, 1073741824, OFF(cl_per_launch), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CL_SPECIALISE", "1",
+     "1 = each job's games play on an OpenCL program built for the rules its plan can reach, "
+     "built on first use and cached; 0 = on the general program, every rule in one "
+     "(docs/kernels.md, \"A program per plan\")",
+     0, 1, OFF(cl_specialise), SK_CONFIG_INT, 0},
     {"SKIRMISH_CONFIG_FILE", "",
      "file of NAME=value lines read before the environment (which wins); empty = none", 0, 0,
      OFF(config_file), SK_CONFIG_STR, 0},
@@ -444,6 +449,10 @@ enum sk_err sk_config_export_engine(const struct sk_config *cfg)
         if (setenv(int_names[i], text, 0))
             return SK_ENOMEM;
     }
+    /* 1 is the engine's default here: only 0 is said. */
+    if (!cfg->cl_specialise && !getenv("SKIRMISH_CL_SPECIALISE") &&
+        setenv("SKIRMISH_CL_SPECIALISE", "0", 0))
+        return SK_ENOMEM;
     return SK_OK;
 }
 

@@ -17,6 +17,11 @@ __kernel void rng_words(ulong seed, ulong first, uint words, uint n, __global ui
         out[i * words + w] = rng_next(&r);
 }
 
+/* A program built with -DBATTLE_RNG_ONLY holds rng_words alone: the device's self-check
+ * (skirmish devices --check) then builds in a second, where the battle kernels take minutes
+ * on a GPU driver. */
+#ifndef BATTLE_RNG_ONLY
+
 /* ---- Battles ---------------------------------------------------------------------------
  * The host builds with -DBATTLE_TURN_MAX=<BATTLE_TURN_LIMIT_MAX> so both sides agree on the
  * counter layout: slot 0 wins, 1 stalls, 2 losses (enum battle_sim_outcome), 3 games whose
@@ -81,3 +86,5 @@ __kernel void battle_each(__global const struct battle_plan_data *plan, ulong se
     battle_sim_play(plan, seed, first + gid, &r);
     out[gid] = r;
 }
+
+#endif /* BATTLE_RNG_ONLY */

@@ -41,12 +41,19 @@
 struct battle_engine {
     struct battle_cl *cl; /* owned; NULL = the CPU backend */
     /* A battle_cl handle serves one thread at a time: runs take turns on it. Also guards
-     * `cl` while a builder runs, `building` and `abandoned`. */
+     * the builder's fields below. */
     pthread_mutex_t lock;
-    int building;      /* 1 while `builder` builds cl's program: runs play on the CPU */
-    int abandoned;     /* engine_close came during the build: the builder frees the engine */
-    int has_builder;   /* `builder` was started (engine_close joins or detaches it) */
-    pthread_t builder; /* device_async's build (build_device) */
+    /* device_async: a plan whose program the handle does not hold plays on the CPU threads
+     * while `builder` builds it (one build at a time), on the device from the step after. */
+    int async;
+    int building;              /* 1 while `builder` builds `want` */
+    struct battle_cl_key want; /* the program being built */
+    /* Programs whose build failed: their plans play on the CPU, with one warning each. */
+    struct battle_cl_key failed[BATTLE_CL_PROGRAMS_MAX];
+    int n_failed;
+    int abandoned;     /* engine_close came during a build: the builder frees the engine */
+    int has_builder;   /* `builder` was started and not joined yet */
+    pthread_t builder; /* the build of `want` (build_program) */
 };
 
 /* A job: one defender deck, or a weighted list of them (each its own spec, the attacker
@@ -66,9 +73,12 @@ struct battle_job_run {
     uint64_t first;  /* the run plays units [first, ...) */
     uint64_t done;   /* units played so far: [first, done) */
     struct battle_counts counts[BATTLE_DEFENDERS_MAX];
-    double elapsed_s;     /* wall time spent inside run_step */
-    int device_ok;        /* the job may play on the engine's device (run_device) */
-    struct battle_cl *cl; /* the device some of its games played on, or NULL: the CPU's */
+    double elapsed_s;              /* wall time spent inside run_step */
+    int device_ok;                 /* the job may play on the engine's device (run_device) */
+    struct battle_cl *cl;          /* the device some of its games played on, or NULL: the CPU's */
+    struct battle_cl_info cl_info; /* its program's figures, at its latest device step (the
+                                      strings are not kept: the handle's may change) */
+    double program_s;              /* wall time its steps spent building or loading programs */
 };
 
 static void job_free_data(void *data);
@@ -122,30 +132,129 @@ static uint64_t job_units(const void *data)
 /* The engine whose device battle_device_each lends (see battle_device.h). */
 static struct battle_engine *device_engine;
 
-int battle_device_each(const struct battle_plan *plan, uint64_t first, uint32_t n,
-                       struct battle_game_result *out, enum sk_err *rc, char *err, size_t errlen)
-{
-    struct battle_engine *be = device_engine;
-
-    /* A plan that makes its variants during play is the CPU backend's (run_device). */
-    if (!be || battle_plan_lazy(plan))
-        return 0;
-    pthread_mutex_lock(&be->lock);
-    if (!be->cl || be->building) { /* no device, or its program still builds */
-        pthread_mutex_unlock(&be->lock);
-        return 0;
-    }
-    *rc = battle_cl_play_each(be->cl, plan, first, n, out, err, errlen);
-    pthread_mutex_unlock(&be->lock);
-    return 1;
-}
-
 /* Frees the engine and its device; the builder is done or was never started. */
 static void engine_destroy(struct battle_engine *be)
 {
     battle_cl_free(be->cl);
     pthread_mutex_destroy(&be->lock);
     sk_free(be);
+}
+
+/* Logs a device that fell back to the CPU backend: at debug level when there is no GPU (the
+ * normal case of a host without one), else as a warning. The reason may hold a multi-line
+ * build log: sk_log_quote keeps the event on one line. */
+static void log_fallback(enum sk_err rc, const char *why)
+{
+    char quoted[1100];
+
+    if (rc == SK_ENOTFOUND)
+        sk_log_debug("event=backend_default backend=cpu reason=%s",
+                     sk_log_quote(quoted, sizeof(quoted), why));
+    else
+        sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
+                    sk_log_quote(quoted, sizeof(quoted), why));
+}
+
+/* device_async's build of be->want: runs of its plans play on the CPU until it ends. A build
+ * that fails leaves those plans on the CPU backend for good, with a warning. */
+static void *build_program(void *arg)
+{
+    struct battle_engine *be = arg;
+    struct battle_cl_prog *prog = NULL;
+    double t0 = sk_time_mono_s();
+    char why[1024] = "";
+    enum sk_err rc;
+    int abandoned;
+
+    rc = battle_cl_compile(be->cl, &be->want, &prog, why, sizeof(why));
+    pthread_mutex_lock(&be->lock);
+    if (rc == SK_OK)
+        battle_cl_adopt(be->cl, prog);
+    else if (be->n_failed < BATTLE_CL_PROGRAMS_MAX)
+        be->failed[be->n_failed++] = be->want;
+    be->building = 0;
+    abandoned = be->abandoned;
+    pthread_mutex_unlock(&be->lock);
+    if (rc)
+        log_fallback(SK_EIO, why);
+    else
+        sk_log_info("event=device_ready program=%s seconds=%.1f",
+                    be->want.features[0] ? "specialised" : "general", sk_time_mono_s() - t0);
+    if (abandoned)
+        engine_destroy(be);
+    return NULL;
+}
+
+/* Plays `plan`'s program's plans on the CPU from now on: its build failed; be->lock held. */
+static void device_failed(struct battle_engine *be, const struct battle_plan *plan)
+{
+    if (be->n_failed < BATTLE_CL_PROGRAMS_MAX)
+        battle_cl_key_of(be->cl, plan, &be->failed[be->n_failed++]);
+}
+
+/*
+ * Whether a run of `plan` may play on the engine's device now; be->lock held. Never when
+ * its program failed to build. Without device_async, when there is a device (the run
+ * builds a missing program). With it,
+ * when the handle holds the plan's program or loads it from the binary cache now; else the
+ * program's build starts in the background (one at a time; never again after it failed)
+ * and the run plays on the CPU meanwhile.
+ */
+static int device_ready(struct battle_engine *be, const struct battle_plan *plan)
+{
+    struct battle_cl_key key;
+
+    if (!be->cl)
+        return 0;
+    battle_cl_key_of(be->cl, plan, &key);
+    for (int i = 0; i < be->n_failed; i++)
+        if (strcmp(be->failed[i].features, key.features) == 0)
+            return 0;
+    if (!be->async)
+        return 1;
+    if (be->building && strcmp(be->want.features, key.features) == 0)
+        return 0;
+    if (battle_cl_loaded(be->cl, &key, 1))
+        return 1;
+    if (be->building)
+        return 0;
+    if (be->has_builder) /* the last build has ended: its thread returns at once */
+        pthread_join(be->builder, NULL);
+    be->has_builder = 0;
+    be->want = key;
+    be->building = 1;
+    if (pthread_create(&be->builder, NULL, build_program, be) != 0) {
+        be->building = 0; /* no thread now: the CPU plays it, a later step tries again */
+        return 0;
+    }
+    be->has_builder = 1;
+    return 0;
+}
+
+int battle_device_each(const struct battle_plan *plan, uint64_t first, uint32_t n,
+                       struct battle_game_result *out, enum sk_err *rc, char *err, size_t errlen)
+{
+    struct battle_engine *be = device_engine;
+    char why[1024];
+
+    /* A plan that makes its variants during play is the CPU backend's (run_device). */
+    if (!be || battle_plan_lazy(plan))
+        return 0;
+    pthread_mutex_lock(&be->lock);
+    /* No device, the plan's program still builds, or its build fails now (the CPU then
+     * plays that program's plans, with a warning). */
+    why[0] = '\0';
+    if (!device_ready(be, plan) || battle_cl_prepare(be->cl, plan, why, sizeof(why)) != SK_OK) {
+        if (why[0])
+            device_failed(be, plan);
+        pthread_mutex_unlock(&be->lock);
+        if (why[0])
+            log_fallback(SK_EIO, why);
+        return 0;
+    }
+    *rc = battle_cl_play_each(be->cl, plan, first, n, out, err, errlen);
+    pthread_mutex_unlock(&be->lock);
+    return 1;
 }
 
 static void engine_close(void *state)
@@ -170,51 +279,6 @@ static void engine_close(void *state)
     engine_destroy(be);
 }
 
-/* Logs a device that fell back to the CPU backend: at debug level when there is no GPU (the
- * normal case of a host without one), else as a warning. The reason may hold a multi-line
- * build log: sk_log_quote keeps the event on one line. */
-static void log_fallback(enum sk_err rc, const char *why)
-{
-    char quoted[1100];
-
-    if (rc == SK_ENOTFOUND)
-        sk_log_debug("event=backend_default backend=cpu reason=%s",
-                     sk_log_quote(quoted, sizeof(quoted), why));
-    else
-        sk_log_warn("event=opencl_fallback backend=cpu reason=%s",
-                    sk_log_quote(quoted, sizeof(quoted), why));
-}
-
-/* The background build of device_async: runs play on the CPU until it ends. A failed build
- * leaves the engine on the CPU backend for good, with a warning. */
-static void *build_device(void *arg)
-{
-    struct battle_engine *be = arg;
-    struct battle_cl *failed = NULL;
-    double t0 = sk_time_mono_s();
-    char why[1024] = "";
-    enum sk_err rc;
-    int abandoned;
-
-    rc = battle_cl_build(be->cl, NULL, why, sizeof(why));
-    pthread_mutex_lock(&be->lock);
-    if (rc) {
-        failed = be->cl;
-        be->cl = NULL;
-    }
-    be->building = 0;
-    abandoned = be->abandoned;
-    pthread_mutex_unlock(&be->lock);
-    battle_cl_free(failed);
-    if (rc)
-        log_fallback(SK_EIO, why);
-    else
-        sk_log_info("event=device_ready seconds=%.1f", sk_time_mono_s() - t0);
-    if (abandoned)
-        engine_destroy(be);
-    return NULL;
-}
-
 /*
  * Chooses the backend once per process: opts->device, else $SKIRMISH_DEVICE, in
  * SKIRMISH_DEVICE syntax. "cpu" is the CPU backend. A named device must open, or the
@@ -222,9 +286,9 @@ static void *build_device(void *arg)
  * opens. A host without a GPU (no OpenCL, or only a CPU device such as PoCL, which plays
  * slower than the CPU backend) uses the CPU backend, said at debug level only (the worker
  * logs its backend at start, and every result names it); a GPU or driver that fails to
- * open falls back to it with a warning, since every job still runs. With `async`, the
- * program builds in the background (build_device) once the device is open, and a build
- * that fails, named device or not, falls back with a warning: the process is running.
+ * open falls back to it with a warning, since every job still runs. Programs are built as
+ * plans need them (battle_cl_key_of): by the run itself, or with `async` in the background
+ * (device_ready).
  */
 static enum sk_err open_device(struct battle_engine *be, const char *device, int async, char *err,
                                size_t errlen)
@@ -236,22 +300,8 @@ static enum sk_err open_device(struct battle_engine *be, const char *device, int
 
     if (battle_cl_spec_is_cpu(spec))
         return SK_OK;
+    be->async = async;
     rc = battle_cl_open(&o, &be->cl, why, sizeof(why));
-    if (rc == SK_OK && async) {
-        be->building = 1;
-        if (pthread_create(&be->builder, NULL, build_device, be) == 0) {
-            be->has_builder = 1;
-            return SK_OK;
-        }
-        be->building = 0; /* no thread: build here */
-    }
-    if (rc == SK_OK) {
-        rc = battle_cl_build(be->cl, NULL, why, sizeof(why));
-        if (rc) {
-            battle_cl_free(be->cl);
-            be->cl = NULL;
-        }
-    }
     if (rc == SK_OK || rc == SK_ENOMEM)
         return rc;
     if (spec && *spec) {
@@ -377,12 +427,19 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
      * builds (device_async) plays on the CPU threads, the next ones there once it is. */
     if (run->device_ok) {
         struct battle_engine *eng = run->eng;
+        char why[512] = "";
+        double tp;
         pthread_mutex_lock(&eng->lock);
-        if (eng->cl && !eng->building) {
-            char why[512] = "";
+        tp = sk_time_mono_s();
+        /* The program first, timed apart: a first build is not the games' time. A build
+         * that fails leaves the plans of that program on the CPU, with a warning. */
+        if (device_ready(eng, run->plans[k]) &&
+            battle_cl_prepare(eng->cl, run->plans[k], why, sizeof(why)) == SK_OK) {
+            run->program_s += sk_time_mono_s() - tp;
             run->cl = eng->cl;
             rc = battle_cl_run_until(eng->cl, run->plans[k], first, n, deadline_ms, &run->counts[k],
                                      played, why, sizeof(why));
+            battle_cl_describe(eng->cl, &run->cl_info);
             pthread_mutex_unlock(&eng->lock);
             run->elapsed_s += sk_time_mono_s() - t0;
             if (rc)
@@ -390,7 +447,13 @@ static enum sk_err play_range(struct battle_job_run *run, int k, uint64_t first,
                          (unsigned long long)first, (unsigned long long)(first + n - 1), why);
             return rc;
         }
+        if (why[0]) {
+            device_failed(eng, run->plans[k]);
+            run->program_s += sk_time_mono_s() - tp;
+        }
         pthread_mutex_unlock(&eng->lock);
+        if (why[0])
+            log_fallback(SK_EIO, why);
     }
     /* Sized at each step: an idle host gives the job every core, a busy one what is left. */
     threads = run->threads > 0 ? run->threads : sk_cores_idle();
@@ -464,14 +527,20 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
     if (!run->cl)
         return put(res, "backend", json_string("cpu")) ||
                put(res, "threads", json_integer(run->threads_max));
-    battle_cl_describe(run->cl, &info);
+    battle_cl_describe(run->cl, &info); /* the device's names */
+    info.work_group = run->cl_info.work_group;
+    info.per_launch = run->cl_info.per_launch;
+    info.private_mem = run->cl_info.private_mem;
+    info.local_mem = run->cl_info.local_mem;
     return put(res, "backend", json_string("opencl")) ||
            put(res, "platform", json_string(info.platform)) ||
            put(res, "device", json_string(info.device)) ||
            put(res, "work_group", json_integer((json_int_t)info.work_group)) ||
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch)) ||
            put(res, "private_mem_bytes", json_integer((json_int_t)info.private_mem)) ||
-           put(res, "local_mem_bytes", json_integer((json_int_t)info.local_mem));
+           put(res, "local_mem_bytes", json_integer((json_int_t)info.local_mem)) ||
+           put(res, "program", json_string(run->cl_info.specialised ? "specialised" : "general")) ||
+           put(res, "program_ms", json_real(round(run->program_s * 1e6) / 1e3));
 }
 
 /* "catalog": which cards the job's names meant ({"name", "hash"}): the same job on another

@@ -868,6 +868,13 @@ export interface components {
             private_mem_bytes?: number;
             /** @description OpenCL runs: the battle kernel's local memory a work-group (CL_KERNEL_LOCAL_MEM_SIZE) */
             local_mem_bytes?: number;
+            /**
+             * @description OpenCL runs: the program the games played on: one built for the rules the job's plan can reach (the default), or the general one with every rule (SKIRMISH_CL_SPECIALISE=0); private_mem_bytes and local_mem_bytes are that program's (docs/kernels.md, "A program per plan")
+             * @enum {string}
+             */
+            program?: "specialised" | "general";
+            /** @description OpenCL runs: the milliseconds of elapsed_ms the run spent building its program or loading it from the binary cache (0 when the worker held it already) */
+            program_ms?: number;
             threads?: number;
             elapsed_ms: number;
             games_per_second: number | null;

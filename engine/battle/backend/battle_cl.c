@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "battle_cl.h"
+#include "battle_rules.h"
 #include "battle_sim.h"
 #include "kernels_src.h"
 #include "rng.h"
@@ -33,6 +34,8 @@
 /* Options every program is built with; part of the cache key. BATTLE_TURN_MAX sizes the
  * kernel's counters (see kernels/battle.cl). */
 #define BUILD_OPTIONS "-cl-std=CL1.2 -DBATTLE_TURN_MAX=" STR(BATTLE_TURN_LIMIT_MAX)
+/* The features of the program with the self-check's kernel alone (kernels/battle.cl). */
+#define RNG_ONLY "-DBATTLE_RNG_ONLY=1"
 /* The counter slots of one launch, as kernels/battle.cl lays them out. */
 #define SLOT_WIN     0
 #define SLOT_STALL   1
@@ -54,25 +57,45 @@
 /* The largest launch an explicit size may ask for: device counters are 32-bit. */
 #define PER_LAUNCH_LIMIT (1u << 30)
 
+/* One built program: the general one (every rule: battle_cl_build's, or opts.source) or one
+ * specialised for plans (battle_rules_features). */
+struct battle_cl_prog {
+    char features[BATTLE_RULES_FEATURES_LEN]; /* its -D options; "" = the general program */
+    cl_program prog;
+    cl_kernel k_rng;
+    cl_kernel k_count; /* NULL for opts.source */
+    cl_kernel k_each;  /* NULL for opts.source */
+    size_t work_group;
+    uint64_t per_launch;
+    uint64_t private_mem; /* CL_KERNEL_PRIVATE_MEM_SIZE of the counting kernel, bytes */
+    uint64_t local_mem;   /* CL_KERNEL_LOCAL_MEM_SIZE of the counting kernel, bytes */
+    int from_cache;
+    double build_s; /* seconds its build, or its load from the binary cache, took */
+    char cache_file[PATH_MAX];
+    uint64_t used; /* the handle's tick at its latest run: the least recently used goes */
+};
+
 struct battle_cl {
     struct battle_cl_device dev;
     cl_platform_id platform;
     cl_device_id device;
     cl_context ctx;
     cl_command_queue queue;
-    cl_program prog;
-    cl_kernel k_rng;
-    cl_kernel k_count;
-    cl_kernel k_each;
+    /* How programs are built, from the opening's options (take_opts): fixed afterwards, so
+     * battle_cl_compile may read them beside a run. */
+    char dir[PATH_MAX]; /* the binary cache folder; "" = none */
+    uint64_t want_wg;   /* work-group size asked; 0 = the backend's choice */
+    uint64_t want_per;  /* games per launch asked; 0 = the backend's choice */
+    int specialise;     /* plans play on programs of their own (battle_cl_key_of) */
+    int custom;         /* the general program was built from opts.source: no battles */
+    /* The programs built: the general one (never evicted) and the specialised ones. */
+    struct battle_cl_prog *progs[BATTLE_CL_PROGRAMS_MAX];
+    int n_progs;
+    struct battle_cl_prog *last; /* the program of the latest run (battle_cl_describe) */
+    uint64_t tick;
     cl_mem counts;   /* N_SLOTS words, zeroed before each launch */
     cl_mem plan_buf; /* the plan data last uploaded ... */
     void *plan_copy; /* ... and a host copy of it, to tell whether the next plan differs */
-    size_t work_group;
-    uint64_t per_launch;
-    int from_cache;
-    uint64_t private_mem; /* CL_KERNEL_PRIVATE_MEM_SIZE of the counting kernel, bytes */
-    uint64_t local_mem;   /* CL_KERNEL_LOCAL_MEM_SIZE of the counting kernel, bytes */
-    char cache_file[PATH_MAX];
 };
 
 /* ===== Errors ===== */
@@ -477,7 +500,7 @@ static int write_file(const char *path, const unsigned char *data, size_t len)
 /* ===== Build ===== */
 
 /* Copies "clBuildProgram: STATUS (n): <log>" into err. */
-static enum sk_err build_fail(struct battle_cl *cl, cl_program prog, cl_int st, char *err,
+static enum sk_err build_fail(const struct battle_cl *cl, cl_program prog, cl_int st, char *err,
                               size_t errlen)
 {
     size_t log_len = 0;
@@ -496,8 +519,10 @@ static enum sk_err build_fail(struct battle_cl *cl, cl_program prog, cl_int st, 
     return SK_EIO;
 }
 
-/* Builds from the cache entry `path`; 0 and *out on success, -1 when unusable. */
-static int build_from_cache(struct battle_cl *cl, const char *path, cl_program *out)
+/* Builds from the cache entry `path` with `options`; 0 and *out on success, -1 when
+ * unusable. */
+static int build_from_cache(const struct battle_cl *cl, const char *path, const char *options,
+                            cl_program *out)
 {
     unsigned char *bin = NULL;
     size_t len = 0;
@@ -515,7 +540,7 @@ static int build_from_cache(struct battle_cl *cl, const char *path, cl_program *
             clReleaseProgram(prog);
         return -1;
     }
-    st = clBuildProgram(prog, 1, &cl->device, BUILD_OPTIONS, NULL, NULL);
+    st = clBuildProgram(prog, 1, &cl->device, options, NULL, NULL);
     if (st != CL_SUCCESS) {
         clReleaseProgram(prog);
         return -1;
@@ -525,7 +550,7 @@ static int build_from_cache(struct battle_cl *cl, const char *path, cl_program *
 }
 
 /* Stores the binary of `prog` at `path`; failures only mean no cache next time. */
-static int save_to_cache(struct battle_cl *cl, cl_program prog, const char *dir, const char *path)
+static int save_to_cache(const struct battle_cl *cl, cl_program prog, const char *path)
 {
     size_t size = 0;
     unsigned char *bin = NULL;
@@ -533,7 +558,7 @@ static int save_to_cache(struct battle_cl *cl, cl_program prog, const char *dir,
     int rc = -1;
     cl_int st = clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL);
 
-    if (st != CL_SUCCESS || size == 0 || make_dirs(dir) != 0)
+    if (st != CL_SUCCESS || size == 0 || make_dirs(cl->dir) != 0)
         return -1;
     bin = sk_malloc(size);
     if (!bin)
@@ -546,66 +571,85 @@ static int save_to_cache(struct battle_cl *cl, cl_program prog, const char *dir,
     return rc;
 }
 
-/* Builds `src` for cl->device into cl->prog, through the binary cache in `dir` ("" = none). */
-static enum sk_err build_program(struct battle_cl *cl, const char *src, size_t len, const char *dir,
+/* The binary cache entry of `src` built with `options` for cl's device, into path ("" when
+ * the handle has no cache folder). The device key includes the platform version and
+ * driver: a driver update must not load binaries built by the previous one. */
+static enum sk_err cache_path(const struct battle_cl *cl, const char *src, size_t len,
+                              const char *options, char *path, size_t pathlen, char *err,
+                              size_t errlen)
+{
+    uint64_t hsrc = SK_FNV1A_INIT, hdev = SK_FNV1A_INIT;
+    char ver[256];
+    cl_int st;
+
+    path[0] = '\0';
+    if (!cl->dir[0])
+        return SK_OK;
+    st = info_str(cl->platform, NULL, CL_PLATFORM_VERSION, ver, sizeof(ver));
+    if (st != CL_SUCCESS)
+        return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_VERSION)", st);
+    hdev = sk_fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
+    hdev = sk_fnv1a(hdev, ver, strlen(ver) + 1);
+    hdev = sk_fnv1a(hdev, cl->dev.name, strlen(cl->dev.name) + 1);
+    hdev = sk_fnv1a(hdev, cl->dev.version, strlen(cl->dev.version) + 1);
+    hdev = sk_fnv1a(hdev, cl->dev.driver, strlen(cl->dev.driver) + 1);
+    hsrc = sk_fnv1a(hsrc, options, strlen(options) + 1);
+    hsrc = sk_fnv1a(hsrc, src, len);
+    if (snprintf(path, pathlen, "%s/%016llx-%016llx.bin", cl->dir, (unsigned long long)hdev,
+                 (unsigned long long)hsrc) >= (int)pathlen)
+        path[0] = '\0';
+    return SK_OK;
+}
+
+/* Builds `src` with `options` for cl's device into *out, through the binary cache; with
+ * `cached_only`, SK_ENOTFOUND when the cache has no usable entry (nothing is compiled). Reads
+ * only what the handle fixed at its opening: may run beside a run on the handle. */
+static enum sk_err build_program(const struct battle_cl *cl, const char *src, size_t len,
+                                 const char *options, int cached_only, struct battle_cl_prog *out,
                                  char *err, size_t errlen)
 {
     cl_program prog = NULL;
     cl_int st;
-    char path[PATH_MAX], qpath[PATH_MAX + 8], qdev[300];
-    uint64_t hsrc = SK_FNV1A_INIT, hdev = SK_FNV1A_INIT;
-    char ver[256];
-    double t0;
+    char path[PATH_MAX], qpath[PATH_MAX + 8], qdev[300], qfeat[BATTLE_RULES_FEATURES_LEN + 8];
+    const char *kind = !out->features[0]                      ? "general"
+                       : strcmp(out->features, RNG_ONLY) == 0 ? "self-check"
+                                                              : "specialised";
+    enum sk_err e;
 
-    path[0] = '\0';
-    if (*dir) {
-        /* The device key includes the platform version and driver: a driver update must
-         * not load binaries built by the previous one. */
-        st = info_str(cl->platform, NULL, CL_PLATFORM_VERSION, ver, sizeof(ver));
-        if (st != CL_SUCCESS)
-            return cl_fail(err, errlen, "clGetPlatformInfo(CL_PLATFORM_VERSION)", st);
-        hdev = sk_fnv1a(hdev, cl->dev.platform, strlen(cl->dev.platform) + 1);
-        hdev = sk_fnv1a(hdev, ver, strlen(ver) + 1);
-        hdev = sk_fnv1a(hdev, cl->dev.name, strlen(cl->dev.name) + 1);
-        hdev = sk_fnv1a(hdev, cl->dev.version, strlen(cl->dev.version) + 1);
-        hdev = sk_fnv1a(hdev, cl->dev.driver, strlen(cl->dev.driver) + 1);
-        hsrc = sk_fnv1a(hsrc, BUILD_OPTIONS, sizeof(BUILD_OPTIONS));
-        hsrc = sk_fnv1a(hsrc, src, len);
-        if (snprintf(path, sizeof(path), "%s/%016llx-%016llx.bin", dir, (unsigned long long)hdev,
-                     (unsigned long long)hsrc) >= (int)sizeof(path))
-            path[0] = '\0';
-    }
-    if (*path && build_from_cache(cl, path, &prog) == 0) {
-        cl->prog = prog;
-        cl->from_cache = 1;
-        snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
+    e = cache_path(cl, src, len, options, path, sizeof(path), err, errlen);
+    if (e)
+        return e;
+    if (*path && build_from_cache(cl, path, options, &prog) == 0) {
+        out->prog = prog;
+        out->from_cache = 1;
+        snprintf(out->cache_file, sizeof(out->cache_file), "%s", path);
         return SK_OK;
     }
-    /* Said before and after, because the first build on a GPU driver is slow (NVIDIA's
-     * took six minutes on an H200: bench/RESULTS.md) and a worker takes no job meanwhile;
-     * the cache folder is what an operator keeps to skip it next time. */
-    sk_log_info("event=opencl_build device=%s cache=%s",
-                sk_log_quote(qdev, sizeof(qdev), cl->dev.name),
+    if (cached_only)
+        return SK_ENOTFOUND;
+    /* Said before and after, because the first build on a GPU driver is slow (NVIDIA's of
+     * the general program took six minutes on an H200: bench/RESULTS.md) and the cache
+     * folder is what an operator keeps to skip it next time. */
+    sk_log_info("event=opencl_build device=%s program=%s features=%s cache=%s",
+                sk_log_quote(qdev, sizeof(qdev), cl->dev.name), kind,
+                sk_log_quote(qfeat, sizeof(qfeat), out->features),
                 sk_log_quote(qpath, sizeof(qpath), *path ? path : "none"));
-    t0 = sk_time_mono_s();
     prog = clCreateProgramWithSource(cl->ctx, 1, &src, &len, &st);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clCreateProgramWithSource", st);
-    st = clBuildProgram(prog, 1, &cl->device, BUILD_OPTIONS, NULL, NULL);
+    st = clBuildProgram(prog, 1, &cl->device, options, NULL, NULL);
     if (st != CL_SUCCESS) {
-        enum sk_err e = build_fail(cl, prog, st, err, errlen);
+        e = build_fail(cl, prog, st, err, errlen);
         clReleaseProgram(prog);
         return e;
     }
-    cl->prog = prog;
-    if (*path && save_to_cache(cl, prog, dir, path) == 0)
-        snprintf(cl->cache_file, sizeof(cl->cache_file), "%s", path);
-    sk_log_info("event=opencl_built device=%s seconds=%.1f cached=%s", qdev, sk_time_mono_s() - t0,
-                cl->cache_file[0] ? "yes" : "no");
+    out->prog = prog;
+    if (*path && save_to_cache(cl, prog, path) == 0)
+        snprintf(out->cache_file, sizeof(out->cache_file), "%s", path);
     return SK_OK;
 }
 
-/* ===== Open and close ===== */
+/* ===== Programs ===== */
 
 static const struct kernels_src *embedded(const char *name)
 {
@@ -615,11 +659,11 @@ static const struct kernels_src *embedded(const char *name)
     return NULL;
 }
 
-static enum sk_err make_kernel(struct battle_cl *cl, const char *name, cl_kernel *out, char *err,
+static enum sk_err make_kernel(cl_program prog, const char *name, cl_kernel *out, char *err,
                                size_t errlen)
 {
     cl_int st;
-    cl_kernel k = clCreateKernel(cl->prog, name, &st);
+    cl_kernel k = clCreateKernel(prog, name, &st);
     if (st != CL_SUCCESS) {
         set_err(err, errlen, "clCreateKernel(\"%s\"): %s (%d)", name, cl_status_name(st), (int)st);
         return SK_EIO;
@@ -645,21 +689,15 @@ static enum sk_err env_size(const char *name, uint64_t max, uint64_t *out, char 
     return SK_OK;
 }
 
-/* Work-group size and games per launch for kernel `k`, from opts, else the environment,
- * else the device. */
-static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
-                                const struct battle_cl_opts *opts, char *err, size_t errlen)
+/* Work-group size and games per launch of program `p` for its kernel `k`, from what the
+ * handle was asked (opts, else the environment), else the device. */
+static enum sk_err choose_sizes(const struct battle_cl *cl, struct battle_cl_prog *p, cl_kernel k,
+                                char *err, size_t errlen)
 {
     size_t kmax = 0, mult = 0, wg;
-    uint64_t per, want_wg = opts->work_group, want_per = opts->per_launch;
-    enum sk_err e;
+    uint64_t per;
     cl_int st;
 
-    if (!want_wg && (e = env_size(BATTLE_CL_ENV_WORK_GROUP, 1024, &want_wg, err, errlen)))
-        return e;
-    if (!want_per &&
-        (e = env_size(BATTLE_CL_ENV_PER_LAUNCH, PER_LAUNCH_LIMIT, &want_per, err, errlen)))
-        return e;
     st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax,
                                   NULL);
     if (st != CL_SUCCESS)
@@ -669,13 +707,13 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(PREFERRED_WORK_GROUP_SIZE_MULTIPLE)",
                        st);
-    if (want_wg) {
-        if (want_wg > kmax) {
+    if (cl->want_wg) {
+        if (cl->want_wg > kmax) {
             set_err(err, errlen, "work-group size %llu exceeds the kernel's limit %zu on \"%s\"",
-                    (unsigned long long)want_wg, kmax, cl->dev.name);
+                    (unsigned long long)cl->want_wg, kmax, cl->dev.name);
             return SK_EINVAL;
         }
-        wg = (size_t)want_wg;
+        wg = (size_t)cl->want_wg;
     } else {
         /* 64 keeps a GPU wavefront or warp full and gives PoCL enough work-items per group
          * to vectorise, while the per-group counters stay cheap to merge. */
@@ -685,8 +723,8 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     }
     if (wg == 0)
         wg = 1;
-    if (want_per) {
-        per = want_per;
+    if (cl->want_per) {
+        per = cl->want_per;
     } else {
         /* Enough groups to keep every compute unit busy for a while, small enough that
          * one launch returns within a fraction of a second for progress and cancellation. */
@@ -699,15 +737,16 @@ static enum sk_err choose_sizes(struct battle_cl *cl, cl_kernel k,
     if (per > PER_LAUNCH_LIMIT) /* the device counters are 32-bit */
         per = PER_LAUNCH_LIMIT;
     per = (per + wg - 1) / wg * wg;
-    cl->work_group = wg;
-    cl->per_launch = per;
+    p->work_group = wg;
+    p->per_launch = per;
     return SK_OK;
 }
 
 /* The private and local memory the driver gives one work-item of kernel `k` (issue 49:
  * occupancy, not arithmetic, sets a GPU's speed, and a game's private state spills past
  * the registers), for battle_cl_describe and so the result and cl_bench. */
-static enum sk_err kernel_memory(struct battle_cl *cl, cl_kernel k, char *err, size_t errlen)
+static enum sk_err kernel_memory(const struct battle_cl *cl, struct battle_cl_prog *p, cl_kernel k,
+                                 char *err, size_t errlen)
 {
     cl_ulong priv = 0, local = 0;
     cl_int st;
@@ -720,10 +759,187 @@ static enum sk_err kernel_memory(struct battle_cl *cl, cl_kernel k, char *err, s
                                   NULL);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", st);
-    cl->private_mem = priv;
-    cl->local_mem = local;
+    p->private_mem = priv;
+    p->local_mem = local;
     return SK_OK;
 }
+
+void battle_cl_prog_free(struct battle_cl_prog *p)
+{
+    if (!p)
+        return;
+    if (p->k_rng)
+        clReleaseKernel(p->k_rng);
+    if (p->k_count)
+        clReleaseKernel(p->k_count);
+    if (p->k_each)
+        clReleaseKernel(p->k_each);
+    if (p->prog)
+        clReleaseProgram(p->prog);
+    sk_free(p);
+}
+
+/* Builds a program: `source` (NULL = the embedded "battle" source) with the features'
+ * constants, its kernels (rng_words always, the battle kernels for the embedded source),
+ * its sizes and memory figures. See battle_cl_compile for `cached_only`. */
+static enum sk_err prog_new(const struct battle_cl *cl, const char *source, const char *features,
+                            int cached_only, struct battle_cl_prog **out, char *err, size_t errlen)
+{
+    struct battle_cl_prog *p = NULL;
+    const char *src;
+    size_t src_len;
+    char options[sizeof(BUILD_OPTIONS) + BATTLE_RULES_FEATURES_LEN + 1];
+    double t0 = sk_time_mono_s();
+    char qdev[300];
+    enum sk_err e;
+
+    if (source) {
+        src = source;
+        src_len = strlen(src);
+    } else {
+        const struct kernels_src *k = embedded("battle");
+        if (!k) {
+            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
+            return SK_EINTERNAL;
+        }
+        src = k->text;
+        src_len = k->len;
+    }
+    p = sk_calloc(1, sizeof(*p));
+    if (!p)
+        return SK_ENOMEM;
+    snprintf(p->features, sizeof(p->features), "%s", features);
+    snprintf(options, sizeof(options), "%s%s%s", BUILD_OPTIONS, *features ? " " : "", features);
+    e = build_program(cl, src, src_len, options, cached_only, p, err, errlen);
+    if (e)
+        goto out;
+    e = make_kernel(p->prog, "rng_words", &p->k_rng, err, errlen);
+    if (!e && !source && strcmp(features, RNG_ONLY) != 0)
+        e = make_kernel(p->prog, "battle_count", &p->k_count, err, errlen);
+    if (!e && !source && strcmp(features, RNG_ONLY) != 0)
+        e = make_kernel(p->prog, "battle_each", &p->k_each, err, errlen);
+    if (!e)
+        e = choose_sizes(cl, p, p->k_count ? p->k_count : p->k_rng, err, errlen);
+    if (!e)
+        e = kernel_memory(cl, p, p->k_count ? p->k_count : p->k_rng, err, errlen);
+    if (e)
+        goto out;
+    p->build_s = sk_time_mono_s() - t0;
+    if (!p->from_cache)
+        sk_log_info("event=opencl_built device=%s program=%s seconds=%.1f cached=%s "
+                    "private_mem=%llu",
+                    sk_log_quote(qdev, sizeof(qdev), cl->dev.name),
+                    !*features                        ? "general"
+                    : strcmp(features, RNG_ONLY) == 0 ? "self-check"
+                                                      : "specialised",
+                    p->build_s, p->cache_file[0] ? "yes" : "no",
+                    (unsigned long long)p->private_mem);
+    *out = p;
+    p = NULL;
+out:
+    battle_cl_prog_free(p);
+    return e;
+}
+
+/* The handle's program with these features, or NULL. */
+static struct battle_cl_prog *find_prog(const struct battle_cl *cl, const char *features)
+{
+    for (int i = 0; i < cl->n_progs; i++)
+        if (strcmp(cl->progs[i]->features, features) == 0)
+            return cl->progs[i];
+    return NULL;
+}
+
+void battle_cl_adopt(struct battle_cl *cl, struct battle_cl_prog *p)
+{
+    int victim = -1;
+
+    if (find_prog(cl, p->features)) { /* built twice: keep the one in use */
+        battle_cl_prog_free(p);
+        return;
+    }
+    if (cl->n_progs == BATTLE_CL_PROGRAMS_MAX) {
+        /* The least recently used specialised program goes; the general one and the
+         * latest run's stay (battle_cl_describe reads the latter). */
+        for (int i = 0; i < cl->n_progs; i++) {
+            const struct battle_cl_prog *q = cl->progs[i];
+            if (!q->features[0] || q == cl->last)
+                continue;
+            if (victim < 0 || q->used < cl->progs[victim]->used)
+                victim = i;
+        }
+        battle_cl_prog_free(cl->progs[victim]);
+        cl->progs[victim] = cl->progs[--cl->n_progs];
+    }
+    cl->progs[cl->n_progs++] = p;
+}
+
+void battle_cl_key_of(const struct battle_cl *cl, const struct battle_plan *plan,
+                      struct battle_cl_key *key)
+{
+    key->features[0] = '\0';
+    if (cl->specialise && !battle_plan_lazy(plan))
+        battle_rules_features(battle_plan_data(plan), key->features, sizeof(key->features));
+}
+
+int battle_cl_loaded(struct battle_cl *cl, const struct battle_cl_key *key, int from_cache)
+{
+    struct battle_cl_prog *p = NULL;
+    char err[64];
+
+    if (find_prog(cl, key->features))
+        return 1;
+    if (!from_cache || prog_new(cl, NULL, key->features, 1, &p, err, sizeof(err)) != SK_OK)
+        return 0;
+    battle_cl_adopt(cl, p);
+    return 1;
+}
+
+enum sk_err battle_cl_compile(const struct battle_cl *cl, const struct battle_cl_key *key,
+                              struct battle_cl_prog **out, char *err, size_t errlen)
+{
+    return prog_new(cl, NULL, key->features, 0, out, err, errlen);
+}
+
+/* The program the games of `plan` play on (the handle's choice: its own, or the general
+ * one), built now if the handle has none yet; *out is borrowed from the handle. */
+static enum sk_err prog_for(struct battle_cl *cl, const struct battle_plan *plan,
+                            struct battle_cl_prog **out, char *err, size_t errlen)
+{
+    struct battle_cl_key key;
+    struct battle_cl_prog *p;
+    enum sk_err e;
+
+    if (cl->custom) {
+        set_err(err, errlen, "this program has no battle kernel");
+        return SK_EINVAL;
+    }
+    battle_cl_key_of(cl, plan, &key);
+    p = find_prog(cl, key.features);
+    if (!p) {
+        e = battle_cl_compile(cl, &key, &p, err, errlen);
+        if (e)
+            return e;
+        battle_cl_adopt(cl, p);
+    }
+    if (!p->k_count) {
+        set_err(err, errlen, "this program has no battle kernel");
+        return SK_EINVAL;
+    }
+    p->used = ++cl->tick;
+    cl->last = p;
+    *out = p;
+    return SK_OK;
+}
+
+enum sk_err battle_cl_prepare(struct battle_cl *cl, const struct battle_plan *plan, char *err,
+                              size_t errlen)
+{
+    struct battle_cl_prog *p = NULL;
+    return prog_for(cl, plan, &p, err, errlen);
+}
+
+/* ===== Open and close ===== */
 
 /* Enumerates the devices and copies the one `spec` selects (SKIRMISH_DEVICE syntax) into
  * cl->dev, cl->platform and cl->device. */
@@ -760,40 +976,35 @@ out:
     return e;
 }
 
-/* Builds the program (opts->source, else the embedded "battle" source, through the binary
- * cache) and creates its kernels: rng_words always, the battle kernels for the embedded
- * source only. */
-static enum sk_err load_program(struct battle_cl *cl, const struct battle_cl_opts *opts, char *err,
-                                size_t errlen)
+/* How the handle builds its programs, from `opts`, else the environment: the cache folder,
+ * the sizes asked, whether plans get programs of their own. */
+static enum sk_err take_opts(struct battle_cl *cl, const struct battle_cl_opts *opts, char *err,
+                             size_t errlen)
 {
-    const char *src;
-    size_t src_len;
-    char dir[PATH_MAX];
+    const char *spec = getenv(BATTLE_CL_ENV_SPECIALISE);
     enum sk_err e;
 
-    if (opts->source) {
-        src = opts->source;
-        src_len = strlen(src);
+    cache_dir_of(opts->cache_dir, cl->dir, sizeof(cl->dir));
+    cl->want_wg = opts->work_group;
+    cl->want_per = opts->per_launch;
+    if (!cl->want_wg && (e = env_size(BATTLE_CL_ENV_WORK_GROUP, 1024, &cl->want_wg, err, errlen)))
+        return e;
+    if (!cl->want_per &&
+        (e = env_size(BATTLE_CL_ENV_PER_LAUNCH, PER_LAUNCH_LIMIT, &cl->want_per, err, errlen)))
+        return e;
+    if (opts->general) {
+        cl->specialise = 0;
+    } else if (!spec || !*spec || strcmp(spec, "1") == 0) {
+        cl->specialise = 1;
+    } else if (strcmp(spec, "0") == 0) {
+        cl->specialise = 0;
     } else {
-        const struct kernels_src *k = embedded("battle");
-        if (!k) {
-            set_err(err, errlen, "kernel source \"battle\" is not embedded in this build");
-            return SK_EINTERNAL;
-        }
-        src = k->text;
-        src_len = k->len;
+        set_err(err, errlen,
+                "%s must be 1 (a program per plan) or 0 (the general program), not '%s'",
+                BATTLE_CL_ENV_SPECIALISE, spec);
+        return SK_EINVAL;
     }
-    cache_dir_of(opts->cache_dir, dir, sizeof(dir));
-    e = build_program(cl, src, src_len, dir, err, errlen);
-    if (e)
-        return e;
-    e = make_kernel(cl, "rng_words", &cl->k_rng, err, errlen);
-    if (e || opts->source)
-        return e;
-    e = make_kernel(cl, "battle_count", &cl->k_count, err, errlen);
-    if (e)
-        return e;
-    return make_kernel(cl, "battle_each", &cl->k_each, err, errlen);
+    return SK_OK;
 }
 
 enum sk_err battle_cl_open(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
@@ -810,6 +1021,8 @@ enum sk_err battle_cl_open(const struct battle_cl_opts *opts, struct battle_cl *
     if (!cl)
         return SK_ENOMEM;
     e = select_device(cl, opts->device ? opts->device : getenv(BATTLE_CL_ENV_DEVICE), err, errlen);
+    if (!e)
+        e = take_opts(cl, opts, err, errlen);
     if (e)
         goto out;
 
@@ -827,6 +1040,11 @@ enum sk_err battle_cl_open(const struct battle_cl_opts *opts, struct battle_cl *
         e = cl_fail(err, errlen, "clCreateCommandQueue", st);
         goto out;
     }
+    cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
+    if (st != CL_SUCCESS) {
+        e = cl_fail(err, errlen, "clCreateBuffer(counts)", st);
+        goto out;
+    }
 
     *out = cl;
     cl = NULL;
@@ -839,21 +1057,30 @@ enum sk_err battle_cl_build(struct battle_cl *cl, const struct battle_cl_opts *o
                             size_t errlen)
 {
     static const struct battle_cl_opts defaults;
-    cl_int st;
+    struct battle_cl_prog *p = NULL, *old;
     enum sk_err e;
 
     if (!opts)
         opts = &defaults;
-    e = load_program(cl, opts, err, errlen);
+    e = take_opts(cl, opts, err, errlen);
     if (e)
         return e;
-    cl->counts = clCreateBuffer(cl->ctx, CL_MEM_READ_WRITE, N_SLOTS * sizeof(cl_uint), NULL, &st);
-    if (st != CL_SUCCESS)
-        return cl_fail(err, errlen, "clCreateBuffer(counts)", st);
-    e = choose_sizes(cl, cl->k_count ? cl->k_count : cl->k_rng, opts, err, errlen);
+    e = prog_new(cl, opts->source, "", 0, &p, err, errlen);
     if (e)
         return e;
-    return kernel_memory(cl, cl->k_count ? cl->k_count : cl->k_rng, err, errlen);
+    cl->custom = opts->source != NULL;
+    /* A second build (another source, other sizes) replaces the general program. */
+    old = find_prog(cl, "");
+    if (old) {
+        if (cl->last == old)
+            cl->last = NULL;
+        for (int i = 0; i < cl->n_progs; i++)
+            if (cl->progs[i] == old)
+                cl->progs[i] = cl->progs[--cl->n_progs];
+        battle_cl_prog_free(old);
+    }
+    battle_cl_adopt(cl, p);
+    return SK_OK;
 }
 
 enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
@@ -878,19 +1105,13 @@ void battle_cl_free(struct battle_cl *cl)
 {
     if (!cl)
         return;
-    if (cl->k_rng)
-        clReleaseKernel(cl->k_rng);
-    if (cl->k_count)
-        clReleaseKernel(cl->k_count);
-    if (cl->k_each)
-        clReleaseKernel(cl->k_each);
+    for (int i = 0; i < cl->n_progs; i++)
+        battle_cl_prog_free(cl->progs[i]);
     if (cl->counts)
         clReleaseMemObject(cl->counts);
     if (cl->plan_buf)
         clReleaseMemObject(cl->plan_buf);
     sk_free(cl->plan_copy);
-    if (cl->prog)
-        clReleaseProgram(cl->prog);
     if (cl->queue)
         clReleaseCommandQueue(cl->queue);
     if (cl->ctx)
@@ -900,15 +1121,26 @@ void battle_cl_free(struct battle_cl *cl)
 
 void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info)
 {
+    const struct battle_cl_prog *p = cl->last ? cl->last : find_prog(cl, "");
+
+    memset(info, 0, sizeof(*info));
     info->platform = cl->dev.platform;
     info->device = cl->dev.name;
     info->device_index = cl->dev.index;
-    info->work_group = cl->work_group;
-    info->per_launch = cl->per_launch;
-    info->from_cache = cl->from_cache;
-    info->cache_file = cl->cache_file;
-    info->private_mem = cl->private_mem;
-    info->local_mem = cl->local_mem;
+    info->cache_file = "";
+    info->features = "";
+    info->programs = cl->n_progs;
+    if (!p)
+        return;
+    info->work_group = p->work_group;
+    info->per_launch = p->per_launch;
+    info->from_cache = p->from_cache;
+    info->cache_file = p->cache_file;
+    info->private_mem = p->private_mem;
+    info->local_mem = p->local_mem;
+    info->features = p->features;
+    info->specialised = p->features[0] != '\0';
+    info->build_s = p->build_s;
 }
 
 /* ===== Random-stream self-check ===== */
@@ -923,28 +1155,42 @@ enum sk_err battle_cl_rng_words(struct battle_cl *cl, uint64_t seed, uint64_t fi
     size_t global;
     cl_int st;
     enum sk_err e = SK_OK;
+    struct battle_cl_prog *k;
+    cl_kernel kr;
 
     if (n == 0 || words == 0)
         return SK_OK;
+    /* Every program has rng_words: the general one's, else a program of it alone (built in
+     * a second), built now if the handle has neither. */
+    k = find_prog(cl, "");
+    if (!k)
+        k = find_prog(cl, RNG_ONLY);
+    if (!k) {
+        e = prog_new(cl, NULL, RNG_ONLY, 0, &k, err, errlen);
+        if (e)
+            return e;
+        battle_cl_adopt(cl, k);
+    }
+    kr = k->k_rng;
     buf = clCreateBuffer(cl->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clCreateBuffer", st);
-    st = clSetKernelArg(cl->k_rng, 0, sizeof(s), &s);
+    st = clSetKernelArg(kr, 0, sizeof(s), &s);
     if (st == CL_SUCCESS)
-        st = clSetKernelArg(cl->k_rng, 1, sizeof(f), &f);
+        st = clSetKernelArg(kr, 1, sizeof(f), &f);
     if (st == CL_SUCCESS)
-        st = clSetKernelArg(cl->k_rng, 2, sizeof(w), &w);
+        st = clSetKernelArg(kr, 2, sizeof(w), &w);
     if (st == CL_SUCCESS)
-        st = clSetKernelArg(cl->k_rng, 3, sizeof(cnt), &cnt);
+        st = clSetKernelArg(kr, 3, sizeof(cnt), &cnt);
     if (st == CL_SUCCESS)
         /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
-        st = clSetKernelArg(cl->k_rng, 4, sizeof(buf), &buf);
+        st = clSetKernelArg(kr, 4, sizeof(buf), &buf);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clSetKernelArg(rng_words)", st);
         goto out;
     }
     global = n;
-    st = clEnqueueNDRangeKernel(cl->queue, cl->k_rng, 1, NULL, &global, NULL, 0, NULL, NULL);
+    st = clEnqueueNDRangeKernel(cl->queue, kr, 1, NULL, &global, NULL, 0, NULL, NULL);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clEnqueueNDRangeKernel(rng_words)", st);
         goto out;
@@ -1020,26 +1266,27 @@ static cl_int set_battle_args(struct battle_cl *cl, cl_kernel k, uint64_t seed, 
 }
 
 /* One launch of battle_count over games [first, first + n); adds into *acc. */
-static enum sk_err count_launch(struct battle_cl *cl, uint64_t seed, uint64_t first, uint32_t n,
-                                struct battle_counts *acc, char *err, size_t errlen)
+static enum sk_err count_launch(struct battle_cl *cl, const struct battle_cl_prog *p, uint64_t seed,
+                                uint64_t first, uint32_t n, struct battle_counts *acc, char *err,
+                                size_t errlen)
 {
     cl_uint slots[N_SLOTS];
     const cl_uint zero = 0;
-    size_t local = cl->work_group;
+    size_t local = p->work_group;
     size_t global = ((size_t)n + local - 1) / local * local;
     uint64_t games;
-    cl_int st = set_battle_args(cl, cl->k_count, seed, first, n);
+    cl_int st = set_battle_args(cl, p->k_count, seed, first, n);
 
     if (st == CL_SUCCESS)
         /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
-        st = clSetKernelArg(cl->k_count, 4, sizeof(cl->counts), &cl->counts);
+        st = clSetKernelArg(p->k_count, 4, sizeof(cl->counts), &cl->counts);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clSetKernelArg(battle_count)", st);
     st = clEnqueueFillBuffer(cl->queue, cl->counts, &zero, sizeof(zero), 0, sizeof(slots), 0, NULL,
                              NULL);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clEnqueueFillBuffer(counts)", st);
-    st = clEnqueueNDRangeKernel(cl->queue, cl->k_count, 1, NULL, &global, &local, 0, NULL, NULL);
+    st = clEnqueueNDRangeKernel(cl->queue, p->k_count, 1, NULL, &global, &local, 0, NULL, NULL);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clEnqueueNDRangeKernel(battle_count)", st);
     st =
@@ -1082,22 +1329,23 @@ enum sk_err battle_cl_run_until(struct battle_cl *cl, const struct battle_plan *
                                 size_t errlen)
 {
     struct battle_counts *sum = NULL;
+    struct battle_cl_prog *p = NULL;
     uint64_t seed = battle_plan_seed(plan);
     uint64_t done = 0;
     enum sk_err e;
 
-    if (!cl->k_count) {
-        set_err(err, errlen, "this program has no battle kernel");
-        return SK_EINVAL;
-    }
+    e = upload_plan(cl, plan, err, errlen);
+    if (!e)
+        e = prog_for(cl, plan, &p, err, errlen);
+    if (e)
+        return e;
     sum = sk_calloc(1, sizeof(*sum));
     if (!sum)
         return SK_ENOMEM;
-    e = upload_plan(cl, plan, err, errlen);
     /* a launch is not interrupted: the deadline is looked at between launches */
     while (!e && done < n && !(done > 0 && sk_time_due(deadline_ms))) {
-        uint64_t chunk = n - done < cl->per_launch ? n - done : cl->per_launch;
-        e = count_launch(cl, seed, first + done, (uint32_t)chunk, sum, err, errlen);
+        uint64_t chunk = n - done < p->per_launch ? n - done : p->per_launch;
+        e = count_launch(cl, p, seed, first + done, (uint32_t)chunk, sum, err, errlen);
         done += chunk;
     }
     if (!e) {
@@ -1113,33 +1361,31 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
                                 char *err, size_t errlen)
 {
     size_t bytes = (size_t)n * sizeof(*out);
-    size_t local = cl->work_group;
-    size_t global = ((size_t)n + local - 1) / local * local;
+    size_t local, global;
+    struct battle_cl_prog *p = NULL;
     cl_mem buf = NULL;
     cl_int st;
     enum sk_err e;
 
-    if (!cl->k_each) {
-        set_err(err, errlen, "this program has no battle kernel");
-        return SK_EINVAL;
-    }
-    if (n == 0)
-        return SK_OK;
     e = upload_plan(cl, plan, err, errlen);
-    if (e)
+    if (!e)
+        e = prog_for(cl, plan, &p, err, errlen);
+    if (e || n == 0)
         return e;
+    local = p->work_group;
+    global = ((size_t)n + local - 1) / local * local;
     buf = clCreateBuffer(cl->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clCreateBuffer(outcomes)", st);
-    st = set_battle_args(cl, cl->k_each, battle_plan_seed(plan), first, n);
+    st = set_battle_args(cl, p->k_each, battle_plan_seed(plan), first, n);
     if (st == CL_SUCCESS)
         /* NOLINTNEXTLINE(bugprone-sizeof-expression): OpenCL handles are pointers by design */
-        st = clSetKernelArg(cl->k_each, 4, sizeof(buf), &buf);
+        st = clSetKernelArg(p->k_each, 4, sizeof(buf), &buf);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clSetKernelArg(battle_each)", st);
         goto out;
     }
-    st = clEnqueueNDRangeKernel(cl->queue, cl->k_each, 1, NULL, &global, &local, 0, NULL, NULL);
+    st = clEnqueueNDRangeKernel(cl->queue, p->k_each, 1, NULL, &global, &local, 0, NULL, NULL);
     if (st != CL_SUCCESS) {
         e = cl_fail(err, errlen, "clEnqueueNDRangeKernel(battle_each)", st);
         goto out;
@@ -1163,7 +1409,8 @@ int battle_cl_check(int index, char *why, size_t whylen)
     int bad = 0;
 
     snprintf(spec, sizeof(spec), "%d", index);
-    rc = battle_cl_new(&o, &cl, why, whylen);
+    /* Opened only: rng_words builds the self-check's program alone. */
+    rc = battle_cl_open(&o, &cl, why, whylen);
     if (rc == SK_OK)
         rc = battle_cl_rng_words(cl, 0x5eedULL, 0xfffffff0ULL, GAMES, WORDS, got, why, whylen);
     battle_cl_free(cl);

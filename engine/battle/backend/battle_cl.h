@@ -12,6 +12,7 @@
 
 #include "battle.h"
 #include "battle_plan.h"
+#include "battle_rules.h"
 #include "sk_err.h"
 
 /* How to open a device; zeroed means defaults. */
@@ -24,7 +25,14 @@ struct battle_cl_opts {
     uint64_t per_launch;   /* games per kernel launch; 0 = $SKIRMISH_CL_GAMES_PER_LAUNCH, else
                               chosen from the device */
     const char *source;    /* OpenCL C to build instead of the embedded kernels (tests) */
+    int general;           /* 1: every plan plays on the general program; 0 =
+                              $SKIRMISH_CL_SPECIALISE (unset or 1: a program per plan, 0: the
+                              general one) */
 };
+
+/* The programs one handle keeps built: the general one and the specialised ones, the least
+ * recently used of those going first. A worker's jobs seldom need more than a few. */
+#define BATTLE_CL_PROGRAMS_MAX 16
 
 struct battle_cl;
 
@@ -42,13 +50,13 @@ enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **
                           size_t errlen);
 
 /**
- * The two halves of battle_cl_new, for a caller that builds in the background
- * (battle_job's engine): battle_cl_open selects the device and creates its context and
- * queue (quick; the device errors of battle_cl_new); battle_cl_build builds the program
- * (through the cache) and sets the sizes, which takes minutes on a GPU driver's first build.
- * A handle is used for nothing but battle_cl_describe (its device) and battle_cl_free until
- * battle_cl_build returned SK_OK; one that failed to build is only freed. `opts` may be
- * NULL; its strings are read during the call only.
+ * The two halves of battle_cl_new: battle_cl_open selects the device, creates its context
+ * and queue and takes the options (quick; the device and option errors of battle_cl_new);
+ * battle_cl_build builds the general program (through the cache), which the self-check
+ * (battle_cl_rng_words) and, with battle_cl_opts.general, every plan plays on. A handle
+ * that is only open builds each plan's program when it first plays it (see battle_cl_key_of
+ * for a caller that must not wait). `opts` may be NULL; its strings are read during the
+ * call only.
  */
 enum sk_err battle_cl_open(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
                            size_t errlen);
@@ -58,7 +66,9 @@ enum sk_err battle_cl_build(struct battle_cl *cl, const struct battle_cl_opts *o
 /** Releases every OpenCL object of `cl` and frees it; NULL-safe. */
 void battle_cl_free(struct battle_cl *cl);
 
-/* What an open handle runs on and how; strings are borrowed from the handle. */
+/* What an open handle runs on and how: the device, and the program of its latest run (else
+ * its general program; zeros and "" before it has any). Strings are borrowed from the
+ * handle and valid until its next run or build, or battle_cl_free. */
 struct battle_cl_info {
     const char *platform;
     const char *device;
@@ -70,10 +80,65 @@ struct battle_cl_info {
     uint64_t private_mem;   /* the battle kernel's private memory a work-item, as the
                                driver says (CL_KERNEL_PRIVATE_MEM_SIZE), bytes */
     uint64_t local_mem;     /* its local memory a work-group (CL_KERNEL_LOCAL_MEM_SIZE) */
+    const char *features;   /* the program's specialisation (-D options), "" = general */
+    int specialised;        /* features is not "" */
+    double build_s;         /* seconds its build, or its load from the cache, took */
+    int programs;           /* programs the handle holds built */
 };
 
-/** Describes `cl` into *info; the strings stay valid until battle_cl_free. */
+/** Describes `cl` into *info (see struct battle_cl_info). */
 void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info);
+
+/*
+ * A program per plan (docs/kernels.md, "A program per plan"). A handle plays each plan on a
+ * program built for the rules its plan can reach (battle_rules_features: the absent ones are
+ * not in the binary), built on first use and kept (BATTLE_CL_PROGRAMS_MAX), or, when told
+ * so (battle_cl_opts.general), on the general program. battle_cl_run and its kind build a
+ * missing program before they play; a caller that must not wait (the worker) asks
+ * battle_cl_loaded first and builds with battle_cl_compile on a thread of its own.
+ */
+
+/* Which program a plan plays on. */
+struct battle_cl_key {
+    char features[BATTLE_RULES_FEATURES_LEN]; /* -D options; "" = the general program */
+};
+
+/* A built program, not yet the handle's. */
+struct battle_cl_prog;
+
+/** The program `plan` (borrowed) plays on with handle `cl`, into *key. */
+void battle_cl_key_of(const struct battle_cl *cl, const struct battle_plan *plan,
+                      struct battle_cl_key *key);
+
+/**
+ * Whether `cl` holds the program `key` names; with `from_cache`, one found in the binary
+ * cache is loaded now (a fraction of a second; nothing is compiled) and 1 returned. A run's
+ * caller's thread, as battle_cl_run.
+ */
+int battle_cl_loaded(struct battle_cl *cl, const struct battle_cl_key *key, int from_cache);
+
+/**
+ * Builds the program `key` names for cl's device, through the binary cache, into *out (the
+ * caller's, for battle_cl_adopt or battle_cl_prog_free). Reads only what the handle fixed
+ * when it opened, so it may run on another thread while the handle plays (a GPU driver's
+ * build takes seconds to minutes). Errors as battle_cl_build.
+ */
+enum sk_err battle_cl_compile(const struct battle_cl *cl, const struct battle_cl_key *key,
+                              struct battle_cl_prog **out, char *err, size_t errlen);
+
+/**
+ * Builds the program `plan` (borrowed) plays on, or loads it from the binary cache, unless
+ * the handle holds it: what battle_cl_run does first, for a caller that times it apart.
+ * Errors as battle_cl_build, and SK_EINVAL for a handle built from opts.source.
+ */
+enum sk_err battle_cl_prepare(struct battle_cl *cl, const struct battle_plan *plan, char *err,
+                              size_t errlen);
+
+/** Gives `prog` to the handle (it owns it from now on), as a run's caller's thread. */
+void battle_cl_adopt(struct battle_cl *cl, struct battle_cl_prog *prog);
+
+/** Frees a program battle_cl_compile made and nobody adopted; NULL-safe. */
+void battle_cl_prog_free(struct battle_cl_prog *prog);
 
 /**
  * Self-check of the device against the host: writes into out[i * words + w] the w-th

@@ -21,6 +21,7 @@ extern const struct job_kind_ops battle_kind;
  * unset, empty or "0" = the backend's choice (battle_cl.c, choose_sizes). */
 #define BATTLE_CL_ENV_WORK_GROUP "SKIRMISH_CL_WORK_GROUP"
 #define BATTLE_CL_ENV_PER_LAUNCH "SKIRMISH_CL_GAMES_PER_LAUNCH"
+#define BATTLE_CL_ENV_SPECIALISE "SKIRMISH_CL_SPECIALISE" /* 1: a program per plan; 0: one */
 
 /* One OpenCL device as discovered; plain data. */
 struct battle_cl_device {

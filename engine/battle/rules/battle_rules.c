@@ -3,6 +3,7 @@
  * largest X a plan field holds, and the marks the rules code reads on a card. */
 #include "battle_rules.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "battle_sim.h"
@@ -112,4 +113,24 @@ void battle_rules_unmark_card(struct battle_card_data *c)
         c->act_id[k] = (clc_u8)(c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
     c->trig = (clc_u8)(c->trig & ~(BATTLE_SIM_CARD_ENHANCES | BATTLE_SIM_CARD_TICKS));
     c->mimic = 0;
+}
+
+/* BATTLE_K_ACTS holds a bit per skill id. */
+_Static_assert(BATTLE_SKILL__COUNT <= 64, "BATTLE_K_ACTS is 64 bits");
+
+void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t len)
+{
+    unsigned long long acts = 0;
+
+    /* Every skill a game can cast comes from a card of the table: the decks', the
+     * commanders', Summon's, the battleground effects' cards, Enhance's and Evolve's
+     * variants. */
+    for (int i = 0; i < d->n_cards; i++)
+        for (int k = 0; k < d->cards[i].n_act; k++)
+            acts |= 1ull << (d->cards[i].act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
+    snprintf(buf, len,
+             "-DBATTLE_K_FX=0x%02xu -DBATTLE_K_PV=0x%xu -DBATTLE_K_RARE=0x%xu "
+             "-DBATTLE_K_DEATH=0x%xu -DBATTLE_K_EFFECTS=0x%xu -DBATTLE_K_ACTS=0x%llxul",
+             (unsigned)d->fx, (unsigned)d->passive, (unsigned)d->rare, (unsigned)d->death_fx,
+             (unsigned)d->passive_on, acts);
 }

@@ -8,6 +8,8 @@
 #ifndef BATTLE_RULES_H
 #define BATTLE_RULES_H
 
+#include <stddef.h>
+
 #include "battle_skills.h"
 
 struct battle_card_data; /* battle_sim.h */
@@ -47,6 +49,19 @@ int battle_rules_skill_x_max(enum battle_skill id);
  * refuse under Inhibit, whether it casts Enhance at its turn start, whether it has any
  * other turn-start skill, which of its skills Mimic can take). */
 void battle_rules_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
+
+/* Room for battle_rules_features' text. */
+#define BATTLE_RULES_FEATURES_LEN 192
+
+/**
+ * The compile-time constants of a kernel specialised for plan data `d` (battle_sim_state.h,
+ * BATTLE_K_*: its plan-wide flags, the activation skills of every card of its table, its
+ * passive battleground effects) as OpenCL -D options, written into buf (`len` at least
+ * BATTLE_RULES_FEATURES_LEN). Plans that reach the same rules get the same text, so it
+ * names the program (docs/kernels.md, "A program per plan"). `d` must not make its variants
+ * during play (battle_plan_lazy): those cards are not in its table yet.
+ */
+void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t len);
 
 /** Takes battle_rules_mark_card's marks off card `c`: the card as built. */
 void battle_rules_unmark_card(struct battle_card_data *c);

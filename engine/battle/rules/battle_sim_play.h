@@ -20,7 +20,7 @@ CLC_FN clc_i16 battle_sim_sat(clc_i32 v)
 CLC_FN clc_i32 battle_sim_passive(CLC_GLOBAL const struct battle_plan_data *p, int s, clc_u32 k)
 {
     /* passive_on says whether either side has it: most plans that read it have none. */
-    return (p->passive_on & (1u << k)) ? (clc_i32)p->sides[s].passive[k] : 0;
+    return (BATTLE_SIM_EFFECTS(p) & (1u << k)) ? (clc_i32)p->sides[s].passive[k] : 0;
 }
 
 /* Whether a side has one of the passive battleground effects `bits` (BATTLE_SIM_PV bits):
@@ -30,7 +30,7 @@ CLC_FN clc_i32 battle_sim_passive(CLC_GLOBAL const struct battle_plan_data *p, i
 #define BATTLE_SIM_PV(ID) (1u << BATTLE_PASSIVE_##ID)
 CLC_FN int battle_sim_has(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 bits)
 {
-    return (p->passive_on & bits) != 0;
+    return (BATTLE_SIM_EFFECTS(p) & bits) != 0;
 }
 
 /* The side whose turn `turn` is: side 0 takes the odd turns in fight, side 1 in surge. */
@@ -97,7 +97,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
                             CLC_PRIVATE struct battle_unit *u, clc_i32 dmg)
 {
     clc_i32 hp = (clc_i32)u->hp - dmg;
-    if (dmg > 0 && (p->fx & BATTLE_SIM_FX_BARRIER) && p->cards[u->card].barrier) {
+    if (dmg > 0 && (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_BARRIER) && p->cards[u->card].barrier) {
         u->hits = (clc_u8)(u->hits < 255 ? u->hits + 1 : 255);
         g->hit = 1;
     }
@@ -105,7 +105,7 @@ CLC_FN void battle_sim_hurt(CLC_GLOBAL const struct battle_plan_data *p,
         u->hp = 0;
         u->flags = (clc_u8)(u->flags & ~BATTLE_SIM_ALIVE);
         g->sides[s].died = 1;
-        if (p->death_fx || (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH))) {
+        if (BATTLE_SIM_DEATHS(p) || (p->cards[u->card].trig & (1u << BATTLE_SIM_TRIG_DEATH))) {
             u->flags = (clc_u8)(u->flags | BATTLE_SIM_DYING);
             battle_sim_pend(g, s, 1);
         }

@@ -172,7 +172,7 @@ CLC_NOINLINE void battle_sim_divert(CLC_GLOBAL const struct battle_plan_data *p,
         }
         for (clc_u32 i = 0; i < nc; i++) {
             CLC_PRIVATE struct battle_unit *u = &en->assaults[cand[i]];
-            if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+            if ((BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
                 u->inhibited--;
                 continue;
             }
@@ -207,7 +207,7 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
     }
     for (clc_u32 i = 0; i < nc; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[cand[i]];
-        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+        if ((BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
             u->inhibited--;
             refused++;
             continue;
@@ -283,7 +283,7 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
                                 CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, int assault)
 {
     /* Each scan only in the plans with its skill: a death scans every row for Scavenge. */
-    if (p->death_fx & BATTLE_SIM_DEATH_SCAVENGE)
+    if (BATTLE_SIM_DEATHS(p) & BATTLE_SIM_DEATH_SCAVENGE)
         for (int k = 0; k < 2; k++)
             for (clc_u32 r = 0; r < 2; r++) {
                 CLC_PRIVATE struct battle_side *side = &g->sides[k];
@@ -293,7 +293,7 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
                     if (p->cards[row[i].card].scavenge && battle_sim_alive(&row[i]))
                         battle_sim_gain_hp(&row[i], p->cards[row[i].card].scavenge);
             }
-    if (!assault || !(p->death_fx & BATTLE_SIM_DEATH_AVENGE))
+    if (!assault || !(BATTLE_SIM_DEATHS(p) & BATTLE_SIM_DEATH_AVENGE))
         return;
     for (clc_u32 i = 0; i < g->sides[s].n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *a = &g->sides[s].assaults[i];
@@ -320,7 +320,7 @@ CLC_FN void battle_sim_death_fx(CLC_GLOBAL const struct battle_plan_data *p,
 CLC_NOINLINE void battle_sim_death_fx_now(CLC_GLOBAL const struct battle_plan_data *p,
                                           CLC_PRIVATE struct battle_game *g)
 {
-    if (g->bge || !(p->death_fx & (BATTLE_SIM_DEATH_SCAVENGE | BATTLE_SIM_DEATH_AVENGE)))
+    if (g->bge || !(BATTLE_SIM_DEATHS(p) & (BATTLE_SIM_DEATH_SCAVENGE | BATTLE_SIM_DEATH_AVENGE)))
         return;
     for (int s = 0; s < 2; s++) {
         CLC_PRIVATE struct battle_side *side = &g->sides[s];
@@ -357,7 +357,7 @@ CLC_NOINLINE void battle_sim_payback(CLC_GLOBAL const struct battle_plan_data *p
     int tap = battle_sim_active(p->mode, g->turn);
     int iron = (id == BATTLE_SKILL_JAM || id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER) &&
                battle_sim_passive(p, tap, BATTLE_PASSIVE_IRONWILL);
-    if (p->death_fx)
+    if (BATTLE_SIM_DEATHS(p))
         battle_sim_death_fx_now(p, g);
     for (clc_u32 k = 0; k < npb; k++) {
         CLC_PRIVATE struct battle_unit *u = &g->sides[ts].assaults[pb[k]];
@@ -578,7 +578,8 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
         /* One target drawn among the whole row needs no list. */
         if (!(ov ? ov->all : c->act_all[k]) && (ov ? ov->n : c->act_n[k]) <= 1) {
             u = &row[nc > 1 ? rng_below(&g->rng, nc) : 0];
-            if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && !ol && battle_sim_evades(p, u))
+            if (hostile && (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_EVADE) && !ol &&
+                battle_sim_evades(p, u))
                 return 0;
             /* Inhibit: an allied skill is refused, using up one of the count (tuo's
              * perform_targetted_allied_fast); 0 on every unit of a game without it. */
@@ -620,7 +621,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     for (clc_u32 i = 0; i < nc; i++) {
         clc_u32 at = whole ? i : cand[i];
         u = &row[at];
-        if (hostile && (p->fx & BATTLE_SIM_FX_EVADE) && !ol && battle_sim_evades(p, u))
+        if (hostile && (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_EVADE) && !ol && battle_sim_evades(p, u))
             continue;
         if (refusable && !ol && u->inhibited) {
             u->inhibited--;
@@ -694,7 +695,7 @@ CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_da
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         if (!battle_sim_alive(u) || u->hp >= battle_sim_max_hp(u))
             continue;
-        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+        if ((BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
             u->inhibited--;
             refused++;
             continue;
@@ -710,7 +711,7 @@ CLC_NOINLINE void battle_sim_superheroism(CLC_GLOBAL const struct battle_plan_da
 CLC_FN void battle_sim_bravery(CLC_GLOBAL const struct battle_plan_data *p,
                                CLC_PRIVATE struct battle_game *g, int s, clc_u32 lane, clc_i32 x)
 {
-    if (battle_sim_brave(p, g, s, lane, x) && p->passive)
+    if (battle_sim_brave(p, g, s, lane, x) && BATTLE_SIM_PASSIVE(p))
         battle_sim_superheroism(p, g, s, lane, x);
 }
 
@@ -833,7 +834,7 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
         battle_sim_bravery(p, g, s, lane, c->bravery);
         battle_sim_brave(p, g, s, lane, c->valor);
     }
-    if (!summoned && (p->fx & BATTLE_SIM_FX_ALLY)) {
+    if (!summoned && (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_ALLY)) {
         /* Megamorphosis (the side's passive effect): every faction counts. */
         int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
         for (clc_u32 i = 0; i < me->n_assaults; i++) {
@@ -847,9 +848,10 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
             }
         }
     }
-    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(OATHOFLOYALTY) | BATTLE_SIM_PV(DEVOTION)))
+    if (BATTLE_SIM_PASSIVE(p) &&
+        battle_sim_has(p, BATTLE_SIM_PV(OATHOFLOYALTY) | BATTLE_SIM_PV(DEVOTION)))
         battle_sim_passive_enter(p, g, s, u, summoned);
-    if (p->rare & BATTLE_SIM_RARE_STASIS)
+    if (BATTLE_SIM_RARES(p) & BATTLE_SIM_RARE_STASIS)
         battle_sim_stasis(p, g, s, u);
     return (clc_i32)lane;
 }
@@ -1079,13 +1081,13 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
                     ov.n = t->act_n[j];
                     ov.flip = 0;
                     if (id == BATTLE_SKILL_RUSH)
-                        battle_sim_rush(p, g, s, lane, (p->fx & BATTLE_SIM_FX_INHIBIT) != 0, c, k,
-                                        &ov);
+                        battle_sim_rush(p, g, s, lane,
+                                        (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) != 0, c, k, &ov);
                     else
-                        battle_sim_mimic_cast(p, g, s, lane, id,
-                                              !battle_sim_hostile(id) &&
-                                                  (p->fx & BATTLE_SIM_FX_INHIBIT),
-                                              c, k, p->passive ? BATTLE_SIM_PV_ALL : 0, &ov);
+                        battle_sim_mimic_cast(
+                            p, g, s, lane, id,
+                            !battle_sim_hostile(id) && (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT),
+                            c, k, BATTLE_SIM_PASSIVE(p) ? BATTLE_SIM_PV_ANY : 0, &ov);
                 }
             }
     }
@@ -1111,8 +1113,9 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
 #define BATTLE_SIM_CASE_PASSIVE(ID, HOSTILE)
 #define BATTLE_SIM_CASE_ACTIVATION(ID, HOSTILE)                                                    \
     case BATTLE_SKILL_##ID:                                                                        \
-        return BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER  ? battle_sim_sunder(p, g, s, lane, c, k)  \
-               : BATTLE_SKILL_##ID == BATTLE_SKILL_MIMIC ? battle_sim_mimic(p, g, s, lane, c, k)   \
+        return !BATTLE_SIM_ACT_ON(BATTLE_SKILL_##ID)      ? 0                                      \
+               : BATTLE_SKILL_##ID == BATTLE_SKILL_SUNDER ? battle_sim_sunder(p, g, s, lane, c, k) \
+               : BATTLE_SKILL_##ID == BATTLE_SKILL_MIMIC  ? battle_sim_mimic(p, g, s, lane, c, k)  \
                : BATTLE_SKILL_##ID == BATTLE_SKILL_RUSH                                            \
                    ? battle_sim_rush(p, g, s, lane, 0, c, k, 0)                                    \
                : BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                \
@@ -1122,7 +1125,9 @@ CLC_INLINE int battle_sim_skill(CLC_GLOBAL const struct battle_plan_data *p,
 /* An allied skill's copy whose targets may refuse it (Inhibit). */
 #define BATTLE_SIM_CASE_REFUSABLE_0(ID)                                                            \
     case BATTLE_SKILL_##ID | BATTLE_SIM_ACT_REFUSABLE:                                             \
-        return BATTLE_SKILL_##ID == BATTLE_SKILL_RUSH ? battle_sim_rush(p, g, s, lane, 1, c, k, 0) \
+        return !BATTLE_SIM_ACT_ON(BATTLE_SKILL_##ID) ? 0                                           \
+               : BATTLE_SKILL_##ID == BATTLE_SKILL_RUSH                                            \
+                   ? battle_sim_rush(p, g, s, lane, 1, c, k, 0)                                    \
                : BATTLE_SIM_RARE(BATTLE_SKILL_##ID)                                                \
                    ? battle_sim_rare(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k)                    \
                    : battle_sim_skill_as(p, g, s, lane, BATTLE_SKILL_##ID, 1, c, k, pv, 0);
@@ -1145,8 +1150,8 @@ CLC_NOINLINE int battle_sim_skill_once(CLC_GLOBAL const struct battle_plan_data 
                                        CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                        CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
 {
-    if (p->passive)
-        return battle_sim_skill(p, g, s, lane, c, k, BATTLE_SIM_PV_ALL);
+    if (BATTLE_SIM_PASSIVE(p))
+        return battle_sim_skill(p, g, s, lane, c, k, BATTLE_SIM_PV_ANY);
     return battle_sim_skill(p, g, s, lane, c, k, 0);
 }
 
@@ -1222,7 +1227,7 @@ CLC_NOINLINE void battle_sim_revenge(CLC_GLOBAL const struct battle_plan_data *p
             CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
             if (!battle_sim_valid_on(p, id, u, s == tap, g->act))
                 continue;
-            if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+            if ((BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
                 u->inhibited--;
                 refused++;
                 continue;
@@ -1299,7 +1304,7 @@ CLC_NOINLINE void battle_sim_bge_trigger(CLC_GLOBAL const struct battle_plan_dat
 {
     if (!(f & BATTLE_SIM_DYING))
         return;
-    if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
+    if (BATTLE_SIM_PASSIVE(p) && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
         battle_sim_revenge(p, g, s);
     if (!(c->trig & (1u << BATTLE_SIM_TRIG_DEATH)))
         return;
@@ -1345,11 +1350,12 @@ CLC_FN void battle_sim_triggers(CLC_GLOBAL const struct battle_plan_data *p,
                     if (g->bge) {
                         battle_sim_bge_trigger(p, g, s, &p->cards[u->card], f);
                     } else if (f & BATTLE_SIM_DYING) {
-                        if (p->death_fx && !(u->state & BATTLE_SIM_FX_DONE))
+                        if (BATTLE_SIM_DEATHS(p) && !(u->state & BATTLE_SIM_FX_DONE))
                             battle_sim_death_fx(p, g, s, i, (int)r);
-                        if (p->passive && r && battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
+                        if (BATTLE_SIM_PASSIVE(p) && r &&
+                            battle_sim_has(p, BATTLE_SIM_PV(VIRULENCE)))
                             battle_sim_virulence(p, g, s, i, run);
-                        if (p->passive && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
+                        if (BATTLE_SIM_PASSIVE(p) && battle_sim_has(p, BATTLE_SIM_PV(REVENGE)))
                             battle_sim_revenge(p, g, s);
                         if (u->state & BATTLE_SIM_PB_DEATH)
                             battle_sim_cast_back(p, g, s, (clc_i32)i, &p->cards[u->card]);
@@ -1457,7 +1463,7 @@ CLC_NOCLONE void battle_sim_skills_passive(CLC_GLOBAL const struct battle_plan_d
                                            CLC_GLOBAL const struct battle_card_data *c,
                                            CLC_PRIVATE clc_u32 *cd)
 {
-    battle_sim_skills_pv(p, g, s, lane, c, cd, BATTLE_SIM_PV_ALL);
+    battle_sim_skills_pv(p, g, s, lane, c, cd, BATTLE_SIM_PV_ANY);
 }
 
 #ifndef __OPENCL_VERSION__

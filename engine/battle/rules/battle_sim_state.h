@@ -103,6 +103,44 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_SIM_PV_EFFECTS 2u /* the passive battleground effects' (a side's) */
 #define BATTLE_SIM_PV_ALL     3u
 
+/* A program specialised for plans (issue 49; docs/kernels.md, "A program per plan"). The
+ * OpenCL backend may build the kernels with these as compile-time constants, each a
+ * superset of what the plans it runs hold (battle_rules_features): the plan-wide flags
+ * below, then the activation skills and the passive battleground effects present. The
+ * rules read the flags through BATTLE_SIM_FX() and its kind, so that a rule no plan of the
+ * program can reach folds away and is not in the binary at all; a plan still decides at
+ * run time within them. Unset (the host's build, the general program), every bit is on
+ * and the reads are the plain field reads, to the instruction. */
+#ifndef BATTLE_K_FX
+#define BATTLE_K_FX 0xFFu /* BATTLE_SIM_FX_* */
+#endif
+#ifndef BATTLE_K_PV
+#define BATTLE_K_PV 0xFFu /* BATTLE_SIM_PV_* */
+#endif
+#ifndef BATTLE_K_RARE
+#define BATTLE_K_RARE 0xFFu /* BATTLE_SIM_RARE_* */
+#endif
+#ifndef BATTLE_K_DEATH
+#define BATTLE_K_DEATH 0xFFu /* BATTLE_SIM_DEATH_* */
+#endif
+#ifndef BATTLE_K_EFFECTS
+#define BATTLE_K_EFFECTS 0xFFFFFFFFu /* bit k: passive battleground effect k */
+#endif
+#ifndef BATTLE_K_ACTS
+#define BATTLE_K_ACTS 0xFFFFFFFFFFFFFFFFul /* bit id: activation skill id (enum battle_skill) */
+#endif
+#define BATTLE_SIM_FX(p)      ((p)->fx & BATTLE_K_FX)
+#define BATTLE_SIM_PASSIVE(p) ((p)->passive & BATTLE_K_PV)
+#define BATTLE_SIM_RARES(p)   ((p)->rare & BATTLE_K_RARE)
+#define BATTLE_SIM_DEATHS(p)  ((p)->death_fx & BATTLE_K_DEATH)
+#define BATTLE_SIM_EFFECTS(p) ((p)->passive_on & BATTLE_K_EFFECTS)
+/* Whether activation skill `id` may be cast at all (a constant for a constant id). */
+#define BATTLE_SIM_ACT_ON(id) ((BATTLE_K_ACTS >> (id)) & 1u)
+/* The copy with the rarer rules' and the passive effects' steps, where a plan's p->passive
+ * chooses it: every step on the host and in the general program, only the kinds the
+ * program's plans have in a specialised one (the host's copies for one kind, in effect). */
+#define BATTLE_SIM_PV_ANY (BATTLE_SIM_PV_ALL & BATTLE_K_PV)
+
 /* What an Enhance or Evolve change is (battle_plan_data.mod_flags). ALWAYS: a unit takes it
  * even when it will not act this turn (tuo's skill_predicate: a skill that works without
  * acting: defensive, instant debuffs, triggered ones but Valor). EARLY: an Enhance of

@@ -457,7 +457,7 @@ CLC_NOINLINE void battle_sim_heroism(CLC_GLOBAL const struct battle_plan_data *p
         clc_i32 v = (clc_i32)p->cards[u->card].valor + p->cards[u->card].bravery;
         if (!v)
             continue;
-        if ((p->fx & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
+        if ((BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) && u->inhibited) {
             u->inhibited--;
             battle_sim_divert(p, g, BATTLE_SKILL_PROTECT, (v + 1) / 2, 0, 1);
             continue;
@@ -701,12 +701,12 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
      * row is read as it grows, as in tuo); assaults summoned do not. */
     if (!g->resume) {
         /* Read once: the rows' byte stores may alias the plan for the compiler. */
-        int mods = (p->rare & BATTLE_SIM_RARE_MOD) != 0;
+        int mods = (BATTLE_SIM_RARES(p) & BATTLE_SIM_RARE_MOD) != 0;
         me->commander_cd = battle_sim_cd_tick(me->commander_cd);
         if (mods && (p->cards[me->commander].trig & BATTLE_SIM_CARD_ENHANCES))
             battle_sim_enhance(p, g, s, -1, &p->cards[me->commander]);
         n = me->n_assaults;
-        if (!(p->fx & BATTLE_SIM_FX_TICK)) {
+        if (!(BATTLE_SIM_FX(p) & BATTLE_SIM_FX_TICK)) {
             battle_sim_tick_plain(me->structures, me->n_structures);
             battle_sim_tick_plain(me->assaults, n);
         } else {
@@ -733,7 +733,8 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     /* 2. Play one card; then Inhibit, Sabotage and Disease. */
     battle_sim_play_card(p, g, s);
     battle_sim_action_end(p, g, 1);
-    if ((p->fx & BATTLE_SIM_FX_INHIBIT) || (p->rare & BATTLE_SIM_RARE_SABOTAGE))
+    if ((BATTLE_SIM_FX(p) & BATTLE_SIM_FX_INHIBIT) ||
+        (BATTLE_SIM_RARES(p) & BATTLE_SIM_RARE_SABOTAGE))
         battle_sim_debuffs(p, g, s);
     if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(HEROISM)))
         battle_sim_heroism(p, g, s);
@@ -778,7 +779,7 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
      * unit counts as having attacked (for Rally) once its turn in the row is over,
      * whether it attacked or not (with 0 power, say), as in the game: a later Rally is
      * never spent on it. Bloodlust's damage starts at 0 each phase. */
-    stasis = (p->rare & BATTLE_SIM_RARE_STASIS) != 0;
+    stasis = (BATTLE_SIM_RARES(p) & BATTLE_SIM_RARE_STASIS) != 0;
     g->bloodlust = 0;
     for (clc_u32 i = 0; i < me->n_assaults; i++) {
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
@@ -830,7 +831,7 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
         CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
         if (!battle_sim_alive(u))
             continue;
-        if (p->fx & BATTLE_SIM_FX_REFRESH) {
+        if (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_REFRESH) {
             /* Crackdown (the side's passive effect): Subdue X refreshes (X + 1) / 2 too. */
             clc_i32 r = p->cards[u->card].refresh;
             if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
@@ -881,11 +882,11 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
         }
     }
     /* Enhance's and Evolve's changes end with the enemy turn after they were made. */
-    if (p->rare & BATTLE_SIM_RARE_MOD)
+    if (BATTLE_SIM_RARES(p) & BATTLE_SIM_RARE_MOD)
         battle_sim_unmod(p, en);
     /* Only Barrier protects a structure and only Evade counts on one. */
     n = en->n_structures;
-    if (p->fx & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))
+    if (BATTLE_SIM_FX(p) & (BATTLE_SIM_FX_EVADE | BATTLE_SIM_FX_BARRIER))
         for (clc_u32 i = 0; i < n; i++) {
             en->structures[i].protect = 0;
             en->structures[i].evaded = 0;
@@ -911,7 +912,7 @@ CLC_FN int battle_sim_turn(CLC_GLOBAL const struct battle_plan_data *p,
                            CLC_PRIVATE struct battle_game *g,
                            CLC_PRIVATE struct battle_game_result *out)
 {
-    return battle_sim_turn_pv(p, g, out, p->passive ? (int)BATTLE_SIM_PV_ALL : 0);
+    return battle_sim_turn_pv(p, g, out, BATTLE_SIM_PASSIVE(p) ? (int)BATTLE_SIM_PV_ANY : 0);
 }
 
 #ifndef __OPENCL_VERSION__
@@ -1101,7 +1102,7 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
 {
     struct battle_game g;
     battle_sim_start(p, &g, seed, game);
-    if (p->fx & BATTLE_SIM_FX_FLEX) {
+    if (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_FLEX) {
         struct battle_game r;
         while (battle_sim_turn_flex(p, &g, &r, out) != 1)
             ;
@@ -1113,11 +1114,11 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
     while (battle_sim_turn(p, &g, out) != 1)
         ;
 #else
-    if (p->passive == BATTLE_SIM_PV_RARE)
+    if (BATTLE_SIM_PASSIVE(p) == BATTLE_SIM_PV_RARE)
         battle_sim_run_rare(p, &g, out);
-    else if (p->passive == BATTLE_SIM_PV_EFFECTS)
+    else if (BATTLE_SIM_PASSIVE(p) == BATTLE_SIM_PV_EFFECTS)
         battle_sim_run_effects(p, &g, out);
-    else if (p->passive)
+    else if (BATTLE_SIM_PASSIVE(p))
         battle_sim_run_passive(p, &g, out);
     else
         battle_sim_run_plain(p, &g, out);

@@ -19,6 +19,7 @@
 #include "battle_cpu.h"
 #include "battle_rules.h"
 #include "battle_testlib.h"
+#include "cl_testlib.h"
 #include "sk_mem.h"
 
 #include "sk_banned.h"
@@ -33,6 +34,16 @@ static const char *diff_device(void)
 {
     const char *d = getenv("SKIRMISH_CL_DIFF_DEVICE");
     return d && *d ? d : "portable";
+}
+
+/* Whether the small launches of each comparison play on the general program (1, the
+ * default) or on the plan's own, as the big ones do: bench/gpu.sh sets
+ * SKIRMISH_CL_DIFF_GENERAL=0, since a GPU driver takes minutes over the general program
+ * (bench/RESULTS.md) and seconds over a plan's. */
+static int diff_general(void)
+{
+    const char *s = getenv("SKIRMISH_CL_DIFF_GENERAL");
+    return !s || !*s || strcmp(s, "0") != 0;
 }
 
 /* Whether to leave out the flexible-play comparisons: bench/gpu.sh sets
@@ -137,9 +148,12 @@ static void diff_games_counted(struct tb *b, uint64_t first, uint32_t n, uint32_
     }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_counts, sizeof(*cpu_counts)), 0);
     /* Small launches (7 groups of 64), one call, then calls whose deadline has passed (one
-     * launch each: battle_cl_run_until): the same counts. */
+     * launch each: battle_cl_run_until): the same counts. On the general program, where
+     * `cl` plays each plan on its own (battle_cl_key_of): both kinds of program keep to
+     * the CPU's games. */
     o.work_group = 64;
     o.per_launch = 448;
+    o.general = diff_general();
     CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &small, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(battle_cl_run(small, plan, first, counted / 3, cl_small, err, sizeof(err)),
                     SK_OK);
@@ -753,11 +767,199 @@ static CU_TestInfo flex_surge_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
+/* ===== A program per plan ===== */
+
+static struct cl_test_cache programs_cache;
+
+/* An empty binary cache: the suite counts builds and loads from it. */
+static int init_programs(void)
+{
+    games_compared = 0;
+    games_wanted = 0;
+    return cl_test_cache_enter(&programs_cache, "/tmp/skirmish-cl-programs.XXXXXX");
+}
+
+static int clean_programs(void)
+{
+    return cl_test_cache_leave(&programs_cache);
+}
+
+/* The value of option -D<name>=... in `features`, parsed as C does. */
+static unsigned long long feature(const char *features, const char *name)
+{
+    char key[64];
+    const char *at;
+    snprintf(key, sizeof(key), "-D%s=", name);
+    at = strstr(features, key);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    return strtoull(at + strlen(key), NULL, 0);
+}
+
+/* Plays `n` games of `plan` on `h` and on the CPU, game by game; returns the mismatches. */
+static uint64_t mismatches_on(struct battle_cl *h, const struct battle_plan *plan, uint32_t n)
+{
+    struct battle_game_result *dev = sk_calloc(n, sizeof(*dev));
+    char err[4096] = "";
+    uint64_t bad = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    CU_ASSERT_EQUAL_FATAL(battle_cl_play_each(h, plan, 0, n, dev, err, sizeof(err)), SK_OK);
+    for (uint32_t i = 0; i < n; i++) {
+        struct battle_game_result ref;
+        battle_cpu_play_one(plan, i, &ref);
+        bad += memcmp(&ref, &dev[i], sizeof(ref)) != 0;
+    }
+    games_compared += n;
+    sk_free(dev);
+    return bad;
+}
+
+/* What a plan's program leaves out: the skills, flags and effects its cards and sides have
+ * not. The reference decks (Armor, Strike, Pierce...) against the every-skill decks. */
+static void test_features(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    struct battle_cl_opts o = {.device = diff_device()};
+    struct battle_cl *h = NULL;
+    struct battle_plan *ref, *all;
+    struct battle_cl_key kref, kall;
+    unsigned long long acts;
+    char err[1024] = "";
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    tb_ref_matchup(b, 1);
+    ref = tb_plan(b);
+    skill_decks(b, BATTLE_MODE_FIGHT, BATTLE_PLAY_RANDOM, BATTLE_PLAY_RANDOM);
+    all = tb_plan(b);
+    CU_ASSERT_EQUAL_FATAL(battle_cl_open(&o, &h, err, sizeof(err)), SK_OK);
+    battle_cl_key_of(h, ref, &kref);
+    battle_cl_key_of(h, all, &kall);
+    acts = feature(kref.features, "BATTLE_K_ACTS");
+    CU_ASSERT_TRUE(acts >> BATTLE_SKILL_STRIKE & 1u);
+    CU_ASSERT_FALSE(acts >> BATTLE_SKILL_MIMIC & 1u);
+    CU_ASSERT_FALSE(acts >> BATTLE_SKILL_ENHANCE & 1u);
+    CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_FX") & BATTLE_SIM_FX_EVADE, 0);
+    CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_EFFECTS"), 0);
+    CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_PV"), 0);
+    acts = feature(kall.features, "BATTLE_K_ACTS");
+    CU_ASSERT_TRUE(acts >> BATTLE_SKILL_STRIKE & 1u);
+    CU_ASSERT_TRUE(acts >> BATTLE_SKILL_HEAL & 1u);
+    CU_ASSERT_STRING_NOT_EQUAL(kref.features, kall.features);
+    battle_cl_free(h);
+    h = NULL;
+    /* SKIRMISH_CL_SPECIALISE: 0 is the general program for every plan; anything but 0 and 1
+     * is refused. */
+    setenv(BATTLE_CL_ENV_SPECIALISE, "0", 1);
+    CU_ASSERT_EQUAL_FATAL(battle_cl_open(&o, &h, err, sizeof(err)), SK_OK);
+    battle_cl_key_of(h, ref, &kref);
+    CU_ASSERT_STRING_EQUAL(kref.features, "");
+    battle_cl_free(h);
+    h = NULL;
+    setenv(BATTLE_CL_ENV_SPECIALISE, "yes", 1);
+    CU_ASSERT_EQUAL(battle_cl_open(&o, &h, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_CL_SPECIALISE must be 1"));
+    unsetenv(BATTLE_CL_ENV_SPECIALISE);
+    battle_plan_free(ref);
+    battle_plan_free(all);
+    sk_free(b);
+}
+
+/* A handle builds a plan's program on its first run, once for all plans with the same
+ * features, and loads it from the binary cache in the next process; the specialised
+ * programs play the CPU's games and the general program's. */
+static void test_program_per_plan(void)
+{
+    struct tb *b = sk_calloc(1, sizeof(*b));
+    struct battle_cl_opts o = {.device = diff_device()},
+                          og = {.device = diff_device(), .general = 1};
+    struct battle_cl *h = NULL, *g = NULL;
+    struct battle_plan *ref, *ref2, *all;
+    struct battle_cl_key kref, kall;
+    struct battle_cl_prog *prog = NULL;
+    struct battle_cl_info info;
+    char err[4096] = "";
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    cl_test_cache_empty(&programs_cache);
+    tb_ref_matchup(b, 1);
+    b->spec.seed = 3;
+    ref = tb_plan(b);
+    b->spec.seed = 4;
+    ref2 = tb_plan(b);
+    skill_decks(b, BATTLE_MODE_SURGE, BATTLE_PLAY_RANDOM, BATTLE_PLAY_ORDERED);
+    b->spec.seed = 5;
+    all = tb_plan(b);
+
+    /* Opened, nothing built: the first run builds the reference plan's program. */
+    CU_ASSERT_EQUAL_FATAL(battle_cl_open(&o, &h, err, sizeof(err)), SK_OK);
+    battle_cl_describe(h, &info);
+    CU_ASSERT_EQUAL(info.programs, 0);
+    CU_ASSERT_EQUAL(mismatches_on(h, ref, 3000), 0);
+    battle_cl_describe(h, &info);
+    CU_ASSERT_EQUAL(info.programs, 1);
+    CU_ASSERT_EQUAL(info.specialised, 1);
+    CU_ASSERT_EQUAL(info.from_cache, 0);
+    CU_ASSERT_TRUE(info.private_mem > 0 || info.local_mem > 0);
+    /* Another seed, the same features: the same program. */
+    CU_ASSERT_EQUAL(mismatches_on(h, ref2, 3000), 0);
+    battle_cl_describe(h, &info);
+    CU_ASSERT_EQUAL(info.programs, 1);
+    /* Other features: a second program. */
+    CU_ASSERT_EQUAL(mismatches_on(h, all, 3000), 0);
+    battle_cl_describe(h, &info);
+    CU_ASSERT_EQUAL(info.programs, 2);
+    battle_cl_free(h);
+    h = NULL;
+
+    /* The general program plays the same games (not on a GPU: diff_general). */
+    if (diff_general()) {
+        CU_ASSERT_EQUAL_FATAL(battle_cl_open(&og, &g, err, sizeof(err)), SK_OK);
+        CU_ASSERT_EQUAL(mismatches_on(g, all, 3000), 0);
+        battle_cl_describe(g, &info);
+        CU_ASSERT_EQUAL(info.specialised, 0);
+        CU_ASSERT_STRING_EQUAL(info.features, "");
+        battle_cl_free(g);
+    }
+
+    /* A new handle: not held, loaded from the binary cache when asked (nothing compiles). */
+    CU_ASSERT_EQUAL_FATAL(battle_cl_open(&o, &h, err, sizeof(err)), SK_OK);
+    battle_cl_key_of(h, ref, &kref);
+    battle_cl_key_of(h, all, &kall);
+    CU_ASSERT_EQUAL(battle_cl_loaded(h, &kref, 0), 0);
+    CU_ASSERT_EQUAL(battle_cl_loaded(h, &kref, 1), 1);
+    CU_ASSERT_EQUAL(battle_cl_loaded(h, &kref, 0), 1);
+    CU_ASSERT_EQUAL(mismatches_on(h, ref, 1000), 0);
+    battle_cl_describe(h, &info);
+    CU_ASSERT_EQUAL(info.from_cache, 1);
+    CU_ASSERT_EQUAL(info.programs, 1);
+    /* The worker's way: built apart (as on its builder thread), then adopted. */
+    CU_ASSERT_EQUAL_FATAL(battle_cl_compile(h, &kall, &prog, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(battle_cl_loaded(h, &kall, 0), 0);
+    battle_cl_adopt(h, prog);
+    CU_ASSERT_EQUAL(battle_cl_loaded(h, &kall, 0), 1);
+    CU_ASSERT_EQUAL(mismatches_on(h, all, 1000), 0);
+    battle_cl_describe(h, &info);
+    CU_ASSERT_EQUAL(info.programs, 2);
+    battle_cl_free(h);
+
+    battle_plan_free(ref);
+    battle_plan_free(ref2);
+    battle_plan_free(all);
+    sk_free(b);
+}
+
+static CU_TestInfo program_tests[] = {
+    {"what a plan's program leaves out", test_features},
+    {"a program per plan: built once, cached, the same games", test_program_per_plan},
+    CU_TEST_INFO_NULL,
+};
+
 CU_SuiteInfo test_battle_cl_diff_suites[] = {
     {"battle_cl_diff", init_reference, suite_clean, NULL, NULL, diff_tests},
     {"battle_cl_diff_skills", init_skills, suite_clean, NULL, NULL, skill_tests},
     {"battle_cl_diff_scoring", init_scoring, suite_clean, NULL, NULL, scoring_tests},
     {"battle_cl_diff_flex", init_flex, suite_clean, NULL, NULL, flex_tests},
     {"battle_cl_diff_flex_surge", init_flex_surge, suite_clean, NULL, NULL, flex_surge_tests},
+    {"battle_cl_programs", init_programs, clean_programs, NULL, NULL, program_tests},
     CU_SUITE_INFO_NULL,
 };
