@@ -160,18 +160,20 @@ static void log_fallback(enum sk_err rc, const char *why)
 static void *build_program(void *arg)
 {
     struct battle_engine *be = arg;
+    /* Its own copy: once `building` is 0, a run may start the next build into be->want. */
+    struct battle_cl_key want = be->want;
     struct battle_cl_prog *prog = NULL;
     double t0 = sk_time_mono_s();
     char why[1024] = "";
     enum sk_err rc;
     int abandoned;
 
-    rc = battle_cl_compile(be->cl, &be->want, &prog, why, sizeof(why));
+    rc = battle_cl_compile(be->cl, &want, &prog, why, sizeof(why));
     pthread_mutex_lock(&be->lock);
     if (rc == SK_OK)
         battle_cl_adopt(be->cl, prog);
     else if (be->n_failed < BATTLE_CL_PROGRAMS_MAX)
-        be->failed[be->n_failed++] = be->want;
+        be->failed[be->n_failed++] = want;
     be->building = 0;
     abandoned = be->abandoned;
     pthread_mutex_unlock(&be->lock);
@@ -179,7 +181,7 @@ static void *build_program(void *arg)
         log_fallback(SK_EIO, why);
     else
         sk_log_info("event=device_ready program=%s seconds=%.1f",
-                    be->want.features[0] ? "specialised" : "general", sk_time_mono_s() - t0);
+                    want.features[0] ? "specialised" : "general", sk_time_mono_s() - t0);
     if (abandoned)
         engine_destroy(be);
     return NULL;

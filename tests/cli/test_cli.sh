@@ -139,11 +139,11 @@ contains "$tmp/out" '"histogram": ['
 expect 0 json-result-cl -- run --games 5000 --seed 99 --device portable "$ex"
 contains "$tmp/out" '"backend": "opencl",'
 contains "$tmp/out" '"platform": "Portable Computing Language",'
-jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes, .threads,
+jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes, .program, .program_ms, .threads,
           .elapsed_ms, .games_per_second)' "$tmp/out" >"$tmp/cl.json"
 expect 0 json-result-cpu -- run --games 5000 --seed 99 --device cpu "$ex"
 contains "$tmp/out" '"backend": "cpu",'
-jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes, .threads,
+jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes, .program, .program_ms, .threads,
           .elapsed_ms, .games_per_second)' "$tmp/out" >"$tmp/cpu.json"
 cmp -s "$tmp/cl.json" "$tmp/cpu.json" || fail "json-result: PoCL and the CPU backend differ"
 SKIRMISH_DEVICE=0 expect 0 json-result-index -- run --games 5000 --seed 99 "$ex"
@@ -172,9 +172,10 @@ grep -qE '^jobs use: 0 \(' "$tmp/out" || fail "devices-named: $(tail -1 "$tmp/ou
 # A build from source is logged before and after, with its time (a GPU driver's first build
 # takes minutes: docs/kernels.md); from the program cache, nothing is logged.
 SKIRMISH_CL_CACHE=$tmp/cl-cache expect 0 devices-build-logged -- devices --check
-grep -qE 'level=info prog=skirmish event=opencl_build device=".+" cache="'"$tmp"'/cl-cache/[0-9a-f]{16}-[0-9a-f]{16}\.bin"$' "$tmp/err" ||
+# The self-check builds the random streams' kernel alone (docs/kernels.md).
+grep -qE 'level=info prog=skirmish event=opencl_build device=".+" program=self-check features="-DBATTLE_RNG_ONLY=1" cache="'"$tmp"'/cl-cache/[0-9a-f]{16}-[0-9a-f]{16}\.bin"$' "$tmp/err" ||
   fail "devices-build-logged: no opencl_build line: $(cat "$tmp/err")"
-grep -qE 'level=info prog=skirmish event=opencl_built device=".+" seconds=[0-9]+\.[0-9] cached=yes$' "$tmp/err" ||
+grep -qE 'level=info prog=skirmish event=opencl_built device=".+" program=self-check seconds=[0-9]+\.[0-9] cached=yes private_mem=[0-9]+$' "$tmp/err" ||
   fail "devices-build-logged: no opencl_built line: $(cat "$tmp/err")"
 SKIRMISH_CL_CACHE=$tmp/cl-cache expect 0 devices-cached -- devices --check
 [ ! -s "$tmp/err" ] || fail "devices-cached: a cached program logged: $(cat "$tmp/err")"

@@ -850,6 +850,9 @@ static struct battle_cl_prog *find_prog(const struct battle_cl *cl, const char *
     return NULL;
 }
 
+/* The general program and the latest run's are kept: room for more than them. */
+_Static_assert(BATTLE_CL_PROGRAMS_MAX >= 3, "programs a handle keeps");
+
 void battle_cl_adopt(struct battle_cl *cl, struct battle_cl_prog *p)
 {
     int victim = -1;
@@ -868,6 +871,13 @@ void battle_cl_adopt(struct battle_cl *cl, struct battle_cl_prog *p)
             if (victim < 0 || q->used < cl->progs[victim]->used)
                 victim = i;
         }
+        /* BATTLE_CL_PROGRAMS_MAX is well above the two kept, so one is found; were it not,
+         * the first specialised program would go (the handle forgets its latest run). */
+        for (int i = 0; victim < 0 && i < cl->n_progs; i++)
+            if (cl->progs[i]->features[0])
+                victim = i;
+        if (cl->progs[victim] == cl->last)
+            cl->last = NULL;
         battle_cl_prog_free(cl->progs[victim]);
         cl->progs[victim] = cl->progs[--cl->n_progs];
     }

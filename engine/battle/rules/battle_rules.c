@@ -118,19 +118,57 @@ void battle_rules_unmark_card(struct battle_card_data *c)
 /* BATTLE_K_ACTS holds a bit per skill id. */
 _Static_assert(BATTLE_SKILL__COUNT <= 64, "BATTLE_K_ACTS is 64 bits");
 
+/* The most units a row of a game of plan `d` can hold: a row grows only when a card is
+ * played or summoned (battle_sim_enter), so without Summon on any card of the table and
+ * without a side that draws its cards (whose entries are not the plan's), a row holds at
+ * most its starting units and its side's entries of its kind; else the rule's row. Whole
+ * eights, at most the rule's row. */
+static int lanes_of(const struct battle_plan_data *d, int summons)
+{
+    int lanes = 1;
+
+    if (summons)
+        return BATTLE_SIM_ROW;
+    for (int s = 0; s < 2; s++) {
+        const struct battle_side_data *sd = &d->sides[s];
+        int str = sd->n_structures, asl = sd->n_assaults;
+        if (sd->draw)
+            return BATTLE_SIM_ROW;
+        for (int e = 0; e < sd->n_seq; e++) {
+            const struct battle_card_data *c = &d->cards[sd->seq_card[e]];
+            if (c->type == BATTLE_COMMANDER)
+                continue;
+            if (battle_sim_structure_row(c->type))
+                str++;
+            else
+                asl++;
+        }
+        lanes = str > lanes ? str : lanes;
+        lanes = asl > lanes ? asl : lanes;
+    }
+    /* Whole eights: plans of nearly the same decks share a program. */
+    lanes = (lanes + 7) / 8 * 8;
+    return lanes < BATTLE_SIM_ROW ? lanes : BATTLE_SIM_ROW;
+}
+
 void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t len)
 {
     unsigned long long acts = 0;
+    int summons = 0;
 
     /* Every skill a game can cast comes from a card of the table: the decks', the
      * commanders', Summon's, the battleground effects' cards, Enhance's and Evolve's
      * variants. */
-    for (int i = 0; i < d->n_cards; i++)
+    for (int i = 0; i < d->n_cards; i++) {
         for (int k = 0; k < d->cards[i].n_act; k++)
             acts |= 1ull << (d->cards[i].act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE);
+        summons |= d->cards[i].summon_act != 0;
+    }
+    summons |= (acts >> BATTLE_SKILL_SUMMON) & 1u;
     snprintf(buf, len,
              "-DBATTLE_K_FX=0x%02xu -DBATTLE_K_PV=0x%xu -DBATTLE_K_RARE=0x%xu "
-             "-DBATTLE_K_DEATH=0x%xu -DBATTLE_K_EFFECTS=0x%xu -DBATTLE_K_ACTS=0x%llxul",
+             "-DBATTLE_K_DEATH=0x%xu -DBATTLE_K_EFFECTS=0x%xu -DBATTLE_K_ACTS=0x%llxul "
+             "-DBATTLE_K_LANES=%d",
              (unsigned)d->fx, (unsigned)d->passive, (unsigned)d->rare, (unsigned)d->death_fx,
-             (unsigned)d->passive_on, acts);
+             (unsigned)d->passive_on, acts, lanes_of(d, summons));
 }

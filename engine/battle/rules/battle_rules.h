@@ -51,15 +51,15 @@ int battle_rules_skill_x_max(enum battle_skill id);
 void battle_rules_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
 
 /* Room for battle_rules_features' text. */
-#define BATTLE_RULES_FEATURES_LEN 192
+#define BATTLE_RULES_FEATURES_LEN 224
 
 /**
  * The compile-time constants of a kernel specialised for plan data `d` (battle_sim_state.h,
  * BATTLE_K_*: its plan-wide flags, the activation skills of every card of its table, its
- * passive battleground effects) as OpenCL -D options, written into buf (`len` at least
- * BATTLE_RULES_FEATURES_LEN). Plans that reach the same rules get the same text, so it
- * names the program (docs/kernels.md, "A program per plan"). `d` must not make its variants
- * during play (battle_plan_lazy): those cards are not in its table yet.
+ * passive battleground effects, the units a row of its games can hold) as OpenCL -D options,
+ * written into buf (`len` at least BATTLE_RULES_FEATURES_LEN). Plans that reach the same rules get
+ * the same text, so it names the program (docs/kernels.md, "A program per plan"). `d` must not make
+ * its variants during play (battle_plan_lazy): those cards are not in its table yet.
  */
 void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t len);
 

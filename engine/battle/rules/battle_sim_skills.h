@@ -152,7 +152,7 @@ CLC_NOINLINE void battle_sim_divert(CLC_GLOBAL const struct battle_plan_data *p,
     int tap = battle_sim_active(p->mode, g->turn);
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - tap];
     int adjacent = id == BATTLE_SKILL_MEND || id == BATTLE_SKILL_FORTIFY;
-    clc_u8 cand[BATTLE_SIM_ROW];
+    clc_u8 cand[BATTLE_SIM_LANES];
     if (!battle_sim_passive(p, tap, BATTLE_PASSIVE_DIVERT))
         return;
     for (clc_u32 k = 0; k < n; k++) {
@@ -192,7 +192,7 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
 {
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     int tap = battle_sim_active(p->mode, g->turn);
-    clc_u8 cand[BATTLE_SIM_ROW];
+    clc_u8 cand[BATTLE_SIM_LANES];
     clc_u32 nc = 0, refused = 0;
     if (!battle_sim_passive(p, tap, BATTLE_PASSIVE_TURNINGTIDES))
         return;
@@ -470,7 +470,7 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *tside = &g->sides[ts];
     CLC_PRIVATE struct battle_unit *row = tside->assaults;
     CLC_PRIVATE struct battle_unit *u;
-    clc_u8 cand[(BATTLE_SIM_ROW + 7) / 8 * 8]; /* filled eight at a time below */
+    clc_u8 cand[(BATTLE_SIM_LANES + 7) / 8 * 8]; /* filled eight at a time below */
     clc_u32 nrow, nc = 0, refused = 0, npb = 0;
     int done = 0, whole = 0;
     clc_i32 tides = 0; /* Turning Tides: the most attack Weaken took (copies with `pv`) */
@@ -816,7 +816,9 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
     int structure = battle_sim_structure_row(c->type);
     clc_u32 lane = structure ? me->n_structures : me->n_assaults;
     CLC_PRIVATE struct battle_unit *u;
-    if (lane >= BATTLE_SIM_ROW)
+    /* The rule's full row; a program's bound on its lanes is never reached (the second
+     * test only keeps a wrong bound from writing past the state). */
+    if (lane >= BATTLE_SIM_ROW || lane >= BATTLE_SIM_LANES)
         return -1;
     u = structure ? &me->structures[lane] : &me->assaults[lane];
     if (structure)
@@ -1039,7 +1041,7 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
     clc_i32 x = lane >= 0 && g->sides[s].assaults[lane].sabotaged
                     ? battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged)
                     : c->act_x[k];
-    clc_u8 cand[BATTLE_SIM_ROW];
+    clc_u8 cand[BATTLE_SIM_LANES];
     clc_u32 nc = 0;
     if (x <= 0) /* Sabotage took all of Mimic's X */
         return 0;

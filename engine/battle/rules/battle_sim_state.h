@@ -129,6 +129,14 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #ifndef BATTLE_K_ACTS
 #define BATTLE_K_ACTS 0xFFFFFFFFFFFFFFFFul /* bit id: activation skill id (enum battle_skill) */
 #endif
+/* Units a game's row holds in this program: the rule's BATTLE_SIM_ROW, or, for plans
+ * whose rows can never hold that many (no Summon, no side that draws its cards: a row holds
+ * at most its starting units and the side's entries of its kind), their bound
+ * (battle_rules_features), so that a game's state shrinks with its decks. */
+#ifndef BATTLE_K_LANES
+#define BATTLE_K_LANES BATTLE_SIM_ROW
+#endif
+#define BATTLE_SIM_LANES      BATTLE_K_LANES
 #define BATTLE_SIM_FX(p)      ((p)->fx & BATTLE_K_FX)
 #define BATTLE_SIM_PASSIVE(p) ((p)->passive & BATTLE_K_PV)
 #define BATTLE_SIM_RARES(p)   ((p)->rare & BATTLE_K_RARE)
@@ -406,9 +414,10 @@ struct battle_side {
     clc_u16 card[BATTLE_SIM_SEQ];    /* entry e's card this game (the plan's seq_card, or
                                         what a drawing side drew) */
     /* The rows last: battle_sim_copy copies every field before them whole, the rows' units
-     * in play only. */
-    struct battle_unit structures[BATTLE_SIM_ROW];
-    struct battle_unit assaults[BATTLE_SIM_ROW];
+     * in play only. BATTLE_SIM_LANES units each: the rule's row, or a specialised program's
+     * bound. */
+    struct battle_unit structures[BATTLE_SIM_LANES];
+    struct battle_unit assaults[BATTLE_SIM_LANES];
 };
 
 struct battle_game {

@@ -2,6 +2,10 @@
 /* The rules entry points of battle_testlib.h, compiled once for every battle test. */
 #include "battle_testlib.h"
 
+#include <stdlib.h>
+
+#include "battle_rules.h"
+
 #include "sk_banned.h"
 
 /* The sum of f over the units of a side's rows, structures then assaults. */
@@ -50,13 +54,40 @@ static int rare_fields_ok(const struct battle_plan_data *p, const struct battle_
            side_sum(&g->sides[0], rare_state) + side_sum(&g->sides[1], rare_state) == 0;
 }
 
+/* The units a row of a game of `p` can hold by the bound a program specialised for it is
+ * built with (battle_rules_features' BATTLE_K_LANES; the rule's row for a plan that makes
+ * its variants during play, which has no such program). */
+static unsigned plan_lanes(const struct battle_plan_data *p)
+{
+    char features[BATTLE_RULES_FEATURES_LEN];
+    const char *at;
+
+    if (p->lazy)
+        return BATTLE_SIM_ROW;
+    battle_rules_features(p, features, sizeof(features));
+    at = strstr(features, "-DBATTLE_K_LANES=");
+    return at ? (unsigned)strtoul(at + strlen("-DBATTLE_K_LANES="), NULL, 10) : 0;
+}
+
+/* Whether every row of the game holds no more units than that bound: a row the bound missed
+ * would be cut short on the device (battle_sim_enter), so every scenario test checks it. */
+static int lanes_ok(const struct tb_run *x)
+{
+    for (int s = 0; s < 2; s++)
+        if (x->g.sides[s].n_structures > x->lanes || x->g.sides[s].n_assaults > x->lanes)
+            return 0;
+    return 1;
+}
+
 void tb_run_start(struct tb_run *x, struct tb *b)
 {
     memset(x, 0, sizeof(*x));
     x->plan = tb_plan(b);
     x->d = battle_plan_data(x->plan);
+    x->lanes = plan_lanes(x->d);
     battle_sim_start(x->d, &x->g, b->spec.seed, 0);
     CU_ASSERT(pending_counts_ok(&x->g));
+    CU_ASSERT(lanes_ok(x));
 }
 
 int tb_run_turns(struct tb_run *x, int n)
@@ -67,6 +98,7 @@ int tb_run_turns(struct tb_run *x, int n)
                       : battle_sim_turn(x->d, &x->g, &x->r);
         CU_ASSERT(x->over || pending_counts_ok(&x->g));
         CU_ASSERT(rare_fields_ok(x->d, &x->g));
+        CU_ASSERT(lanes_ok(x));
     }
     return x->over;
 }

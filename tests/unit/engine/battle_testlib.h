@@ -142,6 +142,7 @@ struct tb_run {
     struct battle_game scratch; /* flexible play's look-ahead games */
     struct battle_game_result r;
     int over;
+    unsigned lanes; /* the plan's program's bound on a row (battle_rules_features) */
 };
 
 /* The game's rules, out of line (battle_testlib.c): battle_sim.h's functions are inline,

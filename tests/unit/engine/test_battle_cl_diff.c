@@ -841,9 +841,14 @@ static void test_features(void)
     CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_FX") & BATTLE_SIM_FX_EVADE, 0);
     CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_EFFECTS"), 0);
     CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_PV"), 0);
+    /* Decks of ten cards and no Summon: rows of at most 8 or 16 units, not the rule's 60. */
+    CU_ASSERT_TRUE(feature(kref.features, "BATTLE_K_LANES") <= 16);
+    CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_LANES") % 8, 0);
     acts = feature(kall.features, "BATTLE_K_ACTS");
     CU_ASSERT_TRUE(acts >> BATTLE_SKILL_STRIKE & 1u);
     CU_ASSERT_TRUE(acts >> BATTLE_SKILL_HEAL & 1u);
+    CU_ASSERT_TRUE(acts >> BATTLE_SKILL_SUMMON & 1u); /* so its rows are the rule's */
+    CU_ASSERT_EQUAL(feature(kall.features, "BATTLE_K_LANES"), BATTLE_SIM_ROW);
     CU_ASSERT_STRING_NOT_EQUAL(kref.features, kall.features);
     battle_cl_free(h);
     h = NULL;

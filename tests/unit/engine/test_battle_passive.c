@@ -507,9 +507,12 @@ static void test_virulence_attack(void)
  * job with them plays exactly the games of the job without. */
 static void test_no_effect(void)
 {
-    struct battle_counts with, without;
+    /* battle_cpu_run adds into them */
+    static struct battle_counts with, without;
     struct tb b;
     struct battle_plan *plan;
+    memset(&with, 0, sizeof(with));
+    memset(&without, 0, sizeof(without));
     tb_ref_matchup(&b, 1);
     plan = tb_plan(&b);
     CU_ASSERT_EQUAL_FATAL(battle_cpu_run(plan, 0, 2000, 1, &without), SK_OK);
