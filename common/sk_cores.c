@@ -59,13 +59,17 @@ int sk_cores_idle(void)
 {
     /* A single reading sees passing wake-ups (a server answering, a kernel thread) as
      * busy cores: on an idle 2-core VM one reading in four showed a second runnable
-     * thread, which would halve a job's threads. The best of a few readings over about a
-     * millisecond keeps what stays busy: other jobs' threads. */
-    const struct timespec gap = {0, 250000};
+     * thread, which would halve a job's threads. The best of a few readings keeps what
+     * stays busy: other jobs' threads. Over about four milliseconds since 2026-12-07: over
+     * one, the wake-ups a job's own progress report sets off (the database, the API
+     * answering a waiting client, the client asking again) still halved the next step's
+     * threads in one job of three on `make run` (bench/latency.mjs: median 180 -> 167 ms,
+     * p90 267 -> 185 ms). It costs a step time only while a core looks busy. */
+    const struct timespec gap = {0, 500000};
     int online = sk_cores_online();
     int best = idle_now(online);
 
-    for (int i = 1; i < 5 && best < online; i++) {
+    for (int i = 1; i < 9 && best < online; i++) {
         int now;
         nanosleep(&gap, NULL);
         now = idle_now(online);

@@ -13,7 +13,7 @@ int sk_cores_online(void);
 
 /** The cores of sk_cores_online() that nothing else wants now: those minus the threads
  * runnable on this host besides the caller (the 4th field of /proc/loadavg; the best of up
- * to five readings over about a millisecond, so a passing wake-up does not count). A
+ * to nine readings over about four milliseconds, so a passing wake-up does not count). A
  * moment's view: re-read it at each step of a long run. 1..sk_cores_online(); without
  * /proc, every core. */
 int sk_cores_idle(void);
