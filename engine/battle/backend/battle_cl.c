@@ -601,6 +601,14 @@ static enum sk_err cache_path(const struct battle_cl *cl, const char *src, size_
     return SK_OK;
 }
 
+/* What the program of these features is, for the log lines. */
+static const char *prog_kind(const char *features)
+{
+    if (!features[0])
+        return "general";
+    return strcmp(features, RNG_ONLY) == 0 ? "self-check" : "specialised";
+}
+
 /* Builds `src` with `options` for cl's device into *out, through the binary cache; with
  * `cached_only`, SK_ENOTFOUND when the cache has no usable entry (nothing is compiled). Reads
  * only what the handle fixed at its opening: may run beside a run on the handle. */
@@ -611,9 +619,7 @@ static enum sk_err build_program(const struct battle_cl *cl, const char *src, si
     cl_program prog = NULL;
     cl_int st;
     char path[PATH_MAX], qpath[PATH_MAX + 8], qdev[300], qfeat[BATTLE_RULES_FEATURES_LEN + 8];
-    const char *kind = !out->features[0]                      ? "general"
-                       : strcmp(out->features, RNG_ONLY) == 0 ? "self-check"
-                                                              : "specialised";
+    const char *kind = prog_kind(out->features);
     enum sk_err e;
 
     e = cache_path(cl, src, len, options, path, sizeof(path), err, errlen);
@@ -791,6 +797,7 @@ static enum sk_err prog_new(const struct battle_cl *cl, const char *source, cons
     char options[sizeof(BUILD_OPTIONS) + BATTLE_RULES_FEATURES_LEN + 1];
     double t0 = sk_time_mono_s();
     char qdev[300];
+    int battle; /* the battle kernels too: not a test source, not the self-check's */
     enum sk_err e;
 
     if (source) {
@@ -814,9 +821,10 @@ static enum sk_err prog_new(const struct battle_cl *cl, const char *source, cons
     if (e)
         goto out;
     e = make_kernel(p->prog, "rng_words", &p->k_rng, err, errlen);
-    if (!e && !source && strcmp(features, RNG_ONLY) != 0)
+    battle = !source && strcmp(features, RNG_ONLY) != 0;
+    if (!e && battle)
         e = make_kernel(p->prog, "battle_count", &p->k_count, err, errlen);
-    if (!e && !source && strcmp(features, RNG_ONLY) != 0)
+    if (!e && battle)
         e = make_kernel(p->prog, "battle_each", &p->k_each, err, errlen);
     if (!e)
         e = choose_sizes(cl, p, p->k_count ? p->k_count : p->k_rng, err, errlen);
@@ -828,12 +836,8 @@ static enum sk_err prog_new(const struct battle_cl *cl, const char *source, cons
     if (!p->from_cache)
         sk_log_info("event=opencl_built device=%s program=%s seconds=%.1f cached=%s "
                     "private_mem=%llu",
-                    sk_log_quote(qdev, sizeof(qdev), cl->dev.name),
-                    !*features                        ? "general"
-                    : strcmp(features, RNG_ONLY) == 0 ? "self-check"
-                                                      : "specialised",
-                    p->build_s, p->cache_file[0] ? "yes" : "no",
-                    (unsigned long long)p->private_mem);
+                    sk_log_quote(qdev, sizeof(qdev), cl->dev.name), prog_kind(features), p->build_s,
+                    p->cache_file[0] ? "yes" : "no", (unsigned long long)p->private_mem);
     *out = p;
     p = NULL;
 out:
