@@ -375,7 +375,11 @@ enum sk_err job_cost_estimate(struct engine *eng, const struct job *job, long bu
     t1 = sk_time_thread_cpu_ns();
     do {
         uint64_t before = done;
-        rc = job_run_step_until(run, step, sk_time_mono_ms() + budget_ms, &done);
+        /* The step ends with the budget's remainder, not a whole budget later: with a whole
+         * budget a step that began just under it (half the sample, as each step doubles)
+         * ran on to about twice the budget, 38 ms of a 20 ms probe on a 100,000-game job. */
+        int64_t left_ms = (budget_ns - (sk_time_thread_cpu_ns() - t1) + 999999) / 1000000;
+        rc = job_run_step_until(run, step, sk_time_mono_ms() + (left_ms > 1 ? left_ms : 1), &done);
         if (rc) {
             snprintf(err, errlen, "%s", job_run_error(run)[0] ? job_run_error(run) : "");
             goto out;

@@ -125,12 +125,13 @@ struct job_cost {
  * Estimates the CPU cost of `job` (borrowed, as `eng`) on one core of this machine, the way
  * the API admits a job (docs/security.md, "CPU cost"): sets up a run on one thread and plays
  * its first units, doubling the step each time, until `budget_ms` of this thread's CPU time
- * is spent or the job is done; the estimate is the setup's CPU time plus the job's units at
- * the sample's CPU time a unit. Always at least one step: a job whose single unit is slow
- * (flexible play's look-ahead) costs that unit, bounded by the games' work bound. The
- * sample plays exactly the games a worker would play first, so the job's own decks, modes
- * and turn limits are what is measured. SK_OK fills *out; otherwise the run's error in
- * `err`.
+ * is spent or the job is done (each step ends at the budget's remainder by the monotonic
+ * clock, so an idle machine spends about the budget and at most about one unit more); the estimate
+ * is the setup's CPU time plus the job's units at the sample's CPU time a unit. Always at least one
+ * step: a job whose single unit is slow (flexible play's look-ahead) costs that unit, bounded by
+ * the games' work bound. The sample plays exactly the games a worker would play first, so the job's
+ * own decks, modes and turn limits are what is measured. SK_OK fills *out; otherwise the run's
+ * error in `err`.
  */
 enum sk_err job_cost_estimate(struct engine *eng, const struct job *job, long budget_ms,
                               struct job_cost *out, char *err, size_t errlen);
