@@ -219,7 +219,7 @@ static const struct sk_config_row rows[] = {
      "CPU seconds workers may spend on a tenant's jobs per UTC day; once spent, submissions get "
      "429 until the day ends (admin keys: no limit)",
      1, LONG_MAX, OFF(tenant_cpu_s_day), SK_CONFIG_INT, 0},
-    {"SKIRMISH_COST_PROBE_MS", "20",
+    {"SKIRMISH_COST_PROBE_MS", "10",
      "CPU milliseconds the API spends playing a submitted job's first games to estimate its "
      "cost (at least one game: flexible play's can take longer)",
      1, 10000, OFF(cost_probe_ms), SK_CONFIG_INT, 0},

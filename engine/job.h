@@ -117,7 +117,7 @@ enum sk_err job_run_step_until(struct job_run *run, uint64_t max_units, int64_t 
 struct job_cost {
     double cpu_s;      /* the estimate: CPU seconds to run the whole job, its setup included */
     double setup_s;    /* CPU seconds of the run's setup (a plan, its catalogs' lookups) */
-    double per_unit_s; /* CPU seconds a unit (a game, a turn) of the sample took */
+    double per_unit_s; /* CPU seconds a unit (a game, a turn) of the sample's later half took */
     uint64_t sampled;  /* units played to measure it (all of them for a small job) */
 };
 
@@ -127,7 +127,9 @@ struct job_cost {
  * its first units, doubling the step each time, until `budget_ms` of this thread's CPU time
  * is spent or the job is done (each step ends at the budget's remainder by the monotonic
  * clock, so an idle machine spends about the budget and at most about one unit more); the estimate
- * is the setup's CPU time plus the job's units at the sample's CPU time a unit. Always at least one
+ * is the setup's CPU time, the sample's first steps' CPU time, and the job's other units at
+ * the rate of the steps that began at or after half the sample (the first games of a run
+ * are the slower ones: cold caches). Always at least one
  * step: a job whose single unit is slow (flexible play's look-ahead) costs that unit, bounded by
  * the games' work bound. The sample plays exactly the games a worker would play first, so the job's
  * own decks, modes and turn limits are what is measured. SK_OK fills *out; otherwise the run's

@@ -770,7 +770,7 @@ static void test_fair_share(void)
     s.env[s.n_env++] = "SKIRMISH_ENGINE_THREADS=1";
     s.env[s.n_env++] = "SKIRMISH_DEVICE=cpu";
     s.env[s.n_env++] = "SKIRMISH_ACCESS_LOG=0";
-    /* Each of the 1,000 submissions probes its job's CPU cost: at the default 20 ms that is a
+    /* Each of the 1,000 submissions probes its job's CPU cost: at the default 10 ms that is half a
      * minute of the API's CPU under ASan, which test_cpu_cost covers; here the order matters. */
     s.env[s.n_env++] = "SKIRMISH_COST_PROBE_MS=1";
     CU_ASSERT_EQUAL_FATAL(it_key(&s, "ops", 1, admin), 0);
