@@ -36,6 +36,7 @@ struct command {
 static int cmd_run(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 static int cmd_devices(int argc, char **argv);
+static int cmd_prebuild(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -47,6 +48,10 @@ static const struct command commands[] = {
     {"devices", "[--check]",
      "list the OpenCL devices; --check runs each one's random streams against the host",
      cmd_devices},
+    {"prebuild", "[--device D] FILE...",
+     "build the OpenCL programs the job documents' games play on into the program cache "
+     "($SKIRMISH_CL_CACHE), so that GPU workers load them instead of building them",
+     cmd_prebuild},
     {"version", "", "print the version", cmd_version},
     {"help", "[COMMAND]", "print this help, or one command's", cmd_help},
 };
@@ -350,7 +355,7 @@ static long probe_ms(void)
     for (const struct sk_config_row *r = sk_config_rows(); r->env; r++)
         if (strcmp(r->env, "SKIRMISH_COST_PROBE_MS") == 0)
             return strtol(r->def, NULL, 10);
-    return 20;
+    return 10;
 }
 
 /* The job's CPU estimate as the API makes it: on an engine without a device (the CPU
@@ -464,38 +469,68 @@ static int open_engine(const struct run_args *a, struct engine **eng)
     return EXIT_OK;
 }
 
+/* Reads the job document `file` ("-": stdin) into *doc (the caller's); 0, or EXIT_FAIL
+ * (unreadable) or EXIT_USAGE (not JSON) after a message. */
+static int read_doc(const char *file, json_t **doc)
+{
+    json_error_t jerr;
+
+    if (strcmp(file, "-") == 0)
+        *doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+    else
+        *doc = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    if (*doc)
+        return EXIT_OK;
+    if (json_error_code(&jerr) == json_error_cannot_open_file) {
+        fprintf(stderr, "skirmish: %s\n", jerr.text);
+        return EXIT_FAIL;
+    }
+    fprintf(stderr, "%s:%d:%d: %s\n", file, jerr.line, jerr.column, jerr.text);
+    return EXIT_USAGE;
+}
+
+/* Decodes `doc` into *job (the caller's) on the engine's catalogs; 0, or EXIT_USAGE (each
+ * problem printed as 'pointer: message') or EXIT_FAIL after a message. */
+static int decode_doc(const json_t *doc, struct job **job)
+{
+    struct sk_verr_list errs;
+    enum sk_err rc;
+    int status = EXIT_OK;
+
+    sk_verr_list_init(&errs);
+    rc = job_decode(doc, job, &errs);
+    if (rc == SK_EINVAL) {
+        for (size_t i = 0; i < errs.n; i++)
+            fprintf(stderr, "%s: %s\n", errs.items[i].pointer, errs.items[i].message);
+        if (errs.truncated)
+            fprintf(stderr, "(more problems not shown)\n");
+        status = EXIT_USAGE;
+    } else if (rc) {
+        fprintf(stderr, "skirmish: cannot decode the job: %s\n", sk_err_str(rc));
+        status = EXIT_FAIL;
+    }
+    sk_verr_list_release(&errs);
+    return status;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct run_args a;
     json_t *doc = NULL;
-    json_error_t jerr;
-    struct sk_verr_list errs;
     struct job *job = NULL;
     struct engine *eng = NULL;
     int status = EXIT_USAGE;
     struct sigaction sa, old_sa;
     int installed = 0;
-    enum sk_err rc;
 
     memset(&a, 0, sizeof(a));
-    sk_verr_list_init(&errs);
     if (parse_run_args(argc, argv, &a)) {
         usage(stderr);
         goto out;
     }
-    if (strcmp(a.file, "-") == 0)
-        doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
-    else
-        doc = json_load_file(a.file, JSON_REJECT_DUPLICATES, &jerr);
-    if (!doc) {
-        if (json_error_code(&jerr) == json_error_cannot_open_file) {
-            fprintf(stderr, "skirmish: %s\n", jerr.text);
-            status = EXIT_FAIL;
-        } else {
-            fprintf(stderr, "%s:%d:%d: %s\n", a.file, jerr.line, jerr.column, jerr.text);
-        }
+    status = read_doc(a.file, &doc);
+    if (status)
         goto out;
-    }
     status = apply_overrides(doc, &a);
     if (status)
         goto out;
@@ -511,27 +546,15 @@ static int cmd_run(int argc, char **argv)
     status = open_engine(&a, &eng);
     if (status)
         goto out;
-    rc = job_decode(doc, &job, &errs);
-    if (rc == SK_EINVAL) {
-        for (size_t i = 0; i < errs.n; i++)
-            fprintf(stderr, "%s: %s\n", errs.items[i].pointer, errs.items[i].message);
-        if (errs.truncated)
-            fprintf(stderr, "(more problems not shown)\n");
-        status = EXIT_USAGE;
+    status = decode_doc(doc, &job);
+    if (status)
         goto out;
-    }
-    if (rc) {
-        fprintf(stderr, "skirmish: cannot decode the job: %s\n", sk_err_str(rc));
-        status = EXIT_FAIL;
-        goto out;
-    }
     status = run_job(eng, job, &a);
 out:
     if (installed)
         (void)sigaction(SIGINT, &old_sa, NULL);
     job_free(job);
     engine_free(eng);
-    sk_verr_list_release(&errs);
     json_decref(doc);
     return status;
 }
@@ -583,6 +606,92 @@ static int cmd_devices(int argc, char **argv)
         printf("jobs use: the cpu backend (%s)\n", err);
     }
     sk_free(devs);
+    return status;
+}
+
+/* ===== prebuild ===== */
+
+/* job_prepare's reports for one file: a line per program, or per part on the CPU. */
+struct prebuilt {
+    const char *file;
+    int programs;
+};
+
+static void print_program(void *arg, const struct job_program *p, const char *cpu_why)
+{
+    struct prebuilt *pb = arg;
+    static const char *const states[] = {"built", "loaded from the cache", "built above"};
+
+    if (!p) {
+        printf("%s: a deck plays on the CPU backend (%s): no program\n", pb->file, cpu_why);
+        return;
+    }
+    pb->programs++;
+    printf("%s: %s", pb->file, states[p->state]);
+    if (p->state != JOB_PROGRAM_HELD)
+        printf(" in %.2f s", p->seconds);
+    printf(", private %llu B, local %llu B: %s\n", (unsigned long long)p->private_mem,
+           (unsigned long long)p->local_mem, p->features[0] ? p->features : "the general program");
+}
+
+/* Builds the programs of each FILE's job on the device (--device, else $SKIRMISH_DEVICE,
+ * else the first GPU): one engine for all, so that files of the same plan share one build. */
+static int cmd_prebuild(int argc, char **argv)
+{
+    struct run_args a;
+    struct engine *eng = NULL;
+    int status = EXIT_OK, first = 0;
+    char err[2048];
+
+    memset(&a, 0, sizeof(a));
+    for (int i = 1; i < argc && !first; i++) {
+        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+            a.device = argv[++i];
+        } else if (strncmp(argv[i], "--device=", 9) == 0) {
+            a.device = argv[i] + 9;
+        } else if (strcmp(argv[i], "--") == 0 || argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
+            first = strcmp(argv[i], "--") == 0 ? i + 1 : i;
+        } else {
+            fprintf(stderr, "skirmish prebuild: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (!first || first >= argc) {
+        fprintf(stderr, "skirmish prebuild: name at least one job document\n");
+        return EXIT_USAGE;
+    }
+    if (a.device && battle_cl_spec_is_cpu(a.device)) {
+        fprintf(stderr, "skirmish prebuild: the CPU backend needs no program: name an OpenCL "
+                        "device\n");
+        return EXIT_USAGE;
+    }
+    status = open_engine(&a, &eng);
+    for (int i = first; i < argc && !status; i++) {
+        struct prebuilt pb = {argv[i], 0};
+        json_t *doc = NULL;
+        struct job *job = NULL;
+        enum sk_err rc;
+
+        status = read_doc(argv[i], &doc);
+        if (!status)
+            status = decode_doc(doc, &job);
+        if (!status) {
+            err[0] = '\0';
+            rc = job_prepare(eng, job, print_program, &pb, err, sizeof(err));
+            if (rc == SK_ECONFLICT) {
+                printf("%s: nothing to build ahead for a %s job\n", argv[i], job_kind(job));
+            } else if (rc) {
+                fprintf(stderr, "skirmish prebuild: %s: %s\n", argv[i],
+                        err[0] ? err : sk_err_str(rc));
+                status = EXIT_FAIL;
+            }
+        }
+        job_free(job);
+        json_decref(doc);
+    }
+    engine_free(eng);
+    if (!status && fflush(stdout) != 0)
+        status = EXIT_FAIL;
     return status;
 }
 

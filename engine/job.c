@@ -341,6 +341,19 @@ enum sk_err job_unit_run(struct engine *eng, const struct job *job, const struct
     return job->ops->unit(engine_state(eng, k), job->data, opts, spec, len, out, err, errlen);
 }
 
+enum sk_err job_prepare(struct engine *eng, const struct job *job, job_program_fn fn, void *arg,
+                        char *err, size_t errlen)
+{
+    size_t k = 0;
+
+    if (!job->ops->prepare)
+        return SK_ECONFLICT;
+    /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): ops is a row */
+    while (job_kinds[k] != job->ops)
+        k++;
+    return job->ops->prepare(engine_state(eng, k), job->data, fn, arg, err, errlen);
+}
+
 enum sk_err job_run_step(struct job_run *run, uint64_t max_units, uint64_t *done)
 {
     return job_run_step_until(run, max_units, 0, done);

@@ -195,6 +195,18 @@ enum sk_err job_run_merge(struct job_run *run, const void *data, size_t len);
 json_t *job_run_progress(struct job_run *run);
 
 /**
+ * Builds now, or loads from the program cache (SKIRMISH_CL_CACHE), the device programs that
+ * `job`'s games would play on with `eng`'s device, whatever the job's number of games, and
+ * reports each to `fn` with `arg` (and each part of the job that plays on the CPU backend
+ * whatever the device, with its reason), so that a GPU worker started after it loads them
+ * instead of building them (`skirmish prebuild`; docs/deploy.md). SK_ECONFLICT when the kind
+ * builds nothing ahead; SK_ENOTFOUND with `err` when the engine has no device; a build's
+ * error (SK_EIO) with its message in `err`.
+ */
+enum sk_err job_prepare(struct engine *eng, const struct job *job, job_program_fn fn, void *arg,
+                        char *err, size_t errlen);
+
+/**
  * Computes a unit a run of `job` handed out through its job_spread (`spec`, `len` bytes,
  * borrowed) on `eng` with `opts` (threads; NULL = defaults): the unit's result's bytes
  * go to `out` (the caller's, sk_buf_init'ed). SK_EINVAL with `err` when the bytes are not

@@ -365,6 +365,19 @@ static void engine_describe_state(const void *state, struct engine_info *info)
 
 static void run_free(void *data);
 
+/* Why the games of `spec` (its plan `plan`) play on the CPU backend whatever the device
+ * (run_device), or NULL when they may play on it. */
+static const char *cpu_only(const struct battle_spec *spec, const struct battle_plan *plan)
+{
+    for (int s = 0; s < 2; s++)
+        if (spec->sides[s].play == BATTLE_PLAY_FLEX)
+            return "flexible play";
+    /* Variants made during play: the host makes them (battle_mods_lazy). */
+    if (battle_plan_lazy(plan))
+        return "Enhance and Evolve variants made during play";
+    return NULL;
+}
+
 /* Whether a run may play on the engine's device (`plans`: its plans, built): not a job of
  * fewer than BATTLE_DEVICE_MIN_GAMES games (quicker on the CPU threads than a launch's
  * set-up), nor a job whose Enhance and Evolve variants are made during play
@@ -378,15 +391,63 @@ static int run_device(const struct battle_job *job, struct battle_plan *const *p
 {
     if (job_units(job) < BATTLE_DEVICE_MIN_GAMES)
         return 0;
-    for (int k = 0; k < job->mix.n; k++) {
-        for (int s = 0; s < 2; s++)
-            if (job->mix.specs[k].sides[s].play == BATTLE_PLAY_FLEX)
-                return 0;
-        /* Variants made during play: the host makes them (battle_mods_lazy). */
-        if (battle_plan_lazy(plans[k]))
+    for (int k = 0; k < job->mix.n; k++)
+        if (cpu_only(&job->mix.specs[k], plans[k]))
             return 0;
-    }
     return 1;
+}
+
+/* The battle kind's job_prepare: each defender deck's plan's program, built or loaded now
+ * (battle_cl_prepare) under the engine's lock, as a run would before its first launch. */
+static enum sk_err prepare(void *state, const void *data, job_program_fn fn, void *arg, char *err,
+                           size_t errlen)
+{
+    struct battle_engine *be = state;
+    const struct battle_job *job = data;
+    enum sk_err rc = SK_OK;
+
+    if (!be || !be->cl) {
+        snprintf(err, errlen,
+                 "no OpenCL device: the CPU backend plays every job and needs "
+                 "no program (name one with --device or SKIRMISH_DEVICE)");
+        return SK_ENOTFOUND;
+    }
+    for (int k = 0; k < job->mix.n && !rc; k++) {
+        struct battle_plan *plan = NULL;
+        struct battle_cl_key key;
+        struct battle_cl_info info;
+        struct job_program p = {0};
+        const char *why;
+        double t0;
+
+        rc = battle_plan_new(&job->mix.specs[k], &plan, err, errlen);
+        if (rc)
+            break;
+        why = cpu_only(&job->mix.specs[k], plan);
+        if (why) {
+            fn(arg, NULL, why);
+            battle_plan_free(plan);
+            continue;
+        }
+        pthread_mutex_lock(&be->lock);
+        battle_cl_key_of(be->cl, plan, &key);
+        p.state = battle_cl_loaded(be->cl, &key, 0) ? JOB_PROGRAM_HELD : JOB_PROGRAM_BUILT;
+        t0 = sk_time_mono_s();
+        rc = battle_cl_prepare(be->cl, plan, err, errlen);
+        if (rc == SK_OK) {
+            battle_cl_describe(be->cl, &info);
+            if (p.state == JOB_PROGRAM_BUILT && info.from_cache)
+                p.state = JOB_PROGRAM_CACHED;
+            p.features = info.features;
+            p.seconds = p.state == JOB_PROGRAM_HELD ? 0 : sk_time_mono_s() - t0;
+            p.private_mem = info.private_mem;
+            p.local_mem = info.local_mem;
+            fn(arg, &p, NULL);
+        }
+        pthread_mutex_unlock(&be->lock);
+        battle_plan_free(plan);
+    }
+    return rc;
 }
 
 static enum sk_err run_new(void *state, const void *data, const struct job_run_opts *opts,
@@ -1382,6 +1443,7 @@ const struct job_kind_ops battle_kind = {
     .restore = run_restore,
     .seek = run_seek,
     .merge = run_merge,
+    .prepare = prepare,
     .pinned = job_pinned,
     .catalogs = battle_catalog_hashes,
     .refresh = battle_catalog_refresh,

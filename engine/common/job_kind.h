@@ -69,6 +69,23 @@ struct job_run_opts {
     const struct job_spread *spread; /* borrowed, outlives the run; NULL = never spread */
 };
 
+/* A device program a job's games play on, as job_prepare reports it (`skirmish prebuild`). */
+enum job_program_state {
+    JOB_PROGRAM_BUILT,  /* compiled now (and written to the program cache) */
+    JOB_PROGRAM_CACHED, /* loaded from the program cache: nothing was compiled */
+    JOB_PROGRAM_HELD,   /* the engine held it already (an earlier plan of these jobs) */
+};
+struct job_program {
+    enum job_program_state state;
+    const char *features; /* its compile-time options; "" = the general program (borrowed) */
+    double seconds;       /* its build or load; 0 when held */
+    uint64_t private_mem; /* bytes a work-item, as the driver says (CL_KERNEL_PRIVATE_MEM_SIZE) */
+    uint64_t local_mem;   /* bytes a work-group (CL_KERNEL_LOCAL_MEM_SIZE) */
+};
+/* Receives job_prepare's reports: a program (`p`), or, with p NULL, a part of the job that
+ * plays on the CPU backend whatever the device, and why (`cpu_why`). Both borrowed. */
+typedef void (*job_program_fn)(void *arg, const struct job_program *p, const char *cpu_why);
+
 /* One query filter of a catalog route: `param` narrows the entries to those whose string
  * member `field` equals the given word (member == NULL), or whose array `field` has an
  * object with string `member` equal to it. With words (n_words > 0) only those words are
@@ -164,6 +181,14 @@ struct job_kind_ops {
      * job_spread (job_unit_run), with `opts`'s threads. */
     enum sk_err (*unit)(void *state, const void *job, const struct job_run_opts *opts,
                         const void *spec, size_t len, struct sk_buf *out, char *err, size_t errlen);
+
+    /* Device programs (optional): builds now, or loads from the program cache, every
+     * program the job's games would play on with the engine's device, whatever the job's
+     * size, reporting each to `fn` (job_prepare). SK_ENOTFOUND with `err` when the engine
+     * has no device. NULL: the kind's jobs build nothing ahead (they play on the CPU, or
+     * their programs depend on what the run finds). */
+    enum sk_err (*prepare)(void *state, const void *job, job_program_fn fn, void *arg, char *err,
+                           size_t errlen);
 
     /* What watchers may see of a run besides its units (optional): a new JSON object
      * (the optimiser's best deck so far, its games and candidates), or NULL on allocation

@@ -188,6 +188,33 @@ same "$tmp/out" "jobs use: the cpu backend (no OpenCL device found)"
 expect 2 devices-bad-option -- devices --all
 contains "$tmp/err" "skirmish devices: unknown option '--all'"
 
+# Prebuild: the programs of job documents built into the program cache for a device, then
+# loaded from it (docs/deploy.md); a file of a plan built above shares its build; a kind
+# that builds nothing ahead and a deck that plays on the CPU say so.
+SKIRMISH_CL_CACHE=$tmp/pre-cache expect 0 prebuild -- prebuild --device portable "$ex" "$ex" \
+  "$src/examples/board_two_turns.json" "$tmp/flex.json"
+grep -qE "^$ex: built in [0-9]+\.[0-9]{2} s, private [0-9]+ B, local [0-9]+ B: -DBATTLE_K_FX=0x[0-9a-f]{2}u .* -DBATTLE_K_LANES=[0-9]+$" "$tmp/out" ||
+  fail "prebuild: $(head -1 "$tmp/out")"
+contains "$tmp/out" "$ex: built above, private"
+contains "$tmp/out" "board_two_turns.json: nothing to build ahead for a board job"
+contains "$tmp/out" "flex.json: a deck plays on the CPU backend (flexible play): no program"
+[ "$(ls "$tmp/pre-cache" | grep -c '\.bin$')" -eq 1 ] || fail "prebuild: cache holds $(ls "$tmp/pre-cache")"
+SKIRMISH_CL_CACHE=$tmp/pre-cache expect 0 prebuild-cached -- prebuild --device=portable "$ex"
+grep -qE "^$ex: loaded from the cache in [0-9]+\.[0-9]{2} s, private" "$tmp/out" ||
+  fail "prebuild-cached: $(cat "$tmp/out")"
+# Without a GPU the default is the CPU backend, which has no programs.
+expect 1 prebuild-no-device -- prebuild "$ex"
+contains "$tmp/err" "no OpenCL device: the CPU backend plays every job and needs no program"
+expect 2 prebuild-cpu -- prebuild --device cpu "$ex"
+contains "$tmp/err" "skirmish prebuild: the CPU backend needs no program: name an OpenCL device"
+expect 2 prebuild-no-file -- prebuild --device portable
+contains "$tmp/err" "skirmish prebuild: name at least one job document"
+expect 2 prebuild-bad-option -- prebuild --all "$ex"
+contains "$tmp/err" "skirmish prebuild: unknown option '--all'"
+expect 2 prebuild-invalid -- prebuild --device portable "$src/tests/cli/bad_job.json"
+contains "$tmp/err" "/params"
+expect 1 prebuild-missing -- prebuild --device portable "$tmp/none.json"
+
 # Other kinds go through the same path (board: tests/data/board/s1_moonwalk.json's job);
 # --summary is for results with wins, stalls and losses, so a board job still prints its JSON
 # result.

@@ -322,6 +322,86 @@ static void test_optimize_on_the_device(void)
     json_decref(results[1]);
 }
 
+/* What job_prepare reported (collect). */
+struct reports {
+    int programs, cpu;
+    struct job_program last;
+    char features[256];
+    char cpu_why[128];
+};
+
+static void collect(void *arg, const struct job_program *p, const char *cpu_why)
+{
+    struct reports *r = arg;
+    if (!p) {
+        r->cpu++;
+        snprintf(r->cpu_why, sizeof(r->cpu_why), "%s", cpu_why);
+        return;
+    }
+    r->programs++;
+    r->last = *p;
+    snprintf(r->features, sizeof(r->features), "%s", p->features);
+    r->last.features = r->features;
+}
+
+/* job_prepare (`skirmish prebuild`) builds or loads a job's program whatever its size, says
+ * it holds it the second time, and a run then plays on it; a flexible deck is reported as
+ * the CPU's; an engine without a device has nothing to build, a board job nothing ahead. */
+static void test_prepare_builds_ahead(void)
+{
+    struct engine_opts eo = {.device = "portable"}, cpu = {.device = "cpu"};
+    struct engine *eng = NULL, *eng_cpu = NULL;
+    struct job *job = decode_games(100), *flex = decode_params(FLEX_PARAMS), *board = NULL;
+    json_t *doc = json_load_file(SK_SOURCE_DIR "/examples/board_two_turns.json", 0, NULL);
+    struct sk_verr_list errs;
+    struct reports r = {0};
+    struct job_run_opts o = {0};
+    struct job_run *run = NULL;
+    json_t *res = NULL;
+    char err[1024] = "";
+    uint64_t done = 0;
+
+    sk_verr_list_init(&errs);
+    CU_ASSERT_EQUAL_FATAL(engine_new(&eo, &eng, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(job_prepare(eng, job, collect, &r, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(r.programs, 1);
+    CU_ASSERT(r.last.state == JOB_PROGRAM_BUILT || r.last.state == JOB_PROGRAM_CACHED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.features, "-DBATTLE_K_LANES="));
+    CU_ASSERT(r.last.seconds > 0 && r.last.private_mem > 0);
+    CU_ASSERT_EQUAL(job_prepare(eng, job, collect, &r, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(r.programs, 2);
+    CU_ASSERT_EQUAL(r.last.state, JOB_PROGRAM_HELD);
+    CU_ASSERT_EQUAL(r.last.seconds, 0);
+    job_free(job);
+    /* the same plan with games enough for the device plays on the program built above */
+    job = decode_games(5000);
+    CU_ASSERT_EQUAL_FATAL(job_run_new(eng, job, &o, &run, err, sizeof(err)), SK_OK);
+    while (done < job_total(job))
+        CU_ASSERT_EQUAL_FATAL(job_run_step(run, 0, &done), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(job_run_result(run, &res), SK_OK);
+    CU_ASSERT_STRING_EQUAL(str(res, "program"), "specialised");
+    CU_ASSERT_STRING_EQUAL(str(res, "backend"), "opencl");
+    json_decref(res);
+    job_run_free(run);
+    CU_ASSERT_EQUAL(job_prepare(eng, flex, collect, &r, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(r.cpu, 1);
+    CU_ASSERT_STRING_EQUAL(r.cpu_why, "flexible play");
+    CU_ASSERT_EQUAL(r.programs, 2);
+    CU_ASSERT_EQUAL_FATAL(job_decode(doc, &board, &errs), SK_OK);
+    CU_ASSERT_EQUAL(job_prepare(eng, board, collect, &r, err, sizeof(err)), SK_ECONFLICT);
+    CU_ASSERT_EQUAL_FATAL(engine_new(&cpu, &eng_cpu, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL(job_prepare(eng_cpu, job, collect, &r, err, sizeof(err)), SK_ENOTFOUND);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no OpenCL device"));
+    CU_ASSERT_EQUAL(r.programs, 2);
+    engine_free(eng_cpu);
+    engine_free(eng);
+    job_free(job);
+    job_free(flex);
+    job_free(board);
+    json_decref(doc);
+    sk_verr_list_release(&errs);
+}
+
 static CU_TestInfo job_tests[] = {
     {"cpu by default without a GPU, opencl when named, same counts",
      test_cpu_by_default_opencl_when_named_agrees},
@@ -330,6 +410,8 @@ static CU_TestInfo job_tests[] = {
     {"SKIRMISH_DEVICE and the engine option", test_environment_selects},
     {"a named device must exist", test_named_device_must_exist},
     {"an optimisation's bigger calls on the device: the CPU's deck", test_optimize_on_the_device},
+    {"job_prepare builds a job's program ahead, and its runs play on it",
+     test_prepare_builds_ahead},
     CU_TEST_INFO_NULL,
 };
 
