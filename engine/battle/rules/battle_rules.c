@@ -151,6 +151,29 @@ static int lanes_of(const struct battle_plan_data *d, int summons)
     return lanes < BATTLE_SIM_ROW ? lanes : BATTLE_SIM_ROW;
 }
 
+/* Whether the games of plan `d` need their units' rarer skills' state (battle_unit.r,
+ * BATTLE_K_UNIT_RARE): a card with one of those skills (p->passive's BATTLE_SIM_PV_RARE),
+ * Sabotage, Disease, Stasis or Temporal Backlash (p->rare), or a starting unit that carries
+ * some of it, which the games would start from. */
+static int unit_rare_of(const struct battle_plan_data *d)
+{
+    static const struct battle_unit_rare none;
+
+    if ((d->passive & BATTLE_SIM_PV_RARE) ||
+        (d->rare & (BATTLE_SIM_RARE_SABOTAGE | BATTLE_SIM_RARE_STASIS)))
+        return 1;
+    for (int s = 0; s < 2; s++) {
+        const struct battle_side_data *sd = &d->sides[s];
+        for (int i = 0; i < sd->n_structures; i++)
+            if (memcmp(&sd->structures[i].r, &none, sizeof(none)) != 0)
+                return 1;
+        for (int i = 0; i < sd->n_assaults; i++)
+            if (memcmp(&sd->assaults[i].r, &none, sizeof(none)) != 0)
+                return 1;
+    }
+    return 0;
+}
+
 void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t len)
 {
     unsigned long long acts = 0;
@@ -168,7 +191,7 @@ void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t l
     snprintf(buf, len,
              "-DBATTLE_K_FX=0x%02xu -DBATTLE_K_PV=0x%xu -DBATTLE_K_RARE=0x%xu "
              "-DBATTLE_K_DEATH=0x%xu -DBATTLE_K_EFFECTS=0x%xu -DBATTLE_K_ACTS=0x%llxul "
-             "-DBATTLE_K_LANES=%d",
+             "-DBATTLE_K_UNIT_RARE=%d -DBATTLE_K_LANES=%d",
              (unsigned)d->fx, (unsigned)d->passive, (unsigned)d->rare, (unsigned)d->death_fx,
-             (unsigned)d->passive_on, acts, lanes_of(d, summons));
+             (unsigned)d->passive_on, acts, unit_rare_of(d), lanes_of(d, summons));
 }

@@ -134,20 +134,23 @@ CLC_FN void battle_sim_fresh(CLC_GLOBAL const struct battle_plan_data *p,
     u->hits = 0;
     u->inhibited = 0;
     u->absorb = p->cards[card].absorb;
-    u->marked = 0;
-    u->enraged = 0;
-    u->entrapped = 0;
-    u->corrode = 0;
-    u->corroded = 0;
-    u->sabotaged = 0;
     u->state = 0;
-    u->diseased = 0;
-    u->tributed = 0;
-    u->paybacked = 0;
-    u->owed_att = 0;
-    u->owed_hp = 0;
-    u->stasis = 0;
-    u->subdued = 0;
+    if (BATTLE_SIM_UR) {
+        CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+        r->marked = 0;
+        r->enraged = 0;
+        r->entrapped = 0;
+        r->corrode = 0;
+        r->corroded = 0;
+        r->sabotaged = 0;
+        r->diseased = 0;
+        r->tributed = 0;
+        r->paybacked = 0;
+        r->owed_att = 0;
+        r->owed_hp = 0;
+        r->stasis = 0;
+        r->subdued = 0;
+    }
 }
 
 /* Max health: the card's plus permanent gains. */
@@ -160,14 +163,15 @@ CLC_FN clc_i32 battle_sim_max_hp(CLC_PRIVATE const struct battle_unit *u)
  * remove_disease); what is left of X. */
 CLC_FN clc_i32 battle_sim_cure(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    clc_i32 d = u->diseased < x ? u->diseased : x;
-    u->diseased = (clc_i16)(u->diseased - d);
+    CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+    clc_i32 d = r->diseased < x ? r->diseased : x;
+    r->diseased = (clc_i16)(r->diseased - d);
     return x - d;
 }
 
 CLC_FN void battle_sim_heal(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    if (u->diseased)
+    if (BATTLE_SIM_UR && BATTLE_SIM_R(u)->diseased)
         x = battle_sim_cure(u, x);
     clc_i32 max = battle_sim_max_hp(u);
     clc_i32 hp = (clc_i32)u->hp + x;
@@ -187,9 +191,10 @@ CLC_FN void battle_sim_heal_hurt(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
  * stay small. */
 CLC_NOINLINE void battle_sim_gain_owed(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    clc_i32 d = u->owed_hp < x ? u->owed_hp : x;
+    CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+    clc_i32 d = r->owed_hp < x ? r->owed_hp : x;
     clc_i32 hp = (clc_i32)u->hp + x;
-    u->owed_hp = (clc_i16)(u->owed_hp - d);
+    r->owed_hp = (clc_i16)(r->owed_hp - d);
     u->max_hp = battle_sim_sat((clc_i32)u->max_hp + x - d);
     u->hp = battle_sim_sat(hp < u->max_hp ? hp : u->max_hp);
 }
@@ -198,9 +203,9 @@ CLC_NOINLINE void battle_sim_gain_owed(CLC_PRIVATE struct battle_unit *u, clc_i3
  * Avenge, Scavenge: the game's ext_hp). */
 CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    if (u->diseased)
+    if (BATTLE_SIM_UR && BATTLE_SIM_R(u)->diseased)
         x = battle_sim_cure(u, x);
-    if (u->owed_hp) {
+    if (BATTLE_SIM_UR && BATTLE_SIM_R(u)->owed_hp) {
         battle_sim_gain_owed(u, x);
         return;
     }
@@ -211,17 +216,18 @@ CLC_FN void battle_sim_gain_hp(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 /* Subdue took `d` more of the unit's attack gains (battle_unit.subdued). */
 CLC_FN void battle_sim_subdued(CLC_PRIVATE struct battle_unit *u, clc_i32 d)
 {
-    clc_i32 v = (clc_i32)u->subdued + d;
-    u->subdued = (clc_u8)(v < 255 ? v : 255);
+    clc_i32 v = (clc_i32)BATTLE_SIM_R(u)->subdued + d;
+    BATTLE_SIM_R(u)->subdued = (clc_u8)(v < 255 ? v : 255);
 }
 
 /* A permanent attack gain of X (Berserk, Valor, Bravery, Avenge, Allegiance, the passive
  * effects'): what Subdue still has owed is paid off first. */
 CLC_FN void battle_sim_gain_attack(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
-    if (u->owed_att) {
-        clc_i32 d = u->owed_att < x ? u->owed_att : x;
-        u->owed_att = (clc_i16)(u->owed_att - d);
+    if (BATTLE_SIM_UR && BATTLE_SIM_R(u)->owed_att) {
+        CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+        clc_i32 d = r->owed_att < x ? r->owed_att : x;
+        r->owed_att = (clc_i16)(r->owed_att - d);
         battle_sim_subdued(u, d);
         x -= d;
     }
@@ -236,16 +242,20 @@ CLC_FN void battle_sim_gain_attack(CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 CLC_NOINLINE void battle_sim_subdue(CLC_GLOBAL const struct battle_card_data *c,
                                     CLC_PRIVATE struct battle_unit *u, clc_i32 x)
 {
+    CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+    clc_i32 gain, t;
+    if (!BATTLE_SIM_UR) /* Subdue is one of the rarer skills */
+        return;
     /* The attack holds the gains less what corrosion took (battle_sim_corrosion). */
-    clc_i32 gain = (clc_i32)u->attack + u->corroded - c->attack;
-    clc_i32 t = gain > 0 ? (gain < x ? gain : x) : 0;
+    gain = (clc_i32)u->attack + r->corroded - c->attack;
+    t = gain > 0 ? (gain < x ? gain : x) : 0;
     u->attack = (clc_i16)(u->attack - t);
     battle_sim_subdued(u, t);
-    u->owed_att = battle_sim_sat((clc_i32)u->owed_att + x - t);
+    r->owed_att = battle_sim_sat((clc_i32)r->owed_att + x - t);
     gain = (clc_i32)u->max_hp - c->health;
     t = gain > 0 ? (gain < x ? gain : x) : 0;
     u->max_hp = (clc_i16)(u->max_hp - t);
-    u->owed_hp = battle_sim_sat((clc_i32)u->owed_hp + x - t);
+    r->owed_hp = battle_sim_sat((clc_i32)r->owed_hp + x - t);
     if (u->hp > u->max_hp)
         u->hp = u->max_hp;
 }
@@ -273,6 +283,23 @@ CLC_INLINE clc_i32 battle_sim_strike(CLC_GLOBAL const struct battle_plan_data *p
 /* ---------------------------------------------------------------------------------------
  * Setup and card play
  * ------------------------------------------------------------------------------------- */
+
+/* A game's unit from a starting row's unit of the plan: the whole unit, or, where the
+ * game's units have no rarer skills' state (BATTLE_SIM_UR 0: the plan's starting units have
+ * none either, battle_rules_features), the fields before it, byte for byte (byte access
+ * may alias any object, in C and in OpenCL C alike). */
+CLC_FN void battle_sim_start_unit(CLC_PRIVATE struct battle_unit *u,
+                                  CLC_GLOBAL const BATTLE_SIM_START_UNIT *from)
+{
+#if BATTLE_SIM_UR
+    *u = *from;
+#else
+    CLC_PRIVATE clc_u8 *to = (CLC_PRIVATE clc_u8 *)u;
+    CLC_GLOBAL const clc_u8 *b = (CLC_GLOBAL const clc_u8 *)from;
+    for (clc_u32 i = 0; i < sizeof(*from) - sizeof(struct battle_unit_rare); i++)
+        to[i] = b[i];
+#endif
+}
 
 /**
  * Starts game `game` of the job seeded with `seed` in *g from the plan, without shuffling:
@@ -325,12 +352,12 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         /* A fresh game's fortresses come flagged FRESH when they have on-play skills:
          * battle_sim_start casts them before the first turn, the first mover's first. */
         for (int i = 0; i < sd->n_structures; i++) {
-            side->structures[i] = sd->structures[i];
+            battle_sim_start_unit(&side->structures[i], &sd->structures[i]);
             if (sd->structures[i].flags & BATTLE_SIM_FRESH)
                 battle_sim_pend(g, s, 1);
         }
         for (int i = 0; i < sd->n_assaults; i++)
-            side->assaults[i] = sd->assaults[i];
+            battle_sim_start_unit(&side->assaults[i], &sd->assaults[i]);
     }
 }
 

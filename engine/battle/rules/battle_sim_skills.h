@@ -55,14 +55,18 @@ CLC_INLINE void battle_sim_apply(CLC_GLOBAL const struct battle_plan_data *p,
         u->protect = battle_sim_sat((clc_i32)u->protect + x);
         break;
     case BATTLE_SKILL_ENRAGE:
-        u->enraged = battle_sim_sat((clc_i32)u->enraged + x);
+        if (!BATTLE_SIM_UR) /* Enrage and Entrap are among the rarer skills */
+            break;
+        BATTLE_SIM_R(u)->enraged = battle_sim_sat((clc_i32)BATTLE_SIM_R(u)->enraged + x);
         /* Furiosity (the passive effect of the side whose turn it is): it heals X too. */
         if (battle_sim_has(p, BATTLE_SIM_PV(FURIOSITY)) &&
             battle_sim_passive(p, battle_sim_active(p->mode, g->turn), BATTLE_PASSIVE_FURIOSITY))
             battle_sim_heal_hurt(u, x);
         break;
     case BATTLE_SKILL_ENTRAP:
-        u->entrapped = battle_sim_sat((clc_i32)u->entrapped + x);
+        if (!BATTLE_SIM_UR)
+            break;
+        BATTLE_SIM_R(u)->entrapped = battle_sim_sat((clc_i32)BATTLE_SIM_R(u)->entrapped + x);
         break;
     case BATTLE_SKILL_OVERLOAD:
         u->state = (clc_u8)(u->state | BATTLE_SIM_OVERLOADED);
@@ -230,17 +234,17 @@ CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p
                                      CLC_PRIVATE struct battle_unit *u)
 {
     CLC_PRIVATE struct battle_unit *a;
-    if (lane < 0 || c->type != BATTLE_ASSAULT || id == BATTLE_SKILL_RUSH ||
+    if (!BATTLE_SIM_UR || lane < 0 || c->type != BATTLE_ASSAULT || id == BATTLE_SKILL_RUSH ||
         battle_sim_when(id) == BATTLE_WHEN_MOD)
         return;
     a = &g->sides[s].assaults[lane];
-    if (a == u || u->tributed >= p->cards[u->card].tribute || !battle_sim_alive(a))
+    if (a == u || BATTLE_SIM_R(u)->tributed >= p->cards[u->card].tribute || !battle_sim_alive(a))
         return;
     if ((id == BATTLE_SKILL_HEAL || id == BATTLE_SKILL_MEND) && a->hp >= battle_sim_max_hp(a))
         return;
     if (id == BATTLE_SKILL_RALLY && (a->flags & BATTLE_SIM_SUNDERED))
         return;
-    u->tributed++;
+    BATTLE_SIM_R(u)->tributed++;
     battle_sim_apply(p, g, s, id, x, a);
     if (id == BATTLE_SKILL_HEAL)
         battle_sim_zealot(p, battle_sim_active(p->mode, g->turn), c, x, a);
@@ -377,8 +381,10 @@ CLC_NOINLINE void battle_sim_payback(CLC_GLOBAL const struct battle_plan_data *p
             tides = before - battle_sim_power(t) > tides ? before - battle_sim_power(t) : tides;
             done = 1;
         }
-        if (done)
-            u->paybacked = (clc_u8)(u->paybacked < 255 ? u->paybacked + 1 : 255);
+        if (done && BATTLE_SIM_UR) {
+            CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+            r->paybacked = (clc_u8)(r->paybacked < 255 ? r->paybacked + 1 : 255);
+        }
         if (tides > 0 && (id == BATTLE_SKILL_WEAKEN || id == BATTLE_SKILL_SUNDER))
             battle_sim_tides(p, g, ts, tides, 0);
     }
@@ -391,8 +397,9 @@ CLC_FN int battle_sim_pays(CLC_GLOBAL const struct battle_plan_data *p, clc_u32 
                            CLC_PRIVATE const struct battle_unit *u)
 {
     CLC_GLOBAL const struct battle_card_data *t = &p->cards[u->card];
-    return (t->payback || t->revenge) && c->type == BATTLE_ASSAULT && id != BATTLE_SKILL_MIMIC &&
-           u->paybacked < (clc_i32)t->payback + t->revenge;
+    return BATTLE_SIM_UR && (t->payback || t->revenge) && c->type == BATTLE_ASSAULT &&
+           id != BATTLE_SKILL_MIMIC &&
+           BATTLE_SIM_R(u)->paybacked < (clc_i32)t->payback + t->revenge;
 }
 
 /* The card unit card `card` is a variant of (battle_plan_data.card_base), or itself: the
@@ -461,9 +468,10 @@ CLC_INLINE int battle_sim_skill_as(CLC_GLOBAL const struct battle_plan_data *p,
              (g->sides[s].assaults[lane].state & BATTLE_SIM_OVERLOADED);
     /* Sabotage on an assault caster takes from its skills' X; a skill left with none is not
      * cast (copies with `pv`; Mimic's cast took it from Mimic's X). */
-    if ((pv & BATTLE_SIM_PV_RARE) && !ov && lane >= 0 && g->sides[s].assaults[lane].sabotaged &&
+    if ((pv & BATTLE_SIM_PV_RARE) && !ov && lane >= 0 &&
+        BATTLE_SIM_R(&g->sides[s].assaults[lane])->sabotaged &&
         (battle_sim_opts(id) & BATTLE_OPT_X) && battle_sim_when(id) != BATTLE_WHEN_MOD) {
-        x = battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged);
+        x = battle_sim_sabotaged(p, c, k, BATTLE_SIM_R(&g->sides[s].assaults[lane])->sabotaged);
         if (x <= 0)
             return 0;
     }
@@ -764,14 +772,16 @@ CLC_NOINLINE void battle_sim_stasis(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *me = &g->sides[s];
     CLC_GLOBAL const struct battle_card_data *c = &p->cards[u->card];
     CLC_GLOBAL const struct battle_card_data *cc = &p->cards[me->commander];
+    if (!BATTLE_SIM_UR) /* no Stasis, no Temporal Backlash (battle_rules_features) */
+        return;
     int mega = battle_sim_passive(p, s, BATTLE_PASSIVE_MEGAMORPHOSIS) != 0;
     int backlash = battle_sim_passive(p, s, BATTLE_PASSIVE_TEMPORALBACKLASH) != 0;
     clc_i32 x = 0;
     if (battle_sim_passive(p, s, BATTLE_PASSIVE_COLDSLEEP))
         for (clc_u32 i = 0; i < me->n_assaults; i++) {
             CLC_PRIVATE struct battle_unit *a = &me->assaults[i];
-            if (a != u && a->stasis && battle_sim_alive(a))
-                battle_sim_heal_hurt(a, (a->stasis + 1) / 2);
+            if (a != u && BATTLE_SIM_R(a)->stasis && battle_sim_alive(a))
+                battle_sim_heal_hurt(a, (BATTLE_SIM_R(a)->stasis + 1) / 2);
         }
     if (c->type != BATTLE_ASSAULT || !c->delay)
         return;
@@ -789,7 +799,7 @@ CLC_NOINLINE void battle_sim_stasis(CLC_GLOBAL const struct battle_plan_data *p,
         x += ((clc_i32)t->stasis + backlash * (((clc_i32)t->counter + 1) / 2)) *
              (battle_sim_alive(&me->assaults[i]) & (mega | (t->faction == c->faction)));
     }
-    u->stasis = battle_sim_sat(x);
+    BATTLE_SIM_R(u)->stasis = battle_sim_sat(x);
     u->protect = battle_sim_sat((clc_i32)u->protect + x);
 }
 
@@ -1038,9 +1048,10 @@ CLC_NOINLINE int battle_sim_mimic(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_side *en = &g->sides[1 - s];
     int assault = c->type == BATTLE_ASSAULT;
     clc_u32 y = c->act_y[k];
-    clc_i32 x = lane >= 0 && g->sides[s].assaults[lane].sabotaged
-                    ? battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged)
-                    : c->act_x[k];
+    clc_i32 x =
+        BATTLE_SIM_UR && lane >= 0 && BATTLE_SIM_R(&g->sides[s].assaults[lane])->sabotaged
+            ? battle_sim_sabotaged(p, c, k, BATTLE_SIM_R(&g->sides[s].assaults[lane])->sabotaged)
+            : c->act_x[k];
     clc_u8 cand[BATTLE_SIM_LANES];
     clc_u32 nc = 0;
     if (x <= 0) /* Sabotage took all of Mimic's X */
@@ -1184,6 +1195,8 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
                                        CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                        CLC_GLOBAL const struct battle_card_data *c)
 {
+    if (!BATTLE_SIM_UR) /* only Payback and Revenge kill so */
+        return;
     for (clc_u32 k = 0; k < c->n_act; k++) {
         clc_u32 id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
         struct battle_sim_ov ov;
@@ -1199,7 +1212,8 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
         }
         ov.x = c->act_x[k];
         if ((battle_sim_opts(id) & BATTLE_OPT_X) && lane >= 0) {
-            ov.x = battle_sim_sabotaged(p, c, k, g->sides[s].assaults[lane].sabotaged);
+            ov.x =
+                battle_sim_sabotaged(p, c, k, BATTLE_SIM_R(&g->sides[s].assaults[lane])->sabotaged);
             if (ov.x <= 0)
                 continue;
         }

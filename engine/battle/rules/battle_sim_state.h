@@ -251,43 +251,92 @@ struct battle_card_data {
     clc_u8 act_trig[BATTLE_SIM_ACTS]; /* BATTLE_SIM_TRIG_* */
 };
 
-/* One unit on the field. The same layout serves a plan's starting rows and a game's rows. */
-struct battle_unit {
-    clc_u16 card; /* index into battle_plan_data.cards */
-    clc_u8 delay; /* turns of its owner until it acts; 0 = active */
-    clc_u8 flags; /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */
-    clc_i16 hp;
-    clc_i16 attack;    /* the card's attack plus permanent gains (Berserk, Valor...) */
-    clc_i16 rally;     /* until the end of its own turn */
-    clc_i16 weaken;    /* until the end of its own next turn */
-    clc_i16 enfeeble;  /* until the end of the caster's turn */
-    clc_i16 protect;   /* until the end of the next enemy turn */
-    clc_i16 poison;    /* stacks, taken at the end of its own turns, then halved */
-    clc_i16 max_hp;    /* the card's health plus permanent gains (Leech, Fortify...) */
-    clc_u32 cd;        /* cooldowns (BATTLE_SIM_CD_*) */
-    clc_u8 hits;       /* times it took damage in the current action (Barrier) */
-    clc_u8 inhibited;  /* allied skills it still refuses (Inhibit) until its own turn ends */
-    clc_i16 absorb;    /* skill damage it still absorbs until its own next turn starts */
+/* The rarer skills' state of a unit (battle_unit.r): what Mark, Enrage, Entrap, Corrosive,
+ * Sabotage, Disease, Tribute, Payback, Revenge, Subdue and Stasis leave on it. A program
+ * specialised for plans that can reach none of them leaves it out of the game's units
+ * (BATTLE_SIM_UR), so that a unit there is 32 bytes instead of 52. */
+struct battle_unit_rare {
     clc_i16 marked;    /* Mark: damage every attack on it adds, for good (assaults only) */
     clc_i16 enraged;   /* Enrage: Berserk it has besides its card's, until its own turn ends */
     clc_i16 entrapped; /* Entrap: Counter it has besides its card's, until the end of the
                           next enemy turn */
     clc_i16 corrode;   /* Corrosive: the X it was corroded by (0: not corroded) */
     clc_i16 corroded; /* Corrosive: the attack its corrosion took so far (`attack` is less by it) */
-    clc_u8 sabotaged; /* Sabotage: X less on its skills' X until its own turn ends */
-    clc_u8 state;     /* BATTLE_SIM_RUSHED */
     clc_i16 diseased; /* Disease: health gains it will still lose (battle_sim_cure) */
-    clc_u8 tributed;  /* Tribute: allied skills it gave back since its own turn last ended */
-    clc_u8 paybacked; /* Payback, Revenge: hostile skills it sent back this enemy turn */
     clc_i16 owed_att; /* Subdue: permanent attack gains still owed (battle_sim_gain_attack) */
     clc_i16 owed_hp;  /* Subdue: permanent health gains still owed (battle_sim_gain_hp) */
     clc_i16 stasis;   /* Stasis: the part of `protect` that lasts until it acts */
-    clc_u8 evaded;    /* hostile skills negated by Evade during the current enemy turn */
+    clc_u8 sabotaged; /* Sabotage: X less on its skills' X until its own turn ends */
+    clc_u8 tributed;  /* Tribute: allied skills it gave back since its own turn last ended */
+    clc_u8 paybacked; /* Payback, Revenge: hostile skills it sent back this enemy turn */
     /* Subdue: the attack gains it took so far, the owed part paid included (tuo's
      * min(m_perm_attack_buff, m_subdued)), saturating at 255: corrosion may take that much
-     * more than `attack` holds (battle_sim_corrosion). The unit's last padding byte. */
+     * more than `attack` holds (battle_sim_corrosion). */
     clc_u8 subdued;
 };
+
+/* Whether the game's units carry the rarer skills' state (battle_unit.r): always on the
+ * host and in the general program; 0 in a program specialised for plans without those
+ * skills (battle_rules_features), where every read or write of it is in code that a
+ * constant BATTLE_SIM_UR, or a constant the same plans fix, folds away. */
+#ifndef BATTLE_K_UNIT_RARE
+#define BATTLE_K_UNIT_RARE 1
+#endif
+#define BATTLE_SIM_UR BATTLE_K_UNIT_RARE
+#if !BATTLE_SIM_UR && ((BATTLE_K_PV & BATTLE_SIM_PV_RARE) ||                                       \
+                       (BATTLE_K_RARE & (BATTLE_SIM_RARE_SABOTAGE | BATTLE_SIM_RARE_STASIS)))
+#error "units without the rarer skills' state in a program whose plans have those skills"
+#endif
+
+/* A unit's fields besides the rarer skills' state: the same in the plan's starting rows and
+ * in a game's rows, so that a game's unit, with or without that state, begins with them. */
+#define BATTLE_SIM_UNIT_FIELDS                                                                     \
+    clc_u16 card; /* index into battle_plan_data.cards */                                          \
+    clc_u8 delay; /* turns of its owner until it acts; 0 = active */                               \
+    clc_u8 flags; /* BATTLE_SIM_ALIVE | JAMMED | ATTACKED */                                       \
+    clc_i16 hp;                                                                                    \
+    clc_i16 attack;   /* the card's attack plus permanent gains (Berserk, Valor...) */             \
+    clc_i16 rally;    /* until the end of its own turn */                                          \
+    clc_i16 weaken;   /* until the end of its own next turn */                                     \
+    clc_i16 enfeeble; /* until the end of the caster's turn */                                     \
+    clc_i16 protect;  /* until the end of the next enemy turn */                                   \
+    clc_i16 poison;   /* stacks, taken at the end of its own turns, then halved */                 \
+    clc_i16 max_hp;   /* the card's health plus permanent gains (Leech, Fortify...) */             \
+    clc_u32 cd;       /* cooldowns (BATTLE_SIM_CD_*) */                                            \
+    clc_u8 hits;      /* times it took damage in the current action (Barrier) */                   \
+    clc_u8 inhibited; /* allied skills it still refuses (Inhibit) until its own turn ends */       \
+    clc_i16 absorb;   /* skill damage it still absorbs until its own next turn starts */           \
+    clc_u8 evaded;    /* hostile skills negated by Evade during the current enemy turn */          \
+    clc_u8 state;     /* BATTLE_SIM_RUSHED ... (the rarer skills' and the deaths' flags) */
+
+/* One unit on the field: 52 bytes with the rarer skills' state, 32 without. */
+struct battle_unit {
+    BATTLE_SIM_UNIT_FIELDS
+#if BATTLE_SIM_UR
+    struct battle_unit_rare r;
+#endif
+};
+
+/* A unit of the plan's starting rows (battle_side_data): always with the rarer skills'
+ * state, as the host lays the plan out; on the host and in the general program the game's
+ * unit itself. */
+#if BATTLE_SIM_UR
+#define BATTLE_SIM_START_UNIT struct battle_unit
+#else
+struct battle_unit_start {
+    BATTLE_SIM_UNIT_FIELDS
+    struct battle_unit_rare r;
+};
+#define BATTLE_SIM_START_UNIT struct battle_unit_start
+#endif
+
+/* The rarer skills' state of unit `u`. Where the units have none (BATTLE_SIM_UR 0) a null
+ * pointer, only ever in code that BATTLE_SIM_UR folds away: it keeps that code compiling. */
+#if BATTLE_SIM_UR
+#define BATTLE_SIM_R(u) (&(u)->r)
+#else
+#define BATTLE_SIM_R(u) ((void)(u), (CLC_PRIVATE struct battle_unit_rare *)0)
+#endif
 
 /* One side as prepared on the host. The cards still to play are `seq` entries (a mid-game
  * hand first, then the deck); entry e is card seq_card[e]. Each game shuffles entries
@@ -335,8 +384,8 @@ struct battle_side_data {
     clc_u8 pool_n[BATTLE_SIM_POOLS];
     clc_u8 pool_first[BATTLE_SIM_POOLS];
     clc_u16 pool_card[BATTLE_SIM_POOL_CARDS];
-    struct battle_unit structures[BATTLE_SIM_ROW]; /* fortresses first */
-    struct battle_unit assaults[BATTLE_SIM_ROW];
+    BATTLE_SIM_START_UNIT structures[BATTLE_SIM_ROW]; /* fortresses first */
+    BATTLE_SIM_START_UNIT assaults[BATTLE_SIM_ROW];
 };
 
 struct battle_plan_data {

@@ -185,7 +185,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (!sundered) {
         dmg += battle_sim_bonus(p, g, s, u, t);
         if ((pv & BATTLE_SIM_PV_RARE) && t)
-            dmg += t->marked;
+            dmg += BATTLE_SIM_R(t)->marked;
         if ((pv & BATTLE_SIM_PV_EFFECTS) &&
             battle_sim_has(p, BATTLE_SIM_PV(BLOODLUST) | BATTLE_SIM_PV(BRIGADE) |
                                   BATTLE_SIM_PV(UNITY)))
@@ -199,7 +199,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         red += t->protect - ac->pierce - ac->rupture;
         /* A corroded target's reduction is less by its corrosion's X (copies with `pv`). */
         if ((pv & BATTLE_SIM_PV_RARE) && red > 0)
-            red -= t->corrode;
+            red -= BATTLE_SIM_R(t)->corrode;
         dmg += (sundered ? 0 : t->enfeeble) - (red > 0 ? red : 0);
         if (dmg < 0)
             dmg = 0;
@@ -226,7 +226,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     if (g->pending)
         battle_sim_triggers(p, g);
     /* Counter fires even when the hit did 0; Entrap adds to it (copies with `pv`). */
-    counter = dc->counter + ((pv & BATTLE_SIM_PV_RARE) && t ? t->entrapped : 0);
+    counter = dc->counter + ((pv & BATTLE_SIM_PV_RARE) && t ? BATTLE_SIM_R(t)->entrapped : 0);
     if (counter && battle_sim_alive(u)) {
         battle_sim_strike(p, g, s, u, counter);
         if (g->pending)
@@ -244,8 +244,9 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
     }
     /* Corrosive: the attacker is corroded by the target's X when that is more than it was
      * (even at 0 damage; a commander's or a Wall's too). */
-    if ((pv & BATTLE_SIM_PV_RARE) && dc->corrosive > u->corrode && battle_sim_alive(u))
-        u->corrode = dc->corrosive;
+    if ((pv & BATTLE_SIM_PV_RARE) && dc->corrosive > BATTLE_SIM_R(u)->corrode &&
+        battle_sim_alive(u))
+        BATTLE_SIM_R(u)->corrode = dc->corrosive;
     /* Leech, on a hit that did damage to an assault only: it raises max health by what it
      * heals, so the unit gains min(X, damage) health whatever it had. */
     if (dmg > 0 && ac->leech && on_assault && battle_sim_alive(u))
@@ -269,7 +270,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
             battle_sim_triggers(p, g);
     }
     /* Berserk, with what Enrage added (copies with `pv`). */
-    berserk = ac->berserk + ((pv & BATTLE_SIM_PV_RARE) ? u->enraged : 0);
+    berserk = ac->berserk + ((pv & BATTLE_SIM_PV_RARE) ? BATTLE_SIM_R(u)->enraged : 0);
     if (!pv) {
         /* No branch on whether the hit did damage, which a predictor cannot learn (attack
          * never exceeds the cap, so adding 0 changes nothing). */
@@ -291,7 +292,7 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
         u->poison = battle_sim_sat((clc_i32)u->poison + dc->poison);
     /* Mark: X marks on the assault the hit damaged (not a commander or a Wall), for good. */
     if ((pv & BATTLE_SIM_PV_RARE) && dmg > 0 && ac->mark && on_assault && battle_sim_alive(u))
-        t->marked = battle_sim_sat((clc_i32)t->marked + ac->mark);
+        BATTLE_SIM_R(t)->marked = battle_sim_sat((clc_i32)BATTLE_SIM_R(t)->marked + ac->mark);
     if ((pv & BATTLE_SIM_PV_EFFECTS) && dmg > 0 && on_assault && battle_sim_alive(u) &&
         battle_sim_has(p, BATTLE_SIM_PV(HEROISM) | BATTLE_SIM_PV(DEVOUR)))
         battle_sim_passive_hit(p, s, u, t);
@@ -324,16 +325,19 @@ CLC_INLINE void battle_sim_attack_pv(CLC_GLOBAL const struct battle_plan_data *p
  * unit has no attack power left its corrosion ends (bench/peer_fuzz.mjs seed 48, #30). */
 CLC_FN void battle_sim_corrosion(CLC_PRIVATE struct battle_unit *u, int attacked)
 {
+    CLC_PRIVATE struct battle_unit_rare *r = BATTLE_SIM_R(u);
+    if (!BATTLE_SIM_UR) /* Corrosive is one of the rarer skills */
+        return;
     if (attacked) {
-        clc_i32 v = u->corrode < battle_sim_power(u) ? u->corrode : battle_sim_power(u);
-        clc_i32 cap = (clc_i32)u->attack + u->subdued;
+        clc_i32 v = r->corrode < battle_sim_power(u) ? r->corrode : battle_sim_power(u);
+        clc_i32 cap = (clc_i32)u->attack + r->subdued;
         v = v < cap ? v : cap;
         u->attack = (clc_i16)(u->attack - v);
-        u->corroded = (clc_i16)(u->corroded + v);
+        r->corroded = (clc_i16)(r->corroded + v);
     } else {
-        u->attack = battle_sim_sat((clc_i32)u->attack + u->corroded);
-        u->corrode = 0;
-        u->corroded = 0;
+        u->attack = battle_sim_sat((clc_i32)u->attack + r->corroded);
+        r->corrode = 0;
+        r->corroded = 0;
     }
 }
 
@@ -352,7 +356,7 @@ CLC_INLINE void battle_sim_attack(CLC_GLOBAL const struct battle_plan_data *p,
     }
     attacked = battle_sim_power(u) > 0;
     battle_sim_attack_pv(p, g, s, lane, pv);
-    if (u->corrode && !g->over)
+    if (BATTLE_SIM_R(u)->corrode && !g->over)
         battle_sim_corrosion(u, attacked);
 }
 
@@ -435,10 +439,13 @@ CLC_FN void battle_sim_debuffs(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         if (c->inhibit > t->inhibited)
             t->inhibited = c->inhibit;
-        if (c->sabotage > t->sabotaged)
-            t->sabotaged = c->sabotage;
+        if (!BATTLE_SIM_UR) /* no Sabotage or Disease (battle_rules_features) */
+            continue;
+        if (c->sabotage > BATTLE_SIM_R(t)->sabotaged)
+            BATTLE_SIM_R(t)->sabotaged = c->sabotage;
         if (c->disease)
-            t->diseased = battle_sim_sat((clc_i32)t->diseased + (clc_i32)c->disease);
+            BATTLE_SIM_R(t)->diseased =
+                battle_sim_sat((clc_i32)BATTLE_SIM_R(t)->diseased + (clc_i32)c->disease);
     }
 }
 
@@ -790,9 +797,11 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
             continue;
         }
         /* Stasis protects until the unit acts. */
-        if (stasis && u->stasis) {
-            u->protect = (clc_i16)(u->protect > u->stasis ? u->protect - u->stasis : 0);
-            u->stasis = 0;
+        if (stasis && BATTLE_SIM_R(u)->stasis) {
+            u->protect = (clc_i16)(u->protect > BATTLE_SIM_R(u)->stasis
+                                       ? u->protect - BATTLE_SIM_R(u)->stasis
+                                       : 0);
+            BATTLE_SIM_R(u)->stasis = 0;
         }
         u->flags = (clc_u8)(u->flags | BATTLE_SIM_ACTING);
         g->lusted = 0;
@@ -802,7 +811,8 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
                 battle_sim_skills_as(p, g, s, (clc_i32)i, c, &u->cd, pv);
             if (battle_sim_alive(u) && !(u->flags & BATTLE_SIM_JAMMED))
                 battle_sim_attack(p, g, s, i, pv);
-            else if (u->corrode) /* it could not attack: its corrosion ends */
+            else if (BATTLE_SIM_UR && BATTLE_SIM_R(u)->corrode) /* it could not attack: its
+                                                                   corrosion ends */
                 battle_sim_corrosion(u, 0);
             if (g->over) {
                 /* A game past its bound is a stall whatever happened after. */
@@ -864,9 +874,9 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
         u->flags =
             (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
         if (pv & BATTLE_SIM_PV_RARE) {
-            u->enraged = 0;
-            u->sabotaged = 0;
-            u->tributed = 0;
+            BATTLE_SIM_R(u)->enraged = 0;
+            BATTLE_SIM_R(u)->sabotaged = 0;
+            BATTLE_SIM_R(u)->tributed = 0;
             u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
         }
     }
@@ -874,11 +884,11 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
     for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
         u->enfeeble = 0;
-        u->protect = u->stasis;
+        u->protect = BATTLE_SIM_UR ? BATTLE_SIM_R(u)->stasis : 0;
         u->evaded = 0;
         if (pv & BATTLE_SIM_PV_RARE) {
-            u->entrapped = 0;
-            u->paybacked = 0;
+            BATTLE_SIM_R(u)->entrapped = 0;
+            BATTLE_SIM_R(u)->paybacked = 0;
         }
     }
     /* Enhance's and Evolve's changes end with the enemy turn after they were made. */

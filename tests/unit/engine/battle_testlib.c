@@ -41,7 +41,7 @@ static int pending_counts_ok(const struct battle_game *g)
 
 static unsigned rare_state(const struct battle_unit *u)
 {
-    return u->enraged || u->sabotaged || u->tributed || u->entrapped || u->paybacked ||
+    return u->r.enraged || u->r.sabotaged || u->r.tributed || u->r.entrapped || u->r.paybacked ||
            (u->state & BATTLE_SIM_OVERLOADED);
 }
 

@@ -844,6 +844,9 @@ static void test_features(void)
     /* Decks of ten cards and no Summon: rows of at most 8 or 16 units, not the rule's 60. */
     CU_ASSERT_TRUE(feature(kref.features, "BATTLE_K_LANES") <= 16);
     CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_LANES") % 8, 0);
+    /* No rarer skill: its units leave that state out (32 bytes, not 52). */
+    CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_UNIT_RARE"), 0);
+    CU_ASSERT_EQUAL(feature(kall.features, "BATTLE_K_UNIT_RARE"), 1);
     acts = feature(kall.features, "BATTLE_K_ACTS");
     CU_ASSERT_TRUE(acts >> BATTLE_SKILL_STRIKE & 1u);
     CU_ASSERT_TRUE(acts >> BATTLE_SKILL_HEAL & 1u);

@@ -620,12 +620,12 @@ static void test_mark(void)
     tb_run_turns(&x, 3);
     CU_ASSERT_EQUAL(TB_CMD(&x, 1), 47);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 48);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).marked, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).r.marked, 3);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 43);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).marked, 6);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).r.marked, 6);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).hp, 49);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).marked, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).r.marked, 0);
     tb_run_end(&x);
 }
 
@@ -698,8 +698,8 @@ static void test_enrage(void)
         tb_run_turns(&x, 1);
         CU_ASSERT_EQUAL(TB_CMD(&x, 1), 48);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 6);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).enraged, 0); /* until its turn ends */
-        TB_ASL(&x, 0, 0).hp = 27;                     /* hurt: Furiosity's heal shows on turn 3 */
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.enraged, 0); /* until its turn ends */
+        TB_ASL(&x, 0, 0).hp = 27;                       /* hurt: Furiosity's heal shows on turn 3 */
         tb_run_turns(&x, 2);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 44);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 10);
@@ -729,11 +729,11 @@ static void test_entrap(void)
     tb_deck(&b, 1, unit(&b, "Biter", 3, 30, 0), 1);
     tb_run_start(&x, &b);
     tb_run_turns(&x, 1);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).entrapped, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.entrapped, 2);
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 27);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 27);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).entrapped, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.entrapped, 0);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 24);
     tb_run_end(&x);
@@ -761,20 +761,20 @@ static void test_corrosive(void)
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_CMD(&x, 1), 45);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 29);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corrode, 0);
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 35);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corrode, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 3);
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 26);
     tb_run_turns(&x, 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 31);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 0);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corroded, 5);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 5);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corrode, 0);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 31);
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 19);
@@ -797,7 +797,7 @@ static void sabotage_start(struct tb *b, struct tb_run *r, int x, int hp)
     tb_deck(b, 1, saboteur, 1);
     tb_run_start(r, b);
     tb_run_turns(r, 2);
-    CU_ASSERT_EQUAL(TB_ASL(r, 0, 0).sabotaged, x);
+    CU_ASSERT_EQUAL(TB_ASL(r, 0, 0).r.sabotaged, x);
 }
 
 static void test_sabotage(void)
@@ -809,7 +809,7 @@ static void test_sabotage(void)
         sabotage_start(&b, &r, x, 30);
         tb_run_turns(&r, 1);
         CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 29 : 30);
-        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).sabotaged, 0); /* until its own turn ends */
+        CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).r.sabotaged, 0); /* until its own turn ends */
         tb_run_turns(&r, 2);
         CU_ASSERT_EQUAL(TB_ASL(&r, 1, 0).hp, x == 2 ? 28 : 30);
         tb_run_end(&r);
@@ -862,10 +862,10 @@ static void test_disease(void)
     tb_run_start(&r, &b);
     tb_run_turns(&r, 2);
     CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).hp, 15);
-    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).diseased, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).r.diseased, 3);
     tb_run_turns(&r, 1);
     CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).hp, 16);
-    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).diseased, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).r.diseased, 0);
     tb_run_turns(&r, 2);
     CU_ASSERT_EQUAL(TB_ASL(&r, 0, 0).hp, 12);
     tb_run_end(&r);
@@ -955,9 +955,9 @@ static void test_tribute(void)
     tb_run_turns(&x, 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, 4);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).entrapped, 1);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).entrapped, 1);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).tributed, 0); /* its turn ended */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.entrapped, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).r.entrapped, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.tributed, 0); /* its turn ended */
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).protect, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, 4);
@@ -985,7 +985,7 @@ static void test_payback(void)
     tb_run_turns(&x, 3);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 25);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 17);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).paybacked, 0); /* renewed at the turn's end */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).r.paybacked, 0); /* renewed at the turn's end */
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 14);
@@ -1102,16 +1102,16 @@ static void test_subdue(void)
         tb_run_turns(&x, 2);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 38);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 3);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_att, 0);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_hp, 3);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.owed_att, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.owed_hp, 3);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 20);
         tb_run_turns(&x, 1);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, crackdown ? 40 : 38);
         tb_run_turns(&x, 1);
         CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, crackdown ? 38 : 36);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 2);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_att, 0);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_hp, 6);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.owed_att, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.owed_hp, 6);
         tb_run_end(&x);
     }
 }
@@ -1146,18 +1146,18 @@ static void test_corrosive_subdued(void)
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 195);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, -1);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 3);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).subdued, 2);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).owed_att, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corroded, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.subdued, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.owed_att, 3);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 193);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, -3);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corroded, 5);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 193);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).attack, 2);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corroded, 0);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).corrode, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corroded, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.corrode, 0);
     tb_run_turns(&x, 2);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 188); /* turn 9: power 5 again */
     tb_run_end(&x);
@@ -1199,17 +1199,17 @@ static void test_stasis(void)
         b.spec.sides[0].passive[BATTLE_PASSIVE_TEMPORALBACKLASH] = v == 2;
         tb_run_start(&x, &b);
         tb_run_turns(&x, 3);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).stasis, 0);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).stasis, st);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).r.stasis, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).r.stasis, st);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, st);
         tb_run_turns(&x, 1);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20 - (5 - st));
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, st);
         tb_run_turns(&x, 1);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).stasis, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).r.stasis, 0);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20 - (5 - st) + (v == 1 ? 2 : 0));
         tb_run_turns(&x, 2);
-        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).stasis, 0);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).r.stasis, 0);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).protect, 0);
         tb_run_turns(&x, 1);
         CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 20 - 2 * (5 - st) - 5 + (v == 1 ? 2 : 0));
@@ -1517,7 +1517,7 @@ static void test_large_16bit(void)
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 596);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 0);
-    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).marked, 400); /* the Poker's Mark 400, after its hit */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).r.marked, 400); /* the Poker's Mark 400, after its hit */
     tb_run_turns(&x, 1);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).absorb, 300);
     CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 900);
