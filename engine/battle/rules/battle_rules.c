@@ -174,6 +174,22 @@ static int unit_rare_of(const struct battle_plan_data *d)
     return 0;
 }
 
+/* The most entries a side of plan `d` holds in its games: BATTLE_SIM_SEQ when a side draws
+ * its cards (battle_sim_deal fills its entries each game), else the most entries a side has
+ * (n_seq: a game never adds one). Whole eights, as lanes_of, at most the rule's. */
+static int entries_of(const struct battle_plan_data *d)
+{
+    int n = 1;
+
+    for (int s = 0; s < 2; s++) {
+        if (d->sides[s].draw)
+            return BATTLE_SIM_SEQ;
+        n = d->sides[s].n_seq > n ? d->sides[s].n_seq : n;
+    }
+    n = (n + 7) / 8 * 8;
+    return n < BATTLE_SIM_SEQ ? n : BATTLE_SIM_SEQ;
+}
+
 void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t len)
 {
     unsigned long long acts = 0;
@@ -191,7 +207,7 @@ void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t l
     snprintf(buf, len,
              "-DBATTLE_K_FX=0x%02xu -DBATTLE_K_PV=0x%xu -DBATTLE_K_RARE=0x%xu "
              "-DBATTLE_K_DEATH=0x%xu -DBATTLE_K_EFFECTS=0x%xu -DBATTLE_K_ACTS=0x%llxul "
-             "-DBATTLE_K_UNIT_RARE=%d -DBATTLE_K_LANES=%d",
+             "-DBATTLE_K_UNIT_RARE=%d -DBATTLE_K_SEQ=%d -DBATTLE_K_LANES=%d",
              (unsigned)d->fx, (unsigned)d->passive, (unsigned)d->rare, (unsigned)d->death_fx,
-             (unsigned)d->passive_on, acts, unit_rare_of(d), lanes_of(d, summons));
+             (unsigned)d->passive_on, acts, unit_rare_of(d), entries_of(d), lanes_of(d, summons));
 }

@@ -51,13 +51,13 @@ int battle_rules_skill_x_max(enum battle_skill id);
 void battle_rules_mark_card(const struct battle_plan_data *d, struct battle_card_data *c);
 
 /* Room for battle_rules_features' text. */
-#define BATTLE_RULES_FEATURES_LEN 224
+#define BATTLE_RULES_FEATURES_LEN 256
 
 /**
  * The compile-time constants of a kernel specialised for plan data `d` (battle_sim_state.h,
  * BATTLE_K_*: its plan-wide flags, the activation skills of every card of its table, its
- * passive battleground effects, whether its units need the rarer skills' state, the units a
- * row of its games can hold) as OpenCL -D options,
+ * passive battleground effects, whether its units need the rarer skills' state, the entries
+ * a side and the units a row of its games can hold) as OpenCL -D options,
  * written into buf (`len` at least BATTLE_RULES_FEATURES_LEN). Plans that reach the same rules get
  * the same text, so it names the program (docs/kernels.md, "A program per plan"). `d` must not make
  * its variants during play (battle_plan_lazy): those cards are not in its table yet.

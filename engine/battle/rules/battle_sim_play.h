@@ -343,11 +343,11 @@ CLC_FN void battle_sim_setup(CLC_GLOBAL const struct battle_plan_data *p,
         side->commander_cd = 0;
         /* The whole arrays, whose lengths the compiler knows: a few vector stores, not a loop
          * per entry (entries past n_seq and n_groups are never read). */
-        for (int e = 0; e < BATTLE_SIM_SEQ + 1; e++) {
+        for (int e = 0; e < BATTLE_SIM_ENTRIES + 1; e++) {
             side->seq[e] = (clc_u8)e;
             side->used[e] = 0;
         }
-        for (int e = 0; e < BATTLE_SIM_SEQ; e++)
+        for (int e = 0; e < BATTLE_SIM_ENTRIES; e++)
             side->card[e] = sd->seq_card[e];
         /* A fresh game's fortresses come flagged FRESH when they have on-play skills:
          * battle_sim_start casts them before the first turn, the first mover's first. */

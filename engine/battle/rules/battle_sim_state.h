@@ -136,7 +136,15 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #ifndef BATTLE_K_LANES
 #define BATTLE_K_LANES BATTLE_SIM_ROW
 #endif
-#define BATTLE_SIM_LANES      BATTLE_K_LANES
+#define BATTLE_SIM_LANES BATTLE_K_LANES
+/* Entries (hand and deck) a side's game state holds in this program: the rule's
+ * BATTLE_SIM_SEQ, or, for plans whose sides do not draw their cards (their entries are the
+ * plan's, n_seq of them), the most any side has (battle_rules_features), so that the
+ * per-entry arrays of a game shrink with its decks too. */
+#ifndef BATTLE_K_SEQ
+#define BATTLE_K_SEQ BATTLE_SIM_SEQ
+#endif
+#define BATTLE_SIM_ENTRIES    BATTLE_K_SEQ
 #define BATTLE_SIM_FX(p)      ((p)->fx & BATTLE_K_FX)
 #define BATTLE_SIM_PASSIVE(p) ((p)->passive & BATTLE_K_PV)
 #define BATTLE_SIM_RARES(p)   ((p)->rare & BATTLE_K_RARE)
@@ -458,10 +466,11 @@ struct battle_side {
     clc_u8 pending;       /* this side's share of battle_game.pending (at most 2 x 120 flags),
                              so that battle_sim_triggers scans only the sides that have some */
     clc_u32 commander_cd; /* the commander's cooldowns */
-    clc_u8 seq[BATTLE_SIM_SEQ + 1];
-    clc_u8 used[BATTLE_SIM_SEQ + 1]; /* list positions consumed per priority group */
-    clc_u16 card[BATTLE_SIM_SEQ];    /* entry e's card this game (the plan's seq_card, or
-                                        what a drawing side drew) */
+    /* BATTLE_SIM_ENTRIES entries: the rule's, or a specialised program's bound. */
+    clc_u8 seq[BATTLE_SIM_ENTRIES + 1];
+    clc_u8 used[BATTLE_SIM_ENTRIES + 1]; /* list positions consumed per priority group */
+    clc_u16 card[BATTLE_SIM_ENTRIES];    /* entry e's card this game (the plan's seq_card, or
+                                            what a drawing side drew) */
     /* The rows last: battle_sim_copy copies every field before them whole, the rows' units
      * in play only. BATTLE_SIM_LANES units each: the rule's row, or a specialised program's
      * bound. */

@@ -2,7 +2,9 @@
 /* The rules entry points of battle_testlib.h, compiled once for every battle test. */
 #include "battle_testlib.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "battle_rules.h"
 
@@ -54,28 +56,48 @@ static int rare_fields_ok(const struct battle_plan_data *p, const struct battle_
            side_sum(&g->sides[0], rare_state) + side_sum(&g->sides[1], rare_state) == 0;
 }
 
-/* The units a row of a game of `p` can hold by the bound a program specialised for it is
- * built with (battle_rules_features' BATTLE_K_LANES; the rule's row for a plan that makes
- * its variants during play, which has no such program). */
-static unsigned plan_lanes(const struct battle_plan_data *p)
+/* Constant `name` (-D`name`=) of the program specialised for `p` (battle_rules_features);
+ * `general`, the general program's value, for a plan that makes its variants during play,
+ * which has no such program. 0 when the text lacks it (a check below then fails). */
+static unsigned plan_feature(const struct battle_plan_data *p, const char *name, unsigned general)
 {
-    char features[BATTLE_RULES_FEATURES_LEN];
+    char features[BATTLE_RULES_FEATURES_LEN], key[64];
     const char *at;
 
     if (p->lazy)
-        return BATTLE_SIM_ROW;
+        return general;
     battle_rules_features(p, features, sizeof(features));
-    at = strstr(features, "-DBATTLE_K_LANES=");
-    return at ? (unsigned)strtoul(at + strlen("-DBATTLE_K_LANES="), NULL, 10) : 0;
+    snprintf(key, sizeof(key), "-D%s=", name);
+    at = strstr(features, key);
+    return at ? (unsigned)strtoul(at + strlen(key), NULL, 10) : 0;
 }
 
-/* Whether every row of the game holds no more units than that bound: a row the bound missed
- * would be cut short on the device (battle_sim_enter), so every scenario test checks it. */
+/* Whether unit `u` carries none of the rarer skills' state. */
+static int rare_none(const struct battle_unit *u)
+{
+    static const struct battle_unit_rare none;
+    return memcmp(&u->r, &none, sizeof(none)) == 0;
+}
+
+/* Whether the game fits the bounds the plan's program is built with, so every scenario test
+ * checks them: no row holds more units than its bound (a row the bound missed would be cut
+ * short on the device, battle_sim_enter), no side more entries than its bound, and where
+ * the program's units leave out the rarer skills' state, no unit carries any (the program
+ * would lose it). */
 static int lanes_ok(const struct tb_run *x)
 {
-    for (int s = 0; s < 2; s++)
-        if (x->g.sides[s].n_structures > x->lanes || x->g.sides[s].n_assaults > x->lanes)
+    for (int s = 0; s < 2; s++) {
+        const struct battle_side *side = &x->g.sides[s];
+        if (side->n_structures > x->lanes || side->n_assaults > x->lanes ||
+            side->n_seq > x->entries)
             return 0;
+        for (unsigned i = 0; !x->unit_rare && i < side->n_structures; i++)
+            if (!rare_none(&side->structures[i]))
+                return 0;
+        for (unsigned i = 0; !x->unit_rare && i < side->n_assaults; i++)
+            if (!rare_none(&side->assaults[i]))
+                return 0;
+    }
     return 1;
 }
 
@@ -84,7 +106,9 @@ void tb_run_start(struct tb_run *x, struct tb *b)
     memset(x, 0, sizeof(*x));
     x->plan = tb_plan(b);
     x->d = battle_plan_data(x->plan);
-    x->lanes = plan_lanes(x->d);
+    x->lanes = plan_feature(x->d, "BATTLE_K_LANES", BATTLE_SIM_ROW);
+    x->entries = plan_feature(x->d, "BATTLE_K_SEQ", BATTLE_SIM_SEQ);
+    x->unit_rare = plan_feature(x->d, "BATTLE_K_UNIT_RARE", 1);
     battle_sim_start(x->d, &x->g, b->spec.seed, 0);
     CU_ASSERT(pending_counts_ok(&x->g));
     CU_ASSERT(lanes_ok(x));

@@ -142,7 +142,9 @@ struct tb_run {
     struct battle_game scratch; /* flexible play's look-ahead games */
     struct battle_game_result r;
     int over;
-    unsigned lanes; /* the plan's program's bound on a row (battle_rules_features) */
+    unsigned lanes;     /* the plan's program's bound on a row (battle_rules_features) */
+    unsigned entries;   /* ... on a side's entries */
+    unsigned unit_rare; /* ... whether its units carry the rarer skills' state */
 };
 
 /* The game's rules, out of line (battle_testlib.c): battle_sim.h's functions are inline,
