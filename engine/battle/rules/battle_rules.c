@@ -122,8 +122,8 @@ _Static_assert(BATTLE_SKILL__COUNT <= 64, "BATTLE_K_ACTS is 64 bits");
  * played or summoned (battle_sim_enter), so without Summon on any card of the table and
  * without a side that draws its cards (whose entries are not the plan's), a row holds at
  * most its starting units and its side's entries of its kind; else the rule's row. Whole
- * eights, at most the rule's row. */
-static int lanes_of(const struct battle_plan_data *d, int summons)
+ * eights, at most the rule's row. `structures_only`: the structure rows' bound alone. */
+static int lanes_of(const struct battle_plan_data *d, int summons, int structures_only)
 {
     int lanes = 1;
 
@@ -144,7 +144,7 @@ static int lanes_of(const struct battle_plan_data *d, int summons)
                 asl++;
         }
         lanes = str > lanes ? str : lanes;
-        lanes = asl > lanes ? asl : lanes;
+        lanes = asl > lanes && !structures_only ? asl : lanes;
     }
     /* Whole eights: plans of nearly the same decks share a program. */
     lanes = (lanes + 7) / 8 * 8;
@@ -207,7 +207,8 @@ void battle_rules_features(const struct battle_plan_data *d, char *buf, size_t l
     snprintf(buf, len,
              "-DBATTLE_K_FX=0x%02xu -DBATTLE_K_PV=0x%xu -DBATTLE_K_RARE=0x%xu "
              "-DBATTLE_K_DEATH=0x%xu -DBATTLE_K_EFFECTS=0x%xu -DBATTLE_K_ACTS=0x%llxul "
-             "-DBATTLE_K_UNIT_RARE=%d -DBATTLE_K_SEQ=%d -DBATTLE_K_LANES=%d",
+             "-DBATTLE_K_UNIT_RARE=%d -DBATTLE_K_SEQ=%d -DBATTLE_K_SLANES=%d -DBATTLE_K_LANES=%d",
              (unsigned)d->fx, (unsigned)d->passive, (unsigned)d->rare, (unsigned)d->death_fx,
-             (unsigned)d->passive_on, acts, unit_rare_of(d), entries_of(d), lanes_of(d, summons));
+             (unsigned)d->passive_on, acts, unit_rare_of(d), entries_of(d), lanes_of(d, summons, 1),
+             lanes_of(d, summons, 0));
 }

@@ -828,7 +828,7 @@ CLC_INLINE clc_i32 battle_sim_enter(CLC_GLOBAL const struct battle_plan_data *p,
     CLC_PRIVATE struct battle_unit *u;
     /* The rule's full row; a program's bound on its lanes is never reached (the second
      * test only keeps a wrong bound from writing past the state). */
-    if (lane >= BATTLE_SIM_ROW || lane >= BATTLE_SIM_LANES)
+    if (lane >= BATTLE_SIM_ROW || lane >= (structure ? BATTLE_SIM_SLANES : BATTLE_SIM_LANES))
         return -1;
     u = structure ? &me->structures[lane] : &me->assaults[lane];
     if (structure)

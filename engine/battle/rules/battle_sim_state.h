@@ -137,6 +137,16 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
 #define BATTLE_K_LANES BATTLE_SIM_ROW
 #endif
 #define BATTLE_SIM_LANES BATTLE_K_LANES
+/* Units a game's structure row holds in this program, at most BATTLE_SIM_LANES: for the
+ * same plans, their own bound on that row (its starting units and its side's entries of
+ * that kind: the fortresses and structures of a deck are few). */
+#ifndef BATTLE_K_SLANES
+#define BATTLE_K_SLANES BATTLE_K_LANES
+#endif
+#define BATTLE_SIM_SLANES BATTLE_K_SLANES
+#if BATTLE_SIM_SLANES > BATTLE_SIM_LANES
+#error "a structure row bound above the rows' bound"
+#endif
 /* Entries (hand and deck) a side's game state holds in this program: the rule's
  * BATTLE_SIM_SEQ, or, for plans whose sides do not draw their cards (their entries are the
  * plan's, n_seq of them), the most any side has (battle_rules_features), so that the
@@ -474,7 +484,7 @@ struct battle_side {
     /* The rows last: battle_sim_copy copies every field before them whole, the rows' units
      * in play only. BATTLE_SIM_LANES units each: the rule's row, or a specialised program's
      * bound. */
-    struct battle_unit structures[BATTLE_SIM_LANES];
+    struct battle_unit structures[BATTLE_SIM_SLANES];
     struct battle_unit assaults[BATTLE_SIM_LANES];
 };
 

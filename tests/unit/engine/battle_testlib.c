@@ -88,7 +88,7 @@ static int lanes_ok(const struct tb_run *x)
 {
     for (int s = 0; s < 2; s++) {
         const struct battle_side *side = &x->g.sides[s];
-        if (side->n_structures > x->lanes || side->n_assaults > x->lanes ||
+        if (side->n_structures > x->slanes || side->n_assaults > x->lanes ||
             side->n_seq > x->entries)
             return 0;
         for (unsigned i = 0; !x->unit_rare && i < side->n_structures; i++)
@@ -107,6 +107,7 @@ void tb_run_start(struct tb_run *x, struct tb *b)
     x->plan = tb_plan(b);
     x->d = battle_plan_data(x->plan);
     x->lanes = plan_feature(x->d, "BATTLE_K_LANES", BATTLE_SIM_ROW);
+    x->slanes = plan_feature(x->d, "BATTLE_K_SLANES", BATTLE_SIM_ROW);
     x->entries = plan_feature(x->d, "BATTLE_K_SEQ", BATTLE_SIM_SEQ);
     x->unit_rare = plan_feature(x->d, "BATTLE_K_UNIT_RARE", 1);
     battle_sim_start(x->d, &x->g, b->spec.seed, 0);

@@ -143,6 +143,7 @@ struct tb_run {
     struct battle_game_result r;
     int over;
     unsigned lanes;     /* the plan's program's bound on a row (battle_rules_features) */
+    unsigned slanes;    /* ... on a structure row */
     unsigned entries;   /* ... on a side's entries */
     unsigned unit_rare; /* ... whether its units carry the rarer skills' state */
 };

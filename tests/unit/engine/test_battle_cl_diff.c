@@ -844,6 +844,9 @@ static void test_features(void)
     /* Decks of ten cards and no Summon: rows of at most 8 or 16 units, not the rule's 60. */
     CU_ASSERT_TRUE(feature(kref.features, "BATTLE_K_LANES") <= 16);
     CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_LANES") % 8, 0);
+    CU_ASSERT_TRUE(feature(kref.features, "BATTLE_K_SLANES") <=
+                   feature(kref.features, "BATTLE_K_LANES"));
+    CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_SEQ"), 16); /* ten cards and a hand */
     /* No rarer skill: its units leave that state out (32 bytes, not 52). */
     CU_ASSERT_EQUAL(feature(kref.features, "BATTLE_K_UNIT_RARE"), 0);
     CU_ASSERT_EQUAL(feature(kall.features, "BATTLE_K_UNIT_RARE"), 1);
