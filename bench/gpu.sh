@@ -16,7 +16,9 @@
 #       points the OpenCL ICD loader at the NVIDIA driver, lists the devices, checks the
 #       device's random streams, runs cl_bench, builds the programs of the first 12 plain
 #       real-card matchups (each plan's own, all at once: their build seconds), plays those
-#       matchups (GAMES each, default 4,000,000) on the GPU and on the CPU backend, and runs
+#       matchups (GAMES each, default 4,000,000) on the GPU and on the CPU backend (on the
+#       GPU also with one game a work-item, SKIRMISH_CL_GAMES_PER_ITEM=1, against the
+#       default's several), and runs
 #       the differential suites on the GPU side by side (flexible play left out unless
 #       SKIRMISH_CL_DIFF_SKIP_FLEX=0; SKIRMISH_GPU_DIFF_SECONDS bounds each, default 240).
 #       The general program, whose build took six minutes on an H200's driver, only with
@@ -29,7 +31,8 @@
 #       plays four of those real-card matchups (GAMES each, default 4,000,000) on the GPU
 #       with work-groups of 32, 64, 128 and 256 work-items, each with the backend's games
 #       per launch and with 4,194,304 (SKIRMISH_CL_WORK_GROUP, SKIRMISH_CL_GAMES_PER_LAUNCH),
-#       and prints games/s against the defaults; exits 1 when two sizes give different
+#       then with 1, 4, 16 and 32 games a work-item (SKIRMISH_CL_GAMES_PER_ITEM), and
+#       prints games/s against the defaults; exits 1 when two sizes give different
 #       counts (a job's result must not depend on how its games are launched).
 #   bench/gpu.sh expect [GAMES]       (here, after prepare)
 #       plays every real-card matchup of real_cards.json but those with flexible play (GAMES

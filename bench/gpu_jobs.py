@@ -10,12 +10,15 @@ peer figure of one matchup are of the same job.
     python3 -B bench/gpu_jobs.py real_cards SKIRMISH GAMES DEVICE WORK
     python3 -B bench/gpu_jobs.py sizes SKIRMISH GAMES DEVICE WORK
     python3 -B bench/gpu_jobs.py every expect|all BUNDLE GAMES DEVICE WORK
+    python3 -B bench/gpu_jobs.py warps SKIRMISH GAMES WORK
 
 `jobs` prints one JSON object, each matchup's name to its job document of GAMES games. `docs`
 reads a JSON list of matchups in the file's format (bench/peer_fuzz.mjs's random ones) on
-stdin and prints the list of their job documents, with the file's turn limit. The
-others print markdown rows (bench/gpu.sh says what each step is for) and exit 1 when two
-runs that must agree do not."""
+stdin and prints the list of their job documents, with the file's turn limit. `warps`
+models what several games a work-item buy a GPU from the CPU backend's turn histograms
+(docs/kernels.md, "Several games a work-item"). The others print markdown rows
+(bench/gpu.sh says what each step is for) and exit 1 when two runs that must agree do
+not."""
 import json
 import os
 import re
@@ -112,8 +115,10 @@ def real_cards(skirmish, games, device, work):
     the empty binary cache (as many processes, each playing its matchup once, which also
     warms a driver's own compiling at the first launch), then each matchup on both
     backends, its program loaded from that cache; games/s leave out the program's load. A row each, "DIFFER" where the
-    counts differ; SKIRMISH_GPU_GENERAL=1 adds the general program's games/s (its build takes
-    minutes on a GPU driver: bench/RESULTS.md)."""
+    counts differ; beside the device's default, its games/s with one game a work-item
+    (SKIRMISH_CL_GAMES_PER_ITEM=1: what several games a work-item buy); SKIRMISH_GPU_GENERAL=1
+    adds the general program's games/s (its build takes minutes on a GPU driver:
+    bench/RESULTS.md)."""
     from concurrent.futures import ThreadPoolExecutor
     ref = load()
     matchups = [m for m in ref["matchups"] if plain(m)][:12]
@@ -132,11 +137,13 @@ def real_cards(skirmish, games, device, work):
           f"(the slowest build {max(b[0] for b in built):.1f} s).\n")
     print("| matchup | games | CPU backend, all cores (games/s) | OpenCL, the plan's program (games/s) "
           "| GPU / CPU |" + (" general program (games/s) | own / general |" if general else "")
+          + " one game a work-item (games/s) | default / one |"
           + " build s (12 at once) | cached load s | private B | local B | wins/stalls/losses (both) |")
-    print("|---|---:|---:|---:|---:|" + ("---:|---:|" if general else "") + "---:|---:|---:|---:|---|",
+    print("|---|---:|---:|---:|---:|" + ("---:|---:|" if general else "") + "---:|---:|---:|---:|---:|---:|---|",
           flush=True)
     bad = 0
     ratios = []
+    singles = []
     for m, b in zip(matchups, built):
         job = job_of(ref, m, games, work)
         c, g = run(skirmish, job, "cpu"), run(skirmish, job, device)
@@ -146,6 +153,10 @@ def real_cards(skirmish, games, device, work):
             G = run(skirmish, job, device, env=dict(os.environ, SKIRMISH_CL_SPECIALISE="0"))
             ok = ok and same(c, G)
             extra = f" {rate(G):,.0f} | {rate(g) / rate(G):.2f} |"
+        one = run(skirmish, job, device, env=dict(os.environ, SKIRMISH_CL_GAMES_PER_ITEM="1"))
+        ok = ok and same(c, one)
+        singles.append(rate(g) / rate(one))
+        extra += f" {rate(one):,.0f} | {rate(g) / rate(one):.2f} |"
         bad += not ok
         ratio = rate(g) / c["games_per_second"]
         ratios.append(ratio)
@@ -159,43 +170,50 @@ def real_cards(skirmish, games, device, work):
     prod = 1.0
     for r in ratios:
         prod *= r
-    print(f"\nGeometric mean GPU / CPU: {prod ** (1 / len(ratios)):.2f}. "
+    one = 1.0
+    for r in singles:
+        one *= r
+    print(f"\nGeometric mean GPU / CPU: {prod ** (1 / len(ratios)):.2f}; the default games per "
+          f"work-item against one: {one ** (1 / len(singles)):.2f}. "
           f"Counts identical on {len(matchups) - bad} of {len(matchups)} matchups.")
     return 1 if bad else 0
 
 
 def sizes(skirmish, games, device, work):
     """Four matchups at each work-group size, with the backend's games per launch and with
-    4,194,304: a row each; a size whose counts differ from the defaults' is a failure."""
+    4,194,304, then at 1, 4, 16 and 32 games a work-item (the defaults otherwise): a row
+    each; a size whose counts differ from the defaults' is a failure."""
     names = ("real-03-counter", "real-11-rally", "real-14-wall", "real-21-heal")
     ref = load()
     matchups = [m for m in ref["matchups"] if m["name"] in names]
 
-    def sized(job, wg, per):
+    def sized(job, wg, per, item=0):
         # Each run bounded, so that one slow size still leaves the others' rows.
         env = dict(os.environ, SKIRMISH_CL_WORK_GROUP=str(wg),
-                   SKIRMISH_CL_GAMES_PER_LAUNCH=str(per))
+                   SKIRMISH_CL_GAMES_PER_LAUNCH=str(per), SKIRMISH_CL_GAMES_PER_ITEM=str(item))
         t0 = time.monotonic()
         r = run(skirmish, job, device, env=env, timeout=60)
         r["wall"] = time.monotonic() - t0
         return r
 
-    print("| matchup | work-group | games per launch | games/s | against the defaults | process (s) |")
-    print("|---|---:|---:|---:|---:|---:|", flush=True)
+    print("| matchup | work-group | games per launch | games per work-item | games/s "
+          "| against the defaults | process (s) |")
+    print("|---|---:|---:|---:|---:|---:|---:|", flush=True)
     bad = 0
     for m in matchups:
         job = job_of(ref, m, games, work)
         base = sized(job, 0, 0)
-        for wg in (32, 64, 128, 256):
-            for per in (0, 4194304):
-                r = base if (wg, per) == (64, 0) else sized(job, wg, per)
-                ok = same(r, base)
-                bad += not ok
-                note = "" if ok else " DIFFERENT COUNTS"
-                print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
-                      f"| {r['games_per_second']:,.0f} "
-                      f"| {r['games_per_second'] / base['games_per_second']:.2f}{note} "
-                      f"| {r['wall']:.1f} |", flush=True)
+        tries = [(wg, per, 0) for wg in (32, 64, 128, 256) for per in (0, 4194304)]
+        tries += [(64, 0, item) for item in (1, 4, 16, 32)]
+        for wg, per, item in tries:
+            r = base if (wg, per, item) == (64, 0, 0) else sized(job, wg, per, item)
+            ok = same(r, base)
+            bad += not ok
+            note = "" if ok else " DIFFERENT COUNTS"
+            print(f"| {m['name']} | {r['work_group']} | {r['games_per_launch']:,} "
+                  f"| {r.get('games_per_item', '')} | {r['games_per_second']:,.0f} "
+                  f"| {r['games_per_second'] / base['games_per_second']:.2f}{note} "
+                  f"| {r['wall']:.1f} |", flush=True)
     return 1 if bad else 0
 
 
@@ -264,7 +282,45 @@ def every(mode, bundle, games, device, work):
     return 1 if bad else 0
 
 
-STEPS = {"jobs": (jobs, 1), "docs": (docs, 1), "real_cards": (real_cards, 4), "sizes": (sizes, 4), "every": (every, 5)}
+def warps(skirmish, games, work, lanes=32, draws=3000):
+    """The model of docs/kernels.md, "Several games a work-item": for `run`'s 12 matchups,
+    the share of a warp's time its lanes are busy when each plays K games one after another
+    (K = 1, 4, 8, 16, 32), a game's cost its turns plus one (the start), `lanes` lanes drawn
+    from the CPU backend's turn histogram of GAMES games (seed 1 of Python's generator, so
+    the table is the same each time); then, over the matchups, the geometric mean of what K
+    buys against one game a work-item. A model: it leaves out what divides a warp within a
+    turn and the launch's tail."""
+    import math
+    import random
+    ks = (1, 4, 8, 16, 32)
+    ref = load()
+    matchups = [m for m in ref["matchups"] if plain(m)][:12]
+    rng = random.Random(1)
+    print("| matchup | mean turns | " + " | ".join(f"busy, {k} a work-item" for k in ks) + " |")
+    print("|---|---:|" + "---:|" * len(ks), flush=True)
+    gains = [0.0] * len(ks)
+    for m in matchups:
+        r = run(skirmish, job_of(ref, m, games, work), "cpu")
+        cost = [t + 1 for t, c in enumerate(r["turns"]["histogram"]) for _ in range(c)]
+        busy = []
+        for k in ks:
+            total = longest = 0
+            for _ in range(draws):
+                lane = [sum(rng.choice(cost) for _ in range(k)) for _ in range(lanes)]
+                total += sum(lane)
+                longest += max(lane) * lanes
+            busy.append(total / longest)
+        for i in range(len(ks)):
+            gains[i] += math.log(busy[i] / busy[0])
+        print(f"| {m['name']} | {r['turns']['mean']:.1f} | "
+              + " | ".join(f"{b:.0%}" for b in busy) + " |", flush=True)
+    print("\nGeometric mean against one game a work-item: "
+          + ", ".join(f"{k}: {math.exp(g / len(matchups)):.2f}x" for k, g in zip(ks, gains)) + ".")
+    return 0
+
+
+STEPS = {"jobs": (jobs, 1), "docs": (docs, 1), "real_cards": (real_cards, 4), "sizes": (sizes, 4),
+         "every": (every, 5), "warps": (warps, 3)}
 
 if __name__ == "__main__":
     step = STEPS.get(sys.argv[1] if len(sys.argv) > 1 else "")

@@ -23,7 +23,7 @@ keep=0
 trap '[ $keep -eq 1 ] || rm -rf "$work"' EXIT
 
 # What depends on the machine, not on the job and its seed.
-machine='del(.elapsed_ms, .games_per_second, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes)'
+machine='del(.elapsed_ms, .games_per_second, .platform, .device, .work_group, .games_per_launch, .games_per_item, .private_mem_bytes, .local_mem_bytes)'
 
 same=0 differ=0
 # check NAME DOC [CARDS_DIR]: runs DOC with both programs, prints a row.

@@ -174,6 +174,11 @@ static const struct sk_config_row rows[] = {
      "games per OpenCL kernel launch, rounded up to whole work-groups; 0 = the backend's "
      "choice, from the device's compute units",
      0, 1073741824, OFF(cl_per_launch), SK_CONFIG_INT, 0},
+    {"SKIRMISH_CL_GAMES_PER_ITEM", "0",
+     "games one OpenCL work-item plays one after another in a whole launch (a launch of n games "
+     "has at most games-per-launch / this many work-items); 1 = one game each; 0 = the "
+     "backend's choice, 8 (docs/kernels.md, \"Several games a work-item\")",
+     0, 1024, OFF(cl_per_item), SK_CONFIG_INT, 0},
     {"SKIRMISH_CL_SPECIALISE", "1",
      "1 = each job's games play on an OpenCL program built for the rules its plan can reach, "
      "built on first use and cached; 0 = on the general program, every rule in one "
@@ -431,8 +436,9 @@ enum sk_err sk_config_export_engine(const struct sk_config *cfg)
     const char *values[] = {cfg->cards_file, cfg->cards_dir, cfg->spells_file, cfg->cl_cache};
 
     const char *int_names[] = {"SKIRMISH_CL_WORK_GROUP", "SKIRMISH_CL_GAMES_PER_LAUNCH",
-                               "SKIRMISH_CATALOGS_KEEP"};
-    const long int_values[] = {cfg->cl_work_group, cfg->cl_per_launch, cfg->catalogs_keep};
+                               "SKIRMISH_CL_GAMES_PER_ITEM", "SKIRMISH_CATALOGS_KEEP"};
+    const long int_values[] = {cfg->cl_work_group, cfg->cl_per_launch, cfg->cl_per_item,
+                               cfg->catalogs_keep};
     char text[32];
 
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -63,6 +63,7 @@ struct sk_config {
     char *cl_cache;        /* owned; "" = engine default folder; read by the engine likewise */
     long cl_work_group;    /* 0 = the OpenCL backend's choice; read by the engine likewise */
     long cl_per_launch;    /* 0 = the OpenCL backend's choice; read by the engine likewise */
+    long cl_per_item;      /* 0 = the OpenCL backend's choice; read by the engine likewise */
     long cl_specialise;    /* 1 = a program per plan, 0 = the general one; read likewise */
     char *config_file;     /* owned; the file this configuration was read from, "" = none */
     /* keys, quotas and retention (docs/security.md) */

@@ -593,6 +593,7 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
     battle_cl_describe(run->cl, &info); /* the device's names */
     info.work_group = run->cl_info.work_group;
     info.per_launch = run->cl_info.per_launch;
+    info.per_item = run->cl_info.per_item;
     info.private_mem = run->cl_info.private_mem;
     info.local_mem = run->cl_info.local_mem;
     return put(res, "backend", json_string("opencl")) ||
@@ -600,6 +601,7 @@ static int put_backend(json_t *res, const struct battle_job_run *run)
            put(res, "device", json_string(info.device)) ||
            put(res, "work_group", json_integer((json_int_t)info.work_group)) ||
            put(res, "games_per_launch", json_integer((json_int_t)info.per_launch)) ||
+           put(res, "games_per_item", json_integer((json_int_t)info.per_item)) ||
            put(res, "private_mem_bytes", json_integer((json_int_t)info.private_mem)) ||
            put(res, "local_mem_bytes", json_integer((json_int_t)info.local_mem)) ||
            put(res, "program", json_string(run->cl_info.specialised ? "specialised" : "general")) ||

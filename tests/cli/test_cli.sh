@@ -139,11 +139,11 @@ contains "$tmp/out" '"histogram": ['
 expect 0 json-result-cl -- run --games 5000 --seed 99 --device portable "$ex"
 contains "$tmp/out" '"backend": "opencl",'
 contains "$tmp/out" '"platform": "Portable Computing Language",'
-jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes, .program, .program_ms, .threads,
+jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .games_per_item, .private_mem_bytes, .local_mem_bytes, .program, .program_ms, .threads,
           .elapsed_ms, .games_per_second)' "$tmp/out" >"$tmp/cl.json"
 expect 0 json-result-cpu -- run --games 5000 --seed 99 --device cpu "$ex"
 contains "$tmp/out" '"backend": "cpu",'
-jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .private_mem_bytes, .local_mem_bytes, .program, .program_ms, .threads,
+jq -S 'del(.backend, .platform, .device, .work_group, .games_per_launch, .games_per_item, .private_mem_bytes, .local_mem_bytes, .program, .program_ms, .threads,
           .elapsed_ms, .games_per_second)' "$tmp/out" >"$tmp/cpu.json"
 cmp -s "$tmp/cl.json" "$tmp/cpu.json" || fail "json-result: PoCL and the CPU backend differ"
 SKIRMISH_DEVICE=0 expect 0 json-result-index -- run --games 5000 --seed 99 "$ex"

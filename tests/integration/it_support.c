@@ -828,9 +828,10 @@ out:
 
 int it_same_result(const json_t *a, const json_t *b)
 {
-    static const char *const machine[] = {
-        "backend",           "device",          "platform", "work_group", "games_per_launch",
-        "private_mem_bytes", "local_mem_bytes", "threads",  "elapsed_ms", "games_per_second"};
+    static const char *const machine[] = {"backend",           "device",           "platform",
+                                          "work_group",        "games_per_launch", "games_per_item",
+                                          "private_mem_bytes", "local_mem_bytes",  "threads",
+                                          "elapsed_ms",        "games_per_second"};
     json_t *x = json_deep_copy(a);
     json_t *y = json_deep_copy(b);
     int same;

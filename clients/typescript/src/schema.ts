@@ -864,6 +864,8 @@ export interface components {
             device?: string;
             work_group?: number;
             games_per_launch?: number;
+            /** @description OpenCL runs: the games one work-item plays one after another in a whole launch (SKIRMISH_CL_GAMES_PER_ITEM); a shorter launch spreads its games over more work-items (docs/kernels.md, "Several games a work-item") */
+            games_per_item?: number;
             /** @description OpenCL runs: the battle kernel's private memory a work-item, as the driver reports it (CL_KERNEL_PRIVATE_MEM_SIZE); what sets a GPU's occupancy (docs/kernels.md) */
             private_mem_bytes?: number;
             /** @description OpenCL runs: the battle kernel's local memory a work-group (CL_KERNEL_LOCAL_MEM_SIZE) */

@@ -67,6 +67,7 @@ struct battle_cl_prog {
     cl_kernel k_each;  /* NULL for opts.source */
     size_t work_group;
     uint64_t per_launch;
+    uint64_t per_item;    /* games a work-item plays in a launch of per_launch games */
     uint64_t private_mem; /* CL_KERNEL_PRIVATE_MEM_SIZE of the counting kernel, bytes */
     uint64_t local_mem;   /* CL_KERNEL_LOCAL_MEM_SIZE of the counting kernel, bytes */
     int from_cache;
@@ -86,6 +87,7 @@ struct battle_cl {
     char dir[PATH_MAX]; /* the binary cache folder; "" = none */
     uint64_t want_wg;   /* work-group size asked; 0 = the backend's choice */
     uint64_t want_per;  /* games per launch asked; 0 = the backend's choice */
+    uint64_t want_item; /* games per work-item asked; 0 = the backend's choice */
     int specialise;     /* plans play on programs of their own (battle_cl_key_of) */
     int custom;         /* the general program was built from opts.source: no battles */
     /* The programs built: the general one (never evicted) and the specialised ones. */
@@ -695,13 +697,13 @@ static enum sk_err env_size(const char *name, uint64_t max, uint64_t *out, char 
     return SK_OK;
 }
 
-/* Work-group size and games per launch of program `p` for its kernel `k`, from what the
- * handle was asked (opts, else the environment), else the device. */
+/* Work-group size, games per launch and games per work-item of program `p` for its kernel
+ * `k`, from what the handle was asked (opts, else the environment), else the device. */
 static enum sk_err choose_sizes(const struct battle_cl *cl, struct battle_cl_prog *p, cl_kernel k,
                                 char *err, size_t errlen)
 {
     size_t kmax = 0, mult = 0, wg;
-    uint64_t per;
+    uint64_t per, item;
     cl_int st;
 
     st = clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kmax), &kmax,
@@ -729,12 +731,15 @@ static enum sk_err choose_sizes(const struct battle_cl *cl, struct battle_cl_pro
     }
     if (wg == 0)
         wg = 1;
+    item = cl->want_item ? cl->want_item : BATTLE_CL_PER_ITEM_DEFAULT;
     if (cl->want_per) {
         per = cl->want_per;
     } else {
-        /* Enough groups to keep every compute unit busy for a while, small enough that
+        /* 32 groups a compute unit (2,048 work-items at 64 a group: what an NVIDIA SM holds
+         * at most, and 80% of an AMD CU's 2,560) so that every unit is full whatever the
+         * kernel's registers allow, each work-item playing `item` games; small enough that
          * one launch returns within a fraction of a second for progress and cancellation. */
-        per = (uint64_t)cl->dev.compute_units * wg * 64;
+        per = (uint64_t)cl->dev.compute_units * wg * 32 * item;
         if (per < PER_LAUNCH_MIN)
             per = PER_LAUNCH_MIN;
         if (per > PER_LAUNCH_MAX)
@@ -745,6 +750,7 @@ static enum sk_err choose_sizes(const struct battle_cl *cl, struct battle_cl_pro
     per = (per + wg - 1) / wg * wg;
     p->work_group = wg;
     p->per_launch = per;
+    p->per_item = item;
     return SK_OK;
 }
 
@@ -1006,6 +1012,15 @@ static enum sk_err take_opts(struct battle_cl *cl, const struct battle_cl_opts *
     if (!cl->want_per &&
         (e = env_size(BATTLE_CL_ENV_PER_LAUNCH, PER_LAUNCH_LIMIT, &cl->want_per, err, errlen)))
         return e;
+    cl->want_item = opts->per_item;
+    if (cl->want_item > BATTLE_CL_PER_ITEM_MAX) {
+        set_err(err, errlen, "games per work-item must be 1..%d, not %llu", BATTLE_CL_PER_ITEM_MAX,
+                (unsigned long long)cl->want_item);
+        return SK_EINVAL;
+    }
+    if (!cl->want_item &&
+        (e = env_size(BATTLE_CL_ENV_PER_ITEM, BATTLE_CL_PER_ITEM_MAX, &cl->want_item, err, errlen)))
+        return e;
     if (opts->general) {
         cl->specialise = 0;
     } else if (!spec || !*spec || strcmp(spec, "1") == 0) {
@@ -1148,6 +1163,7 @@ void battle_cl_describe(const struct battle_cl *cl, struct battle_cl_info *info)
         return;
     info->work_group = p->work_group;
     info->per_launch = p->per_launch;
+    info->per_item = p->per_item;
     info->from_cache = p->from_cache;
     info->cache_file = p->cache_file;
     info->private_mem = p->private_mem;
@@ -1279,6 +1295,16 @@ static cl_int set_battle_args(struct battle_cl *cl, cl_kernel k, uint64_t seed, 
     return st;
 }
 
+/* The global size of a launch of n games on program p: n work-items, at most those of a
+ * whole launch (per_launch / per_item), so that a short launch still spreads over the
+ * device and a long one gives each work-item per_item games; whole groups. */
+static size_t launch_items(const struct battle_cl_prog *p, uint64_t n)
+{
+    uint64_t most = (p->per_launch + p->per_item - 1) / p->per_item;
+    uint64_t items = n < most ? n : most;
+    return (size_t)((items + p->work_group - 1) / p->work_group * p->work_group);
+}
+
 /* One launch of battle_count over games [first, first + n); adds into *acc. */
 static enum sk_err count_launch(struct battle_cl *cl, const struct battle_cl_prog *p, uint64_t seed,
                                 uint64_t first, uint32_t n, struct battle_counts *acc, char *err,
@@ -1287,7 +1313,7 @@ static enum sk_err count_launch(struct battle_cl *cl, const struct battle_cl_pro
     cl_uint slots[N_SLOTS];
     const cl_uint zero = 0;
     size_t local = p->work_group;
-    size_t global = ((size_t)n + local - 1) / local * local;
+    size_t global = launch_items(p, n);
     uint64_t games;
     cl_int st = set_battle_args(cl, p->k_count, seed, first, n);
 
@@ -1387,7 +1413,7 @@ enum sk_err battle_cl_play_each(struct battle_cl *cl, const struct battle_plan *
     if (e || n == 0)
         return e;
     local = p->work_group;
-    global = ((size_t)n + local - 1) / local * local;
+    global = launch_items(p, n);
     buf = clCreateBuffer(cl->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
     if (st != CL_SUCCESS)
         return cl_fail(err, errlen, "clCreateBuffer(outcomes)", st);

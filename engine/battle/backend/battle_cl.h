@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The OpenCL backend of the battle engine: device discovery and selection (SKIRMISH_DEVICE),
  * program build from the embedded kernels/ sources with a binary cache per device and source
- * hash, and chunked launches of the battle kernel, one game per work-item, whose counters
- * are reduced per work-group on the device. The only module that sees CL/cl.h. It does not
- * decide when to fall back to the CPU backend: battle_job does. */
+ * hash, and chunked launches of the battle kernel, several games a work-item one after
+ * another, whose counters are reduced per work-group on the device. The only module that sees
+ * CL/cl.h. It does not decide when to fall back to the CPU backend: battle_job does. */
 #ifndef BATTLE_CL_H
 #define BATTLE_CL_H
 
@@ -24,11 +24,20 @@ struct battle_cl_opts {
                               from the kernel and device */
     uint64_t per_launch;   /* games per kernel launch; 0 = $SKIRMISH_CL_GAMES_PER_LAUNCH, else
                               chosen from the device */
+    uint64_t per_item;     /* games a work-item plays in a whole launch; 0 =
+                              $SKIRMISH_CL_GAMES_PER_ITEM, else BATTLE_CL_PER_ITEM_DEFAULT */
     const char *source;    /* OpenCL C to build instead of the embedded kernels (tests) */
     int general;           /* 1: every plan plays on the general program; 0 =
                               $SKIRMISH_CL_SPECIALISE (unset or 1: a program per plan, 0: the
                               general one) */
 };
+
+/* Games a work-item plays in a whole launch where neither battle_cl_opts nor the
+ * environment says: a warp's 32 lanes then each play about 8 games turn by turn, so that
+ * the warp waits at the end for the longest lane's 8 games rather than, 8 times over, for
+ * the longest of 32 single games (docs/kernels.md, "Several games a work-item"). */
+#define BATTLE_CL_PER_ITEM_DEFAULT 8
+#define BATTLE_CL_PER_ITEM_MAX     1024
 
 /* The programs one handle keeps built: the general one and the specialised ones, the least
  * recently used of those going first. A worker's jobs seldom need more than a few. */
@@ -42,9 +51,9 @@ struct battle_cl;
  * stale or unreadable entry is rebuilt from source and rewritten). `opts` may be NULL.
  * On SK_OK *out is a new handle (caller frees with battle_cl_free); not thread-safe: one
  * thread at a time per handle. Errors, with a message in `err`: SK_ENOTFOUND (no OpenCL
- * platform or device, or no device matches), SK_EINVAL (spec is "cpu", or a work-group size
- * or games per launch, given or from the environment, is out of range), SK_EIO (an OpenCL
- * call failed; a failed clBuildProgram includes the build log), SK_ENOMEM.
+ * platform or device, or no device matches), SK_EINVAL (spec is "cpu", or a work-group size,
+ * games per launch or games per work-item, given or from the environment, is out of range), SK_EIO
+ * (an OpenCL call failed; a failed clBuildProgram includes the build log), SK_ENOMEM.
  */
 enum sk_err battle_cl_new(const struct battle_cl_opts *opts, struct battle_cl **out, char *err,
                           size_t errlen);
@@ -75,6 +84,9 @@ struct battle_cl_info {
     int device_index;
     size_t work_group;      /* work-items per group of the battle kernel */
     uint64_t per_launch;    /* games per launch (a multiple of work_group) */
+    uint64_t per_item;      /* games a work-item plays in a launch of per_launch games: a
+                               launch of n games has min(n, per_launch / per_item) work-items,
+                               rounded up to whole groups */
     int from_cache;         /* 1 when the program came from the binary cache */
     const char *cache_file; /* the cache entry used or written; "" when none */
     uint64_t private_mem;   /* the battle kernel's private memory a work-item, as the

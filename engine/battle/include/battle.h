@@ -17,10 +17,14 @@ extern const struct job_kind_ops battle_kind;
 /* The environment variables the OpenCL backend reads. */
 #define BATTLE_CL_ENV_DEVICE "SKIRMISH_DEVICE"   /* index, name substring, or "cpu" */
 #define BATTLE_CL_ENV_CACHE  "SKIRMISH_CL_CACHE" /* program-binary cache folder */
-/* Work-items per group and games per kernel launch, where battle_cl_opts leaves them 0;
- * unset, empty or "0" = the backend's choice (battle_cl.c, choose_sizes). */
+/* Work-items per group, games per kernel launch and games per work-item, where
+ * battle_cl_opts leaves them 0; unset, empty or "0" = the backend's choice (battle_cl.c,
+ * choose_sizes). */
 #define BATTLE_CL_ENV_WORK_GROUP "SKIRMISH_CL_WORK_GROUP"
 #define BATTLE_CL_ENV_PER_LAUNCH "SKIRMISH_CL_GAMES_PER_LAUNCH"
+/* Games a work-item plays one after another in a whole launch (kernels/battle.cl): a warp's
+ * lanes then finish close together instead of waiting for the longest of 32 games. */
+#define BATTLE_CL_ENV_PER_ITEM   "SKIRMISH_CL_GAMES_PER_ITEM"
 #define BATTLE_CL_ENV_SPECIALISE "SKIRMISH_CL_SPECIALISE" /* 1: a program per plan; 0: one */
 
 /* One OpenCL device as discovered; plain data. */

@@ -1103,9 +1103,27 @@ CLC_FN void battle_sim_start(CLC_GLOBAL const struct battle_plan_data *p,
 }
 
 /**
+ * One turn of game *g (with the look-ahead games of a flexible side's choice, played in
+ * *look, when the plan has flexible play): 1 when the game is over, its outcome in *out;
+ * 0 otherwise. A kernel that plays several games a work-item steps each of its games turn
+ * by turn (kernels/battle.cl, "Several games a work-item").
+ */
+CLC_FN int battle_sim_step(CLC_GLOBAL const struct battle_plan_data *p,
+                           CLC_PRIVATE struct battle_game *g, CLC_PRIVATE struct battle_game *look,
+                           CLC_PRIVATE struct battle_game_result *out)
+{
+    /* Only 1 says the game is over (2, a stop before a flexible side's card, never comes
+     * from battle_sim_turn here: a game without flexible play). */
+    if (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_FLEX)
+        return battle_sim_turn_flex(p, g, look, out);
+    return battle_sim_turn(p, g, out);
+}
+
+#ifndef __OPENCL_VERSION__
+/**
  * Plays game `game` of the job seeded with `seed` from start to end and writes its outcome
- * to *out: the entry point of both backends. Its state lives on the caller's stack
- * (private memory in a kernel; a game with flexible play needs a second one).
+ * to *out: the CPU backend's entry point (a kernel steps its games with battle_sim_step).
+ * Its state lives on the caller's stack (a game with flexible play needs a second one).
  */
 CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64 seed, clc_u64 game,
                             CLC_PRIVATE struct battle_game_result *out)
@@ -1114,16 +1132,10 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
     battle_sim_start(p, &g, seed, game);
     if (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_FLEX) {
         struct battle_game r;
-        while (battle_sim_turn_flex(p, &g, &r, out) != 1)
+        while (battle_sim_step(p, &g, &r, out) != 1)
             ;
         return;
     }
-    /* Only 1 says the game is over (2, a stop before a flexible side's card, never comes
-     * here: a game without flexible play). */
-#ifdef __OPENCL_VERSION__
-    while (battle_sim_turn(p, &g, out) != 1)
-        ;
-#else
     if (BATTLE_SIM_PASSIVE(p) == BATTLE_SIM_PV_RARE)
         battle_sim_run_rare(p, &g, out);
     else if (BATTLE_SIM_PASSIVE(p) == BATTLE_SIM_PV_EFFECTS)
@@ -1132,7 +1144,7 @@ CLC_FN void battle_sim_play(CLC_GLOBAL const struct battle_plan_data *p, clc_u64
         battle_sim_run_passive(p, &g, out);
     else
         battle_sim_run_plain(p, &g, out);
-#endif
 }
+#endif
 
 #endif

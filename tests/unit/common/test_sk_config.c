@@ -73,13 +73,16 @@ static void test_export_engine(void)
     struct sk_config cfg;
     char err[512];
     char path[] = "/tmp/sk_config_test_XXXXXX";
-    CU_ASSERT_FATAL(
-        config_file(path, "SKIRMISH_CL_WORK_GROUP=128\nSKIRMISH_CL_CACHE=/tmp/sk-cl-cache\n") == 0);
+    CU_ASSERT_FATAL(config_file(path,
+                                "SKIRMISH_CL_WORK_GROUP=128\nSKIRMISH_CL_CACHE=/tmp/sk-cl-cache\n"
+                                "SKIRMISH_CL_GAMES_PER_ITEM=4\n") == 0);
     CU_ASSERT_EQUAL_FATAL(sk_config_load(&cfg, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(cfg.cl_work_group, 128);
     CU_ASSERT_EQUAL(cfg.cl_per_launch, 0);
+    CU_ASSERT_EQUAL(cfg.cl_per_item, 4);
     CU_ASSERT_EQUAL(sk_config_export_engine(&cfg), SK_OK);
     CU_ASSERT_STRING_EQUAL(getenv("SKIRMISH_CL_WORK_GROUP"), "128");
+    CU_ASSERT_STRING_EQUAL(getenv("SKIRMISH_CL_GAMES_PER_ITEM"), "4");
     CU_ASSERT_STRING_EQUAL(getenv("SKIRMISH_CL_CACHE"), "/tmp/sk-cl-cache");
     CU_ASSERT_PTR_NULL(getenv("SKIRMISH_CL_GAMES_PER_LAUNCH"));
     CU_ASSERT_PTR_NULL(getenv("SKIRMISH_CARDS_FILE"));
@@ -96,6 +99,10 @@ static void test_export_engine(void)
     setenv("SKIRMISH_CL_GAMES_PER_LAUNCH", "2000000000", 1);
     CU_ASSERT_EQUAL(sk_config_load(&cfg, err, sizeof(err)), SK_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_CL_GAMES_PER_LAUNCH"));
+    clear_env();
+    setenv("SKIRMISH_CL_GAMES_PER_ITEM", "1025", 1);
+    CU_ASSERT_EQUAL(sk_config_load(&cfg, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_CL_GAMES_PER_ITEM"));
     clear_env();
 }
 

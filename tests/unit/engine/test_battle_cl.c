@@ -276,9 +276,10 @@ static void test_open_errors(void)
     CU_ASSERT_STRING_EQUAL(err, "no GPU among the 1 OpenCL device (name one to use it)");
 }
 
-/* The work-group size and games per launch: the backend's own choice, the environment's
- * (SKIRMISH_CL_WORK_GROUP, SKIRMISH_CL_GAMES_PER_LAUNCH: what the worker's configuration
- * exports), opts over both, and a bad value refused with the variable's name. */
+/* The work-group size, games per launch and games per work-item: the backend's own choice,
+ * the environment's (SKIRMISH_CL_WORK_GROUP, SKIRMISH_CL_GAMES_PER_LAUNCH,
+ * SKIRMISH_CL_GAMES_PER_ITEM: what the worker's configuration exports), opts over both, and
+ * a bad value refused with the variable's name. */
 static void test_sizes(void)
 {
     struct battle_cl_opts o = {.device = "portable"};
@@ -290,28 +291,41 @@ static void test_sizes(void)
     battle_cl_describe(cl, &info);
     CU_ASSERT_EQUAL(info.work_group, 64);
     CU_ASSERT_EQUAL(info.per_launch % 64, 0);
+    CU_ASSERT_EQUAL(info.per_item, BATTLE_CL_PER_ITEM_DEFAULT);
+    /* 32 groups of 64 a compute unit, 8 games each, but never under 65,536 games. */
+    CU_ASSERT_TRUE(info.per_launch >= 65536);
     battle_cl_free(cl);
     cl = NULL;
 
     setenv(BATTLE_CL_ENV_WORK_GROUP, "16", 1);
     setenv(BATTLE_CL_ENV_PER_LAUNCH, "1000", 1);
+    setenv(BATTLE_CL_ENV_PER_ITEM, "3", 1);
     CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_OK);
     battle_cl_describe(cl, &info);
     CU_ASSERT_EQUAL(info.work_group, 16);
     CU_ASSERT_EQUAL(info.per_launch, 1008); /* whole work-groups */
+    CU_ASSERT_EQUAL(info.per_item, 3);
     battle_cl_free(cl);
     cl = NULL;
 
     o.work_group = 32;
     o.per_launch = 4096;
+    o.per_item = 1;
     CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_OK);
     battle_cl_describe(cl, &info);
     CU_ASSERT_EQUAL(info.work_group, 32);
     CU_ASSERT_EQUAL(info.per_launch, 4096);
+    CU_ASSERT_EQUAL(info.per_item, 1);
     battle_cl_free(cl);
     cl = NULL;
     o.work_group = 0;
     o.per_launch = 0;
+    o.per_item = BATTLE_CL_PER_ITEM_MAX + 1;
+    CU_ASSERT_EQUAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_PTR_NULL(cl);
+    CU_ASSERT_STRING_EQUAL(err, "games per work-item must be 1..1024, not 1025");
+    o.per_item = 0;
+    unsetenv(BATTLE_CL_ENV_PER_ITEM);
 
     /* "0" and empty leave the choice to the backend. */
     setenv(BATTLE_CL_ENV_WORK_GROUP, "0", 1);
@@ -334,6 +348,12 @@ static void test_sizes(void)
     CU_ASSERT_EQUAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "SKIRMISH_CL_GAMES_PER_LAUNCH must be"));
     unsetenv(BATTLE_CL_ENV_PER_LAUNCH);
+    CU_ASSERT_PTR_NULL(cl);
+    setenv(BATTLE_CL_ENV_PER_ITEM, "2048", 1);
+    CU_ASSERT_EQUAL(battle_cl_new(&o, &cl, err, sizeof(err)), SK_EINVAL);
+    CU_ASSERT_STRING_EQUAL(
+        err, "SKIRMISH_CL_GAMES_PER_ITEM must be 0 (the backend's choice) or 1..1024, not '2048'");
+    unsetenv(BATTLE_CL_ENV_PER_ITEM);
     CU_ASSERT_PTR_NULL(cl);
 }
 

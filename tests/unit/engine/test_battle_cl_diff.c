@@ -147,10 +147,12 @@ static void diff_games_counted(struct tb *b, uint64_t first, uint32_t n, uint32_
         CU_ASSERT_EQUAL(cpu_counts->bounded, 0);
     }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_counts, sizeof(*cpu_counts)), 0);
-    /* Small launches (7 groups of 64), one call, then calls whose deadline has passed (one
-     * launch each: battle_cl_run_until): the same counts. On the general program, where
-     * `cl` plays each plan on its own (battle_cl_key_of): both kinds of program keep to
-     * the CPU's games. */
+    /* Small launches (448 games: 56 work-items of 8 games, in one group of 64, so 7 games
+     * each), one call, then calls whose deadline has passed (one launch each:
+     * battle_cl_run_until): the same counts, and the same games one by one where each
+     * work-item plays several (`cl`'s batches above give each work-item one). On the general
+     * program, where `cl` plays each plan on its own (battle_cl_key_of): both kinds of
+     * program keep to the CPU's games. */
     o.work_group = 64;
     o.per_launch = 448;
     o.general = diff_general();
@@ -166,6 +168,19 @@ static void diff_games_counted(struct tb *b, uint64_t first, uint32_t n, uint32_
         at += played;
     }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_small, sizeof(*cpu_counts)), 0);
+    {
+        uint32_t k = counted < 448 ? counted : 448;
+        CU_ASSERT_EQUAL_FATAL(battle_cl_play_each(small, plan, first, k, dev, err, sizeof(err)),
+                              SK_OK);
+        for (uint32_t i = 0; i < k; i++) {
+            struct battle_game_result ref;
+            battle_cpu_play_one(plan, first + i, &ref);
+            if (ref.outcome != dev[i].outcome || ref.turn != dev[i].turn ||
+                ref.bounded != dev[i].bounded || ref.points != dev[i].points)
+                mismatches++;
+        }
+        CU_ASSERT_EQUAL(mismatches, 0);
+    }
 
     battle_cl_free(small);
     sk_free(cl_small);
