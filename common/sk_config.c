@@ -177,7 +177,8 @@ static const struct sk_config_row rows[] = {
     {"SKIRMISH_CL_GAMES_PER_ITEM", "0",
      "games one OpenCL work-item plays one after another in a whole launch (a launch of n games "
      "has at most games-per-launch / this many work-items); 1 = one game each; 0 = the "
-     "backend's choice, 8 (docs/kernels.md, \"Several games a work-item\")",
+     "backend's choice, 8 on a GPU and 1 on other devices (docs/kernels.md, \"Several games a "
+     "work-item\")",
      0, 1024, OFF(cl_per_item), SK_CONFIG_INT, 0},
     {"SKIRMISH_CL_SPECIALISE", "1",
      "1 = each job's games play on an OpenCL program built for the rules its plan can reach, "

@@ -731,7 +731,7 @@ static enum sk_err choose_sizes(const struct battle_cl *cl, struct battle_cl_pro
     }
     if (wg == 0)
         wg = 1;
-    item = cl->want_item ? cl->want_item : BATTLE_CL_PER_ITEM_DEFAULT;
+    item = cl->want_item ? cl->want_item : cl->dev.is_gpu ? BATTLE_CL_PER_ITEM_DEFAULT : 1;
     if (cl->want_per) {
         per = cl->want_per;
     } else {

@@ -25,17 +25,20 @@ struct battle_cl_opts {
     uint64_t per_launch;   /* games per kernel launch; 0 = $SKIRMISH_CL_GAMES_PER_LAUNCH, else
                               chosen from the device */
     uint64_t per_item;     /* games a work-item plays in a whole launch; 0 =
-                              $SKIRMISH_CL_GAMES_PER_ITEM, else BATTLE_CL_PER_ITEM_DEFAULT */
+                              $SKIRMISH_CL_GAMES_PER_ITEM, else BATTLE_CL_PER_ITEM_DEFAULT on a
+                              GPU and 1 on other devices */
     const char *source;    /* OpenCL C to build instead of the embedded kernels (tests) */
     int general;           /* 1: every plan plays on the general program; 0 =
                               $SKIRMISH_CL_SPECIALISE (unset or 1: a program per plan, 0: the
                               general one) */
 };
 
-/* Games a work-item plays in a whole launch where neither battle_cl_opts nor the
+/* Games a work-item plays in a whole launch on a GPU where neither battle_cl_opts nor the
  * environment says: a warp's 32 lanes then each play about 8 games turn by turn, so that
  * the warp waits at the end for the longest lane's 8 games rather than, 8 times over, for
- * the longest of 32 single games (docs/kernels.md, "Several games a work-item"). */
+ * the longest of 32 single games (docs/kernels.md, "Several games a work-item"). Other
+ * devices (PoCL) run a group's work-items one after another, with no lanes to even out:
+ * one game each there, which measured a few per cent faster. */
 #define BATTLE_CL_PER_ITEM_DEFAULT 8
 #define BATTLE_CL_PER_ITEM_MAX     1024
 

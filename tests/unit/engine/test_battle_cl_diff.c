@@ -147,14 +147,15 @@ static void diff_games_counted(struct tb *b, uint64_t first, uint32_t n, uint32_
         CU_ASSERT_EQUAL(cpu_counts->bounded, 0);
     }
     CU_ASSERT_EQUAL(memcmp(cpu_counts, cl_counts, sizeof(*cpu_counts)), 0);
-    /* Small launches (448 games: 56 work-items of 8 games, in one group of 64, so 7 games
-     * each), one call, then calls whose deadline has passed (one launch each:
-     * battle_cl_run_until): the same counts, and the same games one by one where each
+    /* Small launches (448 games, 8 games a work-item as on a GPU: 56 work-items of 8, in one
+     * group of 64, so 7 games each), one call, then calls whose deadline has passed (one launch
+     * each: battle_cl_run_until): the same counts, and the same games one by one where each
      * work-item plays several (`cl`'s batches above give each work-item one). On the general
      * program, where `cl` plays each plan on its own (battle_cl_key_of): both kinds of
      * program keep to the CPU's games. */
     o.work_group = 64;
     o.per_launch = 448;
+    o.per_item = BATTLE_CL_PER_ITEM_DEFAULT;
     o.general = diff_general();
     CU_ASSERT_EQUAL_FATAL(battle_cl_new(&o, &small, err, sizeof(err)), SK_OK);
     CU_ASSERT_EQUAL(battle_cl_run(small, plan, first, counted / 3, cl_small, err, sizeof(err)),
