@@ -139,8 +139,10 @@ describe('client against a live stack', () => {
   });
 
   test('cancel a queued job; a final one is a 409 problem', async () => {
-    // The worker is busy with a long job, so the second stays queued.
-    const long = await client.submit(battle(2_000_000, 5));
+    // The worker is busy with a long job, so the second stays queued. Long enough (minutes on
+    // one engine thread) never to end before the cancel below, however loaded the machine:
+    // 2,000,000 games once did under the gate (the cancel got a 409); canceled, it costs nothing.
+    const long = await client.submit(battle(50_000_000, 5));
     const queued = await client.submit(battle(1000, 6));
     const c = await client.cancel(queued.job.id);
     assert.equal(c.cancel_requested, true);
@@ -182,7 +184,7 @@ describe('client against a live stack', () => {
     const second = await client.result(again.id);
     assert.equal(second.wins, first.wins); // the same seed plays the same games
     // Bulk cancel: a long job keeps the worker busy, three more wait in the queue.
-    const long = await client.submit(battle(2_000_000, 9));
+    const long = await client.submit(battle(50_000_000, 9)); // never done before its cancel
     const queued = [];
     for (let i = 0; i < 3; i++) queued.push((await client.submit(battle(1000, 10 + i))).job.id);
     const res = await client.cancelQueued({ kind: 'battle' });
