@@ -23,9 +23,9 @@
 // median and geometric mean of the ratios, and the same a group of matchups (the name's
 // prefix: real-NN, real-f, real-m, ...; flexible play apart); asserts nothing.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { summary, peerWorkdir } from './peer_lib.mjs';
 import { loadRealCards, ourJob, peerArgs } from './real_cards.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -55,10 +55,8 @@ if (!chosen.length) {
   console.error('peer_instructions: no matchup chosen (MATCHUPS, NAME_REGEX, SKIRMISH_BENCH_EVERY)');
   process.exit(2);
 }
-const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-instr-'));
 // The peer's data/ is a folder of links to the game's files (peer_speed.mjs says why).
-mkdirSync(join(tmp, 'peer', 'data'), { recursive: true });
-for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(tmp, 'peer', 'data', f));
+const { tmp, peerDir } = peerWorkdir(cardsDir, 'skirmish-peer-instr-');
 
 // The instructions callgrind counted in one run of `cmd args` (the collected part only when
 // `toggle` names a function); `tag` names its output file, apart from the other runs at once.
@@ -91,7 +89,7 @@ async function ours(m, n, tag) {
 
 async function theirs(m, n, tag) {
   const short = Math.max(1, Math.round(n / 10));
-  const opts = { cwd: join(tmp, 'peer') };
+  const opts = { cwd: peerDir };
   return ((await instructions(peer, peerArgs(m, n + short, 1), opts, null, `${tag}.long`)) -
           (await instructions(peer, peerArgs(m, short, 1), opts, null, `${tag}.short`))) / n;
 }
@@ -134,15 +132,6 @@ console.log('| matchup | mode | games | skirmish | peer | ratio |');
 console.log('|---|---|---:|---:|---:|---:|');
 for (const r of results) console.log(r.row);
 
-// Median and geometric mean of `rs`.
-function summary(rs) {
-  const sorted = [...rs].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return {
-    median: sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2,
-    geo: Math.exp(rs.reduce((s, r) => s + Math.log(r), 0) / rs.length),
-  };
-}
 const ratios = results.filter((r) => r.ratio !== null).map((r) => r.ratio);
 if (ratios.length) {
   const { median, geo } = summary(ratios);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What the optimiser's comparisons with the peer (bench/optimize_peer.mjs,
-// bench/optimize_fund_peer.mjs) share: the peer's working folder and deck strings' names.
+// What the scripts that compare with the peer share: the peer's working folder, deck
+// strings' names (bench/optimize_peer.mjs, bench/optimize_fund_peer.mjs), and the summary
+// of a set of ratios (bench/peer_speed.mjs, bench/peer_instructions.mjs).
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,4 +24,14 @@ export function names(deck) {
     for (let i = 0; i < Number(m[2] || 1); i++) out.push(m[1]);
   }
   return out;
+}
+
+/** The median and geometric mean of the numbers `rs` (at least one): {median, geo}. */
+export function summary(rs) {
+  const sorted = [...rs].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return {
+    median: sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2,
+    geo: Math.exp(rs.reduce((s, r) => s + Math.log(r), 0) / rs.length),
+  };
 }

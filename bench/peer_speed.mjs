@@ -22,9 +22,9 @@
 // hundred plain games, so a matchup with a flexible side plays GAMES / 100 games.
 // Prints a table and the median and geometric mean of the ratios; asserts nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { peerWorkdir, summary } from './peer_lib.mjs';
 import { loadRealCards, ourJob, peerArgs } from './real_cards.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -39,12 +39,10 @@ const cardsDir = resolve(process.argv[4] || join(root, '../shared/data/tu'));
 const bin = process.argv[5] || join(root, 'build/skirmish');
 const ref = loadRealCards();
 const only = process.argv[6] ? new RegExp(process.argv[6]) : null;
-const tmp = mkdtempSync(join(tmpdir(), 'skirmish-peer-speed-'));
 // The peer reads data/ below its working folder and keeps a result database there
 // (data/database.yml): its data/ is a folder of links to the game's files, so nothing is
 // written next to them, and `no-db` keeps it from answering from earlier runs.
-mkdirSync(join(tmp, 'peer', 'data'), { recursive: true });
-for (const f of readdirSync(cardsDir)) symlinkSync(join(cardsDir, f), join(tmp, 'peer', 'data', f));
+const { tmp, peerDir } = peerWorkdir(cardsDir, 'skirmish-peer-speed-');
 
 // The CPU time (user + system) a command took, through bash's `time`: on a shared machine
 // the wall clock also counts the time other processes held the cores, the CPU time does
@@ -83,7 +81,7 @@ function ours(m, n) {
 }
 
 function theirs(m, n) {
-  return seconds(peer, peerArgs(m, n, 1), { cwd: join(tmp, 'peer') });
+  return seconds(peer, peerArgs(m, n, 1), { cwd: peerDir });
 }
 
 // Seconds a game: the long run less the short one. On a noisy machine the short run can
@@ -116,7 +114,6 @@ function measure(run, n0) {
 }
 
 const rows = [];
-let logSum = 0;
 const ratios = [];
 const flexible = (m) => [m.attacker, m.defender].some((s) => typeof s === 'object' && s.play === 'flexible');
 for (const m of ref.matchups.slice(0, count).filter((x) => !only || only.test(x.name))) {
@@ -132,7 +129,6 @@ for (const m of ref.matchups.slice(0, count).filter((x) => !only || only.test(x.
     continue;
   }
   const ratio = b.perGame / a.perGame;
-  logSum += Math.log(ratio);
   ratios.push(ratio);
   rows.push(`| ${m.name} | ${m.mode}${m.scoring ? ` ${m.scoring}` : ''} | ` +
             `${a.games.toLocaleString('en')} | ${b.games.toLocaleString('en')} | ` +
@@ -146,8 +142,9 @@ console.log(`games/s on one core (${wall ? 'wall clock' : 'CPU time, user + syst
 console.log('| matchup | mode | skirmish games | peer games | skirmish | peer | ratio |');
 console.log('|---|---|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
-ratios.sort((x, y) => x - y);
-const mid = ratios.length >> 1;
-const median = ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
-console.log(`\n${rows.length} matchups: median ratio ${median.toFixed(2)}×, geometric mean ` +
-            `${Math.exp(logSum / rows.length).toFixed(2)}×, ${ratios.filter((r) => r < 4).length} under 4×`);
+// Over the matchups measured (a failed row counts in neither).
+if (ratios.length) {
+  const { median, geo } = summary(ratios);
+  console.log(`\n${ratios.length} matchups: median ratio ${median.toFixed(2)}×, geometric mean ` +
+              `${geo.toFixed(2)}×, ${ratios.filter((r) => r < 4).length} under 4×`);
+}
