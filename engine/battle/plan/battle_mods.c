@@ -137,6 +137,21 @@ static int has_skill(const struct battle_card_data *c, enum battle_skill s)
     return 0;
 }
 
+/* After a change to action `k` of card `c`: an action cast in the unit's turn is cast only
+ * when battle_sim_act_cast says so, so an Enhance that gives X to a skill that had none makes
+ * it cast, and an Evolve of a skill without X into one without X (Rush into Jam) too, as in
+ * tuo, where the X is judged at each cast. Enhance and Summon are not cast among the actions. */
+static void turn_bit(struct battle_card_data *c, int k)
+{
+    unsigned id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
+    if (c->act_trig[k] || id == BATTLE_SKILL_ENHANCE || id == BATTLE_SKILL_SUMMON)
+        return;
+    if (battle_sim_act_cast(c, (clc_u32)k))
+        c->act_turn = (clc_u8)(c->act_turn | (1u << k));
+    else
+        c->act_turn = (clc_u8)(c->act_turn & ~(1u << k));
+}
+
 /* a + b, or -1 when it would pass `max`, the most the skill's field holds (the peer's
  * values have no bound: a job that can get there is refused, never played with a capped
  * value). */
@@ -181,6 +196,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             if (v < 0)
                 return -2;
             c->act_x[k] = (clc_u16)v;
+            turn_bit(c, k);
         }
         return 1;
     }
@@ -205,10 +221,12 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             continue;
         /* An Enhance that evolves is lost the same way (tuo never casts Enhance as an
          * activation skill): its change becomes none (battle_sim_mod_ok). */
-        if (m->s == BATTLE_SKILL_ENHANCE)
+        if (m->s == BATTLE_SKILL_ENHANCE) {
             c->act_x[k] = BATTLE_SIM_NONE;
-        else
+        } else {
             c->act_id[k] = (clc_u8)m->s2;
+            turn_bit(c, k);
+        }
     }
     return 1;
 }

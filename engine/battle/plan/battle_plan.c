@@ -121,7 +121,7 @@ static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec
         cd->trig = (clc_u8)(cd->trig | (1u << ss->trigger));
     else if (ss->id == BATTLE_SKILL_SUMMON)
         cd->summon_act = (clc_u16)(ss->card + 1);
-    else if (ss->id != BATTLE_SKILL_ENHANCE)
+    else if (ss->id != BATTLE_SKILL_ENHANCE && battle_sim_act_cast(cd, (clc_u32)k))
         cd->act_turn = (clc_u8)(cd->act_turn | (1u << k));
 }
 
@@ -156,10 +156,10 @@ static enum sk_err build_card(const struct battle_card_spec *cs, int idx, int n_
             snprintf(err, errlen, "card %d \"%s\": skill %d out of range", idx, cs->name, k);
             return SK_EINVAL;
         }
-        /* An activation skill that takes X but has none (the game's files have a few)
-         * does nothing in the game: it is left out. */
-        if (!ss->x && battle_rules_skill_kind(ss->id) == BATTLE_SK_ACTIVATION &&
-            (battle_rules_skill_opts(ss->id) & BATTLE_OPT_X))
+        /* An Enhance without X (none in the game's files) would enhance by nothing and is
+         * left out. Other activation skills that take an X and have none stay on the card,
+         * never cast (battle_sim_act_cast): Mimic, Enhance and Evolve see them. */
+        if (!ss->x && ss->id == BATTLE_SKILL_ENHANCE)
             continue;
         /* Repeated passives add up; activation skills keep card order. */
         switch (ss->id) {

@@ -1178,7 +1178,7 @@ CLC_FN void battle_sim_cast(CLC_GLOBAL const struct battle_plan_data *p,
     if (!(c->trig & (1u << trig)))
         return;
     for (clc_u32 k = 0; k < c->n_act; k++) {
-        if (c->act_trig[k] != trig)
+        if (c->act_trig[k] != trig || !battle_sim_act_cast(c, k))
             continue;
         if (c->act_id[k] == BATTLE_SKILL_SUMMON)
             battle_sim_summon(p, g, s, c->act_x[k], 0);
@@ -1200,7 +1200,7 @@ CLC_NOINLINE void battle_sim_cast_back(CLC_GLOBAL const struct battle_plan_data 
     for (clc_u32 k = 0; k < c->n_act; k++) {
         clc_u32 id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
         struct battle_sim_ov ov;
-        if (c->act_trig[k] != BATTLE_SIM_TRIG_DEATH)
+        if (c->act_trig[k] != BATTLE_SIM_TRIG_DEATH || !battle_sim_act_cast(c, k))
             continue;
         if (id == BATTLE_SKILL_SUMMON) {
             battle_sim_summon(p, g, s, c->act_x[k], 0);

@@ -63,6 +63,17 @@ CLC_FN clc_u32 battle_sim_opts(clc_u32 id)
     }
 }
 
+/* Whether action `k` of card `c` is cast at all: a skill that takes an X and has none is
+ * not (tuo's resolve_skill drops it), though it stays on the card, where Mimic can take it
+ * (with Mimic's X), Enhance can raise it (and then it is cast) and Evolve can change it. The
+ * game's files give Rush to ten cards and Besiege to one without an X. Enhance's X says
+ * which change it makes, not how much. */
+CLC_FN int battle_sim_act_cast(CLC_GLOBAL const struct battle_card_data *c, clc_u32 k)
+{
+    clc_u32 id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
+    return c->act_x[k] != 0 || !(battle_sim_opts(id) & BATTLE_OPT_X) || id == BATTLE_SKILL_ENHANCE;
+}
+
 CLC_FN int battle_sim_when(clc_u32 id)
 {
     switch (id) {

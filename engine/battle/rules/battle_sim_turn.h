@@ -833,53 +833,18 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
         u->flags = (clc_u8)((u->flags & ~BATTLE_SIM_ACTING) | BATTLE_SIM_ATTACKED);
     }
 
-    /* 6. End: Refresh, then poison on own assaults (and what their deaths set off),
-     * expiry of modifiers, compression. Poison's deaths only wait for the triggers below,
-     * so no unit joins the row in this pass and its count is read once. */
-    n = me->n_assaults;
-    for (clc_u32 i = 0; i < n; i++) {
-        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
-        if (!battle_sim_alive(u))
-            continue;
-        if (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_REFRESH) {
-            /* Crackdown (the side's passive effect): Subdue X refreshes (X + 1) / 2 too. */
-            clc_i32 r = p->cards[u->card].refresh;
-            if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
-                battle_sim_passive(p, s, BATTLE_PASSIVE_CRACKDOWN))
-                r += (p->cards[u->card].subdue + 1) / 2;
-            if (r)
-                battle_sim_heal_hurt(u, r);
-        }
-        if (u->poison) {
-            battle_sim_hurt(p, g, s, u, u->poison);
-            u->poison = (clc_i16)(u->poison >> 1);
-        }
-    }
-    if (g->pending)
-        battle_sim_triggers(p, g);
-    battle_sim_action_end(p, g, 0);
-    /* Expiry, one pass a row: the own assaults' modifiers end with their turn (Inhibit's
-     * count, Tribute's and Overload's states too), the enemy assaults' with this turn
-     * (Payback's count too; Stasis outlasts Protect). The rarer skills' fields (Enrage,
-     * Sabotage, Tribute, Overload, Entrap, Payback) are cleared in the copies with them only
-     * (`pv`, a constant): a plan without the rarer skills (BATTLE_SIM_PV_RARE) never sets
-     * them. No unit joins a row here: each count is read once (the byte stores could alias
-     * it for the compiler). */
-    n = me->n_assaults;
-    for (clc_u32 i = 0; i < n; i++) {
-        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
-        u->rally = 0;
-        u->weaken = 0;
-        u->inhibited = 0;
-        u->flags =
-            (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
-        if (pv & BATTLE_SIM_PV_RARE) {
-            BATTLE_SIM_R(u)->enraged = 0;
-            BATTLE_SIM_R(u)->sabotaged = 0;
-            BATTLE_SIM_R(u)->tributed = 0;
-            u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
-        }
-    }
+    /* 6. End, in tuo's order (its turn_end_phase): first the enemy assaults' modifiers of
+     * this turn end (Payback's count too; Stasis outlasts Protect), and Enhance's and
+     * Evolve's changes on them; the enemy structures lose Barrier's Protect and their Evade
+     * count. Then each own assault is refreshed, takes its poison, and loses its modifiers
+     * of its turn (Inhibit's count, Tribute's and Overload's states too). Only then are the
+     * deaths' skills cast: a Strike all on the death of a poisoned unit finds the enemy
+     * without its Protect and Enfeeble of this turn (bench/peer_fuzz.mjs seed 1211, #936:
+     * Falconer's Barrier 30 saved it before). The rarer skills' fields (Enrage, Sabotage,
+     * Tribute, Overload, Entrap, Payback) are cleared in the copies with them only (`pv`, a
+     * constant): a plan without the rarer skills (BATTLE_SIM_PV_RARE) never sets them. No
+     * unit joins a row in these passes (poison's deaths wait for the triggers): each count is
+     * read once (the byte stores could alias it for the compiler). */
     n = en->n_assaults;
     for (clc_u32 i = 0; i < n; i++) {
         CLC_PRIVATE struct battle_unit *u = &en->assaults[i];
@@ -901,6 +866,39 @@ CLC_INLINE int battle_sim_turn_pv(CLC_GLOBAL const struct battle_plan_data *p,
             en->structures[i].protect = 0;
             en->structures[i].evaded = 0;
         }
+    n = me->n_assaults;
+    for (clc_u32 i = 0; i < n; i++) {
+        CLC_PRIVATE struct battle_unit *u = &me->assaults[i];
+        if (battle_sim_alive(u)) {
+            if (BATTLE_SIM_FX(p) & BATTLE_SIM_FX_REFRESH) {
+                /* Crackdown (the side's passive effect): Subdue X refreshes (X + 1) / 2 too. */
+                clc_i32 r = p->cards[u->card].refresh;
+                if ((pv & BATTLE_SIM_PV_EFFECTS) && battle_sim_has(p, BATTLE_SIM_PV(CRACKDOWN)) &&
+                    battle_sim_passive(p, s, BATTLE_PASSIVE_CRACKDOWN))
+                    r += (p->cards[u->card].subdue + 1) / 2;
+                if (r)
+                    battle_sim_heal_hurt(u, r);
+            }
+            if (u->poison) {
+                battle_sim_hurt(p, g, s, u, u->poison);
+                u->poison = (clc_i16)(u->poison >> 1);
+            }
+        }
+        u->rally = 0;
+        u->weaken = 0;
+        u->inhibited = 0;
+        u->flags =
+            (clc_u8)(u->flags & ~(BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED | BATTLE_SIM_SUNDERED));
+        if (pv & BATTLE_SIM_PV_RARE) {
+            BATTLE_SIM_R(u)->enraged = 0;
+            BATTLE_SIM_R(u)->sabotaged = 0;
+            BATTLE_SIM_R(u)->tributed = 0;
+            u->state = (clc_u8)(u->state & ~BATTLE_SIM_OVERLOADED);
+        }
+    }
+    if (g->pending)
+        battle_sim_triggers(p, g);
+    battle_sim_action_end(p, g, 0);
     if (me->died)
         battle_sim_compress(me);
     if (en->died)

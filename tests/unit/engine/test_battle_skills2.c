@@ -515,6 +515,45 @@ static void test_mimic_evolved(void)
     tb_run_end(&x);
 }
 
+/* A skill that takes an X and has none (the game's files give Rush to Lithid Xeth and nine
+ * more cards so) is never cast, but stays on the card as tuo keeps it: Mimic takes it with
+ * its own X and Enhance raises it. Side 0's commander has Mimic 2; side 1 plays the Idler
+ * (Rush, no X) on turn 2, then Slow (delay 3) on turn 4, right of it. On turn 3 the Mimic
+ * takes the Idler's Rush and casts Rush 2 on the Sleeper (delay 3, 2 after its tick): 0
+ * (bench/peer_fuzz.mjs seed 1211, #509: before, Mimic found nothing to take). On turn 4 the
+ * Idler's own Rush is not cast: Slow keeps its 3; unless side 1's commander is the Smith
+ * (Enhance Rush 2), whose Enhance at turn 4's start makes it a Rush 2: Slow goes to 1. */
+static void test_skill_without_x(void)
+{
+    for (int smith = 0; smith < 2; smith++) {
+        struct tb b;
+        struct tb_run x;
+        int cmd, idler;
+        cmd = duel_with(&b, 0, "Mimic", BATTLE_SKILL_MIMIC, 2);
+        if (smith) {
+            cmd = tb_card(&b, "Smith", BATTLE_COMMANDER, 0, 50, 0);
+            tb_skill(&b, cmd, BATTLE_SKILL_ENHANCE, 2, 0);
+            tb_args(&b, cmd, BATTLE_SKILL_RUSH, -1);
+            tb_side(&b, 1, cmd, BATTLE_PLAY_EXACT);
+        }
+        tb_deck(&b, 0, tb_card(&b, "Sleeper", BATTLE_ASSAULT, 0, 30, 3), 1);
+        idler = tb_card(&b, "Idler", BATTLE_ASSAULT, 0, 30, 0);
+        tb_skill(&b, idler, BATTLE_SKILL_RUSH, 0, 0);
+        tb_deck(&b, 1, idler, 1);
+        tb_deck(&b, 1, tb_card(&b, "Slow", BATTLE_ASSAULT, 0, 30, 3), 1);
+        tb_run_start(&x, &b);
+        CU_ASSERT_EQUAL(x.d->cards[idler].n_act, 1);
+        CU_ASSERT_EQUAL(x.d->cards[idler].act_turn, 0);
+        tb_run_turns(&x, 2);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 3);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).delay, 0);
+        tb_run_turns(&x, 1);
+        CU_ASSERT_EQUAL(TB_ASL(&x, 1, 1).delay, smith ? 1 : 3);
+        tb_run_end(&x);
+    }
+}
+
 /* Whether battle_sim_mimic_cast has a case of its own for skill `id`: an activation skill
  * that Mimic takes, Rush apart (battle_sim_rush casts it). */
 static int mimic_cast_case(unsigned id)
@@ -1018,6 +1057,38 @@ static void test_revenge(void)
     CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 2); /* the Striker's lane closed at the turn's end */
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 12);
     CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).hp, 12);
+    tb_run_end(&x);
+}
+
+/* The end of a turn in the peer's order (its turn_end_phase): the enemy's Protect and
+ * Enfeeble of the turn end before the own assaults take their poison, and the skills of the
+ * deaths that poison causes come after both. Side 1's Venomous (Poison 10, Barrier 10: 10
+ * Protect from its play on turn 2) poisons side 0's Martyr (5 health, Strike all 10 on
+ * death) when the Martyr hits it on turn 3; the Martyr dies of the poison at that turn's
+ * end, and its Strike all 10 takes the Venomous from 30 to 20 (before, the Protect of turn
+ * 2 was still up: 30). bench/peer_fuzz.mjs seed 1211 #936: Bonecrown Drakuzoid's Strike all
+ * on its poison death, Falconer's Barrier. */
+static void test_poison_death_after_expiry(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int martyr, venomous;
+    duel(&b);
+    martyr = unit(&b, "Martyr", 1, 5, 0);
+    tb_skill(&b, martyr, BATTLE_SKILL_STRIKE, 10, 1);
+    b.cards[martyr].skills[0].trigger = BATTLE_SIM_TRIG_DEATH;
+    venomous = unit(&b, "Venomous", 0, 30, 0);
+    tb_skill(&b, venomous, BATTLE_SKILL_POISON, 10, 0);
+    tb_skill(&b, venomous, BATTLE_SKILL_BARRIER, 10, 0);
+    tb_deck(&b, 0, martyr, 1);
+    tb_deck(&b, 1, venomous, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 5);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).protect, 10);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(x.g.sides[0].n_assaults, 0);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 20);
     tb_run_end(&x);
 }
 
@@ -1558,6 +1629,8 @@ static CU_TestInfo skills2_tests[] = {
     {"mimic", test_mimic},
     {"mimic adds the caster's own Enhance", test_mimic_enhanced},
     {"mimic reads the card as printed", test_mimic_evolved},
+    {"a skill without x: mimic and enhance", test_skill_without_x},
+    {"poison's deaths after the turn's expiry", test_poison_death_after_expiry},
     {"mimic's cast of each skill is the cast for any skill", test_mimic_cast_each_skill},
     {"mark", test_mark},
     {"absorb", test_absorb},
