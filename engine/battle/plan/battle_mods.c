@@ -137,11 +137,7 @@ static int has_skill(const struct battle_card_data *c, enum battle_skill s)
     return 0;
 }
 
-/* After a change to action `k` of card `c`: an action cast in the unit's turn is cast only
- * when battle_sim_act_cast says so, so an Enhance that gives X to a skill that had none makes
- * it cast, and an Evolve of a skill without X into one without X (Rush into Jam) too, as in
- * tuo, where the X is judged at each cast. Enhance and Summon are not cast among the actions. */
-static void turn_bit(struct battle_card_data *c, int k)
+void battle_mods_turn_bit(struct battle_card_data *c, int k)
 {
     unsigned id = c->act_id[k] & ~BATTLE_SIM_ACT_REFUSABLE;
     if (c->act_trig[k] || id == BATTLE_SKILL_ENHANCE || id == BATTLE_SKILL_SUMMON)
@@ -196,7 +192,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             if (v < 0)
                 return -2;
             c->act_x[k] = (clc_u16)v;
-            turn_bit(c, k);
+            battle_mods_turn_bit(c, k);
         }
         return 1;
     }
@@ -225,7 +221,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
             c->act_x[k] = BATTLE_SIM_NONE;
         } else {
             c->act_id[k] = (clc_u8)m->s2;
-            turn_bit(c, k);
+            battle_mods_turn_bit(c, k);
         }
     }
     return 1;

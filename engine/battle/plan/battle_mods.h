@@ -63,4 +63,15 @@ void battle_mods_test_limit(int n);
  */
 struct battle_card_data battle_mods_skill_card(enum battle_skill s);
 
+/**
+ * Sets or clears bit `k` of c->act_turn: whether action `k` is cast among the unit's actions
+ * in its turn. The one place for that rule, used when a card is built (battle_plan) and after
+ * a change to the action (an Enhance or Evolve variant): an action cast in the turn is cast
+ * only when battle_sim_act_cast says so, so an Enhance that gives X to a skill that had none
+ * makes it cast, and an Evolve of a skill without X into one without X (Rush into Jam) too,
+ * as in tuo, where the X is judged at each cast. Triggered actions, Enhance (cast at turn
+ * start, battle_sim_enhance) and Summon (its own field) are left as they are. Borrows `c`.
+ */
+void battle_mods_turn_bit(struct battle_card_data *c, int k);
+
 #endif

@@ -121,8 +121,8 @@ static void fold_act(struct battle_card_data *cd, const struct battle_skill_spec
         cd->trig = (clc_u8)(cd->trig | (1u << ss->trigger));
     else if (ss->id == BATTLE_SKILL_SUMMON)
         cd->summon_act = (clc_u16)(ss->card + 1);
-    else if (ss->id != BATTLE_SKILL_ENHANCE && battle_sim_act_cast(cd, (clc_u32)k))
-        cd->act_turn = (clc_u8)(cd->act_turn | (1u << k));
+    else
+        battle_mods_turn_bit(cd, k);
 }
 
 /* NOLINTNEXTLINE(readability-function-size): one card, field by field, as the rules list them */
