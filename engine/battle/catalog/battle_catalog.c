@@ -491,6 +491,35 @@ static size_t distance(const char *a, const char *b, size_t max)
     return row[lb];
 }
 
+/* "Name-N" or a plain "Name" whose unit names its level N (or, plain, its top level) with
+ * another name: the game's files rename some levels (level 8 of Shard Controller is "Gilian
+ * Shardkeeper-8", its top level "Gilian Shardkeeper"), and a player who counts levels from
+ * the first one's name writes what no card is called. The card at that level, found from
+ * "Name-1", or NULL. */
+static const struct battle_card_spec *renamed_level(const struct battle_catalog *cat,
+                                                    const char *name)
+{
+    const struct battle_card_spec *first;
+    char base[BATTLE_NAME_MAX + 1], key[BATTLE_NAME_MAX + 1];
+    const char *dash = strrchr(name, '-');
+    size_t len = strlen(name);
+    int64_t level = 0;
+
+    if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
+        if (sk_parse_i64(dash + 1, 1, BATTLE_LEVELS_MAX, &level) != SK_OK)
+            return NULL;
+        len = (size_t)(dash - name);
+    }
+    if (len + 2 > BATTLE_NAME_MAX)
+        return NULL;
+    snprintf(base, sizeof(base), "%.*s-1", (int)len, name);
+    battle_tu_simplify(base, key);
+    first = find_key(cat, key);
+    if (!first || first->n_levels < 2 || level > first->n_levels)
+        return NULL;
+    return battle_catalog_find_id(cat, first->level_ids[(level ? level : first->n_levels) - 1]);
+}
+
 void battle_catalog_suggest(const struct battle_catalog *cat, const char *name, char *out,
                             size_t outlen)
 {
@@ -502,6 +531,11 @@ void battle_catalog_suggest(const struct battle_catalog *cat, const char *name, 
         out[0] = '\0';
     if (strlen(name) > BATTLE_NAME_MAX || !outlen)
         return;
+    pick = renamed_level(cat, name);
+    if (pick) {
+        snprintf(out, outlen, "%s", pick->name);
+        return;
+    }
     battle_tu_simplify(name, key);
     /* A typo, not another word: at most a quarter of the letters, and at least 1. */
     max = strlen(key) / 4 > 0 ? strlen(key) / 4 : 1;

@@ -152,7 +152,9 @@ int battle_catalog_has_costs(const struct battle_catalog *cat);
 
 /**
  * Writes into `out` (at most `outlen` bytes) the catalog name closest to `name` when one is
- * close enough to be a likely typo, else "". For "did you mean" in messages.
+ * close enough to be a likely typo, else "". For "did you mean" in messages. A level the
+ * game's files name otherwise ("Shard Controller-8", or a plain "Shard Controller" for its top
+ * level) gives that level's name ("Gilian Shardkeeper-8", "Gilian Shardkeeper").
  */
 void battle_catalog_suggest(const struct battle_catalog *cat, const char *name, char *out,
                             size_t outlen);

@@ -122,6 +122,16 @@ static void test_names(void)
     CU_ASSERT_STRING_EQUAL(hint, "Bazooka Marine");
     battle_catalog_suggest(cat, "Quite Unlike Any Card Name", hint, sizeof(hint));
     CU_ASSERT_STRING_EQUAL(hint, "");
+    /* Levels the files name otherwise: Shard Controller's level 8 on are "Gilian
+     * Shardkeeper" (its top level shares that name with another card, hence the id). */
+    CU_ASSERT_PTR_NULL(battle_catalog_find_loose(cat, "Shard Controller-8"));
+    battle_catalog_suggest(cat, "Shard Controller-8", hint, sizeof(hint));
+    CU_ASSERT_STRING_EQUAL(hint, "Gilian Shardkeeper-8");
+    battle_catalog_suggest(cat, "shard controller", hint, sizeof(hint));
+    CU_ASSERT_STRING_EQUAL(hint, "Gilian Shardkeeper [26623]");
+    CU_ASSERT_EQUAL(battle_catalog_find_loose(cat, hint)->id, 26623);
+    battle_catalog_suggest(cat, "Shard Controller-11", hint, sizeof(hint)); /* no such level */
+    CU_ASSERT_STRING_EQUAL(hint, "Shard Controller-1");
     CU_ASSERT_STRING_EQUAL(battle_catalog_source(cat), tu_test_dir());
     CU_ASSERT_EQUAL(strncmp(battle_catalog_hash(cat), "fnv1a64:", 8), 0);
 }
