@@ -209,12 +209,15 @@ function loadUnits(dir) {
       if (!id || rawName === undefined) continue;
       const name = decode(rawName);
       count.set(key(name), (count.get(key(name)) ?? 0) + 1);
-      let cur = { health: num(field(head, 'health')) ?? 0, skills: skillsOf(head) };
+      let cur = { id, renamed: false, health: num(field(head, 'health')) ?? 0, skills: skillsOf(head) };
       const levels = [cur];
       for (const u of body.slice(cut < 0 ? body.length : cut).matchAll(/<upgrade>([\s\S]*?)<\/upgrade>/g)) {
         if (field(u[1], 'card_id') === undefined) break;
         const sk = skillsOf(u[1]);
-        cur = { health: num(field(u[1], 'health')) ?? cur.health, skills: sk.length ? sk : cur.skills };
+        // A level with a <name> of its own goes by that name from there on ("Shard
+        // Controller" is "Gilian Shardkeeper" from level 8): cardName writes its id.
+        cur = { id: num(field(u[1], 'card_id')), renamed: cur.renamed || field(u[1], 'name') !== undefined,
+                health: num(field(u[1], 'health')) ?? cur.health, skills: sk.length ? sk : cur.skills };
         levels.push(cur);
       }
       units.push({ name, id, type: typeOf(id, num(field(head, 'set'))), levels });
@@ -327,7 +330,8 @@ function documented(m, rules) {
 // deck, fortresses, play} of {unit, level} entries (play 'random', 'ordered' or 'exact'),
 // or for the defender a record side {record: {kind, name, levels, level}, play} (commander
 // null, no cards), an effect {kind, side, ...}.
-const cardName = (c) => (c.level === c.unit.levels.length ? c.unit.name : `${c.unit.name}-${c.level}`);
+const cardName = (c) => (c.unit.levels[c.level - 1].renamed ? `[${c.unit.levels[c.level - 1].id}]`
+  : c.level === c.unit.levels.length ? c.unit.name : `${c.unit.name}-${c.level}`);
 // A side's cards: none for a record side (its cards are the file's).
 const cardsOf = (s) => (s.record ? [] : [s.commander, ...s.deck, ...s.fortresses]);
 const health = (c) => c.unit.levels[c.level - 1].health > 0;

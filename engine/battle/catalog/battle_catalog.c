@@ -436,6 +436,17 @@ const struct battle_card_spec *battle_catalog_find_loose(const struct battle_cat
 
     if (c || len > BATTLE_NAME_MAX)
         return c;
+    /* "[12345]": the card by id, as deck strings write it (docs/cards.md), in every place a
+     * card is named (the object form's commander and cards too). */
+    if (len > 2 && name[0] == '[' && name[len - 1] == ']') {
+        char digits[BATTLE_NAME_MAX + 1];
+        int64_t id = 0;
+        snprintf(digits, sizeof(digits), "%.*s", (int)(len - 2), name + 1);
+        if (strspn(digits, "0123456789") == len - 2 &&
+            sk_parse_i64(digits, 1, INT32_MAX, &id) == SK_OK)
+            return battle_catalog_find_id(cat, (int)id);
+        return NULL;
+    }
     battle_tu_simplify(name, key);
     c = find_key(cat, key);
     if (c)

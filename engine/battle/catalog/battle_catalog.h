@@ -133,7 +133,8 @@ const struct battle_card_spec *battle_catalog_find(const struct battle_catalog *
 /**
  * The card `name` means as players write it (borrowed), or NULL: the exact name first, then
  * the name without case, spaces and the punctuation ;:,"'! (as the peer compares), then
- * "Name-N" for the top level N of a card whose top level is plain "Name".
+ * "Name-N" for the top level N of a card whose top level is plain "Name"; "[12345]" is the
+ * card with that id.
  */
 const struct battle_card_spec *battle_catalog_find_loose(const struct battle_catalog *cat,
                                                          const char *name);

@@ -117,6 +117,11 @@ static void test_names(void)
     CU_ASSERT_EQUAL(battle_catalog_find_loose(cat, "Bazooka Marine-2")->id, 350);
     CU_ASSERT_PTR_NULL(battle_catalog_find_loose(cat, "Bazooka Marine-4"));
     CU_ASSERT_PTR_EQUAL(battle_catalog_find_id(cat, 351), top);
+    CU_ASSERT_PTR_EQUAL(battle_catalog_find_loose(cat, "[351]"), top); /* by id, anywhere */
+    CU_ASSERT_PTR_NULL(battle_catalog_find_loose(cat, "[0]"));
+    CU_ASSERT_PTR_NULL(battle_catalog_find_loose(cat, "[35x]"));
+    CU_ASSERT_PTR_NULL(battle_catalog_find_loose(cat, "[99999999999]"));
+    CU_ASSERT_PTR_NULL(battle_catalog_find_loose(cat, "[]"));
     CU_ASSERT_PTR_NULL(battle_catalog_find_id(cat, 0));
     battle_catalog_suggest(cat, "Bazoka Marine", hint, sizeof(hint));
     CU_ASSERT_STRING_EQUAL(hint, "Bazooka Marine");
@@ -259,6 +264,15 @@ static void test_hash_job_same_games(void)
     CU_ASSERT_EQUAL(b.wins, c.wins); /* same job, same seed: same games */
     CU_ASSERT_EQUAL(b.stalls, c.stalls);
     CU_ASSERT(a.wins + a.losses > 0);
+    /* The object form names cards by id too ("[12345]", as deck strings do). */
+    snprintf(doc, sizeof(doc),
+             "{\"games\": 3000, \"attacker\": {\"commander\": \"[%d]\", \"deck\": "
+             "[{\"card\": \"[%d]\", \"count\": 3}, {\"card\": \"Rally Infantry\"}, "
+             "{\"card\": \"[%d]\"}]}, \"defender\": \"%s\"}",
+             ids[0], ids[1], ids[5], REAL_DEF);
+    c = play(doc);
+    CU_ASSERT_EQUAL(c.wins, b.wins);
+    CU_ASSERT_EQUAL(c.stalls, b.stalls);
 }
 
 /* The README's real-deck example (examples/tu/, kept out of examples/ whose documents run on
@@ -354,6 +368,9 @@ static void test_bad_decks(void)
          "/params/attacker/deck", "malformed deck hash: it ends in the middle of a card id"},
         {"{\"attacker\": \"H/h\", \"defender\": \"" REAL_DEF "\"}", "/params/attacker",
          "deck hash card 1: no card has id 999"},
+        {"{\"attacker\": {\"commander\": \"[999]\", \"deck\": [{\"card\": \"Grunt\"}]},"
+         " \"defender\": \"" REAL_DEF "\"}",
+         "/params/attacker/commander", "unknown card \"[999]\""},
         {"{\"attacker\": {\"commander\": \"Octane-1\", \"deck\": [{\"card\": \"Malika-1\"}]},"
          " \"defender\": \"" REAL_DEF "\"}",
          "/params/attacker/deck/0/card",
