@@ -1066,10 +1066,12 @@ export interface components {
             }[];
         };
         BattleSideList: {
+            /** @description a card of the job's cards or the worker's catalog, as players write it (docs/cards.md): `Name` (top level), `Name-2`, or `[1234]` by id */
             commander: string;
             /** @description cards that start in play in the side's fortress slots: fortresses, a dominion, or structure cards (as the game's raids place them, and as the peer's yf/ef take them); any other card is a 422 naming the entry */
             fortresses?: string[];
             deck: {
+                /** @description a card of the job's cards or the worker's catalog, as players write it (docs/cards.md): `Name` (top level), `Name-2`, or `[1234]` by id */
                 card: string;
                 /** @default 1 */
                 count?: number;
