@@ -582,7 +582,7 @@ function spawnText(cmd, args, opts, input) {
     p.stdout.on('data', (d) => { out += d; });
     p.stderr.on('data', (d) => { err += d; });
     p.on('error', rej);
-    p.on('close', (code) => res({ code, out, err }));
+    p.on('close', (code, signal) => res({ code, signal, out, err }));
     p.stdin.end(input ?? '');
   });
 }
@@ -622,7 +622,8 @@ async function theirs(file, m, games, seed, dir) {
   const r = await spawnText(peer, args, { cwd: dir });
   const text = `${r.out}\n${r.err}`;
   const bad = text.split('\n').find((l) => /^\s*(warning|error|unrecognized|unknown)\b|\b(warning|error):/i.test(l));
-  if (r.code !== 0 || bad) return { refused: (bad ?? `exit ${r.code}`).trim().slice(0, 120) };
+  // A peer killed by a signal (it aborts or crashes on a few of the files' cards) says which.
+  if (r.code !== 0 || bad) return { refused: (bad ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.code}`)).trim().slice(0, 120) };
   const lines = r.out.split('\n');
   // Each deck's card count, as resolved (a weighted list's decks in any order).
   const resolved = (label) => lines.flatMap((l, i) => (l.startsWith(label) && i + 1 < lines.length
