@@ -237,6 +237,8 @@ struct tu_load {
     size_t n_units, cap_units;
     struct battle_tu_recipe *recipes;
     size_t n_recipes, cap_recipes;
+    /* cards[] index of each section's first card (cards_section_1.xml is [1]) */
+    size_t section_first[BATTLE_TU_SECTIONS_MAX + 2];
 };
 
 struct tu_unit {
@@ -1056,6 +1058,76 @@ static void name_levels(struct tu_load *L)
     }
 }
 
+/* ===== Ids defined twice ===== */
+
+/* The section (cards_section_N.xml) card `i` was read from. */
+static int section_of(const struct tu_load *L, int sections, size_t i)
+{
+    int k = sections;
+    while (k > 1 && L->section_first[k] > i)
+        k--;
+    return k;
+}
+
+struct id_at {
+    int id;
+    size_t i; /* index in cards[], the read order */
+};
+
+static int id_at_cmp(const void *pa, const void *pb)
+{
+    const struct id_at *a = pa, *b = pb;
+    if (a->id != b->id)
+        return (a->id > b->id) - (a->id < b->id);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * A card id defined twice (the files give 19998 and 19999 to Test Dis Structure in section 8
+ * and to Observation Axis' levels 3 and 4 in section 21): the card read last keeps the id, as
+ * the game and tuo (its cards_by_id) read the files, and the earlier one is dropped with a
+ * note. tuo still finds the earlier one by its name, then plays the card its id holds (a deck
+ * goes by ids): "Test Dis Structure-1" plays there as Observation Axis-3. Here the name is
+ * unknown, a 422 rather than another card than the one named.
+ */
+static enum sk_err drop_redefined(struct tu_load *L, int sections)
+{
+    struct id_at *ids = sk_malloc((L->n ? L->n : 1) * sizeof(*ids));
+    unsigned char *drop = sk_calloc(L->n ? L->n : 1, 1);
+    size_t kept = 0;
+    enum sk_err rc = SK_ENOMEM;
+
+    if (!ids || !drop)
+        goto out;
+    for (size_t i = 0; i < L->n; i++) {
+        ids[i].id = L->cards[i].id;
+        ids[i].i = i;
+    }
+    qsort(ids, L->n, sizeof(*ids), id_at_cmp);
+    for (size_t k = 0; k + 1 < L->n; k++) {
+        const struct battle_card_spec *a = &L->cards[ids[k].i], *b = &L->cards[ids[k + 1].i];
+        char where[64];
+        if (ids[k].id != ids[k + 1].id)
+            continue;
+        drop[ids[k].i] = 1;
+        snprintf(where, sizeof(where), "cards_section_%d.xml", section_of(L, sections, ids[k].i));
+        sk_verr_add(L->notes.list, where,
+                    "card id %d (\"%s\") is defined again in cards_section_%d.xml (\"%s\"): "
+                    "the later one keeps the id, as the game and tuo read the files; \"%s\" is "
+                    "left out",
+                    a->id, a->name, section_of(L, sections, ids[k + 1].i), b->name, a->name);
+    }
+    for (size_t i = 0; i < L->n; i++)
+        if (!drop[i])
+            L->cards[kept++] = L->cards[i];
+    L->n = kept;
+    rc = SK_OK;
+out:
+    sk_free(ids);
+    sk_free(drop);
+    return rc;
+}
+
 /* ===== Fusion recipes ===== */
 
 static int recipe_cmp(const void *a, const void *b)
@@ -1210,6 +1282,7 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
     for (int i = 1; !rc && i <= BATTLE_TU_SECTIONS_MAX; i++) {
         char name[64];
         snprintf(name, sizeof(name), "cards_section_%d.xml", i);
+        L.section_first[i] = L.n;
         rc = read_one(&L, name, i > 1, NULL, NULL, &missing);
         if (missing)
             break;
@@ -1242,6 +1315,9 @@ enum sk_err battle_tu_load(const char *dir, struct battle_tu_data *out, struct s
         goto out;
     }
     name_levels(&L);
+    rc = drop_redefined(&L, sections);
+    if (rc)
+        goto out;
     /* Recipes that name cards the files do not have are noted: they would list nothing. */
     ids = sk_malloc(L.n * sizeof(*ids));
     if (!ids) {

@@ -89,8 +89,9 @@ static const struct battle_card_spec *by_id(int id)
 static void test_counts(void)
 {
     int types[BATTLE_CARD_TYPE__COUNT] = {0}, dominions = 0;
-    /* 9,024 units with 45,501 upgrades in the snapshot (python's ElementTree agrees). */
-    CU_ASSERT_EQUAL(real.n_cards, 54525);
+    /* 9,024 units with 45,501 upgrades in the snapshot (python's ElementTree agrees), less
+     * the two cards whose ids a later section gives again (drop_redefined: 19998, 19999). */
+    CU_ASSERT_EQUAL(real.n_cards, 54523);
     CU_ASSERT_EQUAL(real.n_sections, 21);
     CU_ASSERT_EQUAL(real.n_recipes, 4999);
     for (size_t i = 0; i < real.n_cards; i++) {
@@ -261,6 +262,8 @@ static void test_duplicate_names_unique(void)
 }
 
 /* The real files have notes: the two 'a2ll' attributes at their lines, and levels.xml. */
+static const char *find_note(const struct sk_verr_list *l, const char *where, const char *what);
+
 static void test_real_notes(void)
 {
     int a2ll = 0, levels = 0;
@@ -278,6 +281,13 @@ static void test_real_notes(void)
     }
     CU_ASSERT_EQUAL(a2ll, 2);
     CU_ASSERT_EQUAL(levels, 1);
+    /* Test Dis Structure's ids are Observation Axis' levels 3 and 4 in section 21. */
+    CU_ASSERT_PTR_NOT_NULL(find_note(&real_notes, "cards_section_8.xml",
+                                     "card id 19998 (\"Test Dis Structure-1\") is defined again "
+                                     "in cards_section_21.xml (\"Observation Axis-3\")"));
+    for (size_t i = 0; i < real.n_cards; i++)
+        if (real.cards[i].id == 19998)
+            CU_ASSERT_STRING_EQUAL(real.cards[i].name, "Observation Axis-3");
 }
 
 /* ===== Small folders written by the test ===== */
@@ -474,6 +484,43 @@ static void test_section_gap_noted(void)
     remove_dir();
 }
 
+/* An id given twice: the card read later keeps it, the earlier is left out with a note
+ * (here level 2 of A, whose id section 2 gives to B). */
+static void test_redefined_id(void)
+{
+    struct battle_tu_data d;
+    struct sk_verr_list notes;
+    char err[512] = "";
+    const char *n;
+
+    make_dir();
+    write_file("cards_section_1.xml",
+               "<root>\n<unit><id>1</id><name>A</name><health>5</health>\n"
+               "<upgrade><level>2</level><card_id>2</card_id></upgrade></unit>\n</root>\n");
+    write_file("cards_section_2.xml",
+               "<root>\n<unit><id>2</id><name>B</name><health>7</health></unit>\n</root>\n");
+    sk_verr_list_init(&notes);
+    memset(&d, 0, sizeof(d));
+    CU_ASSERT_EQUAL_FATAL(battle_tu_load(tmpdir, &d, &notes, err, sizeof(err)), SK_OK);
+    CU_ASSERT_EQUAL_FATAL(d.n_cards, 2);
+    for (size_t i = 0; i < d.n_cards; i++) {
+        if (d.cards[i].id == 2) {
+            CU_ASSERT_STRING_EQUAL(d.cards[i].name, "B");
+            CU_ASSERT_EQUAL(d.cards[i].health, 7);
+        } else {
+            CU_ASSERT_EQUAL(d.cards[i].id, 1);
+            CU_ASSERT_STRING_EQUAL(d.cards[i].name, "A-1");
+        }
+    }
+    n = find_note(&notes, "cards_section_1.xml", "card id 2 (\"A\") is defined again");
+    CU_ASSERT_PTR_NOT_NULL(n);
+    if (n)
+        CU_ASSERT_PTR_NOT_NULL(strstr(n, "in cards_section_2.xml (\"B\")"));
+    battle_tu_data_release(&d);
+    sk_verr_list_release(&notes);
+    remove_dir();
+}
+
 /* Options and triggers the engine does not play are refused with their name. */
 static void test_unsupported_options(void)
 {
@@ -543,6 +590,7 @@ static CU_TestInfo file_tests[] = {
     {"malformed records noted with file and line", test_malformed_records},
     {"not well-formed XML stops the import", test_not_well_formed},
     {"a section past a gap is noted, not read", test_section_gap_noted},
+    {"an id given twice: the card read later keeps it", test_redefined_id},
     {"unsupported options refused", test_unsupported_options},
     {"hidden sets: skills_set.xml's word, else the snapshot's", test_hidden_sets_files},
     CU_TEST_INFO_NULL,
