@@ -405,26 +405,56 @@ static const struct battle_card_spec *find_key(const struct battle_catalog *cat,
                                                                 : NULL;
 }
 
+/* The length of `name` without a "-N" level suffix, with *level = N (1..BATTLE_LEVELS_MAX);
+ * the whole length and *level = 0 when it has none; -1 when its number is out of range. */
+static long split_level(const char *name, int *level)
+{
+    const char *dash = strrchr(name, '-');
+    int64_t n = 0;
+
+    *level = 0;
+    if (!dash || !dash[1] || strspn(dash + 1, "0123456789") != strlen(dash + 1))
+        return (long)strlen(name);
+    if (sk_parse_i64(dash + 1, 1, BATTLE_LEVELS_MAX, &n) != SK_OK)
+        return -1;
+    *level = (int)n;
+    return (long)(dash - name);
+}
+
 /* "Name-N" with N the top level: the top level is written without its number. */
 static const struct battle_card_spec *find_level(const struct battle_catalog *cat, const char *name)
 {
     const struct battle_card_spec *c;
-    char key[BATTLE_NAME_MAX + 1];
-    const char *dash = strrchr(name, '-');
+    char base[BATTLE_NAME_MAX + 1], key[BATTLE_NAME_MAX + 1];
+    int level = 0;
+    long len = split_level(name, &level);
 
-    if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
-        char base[BATTLE_NAME_MAX + 1];
-        int64_t level = 0;
-        memcpy(base, name, (size_t)(dash - name));
-        base[dash - name] = '\0';
-        battle_tu_simplify(base, key);
-        c = find_key(cat, key);
-        if (sk_parse_i64(dash + 1, 1, BATTLE_LEVELS_MAX, &level) != SK_OK)
-            return NULL;
-        if (c && c->n_levels > 0 && c->level == c->n_levels && level == c->level)
-            return c;
-    }
+    if (len < 0 || !level)
+        return NULL;
+    snprintf(base, sizeof(base), "%.*s", (int)len, name);
+    battle_tu_simplify(base, key);
+    c = find_key(cat, key);
+    if (c && c->n_levels > 0 && c->level == c->n_levels && level == c->level)
+        return c;
     return NULL;
+}
+
+int battle_catalog_id_ref(const char *name, int *id)
+{
+    size_t len = strlen(name);
+    char digits[BATTLE_NAME_MAX + 1];
+    int64_t v = 0;
+
+    *id = 0;
+    if (len < 2 || name[0] != '[' || name[len - 1] != ']')
+        return 0;
+    if (len - 2 <= BATTLE_NAME_MAX && len > 2) {
+        snprintf(digits, sizeof(digits), "%.*s", (int)(len - 2), name + 1);
+        if (strspn(digits, "0123456789") == len - 2 &&
+            sk_parse_i64(digits, 1, BATTLE_CATALOG_ID_MAX, &v) == SK_OK)
+            *id = (int)v;
+    }
+    return 1;
 }
 
 const struct battle_card_spec *battle_catalog_find_loose(const struct battle_catalog *cat,
@@ -433,20 +463,13 @@ const struct battle_card_spec *battle_catalog_find_loose(const struct battle_cat
     const struct battle_card_spec *c = battle_catalog_find(cat, name);
     char key[BATTLE_NAME_MAX + 1];
     size_t len = strlen(name);
+    int id = 0;
 
     if (c || len > BATTLE_NAME_MAX)
         return c;
-    /* "[12345]": the card by id, as deck strings write it (docs/cards.md), in every place a
-     * card is named (the object form's commander and cards too). */
-    if (len > 2 && name[0] == '[' && name[len - 1] == ']') {
-        char digits[BATTLE_NAME_MAX + 1];
-        int64_t id = 0;
-        snprintf(digits, sizeof(digits), "%.*s", (int)(len - 2), name + 1);
-        if (strspn(digits, "0123456789") == len - 2 &&
-            sk_parse_i64(digits, 1, INT32_MAX, &id) == SK_OK)
-            return battle_catalog_find_id(cat, (int)id);
-        return NULL;
-    }
+    /* "[12345]": the card by id, in every place a card is named (docs/cards.md). */
+    if (battle_catalog_id_ref(name, &id))
+        return id ? battle_catalog_find_id(cat, id) : NULL;
     battle_tu_simplify(name, key);
     c = find_key(cat, key);
     if (c)
@@ -512,16 +535,10 @@ static const struct battle_card_spec *renamed_level(const struct battle_catalog 
 {
     const struct battle_card_spec *first;
     char base[BATTLE_NAME_MAX + 1], key[BATTLE_NAME_MAX + 1];
-    const char *dash = strrchr(name, '-');
-    size_t len = strlen(name);
-    int64_t level = 0;
+    int level = 0;
+    long len = split_level(name, &level);
 
-    if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
-        if (sk_parse_i64(dash + 1, 1, BATTLE_LEVELS_MAX, &level) != SK_OK)
-            return NULL;
-        len = (size_t)(dash - name);
-    }
-    if (len + 2 > BATTLE_NAME_MAX)
+    if (len < 0 || len + 2 > BATTLE_NAME_MAX)
         return NULL;
     snprintf(base, sizeof(base), "%.*s-1", (int)len, name);
     battle_tu_simplify(base, key);

@@ -126,6 +126,16 @@ size_t battle_catalog_count(const struct battle_catalog *cat);
 /** The i-th card in name order (borrowed, valid while `cat` lives); NULL when out of range. */
 const struct battle_card_spec *battle_catalog_at(const struct battle_catalog *cat, size_t i);
 
+/** The most a card id written "[12345]" may be (the game's ids stay far below it). */
+#define BATTLE_CATALOG_ID_MAX 99999999
+
+/**
+ * 1 when `name` is written as a card id, "[...]" (deck strings and every card name take
+ * "[12345]"), with *id the id (1..BATTLE_CATALOG_ID_MAX) or 0 when the brackets hold no such
+ * number; 0 (and *id 0) for any other name. The one reading of that syntax.
+ */
+int battle_catalog_id_ref(const char *name, int *id);
+
 /** The card named exactly `name` (borrowed, valid while `cat` lives), or NULL. */
 const struct battle_card_spec *battle_catalog_find(const struct battle_catalog *cat,
                                                    const char *name);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "battle_catalog.h"
 #include "sk_parse.h"
 
 #include "sk_banned.h"
@@ -176,14 +177,11 @@ static int read_entry(const char *text, size_t len, int k, struct battle_deck_en
         snprintf(why, whylen, "entry %d has no card name", k);
         return 0;
     }
-    if (e->name[0] == '[' && e->name[n - 1] == ']') {
-        int64_t id = 0;
-        e->name[n - 1] = '\0';
-        if (sk_parse_i64(e->name + 1, 1, 99999999, &id) != SK_OK) {
-            snprintf(why, whylen, "entry %d: '[%s]' is not a card id", k, e->name + 1);
+    if (battle_catalog_id_ref(e->name, &e->id)) {
+        if (!e->id) {
+            snprintf(why, whylen, "entry %d: '%s' is not a card id", k, e->name);
             return 0;
         }
-        e->id = (int)id;
         e->name[0] = '\0';
     }
     return 1;
