@@ -22,8 +22,9 @@ work=$(mktemp -d)
 keep=0
 trap '[ $keep -eq 1 ] || rm -rf "$work"' EXIT
 
-# What depends on the machine, not on the job and its seed.
-machine='del(.elapsed_ms, .games_per_second, .platform, .device, .work_group, .games_per_launch, .games_per_item, .private_mem_bytes, .local_mem_bytes)'
+# What depends on the machine, not on the job and its seed (`threads`: the idle cores a run
+# found, SKIRMISH_ENGINE_THREADS 0 in the README).
+machine='del(.elapsed_ms, .games_per_second, .platform, .device, .work_group, .games_per_launch, .games_per_item, .private_mem_bytes, .local_mem_bytes, .threads)'
 
 same=0 differ=0
 # check NAME DOC [CARDS_DIR]: runs DOC with both programs, prints a row.

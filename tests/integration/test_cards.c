@@ -219,11 +219,11 @@ static void test_missions(void)
     static const char pool[] = "{\"kind\": \"battle\", \"seed\": 5, \"params\": {\"games\": 2000,"
                                " \"attacker\": {\"mission\": 3, \"level\": 1},"
                                " \"defender\": {\"raid\": \"Apocalypse\", \"level\": 13}}}";
-    /* the second deck's Enhance Armor 100 would raise Colossus' Armor 200 past 255 */
+    /* the second deck's Enhance Armor 100 would raise Colossus' Armor 900 past 999 */
     static const char bad[] =
         "{\"kind\": \"battle\", \"params\": {\"cards\": [{\"name\": \"Colossus\", \"type\":"
         " \"assault\", \"attack\": 1, \"health\": 10, \"delay\": 1, \"skills\": [{\"name\":"
-        " \"armor\", \"x\": 200}]}, {\"name\": \"Raiser\", \"type\": \"structure\", \"health\":"
+        " \"armor\", \"x\": 900}]}, {\"name\": \"Raiser\", \"type\": \"structure\", \"health\":"
         " 10, \"delay\": 1, \"skills\": [{\"name\": \"enhance\", \"x\": 100, \"s\": \"armor\"}]},"
         " {\"name\": \"Cmdr\", \"type\": \"commander\", \"health\": 40, \"skills\": []}],"
         " \"attacker\": {\"mission\": 3, \"level\": 1},"
@@ -330,7 +330,7 @@ static void test_missions(void)
     CU_ASSERT_EQUAL(json_array_size(json_object_get(m, "playable_levels")), 26);
     CU_ASSERT(json_is_null(json_object_get(m, "levels_why")));
     json_decref(page);
-    /* Lithid Raid's Refresh 100 plays (values up to 255), at every level */
+    /* Lithid Raid's Refresh 100 plays, at every level */
     page = get_json(s, "/v1/missions?kind=raid&playable=true&name=lithid", 200);
     CU_ASSERT_PTR_NOT_NULL_FATAL(page);
     m = json_array_get(json_object_get(page, "items"), 0);
@@ -361,7 +361,7 @@ static void test_missions(void)
     CU_ASSERT_FATAL(it_http(s, "POST", "/v1/jobs", "application/json", bad, strlen(bad), &r) == 0);
     CU_ASSERT_EQUAL(r.status, 422);
     CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "\"/params/defender/1/deck\""));
-    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "can raise card \\\"Colossus\\\"'s past 255"));
+    CU_ASSERT_PTR_NOT_NULL(r.body && strstr(r.body, "can raise card \\\"Colossus\\\"'s past 999"));
     it_resp_free(&r);
 
     /* run by a worker, on the CPU backend (the host makes the variants) */

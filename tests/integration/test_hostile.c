@@ -958,13 +958,21 @@ static void battle_limit_cases(struct cases *c)
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
                "\"name\":\"armor\",\"x\":1}]}",
                "/params/cards/0/skills/0/x", 1);
-    card_field(c, "skill x 255",
+    card_field(c, "skill x 999",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
-               "\"name\":\"armor\",\"x\":255}]}",
+               "\"name\":\"armor\",\"x\":999}]}",
                "/params/cards/0/skills/0/x", 1);
-    card_field(c, "skill x 256",
+    card_field(c, "skill x 1000",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
-               "\"name\":\"armor\",\"x\":256}]}",
+               "\"name\":\"armor\",\"x\":1000}]}",
+               "/params/cards/0/skills/0/x", 0);
+    card_field(c, "evade x 255",
+               "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
+               "\"name\":\"evade\",\"x\":255}]}",
+               "/params/cards/0/skills/0/x", 1);
+    card_field(c, "evade x 256",
+               "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"
+               "\"name\":\"evade\",\"x\":256}]}",
                "/params/cards/0/skills/0/x", 0);
     card_field(c, "8 skills",
                "{\"name\":\"C\",\"type\":\"assault\",\"attack\":1,\"health\":1,\"skills\":[{"

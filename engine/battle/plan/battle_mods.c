@@ -106,8 +106,8 @@ static size_t passive_offset(enum battle_skill id)
     }
 }
 
-/* The value of passive skill `s` on card `c` (its field at offset `off`): 8 bits, or 16
- * where the plan holds more (battle_rules_skill_x_max: Absorb, Refresh, Mark). */
+/* The value of passive skill `s` on card `c` (its field at offset `off`): 16 bits, or 8
+ * where the plan holds less (battle_rules_skill_x_max: Evade, Inhibit, Sabotage...). */
 static int passive_get(const struct battle_card_data *c, enum battle_skill s, size_t off)
 {
     clc_u16 v16;
@@ -202,7 +202,7 @@ static int apply(struct battle_card_data *c, const struct mod *m)
     if (f) {
         /* A passive becomes a passive with its value; one that becomes an activation skill
          * is lost (tuo casts only the card's activation skills: the new one never is). A 16-bit
-         * value above BATTLE_SKILL_X_MAX (Absorb, Refresh, Mark) cannot become an 8-bit skill's:
+         * value above BATTLE_SKILL_X_MAX cannot become an 8-bit skill's (Evade, Inhibit...):
          * -2, as an Enhance past it. */
         int v = passive_get(c, m->s, f);
         if (f2 && v > battle_rules_skill_x_max(m->s2))

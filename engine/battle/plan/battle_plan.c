@@ -90,8 +90,8 @@ static clc_u8 add_u8(clc_u8 a, int b)
     return (clc_u8)(v > 255 ? 255 : v);
 }
 
-/* A 16-bit passive field (Absorb, Refresh, Mark) adds up to BATTLE_STAT_MAX, which the unit's
- * 16-bit state holds. */
+/* A 16-bit passive field (the values: Armor, Venom, Absorb...) adds up to BATTLE_STAT_MAX,
+ * which the unit's 16-bit state holds. */
 static clc_u16 add_u16(clc_u16 a, int b)
 {
     int v = a + b;

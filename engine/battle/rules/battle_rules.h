@@ -38,9 +38,10 @@ int battle_rules_skill_kind(enum battle_skill skill);
 
 /**
  * The largest X skill `id` can have on a card: BATTLE_STAT_MAX where the plan holds it in
- * 16 bits (the activation skills, Absorb, Refresh and Mark, whose values reach 300 to 999 on
- * the game's cards), else BATTLE_SKILL_X_MAX (an 8-bit field). The codecs and the card
- * files' checks read it.
+ * 16 bits (the activation skills and the passive values, which reach 300 to 999 on the
+ * game's cards or past 255 through an Enhance), else BATTLE_SKILL_X_MAX (an 8-bit field:
+ * the flags, and Evade, Inhibit, Tribute, Payback, Revenge, Sabotage and Flurry, whose
+ * counts or values a unit keeps in a byte). The codecs and the card files' checks read it.
  */
 int battle_rules_skill_x_max(enum battle_skill id);
 

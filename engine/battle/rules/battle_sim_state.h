@@ -205,9 +205,13 @@ enum battle_sim_outcome { BATTLE_SIM_WIN = 0, BATTLE_SIM_STALL = 1, BATTLE_SIM_L
  * ------------------------------------------------------------------------------------- */
 
 /* One card, with its passive skills folded into fields and its activation skills kept in
- * card order (flurry is kept apart: it is resolved after the unit's first action). Values
- * are 8 bits but for the activation skills', Absorb's, Refresh's and Mark's, 16 bits up to
- * BATTLE_STAT_MAX: the game's cards reach 300 to 999 there (battle_rules_skill_x_max). */
+ * card order (flurry is kept apart: it is resolved after the unit's first action). A value
+ * is 16 bits, up to BATTLE_STAT_MAX (battle_rules_skill_x_max): the game's cards reach 300
+ * to 999 in the activation skills, Absorb, Refresh and Mark, and an Enhance takes Venom,
+ * Leech, Pierce... past 255 (Biocraft's Venom 220 by 90). 8 bits (up to 255) are left to the
+ * flags and to the skills whose X is a count a unit keeps in a byte (Evade, Inhibit,
+ * Tribute, Payback, Revenge, Flurry) or a value it keeps in one (Sabotage: `sabotaged`):
+ * the game's cards stay under 130 there. */
 struct battle_card_data {
     clc_i16 attack;
     clc_i16 health;
@@ -223,41 +227,41 @@ struct battle_card_data {
     clc_u8 mimic;       /* bit k: Mimic can take action k from the card, for an assault
                            caster (battle_sim_mimicable; a mark: battle_rules_mark_card) */
     clc_u16 summon_act; /* 1 + the card it summons when its delay reaches 0; 0: none */
-    clc_u8 armor;
-    clc_u8 counter;
-    clc_u8 pierce;
-    clc_u8 berserk;
-    clc_u8 leech;
-    clc_u8 poison;
+    clc_u16 armor;
+    clc_u16 counter;
+    clc_u16 pierce;
+    clc_u16 berserk;
+    clc_u16 leech;
+    clc_u16 poison;
+    clc_u16 legion;     /* + X attack damage per other living own assault of its faction */
+    clc_u16 coalition;  /* + X attack damage per faction among own living assaults */
+    clc_u16 rupture;    /* + X attack damage, and X less damage reduction */
+    clc_u16 venom;      /* + X attack damage on a poisoned target; X poison on a hit */
+    clc_u16 swipe;      /* X damage to the target's neighbours */
+    clc_u16 drain;      /* as Swipe, and heals what the attack and it did */
+    clc_u16 hunt;       /* after its attack, X damage to the first living enemy assault */
+    clc_u16 allegiance; /* + X attack and max health when its owner plays its faction */
+    clc_u16 avenge;     /* + X attack and max health when an own assault dies */
+    clc_u16 scavenge;   /* + X max health when any unit dies */
+    clc_u16 valor;      /* + X attack on becoming active opposite a stronger assault */
+    clc_u16 bravery;    /* as Valor, at each own turn start */
+    clc_u16 barrier;    /* + X Protect at each own turn start and when played */
+    clc_u16 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
+    clc_u16 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_debuffs) */
+    clc_u16 subdue; /* an assault attacking it loses X of its permanent gains (battle_sim_subdue) */
+    clc_u16 stasis; /* own assaults of its faction entering with a delay are protected by X until
+                      they act (battle_sim_stasis) */
     clc_u8 evade;
     clc_u8 wall; /* 1 when the card has Wall */
     clc_u8 flurry;
-    clc_u8 legion;     /* + X attack damage per other living own assault of its faction */
-    clc_u8 coalition;  /* + X attack damage per faction among own living assaults */
-    clc_u8 rupture;    /* + X attack damage, and X less damage reduction */
-    clc_u8 venom;      /* + X attack damage on a poisoned target; X poison on a hit */
-    clc_u8 swipe;      /* X damage to the target's neighbours */
-    clc_u8 drain;      /* as Swipe, and heals what the attack and it did */
-    clc_u8 hunt;       /* after its attack, X damage to the first living enemy assault */
-    clc_u8 allegiance; /* + X attack and max health when its owner plays its faction */
-    clc_u8 avenge;     /* + X attack and max health when an own assault dies */
-    clc_u8 scavenge;   /* + X max health when any unit dies */
-    clc_u8 valor;      /* + X attack on becoming active opposite a stronger assault */
-    clc_u8 bravery;    /* as Valor, at each own turn start */
-    clc_u8 barrier;    /* + X Protect at each own turn start and when played */
-    clc_u8 flying;     /* 1: dodges an attack with probability 1/2 */
-    clc_u8 inhibit;    /* the enemy assault opposite refuses X allied skills (after the play) */
-    clc_u8 corrosive;  /* an assault attacking it is corroded by X (battle_sim_corrosion) */
-    clc_u8 sabotage;   /* the enemy assault opposite casts with X less (battle_sim_debuffs) */
-    clc_u8 disease; /* the enemy assault opposite takes X disease each turn (battle_sim_debuffs) */
-    clc_u8 tribute; /* an allied skill an own assault casts on it is cast on the caster too,
-                       X times between the ends of its own turns (battle_sim_tribute) */
-    clc_u8 payback; /* a hostile skill an enemy assault casts on it is cast back on the caster,
-                       X times an enemy turn (battle_sim_payback) */
-    clc_u8 revenge; /* as Payback, on the caster and its two neighbours */
-    clc_u8 subdue;  /* an assault attacking it loses X of its permanent gains (battle_sim_subdue) */
-    clc_u8 stasis;  /* own assaults of its faction entering with a delay are protected by X until
-                       they act (battle_sim_stasis) */
+    clc_u8 flying;   /* 1: dodges an attack with probability 1/2 */
+    clc_u8 inhibit;  /* the enemy assault opposite refuses X allied skills (after the play) */
+    clc_u8 sabotage; /* the enemy assault opposite casts with X less (battle_sim_debuffs) */
+    clc_u8 tribute;  /* an allied skill an own assault casts on it is cast on the caster too,
+                        X times between the ends of its own turns (battle_sim_tribute) */
+    clc_u8 payback;  /* a hostile skill an enemy assault casts on it is cast back on the caster,
+                        X times an enemy turn (battle_sim_payback) */
+    clc_u8 revenge;  /* as Payback, on the caster and its two neighbours */
     clc_u8 n_act;
     clc_u8 act_turn;                /* bit k: action k is cast in the unit's turn */
     clc_u8 act_id[BATTLE_SIM_ACTS]; /* enum battle_skill, activation skills only */

@@ -31,9 +31,10 @@ enum battle_card_type {
     (BATTLE_T_COMMANDER | BATTLE_T_FORTRESS | BATTLE_T_ASSAULT | BATTLE_T_STRUCTURE)
 
 /* How a skill acts. A passive skill is folded into a field of the card's plan data (ADD:
- * repeated copies add up, saturating at 255; FLAG: the field is set to 1); an activation
- * skill joins the card's list of actions, kept in card order. Triggered skills (on play,
- * on attacked, on death) are reserved for the real-cards work. */
+ * repeated copies add up, saturating at the field's bound, battle_rules_skill_x_max; FLAG:
+ * the field is set to 1); an activation skill joins the card's list of actions, kept in
+ * card order. Triggered skills (on play, on attacked, on death) are reserved for the
+ * real-cards work. */
 enum battle_skill_kind { BATTLE_SK_PASSIVE = 0, BATTLE_SK_ACTIVATION = 1, BATTLE_SK_TRIGGERED = 2 };
 
 /* The row an activation skill aims at, on the enemy's side when hostile, else its own. */

@@ -152,7 +152,7 @@ static const struct bad_case bad_cases[] = {
         {"/params/cards/0/skills/0/name: skill 'wall' is only for structure and fortress "
          "cards"}},
     /* 33 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
-              "'skills':[{'name':'armor','x':256}]}]," SIDES "}",
+              "'skills':[{'name':'evade','x':256}]}]," SIDES "}",
         {"/params/cards/0/skills/0/x: 'x' must be between 1 and 255, not 256"}},
     /* 34 */ {"{'cards':[{'name':'X','type':'assault','attack':1,'health':1,"
               "'skills':[{'name':'strike','x':1},{'name':'siege','x':1},{'name':'heal','x':1},"

@@ -723,23 +723,43 @@ static void test_mod_limits(void)
     struct tb b;
     int all, c;
 
-    /* Enhance Armor 100 on Armor 200: 300 does not fit the plan's 8-bit field, and the peer
-     * does not stop at 255: refused. */
+    /* Enhance Armor 100 on Armor 900: 1,000 is past the 999 the plan's field holds, and the
+     * peer does not stop there: refused. Armor 200 by 100 plays: 300 (8 bits until 2026-12-08,
+     * which refused Biocraft's Venom 220 by 90). */
     tb_init(&b);
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
     tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
     all = tb_card(&b, "Colossus", BATTLE_ASSAULT, 1, 10, 1);
-    tb_skill(&b, all, BATTLE_SKILL_ARMOR, 200, 0);
+    tb_skill(&b, all, BATTLE_SKILL_ARMOR, 900, 0);
     tb_deck(&b, 0, all, 1);
     c = tb_card(&b, "Raiser", BATTLE_STRUCTURE, 0, 10, 1);
     tb_skill(&b, c, BATTLE_SKILL_ENHANCE, 100, 1);
     tb_args(&b, c, BATTLE_SKILL_ARMOR, -1);
     tb_deck(&b, 0, c, 1);
-    expect_einval(&b, "the job's Enhance of 'armor' by 100 can raise card \"Colossus\"'s past 255");
-    b.cards[c].skills[0].x = 55; /* 255: plays */
+    expect_einval(&b, "the job's Enhance of 'armor' by 100 can raise card \"Colossus\"'s past 999");
+    b.cards[c].skills[0].x = 99; /* 999: plays */
     battle_plan_free(tb_plan(&b));
-    /* Absorb holds up to 999 (16 bits), the skill it evolves into 255: Absorb 300 cannot
-     * become Armor; Absorb 255 can, and Armor 200 becomes Absorb 200. */
+    b.cards[all].skills[0].x = 200; /* 300: plays, the variant's Armor 300 */
+    b.cards[c].skills[0].x = 100;
+    {
+        struct battle_plan *plan = tb_plan(&b);
+        const struct battle_plan_data *d = battle_plan_data(plan);
+        int v = d->mod_to[all][0];
+        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
+        CU_ASSERT_EQUAL(d->cards[all].armor, 200);
+        CU_ASSERT_EQUAL(d->cards[v].armor, 300);
+        battle_plan_free(plan);
+    }
+    /* Evade, a count the unit keeps in a byte, holds up to 255 */
+    b.cards[all].skills[0].id = BATTLE_SKILL_EVADE;
+    b.cards[c].skills[0].x = 56;
+    tb_args(&b, c, BATTLE_SKILL_EVADE, -1);
+    expect_einval(&b, "the job's Enhance of 'evade' by 56 can raise card \"Colossus\"'s past 255");
+    b.cards[c].skills[0].x = 55;
+    battle_plan_free(tb_plan(&b));
+    /* Absorb and Armor hold up to 999 (16 bits), Evade 255 (a count the unit keeps in a
+     * byte): Absorb 300 becomes Armor 300, cannot become Evade, Absorb 255 can; and Armor 200
+     * becomes Absorb 200. */
     tb_init(&b);
     tb_side(&b, 0, tb_card(&b, "C", BATTLE_COMMANDER, 0, 40, 0), BATTLE_PLAY_RANDOM);
     tb_side(&b, 1, 0, BATTLE_PLAY_RANDOM);
@@ -750,10 +770,21 @@ static void test_mod_limits(void)
     tb_skill(&b, c, BATTLE_SKILL_EVOLVE, 0, 1);
     tb_args(&b, c, BATTLE_SKILL_ABSORB, BATTLE_SKILL_ARMOR);
     tb_deck(&b, 0, c, 1);
-    expect_einval(&b, "the job's Evolve of 'absorb' into 'armor' can give card \"Sponge\" "
-                      "'armor' above 255");
+    expect_evolved(&b, all, 300, 300, 0);
+    tb_args(&b, c, BATTLE_SKILL_ABSORB, BATTLE_SKILL_EVADE);
+    expect_einval(&b, "the job's Evolve of 'absorb' into 'evade' can give card \"Sponge\" "
+                      "'evade' above 255");
     b.cards[all].skills[0].x = 255;
-    expect_evolved(&b, all, 255, 255, 0);
+    {
+        struct battle_plan *plan = tb_plan(&b);
+        const struct battle_plan_data *d = battle_plan_data(plan);
+        int v = d->mod_to[all][0];
+        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
+        CU_ASSERT_EQUAL(d->cards[v].evade, 255);
+        CU_ASSERT_EQUAL(d->cards[v].absorb, 0);
+        battle_plan_free(plan);
+    }
+    tb_args(&b, c, BATTLE_SKILL_ABSORB, BATTLE_SKILL_ARMOR);
     b.cards[all].skills[0].id = BATTLE_SKILL_ARMOR;
     b.cards[all].skills[0].x = 200;
     tb_args(&b, c, BATTLE_SKILL_ARMOR, BATTLE_SKILL_ABSORB);

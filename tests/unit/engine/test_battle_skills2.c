@@ -1611,10 +1611,53 @@ static void test_large_16bit(void)
     }
 }
 
+/* Passive values above 255 (16 bits since 2026-12-08: an Enhance takes Biocraft's Venom 220
+ * by 90, Grand Vizier Ka'xia's Leech past 255). The Venomous (attack 400, Venom 300, Leech
+ * 320, Pierce 260) hits the enemy commander on turn 1 (999 - 400), then the Plated (Armor
+ * 560, health 999) on turn 3: 400 - (560 - 260) = 100 damage, 300 poison, and leeches 100
+ * (max health 200). The Plated takes its 300
+ * poison at its turn's end (turn 4), which halves to 150. On turn 5 the poisoned target
+ * takes 400 + 300 - 300 = 400 (199 left) and 300 more poison (450), and the Venomous
+ * leeches 320 of it (max health 520). */
+static void test_large_passive(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int ven, wall;
+    tb_init(&b);
+    tb_side(&b, 0, tb_card(&b, "Boss A", BATTLE_COMMANDER, 0, 999, 0), BATTLE_PLAY_EXACT);
+    tb_side(&b, 1, tb_card(&b, "Boss B", BATTLE_COMMANDER, 0, 999, 0), BATTLE_PLAY_EXACT);
+    ven = unit(&b, "Venomous", 400, 100, 0);
+    tb_skill(&b, ven, BATTLE_SKILL_VENOM, 300, 0);
+    tb_skill(&b, ven, BATTLE_SKILL_LEECH, 320, 0);
+    tb_skill(&b, ven, BATTLE_SKILL_PIERCE, 260, 0);
+    tb_deck(&b, 0, ven, 1);
+    wall = unit(&b, "Plated", 0, 999, 0);
+    tb_skill(&b, wall, BATTLE_SKILL_ARMOR, 560, 0);
+    tb_deck(&b, 1, wall, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_CMD(&x, 1), 599);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 899);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, 300);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 200);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 200);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 599);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, 150);
+    tb_run_turns(&x, 1);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).hp, 199);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 1, 0).poison, 450);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 520);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).hp, 520);
+    tb_run_end(&x);
+}
+
 static CU_TestInfo skills2_tests[] = {
     {"legion and coalition", test_legion_coalition},
     {"values above 99 (Strike 200, Armor 200)", test_large_values},
     {"values above 255 (Strike 400, Absorb 300, Refresh 495, Mark 400)", test_large_16bit},
+    {"passive values above 255 (Venom 300, Leech 320, Pierce 260, Armor 560)", test_large_passive},
     {"rupture and venom", test_rupture_venom},
     {"swipe, drain and hunt", test_swipe_drain_hunt},
     {"allegiance", test_allegiance},
