@@ -72,7 +72,8 @@
 // rows at their commit). Cards are those of the game's files whose names
 // are unique in them (a name two units share is a documented deliberate divergence,
 // docs/rules/battle.md), with health at the level drawn (the files' dialogue cards have
-// none) and names the deck syntax can carry. A matchup our side refuses (exit 2: a value
+// none) and names the deck syntax can carry, and none with a card id a later file gives
+// again (since 2026-12-08, as the catalog: every seed's draw differs from before). A matchup our side refuses (exit 2: a value
 // or skill form the engine does not play) or the peer rejects (an error, a warning, a
 // resolved deck that is not the one written, no result) is skipped and counted; but since
 // 2026-12-07 two refusals of what the draw chose are made playable first and both sides
@@ -220,13 +221,19 @@ function loadUnits(dir) {
                 health: num(field(u[1], 'health')) ?? cur.health, skills: sk.length ? sk : cur.skills };
         levels.push(cur);
       }
-      units.push({ name, id, type: typeOf(id, num(field(head, 'set'))), levels });
+      units.push({ name, id, type: typeOf(id, num(field(head, 'set'))), levels, section: num(f.match(/\d+/)[0]) });
     }
   }
+  // A card id a later section gives again belongs to that card: the catalog leaves the
+  // earlier card out (docs/cards.md: Test Dis Structure's ids are Observation Axis' levels).
+  const lastSection = new Map();
+  for (const u of units)
+    for (const l of u.levels) lastSection.set(l.id, Math.max(lastSection.get(l.id) ?? 0, u.section));
+  const redefined = (u) => u.levels.some((l) => lastSection.get(l.id) > u.section);
   // Names the deck syntax carries as they are, and that name one unit only, at every level
   // (the peer warns about "Quartermaster XKR-2": a unit's name and another's level 2).
   const levelTaken = (u) => u.levels.some((_, n) => count.has(key(`${u.name}-${n + 1}`)));
-  return units.filter((u) => count.get(key(u.name)) === 1 && !levelTaken(u) && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(u.name) &&
+  return units.filter((u) => count.get(key(u.name)) === 1 && !levelTaken(u) && !redefined(u) && /^[A-Za-z0-9][A-Za-z0-9 '.&?-]*$/.test(u.name) &&
                        !/-\d+$/.test(u.name) && u.levels.length <= 10);
 }
 

@@ -225,8 +225,12 @@ CLC_NOINLINE void battle_sim_tides(CLC_GLOBAL const struct battle_plan_data *p,
 /* Tribute X of unit `u` of side `s`, just given allied skill `id` X by the own assault at
  * `lane` (card `c`): the skill is cast on the caster too, at most X times between the ends
  * of u's own turns, when the caster is another unit and could take it (tuo's
- * check_and_perform_skill: Heal and Mend a damaged caster, Rally one not sundered; Rush,
- * Enhance and Evolve are never given back). Only the copies with the rarer rules (pv) call it. */
+ * check_and_perform_skill: Heal and Mend a damaged caster, Rally one not sundered, Overload
+ * one that is active, has not attacked and is not overloaded yet, its skill_check; Rush,
+ * Enhance and Evolve are never given back). A caster that could not take it leaves the
+ * count as it was: an Overload that an overloaded caster casts on it keeps its Tribute for
+ * a later skill (bench/peer_fuzz.mjs seed 1222, #692). Only the copies with the rarer rules
+ * (pv) call it. */
 CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p,
                                      CLC_PRIVATE struct battle_game *g, int s, clc_i32 lane,
                                      clc_u32 id, clc_i32 x,
@@ -243,6 +247,10 @@ CLC_NOINLINE void battle_sim_tribute(CLC_GLOBAL const struct battle_plan_data *p
     if ((id == BATTLE_SKILL_HEAL || id == BATTLE_SKILL_MEND) && a->hp >= battle_sim_max_hp(a))
         return;
     if (id == BATTLE_SKILL_RALLY && (a->flags & BATTLE_SIM_SUNDERED))
+        return;
+    if (id == BATTLE_SKILL_OVERLOAD &&
+        (a->delay || (a->flags & (BATTLE_SIM_JAMMED | BATTLE_SIM_ATTACKED)) ||
+         (a->state & BATTLE_SIM_OVERLOADED)))
         return;
     BATTLE_SIM_R(u)->tributed++;
     battle_sim_apply(p, g, s, id, x, a);

@@ -1003,6 +1003,41 @@ static void test_tribute(void)
     tb_run_end(&x);
 }
 
+/* Tribute keeps its count when the caster cannot take the skill back (tuo's skill_check of
+ * the skill on the caster). On turn 5 the Surger (lane 0, Overload on 2) overloads itself,
+ * then the Tributer (lane 2, Tribute 1): cast back on the overloaded Surger, Overload would
+ * do nothing, so the Tributer keeps its Tribute for the Giver's Fortify 5 (lane 1, on both
+ * neighbours), which it gives back: the Giver's max health 20 + 5 (bench/peer_fuzz.mjs seed
+ * 1222, #692: until 2026-12-08 the Overload used the Tribute up). */
+static void test_tribute_overload(void)
+{
+    struct tb b;
+    struct tb_run x;
+    int surger, giver, tributer;
+    duel(&b);
+    surger = unit(&b, "Surger", 0, 20, 0);
+    tb_skill(&b, surger, BATTLE_SKILL_OVERLOAD, 0, 0);
+    b.cards[surger].skills[0].n = 2;
+    tb_skill(&b, surger, BATTLE_SKILL_STRIKE, 1, 0);
+    giver = unit(&b, "Giver", 0, 20, 0);
+    tb_skill(&b, giver, BATTLE_SKILL_FORTIFY, 5, 0);
+    tributer = unit(&b, "Tributer", 0, 20, 0);
+    tb_skill(&b, tributer, BATTLE_SKILL_TRIBUTE, 1, 0);
+    tb_skill(&b, tributer, BATTLE_SKILL_STRIKE, 1, 0);
+    tb_deck(&b, 0, surger, 1);
+    tb_deck(&b, 0, giver, 1);
+    tb_deck(&b, 0, tributer, 1);
+    tb_run_start(&x, &b);
+    tb_run_turns(&x, 3);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 25); /* turn 3: the Giver's one neighbour */
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).max_hp, 20);
+    tb_run_turns(&x, 2);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 0).max_hp, 30);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 2).max_hp, 25);
+    CU_ASSERT_EQUAL(TB_ASL(&x, 0, 1).max_hp, 25); /* the Fortify given back */
+    tb_run_end(&x);
+}
+
 /* Payback 1: the Striker's Strike 3 on the Payer is cast back on it (20 - 3), once an enemy
  * turn: its second Strike, 2, is not (the Payer takes 5). The count is renewed when the
  * turn ends: on turn 5 the first Strike comes back again. */
@@ -1685,6 +1720,7 @@ static CU_TestInfo skills2_tests[] = {
     {"disease", test_disease},
     {"rush", test_rush},
     {"tribute", test_tribute},
+    {"tribute keeps its count for an overload the caster cannot take", test_tribute_overload},
     {"payback", test_payback},
     {"revenge, and death by it", test_revenge},
     {"revenge after the deaths' scavenge", test_revenge_after_scavenge},
