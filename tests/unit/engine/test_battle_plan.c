@@ -563,16 +563,27 @@ static void test_mod_chain(void)
 
 /* The job's one change (an Evolve) makes a variant of `card` with Armor `armor` and Absorb
  * `absorb`; the card itself keeps Absorb `base_absorb`. */
-static void expect_evolved(struct tb *b, int card, int base_absorb, int armor, int absorb)
+/* Builds the plan and copies out card `card` and the variant the job's first change makes
+ * of it (which must be another card of the table). */
+static void variant_pair(struct tb *b, int card, struct battle_card_data *base,
+                         struct battle_card_data *made)
 {
     struct battle_plan *plan = tb_plan(b);
     const struct battle_plan_data *d = battle_plan_data(plan);
     int v = d->mod_to[card][0];
-    CU_ASSERT_EQUAL(d->cards[card].absorb, base_absorb);
     CU_ASSERT_EQUAL_FATAL(v != card && v < d->n_cards, 1);
-    CU_ASSERT_EQUAL(d->cards[v].armor, armor);
-    CU_ASSERT_EQUAL(d->cards[v].absorb, absorb);
+    *base = d->cards[card];
+    *made = d->cards[v];
     battle_plan_free(plan);
+}
+
+static void expect_evolved(struct tb *b, int card, int base_absorb, int armor, int absorb)
+{
+    struct battle_card_data base, made;
+    variant_pair(b, card, &base, &made);
+    CU_ASSERT_EQUAL(base.absorb, base_absorb);
+    CU_ASSERT_EQUAL(made.armor, armor);
+    CU_ASSERT_EQUAL(made.absorb, absorb);
 }
 
 /* 1 when two runs of `games` games of `plan`, on 1 and on 3 threads, count the same, and
@@ -721,6 +732,7 @@ static void test_mod_lazy_same_games(void)
 static void test_mod_limits(void)
 {
     struct tb b;
+    struct battle_card_data base, made;
     int all, c;
 
     /* Enhance Armor 100 on Armor 900: 1,000 is past the 999 the plan's field holds, and the
@@ -741,15 +753,9 @@ static void test_mod_limits(void)
     battle_plan_free(tb_plan(&b));
     b.cards[all].skills[0].x = 200; /* 300: plays, the variant's Armor 300 */
     b.cards[c].skills[0].x = 100;
-    {
-        struct battle_plan *plan = tb_plan(&b);
-        const struct battle_plan_data *d = battle_plan_data(plan);
-        int v = d->mod_to[all][0];
-        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
-        CU_ASSERT_EQUAL(d->cards[all].armor, 200);
-        CU_ASSERT_EQUAL(d->cards[v].armor, 300);
-        battle_plan_free(plan);
-    }
+    variant_pair(&b, all, &base, &made);
+    CU_ASSERT_EQUAL(base.armor, 200);
+    CU_ASSERT_EQUAL(made.armor, 300);
     /* Evade, a count the unit keeps in a byte, holds up to 255 */
     b.cards[all].skills[0].id = BATTLE_SKILL_EVADE;
     b.cards[c].skills[0].x = 56;
@@ -775,16 +781,9 @@ static void test_mod_limits(void)
     expect_einval(&b, "the job's Evolve of 'absorb' into 'evade' can give card \"Sponge\" "
                       "'evade' above 255");
     b.cards[all].skills[0].x = 255;
-    {
-        struct battle_plan *plan = tb_plan(&b);
-        const struct battle_plan_data *d = battle_plan_data(plan);
-        int v = d->mod_to[all][0];
-        CU_ASSERT_EQUAL_FATAL(v != all && v < d->n_cards, 1);
-        CU_ASSERT_EQUAL(d->cards[v].evade, 255);
-        CU_ASSERT_EQUAL(d->cards[v].absorb, 0);
-        battle_plan_free(plan);
-    }
-    tb_args(&b, c, BATTLE_SKILL_ABSORB, BATTLE_SKILL_ARMOR);
+    variant_pair(&b, all, &base, &made);
+    CU_ASSERT_EQUAL(made.evade, 255);
+    CU_ASSERT_EQUAL(made.absorb, 0);
     b.cards[all].skills[0].id = BATTLE_SKILL_ARMOR;
     b.cards[all].skills[0].x = 200;
     tb_args(&b, c, BATTLE_SKILL_ARMOR, BATTLE_SKILL_ABSORB);
